@@ -1,0 +1,51 @@
+import { AgentgovError, createLogger, parseLogLevel, type Logger, type LogLevel } from '@agentgov/core';
+import { Command, Option } from 'clipanion';
+import { EXIT, exitCodeForError, type ExitCode } from '../exit-codes.js';
+
+/**
+ * Base of every agentgov command: errors are values with codes. An AgentgovError prints
+ * `error [CODE]: message` and its remediation, and maps to a documented exit code; anything else
+ * is an internal error (exit 70) whose stack is shown only at DEBUG.
+ */
+export abstract class AgentgovCommand extends Command {
+  abstract run(): Promise<number>;
+
+  protected logLevelOption(): LogLevel {
+    return 'INFO';
+  }
+
+  protected logger(level: LogLevel = this.logLevelOption()): Logger {
+    return createLogger({ level, stream: this.context.stderr });
+  }
+
+  async execute(): Promise<number> {
+    try {
+      return await this.run();
+    } catch (error) {
+      return this.report(error);
+    }
+  }
+
+  protected report(error: unknown): ExitCode {
+    if (error instanceof AgentgovError) {
+      this.context.stderr.write(`error [${error.code}]: ${error.message}\n  hint: ${error.remediation}\n`);
+      return exitCodeForError(error.code);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    this.context.stderr.write(`error [E_INTERNAL]: ${message}\n`);
+    if (this.logLevelOption() === 'DEBUG' && error instanceof Error && error.stack) this.context.stderr.write(`${error.stack}\n`);
+    return EXIT.INTERNAL;
+  }
+}
+
+/** `--log-level LEVEL`, shared by commands that log; checked by `toLogLevel` (a bad value is a usage error). */
+export const logLevelOption = () =>
+  Option.String('--log-level', 'INFO', { description: 'Logging verbosity: DEBUG, INFO, WARNING or ERROR (default: INFO)' });
+
+export function toLogLevel(value: string): LogLevel {
+  const level = parseLogLevel(value);
+  if (!level) throw new AgentgovError('E_INVALID_ARGUMENT', `--log-level must be one of DEBUG, INFO, WARNING, ERROR (got ${value})`);
+  return level;
+}
+
+export { EXIT };

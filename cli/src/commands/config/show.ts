@@ -1,0 +1,33 @@
+import { Command, Option } from 'clipanion';
+import { stringify } from 'yaml';
+import { startCliHost } from '../../host.js';
+import { renderTable } from '../../table.js';
+import { AgentgovCommand, EXIT } from '../base.js';
+
+export class ConfigShowCommand extends AgentgovCommand {
+  static override paths = [['config', 'show']];
+  static override usage = Command.Usage({
+    category: 'Configuration',
+    description: 'Print the effective merged configuration and the loaded plugins',
+    details:
+      'Resolves the config file (--config, then $AGENTGOV_CONFIG, then ./agentgov.yaml, then $AGENTGOV_HOME/config.yaml, then built-in defaults), merges it over the defaults, loads every plugin and prints the result as YAML, followed by a table of plugins: name, version, where it was resolved from, and the hooks it tapped.',
+    examples: [['Show the effective configuration', '$0 config show'], ['Show a specific file merged over the defaults', '$0 config show --config ./agentgov.yaml'], ['Machine-readable', '$0 config show --json']],
+  });
+
+  config = Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+  json = Option.Boolean('--json', false, { description: 'Print one JSON object instead of YAML and a table (default: false)' });
+
+  async run(): Promise<number> {
+    const { loaded, host } = await startCliHost({ configPath: this.config }, this.logger('WARNING'));
+    const plugins = host.plugins.map((p) => ({ name: p.name, version: p.version, origin: p.origin, resolved_from: p.resolvedFrom, hooks: p.hooks, provides: p.provides }));
+    if (this.json) {
+      this.context.stdout.write(`${JSON.stringify({ source: loaded.source, file: loaded.file, config: loaded.config, plugins, warnings: loaded.warnings }, null, 2)}\n`);
+      return EXIT.OK;
+    }
+    const from = loaded.file ? `${loaded.file} (${loaded.source})` : 'built-in defaults';
+    this.context.stdout.write(`# effective configuration, from ${from}\n${stringify(loaded.config)}\n`);
+    const rows = plugins.map((p) => [p.name, p.version ?? '-', p.origin === 'bundled' ? `bundled: ${p.resolved_from}` : p.resolved_from, p.hooks.join(', ') || '-']);
+    this.context.stdout.write(`# plugins (${plugins.length})\n${renderTable(['NAME', 'VERSION', 'RESOLVED FROM', 'HOOKS'], rows)}`);
+    return EXIT.OK;
+  }
+}

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { formatIssue, resolveConfigFile, validateConfigText } from '@agentgov/core';
+import { Command, Option } from 'clipanion';
+import { AgentgovCommand, EXIT } from '../base.js';
+
+export class ConfigValidateCommand extends AgentgovCommand {
+  static override paths = [['config', 'validate']];
+  static override usage = Command.Usage({
+    category: 'Configuration',
+    description: 'Check a config file against the schema without running anything',
+    details:
+      'Parses the YAML and checks it against the configuration schema (docs/config.schema.json). Every problem is listed with its file:line:column and key path. Unknown top-level keys are warnings that name the nearest valid key. Exit code 0 when valid (warnings allowed), 1 when any error is found, 4 when the file cannot be read.',
+    examples: [['Validate the resolved config', '$0 config validate'], ['Validate a file', '$0 config validate --config ./agentgov.yaml']],
+  });
+
+  config = Option.String('--config', { description: 'Config file to check (default: resolved like `config show`)' });
+
+  async run(): Promise<number> {
+    const { file } = resolveConfigFile({ configPath: this.config });
+    if (!file) {
+      this.context.stdout.write('no config file found (checked $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml); built-in defaults are valid\n');
+      return EXIT.OK;
+    }
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      this.context.stderr.write(`error: cannot read ${file}: ${(error as Error).message}\n`);
+      return EXIT.UNAVAILABLE;
+    }
+    const { issues } = validateConfigText(text, file);
+    for (const issue of issues) this.context.stderr.write(`${formatIssue(issue)}\n`);
+    const errors = issues.filter((i) => i.severity === 'error').length;
+    const warnings = issues.length - errors;
+    if (errors) {
+      this.context.stderr.write(`${file}: ${errors} error(s), ${warnings} warning(s)\n`);
+      return EXIT.FAILED;
+    }
+    this.context.stdout.write(`${file}: valid${warnings ? ` (${warnings} warning(s))` : ''}\n`);
+    return EXIT.OK;
+  }
+}

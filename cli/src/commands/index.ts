@@ -1,0 +1,11 @@
+import type { CommandClass } from 'clipanion';
+import { ConfigInitCommand } from './config/init.js';
+import { ConfigShowCommand } from './config/show.js';
+import { ConfigValidateCommand } from './config/validate.js';
+
+/**
+ * Every registered command. Later capabilities add theirs here; only commands that work are
+ * registered. Command modules import heavy dependencies lazily inside `run()`, so that a fast
+ * path such as `gate` loads only what it needs.
+ */
+export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand];

@@ -1,0 +1,39 @@
+import type { ErrorCode } from '@agentgov/core';
+
+/** Exit codes of every agentgov command (documented in docs/cli.md). */
+export const EXIT = {
+  /** Success. */
+  OK: 0,
+  /** The command ran and a check failed (invalid config, refused write, risky verdict in a check mode). */
+  FAILED: 1,
+  /** Usage error: unknown command, unknown or malformed option, missing argument. */
+  USAGE: 2,
+  /** Configuration or plugin error: the config file is malformed/invalid or a plugin failed to load. */
+  CONFIG: 3,
+  /** A required resource is missing or unreachable (database, capture path, port in use). */
+  UNAVAILABLE: 4,
+  /** Internal error: a bug; the message and the log say more. */
+  INTERNAL: 70,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The exit code for an error code from the catalog. */
+export function exitCodeForError(code: ErrorCode): ExitCode {
+  switch (code) {
+    case 'E_CONFIG_INVALID':
+    case 'E_PLUGIN_LOAD':
+    case 'E_PLUGIN_CONFLICT':
+      return EXIT.CONFIG;
+    case 'E_INVALID_ARGUMENT':
+      return EXIT.USAGE;
+    case 'E_NOT_FOUND':
+    case 'E_INDEX_NOT_READY':
+      return EXIT.UNAVAILABLE;
+    case 'E_INTERNAL':
+    case 'E_PLUGIN_FAILED':
+      return EXIT.INTERNAL;
+    default:
+      return EXIT.FAILED;
+  }
+}

@@ -1,0 +1,14 @@
+import type { AgentgovConfig } from './types.js';
+
+export function defaultConfig(): AgentgovConfig {
+  return {
+    log_level: 'INFO',
+    plugins: [],
+    bundled_plugins: 'auto',
+    server: { repo: null, http: null, dev_mode: false, index: { max_file_bytes: 1048576, exclude: [], watch: true, watch_debounce_ms: 150 } },
+    governance: { frameworks: [], db: null },
+    risk: { rules: [] },
+    gate: { on_unavailable: 'ask', timeout_ms: 3000 },
+    score: { enabled: true, listen: 'localhost:7331', token: null },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The configuration schema: one JSON Schema for the whole file. It is published as
+ * docs/config.schema.json (editor completion) and is what `config validate` checks against.
+ * Unknown keys inside a section are errors; unknown top-level keys are warnings (with the nearest
+ * valid key), so a config written for a newer agentgov still loads.
+ */
+const logLevel = { type: 'string', enum: ['DEBUG', 'INFO', 'WARNING', 'ERROR'], description: 'Logging verbosity.' } as const;
+const hostPort = { type: 'string', pattern: '^(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}$', description: 'HOST:PORT' } as const;
+
+const pluginEntry = {
+  description: 'A plugin: a package name or a path (relative to this file), optionally with options.',
+  if: { type: 'object' },
+  then: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['plugin'],
+    properties: {
+      plugin: { type: 'string', minLength: 1, description: 'Package name or path of the plugin module.' },
+      options: { type: 'object', description: "Options validated against the plugin's own schema." },
+    },
+  },
+  else: { type: 'string', minLength: 1 },
+} as const;
+
+export const CONFIG_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://agentgov.dev/config.schema.json',
+  title: 'agentgov configuration',
+  type: 'object',
+  properties: {
+    log_level: { ...logLevel, default: 'INFO' },
+    plugins: { type: 'array', items: pluginEntry, default: [], description: 'Plugins to load. When empty, every bundled plugin loads.' },
+    bundled_plugins: {
+      type: 'string',
+      enum: ['auto', 'all', 'none'],
+      default: 'auto',
+      description: '`auto`: load every bundled plugin only when `plugins` is empty; `all`: always load them (entries in `plugins` then configure them); `none`: never.',
+    },
+    server: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The MCP tool server (`agentgov serve`).',
+      properties: {
+        repo: { type: ['string', 'null'], default: null, description: 'Repository to index; the current directory when null.' },
+        http: { anyOf: [hostPort, { type: 'null' }], default: null, description: 'Serve Streamable HTTP on this loopback address instead of stdio.' },
+        dev_mode: { type: 'boolean', default: false, description: 'Expose dev-only tools such as recon_raw_signals.' },
+        index: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            max_file_bytes: { type: 'integer', minimum: 1, default: 1048576, description: 'Files larger than this are skipped (and counted).' },
+            exclude: { type: 'array', items: { type: 'string' }, default: [], description: 'Extra glob patterns to leave out of the index.' },
+            watch: { type: 'boolean', default: true, description: 'Re-index changed files while the server runs.' },
+            watch_debounce_ms: { type: 'integer', minimum: 0, default: 150, description: 'Debounce of the file watcher.' },
+          },
+        },
+      },
+    },
+    governance: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The governance pipeline (`watch`, `replay`, `status`).',
+      properties: {
+        frameworks: { type: 'array', items: { type: 'string' }, default: [], description: 'Frameworks to watch; all detected when empty.' },
+        db: { type: ['string', 'null'], default: null, description: 'Governance database; $AGENTGOV_HOME/system.db when null.' },
+      },
+    },
+    risk: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The risk engine.',
+      properties: {
+        rules: { type: 'array', items: { type: 'string' }, default: [], description: 'Extra YAML rule files (paths relative to this file).' },
+      },
+    },
+    gate: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The gate (`agentgov gate` and the IPC server inside `watch`).',
+      properties: {
+        on_unavailable: {
+          type: 'string',
+          enum: ['ask', 'deny', 'allow'],
+          default: 'ask',
+          description: 'Verdict when no pipeline answers or the request cannot be relayed.',
+        },
+        timeout_ms: { type: 'integer', minimum: 1, default: 3000, description: 'How long `gate` waits for the pipeline.' },
+      },
+    },
+    score: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The read-only Score API.',
+      properties: {
+        enabled: { type: 'boolean', default: true, description: 'Start the Score API inside `watch`.' },
+        listen: { ...hostPort, default: 'localhost:7331' },
+        token: { type: ['string', 'null'], default: null, description: 'Bearer token; required to bind a non-loopback address.' },
+      },
+    },
+  },
+} as const;
+
+/** Keys allowed at the top level. */
+export const TOP_LEVEL_KEYS = Object.keys(CONFIG_SCHEMA.properties);

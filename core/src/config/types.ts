@@ -1,0 +1,22 @@
+import type { LogLevel } from '../logging/logger.js';
+
+export type PluginConfigEntry = string | { plugin: string; options?: Record<string, unknown> };
+
+/** The effective configuration: defaults with the chosen file merged over them. */
+export interface AgentgovConfig {
+  log_level: LogLevel;
+  plugins: PluginConfigEntry[];
+  bundled_plugins: 'auto' | 'all' | 'none';
+  server: {
+    repo: string | null;
+    http: string | null;
+    dev_mode: boolean;
+    index: { max_file_bytes: number; exclude: string[]; watch: boolean; watch_debounce_ms: number };
+  };
+  governance: { frameworks: string[]; db: string | null };
+  risk: { rules: string[] };
+  gate: { on_unavailable: 'ask' | 'deny' | 'allow'; timeout_ms: number };
+  score: { enabled: boolean; listen: string; token: string | null };
+  /** Unknown top-level keys are kept (and warned about), never silently dropped. */
+  [extra: string]: unknown;
+}

@@ -1,0 +1,67 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import { closest } from 'fastest-levenshtein';
+import { ConfigDocument, pointerToKeyPath, type ConfigIssue, type KeyPath } from './document.js';
+import { CONFIG_SCHEMA, TOP_LEVEL_KEYS } from './schema.js';
+
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
+const validateConfigSchema = ajv.compile(CONFIG_SCHEMA);
+
+/** Turns ajv errors into config issues located in the document, under `base`. */
+export function schemaIssues(errors: ErrorObject[] | null | undefined, document: ConfigDocument | undefined, base: KeyPath = []): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const error of errors ?? []) {
+    if (error.keyword === 'if') continue;
+    const path = [...base, ...pointerToKeyPath(error.instancePath)];
+    if (error.keyword === 'additionalProperties') {
+      const key = String((error.params as { additionalProperty: string }).additionalProperty);
+      const allowed = Object.keys(((error.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object);
+      const hint = allowed.length ? ` (did you mean '${closest(key, allowed)}'? allowed: ${allowed.join(', ')})` : '';
+      issues.push(locate(document, 'error', [...path, key], `unknown key '${key}'${hint}`, true));
+      continue;
+    }
+    let message = error.message ?? 'is invalid';
+    if (error.keyword === 'enum') message = `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    if (error.keyword === 'type') message = `must be ${(error.params as { type: string | string[] }).type.toString().replace(',', ' or ')}`;
+    issues.push(locate(document, 'error', path, message));
+  }
+  return dedupe(issues);
+}
+
+function locate(document: ConfigDocument | undefined, severity: ConfigIssue['severity'], path: KeyPath, message: string, keyOf = false): ConfigIssue {
+  if (document) return document.issue(severity, path, message, keyOf);
+  return { severity, path: path.map(String).join('.') || '(root)', message };
+}
+
+function dedupe(issues: ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.path}|${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Validates a parsed config value against the schema. Unknown top-level keys are warnings. */
+export function validateConfigValue(value: unknown, document?: ConfigDocument): ConfigIssue[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return [locate(document, 'error', [], 'the configuration must be a mapping of keys to values')];
+  }
+  const issues: ConfigIssue[] = [];
+  for (const key of Object.keys(value)) {
+    if (!TOP_LEVEL_KEYS.includes(key)) {
+      issues.push(locate(document, 'warning', [key], `unknown top-level key '${key}' is ignored (did you mean '${closest(key, TOP_LEVEL_KEYS)}'?)`, true));
+    }
+  }
+  if (!validateConfigSchema(value)) issues.push(...schemaIssues(validateConfigSchema.errors, document));
+  return issues;
+}
+
+/** Validates a config file's text: YAML syntax first, then the schema. */
+export function validateConfigText(text: string, file: string): { value: unknown; issues: ConfigIssue[]; document: ConfigDocument } {
+  const document = new ConfigDocument(text, file);
+  const syntax = document.syntaxIssues();
+  if (syntax.length) return { value: undefined, issues: syntax, document };
+  const value = document.value();
+  return { value, issues: validateConfigValue(value, document), document };
+}

@@ -1,0 +1,90 @@
+/**
+ * The error catalog: one source of truth for tool errors, `describe(action: "error")`, CLI
+ * messages and docs/errors.md. Later capabilities add their codes here.
+ */
+export interface ErrorCatalogEntry {
+  /** What the error means, in one sentence. */
+  meaning: string;
+  /** Typical causes. */
+  causes: string[];
+  /** What the caller should do next. */
+  remediation: string;
+}
+
+export const ERROR_CATALOG = {
+  E_INDEX_NOT_READY: {
+    meaning: 'The repository index is still being built, so index-backed tools cannot answer yet.',
+    causes: ['The server just started on a repository that has no index yet', 'The index was corrupt or of an old schema and is being rebuilt'],
+    remediation: 'Wait and retry; `details.progress` shows files done out of the total, and progress notifications report it as it advances.',
+  },
+  E_READ_ONLY_SESSION: {
+    meaning: 'The session is research-only, so tools that change the repository are blocked.',
+    causes: ['An earlier `recon` call in this session set `read_only: true`'],
+    remediation: 'Call `recon` with `read_only: false` to switch the session to read-write, then retry.',
+  },
+  E_RECON_REQUIRED: {
+    meaning: 'This tool needs a prior `recon` call in the same session.',
+    causes: ['`refactor_rename` or `refactor_move` was called before any `recon` in this session'],
+    remediation: 'Call `recon` with a task describing the change first, then retry the refactor.',
+  },
+  E_INVALID_ARGUMENT: {
+    meaning: 'An argument is missing, of the wrong type, out of range, or not allowed.',
+    causes: ['A required parameter is missing', 'A parameter has the wrong type', 'An unknown parameter was passed', 'A value is empty or too large'],
+    remediation: 'Fix the argument named in `details`; `describe` with `action: "tool"` lists every parameter with its type and default.',
+  },
+  E_PATH_OUTSIDE_REPO: {
+    meaning: 'A path argument resolves outside the repository, which tools never touch.',
+    causes: ['The path is absolute and outside the repository root', 'The path climbs out with `..`', 'A symlink points outside the repository'],
+    remediation: 'Pass a repository-relative path that stays inside the repository.',
+  },
+  E_NOT_FOUND: {
+    meaning: 'The named symbol, file, ref or item does not exist.',
+    causes: ['A typo in a symbol or path', 'The file was deleted or not indexed', 'An unknown git ref or epoch'],
+    remediation: 'Check the name; `recon` or `recon_scout` shows what exists.',
+  },
+  E_PREVIEW_STALE: {
+    meaning: 'A file in the refactor preview changed after the preview was made, so applying it could corrupt the file.',
+    causes: ['The file was edited after `refactor_rename`/`refactor_move` produced the preview'],
+    remediation: 'Cancel this preview with `refactor_cancel` and create a new one.',
+  },
+  E_PREVIEW_NOT_FOUND: {
+    meaning: 'No pending refactor preview has this id.',
+    causes: ['The id is wrong', 'The preview was already committed or cancelled', 'The preview expired after 30 minutes idle'],
+    remediation: 'Create a new preview with `refactor_rename` or `refactor_move`.',
+  },
+  E_INTERNAL: {
+    meaning: 'An unexpected internal error occurred; the request was not completed.',
+    causes: ['A bug in agentgov or a plugin'],
+    remediation: 'Retry once; if it persists, report it with the server log under $AGENTGOV_HOME/logs.',
+  },
+  E_CONFIG_INVALID: {
+    meaning: 'The configuration file is malformed or does not match the configuration schema.',
+    causes: ['YAML syntax error', 'A value of the wrong type', 'An unknown key'],
+    remediation: 'Run `agentgov config validate` to list every problem with its key path and line:column.',
+  },
+  E_PLUGIN_LOAD: {
+    meaning: 'A plugin named in the configuration could not be loaded, so start-up stopped.',
+    causes: ['The package is not installed or the path does not exist', 'The module has no default export of a plugin', 'Its options fail its schema', 'Its `apply` threw'],
+    remediation: 'Fix the plugin entry named in the message (install the package, correct the path or the options), then start again.',
+  },
+  E_PLUGIN_FAILED: {
+    meaning: 'A plugin threw while one of its hook taps ran.',
+    causes: ['A bug in the plugin', 'The plugin received input it does not handle'],
+    remediation: 'See the plugin and hook named in the message; disable the plugin or fix it.',
+  },
+  E_PLUGIN_CONFLICT: {
+    meaning: 'Two providers with the same name were registered in one registry.',
+    causes: ['Two plugins register a retriever, sink, framework, ... of the same name', 'A plugin is listed twice'],
+    remediation: 'Remove one of the plugins, or rename the provider.',
+  },
+} as const satisfies Record<string, ErrorCatalogEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CATALOG, code);
+}
+
+export function errorCodes(): ErrorCode[] {
+  return Object.keys(ERROR_CATALOG) as ErrorCode[];
+}

@@ -1,0 +1,2 @@
+export * from './agentgov-error.js';
+export * from './catalog.js';

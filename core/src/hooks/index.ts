@@ -1,0 +1,4 @@
+export * from './attribution.js';
+export * from './hooks.js';
+export * from './lifecycle.js';
+export * from './registry.js';

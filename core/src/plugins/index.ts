@@ -1,0 +1,3 @@
+export * from './loader.js';
+export * from './plugin.js';
+export * from './resolve.js';
