@@ -1,14 +1,12 @@
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { CONFIG_SCHEMA, defaultConfig } from '@agentgov/core';
 import { stringify } from 'yaml';
 
-/** Absolute path of the published JSON Schema shipped with @agentgov/core (docs copy in the repo). */
+/** Absolute path of the published JSON Schema (docs/config.schema.json of the agentgov checkout). */
 export function configSchemaPath(): string {
   const corePackage = createRequire(import.meta.url).resolve('@agentgov/core/package.json');
-  const shipped = join(dirname(corePackage), 'config.schema.json');
-  return existsSync(shipped) ? shipped : join(dirname(corePackage), '..', 'docs', 'config.schema.json');
+  return join(dirname(corePackage), '..', 'docs', 'config.schema.json');
 }
 
 /** The default configuration as YAML, each section preceded by its schema description. */

@@ -42,7 +42,7 @@ export class ConfigDocument {
     readonly text: string,
     readonly file: string,
   ) {
-    this.doc = parseDocument(text, { lineCounter: this.#lines, prettyErrors: false, uniqueKeys: true });
+    this.doc = parseDocument(text, { lineCounter: this.#lines, prettyErrors: true, uniqueKeys: true });
   }
 
   /** YAML syntax errors, with positions. */

@@ -3,7 +3,7 @@ import { closest } from 'fastest-levenshtein';
 import { ConfigDocument, pointerToKeyPath, type ConfigIssue, type KeyPath } from './document.js';
 import { CONFIG_SCHEMA, TOP_LEVEL_KEYS } from './schema.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, verbose: true });
 const validateConfigSchema = ajv.compile(CONFIG_SCHEMA);
 
 /** Turns ajv errors into config issues located in the document, under `base`. */
@@ -32,12 +32,12 @@ function locate(document: ConfigDocument | undefined, severity: ConfigIssue['sev
   return { severity, path: path.map(String).join('.') || '(root)', message };
 }
 
+/** One issue per key path: ajv reports e.g. both `type` and `enum` for one bad value; the first is the clearest. */
 function dedupe(issues: ConfigIssue[]): ConfigIssue[] {
   const seen = new Set<string>();
   return issues.filter((i) => {
-    const key = `${i.path}|${i.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    if (seen.has(i.path)) return false;
+    seen.add(i.path);
     return true;
   });
 }

@@ -55,7 +55,8 @@ export class TapAttribution {
 }
 
 function pluginFailure(plugin: string, hook: HookName, error: unknown): AgentgovError {
-  if (error instanceof AgentgovError && error.details['plugin'] !== undefined) return error;
+  // Errors are values: a plugin's own coded error passes through unchanged.
+  if (error instanceof AgentgovError) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new AgentgovError('E_PLUGIN_FAILED', `plugin '${plugin}' failed in hook '${hook}': ${message}`, { plugin, hook }, { cause: error });
 }

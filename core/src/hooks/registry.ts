@@ -33,6 +33,7 @@ export class ProviderRegistry<T extends { name: string }> {
       throw new AgentgovError('E_PLUGIN_CONFLICT', `${this.kind} '${provider.name}' is registered twice (by ${existing.plugin} and by ${this.#currentPlugin})`, {
         kind: this.kind,
         name: provider.name,
+        plugin: this.#currentPlugin,
         plugins: [existing.plugin, this.#currentPlugin],
       });
     }

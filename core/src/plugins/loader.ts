@@ -52,7 +52,7 @@ export interface CreatePluginHostOptions {
   logger: Logger;
 }
 
-const optionsAjv = new Ajv({ allErrors: true, strict: false, useDefaults: true });
+const optionsAjv = new Ajv({ allErrors: true, strict: false, useDefaults: true, verbose: true });
 
 function entryOf(entry: PluginConfigEntry): { specifier: string; options: Record<string, unknown> | undefined } {
   return typeof entry === 'string' ? { specifier: entry, options: undefined } : { specifier: entry.plugin, options: entry.options };
