@@ -1,2 +1,3 @@
 export * from './agentgov-error.js';
 export * from './catalog.js';
+export * from './markdown.js';

@@ -1,0 +1,19 @@
+import { ERROR_CATALOG, errorCodes } from './catalog.js';
+
+/** docs/errors.md, rendered from the catalog so the docs never drift from the code. */
+export function renderErrorCatalogMarkdown(): string {
+  const lines = [
+    '# Error codes',
+    '',
+    '<!-- generated from core/src/errors/catalog.ts by `npm run docs:generate`; do not edit -->',
+    '',
+    'Tool errors are MCP error results whose structured content is `{ error: { code, message, remediation, details } }`;',
+    'the CLI prints `error [CODE]: message` and a hint. `describe` with `action: "error"` decodes any code below.',
+    '',
+  ];
+  for (const code of errorCodes()) {
+    const entry = ERROR_CATALOG[code];
+    lines.push(`## ${code}`, '', entry.meaning, '', '**Causes**', '', ...entry.causes.map((c) => `- ${c}`), '', `**Remediation**: ${entry.remediation}`, '');
+  }
+  return lines.join('\n');
+}
