@@ -2,10 +2,11 @@ import type { CommandClass } from 'clipanion';
 import { ConfigInitCommand } from './config/init.js';
 import { ConfigShowCommand } from './config/show.js';
 import { ConfigValidateCommand } from './config/validate.js';
+import { ServeCommand } from './serve.js';
 
 /**
  * Every registered command. Later capabilities add theirs here; only commands that work are
  * registered. Command modules import heavy dependencies lazily inside `run()`, so that a fast
  * path such as `gate` loads only what it needs.
  */
-export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand];
+export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand];

@@ -57,6 +57,11 @@ export const ERROR_CATALOG = {
     causes: ['A bug in agentgov or a plugin'],
     remediation: 'Retry once; if it persists, report it with the server log under $AGENTGOV_HOME/logs.',
   },
+  E_ADDRESS_UNAVAILABLE: {
+    meaning: 'The server could not listen on the requested address.',
+    causes: ['Another process already listens on that port', 'The port needs privileges the process does not have'],
+    remediation: 'Pick another port with `--http 127.0.0.1:PORT`, or stop the process that holds it.',
+  },
   E_CONFIG_INVALID: {
     meaning: 'The configuration file is malformed or does not match the configuration schema.',
     causes: ['YAML syntax error', 'A value of the wrong type', 'An unknown key'],

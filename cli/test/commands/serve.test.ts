@@ -1,0 +1,143 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
+import { TOOLS } from '@agentgov/server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'chai';
+
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+function fixtureRepo(): string {
+  const repo = makeTempDir('agentgov-serve-repo-');
+  writeTree(repo, { 'package.json': '{"name":"fixture","main":"src/index.ts"}', 'src/index.ts': 'export const a = 1;\n' });
+  return repo;
+}
+
+async function stdioClient(args: string[], home: string): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'serve', ...args], env: isolatedEnv(home) as Record<string, string>, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  const client = new Client({ name: 'serve-test', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+const errorCode = (result: unknown) => ((result as CallToolResult).structuredContent as { error?: { code: string } }).error?.code;
+
+describe('agentgov serve (the real binary)', function () {
+  this.timeout(60_000);
+
+  describe('over stdio', () => {
+    const home = makeTempDir('agentgov-serve-home-');
+    const repo = fixtureRepo();
+    let client: Client;
+    let stderr: () => string;
+    before(async () => ({ client, stderr } = await stdioClient(['--repo', repo], home)));
+    after(async () => client?.close());
+
+    it('lists every tool with its JSON Schema and annotations; dev-only tools are absent', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).to.deep.equal(TOOLS.filter((t) => !t.devOnly).map((t) => t.name));
+      for (const tool of tools) {
+        const definition = TOOLS.find((t) => t.name === tool.name)!;
+        expect(tool.inputSchema).to.include({ type: 'object', additionalProperties: false });
+        expect(tool.description).to.contain(definition.description);
+        expect(tool.annotations).to.deep.include({ readOnlyHint: definition.readOnly, destructiveHint: !definition.readOnly });
+      }
+    });
+
+    const malformed: [string, Record<string, unknown>][] = [
+      ['a wrong type', { action: 7 }],
+      ['an unknown field', { action: 'tool', name: 'describe', verbose: true }],
+      ['a missing required field', { name: 'describe' }],
+    ];
+    for (const [what, args] of malformed) {
+      it(`answers E_INVALID_ARGUMENT for ${what} and keeps serving`, async () => {
+        expect(errorCode(await client.callTool({ name: 'describe', arguments: args }))).to.equal('E_INVALID_ARGUMENT');
+        const ok = (await client.callTool({ name: 'describe', arguments: { action: 'error', code: 'E_INDEX_NOT_READY' } })) as CallToolResult;
+        expect(ok.isError).to.not.equal(true);
+      });
+    }
+
+    it('logs to stderr and to a private file under $AGENTGOV_HOME/logs, never to stdout', async () => {
+      expect(stderr()).to.contain(`serving ${repo}`);
+      const logs = join(home, '.agentgov', 'logs');
+      const files = readdirSync(logs).filter((f) => f.startsWith('serve-'));
+      expect(files).to.have.length(1);
+      expect(readFileSync(join(logs, files[0]!), 'utf8')).to.contain('"message":"serving ');
+    });
+  });
+
+  it('lists the dev-only tools with --dev-mode', async () => {
+    const { client } = await stdioClient(['--repo', fixtureRepo(), '--dev-mode'], makeTempDir('agentgov-serve-home-'));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(TOOLS.map((t) => t.name));
+    } finally {
+      await client.close();
+    }
+  });
+
+  describe('over Streamable HTTP', () => {
+    let child: ChildProcess;
+    let url: string;
+    before(async () => {
+      child = spawn(process.execPath, [MAIN, 'serve', '--repo', fixtureRepo(), '--http', '127.0.0.1:0'], { env: isolatedEnv(makeTempDir('agentgov-serve-home-')), stdio: ['ignore', 'pipe', 'pipe'] });
+      url = await new Promise<string>((resolve, reject) => {
+        let seen = '';
+        child.stderr!.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          const match = /MCP Streamable HTTP on (\S+)/.exec(seen);
+          if (match) resolve(match[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${seen}`)));
+      });
+    });
+    after(async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    });
+
+    it('serves sessions with tools/list and tools/call; each session is independent', async () => {
+      const clients = [new Client({ name: 'a', version: '0' }), new Client({ name: 'b', version: '0' })];
+      for (const client of clients) await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      try {
+        for (const client of clients) {
+          const { tools } = await client.listTools();
+          expect(tools.map((t) => t.name)).to.deep.equal(TOOLS.filter((t) => !t.devOnly).map((t) => t.name));
+          expect(errorCode(await client.callTool({ name: 'describe', arguments: { action: 'tool', extra: 1 } }))).to.equal('E_INVALID_ARGUMENT');
+          const doc = (await client.callTool({ name: 'describe', arguments: { action: 'tool', name: 'describe' } })) as CallToolResult;
+          expect(doc.structuredContent).to.include({ name: 'describe', group: 'Introspection' });
+        }
+      } finally {
+        for (const client of clients) await client.close();
+      }
+    });
+
+    it('answers a request without a session with a JSON-RPC error, not a crash', async () => {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+      expect(response.status).to.equal(400);
+      const broken = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+      expect(broken.status).to.equal(400);
+      expect(child.exitCode).to.equal(null);
+    });
+  });
+
+  it('refuses a non-loopback --http address with a usage error (exit 2)', () => {
+    const result = spawnSync(process.execPath, [MAIN, 'serve', '--repo', fixtureRepo(), '--http', '0.0.0.0:7000'], { env: isolatedEnv(makeTempDir('agentgov-serve-home-')), encoding: 'utf8', input: '' });
+    expect(result.status).to.equal(2);
+    expect(result.stderr).to.contain('E_INVALID_ARGUMENT');
+  });
+
+  it('refuses a missing repository (exit 4)', () => {
+    const missing = join(makeTempDir('agentgov-serve-'), 'nope');
+    const result = spawnSync(process.execPath, [MAIN, 'serve', '--repo', missing], { env: isolatedEnv(makeTempDir('agentgov-serve-home-')), encoding: 'utf8', input: '' });
+    expect(existsSync(missing)).to.equal(false);
+    expect(result.status).to.equal(4);
+    expect(result.stderr).to.contain('E_NOT_FOUND');
+  });
+});

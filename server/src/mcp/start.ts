@@ -1,0 +1,74 @@
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AgentgovError, type AgentgovConfig, type Logger, type PluginHost } from '@agentgov/core';
+import { serveHttp, parseHttpAddress } from './http.js';
+import { DETACHED_INDEX, type ToolIndex } from './index-status.js';
+import { serveStdio } from './stdio.js';
+import { ToolServer } from './tool-server.js';
+
+export interface ServeOptions {
+  /** Repository root; defaults to `config.server.repo`, then the current directory. */
+  repo?: string | undefined;
+  devMode: boolean;
+  /** `HOST:PORT` for Streamable HTTP on loopback; stdio when absent. */
+  http?: string | undefined;
+  host: PluginHost;
+  config: AgentgovConfig;
+  logger: Logger;
+  /** Opens the repository index (the first build runs in the background). */
+  openIndex?: (args: { root: string; host: PluginHost; config: AgentgovConfig; logger: Logger }) => Promise<ToolIndex>;
+  /** Called once the server listens (HTTP: with its URL). */
+  onListening?: (where: { transport: 'stdio' } | { transport: 'http'; url: string }) => void;
+  /** Resolves to stop the server (default: SIGINT/SIGTERM, or stdin closing for stdio). */
+  stop?: Promise<void>;
+}
+
+export function resolveRepoRoot(repo: string): string {
+  const root = resolve(repo);
+  let stats;
+  try {
+    stats = statSync(root);
+  } catch {
+    throw new AgentgovError('E_NOT_FOUND', `repository ${root} does not exist`, { repo: root });
+  }
+  if (!stats.isDirectory()) throw new AgentgovError('E_INVALID_ARGUMENT', `--repo must be a directory: ${root}`, { repo: root });
+  return realpathSync(root);
+}
+
+function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+/** `agentgov serve`: resolves the repository, opens its index, and serves MCP until stopped. */
+export async function runServe(options: ServeOptions): Promise<void> {
+  const { config, logger } = options;
+  const http = options.http ?? config.server.http ?? undefined;
+  const address = http ? parseHttpAddress(http) : undefined;
+  const repoRoot = resolveRepoRoot(options.repo ?? config.server.repo ?? process.cwd());
+  const index = options.openIndex ? await options.openIndex({ root: repoRoot, host: options.host, config, logger: logger.child('index') }) : DETACHED_INDEX;
+  const toolServer = new ToolServer({ repoRoot, index, host: options.host, config, logger, devMode: options.devMode });
+  const stop = options.stop ?? signalled();
+  logger.info(`serving ${repoRoot}`, { tools: toolServer.tools.map((t) => t.name), dev_mode: options.devMode, transport: address ? 'http' : 'stdio' });
+  try {
+    if (address) {
+      const endpoint = await serveHttp(toolServer, address.host, address.port).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE' || error.code === 'EACCES') throw new AgentgovError('E_ADDRESS_UNAVAILABLE', `cannot listen on ${http}: ${error.code}`, { address: http, errno: error.code });
+        throw error;
+      });
+      logger.info(`MCP Streamable HTTP on ${endpoint.url}`);
+      options.onListening?.({ transport: 'http', url: endpoint.url });
+      await stop;
+      await endpoint.close();
+    } else {
+      options.onListening?.({ transport: 'stdio' });
+      await Promise.race([serveStdio(toolServer), stop]);
+    }
+  } finally {
+    await toolServer.close();
+    await index.close?.();
+    logger.info('server stopped');
+  }
+}

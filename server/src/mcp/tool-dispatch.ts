@@ -1,0 +1,71 @@
+import { AgentgovError } from '@agentgov/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AnyToolDefinition, ToolContext } from '../tools/tool.js';
+import { renderValue } from './render.js';
+import { asAgentgovError, errorResult, invalidArguments, successResult } from './tool-result.js';
+
+/** What the dispatcher needs per call: a context bound to the session and the request. */
+export type ContextFactory = (call: { tool: string; signal: AbortSignal; progressToken: string | number | undefined; sendProgress: ToolContext['progress'] }) => ToolContext;
+
+/** The MCP annotations of a tool: read-only tools say so; every other tool may change the repository. */
+export function annotationsOf(tool: AnyToolDefinition): { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean } {
+  return { title: tool.name, readOnlyHint: tool.readOnly, destructiveHint: !tool.readOnly, idempotentHint: tool.readOnly, openWorldHint: false };
+}
+
+/** Runs one tool call to completion; every failure becomes a catalog error result, never a thrown error. */
+export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: ToolContext): Promise<CallToolResult> {
+  try {
+    const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
+    if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
+    if (!tool.readOnly && ctx.session.readOnly) {
+      throw new AgentgovError('E_READ_ONLY_SESSION', `${tool.name} changes the repository, but this session is research-only`, { tool: tool.name });
+    }
+    if (tool.needsIndex && !ctx.index.isReady()) {
+      const progress = ctx.index.progress();
+      await ctx.progress(progress.done, progress.total, 'indexing the repository');
+      throw new AgentgovError('E_INDEX_NOT_READY', `the repository index is still being built (${progress.done}/${progress.total} files)`, { progress });
+    }
+    const result = (await tool.handler(parsed.data, ctx)) as object;
+    const text = tool.render ? tool.render(result) : renderValue(result);
+    return successResult(result, text);
+  } catch (error) {
+    const failure = asAgentgovError(error);
+    if (failure.code === 'E_INTERNAL') ctx.logger.error(`${tool.name} failed`, { error: error instanceof Error ? error.stack : String(error) });
+    else ctx.logger.debug(`${tool.name} answered ${failure.code}`, { message: failure.message });
+    return errorResult(failure);
+  }
+}
+
+/**
+ * Registers the tools on an McpServer. tools/list publishes each strict zod schema as JSON Schema
+ * (through the SDK); tools/call is dispatched here instead of through the SDK's validation, so a
+ * bad argument gets the catalog's `E_INVALID_ARGUMENT` with every issue in `details`, not the SDK's
+ * generic text.
+ */
+export function registerTools(server: McpServer, tools: AnyToolDefinition[], makeContext: ContextFactory): void {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  for (const tool of tools) {
+    server.registerTool(tool.name, { title: tool.name, description: mcpDescription(tool), inputSchema: tool.inputSchema, annotations: annotationsOf(tool) }, async () => {
+      throw new Error('unreachable: tools/call is dispatched by registerTools');
+    });
+  }
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    const tool = byName.get(name);
+    const progressToken = request.params._meta?.progressToken;
+    const sendProgress: ToolContext['progress'] = async (done, total, message) => {
+      if (progressToken === undefined) return;
+      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } });
+    };
+    const ctx = makeContext({ tool: name, signal: extra.signal, progressToken, sendProgress });
+    if (!tool) {
+      return errorResult(new AgentgovError('E_NOT_FOUND', `unknown tool '${name}'`, { tool: name, available: [...byName.keys()] }));
+    }
+    return runTool(tool, request.params.arguments, ctx);
+  });
+}
+
+function mcpDescription(tool: AnyToolDefinition): string {
+  return `${tool.description}\n\nReturns: ${tool.returns}\nWhen to use: ${tool.whenToUse}\nRelated: ${tool.related.join(', ') || 'none'}`;
+}

@@ -1,0 +1,16 @@
+import { describeTool } from './describe.js';
+import type { AnyToolDefinition } from './tool.js';
+
+/**
+ * Every tool of the server, in the order tools/list and `describe` show them. A new tool is one
+ * import and one entry here; dev-only tools (`devOnly: true`) are filtered by `listedTools`.
+ */
+export const TOOLS: readonly AnyToolDefinition[] = [describeTool];
+
+/** The tools a server lists: dev-only tools only with `--dev-mode`. */
+export function listedTools(devMode: boolean, tools: readonly AnyToolDefinition[] = TOOLS): AnyToolDefinition[] {
+  return tools.filter((tool) => devMode || !tool.devOnly);
+}
+
+export type { AnyToolDefinition, SessionState, ToolContext, ToolDefinition, ToolGroup } from './tool.js';
+export { defineTool, TOOL_GROUPS } from './tool.js';
