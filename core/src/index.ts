@@ -5,3 +5,4 @@ export * from './hooks/index.js';
 export * from './logging/logger.js';
 export * from './paths/home.js';
 export * from './plugins/index.js';
+export * from './text/identifier-words.js';

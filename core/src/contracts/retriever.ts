@@ -1,25 +1,70 @@
 /** The parsed task given to every retriever. */
 export interface RetrievalQuery {
   task: string;
+  /** Plain lower-case words of the task, stop words removed, in order of first appearance. */
   terms: string[];
+  /** Code-shaped tokens of the task (camelCase, snake_case, dotted, `call()`), as written. */
   identifiers: string[];
+  /** Path-shaped tokens of the task (contain `/` or end in a source extension), as written. */
   paths: string[];
+  /** Text between quotes or backticks. */
   quoted: string[];
   seeds: string[];
   pins: string[];
 }
 
-/** A raw scored candidate: one definition, one retriever's opinion. */
+/** A raw scored candidate: one definition, one retriever's opinion. Higher scores are better. */
 export interface RetrieverCandidate {
   def_uid: string;
   score: number;
   /** Short explanation, e.g. the matched term. */
   why?: string;
+  /** True when the candidate comes from something the caller named (seed, pin, path, existing identifier). */
+  explicit?: boolean;
+}
+
+/** One definition as retrievers see it. Lines are 1-based, inclusive. */
+export interface RetrievalDefinition {
+  def_uid: string;
+  path: string;
+  kind: string;
+  name: string;
+  qualified_name: string;
+  start_line: number;
+  end_line: number;
+  signature: string | null;
+  docstring: string | null;
+}
+
+/** How two definitions are related in the reference, import and containment graphs. */
+export type GraphRelation = 'caller' | 'callee' | 'sibling' | 'importer' | 'imported' | 'parent' | 'child';
+
+/**
+ * The read-only view of the repository index that retrievers use. The server adapts its index to
+ * it, so a retriever plugin depends on core only.
+ */
+export interface RetrievalIndex {
+  /** Changes whenever the index content changes (the index epoch); retrievers key caches on it. */
+  readonly version: string;
+  definitions(): Iterable<RetrievalDefinition>;
+  definition(defUid: string): RetrievalDefinition | undefined;
+  /** Definitions whose `name` equals `name` exactly. */
+  definitionsNamed(name: string): RetrievalDefinition[];
+  /** Definitions of one file, in source order; empty for unknown files. */
+  definitionsIn(path: string): RetrievalDefinition[];
+  /** Repository-relative paths of every indexed file. */
+  files(): string[];
+  /** The indexed text of a file, or undefined when it is not indexed. */
+  fileText(path: string): string | undefined;
+  /** Related definitions of a definition. */
+  neighbors(defUid: string): { def_uid: string; relation: GraphRelation }[];
+  /** PageRank of a definition in the reference graph, normalised so the mean is 1. */
+  pagerank(defUid: string): number;
 }
 
 export interface RetrievalContext {
-  /** The code index the retriever reads (server-defined). */
-  index: unknown;
+  /** The code index the retriever reads. */
+  index: RetrievalIndex;
   /** Candidates produced by earlier retriever phases (expansion retrievers only). */
   prior?: ReadonlyMap<string, ReadonlyMap<string, RetrieverCandidate>>;
 }

@@ -30,3 +30,4 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): N
   if (!('AGENTGOV_CONFIG' in extra)) delete env['AGENTGOV_CONFIG'];
   return env;
 }
+export * from './memory-retrieval-index.js';

@@ -1,0 +1,29 @@
+/**
+ * Splits code identifiers into lower-case words, so `parseHTTPResponse2`, `parse_http_response`
+ * and `ParseHttp.response` all share the words retrievers and the query parser match on.
+ * Shared by the recon query parser and every retriever plugin, so both sides split the same way.
+ */
+export function identifierWords(text: string): string[] {
+  const words: string[] = [];
+  for (const chunk of text.split(/[^A-Za-z0-9]+/)) {
+    if (!chunk) continue;
+    const spaced = chunk
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+      .replace(/([A-Za-z])([0-9])/g, '$1 $2')
+      .replace(/([0-9])([A-Za-z])/g, '$1 $2');
+    for (const word of spaced.split(' ')) if (word) words.push(word.toLowerCase());
+  }
+  return words;
+}
+
+/** True when a token looks like code rather than prose: camelCase, snake_case, dotted or called. */
+export function isCodeShaped(token: string): boolean {
+  if (/^[A-Za-z_$][\w$]*\(\)?$/.test(token) && token.includes('(')) return true;
+  if (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(token)) return true;
+  if (/^_*[a-z][a-z0-9]*_[a-z0-9_]+$/i.test(token)) return true;
+  if (/^[a-z]+[A-Z][A-Za-z0-9]*$/.test(token)) return true;
+  if (/^[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*$/.test(token)) return true;
+  if (/^__\w+__$/.test(token)) return true;
+  return false;
+}

@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { fixtureDef, MemoryRetrievalIndex } from '@agentgov/core/testing';
+import type { RetrievalQuery } from '@agentgov/core';
+import { createLexicalRetriever, queryWords } from '../src/index.js';
+import { codeText } from '../src/documents.js';
+
+function query(terms: string[], identifiers: string[] = []): RetrievalQuery {
+  return { task: terms.join(' '), terms, identifiers, paths: [], quoted: [], seeds: [], pins: [] };
+}
+
+describe('retriever-lexical', () => {
+  const texts = {
+    'src/http/headers.ts': 'export function parseHeaders(raw) {\n  return raw.split("\\r\\n");\n}\n',
+    'src/cache/store.ts': 'export function evictEntries(store) {\n  store.clear();\n}\nexport function readEntry(k) {\n  return k;\n}\n',
+    'src/big/module.ts': '// timeout handling for retries\nconst retryTimeout = 5;\nexport function tiny() {}\n' + 'export function retryLater() {\n  return retryTimeout;\n}\n',
+  };
+  const defs = [
+    fixtureDef('src/http/headers.ts', 'parseHeaders', 1, 3),
+    fixtureDef('src/cache/store.ts', 'evictEntries', 1, 3),
+    fixtureDef('src/cache/store.ts', 'readEntry', 4, 6),
+    fixtureDef('src/big/module.ts', 'tiny', 3, 3),
+    fixtureDef('src/big/module.ts', 'retryLater', 4, 6),
+  ];
+  const index = new MemoryRetrievalIndex(texts, defs);
+  const retriever = createLexicalRetriever({ limit: 50, fileLimit: 10, fileWeight: 1, maxWords: 64 });
+
+  it('splits identifiers into words and keeps the joined form', () => {
+    expect(codeText('parseHTTPHeaders')).to.equal('parse http headers parsehttpheaders');
+  });
+
+  it('ranks the definition whose split name matches the words first (FTS5 bm25)', async () => {
+    const out = await retriever.retrieve(query(['parse', 'headers']), { index });
+    const best = [...out].sort((a, b) => b.score - a.score)[0];
+    expect(best?.def_uid).to.equal('src/http/headers.ts#parseHeaders');
+  });
+
+  it('matches stemmed words (porter): "evicting" finds evictEntries', async () => {
+    const out = await retriever.retrieve(query(['evicting']), { index });
+    expect(out.map((c) => c.def_uid)).to.include('src/cache/store.ts#evictEntries');
+  });
+
+  it('represents a file that matches as a whole through one of its definitions', async () => {
+    const out = await retriever.retrieve(query(['handling']), { index });
+    expect(out.map((c) => [c.def_uid, c.why])).to.deep.include(['src/big/module.ts#retryLater', 'file']);
+  });
+
+  it('returns nothing for words the repository lacks, and for an empty query', async () => {
+    expect(await retriever.retrieve(query(['zeppelin']), { index })).to.deep.equal([]);
+    expect(await retriever.retrieve(query([]), { index })).to.deep.equal([]);
+    expect(queryWords(query(['a'], ['getX']), 10)).to.deep.equal(['get']);
+  });
+});

@@ -1,0 +1,80 @@
+import { definePlugin, identifierWords, type RetrievalQuery, type Retriever, type RetrieverCandidate } from '@agentgov/core';
+import { nameTable, type NameTable } from './name-table.js';
+
+export const NAME = 'retriever-term';
+
+export interface TermOptions {
+  /** Candidates returned per query (default 200). */
+  limit: number;
+}
+
+/** Two words match when equal, or when the shorter (4+ letters) starts the longer: `serialize` ~ `serializer`. */
+function wordsMatch(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 4 && long.startsWith(short);
+}
+
+/**
+ * Scores definition names against the task's words. A whole-name match (the name is a term or an
+ * identifier of the task) scores 0.9–1; a partial match scores by the share of the name's words
+ * the task covers, weighted by how rare those words are among all names.
+ */
+export function scoreNames(query: RetrievalQuery, table: NameTable, limit: number): RetrieverCandidate[] {
+  const identifiers = new Set(query.identifiers.map((i) => i.split('.').pop() ?? i));
+  const dotted = query.identifiers.filter((i) => i.includes('.')).map((i) => i.toLowerCase());
+  const wholeNames = new Set([...query.terms, ...[...identifiers].map((i) => i.toLowerCase())]);
+  const words = [...new Set([...query.terms.flatMap((t) => identifierWords(t)), ...query.identifiers.flatMap((i) => identifierWords(i))])];
+  const total = table.entries.length || 1;
+  const idf = (word: string) => Math.log(1 + total / (table.df.get(word) ?? 1)) / Math.log(1 + total);
+  const out: RetrieverCandidate[] = [];
+  for (const entry of table.entries) {
+    if (identifiers.has(entry.name)) {
+      out.push({ def_uid: entry.def_uid, score: 1, why: `name = ${entry.name}` });
+      continue;
+    }
+    if (dotted.some((d) => entry.qualified === d || entry.qualified.endsWith(`.${d}`))) {
+      out.push({ def_uid: entry.def_uid, score: 1, why: `qualified name = ${entry.qualified}` });
+      continue;
+    }
+    if (wholeNames.has(entry.lower)) {
+      out.push({ def_uid: entry.def_uid, score: 0.9 * Math.max(0.5, idf(entry.lower)), why: `name = ${entry.lower}` });
+      continue;
+    }
+    if (entry.words.length === 0) continue;
+    let covered = 0;
+    let weight = 0;
+    const matched: string[] = [];
+    for (const word of entry.words) {
+      if (!words.some((w) => wordsMatch(w, word))) continue;
+      covered += 1;
+      weight += idf(word);
+      matched.push(word);
+    }
+    if (covered === 0) continue;
+    const coverage = covered / entry.words.length;
+    if (coverage < 0.5 && covered < 2) continue;
+    out.push({ def_uid: entry.def_uid, score: 0.75 * coverage * (weight / covered) + 0.05 * (covered - 1), why: `words ${matched.join(', ')}` });
+  }
+  out.sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
+  return out.slice(0, limit);
+}
+
+export function createTermRetriever(options: TermOptions): Retriever {
+  return {
+    name: 'term',
+    phase: 'primary',
+    async retrieve(query, { index }) {
+      return scoreNames(query, nameTable(index), options.limit);
+    },
+  };
+}
+
+export default definePlugin<TermOptions>({
+  name: NAME,
+  optionsSchema: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, default: 200 } }, additionalProperties: false },
+  apply(hooks, { options }) {
+    const retriever = createTermRetriever({ limit: options.limit ?? 200 });
+    hooks.retrievers.tap(NAME, (registry) => registry.add(retriever));
+  },
+});

@@ -1,0 +1,87 @@
+import type { CandidatePool, RetrievalDefinition, RetrievalIndex } from '@agentgov/core';
+
+/** One retriever's opinion of a candidate, with its rank among that retriever's candidates (1 = best). */
+export interface Signal {
+  score: number;
+  rank: number;
+  why?: string;
+}
+
+/** A candidate after fusion: its definition, every retriever's signal, and the fused score. */
+export interface RankedCandidate {
+  def: RetrievalDefinition;
+  signals: Record<string, Signal>;
+  /** Retrievers (expansion excluded) that rank it within their top `AGREEMENT_DEPTH`. */
+  agreement: number;
+  explicit: boolean;
+  score: number;
+}
+
+export interface FusionWeights {
+  /** Reciprocal-rank-fusion constant: smaller favours each retriever's top ranks. */
+  k: number;
+  /** Per-retriever weight; unknown retrievers (third-party plugins) weigh 1. */
+  retriever: Record<string, number>;
+  /** Multiplier per extra agreeing retriever. */
+  agreement: number;
+  /** Added for a candidate the caller named (seed, pin, path or existing identifier). */
+  explicit: number;
+}
+
+export const DEFAULT_WEIGHTS: FusionWeights = {
+  k: 10,
+  retriever: { lexical: 1, term: 1, symbol: 1.2, graph: 0.5 },
+  agreement: 0.3,
+  explicit: 0.5,
+};
+
+export const AGREEMENT_DEPTH = 30;
+
+/** Ranks every retriever's candidates by score (ties by def_uid, so the order is deterministic). */
+export function rankSignals(pool: CandidatePool): Map<string, Map<string, Signal>> {
+  const ranked = new Map<string, Map<string, Signal>>();
+  for (const [retriever, candidates] of pool) {
+    const ordered = [...candidates.values()].sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
+    const signals = new Map<string, Signal>();
+    ordered.forEach((candidate, i) => signals.set(candidate.def_uid, { score: candidate.score, rank: i + 1, ...(candidate.why ? { why: candidate.why } : {}) }));
+    ranked.set(retriever, signals);
+  }
+  return ranked;
+}
+
+/**
+ * Reciprocal-rank fusion plus agreement and explicit-mention boosts. Pure: the same pool always
+ * gives the same order. Candidates whose definition is no longer in the index are dropped and counted.
+ */
+export function fuse(pool: CandidatePool, index: Pick<RetrievalIndex, 'definition'>, expandRetrievers: ReadonlySet<string>, weights: FusionWeights = DEFAULT_WEIGHTS): { ranked: RankedCandidate[]; dropped: number } {
+  const signals = rankSignals(pool);
+  const explicitUids = new Set<string>();
+  for (const candidates of pool.values()) for (const c of candidates.values()) if (c.explicit) explicitUids.add(c.def_uid);
+  const byUid = new Map<string, RankedCandidate>();
+  const missing = new Set<string>();
+  for (const [retriever, perDef] of signals) {
+    const weight = weights.retriever[retriever] ?? 1;
+    for (const [uid, signal] of perDef) {
+      let entry = byUid.get(uid);
+      if (!entry) {
+        const def = index.definition(uid);
+        if (!def) {
+          missing.add(uid);
+          continue;
+        }
+        entry = { def, signals: {}, agreement: 0, explicit: explicitUids.has(uid), score: 0 };
+        byUid.set(uid, entry);
+      }
+      entry.signals[retriever] = signal;
+      entry.score += weight / (weights.k + signal.rank);
+      if (!expandRetrievers.has(retriever) && signal.rank <= AGREEMENT_DEPTH) entry.agreement += 1;
+    }
+  }
+  const ranked = [...byUid.values()];
+  for (const entry of ranked) {
+    entry.score *= 1 + weights.agreement * Math.max(0, entry.agreement - 1);
+    if (entry.explicit) entry.score += weights.explicit;
+  }
+  ranked.sort((a, b) => b.score - a.score || a.def.def_uid.localeCompare(b.def.def_uid));
+  return { ranked, dropped: missing.size };
+}

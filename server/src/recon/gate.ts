@@ -1,0 +1,132 @@
+import type { RetrievalIndex, RetrievalQuery } from '@agentgov/core';
+import type { RankedCandidate } from './fuse.js';
+
+export type Gate = 'OK' | 'UNSAT' | 'BROAD' | 'AMBIG';
+
+/** The explainable features the gate decides from; reported in `metrics.gate_features`. */
+export interface GateFeatures {
+  pool_size: number;
+  /** Identifiers and paths written in the task. */
+  mentions: number;
+  mentions_found: string[];
+  mentions_missing: string[];
+  /** Seeds and pins given by the caller. */
+  explicit_inputs: number;
+  /** Candidates in the top window that were named or that two retrievers agree on with a whole-name match. */
+  strong: number;
+  /** Distinct directories among the top window. */
+  spread: number;
+  /** Score of the last candidate of the top window over the first: 1 = flat. */
+  flatness: number;
+  /** The key term matching whole definition names in several subsystems, if any. */
+  ambiguous_term: string | null;
+  subsystems: string[];
+}
+
+export interface GateThresholds {
+  window: number;
+  broadSpread: number;
+  broadFlatness: number;
+  ambigRatio: number;
+  /** Plain terms are only key terms when the task has at most this many. */
+  ambigMaxTerms: number;
+  /** A term-retriever score at or above this is a whole-name match. */
+  wholeName: number;
+}
+
+export const DEFAULT_GATE: GateThresholds = { window: 10, broadSpread: 5, broadFlatness: 0.5, ambigRatio: 0.7, ambigMaxTerms: 3, wholeName: 0.8 };
+
+type GateIndex = Pick<RetrievalIndex, 'definitionsNamed' | 'files'>;
+
+/** Decides the gate from features of the query, the pool and the fused ranking. Deterministic. */
+export function decideGate(query: RetrievalQuery, ranked: readonly RankedCandidate[], index: GateIndex, t: GateThresholds = DEFAULT_GATE): { gate: Gate; features: GateFeatures } {
+  const top = ranked.slice(0, t.window);
+  const { found, missing } = checkMentions(query, index);
+  const strong = top.filter((c) => c.explicit || (c.agreement >= 2 && (c.signals['term']?.score ?? 0) >= t.wholeName)).length;
+  const ambiguity = findAmbiguity(query, ranked, t);
+  const features: GateFeatures = {
+    pool_size: ranked.length,
+    mentions: found.length + missing.length,
+    mentions_found: found,
+    mentions_missing: missing,
+    explicit_inputs: query.seeds.length + query.pins.length,
+    strong,
+    spread: new Set(top.map((c) => dirname(c.def.path))).size,
+    flatness: top.length > 1 ? round((top[top.length - 1]?.score ?? 0) / (top[0]?.score || 1)) : 1,
+    ambiguous_term: ambiguity?.term ?? null,
+    subsystems: ambiguity?.subsystems ?? [],
+  };
+  return { gate: choose(features, t), features };
+}
+
+function choose(f: GateFeatures, t: GateThresholds): Gate {
+  if (f.pool_size === 0) return 'UNSAT';
+  if (f.explicit_inputs === 0 && f.mentions > 0 && f.mentions_found.length === 0 && f.strong === 0) return 'UNSAT';
+  if (f.explicit_inputs === 0 && f.ambiguous_term) return 'AMBIG';
+  if (f.explicit_inputs === 0 && f.mentions_found.length === 0 && f.strong === 0 && f.spread >= t.broadSpread && f.flatness >= t.broadFlatness) return 'BROAD';
+  return 'OK';
+}
+
+/** Identifiers and paths of the task, split into those the index knows and those it does not. */
+export function checkMentions(query: RetrievalQuery, index: GateIndex): { found: string[]; missing: string[] } {
+  const found: string[] = [];
+  const missing: string[] = [];
+  const files = index.files();
+  for (const identifier of query.identifiers) {
+    const name = identifier.split('.').pop() ?? identifier;
+    (index.definitionsNamed(name).length > 0 ? found : missing).push(identifier);
+  }
+  for (const path of query.paths) {
+    const clean = path.replace(/\/$/, '');
+    const known = files.some((file) => file === clean || file.endsWith(`/${clean}`) || file.startsWith(`${clean}/`) || clean.endsWith(`/${file}`));
+    (known ? found : missing).push(path);
+  }
+  return { found, missing };
+}
+
+/**
+ * A key term (an identifier of the task, or a plain term of a short task) is ambiguous when whole
+ * definitions of that name rank near the top in two or more subsystems with comparable scores.
+ */
+function findAmbiguity(query: RetrievalQuery, ranked: readonly RankedCandidate[], t: GateThresholds): { term: string; subsystems: string[] } | null {
+  const keys = [...query.identifiers.map((i) => i.split('.').pop() ?? i), ...(query.terms.length <= t.ambigMaxTerms ? query.terms : [])];
+  const top = ranked.slice(0, t.window);
+  for (const key of new Set(keys.map((k) => k.toLowerCase()))) {
+    const matches = top.filter((c) => c.def.name.toLowerCase() === key);
+    if (matches.length < 2) continue;
+    const labels = subsystemLabels(matches.map((c) => c.def.path));
+    if (!labels) continue;
+    const best = new Map<string, number>();
+    matches.forEach((c, i) => {
+      const label = labels[i] as string;
+      best.set(label, Math.max(best.get(label) ?? 0, c.score));
+    });
+    const scores = [...best.entries()].sort((a, b) => b[1] - a[1]);
+    const [first, second] = scores;
+    if (first && second && second[1] >= first[1] * t.ambigRatio) {
+      return { term: key, subsystems: scores.filter(([, s]) => s >= first[1] * t.ambigRatio).map(([label]) => label) };
+    }
+  }
+  return null;
+}
+
+/** Labels each path by the first directory below the paths' common directory; null when all share one directory. */
+export function subsystemLabels(paths: readonly string[]): string[] | null {
+  const dirs = paths.map((p) => dirname(p).split('/').filter(Boolean));
+  const first = dirs[0] ?? [];
+  let common = 0;
+  while (common < first.length && dirs.every((d) => d[common] === first[common])) common += 1;
+  const base = first.slice(0, common).join('/') || '.';
+  const labels = dirs.map((d) => (d.length > common ? d.slice(0, common + 1).join('/') : base));
+  if (new Set(labels).size < 2) return null;
+  return labels;
+}
+
+function dirname(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '.' : path.slice(0, slash);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,99 @@
+import type { CandidatePool, RetrievalIndex, RetrievalQuery } from '@agentgov/core';
+import { cutoff, type CutoffReason } from './cutoff.js';
+import { fuse } from './fuse.js';
+import { decideGate, type Gate, type GateFeatures } from './gate.js';
+import { reconHint } from './hints.js';
+import type { RetrievalRunner } from './retrieval.js';
+import { buildSpans, type ReconSpan } from './snippets.js';
+
+export interface ReconMetrics {
+  timings_ms: Record<string, number>;
+  retriever_ms: Record<string, number>;
+  pool_size: number;
+  /** Per retriever: candidates it produced, and how many of them made the final results. */
+  contributions: Record<string, { candidates: number; in_results: number }>;
+  cutoff: { reason: CutoffReason; kept: number; gap: number };
+  gate_features: GateFeatures;
+  snippets: { full: number; downgraded: number; chars: number };
+  /** Candidates whose definition vanished from the index between retrieval and ranking. */
+  dropped: number;
+}
+
+export interface ReconResult {
+  gate: Gate;
+  results: ReconSpan[];
+  metrics: ReconMetrics;
+  hint: string;
+}
+
+/** retrieve → gate → rank → cutoff → snippets, each stage timed. */
+export async function runRecon(query: RetrievalQuery, runner: RetrievalRunner, index: RetrievalIndex): Promise<ReconResult> {
+  const timings: Record<string, number> = {};
+  const stage = <T>(name: string, fn: () => T): T => {
+    const started = performance.now();
+    const value = fn();
+    timings[name] = Math.round((performance.now() - started) * 10) / 10;
+    return value;
+  };
+  const started = performance.now();
+  const retrieval = await runner.retrieve(query, index);
+  timings['retrieve'] = Math.round((performance.now() - started) * 10) / 10;
+  // Fusion feeds both the gate's features and the ranking; it is timed as `rank`.
+  const { ranked, dropped } = stage('rank', () => fuse(retrieval.pool, index, retrieval.expand));
+  const { gate, features } = stage('gate', () => decideGate(query, ranked, index));
+  const cut = stage('cutoff', () => cutoff(ranked.map((c) => c.score)));
+  const kept = ranked.slice(0, cut.keep);
+  const built = stage('snippets', () => buildSpans(kept, index));
+  return {
+    gate,
+    results: built.spans,
+    hint: reconHint(gate, features, kept[0]?.def.qualified_name),
+    metrics: {
+      timings_ms: timings,
+      retriever_ms: retrieval.timings,
+      pool_size: ranked.length,
+      contributions: contributions(retrieval.pool, new Set(kept.map((c) => c.def.def_uid))),
+      cutoff: { reason: cut.reason, kept: cut.keep, gap: cut.gap },
+      gate_features: features,
+      snippets: { full: built.spans.filter((s) => s.snippet !== undefined).length, downgraded: built.downgraded, chars: built.chars },
+      dropped,
+    },
+  };
+}
+
+function contributions(pool: CandidatePool, kept: Set<string>): ReconMetrics['contributions'] {
+  const out: ReconMetrics['contributions'] = {};
+  for (const [name, candidates] of pool) {
+    let inResults = 0;
+    for (const uid of candidates.keys()) if (kept.has(uid)) inResults += 1;
+    out[name] = { candidates: candidates.size, in_results: inResults };
+  }
+  return out;
+}
+
+/** The dev-mode view: every candidate with each retriever's score and rank, unsorted and untruncated. */
+export async function rawSignals(query: RetrievalQuery, runner: RetrievalRunner, index: RetrievalIndex): Promise<{ candidates: RawCandidate[]; retrievers: string[]; timings_ms: Record<string, number> }> {
+  const { pool, timings } = await runner.retrieve(query, index);
+  const byUid = new Map<string, RawCandidate>();
+  for (const [retriever, candidates] of pool) {
+    const ordered = [...candidates.values()].sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
+    ordered.forEach((candidate, i) => {
+      let entry = byUid.get(candidate.def_uid);
+      if (!entry) {
+        const def = index.definition(candidate.def_uid);
+        entry = { def_uid: candidate.def_uid, path: def?.path ?? null, name: def?.name ?? null, kind: def?.kind ?? null, signals: {} };
+        byUid.set(candidate.def_uid, entry);
+      }
+      entry.signals[retriever] = { score: candidate.score, rank: i + 1, ...(candidate.why ? { why: candidate.why } : {}), ...(candidate.explicit ? { explicit: true } : {}) };
+    });
+  }
+  return { candidates: [...byUid.values()], retrievers: [...pool.keys()], timings_ms: timings };
+}
+
+export interface RawCandidate {
+  def_uid: string;
+  path: string | null;
+  name: string | null;
+  kind: string | null;
+  signals: Record<string, { score: number; rank: number; why?: string; explicit?: boolean }>;
+}

@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { AgentgovError } from '@agentgov/core';
+import { MAX_TASK_CHARS, normaliseList, parseQuery } from '../../src/recon/query.js';
+
+describe('recon/query', () => {
+  it('splits a task into identifiers, paths, quoted text and plain terms', () => {
+    const q = parseQuery('Fix parseHeaders in src/http/client.ts so that `max_retries` is honoured by res.send()', 'Client', ['a.ts', 'b.ts']);
+    expect(q.identifiers).to.include.members(['parseHeaders', 'max_retries', 'res.send']);
+    expect(q.paths).to.deep.equal(['src/http/client.ts']);
+    expect(q.quoted).to.deep.equal(['max_retries']);
+    expect(q.terms).to.include.members(['honoured', 'parseheaders', 'headers', 'retries']);
+    expect(q.terms).to.not.include.members(['fix', 'that', 'the', 'so']);
+    expect(q.seeds).to.deep.equal(['Client']);
+    expect(q.pins).to.deep.equal(['a.ts', 'b.ts']);
+  });
+
+  it('reads traceback paths with line numbers and drops URLs', () => {
+    const q = parseQuery('File "lib/site-packages/seaborn/_core.py:144" see https://example.com/a/b.py');
+    expect(q.paths).to.deep.equal(['lib/site-packages/seaborn/_core.py']);
+  });
+
+  const bad: [string, unknown, unknown, unknown][] = [
+    ['empty task', '', [], []],
+    ['blank task', '   \n', [], []],
+    ['task of wrong type', 42, [], []],
+    ['huge task', 'x '.repeat(MAX_TASK_CHARS), [], []],
+    ['seeds of wrong type', 'find it', 7, []],
+    ['seeds array with a number', 'find it', ['a', 1], []],
+    ['pins of wrong type', 'find it', [], { path: 'a' }],
+  ];
+  for (const [name, task, seeds, pins] of bad) {
+    it(`rejects ${name} with E_INVALID_ARGUMENT`, () => {
+      expect(() => parseQuery(task, seeds, pins))
+        .to.throw(AgentgovError)
+        .with.property('code', 'E_INVALID_ARGUMENT');
+    });
+  }
+
+  it('accepts a single string or an array for seeds and pins, trimmed and deduplicated', () => {
+    expect(normaliseList(' a ', 'seeds')).to.deep.equal(['a']);
+    expect(normaliseList(['a', 'a', ' b'], 'seeds')).to.deep.equal(['a', 'b']);
+    expect(normaliseList(undefined, 'pins')).to.deep.equal([]);
+  });
+});
