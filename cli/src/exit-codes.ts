@@ -25,8 +25,13 @@ export function exitCodeForError(code: ErrorCode): ExitCode {
     case 'E_PLUGIN_LOAD':
     case 'E_PLUGIN_CONFLICT':
       return EXIT.CONFIG;
+    case 'E_SCORE_TOKEN_REQUIRED':
+      return EXIT.CONFIG;
     case 'E_INVALID_ARGUMENT':
       return EXIT.USAGE;
+    case 'E_GATE_IN_USE':
+    case 'E_ADDRESS_IN_USE':
+      return EXIT.UNAVAILABLE;
     case 'E_NOT_FOUND':
     case 'E_INDEX_NOT_READY':
       return EXIT.UNAVAILABLE;

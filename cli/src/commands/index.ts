@@ -2,6 +2,7 @@ import type { CommandClass } from 'clipanion';
 import { ConfigInitCommand } from './config/init.js';
 import { ConfigShowCommand } from './config/show.js';
 import { ConfigValidateCommand } from './config/validate.js';
+import { GateCommand } from './gate.js';
 import { ServeCommand } from './serve.js';
 
 /**
@@ -9,4 +10,4 @@ import { ServeCommand } from './serve.js';
  * registered. Command modules import heavy dependencies lazily inside `run()`, so that a fast
  * path such as `gate` loads only what it needs.
  */
-export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand];
+export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand];

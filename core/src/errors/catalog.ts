@@ -82,6 +82,21 @@ export const ERROR_CATALOG = {
     causes: ['Two plugins register a retriever, sink, framework, ... of the same name', 'A plugin is listed twice'],
     remediation: 'Remove one of the plugins, or rename the provider.',
   },
+  E_GATE_IN_USE: {
+    meaning: 'Another running `agentgov watch` already serves the gate socket, so this one cannot start its gate.',
+    causes: ['`agentgov watch` is already running for this $AGENTGOV_HOME', 'Another user or process owns the socket path'],
+    remediation: 'Stop the other watch (or use it), or give this one its own $AGENTGOV_HOME.',
+  },
+  E_ADDRESS_IN_USE: {
+    meaning: 'The Score API could not bind its address because something else is listening there.',
+    causes: ['Another `agentgov score` or `watch` is running', 'Another program uses the port'],
+    remediation: 'Stop the other program, choose another address with `--listen HOST:PORT` / `score.listen`, or run watch with `--no-score`.',
+  },
+  E_SCORE_TOKEN_REQUIRED: {
+    meaning: 'The Score API was asked to listen on a non-loopback address without a token, which would expose it to the network unauthenticated.',
+    causes: ['`--listen` or `score.listen` names an address other than localhost/127.0.0.1/::1 and `score.token` is not set'],
+    remediation: 'Set `score.token` in the config (clients then send `Authorization: Bearer <token>`), or listen on a loopback address.',
+  },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -1,0 +1,55 @@
+/**
+ * The body of `agentgov gate --stdin`: read one event, ask the running pipeline, print the
+ * verdict, exit 0. Shared by the clipanion command and `main.ts`'s fast path. Everything it
+ * imports statically is Node built-ins and this directory; the config stack loads only when the
+ * client cannot reuse the settings `watch` registered (see config-file.ts).
+ */
+import { isGateFailure, requestDecision, type GateFailure } from './client.js';
+import { gateSettings, type GateSettings } from './config-file.js';
+import { gateEndpointFile, readEndpointFile, type GateEndpoint } from './endpoint.js';
+import { isInputProblem, parseGateText } from './input.js';
+import { MAX_FRAME_BYTES } from './protocol.js';
+import { formatOutcome, unavailableOutcome, type GateFormat, type GateOutcome } from './verdict-format.js';
+
+export interface GateRunIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Reads stdin up to the frame limit; more than that is reported, not buffered. */
+async function readInput(stdin: NodeJS.ReadableStream): Promise<{ text: string } | GateFailure> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > MAX_FRAME_BYTES) return { failure: 'input_invalid', message: `stdin holds more than ${MAX_FRAME_BYTES} bytes; one tool-call event is expected` };
+    chunks.push(buffer);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') };
+}
+
+async function decide(io: GateRunIo, endpoint: GateEndpoint | undefined, settings: GateSettings): Promise<GateOutcome | GateFailure> {
+  const input = await readInput(io.stdin);
+  if (isGateFailure(input)) return input;
+  const parsed = parseGateText(input.text);
+  if (isInputProblem(parsed)) return { failure: parsed.code, message: parsed.message };
+  if (!endpoint) return { failure: 'no_endpoint', message: `no gate is registered in ${gateEndpointFile(io.env)}: \`agentgov watch\` is not running` };
+  const result = await requestDecision(endpoint, parsed, settings.timeout_ms);
+  if (isGateFailure(result)) return result;
+  return { verdict: result.verdict, event_id: result.event_id, assessment: result.assessment };
+}
+
+export async function runGate(format: GateFormat, io: GateRunIo): Promise<number> {
+  const read = readEndpointFile(io.env);
+  const endpoint = read.kind === 'found' ? read.endpoint : undefined;
+  const { settings, problem } = await gateSettings(endpoint, io.cwd, io.env);
+  if (problem) io.stderr.write(`agentgov gate: ${problem}\n`);
+  let outcome = read.kind === 'unreadable' ? ({ failure: 'endpoint_unreadable', message: read.message } as GateFailure) : await decide(io, endpoint, settings);
+  if (isGateFailure(outcome)) outcome = unavailableOutcome(outcome, settings.on_unavailable);
+  io.stdout.write(formatOutcome(outcome, format));
+  return 0;
+}

@@ -1,0 +1,36 @@
+import { expect } from 'chai';
+import { parseGateText } from '../../src/gate/input.js';
+
+describe('gate/input', () => {
+  const valid: [string, unknown, Record<string, unknown>][] = [
+    ['Score request shape', { tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's1' }, { shape: 'score', tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's1' }],
+    [
+      'agentx-code hook payload',
+      { session_id: 's2', transcript_path: '/t.jsonl', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: '/p/a' }, tool_use_id: 'tu1', extra: 1 },
+      { shape: 'agentx-code', tool_name: 'Read', arguments: { file_path: '/p/a' }, session_id: 's2', cwd: '/p', tool_use_id: 'tu1', transcript_path: '/t.jsonl', hook_event_name: 'PreToolUse' },
+    ],
+  ];
+  for (const [name, value, expected] of valid) {
+    it(`accepts the ${name}`, () => expect(parseGateText(JSON.stringify(value))).to.deep.equal(expected));
+  }
+
+  const invalid: [string, string, string, RegExp][] = [
+    ['empty stdin', '  \n', 'input_empty', /empty/],
+    ['text that is not JSON', '{"tool_name": ', 'input_malformed', /not valid JSON/],
+    ['an array', '[]', 'input_invalid', /an array/],
+    ['null', 'null', 'input_invalid', /null/],
+    ['a missing tool_name', '{"arguments":{},"session_id":"s"}', 'input_invalid', /'tool_name'/],
+    ['a numeric session_id', '{"tool_name":"Bash","arguments":{},"session_id":3}', 'input_invalid', /'session_id'/],
+    ['arguments that are a string', '{"tool_name":"Bash","arguments":"ls","session_id":"s"}', 'input_invalid', /'arguments' must be an object/],
+    ['tool_input that is null', '{"tool_name":"Bash","tool_input":null,"session_id":"s"}', 'input_invalid', /'tool_input' must be an object/],
+    ['a numeric cwd', '{"tool_name":"Bash","tool_input":{},"session_id":"s","cwd":1}', 'input_invalid', /'cwd'/],
+    ['a PostToolUse hook event', '{"tool_name":"Bash","tool_input":{},"session_id":"s","hook_event_name":"PostToolUse"}', 'input_invalid', /PreToolUse events only/],
+  ];
+  for (const [name, text, code, message] of invalid) {
+    it(`rejects ${name} as ${code}`, () => {
+      const result = parseGateText(text) as { code: string; message: string };
+      expect(result.code).to.equal(code);
+      expect(result.message).to.match(message);
+    });
+  }
+});
