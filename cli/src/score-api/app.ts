@@ -1,0 +1,110 @@
+/**
+ * The Score API: a koa app answering `POST /score` and `GET /health`. Strictly read-only — the
+ * injected `assess` must write nothing (the pipeline's `assess`, or the bare engine + assess
+ * hooks). Every answer to bad input is a 4xx with `{ error: { code, message } }`; no input can
+ * produce a 5xx (see the fuzz test).
+ */
+import type { Assessment, Logger, ToolCallEvent } from '@agentgov/core';
+import Router from '@koa/router';
+import Koa from 'koa';
+import getRawBody from 'raw-body';
+import { toolCallEvent } from '../gate/tool-event.js';
+import { parseScoreRequest } from './request.js';
+import { ScoreHttpError, scoreResponse } from './response.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ScoreAppOptions {
+  assess(event: ToolCallEvent): Promise<Assessment>;
+  version: string;
+  rulesLoaded(): number;
+  /** When set, every request needs `Authorization: Bearer <token>`. */
+  token: string | null;
+  logger: Logger;
+  /** Working directory an assessment judges paths against (the server's). */
+  cwd?: string;
+}
+
+export function createScoreApp(options: ScoreAppOptions): Koa {
+  const app = new Koa();
+  const startedAt = Date.now();
+  const router = new Router();
+
+  router.get('/health', (ctx) => {
+    ctx.body = { status: 'ok', version: options.version, uptime_s: Math.round((Date.now() - startedAt) / 1000), rules_loaded: options.rulesLoaded() };
+  });
+
+  router.post('/score', async (ctx) => {
+    const request = parseScoreRequest(await readBody(ctx));
+    const event = toolCallEvent(
+      { shape: 'score', ...request },
+      { framework: 'score-api', defaultCwd: options.cwd ?? process.cwd(), id: `score-api:${request.session_id}` },
+    );
+    let assessment: Assessment;
+    try {
+      assessment = await options.assess(event);
+    } catch (error) {
+      // An assessment failure is a bug, but the API promises no 5xx: report it as unprocessable.
+      options.logger.error(`assessment failed: ${(error as Error).message}`);
+      throw new ScoreHttpError(422, 'assessment_failed', `the request could not be assessed: ${(error as Error).message}`);
+    }
+    ctx.body = scoreResponse(assessment);
+  });
+
+  app.use(errorBoundary(options.logger));
+  if (options.token) app.use(bearerAuth(options.token));
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      notImplemented: () => new ScoreHttpError(405, 'method_not_allowed', 'method not allowed on this path'),
+      methodNotAllowed: () => new ScoreHttpError(405, 'method_not_allowed', 'method not allowed on this path'),
+    }),
+  );
+  app.silent = true;
+  return app;
+}
+
+async function readBody(ctx: Koa.Context): Promise<string> {
+  try {
+    return await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length, encoding: 'utf8' });
+  } catch (error) {
+    const e = error as { type?: string; status?: number; message: string };
+    if (e.type === 'entity.too.large') throw new ScoreHttpError(413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`);
+    throw new ScoreHttpError(400, 'bad_body', `the request body could not be read: ${e.message}`);
+  }
+}
+
+function bearerAuth(token: string): Koa.Middleware {
+  const expected = `Bearer ${token}`;
+  return async (ctx, next) => {
+    if (ctx.get('Authorization') !== expected) {
+      ctx.set('WWW-Authenticate', 'Bearer');
+      throw new ScoreHttpError(401, 'unauthorized', 'missing or wrong bearer token: send Authorization: Bearer <score.token>');
+    }
+    await next();
+  };
+}
+
+/** Maps every error to a 4xx JSON body; anything unexpected is logged and answered 400. */
+function errorBoundary(logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body == null) {
+        throw new ScoreHttpError(404, 'not_found', `no such endpoint: ${ctx.method} ${ctx.path}; the Score API serves POST /score and GET /health`);
+      }
+    } catch (error) {
+      let failure: ScoreHttpError;
+      if (error instanceof ScoreHttpError) failure = error;
+      else {
+        const status = (error as { status?: number }).status;
+        logger.warn(`score request failed: ${(error as Error).message}`);
+        failure = new ScoreHttpError(status && status >= 400 && status < 500 ? status : 400, 'bad_request', (error as Error).message);
+      }
+      ctx.status = failure.status;
+      if (failure.status === 405 && !ctx.response.get('Allow')) ctx.set('Allow', ctx.path === '/score' ? 'POST' : 'GET, HEAD');
+      ctx.body = { error: { code: failure.code, message: failure.message } };
+    }
+  };
+}
