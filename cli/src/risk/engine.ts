@@ -1,0 +1,202 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { Assessment, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
+import { matchCommand } from './match.js';
+import { normalizeShell, type ParsedCommand } from './normalize.js';
+import { classifyPath, type ClassifiedPath } from './paths.js';
+import { loadRuleSet, type CompiledRule, type RuleSet } from './rules.js';
+import { actionForScore, actionSeverity, levelForScore } from './scoring.js';
+
+export interface RiskEngine {
+  /** Deterministic: same event, same answer. Never throws on any input. */
+  assess(event: ToolCallEvent): Assessment;
+  readonly rulesLoaded: number;
+  readonly ruleFiles: string[];
+}
+
+export interface RiskEngineOptions {
+  /** Extra YAML rule files (config `risk.rules`). */
+  extraRuleFiles?: string[];
+  /** Rule sources from the `riskRules` registry. */
+  sources?: RiskRuleSource[];
+  /** The home directory `~` stands for (default: the current user's). */
+  home?: string;
+}
+
+/** Loads the shipped rules plus any extra files and plugin sources; rejects on an invalid rule. */
+export async function createRiskEngine(options: RiskEngineOptions = {}): Promise<RiskEngine> {
+  const rules = await loadRuleSet(options.extraRuleFiles ?? [], options.sources ?? []);
+  return new RuleEngine(rules, options.home ?? os.homedir());
+}
+
+/** Longer shell text is assessed on its first part (and says so). */
+const MAX_COMMAND_CHARS = 64 * 1024;
+const MAX_EVIDENCE_COMMANDS = 40;
+const FILE_TOOLS = new Set(['read', 'write', 'edit', 'search']);
+const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename'];
+
+interface Hit {
+  rule: CompiledRule;
+  subject: string;
+  paths: ClassifiedPath[];
+  via: string[];
+}
+
+class RuleEngine implements RiskEngine {
+  readonly rulesLoaded: number;
+  readonly ruleFiles: string[];
+
+  constructor(
+    private readonly set: RuleSet,
+    private readonly home: string,
+  ) {
+    this.rulesLoaded = set.rules.length;
+    this.ruleFiles = [...set.files];
+  }
+
+  assess(event: ToolCallEvent): Assessment {
+    try {
+      return this.assessUnsafe(event);
+    } catch (error) {
+      // A bug must not take the gate down: answer conservatively and say why.
+      return {
+        score: 25,
+        level: 'medium',
+        action: 'warn',
+        reason_code: 'parse_incomplete',
+        evidence: { rules: [], factors: [`internal error while assessing: ${(error as Error)?.message ?? String(error)}`] },
+      };
+    }
+  }
+
+  private assessUnsafe(event: ToolCallEvent): Assessment {
+    const tool = typeof event?.canonical_tool === 'string' ? event.canonical_tool : 'other';
+    const args: Record<string, unknown> = event?.arguments && typeof event.arguments === 'object' ? event.arguments : {};
+    const projectRoot = typeof event?.cwd === 'string' && path.posix.isAbsolute(event.cwd) ? path.posix.resolve(event.cwd) : null;
+    const factors: string[] = [];
+    if (projectRoot === null) factors.push('no absolute project root (cwd): relative paths cannot be placed');
+    if (tool === 'shell') return this.assessShell(args, projectRoot, factors);
+    if (FILE_TOOLS.has(tool)) return this.assessFile(tool, args, projectRoot, factors);
+    return finish([], { rules: [], factors: [...factors, `tool kind '${tool}' has no risk rules`] }, 'no_risk_detected');
+  }
+
+  private assessShell(args: Record<string, unknown>, projectRoot: string | null, factors: string[]): Assessment {
+    let command = args.command ?? args.cmd;
+    if (Array.isArray(command) && command.every((c) => typeof c === 'string')) command = command.join(' ');
+    if (typeof command !== 'string') {
+      return finish([], { rules: [], factors: [...factors, `arguments.command is ${command === undefined ? 'missing' : `a ${typeof command}, not a string`}: nothing to assess`] }, 'invalid_arguments');
+    }
+    if (command.trim() === '') return finish([], { rules: [], factors: [...factors, 'empty command'] }, 'no_risk_detected');
+    let text = command;
+    if (text.length > MAX_COMMAND_CHARS) {
+      factors.push(`command is ${text.length} characters: only the first ${MAX_COMMAND_CHARS} were assessed`);
+      text = text.slice(0, MAX_COMMAND_CHARS);
+    }
+    if (/\0/.test(text)) {
+      factors.push('command contains NUL bytes: they were removed before parsing');
+      text = text.replace(/\0/g, ' ');
+    }
+    const normalized = normalizeShell(text, { cwd: projectRoot, home: this.home });
+    factors.push(...normalized.factors);
+    const hits: Hit[] = [];
+    const pathContext = { projectRoot, home: this.home, classPatterns: this.set.classPatterns };
+    for (const rule of this.set.rules) {
+      if (!rule.tools.includes('shell')) continue;
+      const hit = this.shellRuleHit(rule, normalized.commands, normalized.scripts, normalized.code, pathContext);
+      if (hit) hits.push(hit);
+    }
+    for (const hit of hits) {
+      const wrapper = hit.via.find((v) => /^(sudo|doas|su|run0|pkexec)\b/.test(v));
+      if (wrapper) factors.push(`${hit.rule.id} runs with elevated privileges (${wrapper})`);
+    }
+    const commands = normalized.commands.slice(0, MAX_EVIDENCE_COMMANDS).map((c) => commandEvidence(c));
+    if (normalized.commands.length > MAX_EVIDENCE_COMMANDS) factors.push(`${normalized.commands.length - MAX_EVIDENCE_COMMANDS} more parsed commands not listed`);
+    const evidence = { rules: [] as RuleHit[], commands, paths: describePaths(hits), factors: dedupe(factors) };
+    const fallback = normalized.parseErrors > 0 ? 'parse_incomplete' : 'no_risk_detected';
+    return finish(hits, evidence, fallback);
+  }
+
+  private shellRuleHit(rule: CompiledRule, commands: ParsedCommand[], scripts: string[], code: Array<{ code: string; via: string[] }>, pathContext: { projectRoot: string | null; home: string; classPatterns: Map<string, RegExp[]> }): Hit | null {
+    const m = rule.match;
+    let subject: string | undefined;
+    let via: string[] = [];
+    if (m.text.length > 0) {
+      const script = scripts.find((s) => m.text.some((re) => re.test(s)));
+      if (script === undefined) return null;
+      subject = script;
+    }
+    if (m.code.length > 0) {
+      const inline = code.find((c) => m.code.some((re) => re.test(c.code)));
+      if (!inline) return null;
+      subject = inline.code;
+      via = inline.via;
+    }
+    if (!m.perCommand) return subject === undefined ? null : { rule, subject: clip(subject), paths: [], via };
+    for (const cmd of commands) {
+      const found = matchCommand(m, cmd, pathContext);
+      if (found) return { rule, subject: clip(found.subject), paths: found.paths, via: cmd.via };
+    }
+    return null;
+  }
+
+  private assessFile(tool: string, args: Record<string, unknown>, projectRoot: string | null, factors: string[]): Assessment {
+    const key = PATH_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
+    if (key === undefined) {
+      const code = tool === 'search' ? 'no_risk_detected' : 'invalid_arguments';
+      return finish([], { rules: [], factors: [...factors, `no file path among ${PATH_KEYS.join(', ')}`] }, code);
+    }
+    const raw = args[key] as string;
+    const classified = classifyPath(raw, { cwd: projectRoot, projectRoot, home: this.home, env: {}, classPatterns: this.set.classPatterns });
+    const tilde = classified.resolved && classified.resolved.startsWith(`${this.home}/`) ? `~${classified.resolved.slice(this.home.length)}` : classified.resolved;
+    const hits: Hit[] = [];
+    for (const rule of this.set.rules) {
+      if (!rule.tools.includes(tool as CompiledRule['tools'][number])) continue;
+      const m = rule.match;
+      if (m.perCommand || m.text.length > 0 || m.code.length > 0) continue;
+      if (m.spec.paths && !classified.classes.some((c) => m.spec.paths?.includes(c))) continue;
+      if (m.pathRegex.length > 0 && !m.pathRegex.some((re) => re.test(classified.resolved ?? raw) || (tilde !== null && re.test(tilde)))) continue;
+      if (!m.spec.paths && m.pathRegex.length === 0) continue;
+      hits.push({ rule, subject: raw, paths: [classified], via: [] });
+    }
+    return finish(hits, { rules: [], paths: describePaths([{ paths: [classified] }]), factors: dedupe(factors) }, 'no_risk_detected');
+  }
+}
+
+function finish(hits: Hit[], evidence: Assessment['evidence'], fallback: string): Assessment {
+  if (hits.length === 0) {
+    const score = fallback === 'parse_incomplete' ? 10 : 0;
+    return { score, level: levelForScore(score), action: 'allow', reason_code: fallback, evidence };
+  }
+  const ranked = [...hits].sort((a, b) => b.rule.score - a.rule.score || actionSeverity(hitAction(b)) - actionSeverity(hitAction(a)));
+  const top = ranked[0] as Hit;
+  const action = ranked.reduce<RiskAction>((acc, h) => (actionSeverity(hitAction(h)) > actionSeverity(acc) ? hitAction(h) : acc), 'allow');
+  evidence.rules = ranked.map((h) => ({ rule_id: h.rule.id, score: h.rule.score, reason_code: h.rule.reasonCode, action: hitAction(h), subject: h.subject }));
+  return { score: top.rule.score, level: levelForScore(top.rule.score), action, reason_code: top.rule.reasonCode, evidence };
+}
+
+function hitAction(hit: Hit): RiskAction {
+  return hit.rule.action ?? actionForScore(hit.rule.score);
+}
+
+function commandEvidence(cmd: ParsedCommand): Record<string, unknown> {
+  const entry: Record<string, unknown> = { argv: cmd.argv };
+  if (cmd.cwd !== null) entry.cwd = cmd.cwd;
+  if (cmd.via.length > 0) entry.via = cmd.via;
+  if (cmd.redirects.length > 0) entry.redirects = cmd.redirects.map((r) => `${r.op} ${r.target}`);
+  if (cmd.inputFrom.length > 0) entry.input_from = [...new Set(cmd.inputFrom)];
+  return entry;
+}
+
+function describePaths(hits: Array<{ paths: ClassifiedPath[] }>): string[] {
+  const seen = new Set<string>();
+  for (const hit of hits) for (const p of hit.paths) seen.add(`${p.raw}${p.resolved && p.resolved !== p.raw ? ` → ${p.resolved}` : ''} (${p.classes.join(', ')})`);
+  return [...seen];
+}
+
+function dedupe(items: string[]): string[] {
+  return [...new Set(items)];
+}
+
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}

@@ -1,0 +1,106 @@
+import type { ParsedCommand } from './normalize.js';
+import { classifyPath, type ClassifiedPath, type PathContext } from './paths.js';
+import type { CompiledMatch } from './rules.js';
+
+/** A command's arguments read with one rule's option spec. */
+export interface ParsedOptions {
+  flags: Set<string>;
+  positionals: string[];
+  doubleDash: boolean;
+}
+
+export function parseOptions(args: string[], valueOptions: Map<string, string[] | null>, style: 'gnu' | 'single-dash'): ParsedOptions {
+  const flags = new Set<string>();
+  const positionals: string[] = [];
+  let doubleDash = false;
+  const takesNext = (option: string, next: string | undefined): boolean => {
+    if (!valueOptions.has(option)) return false;
+    const allowed = valueOptions.get(option);
+    return allowed === null || allowed === undefined || (next !== undefined && allowed.includes(next));
+  };
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    if (doubleDash || !arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      doubleDash = true;
+      continue;
+    }
+    if (arg.startsWith('--') || style === 'single-dash') {
+      const eq = arg.indexOf('=');
+      const name = eq > 0 ? arg.slice(0, eq) : arg;
+      flags.add(name);
+      if (eq < 0 && takesNext(name, args[i + 1])) i += 1;
+      continue;
+    }
+    for (let k = 1; k < arg.length; k += 1) {
+      const flag = `-${arg[k]}`;
+      flags.add(flag);
+      if (valueOptions.has(flag)) {
+        if (k === arg.length - 1 && takesNext(flag, args[i + 1])) i += 1;
+        break;
+      }
+    }
+  }
+  return { flags, positionals, doubleDash };
+}
+
+export interface CommandMatch {
+  subject: string;
+  paths: ClassifiedPath[];
+}
+
+const WRITE_OPS = /^(\d*>>?\|?|&>>?|\d*>&|\d*<>)$/;
+/** Redirect targets that are not files: fd duplications (`2>&1`) and the harmless character devices. */
+const NOT_A_FILE = /^(&?-?\d*-?|\/dev\/(null|stdout|stderr|stdin|tty|zero|full|fd\/\d+))$/;
+
+/** Whether a command satisfies every per-command condition of a rule. */
+export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: Omit<PathContext, 'cwd' | 'env'>): CommandMatch | null {
+  const s = m.spec;
+  const program = cmd.argv[0] ?? '';
+  if (m.command && !m.command.some((re) => re.test(program))) return null;
+  if (s.via && !s.via.some((v) => cmd.via.some((w) => w.startsWith(v)))) return null;
+  if (s.input_from && !s.input_from.some((name) => cmd.inputFrom.includes(name))) return null;
+  if (s.args_from_stdin !== undefined && s.args_from_stdin !== cmd.argsFromStdin) return null;
+  const args = cmd.argv.slice(1);
+  if (m.argvRegex.length > 0 && !m.argvRegex.some((re) => re.test(cmd.argv.join(' ')))) return null;
+  if (m.argsRegex.length > 0 && !args.some((a) => m.argsRegex.some((re) => re.test(a)))) return null;
+
+  const options = parseOptions(args, m.valueOptions, s.option_style ?? 'gnu');
+  let operands = options.positionals;
+  if (m.subcommand) {
+    const lower = operands.map((o) => o.toLowerCase());
+    const hit = m.subcommand.find((words) => words.every((w, i) => lower[i] === w));
+    if (!hit) return null;
+    operands = operands.slice(hit.length);
+  }
+  if (m.flagsAll.some((group) => !group.some((f) => options.flags.has(f)))) return null;
+  if (s.flags_any && !s.flags_any.some((f) => options.flags.has(f))) return null;
+  if (s.flags_none && s.flags_none.some((f) => options.flags.has(f))) return null;
+  if (s.double_dash !== undefined && s.double_dash !== options.doubleDash) return null;
+  if (s.positionals_min !== undefined && operands.length < s.positionals_min) return null;
+  if (s.positionals_max !== undefined && operands.length > s.positionals_max) return null;
+
+  const context: PathContext = { ...pathContext, cwd: cmd.cwd, env: cmd.env };
+  const paths: ClassifiedPath[] = [];
+  if (s.targets || s.targets_none) {
+    const inputs = cmd.redirects.filter((r) => !WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target);
+    const checked = s.targets_last ? operands.slice(-1) : operands;
+    const classified = [...checked, ...inputs].map((o) => classifyPath(o, context));
+    if (s.targets) {
+      const hits = classified.filter((p) => p.classes.some((c) => s.targets?.includes(c)));
+      if (hits.length === 0) return null;
+      paths.push(...hits);
+    }
+    if (s.targets_none && classified.some((p) => p.classes.some((c) => s.targets_none?.includes(c)))) return null;
+  }
+  if (s.redirect_targets) {
+    const writes = cmd.redirects.filter((r) => WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => classifyPath(r.target, context));
+    const hits = writes.filter((p) => p.classes.some((c) => s.redirect_targets?.includes(c)));
+    if (hits.length === 0) return null;
+    paths.push(...hits);
+  }
+  return { subject: cmd.argv.join(' ') || cmd.redirects.map((r) => `${r.op}${r.target}`).join(' '), paths };
+}

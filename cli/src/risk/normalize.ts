@@ -1,0 +1,427 @@
+import path from 'node:path';
+import { parseShell, type RawCommand, type Redirect } from './shell-parse.js';
+import { extractShellFromCode } from './inline-code.js';
+import { INTERPRETERS, SHELLS, WRAPPERS, interpreterFamily, skipOptions } from './wrappers.js';
+
+/**
+ * Raw simple commands → the commands that actually run: wrappers (sudo, env, timeout, xargs,
+ * parallel, find -exec, ssh …) peeled off, `bash -c` and `eval` strings parsed again, git's
+ * global options (`-C dir`) applied, interpreter one-liners collected, and `cd` followed so every
+ * command knows the directory it runs in (null once that cannot be known).
+ */
+export interface ParsedCommand {
+  /** argv with argv[0] reduced to the lower-cased program name (`/bin/RM` → `rm`). */
+  argv: string[];
+  cwd: string | null;
+  env: Record<string, string>;
+  /** Wrappers and re-parses this command came through, outermost first (`sudo`, `bash -c`). */
+  via: string[];
+  redirects: Redirect[];
+  inputFrom: string[];
+  /** More arguments arrive at run time (xargs, parallel reading stdin). */
+  argsFromStdin: boolean;
+}
+
+export interface InlineCode {
+  language: string;
+  code: string;
+  via: string[];
+}
+
+export interface Normalized {
+  commands: ParsedCommand[];
+  code: InlineCode[];
+  /** Every shell text parsed, the original first (text rules look at all of them). */
+  scripts: string[];
+  factors: string[];
+  parseErrors: number;
+}
+
+export interface NormalizeContext {
+  cwd: string | null;
+  home: string;
+}
+
+interface Frame {
+  cwd: string | null;
+  env: Record<string, string>;
+  via: string[];
+  depth: number;
+  inputFrom: string[];
+  argsFromStdin: boolean;
+  redirects: Redirect[];
+}
+
+const MAX_DEPTH = 6;
+const MAX_COMMANDS = 500;
+/** Marks an argument whose value is only known at run time (xargs input, find matches …). */
+export const RUNTIME_VALUE = '${RUNTIME_INPUT}';
+
+export function normalizeShell(text: string, context: NormalizeContext): Normalized {
+  const out: Normalized = { commands: [], code: [], scripts: [], factors: [], parseErrors: 0 };
+  const walker = new Walker(out, context.home);
+  walker.script(text, { cwd: context.cwd, env: {}, via: [], depth: 0, inputFrom: [], argsFromStdin: false, redirects: [] });
+  return out;
+}
+
+class Walker {
+  constructor(
+    private readonly out: Normalized,
+    private readonly home: string,
+  ) {}
+
+  script(text: string, frame: Frame): void {
+    if (frame.depth > MAX_DEPTH) {
+      this.factor(`nesting deeper than ${MAX_DEPTH} levels was not unwrapped`);
+      return;
+    }
+    this.out.scripts.push(text);
+    const parsed = parseShell(text);
+    if (parsed.hasError) {
+      this.out.parseErrors += 1;
+      this.factor(parsed.repairedWith !== undefined ? `parsed after closing an unterminated ${JSON.stringify(parsed.repairedWith)}` : 'shell syntax error: scored on the parts that parsed');
+    }
+    const state = { ...frame, env: { ...frame.env } };
+    for (const raw of parsed.commands) {
+      Object.assign(state.env, parsed.assignments);
+      this.raw(raw, state);
+    }
+  }
+
+  private raw(raw: RawCommand, state: Frame): void {
+    const env = { ...state.env, ...raw.assignments };
+    const frame: Frame = {
+      ...state,
+      env,
+      inputFrom: [...state.inputFrom, ...raw.inputFrom],
+      redirects: [...state.redirects, ...raw.redirects],
+    };
+    if (raw.words.length === 0) {
+      if (raw.redirects.length > 0) this.emit([], frame);
+      return;
+    }
+    const name = programName(raw.words[0] ?? '');
+    if (name === 'cd' || name === 'pushd' || (name === 'builtin' && programName(raw.words[1] ?? '') === 'cd')) {
+      const args = raw.words.slice(name === 'builtin' ? 2 : 1).filter((w) => !/^-[LPe@]+$/.test(w));
+      state.cwd = this.changeDir(state.cwd, args[0]);
+    }
+    if (raw.stdinText !== undefined) this.stdinScript(raw.words, raw.stdinText, frame);
+    this.argv(raw.words, frame);
+  }
+
+  private changeDir(cwd: string | null, target: string | undefined): string | null {
+    if (target === undefined || target === '~') return this.home;
+    if (target === '-' || /[$`*?]/.test(target)) return null;
+    const expanded = target.startsWith('~/') ? path.posix.join(this.home, target.slice(2)) : target;
+    if (path.posix.isAbsolute(expanded)) return path.posix.resolve(expanded);
+    return cwd === null ? null : path.posix.resolve(cwd, expanded);
+  }
+
+  /** A heredoc or herestring fed to a shell or an interpreter is code too. */
+  private stdinScript(words: string[], text: string, frame: Frame): void {
+    const name = programName(words[0] ?? '');
+    const operands = words.slice(1).filter((w) => !w.startsWith('-') || w === '-');
+    if (SHELLS.has(name) && !words.slice(1).some((w) => /^-[a-z]*c[a-z]*$/.test(w)) && operands.every((w) => w === '-')) {
+      this.script(text, { ...frame, via: [...frame.via, `${name} <<stdin`], depth: frame.depth + 1 });
+    }
+    const family = interpreterFamily(name);
+    if (family && operands.every((w) => w === '-')) this.inlineCode(family, text, frame, `${name} <<stdin`);
+  }
+
+  argv(words: string[], frame: Frame): void {
+    if (this.out.commands.length >= MAX_COMMANDS) return;
+    const name = programName(words[0] ?? '');
+    const args = words.slice(1);
+    if (frame.depth > MAX_DEPTH) {
+      this.emit([name, ...args], frame);
+      return;
+    }
+    const deeper = (via: string, extra: Partial<Frame> = {}): Frame => ({ ...frame, ...extra, via: [...frame.via, via], depth: frame.depth + 1 });
+
+    if (name === 'busybox' || name === 'toybox') {
+      if (args.length > 0) this.argv(args, deeper(name));
+      else this.emit([name], frame);
+      return;
+    }
+    if (name === 'env') return this.env(args, frame, deeper);
+    if (name === 'git') return this.git(args, frame);
+    if (name === 'xargs') return this.xargs(args, frame, deeper);
+    if (name === 'parallel') return this.parallel(args, frame, deeper);
+    if (name === 'find') return this.find(args, frame, deeper);
+    if (name === 'ssh') return this.ssh(args, frame, deeper);
+    if (name === 'eval') {
+      this.emit([name, ...args], frame);
+      if (args.length > 0) this.script(args.join(' '), deeper('eval'));
+      return;
+    }
+    if (name === 'su') return this.su(args, frame, deeper);
+    if (SHELLS.has(name)) return this.shell(name, args, frame, deeper);
+    const family = interpreterFamily(name);
+    if (family) return this.interpreter(name, family, args, frame);
+    const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+    if (wrapper) {
+      const { index, values } = skipOptions(args, [...wrapper.valueOptions, ...(wrapper.chdirOptions ?? [])]);
+      const start = index + (wrapper.skip ?? 0);
+      let cwd = frame.cwd;
+      for (const [option, value] of values) if (wrapper.chdirOptions?.includes(option)) cwd = this.changeDir(cwd, value);
+      this.emit([name, ...args.slice(0, start)], frame);
+      const rest = args.slice(start);
+      if (rest.length === 0) return;
+      if (name === 'watch') this.script(rest.join(' '), deeper(name, { cwd }));
+      else if (name === 'flock' && (rest[0] === '-c' || rest[0] === '--command')) this.script(rest.slice(1).join(' '), deeper(name, { cwd }));
+      else this.argv(rest, deeper(name, { cwd }));
+      return;
+    }
+    this.emit([name, ...args], frame);
+  }
+
+  private env(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
+    const env = { ...frame.env };
+    let cwd = frame.cwd;
+    let i = 0;
+    const queue = [...args];
+    while (i < queue.length) {
+      const arg = queue[i] ?? '';
+      if (arg === '--') {
+        i += 1;
+        break;
+      }
+      if (arg === '-' || arg === '-i' || arg === '--ignore-environment' || arg === '-0' || arg === '-v' || arg === '--null' || arg === '--debug') {
+        i += 1;
+      } else if (/^-(u|-unset)(=|$)/.test(arg) || /^-u./.test(arg)) {
+        i += arg === '-u' || arg === '--unset' ? 2 : 1;
+      } else if (/^-(C|-chdir)(=|$)/.test(arg) || /^-C./.test(arg)) {
+        const value = arg === '-C' || arg === '--chdir' ? queue[i + 1] : arg.replace(/^(-C|--chdir=)/, '');
+        cwd = this.changeDir(cwd, value);
+        i += arg === '-C' || arg === '--chdir' ? 2 : 1;
+      } else if (/^-(P)(=|$)/.test(arg) || /^-P./.test(arg)) {
+        i += arg === '-P' ? 2 : 1;
+      } else if (/^-(S|-split-string)(=|$)/.test(arg) || /^-S./.test(arg)) {
+        const value = arg === '-S' || arg === '--split-string' ? queue[i + 1] ?? '' : arg.replace(/^(-S|--split-string=)/, '');
+        queue.splice(i, arg === '-S' || arg === '--split-string' ? 2 : 1, ...value.split(/\s+/).filter(Boolean));
+      } else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
+        const eq = arg.indexOf('=');
+        env[arg.slice(0, eq)] = arg.slice(eq + 1);
+        i += 1;
+      } else if (arg.startsWith('-')) {
+        i += 1;
+      } else {
+        break;
+      }
+    }
+    const rest = queue.slice(i);
+    this.emit(['env', ...queue.slice(0, i)], frame);
+    if (rest.length > 0) this.argv(rest, deeper('env', { cwd, env }));
+  }
+
+  private git(args: string[], frame: Frame): void {
+    let cwd = frame.cwd;
+    const env = { ...frame.env };
+    let i = 0;
+    while (i < args.length) {
+      const arg = args[i] ?? '';
+      if (arg === '--') {
+        i += 1;
+        break;
+      }
+      if (!arg.startsWith('-')) break;
+      if (arg === '-C') {
+        cwd = this.changeDir(cwd, args[i + 1]);
+        i += 2;
+      } else if (arg.startsWith('-C')) {
+        cwd = this.changeDir(cwd, arg.slice(2));
+        i += 1;
+      } else if (arg === '-c' || arg === '--git-dir' || arg === '--work-tree' || arg === '--namespace' || arg === '--config-env' || arg === '--exec-path' || arg === '--super-prefix' || arg === '--list-cmds') {
+        if (arg === '--work-tree' || arg === '--git-dir') env[arg === '--git-dir' ? 'GIT_DIR' : 'GIT_WORK_TREE'] = args[i + 1] ?? '';
+        i += 2;
+      } else {
+        const eq = arg.indexOf('=');
+        if (eq > 0 && (arg.startsWith('--work-tree') || arg.startsWith('--git-dir'))) env[arg.startsWith('--git-dir') ? 'GIT_DIR' : 'GIT_WORK_TREE'] = arg.slice(eq + 1);
+        i += 1;
+      }
+    }
+    const via = cwd !== frame.cwd ? [...frame.via, 'git -C'] : frame.via;
+    this.emit(['git', ...args.slice(i)], { ...frame, cwd, env, via });
+  }
+
+  private xargs(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
+    const valueOptions = ['-I', '-J', '-L', '-l', '-n', '-P', '-s', '-d', '-E', '-e', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-lines', '--max-chars', '--eof', '--process-slot-var', '--replace', '-R', '-S'];
+    // `-i` and `--replace` take an optional attached value only.
+    const { index, values } = skipOptions(args, valueOptions.filter((o) => o !== '--replace'));
+    let placeholder: string | undefined;
+    for (const [option, value] of values) {
+      if (option === '-I' || option === '-J') placeholder = value || '{}';
+      if (option === '-i' || option === '--replace') placeholder = value || '{}';
+    }
+    const template = args.slice(index);
+    this.emit(['xargs', ...args.slice(0, index)], frame);
+    const command = template.length > 0 ? template : ['echo'];
+    const substituted = placeholder ? command.map((w) => w.split(placeholder ?? '{}').join(RUNTIME_VALUE)) : command;
+    this.argv(substituted, deeper('xargs', { argsFromStdin: true }));
+  }
+
+  private parallel(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
+    const valueOptions = ['-j', '--jobs', '-S', '--sshlogin', '--results', '--res', '-a', '--arg-file', '-d', '--delimiter', '-N', '--max-args', '-n', '--joblog', '--tmpdir', '--timeout', '--delay', '--colsep', '-C', '--workdir', '--wd', '-E', '--memfree', '--load', '--retries', '--tag-string', '--basefile', '--return', '--transfer-file'];
+    const { index, values } = skipOptions(args, valueOptions);
+    const remote = values.some(([o]) => o === '-S' || o === '--sshlogin');
+    const rest = args.slice(index);
+    const sep = rest.findIndex((w) => /^:::[:+]*$/.test(w));
+    const template = sep < 0 ? rest : rest.slice(0, sep);
+    const lists: string[][] = [];
+    if (sep >= 0) {
+      let current: string[] | undefined;
+      for (const word of rest.slice(sep)) {
+        if (/^:::[:+]*$/.test(word)) {
+          current = [];
+          lists.push(current);
+        } else current?.push(word);
+      }
+    }
+    this.emit(['parallel', ...args.slice(0, index)], frame);
+    const next = deeper('parallel', { argsFromStdin: sep < 0, cwd: remote ? null : frame.cwd });
+    if (template.length === 0) {
+      for (const list of lists) for (const item of list) this.script(item, next);
+      return;
+    }
+    const combos = combinations(lists.filter((l) => l.length > 0), 32);
+    if (combos.length === 0) {
+      this.argv(template.map((w) => w.replace(/\{[0-9]*[./#%]*\}/g, RUNTIME_VALUE)), next);
+      return;
+    }
+    for (const combo of combos) {
+      let used = false;
+      const argv = template.map((w) =>
+        w.replace(/\{([0-9]*)[./#%]*\}/g, (_m, n: string) => {
+          used = true;
+          return n ? combo[Number(n) - 1] ?? '' : combo.join(' ');
+        }),
+      );
+      this.argv(used ? argv : [...argv, ...combo], next);
+    }
+  }
+
+  private find(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
+    const kept: string[] = [];
+    let i = 0;
+    while (i < args.length) {
+      const arg = args[i] ?? '';
+      if (arg === '-exec' || arg === '-execdir' || arg === '-ok' || arg === '-okdir') {
+        const end = args.findIndex((w, k) => k > i && (w === ';' || w === '+'));
+        const stop = end < 0 ? args.length : end;
+        const template = args.slice(i + 1, stop).map((w) => w.split('{}').join(RUNTIME_VALUE));
+        if (template.length > 0) this.argv(template, deeper(`find ${arg}`));
+        kept.push(arg);
+        i = stop + 1;
+        continue;
+      }
+      kept.push(arg);
+      i += 1;
+    }
+    this.emit(['find', ...kept], frame);
+  }
+
+  private ssh(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
+    const { index } = skipOptions(args, ['-p', '-i', '-l', '-o', '-F', '-J', '-L', '-R', '-D', '-b', '-c', '-E', '-e', '-m', '-O', '-Q', '-S', '-W', '-w', '-B', '-I']);
+    const remote = args.slice(index + 1);
+    this.emit(['ssh', ...args.slice(0, index + 1)], frame);
+    if (remote.length > 0) this.script(remote.join(' '), deeper('ssh', { cwd: null }));
+  }
+
+  private su(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
+    this.emit(['su', ...args], frame);
+    const c = args.findIndex((w) => w === '-c' || w === '--command');
+    const script = c >= 0 ? args[c + 1] : undefined;
+    if (script) this.script(script, deeper('su -c'));
+  }
+
+  private shell(name: string, args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
+    let i = 0;
+    let inline = false;
+    while (i < args.length) {
+      const arg = args[i] ?? '';
+      if (arg === '--' || arg === '-') {
+        i += 1;
+        break;
+      }
+      if (!/^[-+]/.test(arg)) break;
+      if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg)) inline = true;
+      i += arg === '-o' || arg === '+o' || arg === '-O' || arg === '+O' || arg === '--rcfile' || arg === '--init-file' ? 2 : 1;
+    }
+    this.emit([name, ...args], frame);
+    if (!inline) return;
+    const script = args[i];
+    if (script === undefined) {
+      if (frame.argsFromStdin) this.emit([name, '-c', RUNTIME_VALUE], { ...frame, via: [...frame.via, `${name} -c`] });
+      return;
+    }
+    this.script(script, deeper(`${name} -c`));
+  }
+
+  private interpreter(name: string, family: string, args: string[], frame: Frame): void {
+    this.emit([name, ...args], frame);
+    const spec = INTERPRETERS[family];
+    if (!spec) return;
+    for (let i = 0; i < args.length; i += 1) {
+      const arg = args[i] ?? '';
+      if (arg === '--') break;
+      if (!arg.startsWith('-') && !spec.codeOptions.includes(arg)) {
+        if (family !== 'deno') break;
+        continue;
+      }
+      if (spec.valueOptions.includes(arg)) {
+        i += 1;
+        continue;
+      }
+      const attached = spec.codeOptions.find((o) => o.length === 2 && arg.startsWith(o) && arg.length > 2 && /^-[a-zA-Z]+$/.test(arg) === false);
+      const cluster = /^-[a-zA-Z]+$/.test(arg) && !arg.startsWith('--') && spec.codeOptions.some((o) => o.length === 2 && arg.endsWith(o.slice(1)));
+      if (spec.codeOptions.includes(arg) || cluster) {
+        const code = args[i + 1];
+        if (code !== undefined) this.inlineCode(family, code, frame, `${name} ${arg}`);
+        return;
+      }
+      if (attached) {
+        this.inlineCode(family, arg.slice(2), frame, `${name} ${attached}`);
+        return;
+      }
+    }
+  }
+
+  private inlineCode(language: string, code: string, frame: Frame, via: string): void {
+    this.out.code.push({ language, code, via: [...frame.via, via] });
+    for (const script of extractShellFromCode(code)) this.script(script, { ...frame, via: [...frame.via, via], depth: frame.depth + 1 });
+  }
+
+  private emit(argv: string[], frame: Frame): void {
+    if (this.out.commands.length >= MAX_COMMANDS) {
+      this.factor(`more than ${MAX_COMMANDS} commands: the rest were not assessed`);
+      return;
+    }
+    this.out.commands.push({
+      argv,
+      cwd: frame.cwd,
+      env: frame.env,
+      via: frame.via,
+      redirects: frame.redirects,
+      inputFrom: frame.inputFrom,
+      argsFromStdin: frame.argsFromStdin,
+    });
+  }
+
+  private factor(text: string): void {
+    if (!this.out.factors.includes(text)) this.out.factors.push(text);
+  }
+}
+
+export function programName(word: string): string {
+  return word.slice(word.lastIndexOf('/') + 1).toLowerCase();
+}
+
+function combinations(lists: string[][], cap: number): string[][] {
+  let result: string[][] = lists.length > 0 ? [[]] : [];
+  for (const list of lists) {
+    const next: string[][] = [];
+    for (const prefix of result) for (const item of list) if (next.length < cap) next.push([...prefix, item]);
+    result = next;
+  }
+  return result;
+}

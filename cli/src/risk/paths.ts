@@ -1,0 +1,92 @@
+import path from 'node:path';
+
+/**
+ * Where a path points, as classes rules can name. Built-in classes come from the path's position
+ * relative to the project and the home directory; data classes (secret, system, shell_rc …) come
+ * from the rule files' `path_classes` patterns, matched against the absolute path and its `~/` form.
+ */
+export const BUILTIN_PATH_CLASSES = {
+  root: 'The filesystem root `/` (or everything directly under it).',
+  home: 'The home directory itself.',
+  project_root: 'The project root itself (the event `cwd`).',
+  project: 'Inside the project root.',
+  project_ancestor: 'A directory that contains the project root.',
+  temp: 'A temporary directory (/tmp, /var/tmp, $TMPDIR).',
+  outside_project: 'Anywhere outside the project root that is not a temporary directory.',
+  unknown: 'A relative path whose directory cannot be known (no project root, or after an unresolvable `cd`).',
+  dynamic: 'A path only known at run time: an unresolved variable, command substitution, or xargs/find input.',
+} as const;
+
+export interface PathContext {
+  cwd: string | null;
+  projectRoot: string | null;
+  home: string;
+  env: Record<string, string>;
+  classPatterns: ReadonlyMap<string, RegExp[]>;
+}
+
+export interface ClassifiedPath {
+  /** The path as written. */
+  raw: string;
+  /** The absolute path, when it can be known. */
+  resolved: string | null;
+  classes: string[];
+}
+
+const TEMP_ROOTS = ['/tmp', '/var/tmp', '/private/tmp', '/private/var/tmp', '/var/folders', '/private/var/folders', '/dev/shm'];
+
+export function classifyPath(raw: string, context: PathContext): ClassifiedPath {
+  const expanded = expand(raw, context);
+  if (expanded === null) return { raw, resolved: null, classes: ['dynamic'] };
+  // Deleting `dir/*` empties `dir`: judge a trailing glob segment by its directory.
+  const stripped = expanded.replace(/(^|\/)(\.?\*|\*\.?\*?)$/, '$1') || '.';
+  const hasGlob = /[*?[]/.test(stripped);
+  let resolved: string;
+  if (path.posix.isAbsolute(stripped)) resolved = path.posix.resolve(stripped);
+  else if (context.cwd !== null) resolved = path.posix.resolve(context.cwd, stripped);
+  else return { raw, resolved: null, classes: ['unknown', ...dataClasses(stripped, stripped, context)] };
+  const classes = positionClasses(resolved, context);
+  if (hasGlob && !classes.includes('dynamic')) classes.push('glob');
+  const tilde = resolved === context.home ? '~' : resolved.startsWith(`${context.home}/`) ? `~${resolved.slice(context.home.length)}` : resolved;
+  for (const cls of dataClasses(resolved, tilde, context)) if (!classes.includes(cls)) classes.push(cls);
+  return { raw, resolved, classes };
+}
+
+function positionClasses(resolved: string, context: PathContext): string[] {
+  const root = context.projectRoot;
+  if (resolved === '/') return ['root', 'outside_project', ...(root ? ['project_ancestor'] : [])];
+  if (resolved === context.home) return ['home', 'outside_project', ...(root?.startsWith(`${resolved}/`) ? ['project_ancestor'] : [])];
+  if (root !== null) {
+    if (resolved === root) return ['project_root'];
+    if (resolved.startsWith(`${root}/`)) return ['project'];
+    if (root.startsWith(`${resolved}/`)) return ['project_ancestor', 'outside_project'];
+  }
+  if (TEMP_ROOTS.some((t) => resolved === t || resolved.startsWith(`${t}/`))) return ['temp'];
+  return ['outside_project'];
+}
+
+function dataClasses(absolute: string, tilde: string, context: PathContext): string[] {
+  const found: string[] = [];
+  for (const [name, patterns] of context.classPatterns) {
+    if (patterns.some((re) => re.test(absolute) || re.test(tilde))) found.push(name);
+  }
+  return found;
+}
+
+/** Expands `~`, `$HOME`, `$TMPDIR`, `$PWD` and variables set on the command; null when it stays dynamic. */
+function expand(raw: string, context: PathContext): string | null {
+  let text = raw;
+  if (text === '~' || text.startsWith('~/')) text = context.home + text.slice(1);
+  else if (/^~[A-Za-z_]/.test(text)) text = `/home/${text.slice(1)}`;
+  text = text.replace(/\$\(\s*pwd\s*\)|`\s*pwd\s*`/g, () => context.cwd ?? '$PWD');
+  text = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, a: string | undefined, b: string | undefined) => {
+    const name = a ?? b ?? '';
+    if (Object.hasOwn(context.env, name)) return context.env[name] ?? '';
+    if (name === 'HOME') return context.home;
+    if (name === 'TMPDIR') return '/tmp';
+    if (name === 'PWD' && context.cwd !== null) return context.cwd;
+    return whole;
+  });
+  if (/[$`]/.test(text)) return null;
+  return text;
+}

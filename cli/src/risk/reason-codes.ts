@@ -1,0 +1,48 @@
+/**
+ * The reason-code catalog: every `reason_code` the shipped rules and the engine can answer,
+ * with a title and its meaning. docs/risk.md documents this table; tests check that every
+ * shipped rule uses a code from it. Rules from config or plugins may add codes of their own.
+ */
+export interface ReasonCodeEntry {
+  title: string;
+  meaning: string;
+}
+
+export const REASON_CODES = {
+  no_risk_detected: { title: 'No risk detected', meaning: 'No rule matched; the call looks routine (read-only commands, edits inside the project).' },
+  parse_incomplete: { title: 'Command only partly readable', meaning: 'The shell text has syntax errors; it was scored on the parts that parsed, and nothing dangerous was seen there.' },
+  invalid_arguments: { title: 'Unreadable tool arguments', meaning: 'The call carries no readable command or path (missing, not a string, empty); nothing could be checked.' },
+  destructive_delete_critical: { title: 'Delete of /, home or a system path', meaning: 'A recursive or forced delete targets the filesystem root, the home directory, a system directory or everything under one.' },
+  destructive_delete_project_root: { title: 'Delete of the whole project', meaning: 'A recursive delete targets the project root itself or a directory containing it.' },
+  destructive_delete_outside_project: { title: 'Delete outside the project', meaning: 'A recursive forced delete targets a path outside the project root (temporary directories excepted).' },
+  destructive_delete_unresolved: { title: 'Delete of a path known only at run time', meaning: 'A recursive forced delete targets a path that cannot be resolved before running (variables, xargs/find input, unknown directory).' },
+  destructive_delete: { title: 'Destructive file operation', meaning: 'Files outside the project are deleted, shredded or overwritten in a way that may not be recoverable.' },
+  git_history_loss: { title: 'Git history loss', meaning: 'The command can destroy commits or refs: force push, reset --hard, branch -D, filter-branch, reflog expiry.' },
+  git_worktree_discard: { title: 'Uncommitted work discarded', meaning: 'The command throws away uncommitted changes or untracked files: checkout -- paths, restore, clean -f, stash drop/clear, switch --discard-changes.' },
+  download_and_execute: { title: 'Download and execute', meaning: 'Code fetched from the network is piped or handed straight to a shell or interpreter.' },
+  raw_device_write: { title: 'Raw device write', meaning: 'Data is written directly to a block device, destroying the filesystem on it.' },
+  filesystem_format: { title: 'Filesystem format or partitioning', meaning: 'A disk is formatted, partitioned or wiped (mkfs, fdisk, wipefs …).' },
+  fork_bomb: { title: 'Fork bomb', meaning: 'A function that recursively spawns itself in the background until the system runs out of processes.' },
+  privilege_escalation: { title: 'Privilege escalation', meaning: 'The command runs as root or another user, or makes a file setuid/root-owned.' },
+  permission_weakening: { title: 'Permissions opened up', meaning: 'World-writable permissions on system paths or whole trees outside the project.' },
+  persistence: { title: 'Persistence', meaning: 'The command installs something that runs later or at login: cron, shell rc files, systemd/launchd services, autostart entries.' },
+  secret_access: { title: 'Secret access', meaning: 'A credential store is read or copied: SSH keys, .env files, cloud credentials, kube config, /etc/shadow, token files.' },
+  exfiltration: { title: 'Data exfiltration', meaning: 'Local data is sent to a remote host: netcat/socat, curl/wget uploads, scp/rsync of secrets.' },
+  package_publish: { title: 'Package publishing', meaning: 'A package or image is published to a public registry (npm, PyPI, crates.io, RubyGems, Docker).' },
+  broad_process_kill: { title: 'Broad process kill', meaning: 'Processes are killed by name or en masse (killall, pkill, kill -1), which may take down unrelated work.' },
+  system_power: { title: 'Shutdown or reboot', meaning: 'The machine is shut down, rebooted or halted.' },
+  system_path_write: { title: 'Write to a system path', meaning: 'A file under a system directory (/etc, /usr, /bin, /boot …) is written or edited.' },
+  write_outside_project: { title: 'Write outside the project', meaning: 'A file outside the project root (and outside temporary directories) is written or edited.' },
+  read_outside_project: { title: 'Read outside the project', meaning: 'A file outside the project root is read.' },
+  dynamic_code_execution: { title: 'Code known only at run time', meaning: 'A shell or interpreter runs code that is only known at run time (`bash -c {}` under xargs/parallel, `eval` of a variable).' },
+  interpreter_dangerous_call: { title: 'Dangerous call in an interpreter one-liner', meaning: 'Inline code (python -c, node -e, perl -e, ruby -e) deletes trees, spawns shells or changes the system.' },
+  infrastructure_destroy: { title: 'Infrastructure destruction', meaning: 'Cloud or cluster resources are destroyed (terraform destroy, kubectl delete, aws s3 rm --recursive …).' },
+  global_install: { title: 'Global package install', meaning: 'A package is installed or removed system-wide rather than in the project.' },
+  history_tampering: { title: 'Shell history tampering', meaning: 'Shell history is cleared or disabled, hiding what ran.' },
+} as const satisfies Record<string, ReasonCodeEntry>;
+
+export type ReasonCode = keyof typeof REASON_CODES;
+
+export function isReasonCode(code: string): code is ReasonCode {
+  return Object.hasOwn(REASON_CODES, code);
+}

@@ -1,0 +1,113 @@
+import type { CanonicalTool, RiskAction } from '@agentgov/core';
+
+/** One rule as written in a YAML rules file (see docs/risk.md for every key). */
+export interface RiskRuleSpec {
+  id: string;
+  title?: string;
+  description?: string;
+  reason_code: string;
+  score: number;
+  action?: RiskAction;
+  tools?: CanonicalTool[];
+  match: RuleMatchSpec;
+}
+
+export interface RuleMatchSpec {
+  command?: string | string[];
+  subcommand?: string | string[];
+  via?: string[];
+  option_style?: 'gnu' | 'single-dash';
+  value_options?: string[];
+  flags_all?: Array<string | string[]>;
+  flags_any?: string[];
+  flags_none?: string[];
+  double_dash?: boolean;
+  positionals_min?: number;
+  positionals_max?: number;
+  targets?: string[];
+  targets_none?: string[];
+  targets_last?: boolean;
+  args_regex?: string[];
+  argv_regex?: string[];
+  redirect_targets?: string[];
+  input_from?: string[];
+  args_from_stdin?: boolean;
+  code?: string[];
+  text?: string[];
+  paths?: string[];
+  path_regex?: string[];
+}
+
+export interface RuleFileSpec {
+  version?: 1;
+  path_classes?: Record<string, string[]>;
+  rules?: RiskRuleSpec[];
+}
+
+const stringList = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
+const stringOrList = { oneOf: [{ type: 'string', minLength: 1 }, stringList] } as const;
+/** A regular expression (JavaScript syntax); a leading `(?i)` makes it case-insensitive. */
+const regexList = { type: 'array', items: { type: 'string', minLength: 1, format: 'regex' } } as const;
+
+export const RULE_MATCH_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    command: { ...stringOrList, description: 'Program names (basename, case-insensitive; `*` wildcard) after wrappers are peeled off.' },
+    subcommand: { ...stringOrList, description: 'Leading positional words, space-separated (`stash drop`); any alternative matches.' },
+    via: { ...stringList, description: 'The command came through one of these wrappers or re-parses (`sudo`, `bash -c`, `xargs`, `python -c` …; prefix match).' },
+    option_style: { enum: ['gnu', 'single-dash'], description: '`gnu` (default) splits `-rf` into `-r -f`; `single-dash` keeps `-delete` whole (find, dd).' },
+    value_options: { ...stringList, description: 'Options that take a value, so the value is not read as a flag or positional. `--opt=a|b` takes the next word only when it is `a` or `b`.' },
+    flags_all: { type: 'array', items: stringOrList, description: 'Every entry must be present; an entry that is a list is satisfied by any of its flags.' },
+    flags_any: { ...stringList, description: 'At least one of these flags is present.' },
+    flags_none: { ...stringList, description: 'None of these flags is present.' },
+    double_dash: { type: 'boolean', description: 'A `--` separator is (true) or is not (false) present.' },
+    positionals_min: { type: 'integer', minimum: 0, description: 'At least this many operands after the subcommand.' },
+    positionals_max: { type: 'integer', minimum: 0, description: 'At most this many operands after the subcommand.' },
+    targets: { ...stringList, description: 'Some operand (or input redirect) is a path of one of these classes.' },
+    targets_last: { type: 'boolean', description: 'Only the last operand counts as a target (the destination of cp, mv, ln, install, rsync).' },
+    targets_none: { ...stringList, description: 'No operand is a path of these classes.' },
+    args_regex: { ...regexList, description: 'Some argument (after the program name) matches one of these regular expressions.' },
+    argv_regex: { ...regexList, description: 'The whole argv joined with spaces matches one of these regular expressions.' },
+    redirect_targets: { ...stringList, description: 'The command writes (`>`, `>>`, `&>`) to a path of one of these classes.' },
+    input_from: { ...stringList, description: 'Output of one of these programs flows into the command (earlier pipeline stage, `<(…)`, `$(…)`).' },
+    args_from_stdin: { type: 'boolean', description: 'The command gets further arguments at run time (xargs, parallel without `:::`).' },
+    code: { ...regexList, description: 'Interpreter one-liner code (`python -c`, `node -e`, heredoc to an interpreter) matches one of these.' },
+    text: { ...regexList, description: 'Any shell text (the command, or a string re-parsed from `bash -c`/`eval`) matches one of these.' },
+    paths: { ...stringList, description: 'File tools: the file path is of one of these classes.' },
+    path_regex: { ...regexList, description: 'File tools: the absolute file path (or its `~/` form) matches one of these.' },
+  },
+} as const;
+
+export const RISK_RULE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'reason_code', 'score', 'match'],
+  properties: {
+    id: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]*$', description: 'Unique rule id, dotted (`git.reset-hard`).' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    reason_code: { type: 'string', pattern: '^[a-z][a-z0-9_]*$', description: 'A code from the reason-code catalog, or a new snake_case code.' },
+    score: { type: 'integer', minimum: 0, maximum: 100 },
+    action: { enum: ['allow', 'warn', 'ask', 'deny'], description: 'Overrides the action derived from the score (never below it).' },
+    tools: { type: 'array', items: { enum: ['shell', 'read', 'write', 'edit', 'search', 'fetch', 'mcp', 'other'] }, description: 'Tool kinds the rule applies to (default: shell).' },
+    match: RULE_MATCH_SCHEMA,
+  },
+} as const;
+
+export const RULE_FILE_SCHEMA = {
+  $id: 'https://agentgov.dev/schemas/risk-rules.json',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    version: { const: 1 },
+    path_classes: {
+      type: 'object',
+      description: 'Named path classes: regular expressions matched against absolute paths and their `~/` form.',
+      additionalProperties: regexList,
+      propertyNames: { pattern: '^[a-z][a-z0-9_]*$' },
+    },
+    rules: { type: 'array', items: RISK_RULE_SCHEMA },
+  },
+} as const;

@@ -1,0 +1,167 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AgentgovError, type CanonicalTool, type RiskAction, type RiskRuleSource } from '@agentgov/core';
+import { Ajv, type ErrorObject } from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import { RISK_RULE_SCHEMA, RULE_FILE_SCHEMA, type RiskRuleSpec, type RuleFileSpec, type RuleMatchSpec } from './rule-schema.js';
+
+/** A rule ready to match: regular expressions compiled, lists normalised. */
+export interface CompiledRule {
+  id: string;
+  title: string;
+  reasonCode: string;
+  score: number;
+  action: RiskAction | undefined;
+  tools: CanonicalTool[];
+  /** Where the rule came from (file path or `plugin:<source>`). */
+  origin: string;
+  match: CompiledMatch;
+}
+
+export interface CompiledMatch {
+  spec: RuleMatchSpec;
+  command: RegExp[] | undefined;
+  subcommand: string[][] | undefined;
+  valueOptions: Map<string, string[] | null>;
+  flagsAll: string[][];
+  argsRegex: RegExp[];
+  argvRegex: RegExp[];
+  code: RegExp[];
+  text: RegExp[];
+  pathRegex: RegExp[];
+  /** Whether the rule looks at individual commands (as opposed to only text/code). */
+  perCommand: boolean;
+}
+
+export interface RuleSet {
+  rules: CompiledRule[];
+  classPatterns: Map<string, RegExp[]>;
+  files: string[];
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+ajv.addFormat('regex', (value: string) => {
+  try {
+    toRegex(value);
+    return true;
+  } catch {
+    return false;
+  }
+});
+const validateFile = ajv.compile<RuleFileSpec>(RULE_FILE_SCHEMA);
+const validateRule = ajv.compile<RiskRuleSpec>(RISK_RULE_SCHEMA);
+
+/** The shipped rule files, in the CLI package's `rules/` directory. */
+export function defaultRulesDir(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../rules');
+}
+
+export const DEFAULT_RULE_FILES = ['destructive.yaml', 'git.yaml', 'system.yaml', 'secrets.yaml', 'network.yaml', 'files.yaml'];
+
+export async function loadRuleSet(extraFiles: string[], sources: RiskRuleSource[]): Promise<RuleSet> {
+  const set: RuleSet = { rules: [], classPatterns: new Map(), files: [] };
+  const seen = new Map<string, string>();
+  const files = [...DEFAULT_RULE_FILES.map((f) => path.join(defaultRulesDir(), f)), ...extraFiles.map((f) => path.resolve(f))];
+  for (const source of sources) if (source.file) files.push(path.resolve(source.file));
+  for (const file of files) {
+    const spec = await readRuleFile(file);
+    addFile(set, spec, file, seen);
+    set.files.push(file);
+  }
+  for (const source of sources) {
+    if (!source.rules) continue;
+    const origin = `plugin:${source.name}`;
+    const rules = source.rules.map((rule, index) => {
+      if (!validateRule(rule)) throw invalid(origin, validateRule.errors ?? [], `/rules/${index}`);
+      return rule;
+    });
+    addFile(set, { rules }, origin, seen);
+  }
+  return set;
+}
+
+async function readRuleFile(file: string): Promise<RuleFileSpec> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new AgentgovError('E_CONFIG_INVALID', `risk rules file ${file} cannot be read: ${(error as Error).message}`, { file });
+  }
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (error) {
+    throw new AgentgovError('E_CONFIG_INVALID', `risk rules file ${file} is not valid YAML: ${(error as Error).message}`, { file });
+  }
+  if (!validateFile(data)) throw invalid(file, validateFile.errors ?? []);
+  return data;
+}
+
+function invalid(origin: string, errors: ErrorObject[], prefix = ''): AgentgovError {
+  const problems = errors.map((e) => `${prefix}${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+  return new AgentgovError('E_CONFIG_INVALID', `risk rules from ${origin} do not match the rule schema: ${problems.join('; ')}`, { origin, problems });
+}
+
+function addFile(set: RuleSet, spec: RuleFileSpec, origin: string, seen: Map<string, string>): void {
+  for (const [name, patterns] of Object.entries(spec.path_classes ?? {})) {
+    const list = set.classPatterns.get(name) ?? [];
+    list.push(...patterns.map((p) => toRegex(p)));
+    set.classPatterns.set(name, list);
+  }
+  for (const rule of spec.rules ?? []) {
+    const earlier = seen.get(rule.id);
+    if (earlier !== undefined) {
+      throw new AgentgovError('E_CONFIG_INVALID', `risk rule '${rule.id}' in ${origin} is already defined in ${earlier}`, { rule: rule.id, origins: [earlier, origin] });
+    }
+    seen.set(rule.id, origin);
+    set.rules.push(compileRule(rule, origin));
+  }
+}
+
+export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
+  const m = rule.match;
+  const valueOptions = new Map<string, string[] | null>();
+  for (const option of m.value_options ?? []) {
+    const eq = option.indexOf('=');
+    if (eq > 0) valueOptions.set(option.slice(0, eq), option.slice(eq + 1).split('|'));
+    else valueOptions.set(option, null);
+  }
+  const perCommandKeys: Array<keyof RuleMatchSpec> = ['command', 'subcommand', 'via', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin'];
+  return {
+    id: rule.id,
+    title: rule.title ?? rule.id,
+    reasonCode: rule.reason_code,
+    score: rule.score,
+    action: rule.action,
+    tools: rule.tools ?? ['shell'],
+    origin,
+    match: {
+      spec: m,
+      command: m.command === undefined ? undefined : list(m.command).map(globToRegex),
+      subcommand: m.subcommand === undefined ? undefined : list(m.subcommand).map((s) => s.toLowerCase().split(/\s+/)),
+      valueOptions,
+      flagsAll: (m.flags_all ?? []).map(list),
+      argsRegex: (m.args_regex ?? []).map(toRegex),
+      argvRegex: (m.argv_regex ?? []).map(toRegex),
+      code: (m.code ?? []).map(toRegex),
+      text: (m.text ?? []).map(toRegex),
+      pathRegex: (m.path_regex ?? []).map(toRegex),
+      perCommand: perCommandKeys.some((k) => m[k] !== undefined),
+    },
+  };
+}
+
+function list(value: string | string[]): string[] {
+  return Array.isArray(value) ? value : [value];
+}
+
+function globToRegex(glob: string): RegExp {
+  const escaped = glob.toLowerCase().replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${escaped}$`);
+}
+
+/** Compiles a rule regex; a leading `(?i)` (as in PCRE) makes it case-insensitive. */
+export function toRegex(source: string): RegExp {
+  return source.startsWith('(?i)') ? new RegExp(source.slice(4), 'i') : new RegExp(source);
+}

@@ -1,0 +1,239 @@
+import { createRequire } from 'node:module';
+import type Parser from 'tree-sitter';
+
+/**
+ * Shell text → simple commands, with tree-sitter-bash doing the parsing. A simple command keeps
+ * its words (quotes removed, expansions left as written), its `VAR=x` prefix, its redirections,
+ * any heredoc/herestring fed to it, and the names of the commands whose output flows into it
+ * (earlier pipeline stages, process and command substitutions among its arguments).
+ */
+export interface Redirect {
+  op: string;
+  target: string;
+}
+
+export interface RawCommand {
+  words: string[];
+  assignments: Record<string, string>;
+  redirects: Redirect[];
+  /** Text fed on stdin by a heredoc or herestring. */
+  stdinText?: string;
+  /** Names of commands whose output feeds this one. */
+  inputFrom: string[];
+  start: number;
+}
+
+export interface ShellParse {
+  commands: RawCommand[];
+  /** Bare assignments (`FOO=1` with no command) in effect for later commands. */
+  assignments: Record<string, string>;
+  hasError: boolean;
+  /** Set when the text only parsed after closing an unterminated quote or substitution. */
+  repairedWith?: string;
+  /** Function names defined by the text. */
+  functions: string[];
+}
+
+type SyntaxNode = Parser.SyntaxNode;
+
+const require = createRequire(import.meta.url);
+let parser: Parser | undefined;
+
+function shellParser(): Parser {
+  if (!parser) {
+    const ParserCtor = require('tree-sitter') as typeof Parser;
+    const bash = require('tree-sitter-bash') as Parser.Language;
+    parser = new ParserCtor();
+    parser.setLanguage(bash);
+  }
+  return parser;
+}
+
+const REPAIRS = ["'", '"', '`', ')', '"\'', '\'"', '))', '`)'];
+
+/** Parses shell text; an unterminated quote is closed and noted rather than losing the command. */
+export function parseShell(text: string): ShellParse {
+  let tree = shellParser().parse(text);
+  let repairedWith: string | undefined;
+  if (tree.rootNode.hasError) {
+    for (const suffix of REPAIRS) {
+      const candidate = shellParser().parse(text + suffix);
+      if (!candidate.rootNode.hasError) {
+        tree = candidate;
+        repairedWith = suffix;
+        break;
+      }
+    }
+  }
+  const collector = new Collector();
+  collector.visit(tree.rootNode);
+  const commands = collector.commands.sort((a, b) => a.start - b.start);
+  const result: ShellParse = {
+    commands,
+    assignments: collector.bareAssignments,
+    hasError: tree.rootNode.hasError || repairedWith !== undefined,
+    functions: collector.functions,
+  };
+  if (repairedWith !== undefined) result.repairedWith = repairedWith;
+  return result;
+}
+
+class Collector {
+  readonly commands: RawCommand[] = [];
+  readonly bareAssignments: Record<string, string> = {};
+  readonly functions: string[] = [];
+
+  /** Visits a subtree and returns the commands found in it. */
+  visit(node: SyntaxNode): RawCommand[] {
+    switch (node.type) {
+      case 'command':
+        return this.command(node, []);
+      case 'redirected_statement':
+        return this.redirected(node);
+      case 'pipeline':
+        return this.pipeline(node);
+      case 'variable_assignment':
+        return this.bareAssignment(node);
+      case 'function_definition': {
+        const name = node.childForFieldName('name');
+        if (name) this.functions.push(name.text);
+        return this.children(node);
+      }
+      default:
+        return this.children(node);
+    }
+  }
+
+  private children(node: SyntaxNode): RawCommand[] {
+    const found: RawCommand[] = [];
+    for (const child of node.namedChildren) found.push(...this.visit(child));
+    return found;
+  }
+
+  private bareAssignment(node: SyntaxNode): RawCommand[] {
+    const name = node.childForFieldName('name')?.text;
+    const value = node.childForFieldName('value');
+    if (name) this.bareAssignments[name] = value ? wordText(value) : '';
+    return value ? this.visit(value) : [];
+  }
+
+  private command(node: SyntaxNode, redirects: Redirect[]): RawCommand[] {
+    const cmd: RawCommand = { words: [], assignments: {}, redirects: [...redirects], inputFrom: [], start: node.startIndex };
+    const nested: RawCommand[] = [];
+    for (const child of node.namedChildren) {
+      if (child.type === 'variable_assignment') {
+        const name = child.childForFieldName('name')?.text;
+        const value = child.childForFieldName('value');
+        if (name) cmd.assignments[name] = value ? wordText(value) : '';
+        if (value) nested.push(...this.visit(value));
+      } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect' || child.type === 'heredoc_redirect') {
+        nested.push(...this.redirect(child, cmd));
+      } else if (child.type === 'command_name') {
+        const inner = this.children(child);
+        nested.push(...inner);
+        cmd.words.push(wordText(child.namedChildren[0] ?? child));
+      } else {
+        const inner = this.visit(child);
+        nested.push(...inner);
+        cmd.inputFrom.push(...inner.map(commandName));
+        cmd.words.push(wordText(child));
+      }
+    }
+    this.commands.push(cmd);
+    return [cmd, ...nested];
+  }
+
+  private redirected(node: SyntaxNode): RawCommand[] {
+    const body = node.childForFieldName('body') ?? node.namedChildren[0];
+    const pseudo: RawCommand = { words: [], assignments: {}, redirects: [], inputFrom: [], start: node.startIndex };
+    const nested: RawCommand[] = [];
+    for (const child of node.namedChildren) {
+      if (child === body) continue;
+      nested.push(...this.redirect(child, pseudo));
+    }
+    let found: RawCommand[];
+    if (body && body.type === 'command') {
+      found = this.command(body, pseudo.redirects);
+      const target = found[0];
+      if (target) {
+        target.inputFrom.push(...pseudo.inputFrom);
+        if (pseudo.stdinText !== undefined) target.stdinText = pseudo.stdinText;
+      }
+    } else {
+      found = body ? this.visit(body) : [];
+      // A redirect on a compound statement applies to every command inside it.
+      for (const cmd of found) {
+        cmd.redirects.push(...pseudo.redirects);
+        cmd.inputFrom.push(...pseudo.inputFrom);
+      }
+      if (found.length === 0 && pseudo.redirects.length > 0) {
+        this.commands.push(pseudo);
+        found = [pseudo];
+      }
+    }
+    return [...found, ...nested];
+  }
+
+  private redirect(node: SyntaxNode, cmd: RawCommand): RawCommand[] {
+    if (node.type === 'heredoc_redirect') {
+      const body = node.namedChildren.find((c) => c.type === 'heredoc_body');
+      cmd.stdinText = body ? body.text : '';
+      const inner = body ? this.children(body) : [];
+      return inner;
+    }
+    const destination = node.childForFieldName('destination') ?? node.namedChildren.filter((c) => c.type !== 'file_descriptor').at(-1);
+    const op = node.children.filter((c) => !c.isNamed).map((c) => c.text).join('') || '>';
+    if (!destination) return [];
+    const inner = this.visit(destination);
+    cmd.inputFrom.push(...inner.map(commandName));
+    if (node.type === 'herestring_redirect') {
+      cmd.stdinText = wordText(destination);
+    } else {
+      cmd.redirects.push({ op, target: wordText(destination) });
+    }
+    return inner;
+  }
+
+  private pipeline(node: SyntaxNode): RawCommand[] {
+    const found: RawCommand[] = [];
+    const upstream: string[] = [];
+    for (const stage of node.namedChildren) {
+      const inStage = this.visit(stage);
+      for (const cmd of inStage) cmd.inputFrom.push(...upstream);
+      upstream.push(...inStage.map(commandName));
+      found.push(...inStage);
+    }
+    return found;
+  }
+}
+
+export function commandName(cmd: RawCommand): string {
+  const first = cmd.words[0] ?? '';
+  return first.slice(first.lastIndexOf('/') + 1).toLowerCase();
+}
+
+/** The text of a word as the shell would see it before expansion: quotes removed, escapes applied. */
+export function wordText(node: SyntaxNode): string {
+  switch (node.type) {
+    case 'word':
+      return unescapeBare(node.text);
+    case 'raw_string':
+      return node.text.slice(1, node.text.endsWith("'") && node.text.length > 1 ? -1 : undefined);
+    case 'string':
+      return unescapeDouble(node.text.slice(1, node.text.endsWith('"') && node.text.length > 1 ? -1 : undefined));
+    case 'ansi_c_string':
+      return node.text.slice(2, -1).replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\(.)/g, '$1');
+    case 'concatenation':
+      return node.children.map(wordText).join('');
+    default:
+      return node.text;
+  }
+}
+
+function unescapeBare(text: string): string {
+  return text.replace(/\\\n/g, '').replace(/\\(.)/g, '$1');
+}
+
+function unescapeDouble(text: string): string {
+  return text.replace(/\\\n/g, '').replace(/\\([\\"$`])/g, '$1');
+}

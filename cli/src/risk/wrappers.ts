@@ -1,0 +1,116 @@
+/**
+ * Commands that run another command given in their arguments, with the options that take a
+ * value (so `sudo -u root rm …` finds `rm`, not `root`). `skip` counts positional operands that
+ * come before the wrapped command (`timeout 5 cmd`, `chroot DIR cmd`).
+ */
+export interface WrapperSpec {
+  valueOptions: string[];
+  skip?: number;
+  /** Option whose value is a directory the wrapped command runs in. */
+  chdirOptions?: string[];
+}
+
+export const WRAPPERS: Record<string, WrapperSpec> = {
+  sudo: { valueOptions: ['-u', '--user', '-g', '--group', '-h', '--host', '-p', '--prompt', '-r', '--role', '-t', '--type', '-U', '--other-user', '-C', '--close-from', '-T', '--command-timeout', '-R', '--chroot'], chdirOptions: ['-D', '--chdir'] },
+  doas: { valueOptions: ['-u', '-C'] },
+  run0: { valueOptions: ['-u', '--user', '-g', '--group', '--description', '--slice', '-p', '--property', '--nice', '--setenv'], chdirOptions: ['-D', '--chdir'] },
+  pkexec: { valueOptions: ['--user'] },
+  nice: { valueOptions: ['-n', '--adjustment'] },
+  nohup: { valueOptions: [] },
+  setsid: { valueOptions: [] },
+  unbuffer: { valueOptions: [] },
+  caffeinate: { valueOptions: ['-t', '-w'] },
+  command: { valueOptions: [] },
+  builtin: { valueOptions: [] },
+  exec: { valueOptions: ['-a'] },
+  time: { valueOptions: ['-f', '--format', '-o', '--output'] },
+  stdbuf: { valueOptions: ['-i', '--input', '-o', '--output', '-e', '--error'] },
+  ionice: { valueOptions: ['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid'] },
+  chrt: { valueOptions: [], skip: 1 },
+  taskset: { valueOptions: [], skip: 1 },
+  timeout: { valueOptions: ['-s', '--signal', '-k', '--kill-after'], skip: 1 },
+  chroot: { valueOptions: ['--userspec', '--groups'], skip: 1 },
+  flock: { valueOptions: ['-w', '--timeout', '-E', '--conflict-exit-code'], skip: 1 },
+  firejail: { valueOptions: [] },
+  proxychains: { valueOptions: ['-f'] },
+  proxychains4: { valueOptions: ['-f'] },
+  torsocks: { valueOptions: [] },
+  strace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-E', '-P', '-a', '-b', '-I', '-S', '-X'] },
+  ltrace: { valueOptions: ['-o', '-e', '-p', '-s', '-u', '-n', '-a', '-A', '-D', '-F', '-l', '-w'] },
+  valgrind: { valueOptions: [] },
+  watch: { valueOptions: ['-n', '--interval', '-d', '--differences', '-q', '--equexit'] },
+  xvfb_run: { valueOptions: ['-n', '-s', '-f', '-e', '-p'] },
+  dotenv: { valueOptions: ['-e', '-v', '-c'] },
+  npx: { valueOptions: ['-p', '--package', '-c', '--call'] },
+};
+
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox-sh', 'rbash']);
+
+/** Interpreters and the options that take inline code. */
+export const INTERPRETERS: Record<string, { codeOptions: string[]; valueOptions: string[] }> = {
+  python: { codeOptions: ['-c'], valueOptions: ['-m', '-W', '-X', '-Q'] },
+  node: { codeOptions: ['-e', '--eval', '-p', '--print'], valueOptions: ['-r', '--require', '--import', '--loader', '--input-type', '--env-file'] },
+  deno: { codeOptions: ['eval'], valueOptions: [] },
+  bun: { codeOptions: ['-e', '--eval', '-p', '--print'], valueOptions: [] },
+  perl: { codeOptions: ['-e', '-E'], valueOptions: ['-I', '-M', '-m', '-x', '-i'] },
+  ruby: { codeOptions: ['-e'], valueOptions: ['-I', '-r', '-C', '-E', '-F'] },
+  php: { codeOptions: ['-r'], valueOptions: ['-c', '-d', '-f', '-z'] },
+  lua: { codeOptions: ['-e'], valueOptions: ['-l'] },
+  osascript: { codeOptions: ['-e'], valueOptions: ['-l'] },
+  pwsh: { codeOptions: ['-c', '-command', '-Command'], valueOptions: [] },
+  powershell: { codeOptions: ['-c', '-command', '-Command'], valueOptions: [] },
+};
+
+/** `python3.11` → `python`, `nodejs` → `node`: the interpreter family of a program name. */
+export function interpreterFamily(name: string): string | undefined {
+  if (/^python[0-9.]*$|^pypy[0-9.]*$/.test(name)) return 'python';
+  if (name === 'nodejs') return 'node';
+  if (/^perl[0-9.]*$/.test(name)) return 'perl';
+  if (/^ruby[0-9.]*$/.test(name)) return 'ruby';
+  if (/^php[0-9.]*$/.test(name)) return 'php';
+  if (/^lua[0-9.]*$/.test(name)) return 'lua';
+  return Object.hasOwn(INTERPRETERS, name) ? name : undefined;
+}
+
+/**
+ * Walks leading options of a wrapper-like command and returns where its operands start, plus
+ * the values of the options it saw. Clusters (`-qf`) and `--opt=value` are understood; `--` ends.
+ */
+export function skipOptions(args: string[], valueOptions: string[]): { index: number; values: Array<[string, string]> } {
+  const values: Array<[string, string]> = [];
+  let i = 0;
+  while (i < args.length) {
+    const arg = args[i] ?? '';
+    if (arg === '--') return { index: i + 1, values };
+    if (!arg.startsWith('-') || arg === '-') break;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      if (eq > 0) {
+        values.push([arg.slice(0, eq), arg.slice(eq + 1)]);
+      } else if (valueOptions.includes(arg)) {
+        values.push([arg, args[i + 1] ?? '']);
+        i += 1;
+      } else {
+        values.push([arg, '']);
+      }
+      i += 1;
+      continue;
+    }
+    let consumedNext = false;
+    for (let k = 1; k < arg.length; k += 1) {
+      const flag = `-${arg[k]}`;
+      if (valueOptions.includes(flag)) {
+        const rest = arg.slice(k + 1);
+        if (rest) values.push([flag, rest]);
+        else {
+          values.push([flag, args[i + 1] ?? '']);
+          consumedNext = true;
+        }
+        break;
+      }
+      values.push([flag, '']);
+    }
+    i += consumedNext ? 2 : 1;
+  }
+  return { index: i, values };
+}
