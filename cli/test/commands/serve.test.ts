@@ -23,7 +23,11 @@ async function stdioClient(args: string[], home: string): Promise<{ client: Clie
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   const client = new Client({ name: 'serve-test', version: '0.0.0' });
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    throw new Error(`serve did not start: ${(error as Error).message}\n${stderr}`);
+  }
   return { client, stderr: () => stderr };
 }
 
@@ -33,11 +37,16 @@ describe('agentgov serve (the real binary)', function () {
   this.timeout(60_000);
 
   describe('over stdio', () => {
-    const home = makeTempDir('agentgov-serve-home-');
-    const repo = fixtureRepo();
+    let home: string;
+    let repo: string;
     let client: Client;
     let stderr: () => string;
-    before(async () => ({ client, stderr } = await stdioClient(['--repo', repo], home)));
+    before(async () => {
+      // temp dirs are made in hooks, not at collection time: other files' cleanups run in between
+      home = makeTempDir('agentgov-serve-home-');
+      repo = fixtureRepo();
+      ({ client, stderr } = await stdioClient(['--repo', repo], home));
+    });
     after(async () => client?.close());
 
     it('lists every tool with its JSON Schema and annotations; dev-only tools are absent', async () => {

@@ -38,14 +38,14 @@ const errorOf = (result: unknown) => {
 };
 
 describe('tool dispatch over MCP (in-process client)', () => {
-  const repo = makeTempDir('agentgov-dispatch-');
-  writeTree(repo, { 'a.ts': 'export const a = 1;\n' });
   let client: Client;
   let index: ControlledIndex;
   let close: () => Promise<void>;
   const logs: unknown[] = [];
 
   before(async () => {
+    const repo = makeTempDir('agentgov-dispatch-');
+    writeTree(repo, { 'a.ts': 'export const a = 1;\n' });
     index = new ControlledIndex();
     ({ client, close } = await connectClient({ repoRoot: repo, index, tools: TEST_TOOLS, progressIntervalMs: 0 }));
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));

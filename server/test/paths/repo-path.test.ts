@@ -15,14 +15,17 @@ function codeOf(fn: () => unknown): string | undefined {
 }
 
 describe('resolveRepoPath', () => {
-  const outside = makeTempDir('agentgov-outside-');
-  const repo = makeTempDir('agentgov-repo-');
-  writeTree(outside, { 'secret.txt': 'x' });
-  writeTree(repo, { 'src/a.ts': 'export {}', 'docs/readme.md': '#' });
-  symlinkSync(outside, join(repo, 'escape'));
-  symlinkSync(join(outside, 'secret.txt'), join(repo, 'src', 'secret-link.txt'));
-  symlinkSync(join(repo, 'src'), join(repo, 'src-alias'));
-  mkdirSync(join(repo, 'empty'));
+  let repo: string;
+  before(() => {
+    const outside = makeTempDir('agentgov-outside-');
+    repo = makeTempDir('agentgov-repo-');
+    writeTree(outside, { 'secret.txt': 'x' });
+    writeTree(repo, { 'src/a.ts': 'export {}', 'docs/readme.md': '#' });
+    symlinkSync(outside, join(repo, 'escape'));
+    symlinkSync(join(outside, 'secret.txt'), join(repo, 'src', 'secret-link.txt'));
+    symlinkSync(join(repo, 'src'), join(repo, 'src-alias'));
+    mkdirSync(join(repo, 'empty'));
+  });
 
   const accepted: [string, string][] = [
     ['src/a.ts', 'src/a.ts'],
