@@ -1,6 +1,7 @@
 /**
- * A language pack: a tree-sitter grammar and the queries that extract definitions,
- * references and imports. The server's indexer owns the extraction semantics.
+ * A language pack: one tree-sitter grammar and the walker that turns its syntax tree into
+ * facts (definitions, references, imports). The server's indexer owns everything that needs
+ * more than one file: def_uids, body hashes, import resolution, reference resolution, storage.
  */
 export interface LanguagePack {
   name: string;
@@ -8,6 +9,87 @@ export interface LanguagePack {
   extensions: string[];
   /** A tree-sitter `Language` object (from the grammar package). */
   grammar: unknown;
-  /** Free-form extraction data the indexer understands (queries, node kinds). */
-  extract: unknown;
+  /** How the indexer resolves this language's import specifiers to files. */
+  moduleSystem: ModuleSystem;
+  /** Walks a parsed tree-sitter `Tree` of `source` into facts. Pure; never throws on odd syntax. */
+  extract(tree: unknown, source: string): ExtractedFacts;
+}
+
+export type ModuleSystem = 'ecmascript' | 'python';
+
+export const DEFINITION_KINDS = ['function', 'class', 'method', 'interface', 'type', 'enum', 'variable', 'constant'] as const;
+export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
+
+/**
+ * Where a reference occurs. `value` is a plain identifier use (read, write, argument);
+ * `comment`/`string` are mentions inside comments and string literals (low certainty).
+ */
+export const REFERENCE_CONTEXTS = ['call', 'import', 'type', 'member', 'value', 'comment', 'string'] as const;
+export type ReferenceContext = (typeof REFERENCE_CONTEXTS)[number];
+
+/** Lines are 1-based; columns are 0-based UTF-16 code units (the editor/LSP convention). */
+export interface SourceSpan {
+  startLine: number;
+  startCol: number;
+  endLine: number;
+  endCol: number;
+}
+
+export interface ExtractedDefinition {
+  kind: DefinitionKind;
+  name: string;
+  /** Dotted path of enclosing classes/namespaces plus the name, e.g. `Parser.parse`. */
+  qualifiedName: string;
+  span: SourceSpan;
+  /** Span of the name token alone (what a rename edits). */
+  nameSpan: SourceSpan;
+  /** The declaration head up to its body, whitespace collapsed. */
+  signature: string;
+  docstring: string | null;
+  /** Source text of the whole definition; the indexer hashes it. */
+  text: string;
+  /** Visible to other modules: `export`ed (ES) or top-level public (Python). */
+  exported: boolean;
+  /** `export default` declaration (ES only). */
+  isDefault: boolean;
+  /** Identifiers used inside the body, for lexical search documents. */
+  bodyIdentifiers: string[];
+}
+
+export interface ExtractedReference {
+  name: string;
+  context: ReferenceContext;
+  span: SourceSpan;
+  /** For member access `a.b.c` → name `c`, qualifier `a.b`; `this`/`self` kept verbatim. */
+  qualifier: string | null;
+  /** Qualified name of the innermost enclosing definition, or null at module level. */
+  enclosing: string | null;
+}
+
+export interface ImportBinding {
+  /** Name exported by the target module (`default` for default imports, `*` for namespaces). */
+  imported: string;
+  /** Local binding name (null when nothing is bound, e.g. `export { x } from`). */
+  local: string | null;
+}
+
+export type ImportKind = 'import' | 'reexport' | 'require' | 'dynamic' | 'python';
+
+export interface ExtractedImport {
+  /** The specifier as written (`./a`, `@/x`, `..pkg.mod`, `os.path`). */
+  specifier: string;
+  kind: ImportKind;
+  bindings: ImportBinding[];
+  /** `export * from` / `from x import *`: every export of the target is visible here. */
+  star: boolean;
+  /** Names re-exported under which name (`export { a as b } from`): binding.local is the exported name. */
+  line: number;
+}
+
+export interface ExtractedFacts {
+  definitions: ExtractedDefinition[];
+  references: ExtractedReference[];
+  imports: ExtractedImport[];
+  /** Local names this module re-exports from its own scope (`export { a as b }`): exported → local. */
+  localExports: Array<{ exported: string; local: string }>;
 }

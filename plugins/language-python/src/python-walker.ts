@@ -1,0 +1,233 @@
+import type { DefinitionKind, ExtractedDefinition, ExtractedFacts, ExtractedImport, ExtractedReference, ReferenceContext, SourceSpan } from '@agentgov/core';
+import type Parser from 'tree-sitter';
+
+type SyntaxNode = Parser.SyntaxNode;
+
+/** Identifiers that declare a local (parameters, loop targets of comprehensions): not references. */
+const DECLARING_PARENTS = new Set(['parameters', 'default_parameter', 'typed_parameter', 'typed_default_parameter', 'lambda_parameters', 'list_splat_pattern', 'dictionary_splat_pattern', 'keyword_argument']);
+/** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
+const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
+
+interface Frame {
+  type: string;
+  field: string | null;
+  start: number;
+}
+
+interface Scope {
+  qualifiedName: string;
+  def: ExtractedDefinition;
+  identifiers: Set<string>;
+  isClass: boolean;
+}
+
+function spanOf(start: Parser.Point, end: Parser.Point): SourceSpan {
+  return { startLine: start.row + 1, startCol: start.column, endLine: end.row + 1, endCol: end.column };
+}
+
+function collapse(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The docstring: a string literal as the first statement of the body. */
+function docstringOf(body: SyntaxNode | null): string | null {
+  const first = body?.namedChildren[0];
+  if (!first || first.type !== 'expression_statement') return null;
+  const literal = first.namedChildren[0];
+  if (!literal || literal.type !== 'string') return null;
+  const content = literal.namedChildren.filter((child) => child.type === 'string_content').map((child) => child.text).join('');
+  const lines = content.split('\n');
+  const indents = lines.slice(1).filter((line) => line.trim()).map((line) => line.length - line.trimStart().length);
+  const indent = indents.length > 0 ? Math.min(...indents) : 0;
+  const text = [lines[0]!.trim(), ...lines.slice(1).map((line) => line.slice(indent).trimEnd())].join('\n').trim();
+  return text.length > 0 ? text : null;
+}
+
+/** Walks one Python syntax tree into definitions, references and imports. */
+class PythonWalker {
+  readonly #source: string;
+  readonly #definitions: ExtractedDefinition[] = [];
+  readonly #references: ExtractedReference[] = [];
+  readonly #imports: ExtractedImport[] = [];
+  readonly #frames: Frame[] = [];
+  readonly #scopes: Scope[] = [];
+  readonly #declaredNames = new Set<number>();
+
+  constructor(source: string) {
+    this.#source = source;
+  }
+
+  walk(tree: Parser.Tree): ExtractedFacts {
+    this.#visit(tree.walk());
+    return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
+  }
+
+  #visit(cursor: Parser.TreeCursor): void {
+    const type = cursor.nodeType;
+    const field = cursor.currentFieldName ?? null;
+    const start = cursor.startIndex;
+    let pushedScope = false;
+    switch (type) {
+      case 'identifier':
+        this.#identifier(cursor, field);
+        return;
+      case 'comment':
+        this.#tokens(cursor.startIndex, cursor.endIndex, cursor.startPosition, 'comment');
+        return;
+      case 'string_content':
+        this.#tokens(cursor.startIndex, cursor.endIndex, cursor.startPosition, 'string');
+        return;
+      case 'function_definition':
+        pushedScope = this.#define(cursor.currentNode, this.#scope()?.isClass ? 'method' : 'function', false);
+        break;
+      case 'class_definition':
+        pushedScope = this.#define(cursor.currentNode, 'class', true);
+        break;
+      case 'assignment':
+        this.#assignment(cursor.currentNode);
+        break;
+      case 'import_statement':
+        this.#importStatement(cursor.currentNode);
+        break;
+      case 'import_from_statement':
+        this.#importFrom(cursor.currentNode);
+        break;
+    }
+    this.#frames.push({ type, field, start });
+    if (cursor.gotoFirstChild()) {
+      do this.#visit(cursor);
+      while (cursor.gotoNextSibling());
+      cursor.gotoParent();
+    }
+    this.#frames.pop();
+    if (pushedScope) {
+      const scope = this.#scopes.pop()!;
+      scope.def.bodyIdentifiers = [...scope.identifiers];
+    }
+  }
+
+  #scope(): Scope | undefined {
+    return this.#scopes[this.#scopes.length - 1];
+  }
+
+  #define(node: SyntaxNode, kind: DefinitionKind, isClass: boolean): boolean {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return false;
+    this.#declaredNames.add(nameNode.startIndex);
+    const name = nameNode.text;
+    const body = node.childForFieldName('body');
+    const outer = node.parent?.type === 'decorated_definition' ? node.parent : node;
+    const scope = this.#scope();
+    const def: ExtractedDefinition = {
+      kind,
+      name,
+      qualifiedName: scope ? `${scope.qualifiedName}.${name}` : name,
+      span: spanOf(outer.startPosition, outer.endPosition),
+      nameSpan: spanOf(nameNode.startPosition, nameNode.endPosition),
+      signature: collapse(this.#source.slice(node.startIndex, body ? body.startIndex : node.endIndex)).replace(/:$/, ''),
+      docstring: docstringOf(body),
+      text: outer.text,
+      exported: !name.startsWith('_') && (scope === undefined || (scope.isClass && scope.def.exported)),
+      isDefault: false,
+      bodyIdentifiers: [],
+    };
+    this.#definitions.push(def);
+    this.#scopes.push({ qualifiedName: def.qualifiedName, def, identifiers: new Set(), isClass });
+    return true;
+  }
+
+  /** Module-level `NAME = ...` (constant when upper-case) is a definition; anything else is local. */
+  #assignment(node: SyntaxNode): void {
+    const left = node.childForFieldName('left');
+    if (!left || left.type !== 'identifier') return;
+    const statement = node.parent;
+    if (this.#scopes.length > 0 || statement?.type !== 'expression_statement' || statement.parent?.type !== 'module') {
+      if (this.#scope()?.isClass === false) this.#declaredNames.add(left.startIndex);
+      return;
+    }
+    this.#declaredNames.add(left.startIndex);
+    const name = left.text;
+    const kind: DefinitionKind = /^[A-Z][A-Z0-9_]*$/.test(name) ? 'constant' : 'variable';
+    this.#definitions.push({
+      kind,
+      name,
+      qualifiedName: name,
+      span: spanOf(statement.startPosition, statement.endPosition),
+      nameSpan: spanOf(left.startPosition, left.endPosition),
+      signature: collapse(statement.text, 200),
+      docstring: null,
+      text: statement.text,
+      exported: !name.startsWith('_'),
+      isDefault: false,
+      bodyIdentifiers: [],
+    });
+  }
+
+  #identifier(cursor: Parser.TreeCursor, field: string | null): void {
+    const start = cursor.startIndex;
+    const name = this.#source.slice(start, cursor.endIndex);
+    this.#scope()?.identifiers.add(name);
+    if (this.#declaredNames.has(start)) return;
+    const parent = this.#frames[this.#frames.length - 1];
+    if (!parent) return;
+    if (DECLARING_PARENTS.has(parent.type) && !(parent.type === 'default_parameter' && field === 'value') && !(parent.type === 'keyword_argument' && field === 'value')) return;
+    let context: ReferenceContext = 'value';
+    let qualifier: string | null = null;
+    if (this.#frames.some((frame) => frame.type === 'import_statement' || frame.type === 'import_from_statement' || frame.type === 'future_import_statement')) context = 'import';
+    else if (this.#frames.some((frame) => frame.type === 'type')) context = 'type';
+    else if (parent.type === 'call' && field === 'function') context = 'call';
+    else if (parent.type === 'attribute' && field === 'attribute') {
+      qualifier = this.#source.slice(parent.start, start).replace(/\.\s*$/, '').trim();
+      const grand = this.#frames[this.#frames.length - 2];
+      context = grand && grand.type === 'call' && parent.field === 'function' ? 'call' : 'member';
+    }
+    this.#references.push({ name, context, span: spanOf(cursor.startPosition, cursor.endPosition), qualifier, enclosing: this.#scope()?.qualifiedName ?? null });
+  }
+
+  #tokens(startIndex: number, endIndex: number, startPoint: Parser.Point, context: ReferenceContext): void {
+    const text = this.#source.slice(startIndex, endIndex);
+    CODE_TOKEN.lastIndex = 0;
+    let match: RegExpExecArray | null;
+    while ((match = CODE_TOKEN.exec(text)) !== null) {
+      const raw = match[0];
+      const ticks = raw.startsWith('``') ? 2 : raw.startsWith('`') ? 1 : 0;
+      const token = ticks > 0 ? raw.slice(ticks, -ticks) : raw;
+      const offset = match.index + ticks;
+      const lines = text.slice(0, offset).split('\n');
+      const line = startPoint.row + lines.length;
+      const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
+      this.#references.push({ name: token, context, span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length }, qualifier: null, enclosing: this.#scope()?.qualifiedName ?? null });
+    }
+  }
+
+  /** `import a.b` binds `a.b` as a namespace (qualifier `a.b` in `a.b.f()`); `import a.b as c` binds `c`. */
+  #importStatement(node: SyntaxNode): void {
+    for (const child of node.namedChildren) {
+      const dotted = child.type === 'aliased_import' ? child.childForFieldName('name') : child;
+      if (!dotted || dotted.type !== 'dotted_name') continue;
+      const alias = child.type === 'aliased_import' ? child.childForFieldName('alias')?.text ?? null : null;
+      this.#imports.push({ specifier: dotted.text, kind: 'python', bindings: [{ imported: '*', local: alias ?? dotted.text }], star: false, line: node.startPosition.row + 1 });
+    }
+  }
+
+  #importFrom(node: SyntaxNode): void {
+    const module = node.childForFieldName('module_name');
+    if (!module) return;
+    const entry: ExtractedImport = { specifier: module.text.replace(/\s+/g, ''), kind: 'python', bindings: [], star: false, line: node.startPosition.row + 1 };
+    for (const child of node.namedChildren) {
+      if (child.startIndex === module.startIndex) continue;
+      if (child.type === 'wildcard_import') entry.star = true;
+      else if (child.type === 'dotted_name') entry.bindings.push({ imported: child.text, local: child.text });
+      else if (child.type === 'aliased_import') {
+        const imported = child.childForFieldName('name')?.text;
+        if (imported) entry.bindings.push({ imported, local: child.childForFieldName('alias')?.text ?? imported });
+      }
+    }
+    this.#imports.push(entry);
+  }
+}
+
+export function walkPython(tree: Parser.Tree, source: string): ExtractedFacts {
+  return new PythonWalker(source).walk(tree);
+}

@@ -1,0 +1,65 @@
+import { createHooks, createRegistries, type ExtractedFacts } from '@agentgov/core';
+import { expect } from 'chai';
+import Parser from 'tree-sitter';
+import plugin, { LANGUAGE_PACKS } from '../src/index.js';
+
+function facts(source: string): ExtractedFacts {
+  const pack = LANGUAGE_PACKS[0]!;
+  const parser = new Parser();
+  parser.setLanguage(pack.grammar as Parser.Language);
+  return pack.extract(parser.parse(source), source);
+}
+
+describe('language-python', () => {
+  it('registers the Python pack through the languages hook', () => {
+    const hooks = createHooks();
+    const registries = createRegistries();
+    plugin.apply(hooks, {} as never);
+    hooks.languages.call(registries.languages);
+    expect(registries.languages.values().map((pack) => [pack.name, pack.extensions, pack.moduleSystem])).to.deep.equal([['python', ['.py', '.pyi'], 'python']]);
+  });
+
+  it('decorated methods, nested functions, private names, docstrings and signatures', () => {
+    const result = facts(`import os.path as osp
+from ..util import (read, write as w)
+from . import *
+
+
+class Cache:
+    """An LRU cache.
+
+    Second line.
+    """
+
+    @property
+    def size(self) -> int:
+        return len(self._items)
+
+    def _evict(self):
+        def pick(entries):
+            return entries[0]
+        return pick(self._items)
+
+
+_registry = {}
+`);
+    expect(result.definitions.map((def) => [def.kind, def.qualifiedName, def.exported, def.span.startLine, def.signature])).to.deep.equal([
+      ['class', 'Cache', true, 6, 'class Cache'],
+      ['method', 'Cache.size', true, 12, 'def size(self) -> int'],
+      ['method', 'Cache._evict', false, 16, 'def _evict(self)'],
+      ['function', 'Cache._evict.pick', false, 17, 'def pick(entries)'],
+      ['variable', '_registry', false, 22, '_registry = {}'],
+    ]);
+    expect(result.definitions[0]!.docstring).to.equal('An LRU cache.\n\nSecond line.');
+    expect(result.imports.map((entry) => [entry.specifier, entry.star, entry.bindings])).to.deep.equal([
+      ['os.path', false, [{ imported: '*', local: 'osp' }]],
+      ['..util', false, [{ imported: 'read', local: 'read' }, { imported: 'write', local: 'w' }]],
+      ['.', true, []],
+    ]);
+    const calls = result.references.filter((ref) => ref.context === 'call').map((ref) => [ref.name, ref.qualifier, ref.enclosing]);
+    expect(calls).to.deep.equal([
+      ['len', null, 'Cache.size'],
+      ['pick', null, 'Cache._evict'],
+    ]);
+  });
+});

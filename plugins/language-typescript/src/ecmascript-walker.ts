@@ -1,0 +1,389 @@
+import type {
+  DefinitionKind,
+  ExtractedDefinition,
+  ExtractedFacts,
+  ExtractedImport,
+  ExtractedReference,
+  ReferenceContext,
+  SourceSpan,
+} from '@agentgov/core';
+import type Parser from 'tree-sitter';
+
+type SyntaxNode = Parser.SyntaxNode;
+
+const IDENTIFIER_TYPES = new Set([
+  'identifier',
+  'property_identifier',
+  'type_identifier',
+  'shorthand_property_identifier',
+  'private_property_identifier',
+]);
+/** Identifiers that name something being declared locally (parameters, patterns): not references. */
+const DECLARING_PARENTS = new Set([
+  'required_parameter',
+  'optional_parameter',
+  'formal_parameters',
+  'object_pattern',
+  'array_pattern',
+  'pair_pattern',
+  'rest_pattern',
+  'assignment_pattern',
+  'shorthand_property_identifier_pattern',
+  'catch_clause',
+  'type_parameter',
+  'labeled_statement',
+  'break_statement',
+  'continue_statement',
+]);
+const CLASS_TYPES = new Set(['class_declaration', 'abstract_class_declaration', 'class']);
+const FUNCTION_VALUE_TYPES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
+/** A comment/string token worth recording: looks like code (camelCase, snake_case, Pascal with a hump, or a call). */
+const CODE_TOKEN = /[A-Za-z_$][\w$]*(?=\s*\()|[A-Za-z_$]*[a-z][A-Z][\w$]*|[A-Za-z$][\w$]*_[\w$]+|`[A-Za-z_$][\w$]*`/g;
+
+interface Frame {
+  type: string;
+  field: string | null;
+  start: number;
+}
+
+interface Scope {
+  qualifiedName: string;
+  def: ExtractedDefinition | null;
+  identifiers: Set<string> | null;
+  isClass: boolean;
+}
+
+function spanOf(start: Parser.Point, end: Parser.Point): SourceSpan {
+  return { startLine: start.row + 1, startCol: start.column, endLine: end.row + 1, endCol: end.column };
+}
+
+function collapse(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function unquote(text: string): string {
+  return text.replace(/^['"`]|['"`]$/g, '');
+}
+
+/** JSDoc immediately above `node` (or above its `export` wrapper), without the comment markers. */
+function jsDocOf(node: SyntaxNode): string | null {
+  let anchor: SyntaxNode = node;
+  while (anchor.parent && (anchor.parent.type === 'export_statement' || anchor.parent.type === 'lexical_declaration' || anchor.parent.type === 'variable_declaration')) {
+    anchor = anchor.parent;
+  }
+  const previous = anchor.previousSibling;
+  if (!previous || previous.type !== 'comment' || !previous.text.startsWith('/**')) return null;
+  if (anchor.startPosition.row - previous.endPosition.row > 1) return null;
+  const body = previous.text
+    .replace(/^\/\*\*/, '')
+    .replace(/\*\/$/, '')
+    .split('\n')
+    .map((line) => line.replace(/^\s*\* ?/, '').trimEnd())
+    .join('\n')
+    .trim();
+  return body.length > 0 ? body : null;
+}
+
+/** Walks one ECMAScript-family syntax tree (TS, TSX, JS) into definitions, references and imports. */
+export class EcmascriptWalker {
+  readonly #source: string;
+  readonly #definitions: ExtractedDefinition[] = [];
+  readonly #references: ExtractedReference[] = [];
+  readonly #imports: ExtractedImport[] = [];
+  readonly #localExports: Array<{ exported: string; local: string }> = [];
+  readonly #frames: Frame[] = [];
+  readonly #scopes: Scope[] = [];
+  /** Start offsets of name tokens of definitions: skipped as references. */
+  readonly #declaredNames = new Set<number>();
+
+  constructor(source: string) {
+    this.#source = source;
+  }
+
+  walk(tree: Parser.Tree): ExtractedFacts {
+    const cursor = tree.walk();
+    this.#visit(cursor);
+    return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: this.#localExports };
+  }
+
+  #visit(cursor: Parser.TreeCursor): void {
+    const type = cursor.nodeType;
+    const field = cursor.currentFieldName ?? null;
+    const start = cursor.startIndex;
+    let pushedScope = false;
+    let frameType = type;
+
+    if (IDENTIFIER_TYPES.has(type)) {
+      this.#identifier(cursor, type, field);
+      return;
+    }
+    switch (type) {
+      case 'comment':
+        this.#tokens(cursor.startIndex, cursor.endIndex, cursor.startPosition, 'comment');
+        return;
+      case 'string_fragment':
+        if (!this.#inImportSource()) this.#tokens(cursor.startIndex, cursor.endIndex, cursor.startPosition, 'string');
+        return;
+      case 'import_statement':
+        this.#importStatement(cursor.currentNode);
+        break;
+      case 'export_statement':
+        if (this.#exportStatement(cursor.currentNode)) frameType = 'export_from_statement';
+        break;
+      case 'call_expression':
+        this.#maybeRequire(cursor.currentNode);
+        break;
+      default:
+        pushedScope = this.#maybeDefinition(cursor, type);
+    }
+
+    this.#frames.push({ type: frameType, field, start });
+    if (cursor.gotoFirstChild()) {
+      do this.#visit(cursor);
+      while (cursor.gotoNextSibling());
+      cursor.gotoParent();
+    }
+    this.#frames.pop();
+    if (pushedScope) {
+      const scope = this.#scopes.pop();
+      if (scope?.def && scope.identifiers) scope.def.bodyIdentifiers = [...scope.identifiers];
+    }
+  }
+
+  #scope(): Scope | undefined {
+    return this.#scopes[this.#scopes.length - 1];
+  }
+
+  #qualify(name: string): string {
+    const scope = this.#scope();
+    return scope ? `${scope.qualifiedName}.${name}` : name;
+  }
+
+  #atModuleLevel(): boolean {
+    const scope = this.#scope();
+    return scope === undefined || (scope.def === null && !scope.isClass);
+  }
+
+  #maybeDefinition(cursor: Parser.TreeCursor, type: string): boolean {
+    switch (type) {
+      case 'function_declaration':
+      case 'generator_function_declaration':
+        return this.#define(cursor.currentNode, 'function', false);
+      case 'class_declaration':
+      case 'abstract_class_declaration':
+        return this.#define(cursor.currentNode, 'class', true);
+      case 'method_definition':
+      case 'abstract_method_signature':
+        return this.#scope()?.isClass ? this.#define(cursor.currentNode, 'method', false) : false;
+      case 'public_field_definition': {
+        const node = cursor.currentNode;
+        const value = node.childForFieldName('value');
+        if (this.#scope()?.isClass && value && FUNCTION_VALUE_TYPES.has(value.type)) return this.#define(node, 'method', false, value);
+        const name = node.childForFieldName('name');
+        if (name) this.#declaredNames.add(name.startIndex);
+        return false;
+      }
+      case 'interface_declaration':
+        return this.#define(cursor.currentNode, 'interface', false);
+      case 'type_alias_declaration':
+        return this.#define(cursor.currentNode, 'type', false);
+      case 'enum_declaration':
+        return this.#define(cursor.currentNode, 'enum', false);
+      case 'internal_module':
+      case 'module': {
+        const name = cursor.currentNode.childForFieldName('name');
+        if (!name || name.type === 'string') return false;
+        this.#declaredNames.add(name.startIndex);
+        this.#scopes.push({ qualifiedName: this.#qualify(name.text), def: null, identifiers: null, isClass: false });
+        return true;
+      }
+      case 'variable_declarator':
+        return this.#variable(cursor.currentNode);
+      default:
+        return false;
+    }
+  }
+
+  #variable(node: SyntaxNode): boolean {
+    const name = node.childForFieldName('name');
+    if (!name || name.type !== 'identifier') return false;
+    const declaration = node.parent;
+    const container = declaration?.parent?.type === 'export_statement' ? declaration.parent.parent : declaration?.parent;
+    const moduleLevel = this.#atModuleLevel() && (container?.type === 'program' || (container?.type === 'statement_block' && this.#scope() !== undefined));
+    if (!moduleLevel) {
+      this.#declaredNames.add(name.startIndex);
+      return false;
+    }
+    const value = node.childForFieldName('value');
+    let kind: DefinitionKind = declaration?.text.startsWith('const') ? 'constant' : 'variable';
+    if (value && FUNCTION_VALUE_TYPES.has(value.type)) kind = 'function';
+    else if (value && value.type === 'class') kind = 'class';
+    return this.#define(node, kind, kind === 'class', value && (FUNCTION_VALUE_TYPES.has(value.type) || value.type === 'class') ? value : null);
+  }
+
+  /** Records a definition for `node` and opens its scope. `head` is the node whose body ends the signature. */
+  #define(node: SyntaxNode, kind: DefinitionKind, isClass: boolean, head: SyntaxNode | null = null): boolean {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return false;
+    this.#declaredNames.add(nameNode.startIndex);
+    const name = nameNode.text;
+    const body = (head ?? node).childForFieldName('body');
+    const signatureEnd = body && kind !== 'type' && kind !== 'enum' ? body.startIndex : node.endIndex;
+    const exportParent = node.parent?.type === 'export_statement' ? node.parent : node.parent?.parent?.type === 'export_statement' ? node.parent.parent : null;
+    const parentScope = this.#scope();
+    const def: ExtractedDefinition = {
+      kind,
+      name,
+      qualifiedName: this.#qualify(name),
+      span: spanOf(node.startPosition, node.endPosition),
+      nameSpan: spanOf(nameNode.startPosition, nameNode.endPosition),
+      signature: collapse(this.#source.slice(node.startIndex, signatureEnd)),
+      docstring: jsDocOf(node),
+      text: node.text,
+      exported: exportParent !== null || (parentScope?.def?.exported ?? false),
+      isDefault: exportParent !== null && /^export\s+default\b/.test(exportParent.text),
+      bodyIdentifiers: [],
+    };
+    this.#definitions.push(def);
+    this.#scopes.push({ qualifiedName: def.qualifiedName, def, identifiers: new Set(), isClass });
+    return true;
+  }
+
+  #identifier(cursor: Parser.TreeCursor, type: string, field: string | null): void {
+    const start = cursor.startIndex;
+    const name = this.#source.slice(start, cursor.endIndex);
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const identifiers = this.#scopes[i]!.identifiers;
+      if (identifiers) {
+        identifiers.add(name);
+        break;
+      }
+    }
+    if (this.#declaredNames.has(start)) return;
+    const parent = this.#frames[this.#frames.length - 1];
+    if (!parent) return;
+    if (DECLARING_PARENTS.has(parent.type) || type === 'shorthand_property_identifier_pattern') return;
+    if (parent.type === 'variable_declarator' && field === 'name') return;
+    if (parent.type === 'public_field_definition' || parent.type === 'property_signature' || parent.type === 'method_signature') return;
+    if (parent.type === 'arrow_function' && field === 'parameter') return;
+    let context: ReferenceContext = 'value';
+    let qualifier: string | null = null;
+    if (type === 'type_identifier' || parent.type === 'nested_type_identifier' || parent.type === 'generic_type' || parent.type === 'type_query') context = 'type';
+    else if (parent.type === 'import_specifier' || parent.type === 'import_clause' || parent.type === 'namespace_import' || parent.type === 'namespace_export' || (parent.type === 'export_specifier' && this.#inExportFrom())) context = 'import';
+    else if ((parent.type === 'call_expression' && field === 'function') || (parent.type === 'new_expression' && field === 'constructor')) context = 'call';
+    else if (parent.type === 'member_expression' && field === 'property') {
+      qualifier = this.#source.slice(parent.start, start).replace(/\??\.\s*$/, '').trim();
+      const grand = this.#frames[this.#frames.length - 2];
+      context = grand && grand.type === 'call_expression' && parent.field === 'function' ? 'call' : 'member';
+    } else if (parent.type === 'pair' && field === 'key') context = 'member';
+    this.#references.push({ name, context, span: spanOf(cursor.startPosition, cursor.endPosition), qualifier, enclosing: this.#scope()?.def?.qualifiedName ?? null });
+  }
+
+  #inImportSource(): boolean {
+    const string = this.#frames[this.#frames.length - 1];
+    const holder = this.#frames[this.#frames.length - 2];
+    if (!string || !holder) return false;
+    if (string.field === 'source') return true;
+    return holder.type === 'arguments' && this.#frames[this.#frames.length - 3]?.type === 'call_expression';
+  }
+
+  #inExportFrom(): boolean {
+    return this.#frames.some((frame) => frame.type === 'export_from_statement');
+  }
+
+  /** Code-looking tokens inside a comment or string, as low-certainty mentions. */
+  #tokens(startIndex: number, endIndex: number, startPoint: Parser.Point, context: ReferenceContext): void {
+    const text = this.#source.slice(startIndex, endIndex);
+    CODE_TOKEN.lastIndex = 0;
+    let match: RegExpExecArray | null;
+    while ((match = CODE_TOKEN.exec(text)) !== null) {
+      const raw = match[0];
+      const token = raw.startsWith('`') ? raw.slice(1, -1) : raw;
+      const offset = match.index + (raw.startsWith('`') ? 1 : 0);
+      const before = text.slice(0, offset);
+      const newlines = before.split('\n');
+      const line = startPoint.row + newlines.length;
+      const col = newlines.length === 1 ? startPoint.column + offset : newlines[newlines.length - 1]!.length;
+      this.#references.push({
+        name: token,
+        context,
+        span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
+        qualifier: null,
+        enclosing: this.#scope()?.def?.qualifiedName ?? null,
+      });
+    }
+  }
+
+  #importStatement(node: SyntaxNode): void {
+    const source = node.childForFieldName('source');
+    if (!source) return;
+    const entry: ExtractedImport = { specifier: unquote(source.text), kind: 'import', bindings: [], star: false, line: node.startPosition.row + 1 };
+    const clause = node.namedChildren.find((child) => child.type === 'import_clause');
+    for (const child of clause?.namedChildren ?? []) {
+      if (child.type === 'identifier') entry.bindings.push({ imported: 'default', local: child.text });
+      else if (child.type === 'namespace_import') entry.bindings.push({ imported: '*', local: child.namedChildren[0]?.text ?? null });
+      else if (child.type === 'named_imports') {
+        for (const specifier of child.namedChildren) {
+          if (specifier.type !== 'import_specifier') continue;
+          const imported = specifier.childForFieldName('name')?.text;
+          if (imported) entry.bindings.push({ imported, local: specifier.childForFieldName('alias')?.text ?? imported });
+        }
+      }
+    }
+    this.#imports.push(entry);
+  }
+
+  /** Records what an export statement exports; true when it re-exports from another module. */
+  #exportStatement(node: SyntaxNode): boolean {
+    const source = node.childForFieldName('source');
+    const clause = node.namedChildren.find((child) => child.type === 'export_clause');
+    if (source) {
+      const entry: ExtractedImport = { specifier: unquote(source.text), kind: 'reexport', bindings: [], star: false, line: node.startPosition.row + 1 };
+      const namespace = node.namedChildren.find((child) => child.type === 'namespace_export');
+      if (namespace) entry.bindings.push({ imported: '*', local: namespace.namedChildren[0]?.text ?? null });
+      else if (!clause) entry.star = true;
+      for (const specifier of clause?.namedChildren ?? []) {
+        const imported = specifier.childForFieldName('name')?.text;
+        if (imported) entry.bindings.push({ imported, local: specifier.childForFieldName('alias')?.text ?? imported });
+      }
+      this.#imports.push(entry);
+      return true;
+    }
+    for (const specifier of clause?.namedChildren ?? []) {
+      const local = specifier.childForFieldName('name')?.text;
+      if (local) this.#localExports.push({ exported: specifier.childForFieldName('alias')?.text ?? local, local });
+    }
+    const value = node.childForFieldName('value');
+    if (value?.type === 'identifier') this.#localExports.push({ exported: 'default', local: value.text });
+    return false;
+  }
+
+  /** `require('x')` and `import('x')`, bound to whatever the enclosing declarator names. */
+  #maybeRequire(node: SyntaxNode): void {
+    const callee = node.childForFieldName('function');
+    const isRequire = callee?.type === 'identifier' && callee.text === 'require';
+    if (!isRequire && callee?.type !== 'import') return;
+    const argument = node.childForFieldName('arguments')?.namedChildren[0];
+    if (!argument || argument.type !== 'string') return;
+    const entry: ExtractedImport = { specifier: unquote(argument.text), kind: isRequire ? 'require' : 'dynamic', bindings: [], star: false, line: node.startPosition.row + 1 };
+    const declarator = node.parent?.type === 'variable_declarator' ? node.parent : null;
+    const target = declarator?.childForFieldName('name');
+    if (target?.type === 'identifier') entry.bindings.push({ imported: '*', local: target.text });
+    else if (target?.type === 'object_pattern') {
+      for (const property of target.namedChildren) {
+        if (property.type === 'shorthand_property_identifier_pattern') entry.bindings.push({ imported: property.text, local: property.text });
+        else if (property.type === 'pair_pattern') {
+          const key = property.childForFieldName('key')?.text;
+          const value = property.childForFieldName('value');
+          if (key && value?.type === 'identifier') entry.bindings.push({ imported: key, local: value.text });
+        }
+      }
+    }
+    this.#imports.push(entry);
+  }
+}
+
+export function walkEcmascript(tree: Parser.Tree, source: string): ExtractedFacts {
+  return new EcmascriptWalker(source).walk(tree);
+}
