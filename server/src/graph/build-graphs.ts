@@ -1,0 +1,39 @@
+import { DirectedGraph } from 'graphology';
+import type { IndexStore } from '../index/store/index-store.js';
+
+/**
+ * The file import graph: a node per indexed file (attributes `language`, `lines`), an edge per
+ * importing → imported file pair with `weight` = number of import statements.
+ */
+export function buildFileGraph(store: IndexStore): DirectedGraph {
+  const graph = new DirectedGraph();
+  for (const row of store.sqlite.prepare(`SELECT path, language, lines FROM files ORDER BY path`).iterate() as Iterable<{ path: string; language: string; lines: number }>) {
+    graph.addNode(row.path, { language: row.language, lines: row.lines });
+  }
+  const edges = store.sqlite.prepare(
+    `SELECT from_path, to_path, count(*) AS weight FROM imports WHERE to_path IS NOT NULL AND to_path != from_path GROUP BY from_path, to_path ORDER BY from_path, to_path`,
+  );
+  for (const row of edges.iterate() as Iterable<{ from_path: string; to_path: string; weight: number }>) {
+    if (graph.hasNode(row.from_path) && graph.hasNode(row.to_path)) graph.addDirectedEdge(row.from_path, row.to_path, { weight: row.weight });
+  }
+  return graph;
+}
+
+/**
+ * The definition reference graph: a node per definition (attributes `path`, `name`, `kind`), an
+ * edge from the definition containing a resolved reference to the referenced one, `weight` = count.
+ */
+export function buildDefGraph(store: IndexStore): DirectedGraph {
+  const graph = new DirectedGraph();
+  for (const row of store.sqlite.prepare(`SELECT def_uid, path, name, qualified_name, kind FROM definitions ORDER BY def_uid`).iterate() as Iterable<{ def_uid: string; path: string; name: string; qualified_name: string; kind: string }>) {
+    graph.addNode(row.def_uid, { path: row.path, name: row.name, qualifiedName: row.qualified_name, kind: row.kind });
+  }
+  const edges = store.sqlite.prepare(
+    `SELECT from_def_uid, to_def_uid, count(*) AS weight FROM refs WHERE from_def_uid IS NOT NULL AND to_def_uid IS NOT NULL AND from_def_uid != to_def_uid
+     GROUP BY from_def_uid, to_def_uid ORDER BY from_def_uid, to_def_uid`,
+  );
+  for (const row of edges.iterate() as Iterable<{ from_def_uid: string; to_def_uid: string; weight: number }>) {
+    if (graph.hasNode(row.from_def_uid) && graph.hasNode(row.to_def_uid)) graph.addDirectedEdge(row.from_def_uid, row.to_def_uid, { weight: row.weight });
+  }
+  return graph;
+}

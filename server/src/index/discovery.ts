@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import { readdir, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { promisify } from 'node:util';
+import type { LanguagePack } from '@agentgov/core';
+import { languageFor } from './extract-file.js';
+
+const run = promisify(execFile);
+
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+/** Never indexed, whatever git says: our own store and dependency trees. */
+const ALWAYS_EXCLUDED = ['.agentgov/**', '**/node_modules/**', '.git/**'];
+const CONFIG_FILES = new Set(['package.json', 'tsconfig.json', 'jsconfig.json']);
+
+export interface CandidateFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  language: string;
+}
+
+export interface Discovery {
+  candidates: CandidateFile[];
+  /** package.json / tsconfig.json paths, for module resolution. */
+  configFiles: string[];
+  skipped: Record<string, number>;
+}
+
+/** `dir/**`, `*.min.js`, `**\/generated/**`: a glob (or a plain directory prefix) as a RegExp. */
+export function globToRegExp(glob: string): RegExp {
+  const pattern = glob.endsWith('/') ? `${glob}**` : glob;
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]!;
+    if (char === '*' && pattern[i + 1] === '*') {
+      const slash = pattern[i + 2] === '/';
+      source += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (char === '*') source += '[^/]*';
+    else if (char === '?') source += '[^/]';
+    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  const anchored = pattern.includes('/') ? `^${source}` : `(?:^|/)${source}`;
+  return new RegExp(`${anchored}(?:/.*)?$`);
+}
+
+/** Tracked plus untracked-not-ignored files (git), or a plain walk when `root` is not a git work tree. */
+async function listPaths(root: string): Promise<string[]> {
+  try {
+    const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
+    return [...new Set(stdout.split('\0').filter((path) => path.length > 0))];
+  } catch {
+    const entries = await readdir(root, { recursive: true, withFileTypes: true });
+    return entries.filter((entry) => entry.isFile()).map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
+  }
+}
+
+/** Lists indexable files with size and mtime; oversized ones are counted in `skipped`, never read. */
+export async function discoverFiles(root: string, languages: readonly LanguagePack[], options: { maxFileBytes?: number; exclude?: readonly string[] } = {}): Promise<Discovery> {
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const excluded = [...ALWAYS_EXCLUDED, ...(options.exclude ?? [])].map(globToRegExp);
+  const skipped: Record<string, number> = {};
+  const candidates: CandidateFile[] = [];
+  const configFiles: string[] = [];
+  const paths = await listPaths(root);
+  const wanted: Array<{ path: string; language: string }> = [];
+  for (const path of paths) {
+    if (excluded.some((pattern) => pattern.test(path))) continue;
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    if (CONFIG_FILES.has(base)) configFiles.push(path);
+    const pack = languageFor(path, languages);
+    if (pack) wanted.push({ path, language: pack.name });
+  }
+  const BATCH = 256;
+  for (let i = 0; i < wanted.length; i += BATCH) {
+    const stats = await Promise.all(wanted.slice(i, i + BATCH).map(({ path }) => stat(join(root, path)).catch(() => null)));
+    stats.forEach((info, offset) => {
+      const { path, language } = wanted[i + offset]!;
+      if (!info || !info.isFile()) return; // deleted in the work tree but still tracked: not there to index
+      if (info.size > maxBytes) skipped['too-large'] = (skipped['too-large'] ?? 0) + 1;
+      else candidates.push({ path, size: info.size, mtimeMs: info.mtimeMs, language });
+    });
+  }
+  return { candidates, configFiles, skipped };
+}

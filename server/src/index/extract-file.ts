@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { extname } from 'node:path';
+import type { ExtractedFacts, ExtractedImport, ExtractedReference, LanguagePack } from '@agentgov/core';
+import Parser from 'tree-sitter';
+import type { Definition, DefUid } from './types.js';
+
+/** Everything one file yields before cross-file resolution. */
+export interface FileFacts {
+  language: string;
+  definitions: Definition[];
+  /** Unresolved: `enclosing` is a qualified name within the file. */
+  references: ExtractedReference[];
+  imports: ExtractedImport[];
+  localExports: ExtractedFacts['localExports'];
+  /** Default-exported definitions (ES). */
+  defaultExports: DefUid[];
+  /** Identifiers per definition, for search documents. */
+  bodyIdentifiers: Map<DefUid, string[]>;
+}
+
+export function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+/** path + kind + qualified name (+ ordinal among duplicates): never line numbers, so edits elsewhere keep it. */
+export function defUidOf(path: string, kind: string, qualifiedName: string, ordinal: number): DefUid {
+  return sha1(`${path}\0${kind}\0${qualifiedName}\0${ordinal}`).slice(0, 16);
+}
+
+export function languageFor(path: string, languages: readonly LanguagePack[]): LanguagePack | undefined {
+  const extension = extname(path).toLowerCase();
+  return languages.find((pack) => pack.extensions.includes(extension));
+}
+
+const parsers = new WeakMap<object, Parser>();
+
+function parserFor(pack: LanguagePack): Parser {
+  const grammar = pack.grammar as object;
+  let parser = parsers.get(grammar);
+  if (!parser) {
+    parser = new Parser();
+    parser.setLanguage(pack.grammar as Parser.Language);
+    parsers.set(grammar, parser);
+  }
+  return parser;
+}
+
+/** tree-sitter's default buffer is too small for large sources; size it to the file. */
+function parse(parser: Parser, content: string): Parser.Tree {
+  return parser.parse(content, undefined, { bufferSize: Math.max(32 * 1024, content.length * 2 + 1024) });
+}
+
+/**
+ * Parses one file and returns its facts with def_uids and body hashes. Pure (no index, no disk):
+ * semantic_diff runs it on git blobs. Returns null when no language pack handles the path.
+ */
+export function extractFile(path: string, content: string, languages: readonly LanguagePack[]): FileFacts | null {
+  const pack = languageFor(path, languages);
+  if (!pack) return null;
+  const tree = parse(parserFor(pack), content);
+  const facts = pack.extract(tree, content);
+  const seen = new Map<string, number>();
+  const definitions: Definition[] = [];
+  const defaultExports: DefUid[] = [];
+  const bodyIdentifiers = new Map<DefUid, string[]>();
+  for (const def of facts.definitions) {
+    const key = `${def.kind}\0${def.qualifiedName}`;
+    const ordinal = seen.get(key) ?? 0;
+    seen.set(key, ordinal + 1);
+    const uid = defUidOf(path, def.kind, def.qualifiedName, ordinal);
+    definitions.push({
+      def_uid: uid,
+      path,
+      kind: def.kind,
+      name: def.name,
+      qualified_name: def.qualifiedName,
+      start_line: def.span.startLine,
+      start_col: def.span.startCol,
+      end_line: def.span.endLine,
+      end_col: def.span.endCol,
+      name_line: def.nameSpan.startLine,
+      name_col: def.nameSpan.startCol,
+      signature: def.signature,
+      docstring: def.docstring,
+      body_hash: sha1(def.text).slice(0, 16),
+      exported: def.exported,
+    });
+    if (def.isDefault) defaultExports.push(uid);
+    bodyIdentifiers.set(uid, def.bodyIdentifiers);
+  }
+  return { language: pack.name, definitions, references: facts.references, imports: facts.imports, localExports: facts.localExports, defaultExports, bodyIdentifiers };
+}

@@ -1,0 +1,224 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LanguagePack, Logger } from '@agentgov/core';
+import { discoverFiles, type CandidateFile } from './discovery.js';
+import { extractFile, languageFor, sha1, type FileFacts } from './extract-file.js';
+import { ImportResolver } from './resolution/import-resolver.js';
+import { ReferenceResolver, type ModuleFacts } from './resolution/reference-resolver.js';
+import type { FileWrite, IndexStore } from './store/index-store.js';
+import type { ImportEdge, IndexProgress } from './types.js';
+
+/** Files parsed between event-loop turns: tree-sitter frees native memory only when the loop turns. */
+const YIELD_EVERY = 32;
+/** A NUL in the first 8000 bytes means binary, as git decides it. */
+const BINARY_PROBE_BYTES = 8000;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface SyncOptions {
+  root: string;
+  languages: readonly LanguagePack[];
+  logger: Logger;
+  maxFileBytes?: number;
+  exclude?: readonly string[];
+  onProgress(progress: IndexProgress): void;
+}
+
+export interface SyncResult {
+  epoch: number;
+  /** Added, modified and deleted paths; empty when nothing changed (no epoch was committed). */
+  changedFiles: string[];
+  skipped: Record<string, number>;
+}
+
+/** Name → number of definitions with that name: unresolved references are kept only for known names. */
+export class KnownNames {
+  readonly #counts = new Map<string, number>();
+  has(name: string): boolean {
+    return (this.#counts.get(name) ?? 0) > 0;
+  }
+  add(name: string, delta: number): void {
+    this.#counts.set(name, (this.#counts.get(name) ?? 0) + delta);
+  }
+}
+
+function sameEdges(a: readonly ImportEdge[], b: readonly ImportEdge[]): boolean {
+  return a.length === b.length && a.every((edge, i) => edge.specifier === b[i]!.specifier && edge.to_path === b[i]!.to_path && edge.line === b[i]!.line);
+}
+
+/** Reads one file as text; null (with the reason counted) when it is unreadable or binary. */
+async function readContent(root: string, candidate: CandidateFile, skipped: Record<string, number>): Promise<{ content: string; hash: string } | null> {
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(join(root, candidate.path));
+  } catch {
+    skipped['unreadable'] = (skipped['unreadable'] ?? 0) + 1;
+    return null;
+  }
+  if (buffer.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
+    skipped['binary'] = (skipped['binary'] ?? 0) + 1;
+    return null;
+  }
+  const content = buffer.toString('utf8');
+  return { content, hash: sha1(content) };
+}
+
+/**
+ * One re-index: discover, re-parse what changed (size/mtime, then content hash), re-resolve
+ * imports and the references they can affect, and commit it all as one epoch.
+ */
+export async function syncIndex(store: IndexStore, knownNames: KnownNames, options: SyncOptions): Promise<SyncResult> {
+  const { root, languages, logger } = options;
+  options.onProgress({ done: 0, total: 0, phase: 'discovering' });
+  const discovery = await discoverFiles(root, languages, { maxFileBytes: options.maxFileBytes, exclude: options.exclude });
+  const skipped = { ...discovery.skipped };
+  const stored = store.storedFiles();
+  const firstBuild = stored.size === 0;
+  const toRead = discovery.candidates.filter((candidate) => {
+    const previous = stored.get(candidate.path);
+    return !previous || previous.size !== candidate.size || previous.mtimeMs !== candidate.mtimeMs;
+  });
+
+  const fresh = new Map<string, { write: FileWrite }>();
+  const touched: Array<{ path: string; mtimeMs: number }> = [];
+  const unindexable = new Set<string>();
+  let done = 0;
+  options.onProgress({ done, total: toRead.length, phase: 'parsing' });
+  // Reads run a few files ahead of parsing so the disk and the parser overlap.
+  const READ_AHEAD = 16;
+  const reads: Array<Promise<{ content: string; hash: string } | null>> = [];
+  const startRead = (i: number) => {
+    if (i < toRead.length && reads[i] === undefined) reads[i] = readContent(root, toRead[i]!, skipped);
+  };
+  for (let i = 0; i < toRead.length; i++) {
+    const candidate = toRead[i]!;
+    for (let ahead = i; ahead <= i + READ_AHEAD; ahead++) startRead(ahead);
+    const read = await reads[i]!;
+    delete reads[i];
+    const previous = stored.get(candidate.path);
+    if (!read) unindexable.add(candidate.path);
+    else if (previous && previous.hash === read.hash) touched.push({ path: candidate.path, mtimeMs: candidate.mtimeMs });
+    else {
+      let facts: FileFacts | null = null;
+      try {
+        facts = extractFile(candidate.path, read.content, languages);
+      } catch (error) {
+        skipped['parse-error'] = (skipped['parse-error'] ?? 0) + 1;
+        logger.warn('file could not be parsed; skipped', { path: candidate.path, error: (error as Error).message });
+        unindexable.add(candidate.path);
+      }
+      if (facts) {
+        const lines = read.content.length === 0 ? 0 : read.content.split('\n').length;
+        fresh.set(candidate.path, { write: { file: { path: candidate.path, language: facts.language, size: candidate.size, mtimeMs: candidate.mtimeMs, hash: read.hash, lines }, facts } });
+      }
+    }
+    done++;
+    if (done % YIELD_EVERY === 0) {
+      options.onProgress({ done, total: toRead.length, phase: 'parsing' });
+      await yieldToLoop();
+    }
+  }
+  options.onProgress({ done, total: toRead.length, phase: 'resolving' });
+
+  const present = new Set(discovery.candidates.map((candidate) => candidate.path).filter((path) => !unindexable.has(path)));
+  const deleted = [...stored.keys()].filter((path) => !present.has(path));
+  if (fresh.size === 0 && deleted.length === 0) {
+    if (touched.length > 0) store.transaction(() => touched.forEach(({ path, mtimeMs }) => store.touch(path, mtimeMs)));
+    options.onProgress({ done, total: toRead.length, phase: 'ready' });
+    return { epoch: store.epoch(), changedFiles: [], skipped };
+  }
+
+  // Imports: fresh files from their facts; the rest re-resolved from stored edges when the file set changed.
+  const resolver = new ImportResolver(root, present, discovery.configFiles);
+  const moduleSystemOf = (path: string) => languageFor(path, languages)?.moduleSystem ?? 'ecmascript';
+  const edges = new Map<string, ImportEdge[]>();
+  const edgesChanged = new Set<string>();
+  for (const [path, { write }] of fresh) {
+    edges.set(path, resolver.resolve(path, moduleSystemOf(path), write.facts.imports));
+    edgesChanged.add(path);
+  }
+  const fileSetChanged = deleted.length > 0 || [...fresh.keys()].some((path) => !stored.has(path));
+  const oldEdgesOf = new Map<string, ImportEdge[]>();
+  if (fileSetChanged && !firstBuild) {
+    for (const path of present) {
+      if (fresh.has(path)) continue;
+      const old = store.importsOf(path);
+      oldEdgesOf.set(path, old);
+      const again = resolver.resolve(path, moduleSystemOf(path), old);
+      if (!sameEdges(old, again)) {
+        edges.set(path, again);
+        edgesChanged.add(path);
+      }
+    }
+  }
+
+  // Known names: drop the old definitions of changed and deleted files, add the new ones.
+  for (const path of [...fresh.keys(), ...deleted]) if (stored.has(path)) for (const def of store.definitionsOf(path)) knownNames.add(def.name, -1);
+  for (const { write } of fresh.values()) for (const def of write.facts.definitions) knownNames.add(def.name, 1);
+
+  // References to re-resolve: fresh files, files whose imports changed, and importers of files whose
+  // definitions changed (transitively through barrels and __init__ re-exports).
+  const toResolve = new Set<string>(firstBuild ? present : [...fresh.keys(), ...edgesChanged]);
+  if (!firstBuild) {
+    const frontier = [...fresh.keys(), ...deleted];
+    const seen = new Set(frontier);
+    while (frontier.length > 0) {
+      const target = frontier.pop()!;
+      for (const edge of importersOf(store, target, edges)) {
+        toResolve.add(edge.from_path);
+        const reexports = edge.kind === 'reexport' || edge.star || edge.from_path.endsWith('__init__.py');
+        if (reexports && !seen.has(edge.from_path)) {
+          seen.add(edge.from_path);
+          frontier.push(edge.from_path);
+        }
+      }
+    }
+  }
+  for (const path of deleted) toResolve.delete(path);
+
+  const factsOf = (path: string): ModuleFacts | undefined => {
+    if (!present.has(path)) return undefined;
+    const python = moduleSystemOf(path) === 'python';
+    const entry = fresh.get(path);
+    if (entry) {
+      const { facts } = entry.write;
+      return { path, python, definitions: facts.definitions, exports: { localExports: facts.localExports, defaultExports: facts.defaultExports }, imports: edges.get(path) ?? [] };
+    }
+    return { path, python, definitions: store.definitionsOf(path), exports: store.moduleExports(path), imports: edges.get(path) ?? oldEdgesOf.get(path) ?? store.importsOf(path) };
+  };
+  const referenceResolver = new ReferenceResolver(factsOf, (name) => knownNames.has(name));
+  const references = new Map<string, ReturnType<ReferenceResolver['resolveFile']>>();
+  let resolved = 0;
+  for (const path of toResolve) {
+    let facts = fresh.get(path)?.write.facts;
+    if (!facts) {
+      // Unchanged file whose resolution may change: its references are not stored raw, so re-extract.
+      const content = await readFile(join(root, path), 'utf8').catch(() => null);
+      facts = content === null ? undefined : (extractFile(path, content, languages) ?? undefined);
+    }
+    if (facts) references.set(path, referenceResolver.resolveFile(path, facts.references));
+    if (++resolved % YIELD_EVERY === 0) await yieldToLoop();
+  }
+
+  options.onProgress({ done, total: toRead.length, phase: 'writing' });
+  const epoch = store.epoch() + 1;
+  store.transaction(() => {
+    for (const path of deleted) store.deleteFile(path, epoch);
+    for (const { path, mtimeMs } of touched) store.touch(path, mtimeMs);
+    for (const [path, { write }] of fresh) store.writeFile(write, epoch, stored.has(path));
+    for (const path of edgesChanged) store.replaceImports(path, edges.get(path) ?? []);
+    for (const [path, refs] of references) store.replaceReferences(path, refs);
+    store.setEpoch(epoch);
+  });
+  options.onProgress({ done, total: toRead.length, phase: 'ready' });
+  return { epoch, changedFiles: [...fresh.keys(), ...deleted].sort(), skipped };
+}
+
+/** Edges pointing at `target`, with this sync's re-resolved edges taking precedence over stored ones. */
+function importersOf(store: IndexStore, target: string, edges: Map<string, ImportEdge[]>): ImportEdge[] {
+  const rows = store.sqlite.prepare(`SELECT DISTINCT from_path FROM imports WHERE to_path = ?`).all(target) as Array<{ from_path: string }>;
+  const out: ImportEdge[] = [];
+  for (const { from_path } of rows) if (!edges.has(from_path)) out.push(...store.importsOf(from_path).filter((edge) => edge.to_path === target));
+  for (const list of edges.values()) out.push(...list.filter((edge) => edge.to_path === target));
+  return out;
+}

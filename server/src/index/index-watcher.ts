@@ -1,0 +1,38 @@
+import { relative, sep } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+
+const IGNORED_SEGMENTS = new Set(['.git', '.agentgov', 'node_modules']);
+
+/**
+ * Watches the work tree and calls `onChange` once per burst of events (debounced). Renames arrive
+ * as unlink + add; the index re-discovers files anyway, so the event kinds need no bookkeeping here.
+ */
+export class IndexWatcher {
+  readonly #watcher: FSWatcher;
+  readonly ready: Promise<void>;
+  #timer: NodeJS.Timeout | null = null;
+  #pending = new Set<string>();
+
+  constructor(root: string, debounceMs: number, onChange: (paths: string[]) => void) {
+    this.#watcher = watch(root, {
+      ignoreInitial: true,
+      ignored: (path: string) => relative(root, path).split(sep).some((segment) => IGNORED_SEGMENTS.has(segment)),
+    });
+    this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
+    this.#watcher.on('all', (_event, path) => {
+      this.#pending.add(relative(root, path).split(sep).join('/'));
+      if (this.#timer) clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        const paths = [...this.#pending];
+        this.#pending.clear();
+        onChange(paths);
+      }, debounceMs);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#watcher.close();
+  }
+}

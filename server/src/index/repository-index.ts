@@ -1,0 +1,308 @@
+import { execFile } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { LanguagePack, Logger } from '@agentgov/core';
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { DirectedGraph } from 'graphology';
+import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
+import { KnownNames, syncIndex, type SyncResult } from './index-sync.js';
+import { IndexWatcher } from './index-watcher.js';
+import { IndexStore, toDefinition, toImportEdge, type ImportRow, type IndexDatabase } from './store/index-store.js';
+import { definitions as definitionsTable, files as filesTable } from './store/schema.js';
+import type { Definition, DefinitionChange, DefUid, ImportEdge, IndexedFile, IndexProgress, IndexStats, Reference } from './types.js';
+
+export { extractFile } from './extract-file.js';
+
+const run = promisify(execFile);
+
+export const INDEX_DIR = '.agentgov';
+export const INDEX_FILE = 'index.db';
+export const DEFAULT_DEBOUNCE_MS = 50;
+
+export interface OpenRepositoryIndexOptions {
+  root: string;
+  languages: readonly LanguagePack[];
+  logger: Logger;
+  /** Files larger than this are skipped and counted (default 1 MiB). */
+  maxFileBytes?: number;
+  /** Globs (or directory prefixes) never indexed, on top of `.agentgov/` and `node_modules/`. */
+  exclude?: string[];
+  /** Re-index changed, added, deleted and renamed files as they happen (default false). */
+  watch?: boolean;
+  debounceMs?: number;
+}
+
+export interface IndexUpdate {
+  epoch: number;
+  changedFiles: string[];
+}
+
+export interface RepositoryIndex extends EventEmitter {
+  readonly root: string;
+  /** Resolves when the first build is committed. */
+  readonly ready: Promise<void>;
+  /** Drizzle handle on the index database (tables in store/schema.ts; FTS5: fts_definitions, fts_files). */
+  readonly db: IndexDatabase;
+  isReady(): boolean;
+  progress(): IndexProgress;
+  epoch(): number;
+  stats(): IndexStats;
+  files(): IndexedFile[];
+  definitions(filter?: { path?: string; name?: string; kind?: string; qualifiedName?: string }): Definition[];
+  definition(defUid: DefUid): Definition | undefined;
+  references(filter: { toDefUid?: DefUid; name?: string; path?: string; fromDefUid?: DefUid }): Reference[];
+  imports(path: string): ImportEdge[];
+  importers(path: string): ImportEdge[];
+  fileGraph(): DirectedGraph;
+  defGraph(): DirectedGraph;
+  /** Definition changes committed at exactly `epoch`. */
+  definitionsChangedAt(epoch: number): DefinitionChange[];
+  /** Net definition changes after `epoch` up to now, one per def_uid (for `semantic_diff` with `epoch:N`). */
+  definitionsChangedSince(epoch: number): DefinitionChange[];
+  /** Re-index now (what the watcher does); resolves with the committed epoch. */
+  refresh(): Promise<IndexUpdate>;
+  close(): Promise<void>;
+}
+
+/** `.agentgov/` goes into the repository's own `.git/info/exclude`, never into a tracked file. */
+async function excludeIndexDir(root: string, logger: Logger): Promise<void> {
+  try {
+    const { stdout } = await run('git', ['rev-parse', '--git-path', 'info/exclude'], { cwd: root });
+    const file = resolve(root, stdout.trim());
+    const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (current.split('\n').some((line) => line.trim() === `${INDEX_DIR}/` || line.trim() === `/${INDEX_DIR}/`)) return;
+    mkdirSync(dirname(file), { recursive: true });
+    appendFileSync(file, `${current.length > 0 && !current.endsWith('\n') ? '\n' : ''}${INDEX_DIR}/\n`);
+  } catch (error) {
+    logger.debug('not a git work tree; .agentgov/ not added to info/exclude', { root, error: (error as Error).message });
+  }
+}
+
+class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
+  readonly root: string;
+  readonly ready: Promise<void>;
+  readonly #store: IndexStore;
+  readonly #options: OpenRepositoryIndexOptions;
+  readonly #knownNames = new KnownNames();
+  #progress: IndexProgress = { done: 0, total: 0, phase: 'discovering' };
+  #ready = false;
+  #skipped: Record<string, number> = {};
+  #queue: Promise<unknown> = Promise.resolve();
+  #queued: Promise<IndexUpdate> | null = null;
+  #watcher: IndexWatcher | null = null;
+  #graphs: { epoch: number; file?: DirectedGraph; def?: DirectedGraph } = { epoch: -1 };
+  #closed = false;
+
+  constructor(root: string, store: IndexStore, options: OpenRepositoryIndexOptions) {
+    super();
+    this.root = root;
+    this.#store = store;
+    this.#options = options;
+    for (const row of store.sqlite.prepare(`SELECT name, count(*) AS n FROM definitions GROUP BY name`).iterate() as Iterable<{ name: string; n: number }>) {
+      this.#knownNames.add(row.name, row.n);
+    }
+    this.ready = this.refresh().then(() => {
+      this.#ready = true;
+    });
+    // A failed first build is reported to whoever awaits `ready`, never as an unhandled rejection.
+    this.ready.catch((error: Error) => options.logger.error('first index build failed', { error: error.message }));
+  }
+
+  get db(): IndexDatabase {
+    return this.#store.db;
+  }
+
+  startWatching(debounceMs: number): Promise<void> {
+    this.#watcher = new IndexWatcher(this.root, debounceMs, () => {
+      this.refresh().catch((error: Error) => this.#options.logger.error('re-index after a file change failed', { error: error.message }));
+    });
+    return this.#watcher.ready;
+  }
+
+  /** Serialized: at most one sync runs, and bursts while it runs collapse into one follow-up sync. */
+  refresh(): Promise<IndexUpdate> {
+    if (this.#queued) return this.#queued;
+    const next = this.#queue.then(() => {
+      this.#queued = null;
+      return this.#sync();
+    });
+    this.#queued = next;
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async #sync(): Promise<IndexUpdate> {
+    if (this.#closed) return { epoch: this.epoch(), changedFiles: [] };
+    const result: SyncResult = await syncIndex(this.#store, this.#knownNames, {
+      root: this.root,
+      languages: this.#options.languages,
+      logger: this.#options.logger,
+      maxFileBytes: this.#options.maxFileBytes,
+      exclude: this.#options.exclude,
+      onProgress: (progress) => {
+        this.#progress = progress;
+        this.emit('progress', { done: progress.done, total: progress.total, phase: progress.phase });
+      },
+    });
+    this.#skipped = result.skipped;
+    const update = { epoch: result.epoch, changedFiles: result.changedFiles };
+    if (result.changedFiles.length > 0) {
+      this.#options.logger.debug('index updated', { epoch: result.epoch, changed: result.changedFiles.length });
+      this.emit('updated', update);
+    }
+    return update;
+  }
+
+  isReady(): boolean {
+    return this.#ready;
+  }
+
+  progress(): IndexProgress {
+    return { ...this.#progress };
+  }
+
+  epoch(): number {
+    return this.#store.epoch();
+  }
+
+  stats(): IndexStats {
+    const count = (table: string) => (this.#store.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const languages: Record<string, number> = {};
+    for (const row of this.#store.sqlite.prepare(`SELECT language, count(*) AS n FROM files GROUP BY language ORDER BY language`).all() as Array<{ language: string; n: number }>) {
+      languages[row.language] = row.n;
+    }
+    return { files: count('files'), definitions: count('definitions'), references: count('refs'), imports: count('imports'), skipped: { ...this.#skipped }, languages };
+  }
+
+  files(): IndexedFile[] {
+    return this.db
+      .select({ path: filesTable.path, language: filesTable.language, size: filesTable.size, hash: filesTable.hash, lines: filesTable.lines })
+      .from(filesTable)
+      .orderBy(filesTable.path)
+      .all();
+  }
+
+  definitions(filter: { path?: string; name?: string; kind?: string; qualifiedName?: string } = {}): Definition[] {
+    const conditions: SQL[] = [];
+    if (filter.path !== undefined) conditions.push(eq(definitionsTable.path, filter.path));
+    if (filter.name !== undefined) conditions.push(eq(definitionsTable.name, filter.name));
+    if (filter.kind !== undefined) conditions.push(eq(definitionsTable.kind, filter.kind));
+    if (filter.qualifiedName !== undefined) conditions.push(eq(definitionsTable.qualifiedName, filter.qualifiedName));
+    const query = this.db.select().from(definitionsTable).where(conditions.length > 0 ? and(...conditions) : undefined).orderBy(definitionsTable.path, definitionsTable.startLine, definitionsTable.startCol);
+    return query.all().map((row) =>
+      toDefinition({
+        def_uid: row.defUid,
+        path: row.path,
+        kind: row.kind as Definition['kind'],
+        name: row.name,
+        qualified_name: row.qualifiedName,
+        start_line: row.startLine,
+        start_col: row.startCol,
+        end_line: row.endLine,
+        end_col: row.endCol,
+        name_line: row.nameLine,
+        name_col: row.nameCol,
+        signature: row.signature,
+        docstring: row.docstring,
+        body_hash: row.bodyHash,
+        exported: row.exported,
+      }),
+    );
+  }
+
+  definition(defUid: DefUid): Definition | undefined {
+    const row = this.#store.sqlite.prepare(`SELECT * FROM definitions WHERE def_uid = ?`).get(defUid) as (Definition & { exported: number }) | undefined;
+    return row ? toDefinition(row) : undefined;
+  }
+
+  references(filter: { toDefUid?: DefUid; name?: string; path?: string; fromDefUid?: DefUid }): Reference[] {
+    const clauses: string[] = [];
+    const values: string[] = [];
+    const add = (column: string, value: string | undefined) => {
+      if (value === undefined) return;
+      clauses.push(`${column} = ?`);
+      values.push(value);
+    };
+    add('to_def_uid', filter.toDefUid);
+    add('name', filter.name);
+    add('path', filter.path);
+    add('from_def_uid', filter.fromDefUid);
+    const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+    return this.#store.sqlite
+      .prepare(`SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid FROM refs ${where} ORDER BY path, start_line, start_col`)
+      .all(...values) as Reference[];
+  }
+
+  imports(path: string): ImportEdge[] {
+    return this.#store.importsOf(path);
+  }
+
+  importers(path: string): ImportEdge[] {
+    return (this.#store.sqlite.prepare(`SELECT * FROM imports WHERE to_path = ? ORDER BY from_path, line, id`).all(path) as ImportRow[]).map(toImportEdge);
+  }
+
+  #cachedGraphs() {
+    const epoch = this.epoch();
+    if (this.#graphs.epoch !== epoch) this.#graphs = { epoch };
+    return this.#graphs;
+  }
+
+  fileGraph(): DirectedGraph {
+    const cache = this.#cachedGraphs();
+    cache.file ??= buildFileGraph(this.#store);
+    return cache.file;
+  }
+
+  defGraph(): DirectedGraph {
+    const cache = this.#cachedGraphs();
+    cache.def ??= buildDefGraph(this.#store);
+    return cache.def;
+  }
+
+  definitionsChangedAt(epoch: number): DefinitionChange[] {
+    return this.#store.changesAt(epoch);
+  }
+
+  definitionsChangedSince(epoch: number): DefinitionChange[] {
+    const rows = this.#store.sqlite
+      .prepare(`SELECT epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash FROM def_history WHERE epoch > ? ORDER BY epoch, id`)
+      .all(epoch) as DefinitionChange[];
+    const span = new Map<string, { first: DefinitionChange; last: DefinitionChange }>();
+    for (const row of rows) {
+      const seen = span.get(row.def_uid);
+      if (seen) seen.last = row;
+      else span.set(row.def_uid, { first: row, last: row });
+    }
+    const net = new Map<string, DefinitionChange>();
+    for (const [uid, { first, last }] of span) {
+      const before = first.old_body_hash;
+      const after = last.new_body_hash;
+      const change = before === null ? (after === null ? null : 'added') : after === null ? 'removed' : before === after ? null : 'modified';
+      if (change) net.set(uid, { ...last, change, old_body_hash: before, new_body_hash: after });
+    }
+    return [...net.values()];
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#watcher?.close();
+    await this.#queue;
+    this.#store.close();
+  }
+}
+
+/**
+ * Opens (building or refreshing) the index of the repository at `root`, stored in
+ * `<root>/.agentgov/index.db`. Returns at once; `ready` resolves when the first build is committed.
+ */
+export async function openRepositoryIndex(options: OpenRepositoryIndexOptions): Promise<RepositoryIndex> {
+  const root = resolve(options.root);
+  await excludeIndexDir(root, options.logger);
+  const store = IndexStore.open(join(root, INDEX_DIR, INDEX_FILE), options.logger);
+  const index = new SqliteRepositoryIndex(root, store, options);
+  if (options.watch) await index.startWatching(options.debounceMs ?? DEFAULT_DEBOUNCE_MS);
+  return index;
+}

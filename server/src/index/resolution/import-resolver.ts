@@ -1,0 +1,52 @@
+import type { ExtractedImport, ModuleSystem } from '@agentgov/core';
+import type { ImportEdge } from '../types.js';
+import { EcmascriptModuleResolver } from './ecmascript-modules.js';
+import { PythonModuleResolver } from './python-modules.js';
+
+/** Resolves every import of every language against one snapshot of the repository's files. */
+export class ImportResolver {
+  readonly #ecmascript: EcmascriptModuleResolver;
+  readonly #python: PythonModuleResolver;
+
+  constructor(root: string, files: ReadonlySet<string>, configFiles: readonly string[]) {
+    this.#ecmascript = new EcmascriptModuleResolver(root, files, configFiles);
+    this.#python = new PythonModuleResolver(files);
+  }
+
+  /**
+   * One edge per import statement; a Python `from pkg import mod` whose name is a submodule
+   * gets its own namespace edge to that module, so the file graph sees it.
+   */
+  resolve(path: string, moduleSystem: ModuleSystem, imports: readonly ExtractedImport[]): ImportEdge[] {
+    const edges: ImportEdge[] = [];
+    for (const entry of imports) {
+      const edge = (to: string | null, specifier: string, bindings: ExtractedImport['bindings']): ImportEdge => ({
+        from_path: path,
+        specifier,
+        kind: entry.kind,
+        to_path: to === path ? null : to,
+        names: bindings.map((binding) => binding.imported),
+        bindings,
+        star: entry.star,
+        line: entry.line,
+      });
+      if (moduleSystem === 'ecmascript') {
+        edges.push(edge(this.#ecmascript.resolve(path, entry.specifier), entry.specifier, entry.bindings));
+        continue;
+      }
+      const target = this.#python.resolve(path, entry.specifier);
+      const plain: ExtractedImport['bindings'] = [];
+      const submodules: ImportEdge[] = [];
+      for (const binding of entry.bindings) {
+        const submodule = target && binding.imported !== '*' ? this.#python.submodule(target, binding.imported) : null;
+        if (submodule) {
+          const separator = entry.specifier.endsWith('.') ? '' : '.';
+          submodules.push({ ...edge(submodule, `${entry.specifier}${separator}${binding.imported}`, [{ imported: '*', local: binding.local }]), star: false });
+        } else plain.push(binding);
+      }
+      if (plain.length > 0 || entry.star || submodules.length === 0) edges.push(edge(target, entry.specifier, plain));
+      edges.push(...submodules);
+    }
+    return edges;
+  }
+}

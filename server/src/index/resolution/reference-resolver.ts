@@ -1,0 +1,164 @@
+import type { ExtractedReference } from '@agentgov/core';
+import type { ModuleExports } from '../store/index-store.js';
+import type { Definition, DefUid, ImportEdge, Reference } from '../types.js';
+
+/** What resolution needs to know about one module. */
+export interface ModuleFacts {
+  path: string;
+  python: boolean;
+  definitions: Definition[];
+  exports: ModuleExports;
+  imports: ImportEdge[];
+}
+
+interface ModuleScope {
+  facts: ModuleFacts;
+  byQualified: Map<string, Definition>;
+  topLevel: Map<string, Definition>;
+  /** local name → (edge, imported name) */
+  bindings: Map<string, { edge: ImportEdge; imported: string }>;
+  stars: ImportEdge[];
+}
+
+const MAX_REEXPORT_DEPTH = 8;
+
+/**
+ * Resolves references to definitions through lexical nesting, the module's own top level, its
+ * import bindings (following re-export chains and barrels), namespace imports and `this`/`self`.
+ * Anything else stays unresolved (`to_def_uid: null`), kept only when some definition has that name.
+ */
+export class ReferenceResolver {
+  readonly #factsOf: (path: string) => ModuleFacts | undefined;
+  readonly #isKnownName: (name: string) => boolean;
+  readonly #scopes = new Map<string, ModuleScope | null>();
+
+  constructor(factsOf: (path: string) => ModuleFacts | undefined, isKnownName: (name: string) => boolean) {
+    this.#factsOf = factsOf;
+    this.#isKnownName = isKnownName;
+  }
+
+  #scope(path: string): ModuleScope | null {
+    const cached = this.#scopes.get(path);
+    if (cached !== undefined) return cached;
+    const facts = this.#factsOf(path);
+    let scope: ModuleScope | null = null;
+    if (facts) {
+      const byQualified = new Map<string, Definition>();
+      const topLevel = new Map<string, Definition>();
+      for (const def of facts.definitions) {
+        if (!byQualified.has(def.qualified_name)) byQualified.set(def.qualified_name, def);
+        if (def.qualified_name === def.name && !topLevel.has(def.name)) topLevel.set(def.name, def);
+      }
+      const bindings = new Map<string, { edge: ImportEdge; imported: string }>();
+      const stars: ImportEdge[] = [];
+      for (const edge of facts.imports) {
+        if (edge.star) stars.push(edge);
+        for (const binding of edge.bindings) if (binding.local) bindings.set(binding.local, { edge, imported: binding.imported });
+      }
+      scope = { facts, byQualified, topLevel, bindings, stars };
+    }
+    this.#scopes.set(path, scope);
+    return scope;
+  }
+
+  resolveFile(path: string, references: readonly ExtractedReference[]): Reference[] {
+    const scope = this.#scope(path);
+    const out: Reference[] = [];
+    for (const ref of references) {
+      const target = scope ? this.#resolve(scope, ref) : null;
+      if (!target && !this.#isKnownName(ref.name)) continue;
+      const from = ref.enclosing && scope ? (scope.byQualified.get(ref.enclosing)?.def_uid ?? null) : null;
+      out.push({
+        path,
+        name: ref.name,
+        context: ref.context,
+        start_line: ref.span.startLine,
+        start_col: ref.span.startCol,
+        end_line: ref.span.endLine,
+        end_col: ref.span.endCol,
+        qualifier: ref.qualifier,
+        from_def_uid: from,
+        to_def_uid: target?.def_uid ?? null,
+      });
+    }
+    return out;
+  }
+
+  #resolve(scope: ModuleScope, ref: ExtractedReference): Definition | null {
+    if (ref.qualifier === null) return this.#resolveName(scope, ref.name, ref.enclosing);
+    if (ref.qualifier === 'this' || ref.qualifier === 'self' || ref.qualifier === 'cls') return this.#resolveMember(scope, ref.name, ref.enclosing);
+    const namespace = scope.bindings.get(ref.qualifier);
+    if (namespace && namespace.imported === '*' && namespace.edge.to_path) return this.#exported(namespace.edge.to_path, ref.name, 0);
+    // `Class.staticMember` or `module.Class.member` where the qualifier names a class.
+    const owner = ref.qualifier.includes('.') ? null : this.#resolveName(scope, ref.qualifier, ref.enclosing);
+    if (owner && owner.kind === 'class') {
+      const ownerScope = this.#scope(owner.path);
+      return ownerScope?.byQualified.get(`${owner.qualified_name}.${ref.name}`) ?? null;
+    }
+    return null;
+  }
+
+  /** A bare name: nested definitions of the enclosing chain, then module level, then imports. */
+  #resolveName(scope: ModuleScope, name: string, enclosing: string | null): Definition | null {
+    let prefix = enclosing;
+    while (prefix) {
+      const nested = scope.byQualified.get(`${prefix}.${name}`);
+      if (nested && nested.kind !== 'method') return nested;
+      const dot = prefix.lastIndexOf('.');
+      prefix = dot < 0 ? null : prefix.slice(0, dot);
+    }
+    const local = scope.topLevel.get(name);
+    if (local) return local;
+    const binding = scope.bindings.get(name);
+    if (binding) {
+      if (!binding.edge.to_path || binding.imported === '*') return null;
+      return this.#exported(binding.edge.to_path, binding.imported, 0);
+    }
+    for (const star of scope.stars) {
+      const found = star.to_path ? this.#exported(star.to_path, name, 0) : null;
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /** `this.name` / `self.name`: a member of the innermost enclosing class. */
+  #resolveMember(scope: ModuleScope, name: string, enclosing: string | null): Definition | null {
+    let prefix = enclosing;
+    while (prefix) {
+      const owner = scope.byQualified.get(prefix);
+      if (owner?.kind === 'class') return scope.byQualified.get(`${prefix}.${name}`) ?? null;
+      const dot = prefix.lastIndexOf('.');
+      prefix = dot < 0 ? null : prefix.slice(0, dot);
+    }
+    return null;
+  }
+
+  /** What module `path` exports as `name`, following re-exports and star exports. */
+  #exported(path: string, name: string, depth: number): Definition | null {
+    if (depth > MAX_REEXPORT_DEPTH) return null;
+    const scope = this.#scope(path);
+    if (!scope) return null;
+    if (name === 'default') {
+      const uid: DefUid | undefined = scope.facts.exports.defaultExports[0];
+      if (uid) return scope.facts.definitions.find((def) => def.def_uid === uid) ?? null;
+    }
+    const local = scope.topLevel.get(name);
+    if (local && (local.exported || scope.facts.python)) return local;
+    const aliased = scope.facts.exports.localExports.find((entry) => entry.exported === name);
+    if (aliased) {
+      const target = scope.topLevel.get(aliased.local);
+      if (target) return target;
+      const binding = scope.bindings.get(aliased.local);
+      if (binding?.edge.to_path && binding.imported !== '*') return this.#exported(binding.edge.to_path, binding.imported, depth + 1);
+    }
+    const binding = scope.bindings.get(name);
+    if (binding && (binding.edge.kind === 'reexport' || scope.facts.python) && binding.edge.to_path && binding.imported !== '*') {
+      return this.#exported(binding.edge.to_path, binding.imported, depth + 1);
+    }
+    for (const star of scope.stars) {
+      const found = star.to_path ? this.#exported(star.to_path, name, depth + 1) : null;
+      if (found) return found;
+    }
+    return null;
+  }
+}

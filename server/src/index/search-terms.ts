@@ -1,0 +1,28 @@
+/**
+ * Term splitting shared by the FTS documents and whoever queries them: `getHTTPResponse2` →
+ * `get http response 2`, `snake_case_name` → `snake case name`. Keep queries and documents on the
+ * same function or BM25 matches nothing.
+ */
+export function identifierTerms(identifier: string): string[] {
+  const parts = identifier
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Za-z])([0-9])/g, '$1 $2')
+    .replace(/([0-9])([A-Za-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((part) => part.length > 0)
+    .map((part) => part.toLowerCase());
+  const whole = identifier.toLowerCase().replace(/[^a-z0-9_]/g, '');
+  return parts.length > 1 && whole ? [...parts, whole] : parts;
+}
+
+/** `src/core/parseTree.ts` → `src core parse tree ts`. */
+export function pathTerms(path: string): string[] {
+  return path.split(/[/\\.\-]+/).flatMap(identifierTerms);
+}
+
+export function termsText(identifiers: Iterable<string>): string {
+  const out: string[] = [];
+  for (const identifier of identifiers) out.push(...identifierTerms(identifier));
+  return out.join(' ');
+}

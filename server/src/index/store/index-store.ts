@@ -1,0 +1,270 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Logger } from '@agentgov/core';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import type { FileFacts } from '../extract-file.js';
+import { pathTerms, termsText } from '../search-terms.js';
+import type { Definition, DefinitionChange, ImportEdge, Reference } from '../types.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { indexSchema } from './schema.js';
+
+/**
+ * Bumped whenever extraction changes what it produces for the same source: stored facts from an
+ * older extractor are dropped and rebuilt rather than mixed with new ones.
+ */
+export const EXTRACTOR_VERSION = '1';
+
+export type IndexDatabase = BetterSQLite3Database<typeof indexSchema> & { $client: Database.Database };
+
+export interface StoredFile {
+  path: string;
+  language: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  lines: number;
+}
+
+export interface ModuleExports {
+  localExports: Array<{ exported: string; local: string }>;
+  defaultExports: string[];
+}
+
+/** What one re-index writes for one file whose content changed. */
+export interface FileWrite {
+  file: StoredFile;
+  facts: FileFacts;
+}
+
+function openDatabase(file: string): Database.Database {
+  const sqlite = new Database(file);
+  try {
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('cache_size = -65536');
+    sqlite.pragma('temp_store = MEMORY');
+    const check = sqlite.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
+    return sqlite;
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}
+
+function removeDatabase(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+}
+
+/** Brings an opened database to SCHEMA_VERSION; false when its schema is foreign or newer (rebuild it). */
+function migrate(sqlite: Database.Database): boolean {
+  const version = sqlite.pragma('user_version', { simple: true }) as number;
+  const tables = sqlite.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'`).get() as { n: number };
+  if (version > SCHEMA_VERSION || (version === 0 && tables.n > 0)) return false;
+  sqlite.transaction(() => {
+    for (let step = version; step < SCHEMA_VERSION; step++) for (const statement of MIGRATIONS[step]!) sqlite.exec(statement);
+    sqlite.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
+  return true;
+}
+
+/** The SQLite store behind a repository index: one writer (the index), many readers. */
+export class IndexStore {
+  readonly sqlite: Database.Database;
+  readonly db: IndexDatabase;
+  readonly #statements: ReturnType<IndexStore['prepare']>;
+
+  private constructor(sqlite: Database.Database) {
+    this.sqlite = sqlite;
+    this.db = drizzle(sqlite, { schema: indexSchema }) as IndexDatabase;
+    this.#statements = this.prepare();
+  }
+
+  /** Opens (or creates) the store; a corrupt, foreign or outdated one is deleted and rebuilt with a log line. */
+  static open(file: string, logger: Logger): IndexStore {
+    mkdirSync(dirname(file), { recursive: true });
+    let sqlite: Database.Database | null = null;
+    try {
+      if (existsSync(file)) {
+        sqlite = openDatabase(file);
+        if (!migrate(sqlite)) {
+          logger.warn('index schema is not this version\'s; rebuilding the index', { file });
+          sqlite.close();
+          sqlite = null;
+        } else if (IndexStore.#extractorVersion(sqlite) !== EXTRACTOR_VERSION) {
+          logger.info('index was built by another extractor version; rebuilding the index', { file });
+          sqlite.close();
+          sqlite = null;
+        }
+      }
+    } catch (error) {
+      logger.warn('index database is unreadable or corrupt; rebuilding the index', { file, error: (error as Error).message });
+      try {
+        sqlite?.close();
+      } catch {
+        // already unusable; it is deleted next
+      }
+      sqlite = null;
+    }
+    if (!sqlite) {
+      removeDatabase(file);
+      sqlite = openDatabase(file);
+      migrate(sqlite);
+      sqlite.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('extractor_version', ?), ('epoch', '0')`).run(EXTRACTOR_VERSION);
+    }
+    return new IndexStore(sqlite);
+  }
+
+  static #extractorVersion(sqlite: Database.Database): string | undefined {
+    const row = sqlite.prepare(`SELECT value FROM meta WHERE key = 'extractor_version'`).get() as { value: string } | undefined;
+    return row?.value;
+  }
+
+  private prepare() {
+    const s = this.sqlite;
+    return {
+      epoch: s.prepare(`SELECT value FROM meta WHERE key = 'epoch'`),
+      setEpoch: s.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)`),
+      insertFile: s.prepare(`INSERT OR REPLACE INTO files (path, language, size, mtime_ms, hash, lines, exports, epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      touchFile: s.prepare(`UPDATE files SET mtime_ms = ? WHERE path = ?`),
+      defsOfPath: s.prepare(`SELECT def_uid, kind, qualified_name, body_hash FROM definitions WHERE path = ?`),
+      insertDef: s.prepare(
+        `INSERT OR REPLACE INTO definitions (def_uid, path, kind, name, qualified_name, start_line, start_col, end_line, end_col, name_line, name_col, signature, docstring, body_hash, exported)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      // FTS rows share the rowid of their definitions/files row, so deleting by path uses the path index.
+      insertDefDoc: s.prepare(`INSERT INTO fts_definitions (rowid, def_uid, path, name_terms, qualified_name, signature, docstring, body, path_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertFileDoc: s.prepare(`INSERT INTO fts_files (rowid, path, path_terms, identifiers) VALUES (?, ?, ?, ?)`),
+      insertRef: s.prepare(
+        `INSERT INTO refs (path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertImport: s.prepare(`INSERT INTO imports (from_path, specifier, kind, to_path, bindings, star, line) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      insertHistory: s.prepare(
+        `INSERT INTO def_history (epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      deleteFile: s.prepare(`DELETE FROM files WHERE path = ?`),
+      deleteDefs: s.prepare(`DELETE FROM definitions WHERE path = ?`),
+      deleteDefDocs: s.prepare(`DELETE FROM fts_definitions WHERE rowid IN (SELECT rowid FROM definitions WHERE path = ?)`),
+      deleteFileDoc: s.prepare(`DELETE FROM fts_files WHERE rowid IN (SELECT rowid FROM files WHERE path = ?)`),
+      deleteRefs: s.prepare(`DELETE FROM refs WHERE path = ?`),
+      deleteImports: s.prepare(`DELETE FROM imports WHERE from_path = ?`),
+    };
+  }
+
+  epoch(): number {
+    const row = this.#statements.epoch.get() as { value: string } | undefined;
+    return row ? Number(row.value) : 0;
+  }
+
+  storedFiles(): Map<string, StoredFile> {
+    const rows = this.sqlite.prepare(`SELECT path, language, size, mtime_ms AS mtimeMs, hash, lines FROM files`).all() as StoredFile[];
+    return new Map(rows.map((row) => [row.path, row]));
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.sqlite.transaction(fn)();
+  }
+
+  touch(path: string, mtimeMs: number): void {
+    this.#statements.touchFile.run(mtimeMs, path);
+  }
+
+  /** Replaces one file's facts; records definition changes at `epoch`. Call inside a transaction. */
+  writeFile(write: FileWrite, epoch: number, existing: boolean): void {
+    const { file, facts } = write;
+    const st = this.#statements;
+    const old = new Map((st.defsOfPath.all(file.path) as Array<{ def_uid: string; kind: string; qualified_name: string; body_hash: string }>).map((row) => [row.def_uid, row]));
+    if (old.size > 0 || existing) this.#clear(file.path);
+    const fileRow = st.insertFile.run(file.path, file.language, file.size, file.mtimeMs, file.hash, file.lines, JSON.stringify({ localExports: facts.localExports, defaultExports: facts.defaultExports }), epoch);
+    const fileIdentifiers = new Set<string>();
+    for (const def of facts.definitions) {
+      const defRow = st.insertDef.run(def.def_uid, def.path, def.kind, def.name, def.qualified_name, def.start_line, def.start_col, def.end_line, def.end_col, def.name_line, def.name_col, def.signature, def.docstring, def.body_hash, def.exported ? 1 : 0);
+      const body = facts.bodyIdentifiers.get(def.def_uid) ?? [];
+      for (const identifier of body) fileIdentifiers.add(identifier);
+      fileIdentifiers.add(def.name);
+      st.insertDefDoc.run(defRow.lastInsertRowid, def.def_uid, def.path, termsText([def.name]), def.qualified_name, def.signature, def.docstring ?? '', termsText(body), pathTerms(def.path).join(' '));
+      const previous = old.get(def.def_uid);
+      if (!previous) st.insertHistory.run(epoch, def.def_uid, def.path, def.kind, def.qualified_name, 'added', null, def.body_hash);
+      else if (previous.body_hash !== def.body_hash) st.insertHistory.run(epoch, def.def_uid, def.path, def.kind, def.qualified_name, 'modified', previous.body_hash, def.body_hash);
+      old.delete(def.def_uid);
+    }
+    for (const gone of old.values()) st.insertHistory.run(epoch, gone.def_uid, file.path, gone.kind, gone.qualified_name, 'removed', gone.body_hash, null);
+    st.insertFileDoc.run(fileRow.lastInsertRowid, file.path, pathTerms(file.path).join(' '), termsText(fileIdentifiers));
+  }
+
+  /** Removes a deleted file and records its definitions as removed at `epoch`. */
+  deleteFile(path: string, epoch: number): void {
+    for (const gone of this.#statements.defsOfPath.all(path) as Array<{ def_uid: string; kind: string; qualified_name: string; body_hash: string }>) {
+      this.#statements.insertHistory.run(epoch, gone.def_uid, path, gone.kind, gone.qualified_name, 'removed', gone.body_hash, null);
+    }
+    this.#clear(path);
+    this.#statements.deleteImports.run(path);
+    this.#statements.deleteRefs.run(path);
+  }
+
+  #clear(path: string): void {
+    const st = this.#statements;
+    st.deleteDefDocs.run(path);
+    st.deleteFileDoc.run(path);
+    st.deleteFile.run(path);
+    st.deleteDefs.run(path);
+  }
+
+  replaceImports(path: string, edges: ImportEdge[]): void {
+    this.#statements.deleteImports.run(path);
+    for (const edge of edges) this.#statements.insertImport.run(edge.from_path, edge.specifier, edge.kind, edge.to_path, JSON.stringify(edge.bindings), edge.star ? 1 : 0, edge.line);
+  }
+
+  replaceReferences(path: string, references: Reference[]): void {
+    this.#statements.deleteRefs.run(path);
+    const insert = this.#statements.insertRef;
+    for (const r of references) insert.run(r.path, r.name, r.context, r.start_line, r.start_col, r.end_line, r.end_col, r.qualifier, r.from_def_uid, r.to_def_uid);
+  }
+
+  setEpoch(epoch: number): void {
+    this.#statements.setEpoch.run(String(epoch));
+  }
+
+  moduleExports(path: string): ModuleExports {
+    const row = this.sqlite.prepare(`SELECT exports FROM files WHERE path = ?`).get(path) as { exports: string } | undefined;
+    return row ? (JSON.parse(row.exports) as ModuleExports) : { localExports: [], defaultExports: [] };
+  }
+
+  definitionsOf(path: string): Definition[] {
+    return (this.sqlite.prepare(`SELECT * FROM definitions WHERE path = ?`).all(path) as Array<Definition & { exported: number }>).map(toDefinition);
+  }
+
+  importsOf(path: string): ImportEdge[] {
+    return (this.sqlite.prepare(`SELECT * FROM imports WHERE from_path = ? ORDER BY line, id`).all(path) as ImportRow[]).map(toImportEdge);
+  }
+
+  changesAt(epoch: number): DefinitionChange[] {
+    return this.sqlite
+      .prepare(`SELECT epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash FROM def_history WHERE epoch = ? ORDER BY id`)
+      .all(epoch) as DefinitionChange[];
+  }
+
+  close(): void {
+    this.sqlite.close();
+  }
+}
+
+export interface ImportRow {
+  from_path: string;
+  specifier: string;
+  kind: ImportEdge['kind'];
+  to_path: string | null;
+  bindings: string;
+  star: number;
+  line: number;
+}
+
+export function toImportEdge(row: ImportRow): ImportEdge {
+  const bindings = JSON.parse(row.bindings) as ImportEdge['bindings'];
+  return { from_path: row.from_path, specifier: row.specifier, kind: row.kind, to_path: row.to_path, names: bindings.map((binding) => binding.imported), bindings, star: row.star === 1, line: row.line };
+}
+
+export function toDefinition(row: Definition & { exported: number | boolean }): Definition {
+  return { ...row, exported: Boolean(row.exported) };
+}

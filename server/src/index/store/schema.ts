@@ -1,0 +1,93 @@
+import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/** Drizzle view of the index tables; the DDL itself lives in migrations.ts (FTS5 needs raw SQL). */
+export const meta = sqliteTable('meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const files = sqliteTable('files', {
+  path: text('path').primaryKey(),
+  language: text('language').notNull(),
+  size: integer('size').notNull(),
+  mtimeMs: real('mtime_ms').notNull(),
+  hash: text('hash').notNull(),
+  lines: integer('lines').notNull(),
+  /** JSON: `[{ exported, local }]` plus default-exported def_uids, for re-export resolution. */
+  exports: text('exports').notNull(),
+  epoch: integer('epoch').notNull(),
+});
+
+export const definitions = sqliteTable(
+  'definitions',
+  {
+    defUid: text('def_uid').primaryKey(),
+    path: text('path').notNull(),
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    qualifiedName: text('qualified_name').notNull(),
+    startLine: integer('start_line').notNull(),
+    startCol: integer('start_col').notNull(),
+    endLine: integer('end_line').notNull(),
+    endCol: integer('end_col').notNull(),
+    nameLine: integer('name_line').notNull(),
+    nameCol: integer('name_col').notNull(),
+    signature: text('signature').notNull(),
+    docstring: text('docstring'),
+    bodyHash: text('body_hash').notNull(),
+    exported: integer('exported', { mode: 'boolean' }).notNull(),
+  },
+  (table) => [index('definitions_path').on(table.path), index('definitions_name').on(table.name)],
+);
+
+export const refs = sqliteTable(
+  'refs',
+  {
+    id: integer('id').primaryKey(),
+    path: text('path').notNull(),
+    name: text('name').notNull(),
+    context: text('context').notNull(),
+    startLine: integer('start_line').notNull(),
+    startCol: integer('start_col').notNull(),
+    endLine: integer('end_line').notNull(),
+    endCol: integer('end_col').notNull(),
+    qualifier: text('qualifier'),
+    fromDefUid: text('from_def_uid'),
+    toDefUid: text('to_def_uid'),
+  },
+  (table) => [index('refs_path').on(table.path), index('refs_name').on(table.name), index('refs_to').on(table.toDefUid)],
+);
+
+export const imports = sqliteTable(
+  'imports',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    fromPath: text('from_path').notNull(),
+    specifier: text('specifier').notNull(),
+    kind: text('kind').notNull(),
+    toPath: text('to_path'),
+    /** JSON `[{ imported, local }]`. */
+    bindings: text('bindings').notNull(),
+    star: integer('star', { mode: 'boolean' }).notNull(),
+    line: integer('line').notNull(),
+  },
+  (table) => [index('imports_from').on(table.fromPath), index('imports_to').on(table.toPath)],
+);
+
+export const defHistory = sqliteTable(
+  'def_history',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    epoch: integer('epoch').notNull(),
+    defUid: text('def_uid').notNull(),
+    path: text('path').notNull(),
+    kind: text('kind').notNull(),
+    qualifiedName: text('qualified_name').notNull(),
+    change: text('change').notNull(),
+    oldBodyHash: text('old_body_hash'),
+    newBodyHash: text('new_body_hash'),
+  },
+  (table) => [index('def_history_epoch').on(table.epoch)],
+);
+
+export const indexSchema = { meta, files, definitions, refs, imports, defHistory };
