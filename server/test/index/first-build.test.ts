@@ -1,8 +1,7 @@
-import { cleanupTempDirs } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { openRepositoryIndex, type RepositoryIndex } from '../../src/index/repository-index.js';
 import type { IndexProgress } from '../../src/index/types.js';
-import { gitRepo, LANGUAGES, memoryLogger } from './fixture-repos.js';
+import { gitRepo, LANGUAGES, memoryLogger, removeRepos } from './fixture-repos.js';
 
 /** A generated repository big enough that its first build spans many event-loop turns. */
 function generatedRepo(files: number): Record<string, string> {
@@ -19,7 +18,7 @@ describe('repository index: first build of a large repository', () => {
   let index: RepositoryIndex;
   after(async () => {
     await index?.close();
-    cleanupTempDirs();
+    removeRepos();
   });
 
   it('is not ready and reports progress (done/total) until the first build commits', async () => {

@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createLogger, type Logger, type LanguagePack } from '@agentgov/core';
-import { makeTempDir, writeTree } from '@agentgov/core/testing';
+import { writeTree } from '@agentgov/core/testing';
 import { LANGUAGE_PACKS as PYTHON } from '@agentgov/plugin-language-python';
 import { LANGUAGE_PACKS as ECMASCRIPT } from '@agentgov/plugin-language-typescript';
 
@@ -14,8 +17,16 @@ export function memoryLogger(): { logger: Logger; lines: string[] } {
 }
 
 /** A real git work tree holding `files` (untracked: discovery lists untracked-not-ignored files too). */
+const repos: string[] = [];
+
+/** Removes the repositories this module created (only those: other suites' temp dirs may still be in use). */
+export function removeRepos(): void {
+  for (const root of repos.splice(0)) rmSync(root, { recursive: true, force: true });
+}
+
 export function gitRepo(files: Record<string, string>, prefix = 'agentgov-index-'): string {
-  const root = makeTempDir(prefix);
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  repos.push(root);
   execFileSync('git', ['init', '-q'], { cwd: root });
   writeTree(root, files);
   return root;

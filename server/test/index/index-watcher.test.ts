@@ -1,9 +1,8 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { openRepositoryIndex, type IndexUpdate, type RepositoryIndex } from '../../src/index/repository-index.js';
-import { gitRepo, LANGUAGES, memoryLogger, TYPESCRIPT_REPO } from './fixture-repos.js';
+import { gitRepo, LANGUAGES, memoryLogger, TYPESCRIPT_REPO, removeRepos } from './fixture-repos.js';
 
 /** Resolves with the first update whose changed files include `path`. */
 function updateTouching(index: RepositoryIndex, path: string): Promise<IndexUpdate> {
@@ -29,7 +28,7 @@ describe('repository index: watching the work tree', () => {
   });
   after(async () => {
     await index.close();
-    cleanupTempDirs();
+    removeRepos();
   });
 
   it('follows an edit', async () => {

@@ -1,10 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { cycles } from '../../src/graph/graph-algorithms.js';
 import { openRepositoryIndex, type RepositoryIndex } from '../../src/index/repository-index.js';
-import { gitRepo, LANGUAGES, memoryLogger, PYTHON_REPO, TYPESCRIPT_REPO } from './fixture-repos.js';
+import { gitRepo, LANGUAGES, memoryLogger, PYTHON_REPO, TYPESCRIPT_REPO, removeRepos } from './fixture-repos.js';
 
 async function open(root: string): Promise<RepositoryIndex> {
   const index = await openRepositoryIndex({ root, languages: LANGUAGES, logger: memoryLogger().logger });
@@ -31,7 +30,7 @@ describe('repository index: TypeScript fixture', () => {
   });
   after(async () => {
     await index.close();
-    cleanupTempDirs();
+    removeRepos();
   });
 
   it('extracts every definition with kind, qualified name and span', () => {
@@ -125,7 +124,7 @@ describe('repository index: Python fixture', () => {
   });
   after(async () => {
     await index.close();
-    cleanupTempDirs();
+    removeRepos();
   });
 
   it('extracts classes, methods, functions and constants with docstrings', () => {

@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs } from '@agentgov/core/testing';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { openRepositoryIndex, type RepositoryIndex } from '../../../src/index/repository-index.js';
 import { identifierTerms } from '../../../src/index/search-terms.js';
-import { gitRepo, LANGUAGES, memoryLogger, TYPESCRIPT_REPO } from '../fixture-repos.js';
+import { gitRepo, LANGUAGES, memoryLogger, TYPESCRIPT_REPO, removeRepos } from '../fixture-repos.js';
 
 async function openWith(root: string, extra: { maxFileBytes?: number } = {}) {
   const { logger, lines } = memoryLogger();
@@ -19,7 +18,7 @@ describe('index store', () => {
   const opened: RepositoryIndex[] = [];
   after(async () => {
     for (const index of opened) await index.close();
-    cleanupTempDirs();
+    removeRepos();
   });
 
   it('lives in .agentgov/index.db (WAL), excluded through .git/info/exclude', async () => {
