@@ -72,15 +72,18 @@ class RuleEngine implements RiskEngine {
   private assessUnsafe(event: ToolCallEvent): Assessment {
     const tool = typeof event?.canonical_tool === 'string' ? event.canonical_tool : 'other';
     const args: Record<string, unknown> = event?.arguments && typeof event.arguments === 'object' ? event.arguments : {};
-    const projectRoot = typeof event?.cwd === 'string' && path.posix.isAbsolute(event.cwd) ? path.posix.resolve(event.cwd) : null;
+    const cwd = typeof event?.cwd === 'string' && path.posix.isAbsolute(event.cwd) ? path.posix.resolve(event.cwd) : null;
     const factors: string[] = [];
-    if (projectRoot === null) factors.push('no absolute project root (cwd): relative paths cannot be placed');
-    if (tool === 'shell') return this.assessShell(args, projectRoot, factors);
-    if (FILE_TOOLS.has(tool)) return this.assessFile(tool, args, projectRoot, factors);
+    if (cwd === null) factors.push('no absolute project root (cwd): relative paths cannot be placed');
+    // The home directory or `/` is never a project: everything would count as "inside" it.
+    const projectRoot = cwd === this.home || cwd === '/' ? null : cwd;
+    if (cwd !== null && projectRoot === null) factors.push(`cwd ${cwd} is the home directory or the root, not a project: nothing counts as inside the project`);
+    if (tool === 'shell') return this.assessShell(args, cwd, projectRoot, factors);
+    if (FILE_TOOLS.has(tool)) return this.assessFile(tool, args, cwd, projectRoot, factors);
     return finish([], { rules: [], factors: [...factors, `tool kind '${tool}' has no risk rules`] }, 'no_risk_detected');
   }
 
-  private assessShell(args: Record<string, unknown>, projectRoot: string | null, factors: string[]): Assessment {
+  private assessShell(args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
     let command = args.command ?? args.cmd;
     if (Array.isArray(command) && command.every((c) => typeof c === 'string')) command = command.join(' ');
     if (typeof command !== 'string') {
@@ -96,7 +99,7 @@ class RuleEngine implements RiskEngine {
       factors.push('command contains NUL bytes: they were removed before parsing');
       text = text.replace(/\0/g, ' ');
     }
-    const normalized = normalizeShell(text, { cwd: projectRoot, home: this.home });
+    const normalized = normalizeShell(text, { cwd, home: this.home });
     factors.push(...normalized.factors);
     const hits: Hit[] = [];
     const pathContext = { projectRoot, home: this.home, classPatterns: this.set.classPatterns };
@@ -139,14 +142,14 @@ class RuleEngine implements RiskEngine {
     return null;
   }
 
-  private assessFile(tool: string, args: Record<string, unknown>, projectRoot: string | null, factors: string[]): Assessment {
+  private assessFile(tool: string, args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
     const key = PATH_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
     if (key === undefined) {
       const code = tool === 'search' ? 'no_risk_detected' : 'invalid_arguments';
       return finish([], { rules: [], factors: [...factors, `no file path among ${PATH_KEYS.join(', ')}`] }, code);
     }
     const raw = args[key] as string;
-    const classified = classifyPath(raw, { cwd: projectRoot, projectRoot, home: this.home, env: {}, classPatterns: this.set.classPatterns });
+    const classified = classifyPath(raw, { cwd, projectRoot, home: this.home, env: {}, classPatterns: this.set.classPatterns });
     const tilde = classified.resolved && classified.resolved.startsWith(`${this.home}/`) ? `~${classified.resolved.slice(this.home.length)}` : classified.resolved;
     const hits: Hit[] = [];
     for (const rule of this.set.rules) {

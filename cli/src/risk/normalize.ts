@@ -96,17 +96,21 @@ class Walker {
       inputFrom: [...state.inputFrom, ...raw.inputFrom],
       redirects: [...state.redirects, ...raw.redirects],
     };
-    if (raw.words.length === 0) {
+    // A leading word like `A-B=2` is not a valid assignment, so bash would run it as a
+    // program; it cannot be one in practice, so the command behind it is judged as well.
+    const words = [...raw.words];
+    while (words.length > 1 && /^[^/]*=/.test(words[0] ?? '')) words.shift();
+    if (words.length === 0) {
       if (raw.redirects.length > 0) this.emit([], frame);
       return;
     }
-    const name = programName(raw.words[0] ?? '');
-    if (name === 'cd' || name === 'pushd' || (name === 'builtin' && programName(raw.words[1] ?? '') === 'cd')) {
-      const args = raw.words.slice(name === 'builtin' ? 2 : 1).filter((w) => !/^-[LPe@]+$/.test(w));
+    const name = programName(words[0] ?? '');
+    if (name === 'cd' || name === 'pushd' || (name === 'builtin' && programName(words[1] ?? '') === 'cd')) {
+      const args = words.slice(name === 'builtin' ? 2 : 1).filter((w) => !/^-[LPe@]+$/.test(w));
       state.cwd = this.changeDir(state.cwd, args[0]);
     }
-    if (raw.stdinText !== undefined) this.stdinScript(raw.words, raw.stdinText, frame);
-    this.argv(raw.words, frame);
+    if (raw.stdinText !== undefined) this.stdinScript(words, raw.stdinText, frame);
+    this.argv(words, frame);
   }
 
   private changeDir(cwd: string | null, target: string | undefined): string | null {

@@ -156,6 +156,7 @@ class Collector {
       found = this.command(body, pseudo.redirects);
       const target = found[0];
       if (target) {
+        target.words.push(...pseudo.words);
         target.inputFrom.push(...pseudo.inputFrom);
         if (pseudo.stdinText !== undefined) target.stdinText = pseudo.stdinText;
       }
@@ -181,11 +182,18 @@ class Collector {
       const inner = body ? this.children(body) : [];
       return inner;
     }
-    const destination = node.childForFieldName('destination') ?? node.namedChildren.filter((c) => c.type !== 'file_descriptor').at(-1);
+    const destinations = node.childrenForFieldName('destination');
+    const destination = destinations[0] ?? node.namedChildren.filter((c) => c.type !== 'file_descriptor').at(-1);
     const op = node.children.filter((c) => !c.isNamed).map((c) => c.text).join('') || '>';
     if (!destination) return [];
     const inner = this.visit(destination);
     cmd.inputFrom.push(...inner.map(commandName));
+    // `rm -rf 2>/dev/null /`: the grammar files words after a redirect under the redirect;
+    // they are arguments of the command.
+    for (const extra of destinations.slice(1)) {
+      inner.push(...this.visit(extra));
+      cmd.words.push(wordText(extra));
+    }
     if (node.type === 'herestring_redirect') {
       cmd.stdinText = wordText(destination);
     } else {
