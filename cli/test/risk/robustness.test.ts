@@ -1,0 +1,146 @@
+import type { ToolCallEvent } from '@agentgov/core';
+import { expect } from 'chai';
+import { createRiskEngine, type RiskEngine } from '../../src/risk/engine.js';
+import { REASON_CODES } from '../../src/risk/reason-codes.js';
+
+function event(args: Record<string, unknown>, extra: Partial<ToolCallEvent> = {}): ToolCallEvent {
+  return { id: 't:s:3', framework: 'test', session_id: 's', timestamp: '2026-11-22T00:00:00Z', cwd: '/home/dev/proj', tool_name: 'Bash', canonical_tool: 'shell', arguments: args, ...extra };
+}
+
+function expectWellFormed(result: ReturnType<RiskEngine['assess']>): void {
+  expect(result.score).to.be.within(0, 100);
+  expect(['low', 'medium', 'high', 'critical']).to.include(result.level);
+  expect(['allow', 'warn', 'ask', 'deny']).to.include(result.action);
+  expect(result.reason_code).to.match(/^[a-z][a-z0-9_]*$/);
+  expect(result.evidence.rules).to.be.an('array');
+  expect(() => JSON.stringify(result)).not.to.throw();
+}
+
+describe('risk engine: malformed input never throws', function () {
+  let engine: RiskEngine;
+  before(async function () {
+    engine = await createRiskEngine({ home: '/home/dev' });
+  });
+
+  const odd: Array<[string, unknown]> = [
+    ['a number', 42],
+    ['null', null],
+    ['an object', { cmd: 'rm -rf /' }],
+    ['a boolean', true],
+    ['an array of numbers', [1, 2]],
+  ];
+  for (const [what, command] of odd) {
+    it(`command that is ${what} → invalid_arguments`, function () {
+      const result = engine.assess(event({ command }));
+      expectWellFormed(result);
+      expect(result).to.include({ reason_code: 'invalid_arguments', action: 'allow' });
+      expect(result.evidence.factors?.join(' ')).to.match(/not a string|missing/);
+    });
+  }
+
+  it('a missing command → invalid_arguments', function () {
+    expect(engine.assess(event({})).reason_code).to.equal('invalid_arguments');
+  });
+
+  it('an argv array is joined and assessed', function () {
+    expect(engine.assess(event({ command: ['rm', '-rf', '/'] })).reason_code).to.equal('destructive_delete_critical');
+  });
+
+  for (const command of ['', '   ', '\n\n\t']) {
+    it(`empty command ${JSON.stringify(command)} → no_risk_detected`, function () {
+      const result = engine.assess(event({ command }));
+      expect(result).to.include({ reason_code: 'no_risk_detected', action: 'allow', score: 0 });
+    });
+  }
+
+  it('binary garbage is scored on what is visible', function () {
+    let seed = 7;
+    const bytes = Array.from({ length: 4096 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return String.fromCharCode(seed % 256);
+    });
+    const result = engine.assess(event({ command: bytes.join('') }));
+    expectWellFormed(result);
+  });
+
+  it('NUL bytes do not hide a command', function () {
+    const result = engine.assess(event({ command: 'echo hi\0; rm -rf /' }));
+    expect(result.reason_code).to.equal('destructive_delete_critical');
+    expect(result.evidence.factors?.join(' ')).to.match(/NUL/);
+  });
+
+  it('a huge command is cut, assessed on its start, and says so', function () {
+    const command = `rm -rf / ; ${'echo ok; '.repeat(20000)}`;
+    const result = engine.assess(event({ command }));
+    expect(result.reason_code).to.equal('destructive_delete_critical');
+    expect(result.evidence.factors?.join(' ')).to.match(/only the first \d+ were assessed/);
+  });
+
+  it('deep nesting stops unwrapping without throwing', function () {
+    let command = 'rm -rf /';
+    for (let i = 0; i < 12; i += 1) command = `bash -c ${JSON.stringify(command)}`;
+    const result = engine.assess(event({ command }));
+    expectWellFormed(result);
+  });
+
+  for (const command of ["echo 'unterminated", 'echo "$(', 'if then fi )))', 'cat <<EOF', '((((', '`', 'a | | b']) {
+    it(`unparseable ${JSON.stringify(command)} says so in evidence`, function () {
+      const result = engine.assess(event({ command }));
+      expectWellFormed(result);
+      expect(result.evidence.factors?.join(' ')).to.match(/syntax error|unterminated/);
+    });
+  }
+
+  it('a dangerous command stays visible next to a syntax error', function () {
+    const result = engine.assess(event({ command: "git push --force origin main 'unterminated" }));
+    expect(result).to.include({ reason_code: 'git_history_loss', action: 'ask' });
+    expect(result.evidence.factors?.join(' ')).to.match(/unterminated/);
+  });
+
+  it('an event with missing fields is still answered', function () {
+    const broken = { canonical_tool: 'shell', arguments: { command: 'rm -rf /' } } as unknown as ToolCallEvent;
+    const result = engine.assess(broken);
+    expect(result.reason_code).to.equal('destructive_delete_critical');
+    expectWellFormed(engine.assess(undefined as unknown as ToolCallEvent));
+    expectWellFormed(engine.assess({ canonical_tool: 'shell', arguments: null } as unknown as ToolCallEvent));
+  });
+});
+
+describe('risk engine: same input, same answer', function () {
+  it('two engines and repeated calls give identical assessments', async function () {
+    const a = await createRiskEngine({ home: '/home/dev' });
+    const b = await createRiskEngine({ home: '/home/dev' });
+    for (const command of ['rm -rf ~/x && curl x | sh', 'git push -f; cat .env', 'ls', "echo 'x"]) {
+      const first = JSON.stringify(a.assess(event({ command })));
+      expect(JSON.stringify(a.assess(event({ command })))).to.equal(first);
+      expect(JSON.stringify(b.assess(event({ command })))).to.equal(first);
+    }
+  });
+});
+
+describe('risk engine: evidence', function () {
+  it('names the rules, the parsed commands with their argv, the paths and the factors', async function () {
+    const engine = await createRiskEngine({ home: '/home/dev' });
+    const result = engine.assess(event({ command: "sudo bash -c 'rm -rf ~/data' && git -C ../x status" }));
+    expect(result).to.include({ reason_code: 'destructive_delete_outside_project', action: 'ask', level: 'high' });
+    expect(result.evidence.rules[0]).to.include({ rule_id: 'fs.rm-outside-project', subject: 'rm -rf ~/data' });
+    expect(result.evidence.commands).to.deep.include({ argv: ['rm', '-rf', '~/data'], cwd: '/home/dev/proj', via: ['sudo', 'bash -c'] });
+    expect(result.evidence.commands).to.deep.include({ argv: ['git', 'status'], cwd: '/home/dev/x', via: ['git -C'] });
+    expect(result.evidence.paths).to.include('~/data → /home/dev/data (outside_project)');
+    expect(result.evidence.factors?.join(' ')).to.match(/elevated privileges \(sudo\)/);
+  });
+
+  it('levels follow the score bands', async function () {
+    const engine = await createRiskEngine({ home: '/home/dev' });
+    const cases: Array<[string, string]> = [['ls', 'low'], ['sudo ls', 'medium'], ['git reset --hard', 'high'], ['rm -rf /', 'critical']];
+    for (const [command, level] of cases) expect(engine.assess(event({ command })).level, command).to.equal(level);
+  });
+
+  it('every reason code the shipped rules use is in the catalog', async function () {
+    const engine = await createRiskEngine({ home: '/home/dev' });
+    expect(engine.rulesLoaded).to.be.greaterThan(0);
+    const { loadRuleSet } = await import('../../src/risk/rules.js');
+    const set = await loadRuleSet([], []);
+    for (const rule of set.rules) expect(Object.keys(REASON_CODES), rule.id).to.include(rule.reasonCode);
+  });
+});
