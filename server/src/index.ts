@@ -4,7 +4,6 @@ export { runServe, resolveRepoRoot, type ServeOptions } from './mcp/start.js';
 export { createServeLogger, serveLogFile } from './mcp/logging.js';
 export { ToolServer, type ToolServerOptions } from './mcp/tool-server.js';
 export { serveHttp, parseHttpAddress } from './mcp/http.js';
-export type { IndexProgress, ToolIndex } from './mcp/index-status.js';
 export { resolveRepoPath, type RepoPath } from './paths/repo-path.js';
 export { TOOLS, listedTools, defineTool, TOOL_GROUPS } from './tools/index.js';
 export type { AnyToolDefinition, SessionState, ToolContext, ToolDefinition, ToolGroup } from './tools/index.js';

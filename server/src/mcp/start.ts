@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AgentgovError, type AgentgovConfig, type Logger, type PluginHost } from '@agentgov/core';
 import { serveHttp, parseHttpAddress } from './http.js';
-import { DETACHED_INDEX, type ToolIndex } from './index-status.js';
+import { openRepositoryIndex, type RepositoryIndex } from '../index/repository-index.js';
 import { serveStdio } from './stdio.js';
 import { ToolServer } from './tool-server.js';
 
@@ -15,8 +15,6 @@ export interface ServeOptions {
   host: PluginHost;
   config: AgentgovConfig;
   logger: Logger;
-  /** Opens the repository index (the first build runs in the background). */
-  openIndex?: (args: { root: string; host: PluginHost; config: AgentgovConfig; logger: Logger }) => Promise<ToolIndex>;
   /** Called once the server listens (HTTP: with its URL). */
   onListening?: (where: { transport: 'stdio' } | { transport: 'http'; url: string }) => void;
   /** Resolves to stop the server (default: SIGINT/SIGTERM, or stdin closing for stdio). */
@@ -35,6 +33,22 @@ export function resolveRepoRoot(repo: string): string {
   return realpathSync(root);
 }
 
+/** Opens the index with the language packs of the loaded plugins; the first build runs in the background. */
+async function openIndex(root: string, options: ServeOptions): Promise<RepositoryIndex> {
+  const settings = options.config.server.index;
+  const languages = options.host.registries.languages.values();
+  options.logger.info(`indexing with ${languages.length} language packs`, { languages: languages.map((l) => l.name) });
+  return openRepositoryIndex({
+    root,
+    languages,
+    logger: options.logger.child('index'),
+    maxFileBytes: settings.max_file_bytes,
+    exclude: settings.exclude,
+    watch: settings.watch,
+    debounceMs: settings.watch_debounce_ms,
+  });
+}
+
 function signalled(): Promise<void> {
   return new Promise((resolve) => {
     process.once('SIGINT', () => resolve());
@@ -48,7 +62,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
   const http = options.http ?? config.server.http ?? undefined;
   const address = http ? parseHttpAddress(http) : undefined;
   const repoRoot = resolveRepoRoot(options.repo ?? config.server.repo ?? process.cwd());
-  const index = options.openIndex ? await options.openIndex({ root: repoRoot, host: options.host, config, logger: logger.child('index') }) : DETACHED_INDEX;
+  const index = await openIndex(repoRoot, options);
   const toolServer = new ToolServer({ repoRoot, index, host: options.host, config, logger, devMode: options.devMode });
   const stop = options.stop ?? signalled();
   logger.info(`serving ${repoRoot}`, { tools: toolServer.tools.map((t) => t.name), dev_mode: options.devMode, transport: address ? 'http' : 'stdio' });
@@ -68,7 +82,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
     }
   } finally {
     await toolServer.close();
-    await index.close?.();
+    await index.close();
     logger.info('server stopped');
   }
 }

@@ -14,15 +14,19 @@ export function annotationsOf(tool: AnyToolDefinition): { title: string; readOnl
 }
 
 /** Runs one tool call to completion; every failure becomes a catalog error result, never a thrown error. */
-export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: ToolContext): Promise<CallToolResult> {
+export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: ToolContext, indexFailure?: Error): Promise<CallToolResult> {
   try {
     const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
     if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
     if (!tool.readOnly && ctx.session.readOnly) {
       throw new AgentgovError('E_READ_ONLY_SESSION', `${tool.name} changes the repository, but this session is research-only`, { tool: tool.name });
     }
+    if (tool.needsIndex && indexFailure) {
+      throw new AgentgovError('E_INTERNAL', `the repository index could not be built: ${indexFailure.message}`, { index: 'failed' });
+    }
     if (tool.needsIndex && !ctx.index.isReady()) {
-      const progress = ctx.index.progress();
+      const { done, total, phase } = ctx.index.progress();
+      const progress = { done, total, phase };
       await ctx.progress(progress.done, progress.total, 'indexing the repository');
       throw new AgentgovError('E_INDEX_NOT_READY', `the repository index is still being built (${progress.done}/${progress.total} files)`, { progress });
     }
@@ -43,7 +47,7 @@ export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: To
  * bad argument gets the catalog's `E_INVALID_ARGUMENT` with every issue in `details`, not the SDK's
  * generic text.
  */
-export function registerTools(server: McpServer, tools: AnyToolDefinition[], makeContext: ContextFactory): void {
+export function registerTools(server: McpServer, tools: AnyToolDefinition[], makeContext: ContextFactory, indexFailure: () => Error | undefined = () => undefined): void {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   for (const tool of tools) {
     server.registerTool(tool.name, { title: tool.name, description: mcpDescription(tool), inputSchema: tool.inputSchema, annotations: annotationsOf(tool) }, async () => {
@@ -62,7 +66,7 @@ export function registerTools(server: McpServer, tools: AnyToolDefinition[], mak
     if (!tool) {
       return errorResult(new AgentgovError('E_NOT_FOUND', `unknown tool '${name}'`, { tool: name, available: [...byName.keys()] }));
     }
-    return runTool(tool, request.params.arguments, ctx);
+    return runTool(tool, request.params.arguments, ctx, indexFailure());
   });
 }
 

@@ -4,7 +4,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { resolveRepoPath } from '../paths/repo-path.js';
 import { listedTools } from '../tools/index.js';
 import type { AnyToolDefinition, SessionState, ToolContext } from '../tools/tool.js';
-import type { IndexProgress, ToolIndex } from './index-status.js';
+import type { RepositoryIndex } from '../index/repository-index.js';
+import type { IndexProgress } from '../index/types.js';
 import { registerTools } from './tool-dispatch.js';
 
 const SERVER_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -15,7 +16,7 @@ const INSTRUCTIONS =
 
 export interface ToolServerOptions {
   repoRoot: string;
-  index: ToolIndex;
+  index: RepositoryIndex;
   host: PluginHost;
   config: AgentgovConfig;
   logger: Logger;
@@ -45,13 +46,24 @@ export class ToolServer {
   constructor(readonly options: ToolServerOptions) {
     this.tools = listedTools(options.devMode, options.tools);
     options.index.on('progress', this.#onProgress);
+    options.index.ready.then(
+      () => this.#broadcastProgress({ ...options.index.progress(), phase: 'ready' }, true),
+      (error: Error) => (this.#indexFailure = error),
+    );
   }
+
+  /** Why the first index build failed, if it did (index-backed tools then answer E_INTERNAL with it). */
+  get indexFailure(): Error | undefined {
+    return this.#indexFailure;
+  }
+
+  #indexFailure: Error | undefined;
 
   /** A new MCP session: a fresh McpServer with every listed tool, not yet connected. */
   createSession(): McpServer {
     const server = new McpServer({ name: 'agentgov', version: SERVER_VERSION }, { capabilities: { logging: {} }, instructions: INSTRUCTIONS });
     const session: OpenSession = { server, state: { readOnly: false, didRecon: false }, lastProgressAt: 0 };
-    registerTools(server, this.tools, (call) => this.#context(session.state, call.signal, call.sendProgress, call.tool));
+    registerTools(server, this.tools, (call) => this.#context(session.state, call.signal, call.sendProgress, call.tool), () => this.#indexFailure);
     this.#sessions.add(session);
     server.server.onclose = () => this.#sessions.delete(session);
     return server;
@@ -85,15 +97,16 @@ export class ToolServer {
   }
 
   /** Indexing progress as MCP logging notifications to every connected session, throttled; the last one (done = total) always goes out. */
-  #broadcastProgress(progress: IndexProgress): void {
+  #broadcastProgress(progress: IndexProgress, final = false): void {
+    // re-indexing after the first build is quick and silent: only the first build is announced
+    if (!final && this.options.index.isReady()) return;
     const now = Date.now();
-    const final = progress.total > 0 && progress.done >= progress.total;
     for (const session of this.#sessions) {
       if (!session.server.isConnected()) continue;
       if (!final && now - session.lastProgressAt < (this.options.progressIntervalMs ?? 250)) continue;
       session.lastProgressAt = now;
       session.server.server
-        .sendLoggingMessage({ level: 'info', logger: 'agentgov.index', data: { event: 'index_progress', done: progress.done, total: progress.total } })
+        .sendLoggingMessage({ level: 'info', logger: 'agentgov.index', data: { event: final ? 'index_ready' : 'index_progress', done: progress.done, total: progress.total, phase: progress.phase } })
         .catch((error: unknown) => this.options.logger.debug('progress notification not delivered', { error: String(error) }));
     }
   }

@@ -1,7 +1,7 @@
 import type { AgentgovConfig, ErrorCode, Logger, PluginHost } from '@agentgov/core';
 import type { z } from 'zod';
 import type { RepoPath } from '../paths/repo-path.js';
-import type { ToolIndex } from '../mcp/index-status.js';
+import type { RepositoryIndex } from '../index/repository-index.js';
 
 /** The six tool groups of the spec, in the order `describe` lists them. */
 export const TOOL_GROUPS = ['Introspection', 'Discovery', 'Analysis', 'Test Impact', 'Refactor', 'Commit'] as const;
@@ -23,7 +23,7 @@ export interface ToolContext {
   /** Absolute repository root (real path). */
   repoRoot: string;
   /** The repository index. For a tool with `needsIndex`, the handler only runs once it is ready. */
-  index: ToolIndex;
+  index: RepositoryIndex;
   /** Loaded plugins: hooks and registries (retrievers, languages, linters, test runners, ...). */
   host: PluginHost;
   session: SessionState;

@@ -3,16 +3,20 @@ import { createLogger, createPluginHost, loadConfig, silentLogger, type Agentgov
 import { makeTempDir } from '@agentgov/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { IndexProgress, ToolIndex } from '../../src/mcp/index-status.js';
+import type { RepositoryIndex } from '../../src/index/repository-index.js';
+import type { IndexProgress } from '../../src/index/types.js';
+import type { IndexStatus } from '../../src/mcp/index-status.js';
 import { ToolServer, type ToolServerOptions } from '../../src/mcp/tool-server.js';
 
 /**
  * An index whose readiness the test drives: the server infrastructure's view of an index
  * (readiness and progress events), for testing gating without building a real index.
  */
-export class ControlledIndex extends EventEmitter implements ToolIndex {
-  #progress: IndexProgress = { done: 0, total: 0 };
+export class ControlledIndex extends EventEmitter implements IndexStatus {
+  #progress: IndexProgress = { done: 0, total: 0, phase: 'discovering' };
   #ready = false;
+  #resolveReady!: () => void;
+  readonly ready = new Promise<void>((resolve) => (this.#resolveReady = resolve));
   isReady(): boolean {
     return this.#ready;
   }
@@ -20,9 +24,12 @@ export class ControlledIndex extends EventEmitter implements ToolIndex {
     return { ...this.#progress };
   }
   advance(done: number, total: number): void {
-    this.#progress = { done, total };
-    if (done >= total) this.#ready = true;
+    this.#progress = { done, total, phase: done >= total ? 'ready' : 'parsing' };
     this.emit('progress', this.progress());
+    if (done >= total) {
+      this.#ready = true;
+      this.#resolveReady();
+    }
   }
 }
 
@@ -33,9 +40,9 @@ export async function emptyHost(): Promise<{ host: PluginHost; config: AgentgovC
 }
 
 /** A real MCP client connected in-process to a real ToolServer session. */
-export async function connectClient(options: Partial<ToolServerOptions> & { repoRoot: string; index: ToolIndex }): Promise<{ client: Client; toolServer: ToolServer; close(): Promise<void> }> {
+export async function connectClient(options: Partial<Omit<ToolServerOptions, 'index'>> & { repoRoot: string; index: IndexStatus }): Promise<{ client: Client; toolServer: ToolServer; close(): Promise<void> }> {
   const { host, config } = await emptyHost();
-  const toolServer = new ToolServer({ host, config, logger: createLogger({ stream: null }), devMode: false, ...options });
+  const toolServer = new ToolServer({ host, config, logger: createLogger({ stream: null }), devMode: false, ...options, index: options.index as RepositoryIndex });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await toolServer.createSession().connect(serverSide);
   const client = new Client({ name: 'test', version: '0.0.0' });

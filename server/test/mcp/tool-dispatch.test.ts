@@ -68,14 +68,14 @@ describe('tool dispatch over MCP (in-process client)', () => {
     const result = await client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } }, undefined, { onprogress: (p) => void progress.push(p) });
     const error = errorOf(result);
     expect(error.code).to.equal('E_INDEX_NOT_READY');
-    expect(error.details).to.deep.equal({ progress: { done: 3, total: 10 } });
+    expect(error.details).to.deep.equal({ progress: { done: 3, total: 10, phase: 'parsing' } });
     expect(progress).to.deep.equal([{ progress: 3, total: 10, message: 'indexing the repository' }]);
   });
 
   it('broadcasts indexing progress as logging notifications, then answers once ready', async () => {
     index.advance(10, 10);
     await new Promise((r) => setTimeout(r, 50));
-    expect(logs).to.deep.include({ level: 'info', logger: 'agentgov.index', data: { event: 'index_progress', done: 10, total: 10 } });
+    expect(logs).to.deep.include({ level: 'info', logger: 'agentgov.index', data: { event: 'index_ready', done: 10, total: 10, phase: 'ready' } });
     const result = (await client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } })) as CallToolResult;
     expect(result.isError).to.not.equal(true);
     expect(result.structuredContent).to.deep.equal({ path: 'a.ts', limit: 5 });
