@@ -1,6 +1,7 @@
 import type { CandidatePool, RetrievalIndex, RetrievalQuery } from '@agentgov/core';
 import { cutoff, type CutoffReason } from './cutoff.js';
 import { fuse } from './fuse.js';
+import { applyPriors } from './priors.js';
 import { decideGate, type Gate, type GateFeatures } from './gate.js';
 import { reconHint } from './hints.js';
 import type { RetrievalRunner } from './retrieval.js';
@@ -39,7 +40,10 @@ export async function runRecon(query: RetrievalQuery, runner: RetrievalRunner, i
   const retrieval = await runner.retrieve(query, index);
   timings['retrieve'] = Math.round((performance.now() - started) * 10) / 10;
   // Fusion feeds both the gate's features and the ranking; it is timed as `rank`.
-  const { ranked, dropped } = stage('rank', () => fuse(retrieval.pool, index, retrieval.expand));
+  const { ranked, dropped } = stage('rank', () => {
+    const fused = fuse(retrieval.pool, index, retrieval.expand);
+    return { ranked: applyPriors(fused.ranked, query), dropped: fused.dropped };
+  });
   const { gate, features } = stage('gate', () => decideGate(query, ranked, index));
   const cut = stage('cutoff', () => cutoff(ranked.map((c) => c.score)));
   const kept = ranked.slice(0, cut.keep);

@@ -1,0 +1,58 @@
+// recon over a base tree through the real pieces: the plugin host with the bundled plugins (language
+// packs and retrievers), the repository index (stored in <tree>/.agentgov, so a tree is indexed once)
+// and the recon pipeline of @agentgov/server.
+import { join } from 'node:path';
+import { WORK_DIR } from './trees.mjs';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+// Trees live inside this repository's (ignored) bench/.work: stop git from walking up to it, so the
+// index sees each tree as the plain directory it is.
+process.env.GIT_CEILING_DIRECTORIES = join(WORK_DIR, 'trees');
+
+const core = await import(join(ROOT, 'core/dist/src/index.js'));
+const { openRepositoryIndex } = await import(join(ROOT, 'server/dist/src/index/repository-index.js'));
+const { parseQuery, MAX_TASK_CHARS } = await import(join(ROOT, 'server/dist/src/recon/query.js'));
+const { runRecon } = await import(join(ROOT, 'server/dist/src/recon/recon.js'));
+const { retrievalIndexOf } = await import(join(ROOT, 'server/dist/src/recon/retrieval-index.js'));
+const { runnerOf } = await import(join(ROOT, 'server/dist/src/recon/runner-of.js'));
+
+let hostPromise;
+function host() {
+  hostPromise ??= core.createPluginHost({
+    loaded: core.loadConfig({ cwd: WORK_DIR }),
+    bundled: core.bundledPluginsOf(join(ROOT, 'cli/package.json')),
+    resolveFrom: [join(ROOT, 'cli')],
+    host: 'server',
+    logger: core.silentLogger,
+  });
+  return hostPromise;
+}
+
+export async function open(dir) {
+  const h = await host();
+  const started = performance.now();
+  const index = await openRepositoryIndex({ root: dir, languages: h.registries.languages.values(), logger: core.silentLogger });
+  await index.ready;
+  const index_ms = performance.now() - started;
+  const runner = runnerOf(h);
+  let first = true;
+  return {
+    index_ms,
+    /** Runs recon; the first query of a tree also builds the retrievers' per-epoch caches, so it is timed separately (cold) and re-run warm. */
+    async query(task) {
+      const query = parseQuery(task.length > MAX_TASK_CHARS ? task.slice(0, MAX_TASK_CHARS) : task);
+      let t = performance.now();
+      let result = await runRecon(query, runner, retrievalIndexOf(index));
+      const cold_ms = performance.now() - t;
+      let warm_ms = cold_ms;
+      if (first) {
+        first = false;
+        t = performance.now();
+        result = await runRecon(query, runner, retrievalIndexOf(index));
+        warm_ms = performance.now() - t;
+      }
+      return { result, cold_ms, warm_ms };
+    },
+    close: () => index.close(),
+  };
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// recon quality and latency against two whole-file BM25 baselines on the visible data sets.
+// usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--baselines-only] [--out FILE]
+import { parseArgs } from 'node:util';
+import { writeFileSync } from 'node:fs';
+import { loadSet } from './data.mjs';
+import { FileBm25 } from './baseline.mjs';
+import { fileMetrics, filesOf, mean, percentile } from './metrics.mjs';
+import { SOURCE_FILE, sourceFiles, treeOf } from './trees.mjs';
+
+const { values } = parseArgs({
+  options: {
+    sets: { type: 'string', default: 'issues,flask,express,zod' },
+    limit: { type: 'string', default: '0' },
+    'baselines-only': { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+const limit = Number(values.limit) || 0;
+const engine = values['baselines-only'] ? null : await import('./engine.mjs');
+const summary = [];
+const lines = [];
+const emit = (obj) => {
+  const line = JSON.stringify(obj);
+  lines.push(line);
+  console.log(line);
+};
+
+for (const set of values.sets.split(',')) {
+  const loaded = loadSet(set, limit);
+  const total = loaded.total;
+  const rows = loaded.rows.filter((r) => r.sha);
+  const noBase = loaded.rows.length - rows.length;
+  const acc = { base: [], path: [], recon: [], gates: {}, latency: [], cold: [], skipped: noBase, rows: 0 };
+  // Same tree for neighbouring rows: sort by repo and sha so every tree is prepared once.
+  const ordered = [...rows].sort((a, b) => a.repo.localeCompare(b.repo) || a.sha.localeCompare(b.sha));
+  let current = null;
+  for (const row of ordered) {
+    if (!current || current.key !== `${row.repo}@${row.sha}`) {
+      current?.bm25.close();
+      await current?.recon?.close();
+      const dir = treeOf(row.repo, row.sha);
+      const files = sourceFiles(dir);
+      current = { key: `${row.repo}@${row.sha}`, dir, files: new Set(files), bm25: new FileBm25(dir, files), recon: engine ? await engine.open(dir) : null };
+    }
+    const gold = row.gold.filter((g) => SOURCE_FILE.test(g) && current.files.has(g));
+    if (gold.length === 0) {
+      acc.skipped += 1;
+      emit({ set, id: row.id, skipped: 'no gold source file at the base commit' });
+      continue;
+    }
+    acc.rows += 1;
+    const base = fileMetrics(current.bm25.rank(row.task, false), gold);
+    const path = fileMetrics(current.bm25.rank(row.task, true), gold);
+    acc.base.push(base);
+    acc.path.push(path);
+    const record = { set, id: row.id, gold, baseline: base, baseline_path: path };
+    if (current.recon) {
+      const run = await current.recon.query(row.task);
+      const m = fileMetrics(filesOf(run.result.results), gold);
+      acc.recon.push(m);
+      acc.gates[run.result.gate] = (acc.gates[run.result.gate] ?? 0) + 1;
+      acc.latency.push(run.warm_ms);
+      acc.cold.push(run.cold_ms);
+      Object.assign(record, { recon: m, gate: run.result.gate, ms: run.warm_ms, top_files: filesOf(run.result.results).slice(0, 5) });
+    }
+    emit(record);
+  }
+  current?.bm25.close();
+  await current?.recon?.close();
+  const agg = (list) => ({ r1: mean(list.map((m) => m.r1)), r5: mean(list.map((m) => m.r5)), r10: mean(list.map((m) => m.r10)), mrr: mean(list.map((m) => m.rr)) });
+  const entry = { set, rows: acc.rows, total, skipped: acc.skipped, baseline: agg(acc.base), baseline_path: agg(acc.path) };
+  if (engine) Object.assign(entry, { recon: agg(acc.recon), gates: acc.gates, p50_ms: percentile(acc.latency, 50), p95_ms: percentile(acc.latency, 95), cold_p50_ms: percentile(acc.cold, 50) });
+  emit({ summary: entry });
+  summary.push(entry);
+}
+
+const f = (x) => (x === undefined || x === null ? '-' : typeof x === 'number' ? x.toFixed(3) : String(x));
+const table = ['| set | rows | system | R@1 | R@5 | R@10 | MRR | gates | p50 ms | p95 ms |', '|---|---|---|---|---|---|---|---|---|---|'];
+for (const s of summary) {
+  table.push(`| ${s.set} | ${s.rows}/${s.total} | bm25 files | ${f(s.baseline.r1)} | ${f(s.baseline.r5)} | ${f(s.baseline.r10)} | ${f(s.baseline.mrr)} | | | |`);
+  table.push(`| ${s.set} | | bm25 files + path boost | ${f(s.baseline_path.r1)} | ${f(s.baseline_path.r5)} | ${f(s.baseline_path.r10)} | ${f(s.baseline_path.mrr)} | | | |`);
+  if (s.recon) {
+    const stronger = s.baseline_path.r5 >= s.baseline.r5 ? s.baseline_path : s.baseline;
+    const cut = stronger.r5 < 1 ? 1 - (1 - s.recon.r5) / (1 - stronger.r5) : 0;
+    table.push(`| ${s.set} | | **recon** (misses@5 cut ${(cut * 100).toFixed(0)}%) | ${f(s.recon.r1)} | ${f(s.recon.r5)} | ${f(s.recon.r10)} | ${f(s.recon.mrr)} | ${Object.entries(s.gates).map(([g, n]) => `${g} ${n}`).join(', ')} | ${f(s.p50_ms)} | ${f(s.p95_ms)} |`);
+  }
+}
+console.log(`\n${table.join('\n')}\n\ncommand: node bench/recon/run.mjs ${process.argv.slice(2).join(' ')}`);
+if (values.out) writeFileSync(values.out, `${lines.join('\n')}\n`);

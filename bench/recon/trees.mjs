@@ -1,0 +1,57 @@
+// Base trees of benchmark repositories: `git archive <sha> | tar -x`, cached by sha under bench/.work.
+import { execFileSync, execSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export const WORK_DIR = new URL('../.work/', import.meta.url).pathname;
+export const MIRRORS = process.env.RECON_BENCH_MIRRORS ?? '/work/.mirror';
+export const SOURCE_FILE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts)$/;
+const MAX_FILE_BYTES = 1024 * 1024;
+const SKIP_DIRS = new Set(['node_modules', '.git', '.agentgov', 'dist', 'build', 'coverage']);
+
+export function mirrorOf(repo) {
+  const dir = join(MIRRORS, repo.replace('/', '+'), 'repo');
+  if (!existsSync(dir)) throw new Error(`no mirror for ${repo} at ${dir}: bring it with the search tool's fetch (github:${repo})`);
+  return dir;
+}
+
+/** Extracts the tree of `sha` once (atomically, via a temp dir) and returns its directory. */
+export function treeOf(repo, sha) {
+  const dir = join(WORK_DIR, 'trees', repo.replace('/', '+'), sha);
+  if (existsSync(dir)) return dir;
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  execSync(`git -C ${JSON.stringify(mirrorOf(repo))} archive ${sha} | tar -x -C ${JSON.stringify(tmp)}`, { stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 30 });
+  renameSync(tmp, dir);
+  return dir;
+}
+
+/** Makes a tree a git repository with everything committed, for tools that read `git ls-files`. */
+export function ensureGitRepo(dir) {
+  if (existsSync(join(dir, '.git'))) return;
+  const git = (...args) => execFileSync('git', ['-C', dir, ...args], { stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '--no-verify', '-m', 'base tree');
+}
+
+/** Source files of a tree (repo-relative), as the index sees them: source extensions, ≤ 1 MiB, no vendored dirs. */
+export function sourceFiles(dir) {
+  const out = [];
+  const walk = (at) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name)) walk(join(at, entry.name));
+      } else if (entry.isFile() && SOURCE_FILE.test(entry.name) && statSync(join(at, entry.name)).size <= MAX_FILE_BYTES) {
+        out.push(relative(dir, join(at, entry.name)));
+      }
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+export function readText(dir, path) {
+  return readFileSync(join(dir, path), 'utf8');
+}

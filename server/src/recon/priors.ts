@@ -1,0 +1,36 @@
+import type { RetrievalQuery } from '@agentgov/core';
+import type { RankedCandidate } from './fuse.js';
+
+const TEST_PATH = /(^|\/)(tests?|__tests__|testing|spec|specs)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$/;
+const TEST_WORDS = /\b(tests?|testing|spec|specs|fixtures?|conftest|pytest|mocha|jest|vitest|coverage)\b/i;
+
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.test(path);
+}
+
+export interface PriorWeights {
+  /** Score multiplier of test code when the task does not talk about tests. */
+  testCode: number;
+  /** Each further definition of a file already ranked above keeps this share of its score. */
+  sameFileDecay: number;
+}
+
+export const DEFAULT_PRIORS: PriorWeights = { testCode: 0.5, sameFileDecay: 0.75 };
+
+/**
+ * Re-ranks fused candidates with two priors: tests rank below the code they test unless the task
+ * is about tests, and a file's second, third ... definitions decay so the top of the list covers
+ * more places instead of one large file. Returns a new, re-sorted list.
+ */
+export function applyPriors(ranked: readonly RankedCandidate[], query: RetrievalQuery, weights: PriorWeights = DEFAULT_PRIORS): RankedCandidate[] {
+  const aboutTests = TEST_WORDS.test(query.task) || query.pins.some(isTestPath);
+  const adjusted = ranked.map((c) => ({ ...c, score: !aboutTests && !c.explicit && isTestPath(c.def.path) ? c.score * weights.testCode : c.score }));
+  adjusted.sort((a, b) => b.score - a.score || a.def.def_uid.localeCompare(b.def.def_uid));
+  const seen = new Map<string, number>();
+  for (const c of adjusted) {
+    const n = seen.get(c.def.path) ?? 0;
+    c.score *= weights.sameFileDecay ** n;
+    seen.set(c.def.path, n + 1);
+  }
+  return adjusted.sort((a, b) => b.score - a.score || a.def.def_uid.localeCompare(b.def.def_uid));
+}

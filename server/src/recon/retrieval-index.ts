@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GraphRelation, RetrievalDefinition, RetrievalIndex } from '@agentgov/core';
+import { pagerank } from '../graph/graph-algorithms.js';
+import type { RepositoryIndex } from '../index/repository-index.js';
+import type { ToolIndex } from '../mcp/index-status.js';
+
+/** Same-file siblings offered per definition at most: enough context, no flooding from huge files. */
+const MAX_SIBLINGS = 8;
+
+/**
+ * The retrievers' view of the repository index, built once per index epoch: definitions by uid,
+ * name and file, file texts read lazily, graph neighbours and PageRank from the reference graph.
+ */
+class RepositoryRetrievalIndex implements RetrievalIndex {
+  readonly version: string;
+  readonly #defs = new Map<string, RetrievalDefinition>();
+  readonly #byName = new Map<string, RetrievalDefinition[]>();
+  readonly #byPath = new Map<string, RetrievalDefinition[]>();
+  readonly #texts = new Map<string, string | undefined>();
+  readonly #files: string[];
+  #ranks: Map<string, number> | undefined;
+
+  constructor(private readonly index: RepositoryIndex) {
+    this.version = `${index.root}@${index.epoch()}`;
+    this.#files = index.files().map((f) => f.path);
+    for (const d of index.definitions()) {
+      const def: RetrievalDefinition = { def_uid: d.def_uid, path: d.path, kind: d.kind, name: d.name, qualified_name: d.qualified_name, start_line: d.start_line, end_line: d.end_line, signature: d.signature || null, docstring: d.docstring };
+      this.#defs.set(def.def_uid, def);
+      push(this.#byName, def.name, def);
+      push(this.#byPath, def.path, def);
+    }
+  }
+
+  definitions(): Iterable<RetrievalDefinition> {
+    return this.#defs.values();
+  }
+  definition(defUid: string): RetrievalDefinition | undefined {
+    return this.#defs.get(defUid);
+  }
+  definitionsNamed(name: string): RetrievalDefinition[] {
+    return this.#byName.get(name) ?? [];
+  }
+  definitionsIn(path: string): RetrievalDefinition[] {
+    return this.#byPath.get(path) ?? [];
+  }
+  files(): string[] {
+    return this.#files;
+  }
+  fileText(path: string): string | undefined {
+    if (!this.#texts.has(path)) {
+      let text: string | undefined;
+      if (this.#byPath.has(path) || this.#files.includes(path)) {
+        try {
+          text = readFileSync(join(this.index.root, path), 'utf8');
+        } catch {
+          text = undefined;
+        }
+      }
+      this.#texts.set(path, text);
+    }
+    return this.#texts.get(path);
+  }
+
+  neighbors(defUid: string): { def_uid: string; relation: GraphRelation }[] {
+    const def = this.#defs.get(defUid);
+    if (!def) return [];
+    const out: { def_uid: string; relation: GraphRelation }[] = [];
+    const graph = this.index.defGraph();
+    if (graph.hasNode(defUid)) {
+      graph.forEachOutNeighbor(defUid, (n) => out.push({ def_uid: n, relation: 'callee' }));
+      graph.forEachInNeighbor(defUid, (n) => out.push({ def_uid: n, relation: 'caller' }));
+    }
+    const sameFile = this.definitionsIn(def.path);
+    const parentName = def.qualified_name.includes('.') ? def.qualified_name.slice(0, def.qualified_name.lastIndexOf('.')) : null;
+    let siblings = 0;
+    for (const other of sameFile) {
+      if (other.def_uid === defUid) continue;
+      if (parentName !== null && other.qualified_name === parentName) out.push({ def_uid: other.def_uid, relation: 'parent' });
+      else if (other.qualified_name.startsWith(`${def.qualified_name}.`) && !other.qualified_name.slice(def.qualified_name.length + 1).includes('.')) out.push({ def_uid: other.def_uid, relation: 'child' });
+      else if (siblings < MAX_SIBLINGS && parentOf(other.qualified_name) === parentName) {
+        siblings += 1;
+        out.push({ def_uid: other.def_uid, relation: 'sibling' });
+      }
+    }
+    return out;
+  }
+
+  pagerank(defUid: string): number {
+    if (!this.#ranks) {
+      const scores = pagerank(this.index.defGraph());
+      const mean = scores.length > 0 ? scores.reduce((s, e) => s + e.score, 0) / scores.length : 1;
+      this.#ranks = new Map(scores.map((e) => [e.node, e.score / (mean || 1)]));
+    }
+    return this.#ranks.get(defUid) ?? 1;
+  }
+}
+
+function parentOf(qualifiedName: string): string | null {
+  return qualifiedName.includes('.') ? qualifiedName.slice(0, qualifiedName.lastIndexOf('.')) : null;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+const views = new WeakMap<object, RepositoryRetrievalIndex>();
+
+/** The retrieval view of the server's index, rebuilt when the index epoch changes. */
+export function retrievalIndexOf(index: ToolIndex | RepositoryIndex): RetrievalIndex {
+  const repo = index as RepositoryIndex;
+  const cached = views.get(repo);
+  if (cached && cached.version === `${repo.root}@${repo.epoch()}`) return cached;
+  const view = new RepositoryRetrievalIndex(repo);
+  views.set(repo, view);
+  return view;
+}

@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import { cleanupTempDirs } from '@agentgov/core/testing';
+import { parseQuery } from '../../src/recon/query.js';
+import { runRecon, rawSignals, type ReconResult } from '../../src/recon/recon.js';
+import { retrievalIndexOf } from '../../src/recon/retrieval-index.js';
+import { runnerOf } from '../../src/recon/runner-of.js';
+import { fixtureRepo, SERVICE_REPO, type FixtureRepo } from './fixture-repo.js';
+
+describe('recon/recon (real index, bundled retrievers)', function () {
+  this.timeout(60_000);
+  let repo: FixtureRepo;
+  before(async () => {
+    repo = await fixtureRepo(SERVICE_REPO);
+  });
+  after(async () => {
+    await repo.index.close();
+    cleanupTempDirs();
+  });
+
+  const recon = (task: string, seeds: unknown = [], pins: unknown = []): Promise<ReconResult> =>
+    runRecon(parseQuery(task, seeds, pins), runnerOf(repo.host), retrievalIndexOf(repo.index));
+
+  it('OK: a specific task finds its definition first, with code, and says what it did', async () => {
+    const result = await recon('LruCache evict should drop the least recently used entry');
+    expect(result.gate).to.equal('OK');
+    expect(result.results[0]).to.include({ path: 'src/cache/lru.ts' });
+    expect(result.results.slice(0, 3).map((r) => r.qualified_name)).to.include('LruCache.evict');
+    expect(result.results[0]?.snippet).to.be.a('string').and.include('evict');
+    const last = result.results[result.results.length - 1];
+    if (result.results.length > 1) expect(last).to.not.have.property('snippet');
+    expect(result.metrics.pool_size).to.be.greaterThan(0);
+    expect(result.metrics.contributions).to.have.keys('lexical', 'term', 'symbol', 'graph');
+    expect(result.metrics.timings_ms).to.have.keys('retrieve', 'rank', 'gate', 'cutoff', 'snippets');
+    expect(result.metrics.cutoff.reason).to.be.oneOf(['elbow', 'max_results', 'pool_exhausted']);
+    expect(result.hint).to.include('recon_impact');
+  });
+
+  it('UNSAT: identifiers the repository does not have, nothing else strong', async () => {
+    const result = await recon('fix the crash in frobnicateWidget when SpaceshipPanel renders');
+    expect(result.gate).to.equal('UNSAT');
+    expect(result.metrics.gate_features.mentions_missing).to.have.members(['frobnicateWidget', 'SpaceshipPanel']);
+    expect(result.hint).to.include('frobnicateWidget');
+  });
+
+  it('AMBIG: a key term naming definitions in two subsystems; the hint names both', async () => {
+    const result = await recon('`validate` is too slow');
+    expect(result.gate).to.equal('AMBIG');
+    expect(result.metrics.gate_features.subsystems).to.have.members(['src/billing', 'src/auth']);
+    expect(result.hint).to.include('src/billing').and.include('src/auth');
+  });
+
+  it('AMBIG resolves to OK once the task names the subsystem through a pin', async () => {
+    const result = await recon('`validate` is too slow', [], ['src/auth/session.ts']);
+    expect(result.gate).to.equal('OK');
+    expect(result.results[0]?.path).to.equal('src/auth/session.ts');
+  });
+
+  it('BROAD: a vague task that matches weakly and flatly across many directories', async () => {
+    const result = await recon('improve how every value is handled');
+    expect(result.gate).to.equal('BROAD');
+    expect(result.metrics.gate_features.spread).to.be.at.least(5);
+    expect(result.hint).to.include('directories');
+  });
+
+  it('seeds put the named symbol first; pins include every definition of the file', async () => {
+    const seeded = await recon('something about connections', 'closeConnection');
+    expect(seeded.results[0]?.name).to.equal('closeConnection');
+    const pinned = await recon('LruCache evict should drop the least recently used entry', [], 'src/util/strings.ts');
+    expect(pinned.results.map((r) => r.name)).to.include('slugify');
+  });
+
+  it('raw signals: every candidate with each retriever\'s score and rank, seeds and pins injected', async () => {
+    const raw = await rawSignals(parseQuery('evict entries', ['formatSummary'], ['src/db/connection.ts']), runnerOf(repo.host), retrievalIndexOf(repo.index));
+    expect(raw.retrievers).to.include.members(['lexical', 'term', 'symbol', 'graph']);
+    const byName = new Map(raw.candidates.map((c) => [c.name, c]));
+    expect(byName.get('formatSummary')?.signals['symbol']).to.include({ explicit: true, score: 1 });
+    expect(byName.get('openConnection')?.signals['symbol']?.why).to.include('pin');
+    expect(byName.get('evict')?.signals['lexical']?.rank).to.be.a('number');
+  });
+});
