@@ -24,7 +24,7 @@ export interface FusionWeights {
   retriever: Record<string, number>;
   /** Multiplier per extra agreeing retriever. */
   agreement: number;
-  /** Added for a candidate the caller named (seed, pin, path or existing identifier). */
+  /** Added for a candidate the caller named (seed, pin, path or existing identifier), times how strongly it was named (0–1). */
   explicit: number;
 }
 
@@ -55,8 +55,11 @@ export function rankSignals(pool: CandidatePool): Map<string, Map<string, Signal
  */
 export function fuse(pool: CandidatePool, index: Pick<RetrievalIndex, 'definition'>, expandRetrievers: ReadonlySet<string>, weights: FusionWeights = DEFAULT_WEIGHTS): { ranked: RankedCandidate[]; dropped: number } {
   const signals = rankSignals(pool);
-  const explicitUids = new Set<string>();
-  for (const candidates of pool.values()) for (const c of candidates.values()) if (c.explicit) explicitUids.add(c.def_uid);
+  // How strongly each candidate was named: a seed or pin (score 1) beats an identifier naming several definitions.
+  const explicitStrength = new Map<string, number>();
+  for (const candidates of pool.values()) {
+    for (const c of candidates.values()) if (c.explicit) explicitStrength.set(c.def_uid, Math.max(explicitStrength.get(c.def_uid) ?? 0, Math.min(1, Math.max(0.1, c.score))));
+  }
   const byUid = new Map<string, RankedCandidate>();
   const missing = new Set<string>();
   for (const [retriever, perDef] of signals) {
@@ -69,7 +72,7 @@ export function fuse(pool: CandidatePool, index: Pick<RetrievalIndex, 'definitio
           missing.add(uid);
           continue;
         }
-        entry = { def, signals: {}, agreement: 0, explicit: explicitUids.has(uid), score: 0 };
+        entry = { def, signals: {}, agreement: 0, explicit: explicitStrength.has(uid), score: 0 };
         byUid.set(uid, entry);
       }
       entry.signals[retriever] = signal;
@@ -80,7 +83,7 @@ export function fuse(pool: CandidatePool, index: Pick<RetrievalIndex, 'definitio
   const ranked = [...byUid.values()];
   for (const entry of ranked) {
     entry.score *= 1 + weights.agreement * Math.max(0, entry.agreement - 1);
-    if (entry.explicit) entry.score += weights.explicit;
+    if (entry.explicit) entry.score += weights.explicit * (explicitStrength.get(entry.def.def_uid) ?? 0);
   }
   ranked.sort((a, b) => b.score - a.score || a.def.def_uid.localeCompare(b.def.def_uid));
   return { ranked, dropped: missing.size };

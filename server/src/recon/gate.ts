@@ -34,7 +34,7 @@ export interface GateThresholds {
   wholeName: number;
 }
 
-export const DEFAULT_GATE: GateThresholds = { window: 10, broadSpread: 5, broadFlatness: 0.5, ambigRatio: 0.7, ambigMaxTerms: 3, wholeName: 0.8 };
+export const DEFAULT_GATE: GateThresholds = { window: 10, broadSpread: 5, broadFlatness: 0.4, ambigRatio: 0.7, ambigMaxTerms: 3, wholeName: 0.8 };
 
 type GateIndex = Pick<RetrievalIndex, 'definitionsNamed' | 'files'>;
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createPluginHost, loadConfig, silentLogger, type PluginHost } from '@agentgov/core';
 import { makeTempDir, writeTree } from '@agentgov/core/testing';
 import { openRepositoryIndex, type RepositoryIndex } from '../../src/index/repository-index.js';
@@ -95,6 +96,9 @@ export function closeConnection(conn: { url: string }): void {
 `,
 };
 
+/** The server package directory (tests run from dist/test/recon): plugins resolve from its install. */
+const SERVER_DIR = fileURLToPath(new URL('../../../', import.meta.url));
+
 export interface FixtureRepo {
   root: string;
   index: RepositoryIndex;
@@ -110,7 +114,7 @@ export function gitInit(root: string): void {
 
 export async function reconHost(): Promise<PluginHost> {
   const loaded = loadConfig({ cwd: makeTempDir('agentgov-cwd-') });
-  return createPluginHost({ loaded, bundled: RECON_PLUGINS, resolveFrom: [], host: 'server', logger: silentLogger });
+  return createPluginHost({ loaded, bundled: RECON_PLUGINS, resolveFrom: [SERVER_DIR], host: 'server', logger: silentLogger });
 }
 
 /** Writes the files, commits them, and builds the real index with the real language packs. */

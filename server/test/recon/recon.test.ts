@@ -13,7 +13,7 @@ describe('recon/recon (real index, bundled retrievers)', function () {
     repo = await fixtureRepo(SERVICE_REPO);
   });
   after(async () => {
-    await repo.index.close();
+    await repo?.index.close();
     cleanupTempDirs();
   });
 
