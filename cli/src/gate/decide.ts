@@ -1,0 +1,47 @@
+/**
+ * A gate decision, as `watch` makes it for each request: the tool call becomes an event, the
+ * pipeline assesses it, the `gate` bail hook may decide (first verdict wins: a policy that denies),
+ * otherwise the verdict follows the assessment's action. The decision is recorded (event,
+ * assessment, verdict) and emitted to the sinks before the answer goes back.
+ */
+import type { Assessment, GateVerdict, GovernanceRecord, RiskAction, ToolCallEvent } from '@agentgov/core';
+import type { GateInput } from './input.js';
+import type { GateDecision } from './protocol.js';
+import { toolCallEvent } from './tool-event.js';
+
+export interface GateDeciderDeps {
+  /** Assess without recording (the pipeline's `assess`). */
+  assess(event: ToolCallEvent): Promise<Assessment>;
+  /** The `gate` bail hook: a verdict, or undefined for "no opinion". */
+  gateHook(event: ToolCallEvent, assessment: Assessment): Promise<GateVerdict | undefined>;
+  /** Records the decision (system.db). */
+  record(decision: { event: ToolCallEvent; assessment: Assessment; verdict: GateVerdict }): void;
+  /** Emits the record to the sinks; failures are the emitter's to count and report. */
+  emit(record: GovernanceRecord): Promise<unknown>;
+  /** Working directory of a request that names none. */
+  defaultCwd: string;
+}
+
+const DECISION_OF_ACTION: Record<RiskAction, GateVerdict['decision']> = { allow: 'allow', warn: 'allow', ask: 'ask', deny: 'deny' };
+
+/** The verdict the assessment asks for when no `gate` tap decided; the reason carries the evidence. */
+export function verdictFromAssessment(assessment: Assessment): GateVerdict {
+  const rules = assessment.evidence.rules.map((hit) => (hit.subject ? `${hit.rule_id} on \`${hit.subject}\`` : hit.rule_id));
+  const why = rules.length ? `; matched ${rules.slice(0, 5).join(', ')}${rules.length > 5 ? `, +${rules.length - 5} more` : ''}` : '';
+  return {
+    decision: DECISION_OF_ACTION[assessment.action],
+    reason: `agentgov: ${assessment.action} (${assessment.reason_code}, risk ${assessment.level} ${assessment.score}/100)${why}`,
+    decided_by: 'risk-assessment',
+  };
+}
+
+export function createGateDecider(deps: GateDeciderDeps): (input: GateInput) => Promise<GateDecision> {
+  return async (input) => {
+    const event = toolCallEvent(input, { framework: input.shape === 'agentx-code' ? 'agentx-code' : 'gate', defaultCwd: deps.defaultCwd });
+    const assessment = await deps.assess(event);
+    const verdict = (await deps.gateHook(event, assessment)) ?? verdictFromAssessment(assessment);
+    deps.record({ event, assessment, verdict });
+    await deps.emit({ event, assessment });
+    return { event_id: event.id, verdict, assessment };
+  };
+}
