@@ -3,6 +3,7 @@ import { ConfigInitCommand } from './config/init.js';
 import { ConfigShowCommand } from './config/show.js';
 import { ConfigValidateCommand } from './config/validate.js';
 import { GateCommand } from './gate.js';
+import { ScoreCommand } from './score.js';
 import { ServeCommand } from './serve.js';
 
 /**
@@ -10,4 +11,4 @@ import { ServeCommand } from './serve.js';
  * registered. Command modules import heavy dependencies lazily inside `run()`, so that a fast
  * path such as `gate` loads only what it needs.
  */
-export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand];
+export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand];
