@@ -34,6 +34,9 @@ export function exitCodeForError(code: ErrorCode): ExitCode {
       return EXIT.UNAVAILABLE;
     case 'E_NOT_FOUND':
     case 'E_INDEX_NOT_READY':
+    case 'E_DB_MISSING':
+    case 'E_DB_UNAVAILABLE':
+    case 'E_CAPTURE_UNREADABLE':
       return EXIT.UNAVAILABLE;
     case 'E_INTERNAL':
     case 'E_PLUGIN_FAILED':

@@ -6,3 +6,4 @@ export * from './logging/logger.js';
 export * from './paths/home.js';
 export * from './plugins/index.js';
 export * from './text/identifier-words.js';
+export * from './governance/index.js';

@@ -1,4 +1,4 @@
-import type { ToolCallEvent } from './events.js';
+import type { ToolCallEvent, ToolCallResult } from './events.js';
 
 /** What `detect` reports for one installed framework. */
 export interface DetectedFramework {
@@ -11,10 +11,20 @@ export interface DetectedFramework {
 /** Counted, never silent: everything a parser skipped, by reason. */
 export type SkipCounts = Record<string, number>;
 
+/** A result whose call is not in this chunk: the call was ingested from an earlier chunk. */
+export interface CaptureCompletion {
+  event_id: string;
+  result: ToolCallResult;
+}
+
 export interface CaptureParseResult {
+  /** Tool calls found, in file order; a call whose result is in the same chunk carries it. */
   events: ToolCallEvent[];
+  completions: CaptureCompletion[];
   skipped: SkipCounts;
-  /** Bytes of the input fully consumed; a truncated last line is not consumed. */
+  /** Lines read (complete lines, blank ones included). */
+  lines: number;
+  /** UTF-8 bytes of the input fully consumed; a truncated last line is not consumed. */
   consumedBytes: number;
 }
 
@@ -28,6 +38,11 @@ export interface CaptureParseContext {
 /** Installs a governance hook into an agent's project settings (used by `init`). */
 export interface HookInstaller {
   agent: string;
+  /**
+   * Writes a PreToolUse hook running `gateCommand` into the project's agent settings, keeping every
+   * other setting. Idempotent: when the hook is already there nothing is written (`changed: false`).
+   * A settings file that is not valid JSON is left untouched: throws `E_SETTINGS_INVALID`.
+   */
   install(projectDir: string, gateCommand: string): Promise<{ changed: boolean; settingsFile: string }>;
 }
 
@@ -39,8 +54,14 @@ export interface FrameworkAdapter {
   adapter: string;
   ingestionMode: string;
   detect(env: NodeJS.ProcessEnv): Promise<DetectedFramework | null>;
-  /** Capture files currently present for this framework. */
+  /** Directories under which capture files appear (what `watch` watches). */
+  captureRoots(env: NodeJS.ProcessEnv): string[];
+  /** Capture files currently present for this framework, sorted. */
   listCaptures(env: NodeJS.ProcessEnv): Promise<string[]>;
+  /**
+   * Parses a chunk of a capture that starts at a line boundary. Never throws on bad input: every
+   * line or block it cannot use is counted in `skipped` by reason.
+   */
   parse(text: string, context: CaptureParseContext): CaptureParseResult;
   hookInstaller?: HookInstaller;
 }

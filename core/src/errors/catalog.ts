@@ -97,6 +97,26 @@ export const ERROR_CATALOG = {
     causes: ['`--listen` or `score.listen` names an address other than localhost/127.0.0.1/::1 and `score.token` is not set'],
     remediation: 'Set `score.token` in the config (clients then send `Authorization: Bearer <token>`), or listen on a loopback address.',
   },
+  E_DB_MISSING: {
+    meaning: 'The governance database (system.db) does not exist yet.',
+    causes: ['Nothing has been ingested yet: neither `agentgov replay` nor `agentgov watch` has run', '`--db` or config `governance.db` points at the wrong file', '$AGENTGOV_HOME differs from the one used when ingesting'],
+    remediation: 'Run `agentgov replay PATH --adapter NAME` or `agentgov watch` first, or pass the right file with `--db PATH`.',
+  },
+  E_DB_UNAVAILABLE: {
+    meaning: 'The governance database exists but cannot be opened, migrated or read.',
+    causes: ['The file is not a SQLite database or is corrupt', 'No permission to read or write it', 'It was written by a newer agentgov with another schema'],
+    remediation: 'Check the path and its permissions; move a corrupt file aside and let agentgov create a new one.',
+  },
+  E_CAPTURE_UNREADABLE: {
+    meaning: 'A capture file or directory cannot be read.',
+    causes: ['The path does not exist', 'No permission to read it', 'A directory holds no .jsonl/.json captures'],
+    remediation: 'Pass an existing capture file or a directory of .jsonl/.json captures that you can read.',
+  },
+  E_SETTINGS_INVALID: {
+    meaning: "An agent's settings file is not valid JSON (or not the expected shape), so it was left untouched.",
+    causes: ['The file was edited by hand and has a syntax error', '`hooks` or `hooks.PreToolUse` has an unexpected type'],
+    remediation: 'Fix the file named in the message (it was not modified), then run the command again.',
+  },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

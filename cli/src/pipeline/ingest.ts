@@ -1,0 +1,132 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { AgentgovError, type Assessment, type EmitFailure, type FrameworkAdapter, type GovernanceDb, type GovernanceRecord, type Logger, type SkipCounts, type ToolCallEvent } from '@agentgov/core';
+
+export interface IngestOptions {
+  /** Read the file from byte 0 instead of its stored offset (replay); recorded events stay deduplicated. */
+  fromStart?: boolean;
+}
+
+export interface IngestReport {
+  file: string;
+  /** Events recorded for the first time. */
+  events: number;
+  /** Events already in the database (same id), not recorded again. */
+  duplicates: number;
+  /** Results attached to calls recorded by an earlier read. */
+  completed: number;
+  /** Lines or blocks skipped, by reason. */
+  skipped: SkipCounts;
+  lines: number;
+  /** Bytes consumed by this read. */
+  bytes: number;
+  /** Bytes at the end left for later: an unterminated, incomplete last line. */
+  pendingBytes: number;
+  /** The stored offset after this read. */
+  offset: number;
+  /** Why the stored offset was discarded and the file read from the start. */
+  reset?: 'rotated' | 'truncated';
+  sinkFailures: number;
+}
+
+export interface IngestContext {
+  db: GovernanceDb;
+  logger: Logger;
+  assess(event: ToolCallEvent): Promise<Assessment>;
+  emit(record: GovernanceRecord): Promise<EmitFailure[]>;
+  emitDuplicates: boolean;
+}
+
+/** Bytes read per transaction; a line longer than this grows the read. */
+export const CHUNK_BYTES = 4 * 1024 * 1024;
+
+function addCounts(into: SkipCounts, from: SkipCounts): void {
+  for (const [reason, n] of Object.entries(from)) into[reason] = (into[reason] ?? 0) + n;
+}
+
+/** Reads the next chunk from `offset` that ends at a line boundary (or at the end of the file). */
+function readChunk(fd: number, offset: number): { text: string; bytes: number } {
+  let size = CHUNK_BYTES;
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(size);
+    const read = readSync(fd, buffer, 0, size, offset);
+    if (read < size) return { text: buffer.toString('utf8', 0, read), bytes: read };
+    const end = buffer.lastIndexOf(0x0a) + 1; // a newline byte never occurs inside a UTF-8 sequence
+    if (end > 0) return { text: buffer.toString('utf8', 0, end), bytes: end };
+    size *= 2;
+  }
+}
+
+/** Ingests one capture file; see `Pipeline.ingestFile`. */
+export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapter, file: string, options: IngestOptions = {}): Promise<IngestReport> {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    throw new AgentgovError('E_CAPTURE_UNREADABLE', `capture ${file} cannot be read: ${(error as Error).message}`, { file }, { cause: error });
+  }
+  try {
+    const stat = fstatSync(fd);
+    const stored = ctx.db.offsets.get(file);
+    const report: IngestReport = { file, events: 0, duplicates: 0, completed: 0, skipped: {}, lines: 0, bytes: 0, pendingBytes: 0, offset: 0, sinkFailures: 0 };
+    let skippedSoFar: SkipCounts = {};
+    let eventsSoFar = 0;
+    if (stored && !options.fromStart) {
+      if (stored.inode !== stat.ino) report.reset = 'rotated';
+      else if (stat.size < stored.offset) report.reset = 'truncated';
+      else {
+        report.offset = stored.offset;
+        skippedSoFar = { ...stored.skipped };
+        eventsSoFar = stored.events;
+      }
+      if (report.reset) ctx.logger.info(`${file} was ${report.reset}; reading it from the start`);
+    }
+    const state: Record<string, unknown> = {};
+    for (;;) {
+      const chunk = readChunk(fd, report.offset);
+      if (chunk.bytes === 0) break;
+      const parsed = adapter.parse(chunk.text, { file, state });
+      const records: GovernanceRecord[] = [];
+      const inOrder: { record: GovernanceRecord; stored: boolean }[] = [];
+      for (const event of parsed.events) {
+        const existing = ctx.db.records.find(event.id);
+        if (existing) {
+          if (event.result && !existing.event.result) parsed.completions.push({ event_id: event.id, result: event.result });
+          inOrder.push({ record: existing, stored: true });
+        } else {
+          const record = { event, assessment: await ctx.assess(event) };
+          records.push(record);
+          inOrder.push({ record, stored: false });
+        }
+      }
+      const nextOffset = report.offset + parsed.consumedBytes;
+      addCounts(skippedSoFar, parsed.skipped);
+      const inserted = ctx.db.transaction(() => {
+        const fresh = records.filter((r) => ctx.db.records.insert(r, file));
+        for (const c of parsed.completions) if (ctx.db.records.complete(c.event_id, c.result)) report.completed += 1;
+        ctx.db.offsets.set({ file, adapter: adapter.adapter, offset: nextOffset, size: stat.size, inode: stat.ino, skipped: skippedSoFar, events: eventsSoFar + fresh.length });
+        return fresh;
+      });
+      eventsSoFar += inserted.length;
+      report.events += inserted.length;
+      report.duplicates += parsed.events.length - inserted.length;
+      addCounts(report.skipped, parsed.skipped);
+      report.lines += parsed.lines;
+      report.bytes += parsed.consumedBytes;
+      report.offset = nextOffset;
+      const fresh = new Set(inserted);
+      for (const { record, stored } of inOrder) {
+        if (fresh.has(record) || (stored && ctx.emitDuplicates)) report.sinkFailures += (await ctx.emit(record)).length;
+      }
+      if (parsed.consumedBytes < chunk.bytes) {
+        report.pendingBytes = chunk.bytes - parsed.consumedBytes;
+        break;
+      }
+    }
+    const skippedTotal = Object.values(report.skipped).reduce((a, b) => a + b, 0);
+    if (skippedTotal > 0) ctx.logger.warn(`${file}: skipped ${skippedTotal} (${Object.entries(report.skipped).map(([r, n]) => `${r}: ${n}`).join(', ')})`);
+    if (report.pendingBytes > 0) ctx.logger.info(`${file}: ${report.pendingBytes} bytes of an incomplete last line left for a later read`);
+    return report;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,87 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { AssessmentEvidence, CanonicalTool, RiskAction, RiskLevel, ToolCallResult } from '../contracts/events.js';
+
+/**
+ * The governance database schema (system.db). The SQL that creates it lives in
+ * core/migrations/governance; a change here needs a new migration there.
+ */
+
+/** One agent session, per framework. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    framework: text('framework').notNull(),
+    sessionId: text('session_id').notNull(),
+    cwd: text('cwd').notNull(),
+    firstSeen: text('first_seen').notNull(),
+    lastSeen: text('last_seen').notNull(),
+    events: integer('events').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.framework, t.sessionId] })],
+);
+
+/** One normalised tool call; `id` is stable, so re-ingesting never duplicates. */
+export const events = sqliteTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    framework: text('framework').notNull(),
+    sessionId: text('session_id').notNull(),
+    timestamp: text('timestamp').notNull(),
+    cwd: text('cwd').notNull(),
+    toolName: text('tool_name').notNull(),
+    canonicalTool: text('canonical_tool').$type<CanonicalTool>().notNull(),
+    arguments: text('arguments', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    result: text('result', { mode: 'json' }).$type<ToolCallResult>(),
+    /** Capture file the event came from, or `gate` for a live gate request. */
+    source: text('source').notNull(),
+    ingestedAt: text('ingested_at').notNull(),
+  },
+  (t) => [index('events_session_idx').on(t.framework, t.sessionId), index('events_source_idx').on(t.source)],
+);
+
+/** An assessment of an event; a gate decision is an assessment with a verdict. */
+export const assessments = sqliteTable(
+  'assessments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.id),
+    kind: text('kind').$type<'ingest' | 'gate'>().notNull(),
+    score: integer('score').notNull(),
+    level: text('level').$type<RiskLevel>().notNull(),
+    action: text('action').$type<RiskAction>().notNull(),
+    reasonCode: text('reason_code').notNull(),
+    evidence: text('evidence', { mode: 'json' }).$type<AssessmentEvidence>().notNull(),
+    verdict: text('verdict').$type<'allow' | 'deny' | 'ask'>(),
+    verdictReason: text('verdict_reason'),
+    decidedBy: text('decided_by'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('assessments_event_idx').on(t.eventId), index('assessments_level_idx').on(t.level)],
+);
+
+/** How far each capture file has been ingested; size and inode detect rotation and truncation. */
+export const ingestOffsets = sqliteTable('ingest_offsets', {
+  file: text('file').primaryKey(),
+  adapter: text('adapter').notNull(),
+  offset: integer('offset').notNull(),
+  size: integer('size').notNull(),
+  inode: integer('inode').notNull(),
+  /** Lines skipped by reason in the content consumed so far (since offset 0). */
+  skipped: text('skipped', { mode: 'json' }).$type<Record<string, number>>().notNull(),
+  events: integer('events').notNull().default(0),
+  updatedAt: text('updated_at').notNull(),
+});
+
+/** The running `watch`'s gate IPC server: socket path and per-run token. */
+export const gateEndpoints = sqliteTable('gate_endpoints', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  socket: text('socket').notNull(),
+  token: text('token').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: text('started_at').notNull(),
+});
+
+export const governanceSchema = { sessions, events, assessments, ingestOffsets, gateEndpoints };

@@ -1,0 +1,44 @@
+import type { GovernanceRecord, RiskAction, Sink } from '@agentgov/core';
+
+const COLOURS: Record<RiskAction, string> = { allow: '\x1b[32m', warn: '\x1b[33m', ask: '\x1b[35m', deny: '\x1b[31m' };
+const RESET = '\x1b[0m';
+const MAX_SUBJECT = 120;
+
+/** What a call was about: the shell command, the path, the URL or the pattern. */
+export function subjectOf(args: Record<string, unknown>): string {
+  for (const key of ['command', 'file_path', 'notebook_path', 'path', 'url', 'pattern', 'query']) {
+    const value = args[key];
+    if (typeof value === 'string') {
+      const flat = value.replace(/\s+/g, ' ').trim();
+      return flat.length > MAX_SUBJECT ? `${flat.slice(0, MAX_SUBJECT - 1)}…` : flat;
+    }
+  }
+  return '';
+}
+
+/** A record is notable when its action is not `allow` (or always, with `all`). */
+export function isNotable(record: GovernanceRecord, all: boolean): boolean {
+  return all || record.assessment.action !== 'allow';
+}
+
+/** One readable line: time, action, level and score, tool, session, what it was about, why. */
+export function formatLine(record: GovernanceRecord, colour: boolean): string {
+  const { event, assessment } = record;
+  const action = assessment.action.toUpperCase().padEnd(5);
+  const verdict = colour ? `${COLOURS[assessment.action]}${action}${RESET}` : action;
+  const level = `${assessment.level}:${assessment.score}`.padEnd(11);
+  const subject = subjectOf(event.arguments);
+  return `${event.timestamp} ${verdict} ${level} ${event.tool_name} [${event.session_id.slice(0, 8)}] ${subject}${subject ? ' ' : ''}(${assessment.reason_code})\n`;
+}
+
+/** Prints a line per notable record; colour only when the stream is a TTY and NO_COLOR is unset. */
+export function createConsoleSink(options: { stream: NodeJS.WritableStream & { isTTY?: boolean }; all: boolean; env?: NodeJS.ProcessEnv }): Sink {
+  const env = options.env ?? process.env;
+  const colour = options.stream.isTTY === true && !env['NO_COLOR'];
+  return {
+    name: 'console',
+    async write(record) {
+      if (isNotable(record, options.all)) options.stream.write(formatLine(record, colour));
+    },
+  };
+}
