@@ -30,6 +30,8 @@ engine.assess({ id: 'w', framework: 'bench', session_id: 'b', timestamp: '', cwd
 
 const results = [];
 for (const [index, row] of rows.entries()) {
+  // tree-sitter frees native memory only when the event loop turns.
+  if (index % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
   const context = contextFor(row);
   const event = { id: `bench:${index}`, framework: 'bench', session_id: 'bench', timestamp: '2026-01-01T00:00:00Z', cwd: context.cwd ?? contexts.default_project_root, tool_name: 'Bash', canonical_tool: 'shell', arguments: { command: row.command } };
   const start = performance.now();

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { Assessment, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
+import type { Assessment, LoadedConfig, PluginHost, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
 import { matchCommand } from './match.js';
 import { normalizeShell, type ParsedCommand } from './normalize.js';
 import { classifyPath, type ClassifiedPath } from './paths.js';
@@ -27,6 +27,18 @@ export interface RiskEngineOptions {
 export async function createRiskEngine(options: RiskEngineOptions = {}): Promise<RiskEngine> {
   const rules = await loadRuleSet(options.extraRuleFiles ?? [], options.sources ?? []);
   return new RuleEngine(rules, options.home ?? os.homedir());
+}
+
+/**
+ * The engine a CLI host uses: the shipped rules, the config's `risk.rules` files (relative to
+ * the config file) and every source plugins registered through the `riskRules` hook.
+ */
+export async function createRiskEngineForHost(loaded: LoadedConfig, host: PluginHost, options: Pick<RiskEngineOptions, 'home'> = {}): Promise<RiskEngine> {
+  return createRiskEngine({
+    ...options,
+    extraRuleFiles: loaded.config.risk.rules.map((file) => path.resolve(loaded.baseDir, file)),
+    sources: host.registries.riskRules.values(),
+  });
 }
 
 /** Longer shell text is assessed on its first part (and says so). */

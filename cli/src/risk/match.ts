@@ -87,7 +87,7 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   const paths: ClassifiedPath[] = [];
   if (s.targets || s.targets_none) {
     const inputs = cmd.redirects.filter((r) => !WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target);
-    const checked = s.targets_last ? operands.slice(-1) : operands;
+    const checked = s.target_operands === 'last' ? operands.slice(-1) : s.target_operands === 'all-but-last' ? operands.slice(0, -1) : operands;
     const classified = [...checked, ...inputs].map((o) => classifyPath(o, context));
     if (s.targets) {
       const hits = classified.filter((p) => p.classes.some((c) => s.targets?.includes(c)));

@@ -306,13 +306,16 @@ class Walker {
 
   private find(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
     const kept: string[] = [];
+    // `{}` is a file found under the first search root: keep the root so `find / -exec rm {}` is judged by `/`.
+    const root = args.find((a) => !/^[-(!)]/.test(a)) ?? '.';
+    const match = `${root.replace(/\/+$/, '')}/${RUNTIME_VALUE}`;
     let i = 0;
     while (i < args.length) {
       const arg = args[i] ?? '';
       if (arg === '-exec' || arg === '-execdir' || arg === '-ok' || arg === '-okdir') {
         const end = args.findIndex((w, k) => k > i && (w === ';' || w === '+'));
         const stop = end < 0 ? args.length : end;
-        const template = args.slice(i + 1, stop).map((w) => w.split('{}').join(RUNTIME_VALUE));
+        const template = args.slice(i + 1, stop).map((w) => w.split('{}').join(match));
         if (template.length > 0) this.argv(template, deeper(`find ${arg}`));
         kept.push(arg);
         i = stop + 1;

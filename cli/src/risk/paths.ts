@@ -11,10 +11,10 @@ export const BUILTIN_PATH_CLASSES = {
   project_root: 'The project root itself (the event `cwd`).',
   project: 'Inside the project root.',
   project_ancestor: 'A directory that contains the project root.',
-  temp: 'A temporary directory (/tmp, /var/tmp, $TMPDIR).',
+  temp: 'A temporary directory (/tmp, /var/tmp, $TMPDIR) or a per-user cache (~/.cache, ~/Library/Caches, package-manager caches).',
   outside_project: 'Anywhere outside the project root that is not a temporary directory.',
   unknown: 'A relative path whose directory cannot be known (no project root, or after an unresolvable `cd`).',
-  dynamic: 'A path only known at run time: an unresolved variable, command substitution, or xargs/find input.',
+  dynamic: 'A path only known at run time: an unresolved variable, command substitution, or xargs/find input (a `find` match also gets the root, home, system or outside classes of its search root).',
 } as const;
 
 export interface PathContext {
@@ -34,10 +34,20 @@ export interface ClassifiedPath {
 }
 
 const TEMP_ROOTS = ['/tmp', '/var/tmp', '/private/tmp', '/private/var/tmp', '/var/folders', '/private/var/folders', '/dev/shm'];
+/** Per-user caches, as disposable as temporary directories. */
+const CACHE_DIRS = ['.cache', 'Library/Caches', '.npm/_cacache', '.npm/_npx', '.yarn/cache', '.pnpm-store', '.cargo/registry/cache', '.gradle/caches', '.m2/repository'];
+
+/** Classes a run-time value inherits from the directory it is known to be under. */
+const INHERITED_BY_RUNTIME_VALUES = new Set(['root', 'home', 'system', 'project_ancestor', 'outside_project']);
 
 export function classifyPath(raw: string, context: PathContext): ClassifiedPath {
   const expanded = expand(raw, context);
-  if (expanded === null) return { raw, resolved: null, classes: ['dynamic'] };
+  if (expanded === null) {
+    const runtime = raw.indexOf('${RUNTIME_INPUT}');
+    const under = runtime > 0 ? raw.slice(0, runtime).replace(/\/+$/, '') || '/' : null;
+    const inherited = under !== null && !under.includes('${RUNTIME_INPUT}') ? classifyPath(under, context).classes.filter((c) => INHERITED_BY_RUNTIME_VALUES.has(c)) : [];
+    return { raw, resolved: null, classes: ['dynamic', ...inherited] };
+  }
   // Deleting `dir/*` empties `dir`: judge a trailing glob segment by its directory.
   const stripped = expanded.replace(/(^|\/)(\.?\*|\*\.?\*?)$/, '$1') || '.';
   const hasGlob = /[*?[]/.test(stripped);
@@ -61,6 +71,7 @@ function positionClasses(resolved: string, context: PathContext): string[] {
     if (resolved.startsWith(`${root}/`)) return ['project'];
     if (root.startsWith(`${resolved}/`)) return ['project_ancestor', 'outside_project'];
   }
+  if (CACHE_DIRS.some((dir) => resolved.startsWith(`${context.home}/${dir}/`) || resolved === `${context.home}/${dir}`)) return ['temp'];
   if (TEMP_ROOTS.some((t) => resolved === t || resolved.startsWith(`${t}/`))) return ['temp'];
   return ['outside_project'];
 }

@@ -24,7 +24,7 @@ export const REASON_CODES = {
   filesystem_format: { title: 'Filesystem format or partitioning', meaning: 'A disk is formatted, partitioned or wiped (mkfs, fdisk, wipefs …).' },
   fork_bomb: { title: 'Fork bomb', meaning: 'A function that recursively spawns itself in the background until the system runs out of processes.' },
   privilege_escalation: { title: 'Privilege escalation', meaning: 'The command runs as root or another user, or makes a file setuid/root-owned.' },
-  permission_weakening: { title: 'Permissions opened up', meaning: 'World-writable permissions on system paths or whole trees outside the project.' },
+  permission_weakening: { title: 'Permissions changed on system paths', meaning: 'Permissions or attributes of /, home or system paths are changed, or whole trees outside the project are made world-writable.' },
   persistence: { title: 'Persistence', meaning: 'The command installs something that runs later or at login: cron, shell rc files, systemd/launchd services, autostart entries.' },
   secret_access: { title: 'Secret access', meaning: 'A credential store is read or copied: SSH keys, .env files, cloud credentials, kube config, /etc/shadow, token files.' },
   exfiltration: { title: 'Data exfiltration', meaning: 'Local data is sent to a remote host: netcat/socat, curl/wget uploads, scp/rsync of secrets.' },

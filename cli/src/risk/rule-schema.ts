@@ -26,7 +26,7 @@ export interface RuleMatchSpec {
   positionals_max?: number;
   targets?: string[];
   targets_none?: string[];
-  targets_last?: boolean;
+  target_operands?: 'all' | 'last' | 'all-but-last';
   args_regex?: string[];
   argv_regex?: string[];
   redirect_targets?: string[];
@@ -66,7 +66,7 @@ export const RULE_MATCH_SCHEMA = {
     positionals_min: { type: 'integer', minimum: 0, description: 'At least this many operands after the subcommand.' },
     positionals_max: { type: 'integer', minimum: 0, description: 'At most this many operands after the subcommand.' },
     targets: { ...stringList, description: 'Some operand (or input redirect) is a path of one of these classes.' },
-    targets_last: { type: 'boolean', description: 'Only the last operand counts as a target (the destination of cp, mv, ln, install, rsync).' },
+    target_operands: { enum: ['all', 'last', 'all-but-last'], description: 'Which operands `targets` looks at: `last` is the destination of cp/mv/ln/install/rsync, `all-but-last` their sources (default: all).' },
     targets_none: { ...stringList, description: 'No operand is a path of these classes.' },
     args_regex: { ...regexList, description: 'Some argument (after the program name) matches one of these regular expressions.' },
     argv_regex: { ...regexList, description: 'The whole argv joined with spaces matches one of these regular expressions.' },

@@ -127,7 +127,7 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
     if (eq > 0) valueOptions.set(option.slice(0, eq), option.slice(eq + 1).split('|'));
     else valueOptions.set(option, null);
   }
-  const perCommandKeys: Array<keyof RuleMatchSpec> = ['command', 'subcommand', 'via', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin'];
+  const perCommandKeys: Array<keyof RuleMatchSpec> = ['command', 'subcommand', 'via', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'target_operands', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin'];
   return {
     id: rule.id,
     title: rule.title ?? rule.id,

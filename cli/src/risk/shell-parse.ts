@@ -144,7 +144,7 @@ class Collector {
   }
 
   private redirected(node: SyntaxNode): RawCommand[] {
-    const body = node.childForFieldName('body') ?? node.namedChildren[0];
+    const body = node.childForFieldName('body');
     const pseudo: RawCommand = { words: [], assignments: {}, redirects: [], inputFrom: [], start: node.startIndex };
     const nested: RawCommand[] = [];
     for (const child of node.namedChildren) {

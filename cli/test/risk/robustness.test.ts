@@ -1,7 +1,6 @@
 import type { ToolCallEvent } from '@agentgov/core';
 import { expect } from 'chai';
 import { createRiskEngine, type RiskEngine } from '../../src/risk/engine.js';
-import { REASON_CODES } from '../../src/risk/reason-codes.js';
 
 function event(args: Record<string, unknown>, extra: Partial<ToolCallEvent> = {}): ToolCallEvent {
   return { id: 't:s:3', framework: 'test', session_id: 's', timestamp: '2026-11-22T00:00:00Z', cwd: '/home/dev/proj', tool_name: 'Bash', canonical_tool: 'shell', arguments: args, ...extra };
@@ -134,13 +133,5 @@ describe('risk engine: evidence', function () {
     const engine = await createRiskEngine({ home: '/home/dev' });
     const cases: Array<[string, string]> = [['ls', 'low'], ['sudo ls', 'medium'], ['git reset --hard', 'high'], ['rm -rf /', 'critical']];
     for (const [command, level] of cases) expect(engine.assess(event({ command })).level, command).to.equal(level);
-  });
-
-  it('every reason code the shipped rules use is in the catalog', async function () {
-    const engine = await createRiskEngine({ home: '/home/dev' });
-    expect(engine.rulesLoaded).to.be.greaterThan(0);
-    const { loadRuleSet } = await import('../../src/risk/rules.js');
-    const set = await loadRuleSet([], []);
-    for (const rule of set.rules) expect(Object.keys(REASON_CODES), rule.id).to.include(rule.reasonCode);
   });
 });

@@ -94,3 +94,30 @@ describe('risk rules: extra files and plugin sources', function () {
     expect((error as Error).message).to.match(/cannot be read/);
   });
 });
+
+describe('risk rules: from a CLI host (config risk.rules + riskRules plugin)', function () {
+  it('createRiskEngineForHost loads config rule files relative to the config and plugin sources', async function () {
+    const { writeTree } = await import('@agentgov/core/testing');
+    const { silentLogger } = await import('@agentgov/core');
+    const { startCliHost } = await import('../../src/host.js');
+    const { createRiskEngineForHost } = await import('../../src/risk/engine.js');
+    const dir = makeTempDir();
+    writeTree(dir, {
+      'agentgov.yaml': 'plugins:\n  - ./risk-plugin.mjs\nrisk:\n  rules: [./rules/team.yaml]\n',
+      'rules/team.yaml': 'rules:\n  - id: team.deploy\n    reason_code: team_policy\n    score: 60\n    match: { command: make, subcommand: deploy }\n',
+      'risk-plugin.mjs': [
+        'export default {',
+        "  name: 'risk-plugin-test',",
+        '  apply(hooks) {',
+        "    hooks.riskRules.tap('risk-plugin-test', (registry) => registry.add({ name: 'objects', rules: [{ id: 'plugin.release', reason_code: 'package_publish', score: 80, match: { command: 'release-it' } }] }));",
+        '  },',
+        '};',
+      ].join('\n'),
+    });
+    const { loaded, host } = await startCliHost({ configPath: path.join(dir, 'agentgov.yaml'), cwd: dir }, silentLogger);
+    const engine = await createRiskEngineForHost(loaded, host, { home: '/home/dev' });
+    expect(engine.ruleFiles).to.include(path.join(dir, 'rules/team.yaml'));
+    expect(engine.assess(event('make deploy'))).to.include({ action: 'ask', reason_code: 'team_policy' });
+    expect(engine.assess(event('npx release-it'))).to.include({ action: 'deny', reason_code: 'package_publish' });
+  });
+});
