@@ -1,4 +1,7 @@
 import { describeTool } from './describe.js';
+import { graphCommunitiesTool } from './graph-communities.js';
+import { graphCyclesTool } from './graph-cycles.js';
+import { reconScoutTool } from './recon-scout.js';
 import { reconTool } from './recon.js';
 import { reconRawSignalsTool } from './recon-raw-signals.js';
 import type { AnyToolDefinition } from './tool.js';
@@ -7,7 +10,14 @@ import type { AnyToolDefinition } from './tool.js';
  * Every tool of the server, in the order tools/list and `describe` show them. A new tool is one
  * import and one entry here; dev-only tools (`devOnly: true`) are filtered by `listedTools`.
  */
-export const TOOLS: readonly AnyToolDefinition[] = [describeTool, reconTool, reconRawSignalsTool];
+export const TOOLS: readonly AnyToolDefinition[] = [
+  describeTool,
+  reconScoutTool,
+  reconTool,
+  reconRawSignalsTool,
+  graphCyclesTool,
+  graphCommunitiesTool,
+];
 
 /** The tools a server lists: dev-only tools only with `--dev-mode`. */
 export function listedTools(devMode: boolean, tools: readonly AnyToolDefinition[] = TOOLS): AnyToolDefinition[] {

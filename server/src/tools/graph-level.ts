@@ -1,0 +1,24 @@
+import type { DirectedGraph } from 'graphology';
+import { z } from 'zod';
+import type { RepositoryIndex } from '../index/repository-index.js';
+
+export const levelParameter = z.enum(['file', 'def']).default('file').describe('`file`: the import graph (nodes are files); `def`: the reference graph (nodes are definitions)');
+
+export type GraphLevel = z.infer<typeof levelParameter>;
+
+/** A node as tools show it: a file path, or a definition with its name and location. */
+export type GraphMember = string | { def_uid: string; qualified_name: string; kind: string; path: string };
+
+export function graphOf(index: RepositoryIndex, level: GraphLevel): DirectedGraph {
+  return level === 'file' ? index.fileGraph() : index.defGraph();
+}
+
+export function memberOf(graph: DirectedGraph, level: GraphLevel, node: string): GraphMember {
+  if (level === 'file') return node;
+  const attributes = graph.getNodeAttributes(node);
+  return { def_uid: node, qualified_name: String(attributes['qualifiedName'] ?? attributes['name']), kind: String(attributes['kind']), path: String(attributes['path']) };
+}
+
+export function memberLabel(member: GraphMember): string {
+  return typeof member === 'string' ? member : `${member.qualified_name} (${member.path})`;
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { buildBriefing, DEFAULT_MAX_COMMUNITIES, DEFAULT_MAX_CYCLES, DEFAULT_MAX_MEMBERS_PER_COMMUNITY, type Briefing } from '../scout/briefing.js';
+import { defineTool } from './tool.js';
+
+const count = (what: string) => z.number().int().min(0).max(100_000).optional().describe(what);
+
+const input = z
+  .object({
+    scope: z.string().min(1).nullable().optional().default(null).describe('Path prefix (a directory from zoom_targets, or any repo-relative directory) to zoom into; omit for the whole repository'),
+    truncate: z.boolean().default(true).describe('Apply the default limits to communities and cycles; false returns the full data'),
+    max_cycles: count(`Max cycles returned; overrides the default (${DEFAULT_MAX_CYCLES} when truncate is true) when set`),
+    max_communities: count(`Max communities returned; default ${DEFAULT_MAX_COMMUNITIES} when truncate is true`),
+    max_members_per_community: count(`Max members listed per community; default ${DEFAULT_MAX_MEMBERS_PER_COMMUNITY} when truncate is true`),
+  })
+  .strict();
+
+function list<T>(items: T[], line: (item: T) => string, empty = '  (none)'): string {
+  return items.length ? items.map((item) => `  ${line(item)}`).join('\n') : empty;
+}
+
+export function renderBriefing(b: Briefing): string {
+  const more = (shown: number, total: number) => (total > shown ? ` (${shown} of ${total})` : '');
+  const sections = [
+    b.context,
+    ...(b.warning ? [`WARNING: ${b.warning}`] : []),
+    `tree:\n${b.tree}`,
+    `languages: ${b.languages.map((l) => `${l.language} ${Math.round(l.share * 100)}% (${l.files} files)`).join(', ')}`,
+    `entry points${more(b.entry_points.shown, b.entry_points.total)}:\n${list(b.entry_points.items, (e) => `${e.path} [${e.kind}${e.name ? ` ${e.name}` : ''}]${e.source ? ` ← ${e.source}` : e.indexed ? '' : ' (not indexed)'}`)}`,
+    `top files (PageRank):\n${list(b.top_files, (f) => `${f.path} — ${f.importers} importers`)}`,
+    `top symbols (PageRank):\n${list(b.top_symbols, (s) => `${s.qualified_name} (${s.kind}) ${s.path}:${s.line} — ${s.references} references`)}`,
+    `communities${more(b.communities.shown, b.communities.total)}, modularity ${b.communities.modularity}:\n${list(b.communities.items, (c) => `${c.label} (${c.size} files): ${c.members.join(', ')}${c.size > c.members_shown ? ', …' : ''}`)}`,
+    `cycles${more(b.cycles.shown, b.cycles.total)}:\n${list(b.cycles.items, (c) => `${c.size} files: ${c.chain.join(' → ')}`)}`,
+    `coverage: ${b.coverage ? `${Math.round(b.coverage.line_rate * 1000) / 10}% of ${b.coverage.lines_total} lines (${b.coverage.source})` : `null — ${b.coverage_reason}`}`,
+    `lint: ${b.lint ? `${b.lint.errors} errors, ${b.lint.warnings} warnings in ${b.lint.files_with_problems} files (${b.lint.source})` : `null — ${b.lint_reason}`}`,
+    `zoom targets (pass as scope): ${b.zoom_targets.map((z) => `${z.path} (${z.files})`).join(', ') || 'none'}`,
+  ];
+  return sections.join('\n\n');
+}
+
+export const reconScoutTool = defineTool({
+  name: 'recon_scout',
+  group: 'Discovery',
+  readOnly: true,
+  description:
+    'Orientation briefing of the repository (or of one directory with `scope`): a compressed directory tree, languages, entry points, the most-imported files and most-referenced symbols by PageRank, module communities (Louvain), import cycles, coverage and lint health, a one-sentence context and a warning when a structural trap exists. Directories collapsed to fit the tree budget are listed in zoom_targets.',
+  inputSchema: input,
+  returns:
+    'scope, context (one sentence), warning (only when a real hazard exists), tree, zoom_targets [{path, files, lines}], languages [{language, files, lines, share}], entry_points {total, shown, items [{path, kind, name, declared_in, indexed, source?}]}, top_files [{path, score, importers, imports}], top_symbols [{def_uid, name, qualified_name, kind, path, line, score, references}], communities {total, shown, modularity, resolution, items [{id, label, size, members, members_shown}]}, cycles {total, shown, items [{size, chain, files, files_shown}]}, coverage (or null + coverage_reason), lint (or null + lint_reason), index {epoch, files, definitions, skipped}.',
+  whenToUse: 'First, to orient in an unfamiliar repository; again with `scope` set to a zoom target to see inside a collapsed directory.',
+  related: ['recon', 'graph_cycles', 'graph_communities', 'describe'],
+  errors: ['E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],
+  example: { scope: 'src', truncate: true },
+  needsIndex: true,
+  async handler(args, ctx): Promise<Briefing> {
+    const scope = args.scope ? ctx.resolveRepoPath(args.scope).relative : '';
+    return buildBriefing(ctx.index, {
+      scope,
+      truncate: args.truncate,
+      maxCycles: args.max_cycles,
+      maxCommunities: args.max_communities,
+      maxMembersPerCommunity: args.max_members_per_community,
+      linters: ctx.host.registries.linters.names(),
+    });
+  },
+  render: renderBriefing,
+});
