@@ -8,3 +8,6 @@ export interface IndexStatus {
   on(event: 'progress', listener: (progress: IndexProgress) => void): unknown;
   off(event: 'progress', listener: (progress: IndexProgress) => void): unknown;
 }
+
+/** The index tools receive (`ToolContext.index`): the full repository index. */
+export type ToolIndex = import('../index/repository-index.js').RepositoryIndex;
