@@ -3,6 +3,9 @@ import { ConfigInitCommand } from './config/init.js';
 import { ConfigShowCommand } from './config/show.js';
 import { ConfigValidateCommand } from './config/validate.js';
 import { GateCommand } from './gate.js';
+import { ReplayCommand } from './replay.js';
+import { DetectCommand } from './detect.js';
+import { StatusCommand } from './status.js';
 import { ScoreCommand } from './score.js';
 import { ServeCommand } from './serve.js';
 
@@ -11,4 +14,4 @@ import { ServeCommand } from './serve.js';
  * registered. Command modules import heavy dependencies lazily inside `run()`, so that a fast
  * path such as `gate` loads only what it needs.
  */
-export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand];
+export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand, ReplayCommand, DetectCommand, StatusCommand];

@@ -1,0 +1,39 @@
+import { Command, Option } from 'clipanion';
+import { AgentgovCommand, EXIT } from './base.js';
+
+export class DetectCommand extends AgentgovCommand {
+  static override paths = [['detect']];
+  static override usage = Command.Usage({
+    category: 'Governance',
+    description: 'Discover installed AI coding-agent frameworks',
+    details:
+      'Asks every framework adapter (the `frameworks` hook) whether its framework is installed — agentx-code is, when `$AGENTX_HOME` (default `~/.agentx`) has a `projects/` directory — and prints a table, or with `--json-output` a JSON array of `{name, path, adapter, ingestion_mode}` (empty when nothing is found). `--frameworks` restricts the check; an unknown name lists the known ones (exit 2).',
+    examples: [
+      ['Table of installed frameworks', '$0 detect'],
+      ['JSON for scripts', '$0 detect --json-output'],
+      ['Check one framework', '$0 detect --frameworks agentx-code'],
+    ],
+  });
+
+  jsonOutput = Option.Boolean('--json-output', false, { description: 'Print a JSON array instead of a table (default: false)' });
+  frameworks = Option.String('--frameworks', { description: 'Comma-separated frameworks to check (default: all known)' });
+  config = Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+
+  async run(): Promise<number> {
+    const { startCliHost } = await import('../host.js');
+    const { detectFrameworks, parseFrameworkList } = await import('../pipeline/detect.js');
+    const { host } = await startCliHost({ configPath: this.config }, this.logger('WARNING'));
+    const { detected, checked } = await detectFrameworks(host, parseFrameworkList(this.frameworks), process.env);
+    if (this.jsonOutput) {
+      this.context.stdout.write(`${JSON.stringify(detected, null, 2)}\n`);
+      return EXIT.OK;
+    }
+    if (detected.length === 0) {
+      this.context.stdout.write(`no supported framework detected (checked: ${checked.join(', ') || 'none'})\n`);
+      return EXIT.OK;
+    }
+    const { renderTable } = await import('../table.js');
+    this.context.stdout.write(renderTable(['NAME', 'PATH', 'ADAPTER', 'INGESTION MODE'], detected.map((d) => [d.name, d.path, d.adapter, d.ingestion_mode])));
+    return EXIT.OK;
+  }
+}

@@ -1,0 +1,40 @@
+import type { GovernanceStatus } from '@agentgov/core';
+import { renderTable } from '../table.js';
+
+const pairs = (counts: Record<string, number>): string =>
+  Object.entries(counts)
+    .map(([k, n]) => `${k} ${n}`)
+    .join('  ');
+
+const short = (text: string | null, max: number): string => {
+  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+/** `status` as text: counts, then the recent high-risk calls and the captures as tables. */
+export function renderStatus(s: GovernanceStatus): string {
+  const out = [
+    `database:    ${s.db}`,
+    `sessions:    ${s.sessions}`,
+    `events:      ${s.events}`,
+    `assessments: ${s.assessments.total} (gate decisions: ${s.assessments.gate_decisions})`,
+    `  by level:  ${pairs(s.assessments.by_level)}`,
+    `  by action: ${pairs(s.assessments.by_action)}`,
+    `gate:        ${s.gate_endpoint ? `${s.gate_endpoint.socket} (pid ${s.gate_endpoint.pid}, since ${s.gate_endpoint.started_at})` : 'no gate endpoint registered'}`,
+    '',
+    `recent high-risk calls (${s.recent_high_risk.length}):`,
+  ].join('\n');
+  const calls = s.recent_high_risk.length
+    ? renderTable(
+        ['TIME', 'LEVEL', 'SCORE', 'ACTION', 'TOOL', 'SESSION', 'REASON', 'SUBJECT'],
+        s.recent_high_risk.map((c) => [c.timestamp, c.level, String(c.score), c.verdict ? `${c.action} (gate: ${c.verdict})` : c.action, c.tool_name, c.session_id.slice(0, 12), c.reason_code, short(c.subject, 60)]),
+      )
+    : '  none\n';
+  const captures = s.captures.length
+    ? renderTable(
+        ['LAST INGEST', 'ADAPTER', 'EVENTS', 'OFFSET', 'SKIPPED', 'FILE'],
+        s.captures.map((c) => [c.last_ingest, c.adapter, String(c.events), String(c.offset), pairs(c.skipped).replaceAll('  ', ', ') || '0', c.file]),
+      )
+    : '  none\n';
+  return `${out}\n${calls}\ncaptures (${s.captures.length}):\n${captures}`;
+}
