@@ -42,7 +42,7 @@ export async function createRiskEngineForHost(loaded: LoadedConfig, host: Plugin
 }
 
 /** Longer shell text is assessed on its first part (and says so). */
-const MAX_COMMAND_CHARS = 64 * 1024;
+const MAX_COMMAND_CHARS = 32 * 1024;
 const MAX_EVIDENCE_COMMANDS = 40;
 const FILE_TOOLS = new Set(['read', 'write', 'edit', 'search']);
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename'];

@@ -9,7 +9,7 @@ const SPAWN_CALL =
   /\b(?:system|popen|Popen|getoutput|getstatusoutput|check_output|check_call|call|run|exec|execSync|execFileSync|execFile|spawn|spawnSync|shell_exec|passthru|proc_open|Command|IO\.popen|Open3\.\w+)\s*\(\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)/g;
 const SPAWN_CALL_NO_PAREN = /\b(?:system|exec)\s+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/g;
 const BACKTICKS = /`((?:[^`\\]|\\.)+)`/g;
-const QUOTED_EXEC = /(?:%x|qx)\s*[({[/|]([^)}\]/|]+)[)}\]/|]/g;
+const QUOTED_EXEC = /(?:%x|qx)\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|\/([^/]*)\/|\|([^|]*)\|)/g;
 const STRING_LITERAL = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g;
 
 export function extractShellFromCode(code: string): string[] {
@@ -17,7 +17,7 @@ export function extractShellFromCode(code: string): string[] {
   for (const match of code.matchAll(SPAWN_CALL)) scripts.add(literalToScript(match[1] ?? ''));
   for (const match of code.matchAll(SPAWN_CALL_NO_PAREN)) scripts.add(literalToScript(match[1] ?? ''));
   for (const match of code.matchAll(BACKTICKS)) scripts.add(match[1] ?? '');
-  for (const match of code.matchAll(QUOTED_EXEC)) scripts.add(match[1] ?? '');
+  for (const match of code.matchAll(QUOTED_EXEC)) scripts.add(match.slice(1).find((g) => g !== undefined) ?? '');
   scripts.delete('');
   return [...scripts];
 }
