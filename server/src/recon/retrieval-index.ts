@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { GraphRelation, RetrievalDefinition, RetrievalIndex } from '@agentgov/core';
 import { pagerank } from '../graph/graph-algorithms.js';
 import type { RepositoryIndex } from '../index/repository-index.js';
-import type { ToolIndex } from '../mcp/index-status.js';
 
 /** Same-file siblings offered per definition at most: enough context, no flooding from huge files. */
 const MAX_SIBLINGS = 8;
@@ -109,8 +108,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 const views = new WeakMap<object, RepositoryRetrievalIndex>();
 
 /** The retrieval view of the server's index, rebuilt when the index epoch changes. */
-export function retrievalIndexOf(index: ToolIndex | RepositoryIndex): RetrievalIndex {
-  const repo = index as RepositoryIndex;
+export function retrievalIndexOf(repo: RepositoryIndex): RetrievalIndex {
   const cached = views.get(repo);
   if (cached && cached.version === `${repo.root}@${repo.epoch()}`) return cached;
   const view = new RepositoryRetrievalIndex(repo);
