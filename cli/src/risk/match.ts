@@ -61,6 +61,7 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   const s = m.spec;
   const program = cmd.argv[0] ?? '';
   if (m.command && !m.command.some((re) => re.test(program))) return null;
+  if (m.commandNone.some((re) => re.test(program))) return null;
   if (s.via && !s.via.some((v) => cmd.via.some((w) => w.startsWith(v)))) return null;
   if (s.input_from && !s.input_from.some((name) => cmd.inputFrom.includes(name))) return null;
   if (s.args_from_stdin !== undefined && s.args_from_stdin !== cmd.argsFromStdin) return null;

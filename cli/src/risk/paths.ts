@@ -90,9 +90,11 @@ function expand(raw: string, context: PathContext): string | null {
   if (text === '~' || text.startsWith('~/')) text = context.home + text.slice(1);
   else if (/^~[A-Za-z_]/.test(text)) text = `/home/${text.slice(1)}`;
   text = text.replace(/\$\(\s*pwd\s*\)|`\s*pwd\s*`/g, () => context.cwd ?? '$PWD');
+  // `$(mktemp -d)` is a fresh temporary path, whatever template it was given.
+  text = text.replace(/\$\(\s*mktemp\b[^)]*\)|`\s*mktemp\b[^`]*`/g, '/tmp/mktemp.XXXXXX');
   text = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, a: string | undefined, b: string | undefined) => {
     const name = a ?? b ?? '';
-    if (Object.hasOwn(context.env, name)) return context.env[name] ?? '';
+    if (Object.hasOwn(context.env, name)) return (context.env[name] ?? '').replace(/^\$\(\s*mktemp\b[^)]*\)$|^`\s*mktemp\b[^`]*`$/, '/tmp/mktemp.XXXXXX');
     if (name === 'HOME') return context.home;
     if (name === 'TMPDIR') return '/tmp';
     if (name === 'PWD' && context.cwd !== null) return context.cwd;

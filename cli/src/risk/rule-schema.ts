@@ -14,6 +14,7 @@ export interface RiskRuleSpec {
 
 export interface RuleMatchSpec {
   command?: string | string[];
+  command_none?: string[];
   subcommand?: string | string[];
   via?: string[];
   option_style?: 'gnu' | 'single-dash';
@@ -55,6 +56,7 @@ export const RULE_MATCH_SCHEMA = {
   minProperties: 1,
   properties: {
     command: { ...stringOrList, description: 'Program names (basename, case-insensitive; `*` wildcard) after wrappers are peeled off.' },
+    command_none: { ...stringList, description: 'The program is none of these (same matching as `command`).' },
     subcommand: { ...stringOrList, description: 'Leading positional words, space-separated (`stash drop`); any alternative matches.' },
     via: { ...stringList, description: 'The command came through one of these wrappers or re-parses (`sudo`, `bash -c`, `xargs`, `python -c` …; prefix match).' },
     option_style: { enum: ['gnu', 'single-dash'], description: '`gnu` (default) splits `-rf` into `-r -f`; `single-dash` keeps `-delete` whole (find, dd).' },

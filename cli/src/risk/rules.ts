@@ -22,6 +22,7 @@ export interface CompiledRule {
 export interface CompiledMatch {
   spec: RuleMatchSpec;
   command: RegExp[] | undefined;
+  commandNone: RegExp[];
   subcommand: string[][] | undefined;
   valueOptions: Map<string, string[] | null>;
   flagsAll: string[][];
@@ -127,7 +128,7 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
     if (eq > 0) valueOptions.set(option.slice(0, eq), option.slice(eq + 1).split('|'));
     else valueOptions.set(option, null);
   }
-  const perCommandKeys: Array<keyof RuleMatchSpec> = ['command', 'subcommand', 'via', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'target_operands', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin'];
+  const perCommandKeys: Array<keyof RuleMatchSpec> = ['command', 'command_none', 'subcommand', 'via', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'target_operands', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin'];
   return {
     id: rule.id,
     title: rule.title ?? rule.id,
@@ -139,6 +140,7 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
     match: {
       spec: m,
       command: m.command === undefined ? undefined : list(m.command).map(globToRegex),
+      commandNone: (m.command_none ?? []).map(globToRegex),
       subcommand: m.subcommand === undefined ? undefined : list(m.subcommand).map((s) => s.toLowerCase().split(/\s+/)),
       valueOptions,
       flagsAll: (m.flags_all ?? []).map(list),
