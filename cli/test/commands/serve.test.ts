@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import { TOOLS } from '@agentgov/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -134,6 +134,52 @@ describe('agentgov serve (the real binary)', function () {
       expect(broken.status).to.equal(400);
       expect(child.exitCode).to.equal(null);
     });
+  });
+
+  it('answers E_INDEX_NOT_READY with progress during the first build of a large repository, then the briefing', async function () {
+    this.timeout(180_000);
+    const repo = makeTempDir('agentgov-serve-large-');
+    const files: Record<string, string> = {};
+    const FILES = 3000;
+    for (let i = 0; i < FILES; i++) {
+      const dep = `./m${Math.floor(i / 2)}`;
+      files[`src/d${i % 30}/m${i}.ts`] = `${i > 1 ? `import { f${Math.floor(i / 2)} } from '../d${Math.floor(i / 2) % 30}/${dep.slice(2)}';\n` : ''}/** Function ${i}. */\nexport function f${i}(n: number): number {\n  return n + ${i};\n}\n\nexport class C${i} {\n  value = f${i}(1);\n}\n`;
+    }
+    writeTree(repo, files);
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    const { client } = await stdioClient(['--repo', repo], makeTempDir('agentgov-serve-home-'));
+    const notifications: { event: string; done: number; total: number }[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      if (n.params.logger === 'agentgov.index') notifications.push(n.params.data as { event: string; done: number; total: number });
+    });
+    try {
+      const notReady: { done: number; total: number }[] = [];
+      const progressSeen: { progress: number; total?: number }[] = [];
+      let briefing: Record<string, unknown> | undefined;
+      while (!briefing) {
+        const result = (await client.callTool({ name: 'recon_scout', arguments: {} }, undefined, { onprogress: (p) => void progressSeen.push(p), timeout: 120_000 })) as CallToolResult;
+        if (!result.isError) {
+          briefing = result.structuredContent as Record<string, unknown>;
+          break;
+        }
+        const error = (result.structuredContent as { error: { code: string; details: { progress: { done: number; total: number } } } }).error;
+        expect(error.code).to.equal('E_INDEX_NOT_READY');
+        notReady.push(error.details.progress);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(notReady.length, 'the first calls must come during the build').to.be.greaterThan(0);
+      const during = notReady.filter((p) => p.total > 0);
+      expect(during.length).to.be.greaterThan(0);
+      expect(during.some((p) => p.done < p.total)).to.equal(true);
+      expect(progressSeen.length).to.be.greaterThan(0);
+      for (const p of progressSeen) expect(p).to.have.property('message', 'indexing the repository');
+      expect(progressSeen.some((p) => p.total! > 0 && p.progress < p.total!)).to.equal(true);
+      expect(notifications.some((n) => n.event === 'index_progress' && n.done < n.total)).to.equal(true);
+      expect(notifications.at(-1)).to.deep.include({ event: 'index_ready' });
+      expect(briefing['index']).to.deep.include({ files: FILES });
+    } finally {
+      await client.close();
+    }
   });
 
   it('refuses a non-loopback --http address with a usage error (exit 2)', () => {
