@@ -65,13 +65,16 @@ class PythonWalker {
 
   #visit(cursor: Parser.TreeCursor): void {
     const type = cursor.nodeType;
-    const field = cursor.currentFieldName ?? null;
-    const start = cursor.startIndex;
+    if (type === 'identifier') {
+      this.#identifier(cursor, cursor.currentFieldName ?? null);
+      return;
+    }
+    // Each cursor getter crosses into native code: read field and offset only where they are used.
+    const framed = type === 'attribute';
+    const field = framed ? (cursor.currentFieldName ?? null) : null;
+    const start = framed ? cursor.startIndex : 0;
     let pushedScope = false;
     switch (type) {
-      case 'identifier':
-        this.#identifier(cursor, field);
-        return;
       case 'comment':
         this.#tokens(cursor.startIndex, cursor.endIndex, cursor.startPosition, 'comment');
         return;

@@ -35,7 +35,8 @@ const DECLARING_PARENTS = new Set([
   'break_statement',
   'continue_statement',
 ]);
-const CLASS_TYPES = new Set(['class_declaration', 'abstract_class_declaration', 'class']);
+/** Frames whose field name and start offset later lookups need (qualifier slicing, import sources). */
+const FRAMED_TYPES = new Set(['member_expression', 'string', 'template_string']);
 const FUNCTION_VALUE_TYPES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 /** A comment/string token worth recording: looks like code (camelCase, snake_case, Pascal with a hump, or a call). */
 const CODE_TOKEN = /[A-Za-z_$][\w$]*(?=\s*\()|[A-Za-z_$]*[a-z][A-Z][\w$]*|[A-Za-z$][\w$]*_[\w$]+|`[A-Za-z_$][\w$]*`/g;
@@ -109,15 +110,17 @@ export class EcmascriptWalker {
 
   #visit(cursor: Parser.TreeCursor): void {
     const type = cursor.nodeType;
-    const field = cursor.currentFieldName ?? null;
-    const start = cursor.startIndex;
+    if (IDENTIFIER_TYPES.has(type)) {
+      this.#identifier(cursor, type, cursor.currentFieldName ?? null);
+      return;
+    }
+    // Each cursor getter crosses into native code: read field and offset only where they are used.
+    const framed = FRAMED_TYPES.has(type);
+    const field = framed ? (cursor.currentFieldName ?? null) : null;
+    const start = framed ? cursor.startIndex : 0;
     let pushedScope = false;
     let frameType = type;
 
-    if (IDENTIFIER_TYPES.has(type)) {
-      this.#identifier(cursor, type, field);
-      return;
-    }
     switch (type) {
       case 'comment':
         this.#tokens(cursor.startIndex, cursor.endIndex, cursor.startPosition, 'comment');
