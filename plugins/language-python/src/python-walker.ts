@@ -4,7 +4,19 @@ import type Parser from 'tree-sitter';
 type SyntaxNode = Parser.SyntaxNode;
 
 /** Identifiers that declare a local (parameters, loop targets of comprehensions): not references. */
-const DECLARING_PARENTS = new Set(['parameters', 'default_parameter', 'typed_parameter', 'typed_default_parameter', 'lambda_parameters', 'list_splat_pattern', 'dictionary_splat_pattern', 'keyword_argument']);
+const DECLARING_PARENTS = new Set(['parameters', 'default_parameter', 'typed_parameter', 'typed_default_parameter', 'lambda_parameters', 'list_splat_pattern', 'dictionary_splat_pattern']);
+/** Identifiers bound by these parents (in the given field, or any when null) are locals of the enclosing function. */
+const BINDING_FIELDS: Record<string, string | null> = {
+  assignment: 'left',
+  augmented_assignment: 'left',
+  for_statement: 'left',
+  for_in_clause: 'left',
+  named_expression: 'name',
+  pattern_list: null,
+  tuple_pattern: null,
+  list_pattern: null,
+  as_pattern_target: null,
+};
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
 const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
 
@@ -19,6 +31,11 @@ interface Scope {
   def: ExtractedDefinition;
   identifiers: Set<string>;
   isClass: boolean;
+  /**
+   * Names bound inside a function (parameters, assignments, loop targets): Python makes them
+   * local to the whole function, so their uses are not references to any definition.
+   */
+  locals: Set<string> | null;
 }
 
 function spanOf(start: Parser.Point, end: Parser.Point): SourceSpan {
@@ -53,6 +70,8 @@ class PythonWalker {
   readonly #frames: Frame[] = [];
   readonly #scopes: Scope[] = [];
   readonly #declaredNames = new Set<number>();
+  #importDepth = 0;
+  #typeDepth = 0;
 
   constructor(source: string) {
     this.#source = source;
@@ -97,6 +116,9 @@ class PythonWalker {
         this.#importFrom(cursor.currentNode);
         break;
     }
+    const depthKind = type === 'type' ? 'type' : type === 'import_statement' || type === 'import_from_statement' || type === 'future_import_statement' ? 'import' : null;
+    if (depthKind === 'type') this.#typeDepth++;
+    else if (depthKind === 'import') this.#importDepth++;
     this.#frames.push({ type, field, start });
     if (cursor.gotoFirstChild()) {
       do this.#visit(cursor);
@@ -104,6 +126,8 @@ class PythonWalker {
       cursor.gotoParent();
     }
     this.#frames.pop();
+    if (depthKind === 'type') this.#typeDepth--;
+    else if (depthKind === 'import') this.#importDepth--;
     if (pushedScope) {
       const scope = this.#scopes.pop()!;
       scope.def.bodyIdentifiers = [...scope.identifiers];
@@ -136,7 +160,7 @@ class PythonWalker {
       bodyIdentifiers: [],
     };
     this.#definitions.push(def);
-    this.#scopes.push({ qualifiedName: def.qualifiedName, def, identifiers: new Set(), isClass });
+    this.#scopes.push({ qualifiedName: def.qualifiedName, def, identifiers: new Set(), isClass, locals: isClass ? null : new Set() });
     return true;
   }
 
@@ -170,22 +194,38 @@ class PythonWalker {
   #identifier(cursor: Parser.TreeCursor, field: string | null): void {
     const start = cursor.startIndex;
     const name = this.#source.slice(start, cursor.endIndex);
-    this.#scope()?.identifiers.add(name);
-    if (this.#declaredNames.has(start)) return;
+    const scope = this.#scope();
+    scope?.identifiers.add(name);
     const parent = this.#frames[this.#frames.length - 1];
     if (!parent) return;
-    if (DECLARING_PARENTS.has(parent.type) && !(parent.type === 'default_parameter' && field === 'value') && !(parent.type === 'keyword_argument' && field === 'value')) return;
+    const binding = BINDING_FIELDS[parent.type];
+    const declares =
+      (DECLARING_PARENTS.has(parent.type) && !(parent.type === 'default_parameter' && field === 'value')) ||
+      (binding !== undefined && (binding === null || binding === field));
+    if (declares) {
+      if (scope?.locals) scope.locals.add(name);
+      if (parent.type !== 'augmented_assignment') return;
+    }
+    if (this.#declaredNames.has(start)) return;
+    if (parent.type === 'keyword_argument' && field === 'name') return;
     let context: ReferenceContext = 'value';
     let qualifier: string | null = null;
-    if (this.#frames.some((frame) => frame.type === 'import_statement' || frame.type === 'import_from_statement' || frame.type === 'future_import_statement')) context = 'import';
-    else if (this.#frames.some((frame) => frame.type === 'type')) context = 'type';
+    if (this.#importDepth > 0) context = 'import';
+    else if (this.#typeDepth > 0) context = 'type';
     else if (parent.type === 'call' && field === 'function') context = 'call';
     else if (parent.type === 'attribute' && field === 'attribute') {
       qualifier = this.#source.slice(parent.start, start).replace(/\.\s*$/, '').trim();
       const grand = this.#frames[this.#frames.length - 2];
       context = grand && grand.type === 'call' && parent.field === 'function' ? 'call' : 'member';
     }
-    this.#references.push({ name, context, span: spanOf(cursor.startPosition, cursor.endPosition), qualifier, enclosing: this.#scope()?.qualifiedName ?? null });
+    if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
+    this.#references.push({ name, context, span: spanOf(cursor.startPosition, cursor.endPosition), qualifier, enclosing: scope?.qualifiedName ?? null });
+  }
+
+  /** Bound in an enclosing function (closures see their outer functions' locals; class bodies don't count). */
+  #isLocal(name: string): boolean {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) if (this.#scopes[i]!.locals?.has(name)) return true;
+    return false;
   }
 
   #tokens(startIndex: number, endIndex: number, startPoint: Parser.Point, context: ReferenceContext): void {

@@ -56,6 +56,9 @@ _registry = {}
       ['..util', false, [{ imported: 'read', local: 'read' }, { imported: 'write', local: 'w' }]],
       ['.', true, []],
     ]);
+    // Parameters and locals (`self`, `entries`) are bound in their function: not references. The builtin stays
+    // (the indexer drops names no definition has).
+    expect(result.references.filter((ref) => ref.context === 'value').map((ref) => ref.name)).to.deep.equal(['property']);
     const calls = result.references.filter((ref) => ref.context === 'call').map((ref) => [ref.name, ref.qualifier, ref.enclosing]);
     expect(calls).to.deep.equal([
       ['len', null, 'Cache.size'],

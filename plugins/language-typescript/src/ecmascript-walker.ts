@@ -52,6 +52,10 @@ interface Scope {
   def: ExtractedDefinition | null;
   identifiers: Set<string> | null;
   isClass: boolean;
+  /** An unnamed function (callback, IIFE): holds locals, names nothing. */
+  anonymous: boolean;
+  /** Parameters and variables declared inside a function: their uses reference no definition. */
+  locals: Set<string> | null;
 }
 
 function spanOf(start: Parser.Point, end: Parser.Point): SourceSpan {
@@ -139,6 +143,10 @@ export class EcmascriptWalker {
         break;
       default:
         pushedScope = this.#maybeDefinition(cursor, type);
+        if (!pushedScope && FUNCTION_VALUE_TYPES.has(type)) {
+          this.#scopes.push({ qualifiedName: '', def: null, identifiers: null, isClass: false, anonymous: true, locals: new Set() });
+          pushedScope = true;
+        }
     }
 
     this.#frames.push({ type: frameType, field, start });
@@ -154,8 +162,10 @@ export class EcmascriptWalker {
     }
   }
 
+  /** The innermost named scope (definition or namespace); anonymous functions are transparent. */
   #scope(): Scope | undefined {
-    return this.#scopes[this.#scopes.length - 1];
+    for (let i = this.#scopes.length - 1; i >= 0; i--) if (!this.#scopes[i]!.anonymous) return this.#scopes[i];
+    return undefined;
   }
 
   #qualify(name: string): string {
@@ -164,8 +174,23 @@ export class EcmascriptWalker {
   }
 
   #atModuleLevel(): boolean {
-    const scope = this.#scope();
-    return scope === undefined || (scope.def === null && !scope.isClass);
+    const top = this.#scopes[this.#scopes.length - 1];
+    return top === undefined || (top.def === null && !top.isClass && !top.anonymous);
+  }
+
+  #declareLocal(name: string): void {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const locals = this.#scopes[i]!.locals;
+      if (locals) {
+        locals.add(name);
+        return;
+      }
+    }
+  }
+
+  #isLocal(name: string): boolean {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) if (this.#scopes[i]!.locals?.has(name)) return true;
+    return false;
   }
 
   #maybeDefinition(cursor: Parser.TreeCursor, type: string): boolean {
@@ -198,7 +223,7 @@ export class EcmascriptWalker {
         const name = cursor.currentNode.childForFieldName('name');
         if (!name || name.type === 'string') return false;
         this.#declaredNames.add(name.startIndex);
-        this.#scopes.push({ qualifiedName: this.#qualify(name.text), def: null, identifiers: null, isClass: false });
+        this.#scopes.push({ qualifiedName: this.#qualify(name.text), def: null, identifiers: null, isClass: false, anonymous: false, locals: null });
         return true;
       }
       case 'variable_declarator':
@@ -216,6 +241,7 @@ export class EcmascriptWalker {
     const moduleLevel = this.#atModuleLevel() && (container?.type === 'program' || (container?.type === 'statement_block' && this.#scope() !== undefined));
     if (!moduleLevel) {
       this.#declaredNames.add(name.startIndex);
+      this.#declareLocal(name.text);
       return false;
     }
     const value = node.childForFieldName('value');
@@ -249,7 +275,7 @@ export class EcmascriptWalker {
       bodyIdentifiers: [],
     };
     this.#definitions.push(def);
-    this.#scopes.push({ qualifiedName: def.qualifiedName, def, identifiers: new Set(), isClass });
+    this.#scopes.push({ qualifiedName: def.qualifiedName, def, identifiers: new Set(), isClass, anonymous: false, locals: isClass ? null : new Set() });
     return true;
   }
 
@@ -263,13 +289,20 @@ export class EcmascriptWalker {
         break;
       }
     }
-    if (this.#declaredNames.has(start)) return;
     const parent = this.#frames[this.#frames.length - 1];
     if (!parent) return;
-    if (DECLARING_PARENTS.has(parent.type) || type === 'shorthand_property_identifier_pattern') return;
-    if (parent.type === 'variable_declarator' && field === 'name') return;
+    const declares =
+      DECLARING_PARENTS.has(parent.type) ||
+      type === 'shorthand_property_identifier_pattern' ||
+      (parent.type === 'variable_declarator' && field === 'name') ||
+      (parent.type === 'for_in_statement' && field === 'left') ||
+      (parent.type === 'arrow_function' && field === 'parameter');
+    if (declares) {
+      if (!this.#declaredNames.has(start)) this.#declareLocal(name);
+      return;
+    }
+    if (this.#declaredNames.has(start)) return;
     if (parent.type === 'public_field_definition' || parent.type === 'property_signature' || parent.type === 'method_signature') return;
-    if (parent.type === 'arrow_function' && field === 'parameter') return;
     let context: ReferenceContext = 'value';
     let qualifier: string | null = null;
     if (type === 'type_identifier' || parent.type === 'nested_type_identifier' || parent.type === 'generic_type' || parent.type === 'type_query') context = 'type';
@@ -280,7 +313,17 @@ export class EcmascriptWalker {
       const grand = this.#frames[this.#frames.length - 2];
       context = grand && grand.type === 'call_expression' && parent.field === 'function' ? 'call' : 'member';
     } else if (parent.type === 'pair' && field === 'key') context = 'member';
-    this.#references.push({ name, context, span: spanOf(cursor.startPosition, cursor.endPosition), qualifier, enclosing: this.#scope()?.def?.qualifiedName ?? null });
+    if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
+    this.#references.push({ name, context, span: spanOf(cursor.startPosition, cursor.endPosition), qualifier, enclosing: this.#enclosing() });
+  }
+
+  /** Qualified name of the innermost enclosing definition. */
+  #enclosing(): string | null {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const def = this.#scopes[i]!.def;
+      if (def) return def.qualifiedName;
+    }
+    return null;
   }
 
   #inImportSource(): boolean {
@@ -313,7 +356,7 @@ export class EcmascriptWalker {
         context,
         span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
         qualifier: null,
-        enclosing: this.#scope()?.def?.qualifiedName ?? null,
+        enclosing: this.#enclosing(),
       });
     }
   }

@@ -41,6 +41,17 @@ namespace Shapes { export function area() { return 1; } }
     expect(result.references.filter((ref) => ref.name === 'Button').map((ref) => [ref.context, ref.span.startLine, ref.enclosing])).to.deep.equal([['value', 3, 'App']]);
   });
 
+  it('parameters and function-local variables are not references; module-level names used inside are', () => {
+    const result = facts('typescript', `const offset = 1;
+export function shift(values: number[]) {
+  const scale = 2;
+  return values.map((n) => n * scale + offset);
+}
+`);
+    expect(result.references.filter((ref) => ref.context === 'value').map((ref) => [ref.name, ref.enclosing])).to.deep.equal([['offset', 'shift']]);
+    expect(result.definitions.map((def) => def.qualifiedName)).to.deep.equal(['offset', 'shift']);
+  });
+
   it('JavaScript: CommonJS require, dynamic import, re-exports and local export lists', () => {
     const result = facts('javascript', `const fs = require('fs');
 const { join, resolve: res } = require('path');
