@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LanguagePack, Logger } from '@agentgov/core';
+import type { ExtractedReference, LanguagePack, Logger } from '@agentgov/core';
+import { CompactReferences, StringPool } from './compact-references.js';
 import { discoverFiles, type CandidateFile } from './discovery.js';
 import { extractFile, languageFor, sha1, type FileFacts } from './extract-file.js';
 import { ImportResolver } from './resolution/import-resolver.js';
@@ -79,7 +80,8 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
     return !previous || previous.size !== candidate.size || previous.mtimeMs !== candidate.mtimeMs;
   });
 
-  const fresh = new Map<string, { write: FileWrite }>();
+  const fresh = new Map<string, { write: FileWrite; references: CompactReferences | null }>();
+  const pool = new StringPool();
   const touched: Array<{ path: string; mtimeMs: number }> = [];
   const unindexable = new Set<string>();
   let done = 0;
@@ -109,7 +111,10 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
       }
       if (facts) {
         const lines = read.content.length === 0 ? 0 : read.content.split('\n').length;
-        fresh.set(candidate.path, { write: { file: { path: candidate.path, language: facts.language, size: candidate.size, mtimeMs: candidate.mtimeMs, hash: read.hash, lines }, facts } });
+        const references = new CompactReferences(facts.references, pool);
+        facts.references = [];
+        for (const [uid, identifiers] of facts.bodyIdentifiers) facts.bodyIdentifiers.set(uid, identifiers.map((identifier) => pool.get(identifier)));
+        fresh.set(candidate.path, { write: { file: { path: candidate.path, language: facts.language, size: candidate.size, mtimeMs: candidate.mtimeMs, hash: read.hash, lines }, facts }, references });
       }
     }
     done++;
@@ -187,29 +192,36 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
     return { path, python, definitions: store.definitionsOf(path), exports: store.moduleExports(path), imports: edges.get(path) ?? oldEdgesOf.get(path) ?? store.importsOf(path) };
   };
   const referenceResolver = new ReferenceResolver(factsOf, (name) => knownNames.has(name));
-  const references = new Map<string, ReturnType<ReferenceResolver['resolveFile']>>();
-  let resolved = 0;
-  for (const path of toResolve) {
-    let facts = fresh.get(path)?.write.facts;
-    if (!facts) {
-      // Unchanged file whose resolution may change: its references are not stored raw, so re-extract.
-      const content = await readFile(join(root, path), 'utf8').catch(() => null);
-      facts = content === null ? undefined : (extractFile(path, content, languages) ?? undefined);
-    }
-    if (facts) references.set(path, referenceResolver.resolveFile(path, facts.references));
-    if (++resolved % YIELD_EVERY === 0) await yieldToLoop();
-  }
 
+  // One transaction for the whole epoch, opened across event-loop turns so a large first build
+  // never blocks the process; references are resolved and written file by file, never all held.
   options.onProgress({ done, total: toRead.length, phase: 'writing' });
   const epoch = store.epoch() + 1;
-  store.transaction(() => {
+  store.begin();
+  try {
     for (const path of deleted) store.deleteFile(path, epoch);
     for (const { path, mtimeMs } of touched) store.touch(path, mtimeMs);
     for (const [path, { write }] of fresh) store.writeFile(write, epoch, stored.has(path));
     for (const path of edgesChanged) store.replaceImports(path, edges.get(path) ?? []);
-    for (const [path, refs] of references) store.replaceReferences(path, refs);
+    let resolved = 0;
+    for (const path of toResolve) {
+      const entry = fresh.get(path);
+      let raw: Iterable<ExtractedReference> | undefined = entry?.references ?? undefined;
+      if (!raw) {
+        // Unchanged file whose resolution may change: its references are not stored raw, so re-extract.
+        const content = await readFile(join(root, path), 'utf8').catch(() => null);
+        raw = content === null ? undefined : extractFile(path, content, languages)?.references;
+      }
+      if (raw) store.replaceReferences(path, referenceResolver.resolveFile(path, raw));
+      if (entry) entry.references = null;
+      if (++resolved % YIELD_EVERY === 0) await yieldToLoop();
+    }
     store.setEpoch(epoch);
-  });
+    store.commit();
+  } catch (error) {
+    store.rollback();
+    throw error;
+  }
   options.onProgress({ done, total: toRead.length, phase: 'ready' });
   return { epoch, changedFiles: [...fresh.keys(), ...deleted].sort(), skipped };
 }

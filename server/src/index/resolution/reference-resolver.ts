@@ -61,7 +61,7 @@ export class ReferenceResolver {
     return scope;
   }
 
-  resolveFile(path: string, references: readonly ExtractedReference[]): Reference[] {
+  resolveFile(path: string, references: Iterable<ExtractedReference>): Reference[] {
     const scope = this.#scope(path);
     const out: Reference[] = [];
     for (const ref of references) {

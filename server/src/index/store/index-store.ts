@@ -162,6 +162,18 @@ export class IndexStore {
     return new Map(rows.map((row) => [row.path, row]));
   }
 
+  begin(): void {
+    this.sqlite.exec('BEGIN IMMEDIATE');
+  }
+
+  commit(): void {
+    this.sqlite.exec('COMMIT');
+  }
+
+  rollback(): void {
+    if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+  }
+
   transaction<T>(fn: () => T): T {
     return this.sqlite.transaction(fn)();
   }
