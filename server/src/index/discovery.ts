@@ -26,6 +26,36 @@ export interface Discovery {
   skipped: Record<string, number>;
 }
 
+/**
+ * Discovery for a burst of watcher events that only modified files the index already holds:
+ * the file set is unchanged, so only those files are stat'ed (no `git ls-files`, no full stat).
+ * Returns null when the burst may add or remove files, or touches module-resolution config.
+ */
+export async function rediscoverChanged(
+  root: string,
+  languages: readonly LanguagePack[],
+  stored: ReadonlyMap<string, { size: number; mtimeMs: number; language: string }>,
+  changed: readonly string[],
+  configFiles: string[],
+  maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+): Promise<Discovery | null> {
+  const fresh = new Map<string, CandidateFile>();
+  for (const path of changed) {
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    if (CONFIG_FILES.has(base)) return null;
+    const known = stored.get(path);
+    if (!known) {
+      if (languageFor(path, languages)) return null;
+      continue; // not a source file (README, a directory): nothing to index
+    }
+    const info = await stat(join(root, path)).catch(() => null);
+    if (!info || !info.isFile() || info.size > maxFileBytes) return null;
+    fresh.set(path, { path, size: info.size, mtimeMs: info.mtimeMs, language: known.language });
+  }
+  const candidates = [...stored.entries()].map(([path, file]) => fresh.get(path) ?? { path, size: file.size, mtimeMs: file.mtimeMs, language: file.language });
+  return { candidates, configFiles, skipped: {} };
+}
+
 /** `dir/**`, `*.min.js`, `**\/generated/**`: a glob (or a plain directory prefix) as a RegExp. */
 export function globToRegExp(glob: string): RegExp {
   const pattern = glob.endsWith('/') ? `${glob}**` : glob;

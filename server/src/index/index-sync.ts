@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExtractedReference, LanguagePack, Logger } from '@agentgov/core';
 import { CompactReferences, StringPool } from './compact-references.js';
-import { discoverFiles, type CandidateFile } from './discovery.js';
+import { discoverFiles, rediscoverChanged, type CandidateFile } from './discovery.js';
 import { extractFile, languageFor, sha1, type FileFacts } from './extract-file.js';
 import { ImportResolver } from './resolution/import-resolver.js';
 import { ReferenceResolver, type ModuleFacts } from './resolution/reference-resolver.js';
@@ -23,6 +23,10 @@ export interface SyncOptions {
   maxFileBytes?: number;
   exclude?: readonly string[];
   onProgress(progress: IndexProgress): void;
+  /** Paths the watcher saw change; lets a burst of plain edits skip full discovery. */
+  changedPaths?: readonly string[];
+  /** Survives between syncs of one index: the last full discovery's config files and skip counts. */
+  memo: { configFiles?: string[]; skipped?: Record<string, number> };
 }
 
 export interface SyncResult {
@@ -71,9 +75,18 @@ async function readContent(root: string, candidate: CandidateFile, skipped: Reco
 export async function syncIndex(store: IndexStore, knownNames: KnownNames, options: SyncOptions): Promise<SyncResult> {
   const { root, languages, logger } = options;
   options.onProgress({ done: 0, total: 0, phase: 'discovering' });
-  const discovery = await discoverFiles(root, languages, { maxFileBytes: options.maxFileBytes, exclude: options.exclude });
-  const skipped = { ...discovery.skipped };
   const stored = store.storedFiles();
+  const { memo } = options;
+  let discovery =
+    options.changedPaths && memo.configFiles && stored.size > 0
+      ? await rediscoverChanged(root, languages, stored, options.changedPaths, memo.configFiles, options.maxFileBytes)
+      : null;
+  const quick = discovery !== null;
+  if (!discovery) {
+    discovery = await discoverFiles(root, languages, { maxFileBytes: options.maxFileBytes, exclude: options.exclude });
+    memo.configFiles = discovery.configFiles;
+  }
+  const skipped = quick ? { ...(memo.skipped ?? {}) } : { ...discovery.skipped };
   const firstBuild = stored.size === 0;
   const toRead = discovery.candidates.filter((candidate) => {
     const previous = stored.get(candidate.path);
@@ -130,6 +143,7 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
   if (fresh.size === 0 && deleted.length === 0) {
     if (touched.length > 0) store.transaction(() => touched.forEach(({ path, mtimeMs }) => store.touch(path, mtimeMs)));
     options.onProgress({ done, total: toRead.length, phase: 'ready' });
+    memo.skipped = skipped;
     return { epoch: store.epoch(), changedFiles: [], skipped };
   }
 
@@ -197,7 +211,7 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
   // never blocks the process; references are resolved and written file by file, never all held.
   options.onProgress({ done, total: toRead.length, phase: 'writing' });
   const epoch = store.epoch() + 1;
-  store.begin();
+  store.begin(firstBuild);
   try {
     for (const path of deleted) store.deleteFile(path, epoch);
     for (const { path, mtimeMs } of touched) store.touch(path, mtimeMs);
@@ -223,6 +237,7 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
     throw error;
   }
   options.onProgress({ done, total: toRead.length, phase: 'ready' });
+  memo.skipped = skipped;
   return { epoch, changedFiles: [...fresh.keys(), ...deleted].sort(), skipped };
 }
 

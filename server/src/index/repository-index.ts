@@ -7,7 +7,7 @@ import type { LanguagePack, Logger } from '@agentgov/core';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { DirectedGraph } from 'graphology';
 import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
-import { KnownNames, syncIndex, type SyncResult } from './index-sync.js';
+import { KnownNames, syncIndex, type SyncOptions, type SyncResult } from './index-sync.js';
 import { IndexWatcher } from './index-watcher.js';
 import { IndexStore, toDefinition, toImportEdge, type ImportRow, type IndexDatabase } from './store/index-store.js';
 import { definitions as definitionsTable, files as filesTable } from './store/schema.js';
@@ -91,6 +91,8 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   #skipped: Record<string, number> = {};
   #queue: Promise<unknown> = Promise.resolve();
   #queued: Promise<IndexUpdate> | null = null;
+  #queuedPaths: Set<string> | null = null;
+  readonly #memo: SyncOptions['memo'] = {};
   #watcher: IndexWatcher | null = null;
   #graphs: { epoch: number; file?: DirectedGraph; def?: DirectedGraph } = { epoch: -1 };
   #closed = false;
@@ -115,25 +117,39 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   }
 
   startWatching(debounceMs: number): Promise<void> {
-    this.#watcher = new IndexWatcher(this.root, debounceMs, () => {
-      this.refresh().catch((error: Error) => this.#options.logger.error('re-index after a file change failed', { error: error.message }));
+    this.#watcher = new IndexWatcher(this.root, debounceMs, (paths) => {
+      this.#sync(paths).catch((error: Error) => this.#options.logger.error('re-index after a file change failed', { error: error.message }));
     });
     return this.#watcher.ready;
   }
 
-  /** Serialized: at most one sync runs, and bursts while it runs collapse into one follow-up sync. */
   refresh(): Promise<IndexUpdate> {
-    if (this.#queued) return this.#queued;
+    return this.#sync(null);
+  }
+
+  /**
+   * Serialized: at most one sync runs, and requests while one runs collapse into one follow-up.
+   * `paths` (from the watcher) allows the quick path; null (an explicit refresh) forces full discovery.
+   */
+  #sync(paths: readonly string[] | null): Promise<IndexUpdate> {
+    if (this.#queued) {
+      if (paths === null || this.#queuedPaths === null) this.#queuedPaths = null;
+      else for (const path of paths) this.#queuedPaths.add(path);
+      return this.#queued;
+    }
+    this.#queuedPaths = paths === null ? null : new Set(paths);
     const next = this.#queue.then(() => {
+      const hint = this.#queuedPaths;
       this.#queued = null;
-      return this.#sync();
+      this.#queuedPaths = null;
+      return this.#runSync(hint === null ? undefined : [...hint]);
     });
     this.#queued = next;
     this.#queue = next.catch(() => undefined);
     return next;
   }
 
-  async #sync(): Promise<IndexUpdate> {
+  async #runSync(changedPaths: string[] | undefined): Promise<IndexUpdate> {
     if (this.#closed) return { epoch: this.epoch(), changedFiles: [] };
     const result: SyncResult = await syncIndex(this.#store, this.#knownNames, {
       root: this.root,
@@ -141,6 +157,8 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
       logger: this.#options.logger,
       maxFileBytes: this.#options.maxFileBytes,
       exclude: this.#options.exclude,
+      changedPaths,
+      memo: this.#memo,
       onProgress: (progress) => {
         this.#progress = progress;
         this.emit('progress', { done: progress.done, total: progress.total, phase: progress.phase });

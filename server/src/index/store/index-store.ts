@@ -6,7 +6,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import type { FileFacts } from '../extract-file.js';
 import { pathTerms, termsText } from '../search-terms.js';
 import type { Definition, DefinitionChange, ImportEdge, Reference } from '../types.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { BULK_LOAD_INDEXES, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { indexSchema } from './schema.js';
 
 /**
@@ -74,6 +74,7 @@ export class IndexStore {
   readonly sqlite: Database.Database;
   readonly db: IndexDatabase;
   readonly #statements: ReturnType<IndexStore['prepare']>;
+  #bulk = false;
 
   private constructor(sqlite: Database.Database) {
     this.sqlite = sqlite;
@@ -162,15 +163,21 @@ export class IndexStore {
     return new Map(rows.map((row) => [row.path, row]));
   }
 
-  begin(): void {
+  /** `bulk`: an empty store about to be filled; secondary indexes are rebuilt once at commit. */
+  begin(bulk = false): void {
     this.sqlite.exec('BEGIN IMMEDIATE');
+    this.#bulk = bulk;
+    if (bulk) for (const { name } of BULK_LOAD_INDEXES) this.sqlite.exec(`DROP INDEX IF EXISTS ${name}`);
   }
 
   commit(): void {
+    if (this.#bulk) for (const { create } of BULK_LOAD_INDEXES) this.sqlite.exec(create);
+    this.#bulk = false;
     this.sqlite.exec('COMMIT');
   }
 
   rollback(): void {
+    this.#bulk = false;
     if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
   }
 

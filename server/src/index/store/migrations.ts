@@ -28,3 +28,10 @@ export const MIGRATIONS: readonly string[][] = [
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Secondary indexes a first build drops and recreates: building them once after a bulk load is cheaper. */
+export const BULK_LOAD_INDEXES: ReadonlyArray<{ name: string; create: string }> = [
+  { name: 'refs_path', create: 'CREATE INDEX refs_path ON refs(path)' },
+  { name: 'refs_name', create: 'CREATE INDEX refs_name ON refs(name)' },
+  { name: 'refs_to', create: 'CREATE INDEX refs_to ON refs(to_def_uid)' },
+];

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// One measurement in a fresh process (so peak RSS is this measurement's own), printed as one JSON line.
+// usage: node bench/index/index-once.mjs cold|reopen|update|parse <repo-dir> [file-list]
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLogger } from '@agentgov/core';
+import { LANGUAGE_PACKS as PYTHON } from '@agentgov/plugin-language-python';
+import { LANGUAGE_PACKS as ECMASCRIPT } from '@agentgov/plugin-language-typescript';
+import { openRepositoryIndex } from '@agentgov/server';
+import Parser from 'tree-sitter';
+
+const [mode, repo, fileList] = process.argv.slice(2);
+const languages = [...ECMASCRIPT, ...PYTHON];
+const logger = createLogger({ level: 'WARNING' });
+const cpuMs = (start) => {
+  const usage = process.cpuUsage(start);
+  return Math.round((usage.user + usage.system) / 1000);
+};
+const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+async function timedOpen(options = {}) {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const index = await openRepositoryIndex({ root: repo, languages, logger, ...options });
+  await index.ready;
+  return { index, ms: Math.round(performance.now() - start), cpu_ms: cpuMs(cpu) };
+}
+
+if (mode === 'cold') {
+  rmSync(join(repo, '.agentgov'), { recursive: true, force: true });
+  const { index, ms, cpu_ms } = await timedOpen();
+  const stats = index.stats();
+  writeFileSync(fileList, index.files().map((file) => file.path).join('\n') + '\n');
+  console.log(JSON.stringify({ mode, ms, cpu_ms, peak_rss_mb: peakRssMb(), ...stats, epoch: index.epoch() }));
+  await index.close();
+} else if (mode === 'reopen') {
+  const { index, ms, cpu_ms } = await timedOpen();
+  console.log(JSON.stringify({ mode, ms, cpu_ms, peak_rss_mb: peakRssMb(), epoch: index.epoch(), reparsed: index.progress().total }));
+  await index.close();
+} else if (mode === 'update') {
+  // Save one file (append a function) and time until the index reflects it, five times.
+  const { index } = await timedOpen({ watch: true });
+  const files = index.files();
+  const target = files.find((file) => file.language === 'typescript' && file.lines > 100) ?? files.find((file) => file.language === 'python' && file.lines > 100);
+  const absolute = join(repo, target.path);
+  const original = readFileSync(absolute, 'utf8');
+  const latencies = [];
+  for (let i = 0; i < 5; i++) {
+    const name = `benchProbe${i}`;
+    const seen = new Promise((resolve) => {
+      const listener = (update) => {
+        if (!update.changedFiles.includes(target.path)) return;
+        index.off('updated', listener);
+        resolve();
+      };
+      index.on('updated', listener);
+    });
+    const start = performance.now();
+    appendFileSync(absolute, target.language === 'python' ? `\n\ndef ${name}():\n    return ${i}\n` : `\nexport function ${name}(): number { return ${i}; }\n`);
+    await seen;
+    latencies.push(Math.round(performance.now() - start));
+    if (index.definitions({ path: target.path, name }).length !== 1) throw new Error(`${name} not visible after update`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  writeFileSync(absolute, original);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await index.refresh();
+  latencies.sort((a, b) => a - b);
+  console.log(JSON.stringify({ mode, file: target.path, latencies_ms: latencies, median_ms: latencies[2], max_ms: latencies[4] }));
+  await index.close();
+} else if (mode === 'parse') {
+  // Bare tree-sitter parsing of the same files: read + parse, no extraction, no store.
+  const paths = readFileSync(fileList, 'utf8').trim().split('\n');
+  const parser = new Parser();
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  let parsed = 0;
+  for (const path of paths) {
+    const pack = languages.find((candidate) => candidate.extensions.some((ext) => path.endsWith(ext)));
+    const source = readFileSync(join(repo, path), 'utf8');
+    parser.setLanguage(pack.grammar);
+    parser.parse(source, undefined, { bufferSize: source.length * 2 + 1024 });
+    if (++parsed % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  console.log(JSON.stringify({ mode, files: parsed, ms: Math.round(performance.now() - start), cpu_ms: cpuMs(cpu), peak_rss_mb: peakRssMb() }));
+} else {
+  console.error('usage: index-once.mjs cold|reopen|update|parse <repo-dir> [file-list]');
+  process.exitCode = 2;
+}

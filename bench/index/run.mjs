@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// Index speed on real repositories, side by side with Universal Ctags and bare tree-sitter parsing
+// of the same files. Every measurement runs in its own process (index-once.mjs) so peak RSS is its own.
+// usage: node bench/index/run.mjs [name=dir ...]   (default: zod, vue, sympy under bench/.work/)
+// Prints one JSON object per repository, then a summary table and the command that reproduces it.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const work = resolve(here, '../.work');
+const args = process.argv.slice(2);
+const repos = (args.length > 0 ? args : ['zod', 'vue', 'sympy']).map((arg) => {
+  const [name, dir] = arg.includes('=') ? arg.split('=') : [arg, join(work, arg)];
+  return { name, dir: resolve(dir) };
+});
+const scratch = mkdtempSync(join(tmpdir(), 'agentgov-bench-index-'));
+
+function once(mode, dir, list) {
+  const out = execFileSync(process.execPath, [join(here, 'index-once.mjs'), mode, dir, list ?? ''], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+/** ctags over exactly the files the index holds; GNU time gives wall, CPU and peak RSS. */
+function timedCtags(dir, list) {
+  try {
+    execFileSync('/usr/bin/time', ['-o', join(scratch, 'time'), '-f', '%e %U %S %M', 'ctags', '-f', join(scratch, 'tags'), '-L', list], { cwd: dir, stdio: 'ignore' });
+  } catch {
+    // ctags warns on odd files but still writes its tags; the timing file is what matters
+  }
+  const [wall, user, system, rssKb] = readFileSync(join(scratch, 'time'), 'utf8').trim().split('\n').pop().split(' ').map(Number);
+  const tagCount = readFileSync(join(scratch, 'tags'), 'utf8').split('\n').filter((line) => line && !line.startsWith('!')).length;
+  return { ms: Math.round(wall * 1000), cpu_ms: Math.round((user + system) * 1000), peak_rss_mb: Math.round(rssKb / 1024), tags: tagCount };
+}
+
+const rows = [];
+for (const { name, dir } of repos) {
+  const list = join(scratch, `${name}.files`);
+  const cold = once('cold', dir, list);
+  const tags = timedCtags(dir, list);
+  const parse = once('parse', dir, list);
+  const reopens = [once('reopen', dir), once('reopen', dir), once('reopen', dir)].sort((a, b) => a.ms - b.ms);
+  const update = once('update', dir);
+  const row = {
+    repo: name,
+    files: cold.files,
+    definitions: cold.definitions,
+    references: cold.references,
+    imports: cold.imports,
+    skipped: cold.skipped,
+    cold_ms: cold.ms,
+    cold_cpu_ms: cold.cpu_ms,
+    files_per_s: Math.round((cold.files / cold.ms) * 1000),
+    peak_rss_mb: cold.peak_rss_mb,
+    ctags_ms: tags.ms,
+    ctags_cpu_ms: tags.cpu_ms,
+    ctags_tags: tags.tags,
+    parse_ms: parse.ms,
+    parse_cpu_ms: parse.cpu_ms,
+    ratio_to_ctags: +(cold.ms / tags.ms).toFixed(2),
+    cpu_ratio_to_ctags: +(cold.cpu_ms / tags.cpu_ms).toFixed(2),
+    ratio_to_parse: +(cold.ms / parse.ms).toFixed(2),
+    cpu_ratio_to_parse: +(cold.cpu_ms / parse.cpu_ms).toFixed(2),
+    reopen_ms: reopens[1].ms,
+    reopen_reparsed: reopens[1].reparsed,
+    update_median_ms: update.median_ms,
+    update_max_ms: update.max_ms,
+    update_file: update.file,
+    load_average: (await import('node:os')).loadavg()[0].toFixed(1),
+  };
+  console.log(JSON.stringify(row));
+  rows.push(row);
+}
+
+console.log('\n| repo | files | defs | refs | cold s (CPU s) | files/s | peak RSS MB | ctags s (CPU s) | ×ctags wall (CPU) | parse s (CPU s) | ×parse wall (CPU) | re-open ms | update ms median/max |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+const s = (ms) => (ms / 1000).toFixed(2);
+for (const r of rows) {
+  console.log(
+    `| ${r.repo} | ${r.files} | ${r.definitions} | ${r.references} | ${s(r.cold_ms)} (${s(r.cold_cpu_ms)}) | ${r.files_per_s} | ${r.peak_rss_mb} | ${s(r.ctags_ms)} (${s(r.ctags_cpu_ms)}) | ${r.ratio_to_ctags} (${r.cpu_ratio_to_ctags}) | ${s(r.parse_ms)} (${s(r.parse_cpu_ms)}) | ${r.ratio_to_parse} (${r.cpu_ratio_to_parse}) | ${r.reopen_ms} | ${r.update_median_ms}/${r.update_max_ms} |`,
+  );
+}
+console.log(`\nreproduce: node bench/index/run.mjs ${args.join(' ')}`.trimEnd());
