@@ -9,10 +9,11 @@ import { StatusCommand } from './status.js';
 import { InitCommand } from './init.js';
 import { ScoreCommand } from './score.js';
 import { ServeCommand } from './serve.js';
+import { WatchCommand } from './watch.js';
 
 /**
  * Every registered command. Later capabilities add theirs here; only commands that work are
  * registered. Command modules import heavy dependencies lazily inside `run()`, so that a fast
  * path such as `gate` loads only what it needs.
  */
-export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand, ReplayCommand, DetectCommand, StatusCommand, InitCommand];
+export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand, ReplayCommand, DetectCommand, StatusCommand, InitCommand, WatchCommand];

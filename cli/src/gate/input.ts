@@ -37,8 +37,9 @@ export function parseGateText(text: string): GateInput | InputProblem {
 export function toGateInput(value: unknown): GateInput | InputProblem {
   const invalid = (message: string): InputProblem => ({ code: 'input_invalid', message });
   if (!isObject(value)) return invalid(`the event must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
-  const hook = 'tool_input' in value;
-  const argsField = hook ? 'tool_input' : 'arguments';
+  // `shape` is set on the wire (the client sends the checked form back to the server).
+  const hook = 'tool_input' in value || value['shape'] === 'agentx-code';
+  const argsField = 'tool_input' in value ? 'tool_input' : 'arguments';
   for (const field of ['tool_name', 'session_id']) {
     if (typeof value[field] !== 'string' || value[field] === '') return invalid(`field '${field}' must be a non-empty string`);
   }

@@ -34,3 +34,11 @@ describe('gate/input', () => {
     });
   }
 });
+
+describe('gate/input on the wire', () => {
+  it('the checked form of a hook payload keeps its shape when checked again by the server', async () => {
+    const { toGateInput } = await import('../../src/gate/input.js');
+    const first = parseGateText(JSON.stringify({ session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' }));
+    expect(toGateInput(JSON.parse(JSON.stringify(first)))).to.deep.equal(first);
+  });
+});
