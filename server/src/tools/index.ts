@@ -4,6 +4,7 @@ import { graphCyclesTool } from './graph-cycles.js';
 import { reconScoutTool } from './recon-scout.js';
 import { reconTool } from './recon.js';
 import { reconRawSignalsTool } from './recon-raw-signals.js';
+import { reconImpactTool } from './recon-impact.js';
 import type { AnyToolDefinition } from './tool.js';
 
 /**
@@ -15,6 +16,7 @@ export const TOOLS: readonly AnyToolDefinition[] = [
   reconScoutTool,
   reconTool,
   reconRawSignalsTool,
+  reconImpactTool,
   graphCyclesTool,
   graphCommunitiesTool,
 ];

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import type { RepositoryIndex } from '../index/repository-index.js';
+import { fileImpact, symbolImpact, type ImpactResult } from '../recon/impact.js';
+import { defineTool } from './tool.js';
+
+const input = z
+  .object({
+    target: z.string().min(1).describe('Symbol name (`parse`, `Parser.parse`) or repository-relative file path'),
+    justification: z.string().min(1).describe('Why the analysis is run (recorded with the call)'),
+    include_comments: z.boolean().default(true).describe('Include mentions in comments and strings (low certainty)'),
+  })
+  .strict();
+
+/** A target is a file when it looks like a path or names an indexed file; otherwise a symbol. */
+function isFileTarget(target: string, index: RepositoryIndex): boolean {
+  return target.includes('/') || target.includes('\\') || index.files().some((f) => f.path === target);
+}
+
+export const reconImpactTool = defineTool({
+  name: 'recon_impact',
+  group: 'Discovery',
+  readOnly: true,
+  description: 'Lists every reference to a symbol (or every importer of a file) with its certainty, so you know what a change touches before making it. Creates no refactor.',
+  inputSchema: input,
+  returns: '`references` (path, line, column, match_text, certainty: high = resolved through scope or imports, medium = same name but unresolved, low = comment or string; context), `definitions` of the symbol, `importers` for a file target, and `counts` per certainty.',
+  whenToUse: 'Before renaming, moving, deleting or changing the signature of a symbol or file.',
+  related: ['recon', 'refactor_rename', 'refactor_move'],
+  errors: ['E_INDEX_NOT_READY', 'E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],
+  example: { target: 'parseHeaders', justification: 'changing its return type', include_comments: true },
+  needsIndex: true,
+  async handler(args, ctx): Promise<ImpactResult> {
+    const { index } = ctx;
+    const target = args.target.trim();
+    if (isFileTarget(target, index)) return fileImpact(index, ctx.resolveRepoPath(target).relative);
+    return symbolImpact(index, target, args.include_comments);
+  },
+});

@@ -1,0 +1,115 @@
+import { expect } from 'chai';
+import { cleanupTempDirs, writeTree } from '@agentgov/core/testing';
+import { z } from 'zod';
+import { listedTools } from '../../src/tools/index.js';
+import { defineTool } from '../../src/tools/tool.js';
+import { connectClient } from '../mcp/session-client.js';
+import { fixtureRepo, SERVICE_REPO, type FixtureRepo } from '../recon/fixture-repo.js';
+
+/** A mutating tool for the test only: it reports the session state it ran in. */
+const probeWrite = defineTool({
+  name: 'probe_write',
+  group: 'Refactor',
+  readOnly: false,
+  description: 'test probe',
+  inputSchema: z.object({}).strict(),
+  returns: 'session state',
+  whenToUse: 'tests',
+  related: [],
+  errors: [],
+  example: {},
+  needsIndex: false,
+  async handler(_args, ctx) {
+    return { didRecon: ctx.session.didRecon };
+  },
+});
+
+type Structured = Record<string, unknown> & { error?: { code: string; message: string } };
+
+describe('tools: recon, recon_raw_signals, recon_impact over MCP', function () {
+  this.timeout(60_000);
+  let repo: FixtureRepo;
+  let session: Awaited<ReturnType<typeof connectClient>>;
+  const call = async (name: string, args: Record<string, unknown>): Promise<Structured> => {
+    const result = await session.client.callTool({ name, arguments: args });
+    return result.structuredContent as Structured;
+  };
+
+  before(async () => {
+    repo = await fixtureRepo({
+      ...SERVICE_REPO,
+      'src/http/client.ts': `import { openConnection } from '../db/connection.js';
+// openConnection is retried by the caller
+export function fetchPage(url: string) {
+  const conn = openConnection(url);
+  return conn.url + 'openConnection';
+}
+export function untyped(pool: any) {
+  return pool.openConnection('x');
+}
+`,
+    });
+    session = await connectClient({ repoRoot: repo.root, index: repo.index, host: repo.host, devMode: true, tools: [...listedTools(true), probeWrite] });
+  });
+  after(async () => {
+    await session?.close();
+    await repo?.index.close();
+    cleanupTempDirs();
+  });
+
+  it('recon records the session intent: true blocks mutations, omitted keeps it, false lifts it, and marks recon done', async () => {
+    expect(await call('probe_write', {})).to.deep.equal({ didRecon: false });
+    const research = await call('recon', { task: 'LruCache evict', read_only: true });
+    expect(research['gate']).to.equal('OK');
+    expect((await call('probe_write', {})).error?.code).to.equal('E_READ_ONLY_SESSION');
+    await call('recon', { task: 'LruCache evict' });
+    expect((await call('probe_write', {})).error?.code).to.equal('E_READ_ONLY_SESSION');
+    await call('recon', { task: 'LruCache evict', read_only: false });
+    expect(await call('probe_write', {})).to.deep.equal({ didRecon: true });
+  });
+
+  const badInputs: [string, Record<string, unknown>, string][] = [
+    ['empty task', { task: '' }, 'E_INVALID_ARGUMENT'],
+    ['huge task', { task: 'word '.repeat(10_000) }, 'E_INVALID_ARGUMENT'],
+    ['seeds of wrong type', { task: 'evict', seeds: 42 }, 'E_INVALID_ARGUMENT'],
+    ['pins of wrong type', { task: 'evict', pins: [1, 2] }, 'E_INVALID_ARGUMENT'],
+    ['a pin outside the repository', { task: 'evict', pins: ['../../etc/passwd'] }, 'E_PATH_OUTSIDE_REPO'],
+    ['an unknown parameter', { task: 'evict', top_k: 3 }, 'E_INVALID_ARGUMENT'],
+  ];
+  for (const [name, args, code] of badInputs) {
+    it(`recon answers ${code} for ${name}`, async () => {
+      expect((await call('recon', args)).error?.code).to.equal(code);
+    });
+  }
+
+  it('recon_raw_signals lists the pool with every retriever\'s scores (dev mode)', async () => {
+    const raw = await call('recon_raw_signals', { query: 'evict entries', seeds: 'slugify' });
+    expect(raw['retrievers']).to.include.members(['lexical', 'term', 'symbol', 'graph']);
+    const candidates = raw['candidates'] as { name: string; signals: Record<string, { score: number; rank: number }> }[];
+    expect(candidates.find((c) => c.name === 'slugify')?.signals['symbol']?.score).to.equal(1);
+  });
+
+  it('recon_impact: resolved references are high, unresolved same-name uses medium, comments low', async () => {
+    const impact = await call('recon_impact', { target: 'openConnection', justification: 'renaming it' });
+    expect(impact).to.not.have.property('refactor_id');
+    const refs = impact['references'] as { path: string; line: number; match_text: string; certainty: string }[];
+    const at = (line: number) => refs.find((r) => r.path === 'src/http/client.ts' && r.line === line);
+    expect(at(4)).to.include({ certainty: 'high', match_text: 'const conn = openConnection(url);' });
+    expect(at(8)?.certainty).to.equal('medium');
+    expect(at(2)?.certainty).to.equal('low');
+    const withoutComments = await call('recon_impact', { target: 'openConnection', justification: 'renaming it', include_comments: false });
+    expect((withoutComments['references'] as { certainty: string }[]).map((r) => r.certainty)).to.not.include('low');
+  });
+
+  it('recon_impact on a file lists its importers', async () => {
+    const impact = await call('recon_impact', { target: 'src/auth/session.ts', justification: 'moving it' });
+    expect(impact['importers']).to.deep.equal([{ path: 'src/http/router.ts', line: 1, specifier: '../auth/session.js' }]);
+    expect((impact['references'] as { certainty: string }[])[0]?.certainty).to.equal('high');
+  });
+
+  it('recon_impact refuses unknown symbols, paths outside the repo and a missing justification', async () => {
+    expect((await call('recon_impact', { target: 'noSuchThing', justification: 'x' })).error?.code).to.equal('E_NOT_FOUND');
+    expect((await call('recon_impact', { target: '../outside.ts', justification: 'x' })).error?.code).to.equal('E_PATH_OUTSIDE_REPO');
+    expect((await call('recon_impact', { target: 'openConnection' })).error?.code).to.equal('E_INVALID_ARGUMENT');
+  });
+});
