@@ -104,6 +104,10 @@ class Walker {
       if (raw.redirects.length > 0) this.emit([], frame);
       return;
     }
+    // `a=rm; $a -rf /`: a command name held in a variable set earlier is expanded.
+    const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(words[0] ?? '');
+    const value = variable ? env[variable[1] ?? ''] : undefined;
+    if (value !== undefined && value.trim() !== '' && !/[$`]/.test(value)) words.splice(0, 1, ...value.trim().split(/\s+/));
     const name = programName(words[0] ?? '');
     if (name === 'cd' || name === 'pushd' || (name === 'builtin' && programName(words[1] ?? '') === 'cd')) {
       const args = words.slice(name === 'builtin' ? 2 : 1).filter((w) => !/^-[LPe@]+$/.test(w));
@@ -148,6 +152,13 @@ class Walker {
       return;
     }
     if (name === 'env') return this.env(args, frame, deeper);
+    if ((name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun') && ['exec', 'dlx', 'x'].includes(args[0] ?? '')) {
+      const { index } = skipOptions(args.slice(1), ['-p', '--package', '-c', '--call', '-w', '--workspace']);
+      const rest = args.slice(1 + index);
+      this.emit([name, ...args.slice(0, 1 + index)], frame);
+      if (rest.length > 0) this.argv(rest, deeper(`${name} ${args[0]}`));
+      return;
+    }
     if (name === 'git') return this.git(args, frame);
     if (name === 'xargs') return this.xargs(args, frame, deeper);
     if (name === 'parallel') return this.parallel(args, frame, deeper);
@@ -214,8 +225,9 @@ class Walker {
       }
     }
     const rest = queue.slice(i);
-    this.emit(['env', ...queue.slice(0, i)], frame);
-    if (rest.length > 0) this.argv(rest, deeper('env', { cwd, env }));
+    // Bare `env` prints the environment; with a command it is only a wrapper (recorded in `via`).
+    if (rest.length === 0) this.emit(['env', ...queue.slice(0, i)], frame);
+    else this.argv(rest, deeper('env', { cwd, env }));
   }
 
   private git(args: string[], frame: Frame): void {
@@ -235,6 +247,11 @@ class Walker {
       } else if (arg.startsWith('-C')) {
         cwd = this.changeDir(cwd, arg.slice(2));
         i += 1;
+      } else if ((arg === '-c' || arg.startsWith('-c')) && /^alias\.[^=]+=!/i.test(arg === '-c' ? args[i + 1] ?? '' : arg.slice(2))) {
+        // `git -c alias.x='!cmd' x` runs cmd in a shell.
+        const value = arg === '-c' ? args[i + 1] ?? '' : arg.slice(2);
+        this.script(value.slice(value.indexOf('!') + 1), { ...frame, via: [...frame.via, 'git alias'], depth: frame.depth + 1 });
+        i += arg === '-c' ? 2 : 1;
       } else if (arg === '-c' || arg === '--git-dir' || arg === '--work-tree' || arg === '--namespace' || arg === '--config-env' || arg === '--exec-path' || arg === '--super-prefix' || arg === '--list-cmds') {
         if (arg === '--work-tree' || arg === '--git-dir') env[arg === '--git-dir' ? 'GIT_DIR' : 'GIT_WORK_TREE'] = args[i + 1] ?? '';
         i += 2;

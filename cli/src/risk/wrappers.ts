@@ -42,6 +42,8 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
   xvfb_run: { valueOptions: ['-n', '-s', '-f', '-e', '-p'] },
   dotenv: { valueOptions: ['-e', '-v', '-c'] },
   npx: { valueOptions: ['-p', '--package', '-c', '--call'] },
+  pnpx: { valueOptions: [] },
+  bunx: { valueOptions: [] },
 };
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox-sh', 'rbash']);
