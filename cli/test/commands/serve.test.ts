@@ -7,7 +7,7 @@ import { TOOLS } from '@agentgov/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -52,6 +52,7 @@ describe('agentgov serve (the real binary)', function () {
     it('lists every tool with its JSON Schema and annotations; dev-only tools are absent', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).to.deep.equal(TOOLS.filter((t) => !t.devOnly).map((t) => t.name));
+      expect(tools.map((t) => t.name)).to.include.members(['describe', 'recon_scout', 'graph_cycles', 'graph_communities']).and.not.include('recon_raw_signals');
       for (const tool of tools) {
         const definition = TOOLS.find((t) => t.name === tool.name)!;
         expect(tool.inputSchema).to.include({ type: 'object', additionalProperties: false });
@@ -73,6 +74,32 @@ describe('agentgov serve (the real binary)', function () {
       });
     }
 
+    it('refuses scopes outside the repository (.., absolute) once indexed, and keeps serving', async () => {
+      let ready = false;
+      while (!ready) {
+        const result = await client.callTool({ name: 'recon_scout', arguments: {} });
+        ready = !result.isError;
+        if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      for (const scope of ['../', '../../etc', '/etc', 'src/../../outside']) {
+        expect(errorCode(await client.callTool({ name: 'recon_scout', arguments: { scope } })), scope).to.equal('E_PATH_OUTSIDE_REPO');
+      }
+      const ok = (await client.callTool({ name: 'recon_scout', arguments: { scope: 'src' } })) as CallToolResult;
+      expect(ok.isError).to.not.equal(true);
+    });
+
+    it('answers arguments that are not an object with a protocol error, and keeps serving', async () => {
+      let failed: unknown;
+      try {
+        await client.request({ method: 'tools/call', params: { name: 'describe', arguments: [1, 2] } }, CallToolResultSchema);
+      } catch (error) {
+        failed = error;
+      }
+      expect(failed).to.be.instanceOf(Error);
+      const ok = (await client.callTool({ name: 'describe', arguments: { action: 'error', code: 'E_INTERNAL' } })) as CallToolResult;
+      expect(ok.isError).to.not.equal(true);
+    });
+
     it('logs to stderr and to a private file under $AGENTGOV_HOME/logs, never to stdout', async () => {
       expect(stderr()).to.contain(`serving ${repo}`);
       const logs = join(home, '.agentgov', 'logs');
@@ -85,7 +112,9 @@ describe('agentgov serve (the real binary)', function () {
   it('lists the dev-only tools with --dev-mode', async () => {
     const { client } = await stdioClient(['--repo', fixtureRepo(), '--dev-mode'], makeTempDir('agentgov-serve-home-'));
     try {
-      expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(TOOLS.map((t) => t.name));
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).to.deep.equal(TOOLS.map((t) => t.name));
+      expect(names).to.include('recon_raw_signals');
     } finally {
       await client.close();
     }

@@ -97,7 +97,7 @@ function packageJsonEntries(root: string, dir: string, indexed: Set<string>): En
   exportTargets(pkg['exports'], '.', targets);
   const seen = new Set<string>();
   for (const { subpath, target } of targets) {
-    if (seen.has(`${subpath}\0${target}`) || target.endsWith('.d.ts') || target.endsWith('.json')) continue;
+    if (seen.has(`${subpath}\0${target}`) || /\.d\.[cm]?ts$/.test(target) || target.endsWith('.json')) continue;
     seen.add(`${subpath}\0${target}`);
     add(target, 'exports', subpath);
   }
