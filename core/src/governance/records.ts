@@ -18,17 +18,83 @@ export interface GateDecision {
  * event changes nothing and says so. Callers group writes in `GovernanceDb.transaction`.
  */
 export class RecordStore {
-  constructor(private readonly orm: GovernanceOrm) {}
+  // Prepared once: building and preparing a query per event dominated ingest time.
+  readonly #hasEvent;
+  readonly #selectEvent;
+  readonly #latestAssessment;
+  readonly #insertEvent;
+  readonly #upsertSession;
+  readonly #insertAssessment;
+  readonly #complete;
+
+  constructor(private readonly orm: GovernanceOrm) {
+    const p = (name: string) => sql.placeholder(name);
+    this.#hasEvent = orm.select({ id: events.id }).from(events).where(eq(events.id, p('id'))).prepare();
+    this.#selectEvent = orm.select().from(events).where(eq(events.id, p('id'))).prepare();
+    this.#latestAssessment = orm.select().from(assessments).where(eq(assessments.eventId, p('id'))).orderBy(desc(assessments.id)).limit(1).prepare();
+    this.#insertEvent = orm
+      .insert(events)
+      .values({
+        id: p('id'),
+        framework: p('framework'),
+        sessionId: p('sessionId'),
+        timestamp: p('timestamp'),
+        cwd: p('cwd'),
+        toolName: p('toolName'),
+        canonicalTool: p('canonicalTool'),
+        arguments: p('arguments'),
+        // Raw placeholder: the json column would encode a missing result as the text 'null'.
+        result: sql`${p('result')}`,
+        source: p('source'),
+        ingestedAt: p('ingestedAt'),
+      })
+      .onConflictDoNothing()
+      .prepare();
+    this.#upsertSession = orm
+      .insert(sessions)
+      .values({ framework: p('framework'), sessionId: p('sessionId'), cwd: p('cwd'), firstSeen: p('timestamp'), lastSeen: p('timestamp'), events: 1 })
+      .onConflictDoUpdate({
+        target: [sessions.framework, sessions.sessionId],
+        set: {
+          firstSeen: sql`min(${sessions.firstSeen}, excluded.first_seen)`,
+          lastSeen: sql`max(${sessions.lastSeen}, excluded.last_seen)`,
+          events: sql`${sessions.events} + 1`,
+        },
+      })
+      .prepare();
+    this.#insertAssessment = orm
+      .insert(assessments)
+      .values({
+        eventId: p('eventId'),
+        kind: p('kind'),
+        score: p('score'),
+        level: p('level'),
+        action: p('action'),
+        reasonCode: p('reasonCode'),
+        evidence: p('evidence'),
+        verdict: p('verdict'),
+        verdictReason: p('verdictReason'),
+        decidedBy: p('decidedBy'),
+        createdAt: p('createdAt'),
+      })
+      .prepare();
+    this.#complete = orm
+      .update(events)
+      // A placeholder inside raw SQL is not encoded by the column: the caller passes JSON text.
+      .set({ result: sql`${p('result')}` })
+      .where(and(eq(events.id, p('id')), isNull(events.result)))
+      .prepare();
+  }
 
   has(eventId: string): boolean {
-    return this.orm.select({ id: events.id }).from(events).where(eq(events.id, eventId)).get() !== undefined;
+    return this.#hasEvent.get({ id: eventId }) !== undefined;
   }
 
   /** The event with its most recent assessment, or undefined. */
   find(eventId: string): GovernanceRecord | undefined {
-    const row = this.orm.select().from(events).where(eq(events.id, eventId)).get();
+    const row = this.#selectEvent.get({ id: eventId });
     if (!row) return undefined;
-    const a = this.orm.select().from(assessments).where(eq(assessments.eventId, eventId)).orderBy(desc(assessments.id)).limit(1).get();
+    const a = this.#latestAssessment.get({ id: eventId });
     const event: ToolCallEvent = {
       id: row.id,
       framework: row.framework,
@@ -55,12 +121,7 @@ export class RecordStore {
 
   /** Sets the result of a recorded call that has none yet (its result arrived in a later chunk). */
   complete(eventId: string, result: ToolCallResult): boolean {
-    const done = this.orm
-      .update(events)
-      .set({ result })
-      .where(and(eq(events.id, eventId), isNull(events.result)))
-      .run();
-    return done.changes > 0;
+    return this.#complete.run({ id: eventId, result: JSON.stringify(result) }).changes > 0;
   }
 
   /** A gate decision: the event (recorded once) and an assessment carrying the verdict. */
@@ -72,56 +133,37 @@ export class RecordStore {
   }
 
   private insertEvent(event: ToolCallEvent, source: EventSource): boolean {
-    const now = new Date().toISOString();
-    const inserted = this.orm
-      .insert(events)
-      .values({
-        id: event.id,
-        framework: event.framework,
-        sessionId: event.session_id,
-        timestamp: event.timestamp,
-        cwd: event.cwd,
-        toolName: event.tool_name,
-        canonicalTool: event.canonical_tool,
-        arguments: event.arguments,
-        result: event.result ?? null,
-        source,
-        ingestedAt: now,
-      })
-      .onConflictDoNothing()
-      .run();
+    const inserted = this.#insertEvent.run({
+      id: event.id,
+      framework: event.framework,
+      sessionId: event.session_id,
+      timestamp: event.timestamp,
+      cwd: event.cwd,
+      toolName: event.tool_name,
+      canonicalTool: event.canonical_tool,
+      arguments: event.arguments,
+      result: event.result ? JSON.stringify(event.result) : null,
+      source,
+      ingestedAt: new Date().toISOString(),
+    });
     if (inserted.changes === 0) return false;
-    this.orm
-      .insert(sessions)
-      .values({ framework: event.framework, sessionId: event.session_id, cwd: event.cwd, firstSeen: event.timestamp, lastSeen: event.timestamp, events: 1 })
-      .onConflictDoUpdate({
-        target: [sessions.framework, sessions.sessionId],
-        set: {
-          firstSeen: sql`min(${sessions.firstSeen}, excluded.first_seen)`,
-          lastSeen: sql`max(${sessions.lastSeen}, excluded.last_seen)`,
-          events: sql`${sessions.events} + 1`,
-        },
-      })
-      .run();
+    this.#upsertSession.run({ framework: event.framework, sessionId: event.session_id, cwd: event.cwd, timestamp: event.timestamp });
     return true;
   }
 
   private insertAssessment(eventId: string, assessment: Assessment, kind: 'ingest' | 'gate', verdict?: GateVerdict): void {
-    this.orm
-      .insert(assessments)
-      .values({
-        eventId,
-        kind,
-        score: assessment.score,
-        level: assessment.level,
-        action: assessment.action,
-        reasonCode: assessment.reason_code,
-        evidence: assessment.evidence,
-        verdict: verdict?.decision ?? null,
-        verdictReason: verdict?.reason ?? null,
-        decidedBy: verdict?.decided_by ?? null,
-        createdAt: new Date().toISOString(),
-      })
-      .run();
+    this.#insertAssessment.run({
+      eventId,
+      kind,
+      score: assessment.score,
+      level: assessment.level,
+      action: assessment.action,
+      reasonCode: assessment.reason_code,
+      evidence: assessment.evidence,
+      verdict: verdict?.decision ?? null,
+      verdictReason: verdict?.reason ?? null,
+      decidedBy: verdict?.decided_by ?? null,
+      createdAt: new Date().toISOString(),
+    });
   }
 }

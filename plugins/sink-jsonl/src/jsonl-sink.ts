@@ -1,5 +1,6 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type GovernanceRecord, type Sink } from '@agentgov/core';
 
 /** The JSONL record format version written in every line (documented in docs/cli.md). */
@@ -27,7 +28,7 @@ export function expandPathTemplate(template: string, record: GovernanceRecord): 
  * (0600, directories 0700) and opened in append mode, so runs accumulate.
  */
 export function createJsonlSink(options: { name?: string; path: string; baseDir: string }): Sink {
-  const template = resolve(options.baseDir, options.path);
+  const template = options.path.startsWith('~/') ? join(homedir(), options.path.slice(2)) : resolve(options.baseDir, options.path);
   const streams = new Map<string, WriteStream>();
   const streamFor = (file: string): WriteStream => {
     let stream = streams.get(file);

@@ -30,6 +30,13 @@ describe('jsonl sink', () => {
     expect(statSync(join(dir, 'out')).mode & 0o777).to.equal(0o700);
   });
 
+  it('expands a leading ~/ to the home directory', async () => {
+    const sink = createJsonlSink({ path: '~/recs/{session_id}.jsonl', baseDir: '/nowhere' });
+    await sink.write(record('s-9', 1));
+    await sink.close?.();
+    expect(readFileSync(join(process.env['HOME'] as string, 'recs', 's-9.jsonl'), 'utf8')).to.contain('"s-9"');
+  });
+
   it('never lets a session id climb out of the directory', () => {
     expect(expandPathTemplate('/d/{session_id}.jsonl', record('../../etc/passwd', 1))).to.equal('/d/__.._etc_passwd.jsonl');
     expect(expandPathTemplate('/d/{framework}-{session_id}.jsonl', record('a b', 1))).to.equal('/d/agentx-code-a_b.jsonl');
