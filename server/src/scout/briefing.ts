@@ -73,7 +73,9 @@ function mainAreas(paths: readonly string[], scope: string): string[] {
     const rest = path.slice(prefix.length).split('/');
     if (rest.length > 1) counts.set(`${prefix}${rest[0]}/`, (counts.get(`${prefix}${rest[0]}/`) ?? 0) + 1);
   }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([dir]) => dir);
+  // an area worth naming holds at least 5% of the files (and more than one)
+  const floor = Math.max(2, paths.length * 0.05);
+  return [...counts.entries()].filter(([, n]) => n >= floor).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([dir]) => dir);
 }
 
 /** Everything `recon_scout` returns, computed from the index (and coverage/lint reports on disk). */
