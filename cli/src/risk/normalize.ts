@@ -64,7 +64,13 @@ export function normalizeShell(text: string, context: NormalizeContext): Normali
   return out;
 }
 
+const DOWNLOADERS = new Set(['curl', 'wget', 'aria2c', 'http', 'https', 'fetch']);
+const DOWNLOAD_OUTPUT_OPTIONS = new Set(['-o', '--output', '-O', '--output-document']);
+
 class Walker {
+  /** Files a downloader wrote earlier in the same command line, by basename → downloader. */
+  private readonly downloaded = new Map<string, string>();
+
   constructor(
     private readonly out: Normalized,
     private readonly home: string,
@@ -420,6 +426,7 @@ class Walker {
       this.factor(`more than ${MAX_COMMANDS} commands: the rest were not assessed`);
       return;
     }
+    this.trackDownloads(argv, frame);
     this.out.commands.push({
       argv,
       cwd: frame.cwd,
@@ -429,6 +436,29 @@ class Walker {
       inputFrom: frame.inputFrom,
       argsFromStdin: frame.argsFromStdin,
     });
+  }
+
+  /**
+   * `curl -o x.sh URL && sh x.sh` (or `./x.sh`, `python x.py`) runs what was downloaded: the
+   * runner is recorded a second time, as if the download were piped into it.
+   */
+  private trackDownloads(argv: string[], frame: Frame): void {
+    const name = argv[0] ?? '';
+    if (DOWNLOADERS.has(name)) {
+      const outputs = argv.flatMap((arg, i) => (DOWNLOAD_OUTPUT_OPTIONS.has(arg) || /^-[a-zA-Z]+[oO]$/.test(arg) ? [argv[i + 1] ?? ''] : /^--output(-document)?=/.test(arg) ? [arg.slice(arg.indexOf('=') + 1)] : /^-o./.test(arg) ? [arg.slice(2)] : []));
+      outputs.push(...frame.redirects.filter((r) => /^\d*>>?\|?$|^&>>?$/.test(r.op)).map((r) => r.target));
+      for (const output of outputs) if (output && output !== '-') this.downloaded.set(output.slice(output.lastIndexOf('/') + 1), name);
+      return;
+    }
+    if (this.downloaded.size === 0) return;
+    const runner = SHELLS.has(name) || interpreterFamily(name) !== undefined || name === 'source' || name === '.';
+    const operands = runner ? argv.slice(1).filter((a) => !a.startsWith('-')).slice(0, 1) : [name];
+    for (const operand of operands) {
+      const downloader = this.downloaded.get(operand.slice(operand.lastIndexOf('/') + 1));
+      if (downloader === undefined) continue;
+      const program = runner ? name : 'sh';
+      this.out.commands.push({ argv: [program], cwd: frame.cwd, env: frame.env, via: [...frame.via, `runs downloaded ${operand}`], redirects: [], inputFrom: [downloader], argsFromStdin: false });
+    }
   }
 
   private factor(text: string): void {
