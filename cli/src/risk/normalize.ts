@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseShell, type RawCommand, type Redirect } from './shell-parse.js';
 import { extractShellFromCode } from './inline-code.js';
-import { INTERPRETERS, SHELLS, WRAPPERS, interpreterFamily, skipOptions } from './wrappers.js';
+import { SHELLS, WRAPPERS, inlineCodeOf, interpreterFamily, skipOptions } from './wrappers.js';
 
 /**
  * Raw simple commands → the commands that actually run: wrappers (sudo, env, timeout, xargs,
@@ -389,31 +389,8 @@ class Walker {
 
   private interpreter(name: string, family: string, args: string[], frame: Frame): void {
     this.emit([name, ...args], frame);
-    const spec = INTERPRETERS[family];
-    if (!spec) return;
-    for (let i = 0; i < args.length; i += 1) {
-      const arg = args[i] ?? '';
-      if (arg === '--') break;
-      if (!arg.startsWith('-') && !spec.codeOptions.includes(arg)) {
-        if (family !== 'deno') break;
-        continue;
-      }
-      if (spec.valueOptions.includes(arg)) {
-        i += 1;
-        continue;
-      }
-      const attached = spec.codeOptions.find((o) => o.length === 2 && arg.startsWith(o) && arg.length > 2 && /^-[a-zA-Z]+$/.test(arg) === false);
-      const cluster = /^-[a-zA-Z]+$/.test(arg) && !arg.startsWith('--') && spec.codeOptions.some((o) => o.length === 2 && arg.endsWith(o.slice(1)));
-      if (spec.codeOptions.includes(arg) || cluster) {
-        const code = args[i + 1];
-        if (code !== undefined) this.inlineCode(family, code, frame, `${name} ${arg}`);
-        return;
-      }
-      if (attached) {
-        this.inlineCode(family, arg.slice(2), frame, `${name} ${attached}`);
-        return;
-      }
-    }
+    const inline = inlineCodeOf(family, args);
+    if (inline) this.inlineCode(family, inline.code, frame, `${name} ${inline.option}`);
   }
 
   private inlineCode(language: string, code: string, frame: Frame, via: string): void {

@@ -49,8 +49,9 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox-sh', 'rbash']);
 
 /** Interpreters and the options that take inline code. */
-export const INTERPRETERS: Record<string, { codeOptions: string[]; valueOptions: string[] }> = {
-  python: { codeOptions: ['-c'], valueOptions: ['-m', '-W', '-X', '-Q'] },
+/** `endOptions`: after these (python's `-m module`) the rest belongs to the program being run. */
+export const INTERPRETERS: Record<string, { codeOptions: string[]; valueOptions: string[]; endOptions?: string[] }> = {
+  python: { codeOptions: ['-c'], valueOptions: ['-W', '-X', '-Q'], endOptions: ['-m'] },
   node: { codeOptions: ['-e', '--eval', '-p', '--print'], valueOptions: ['-r', '--require', '--import', '--loader', '--input-type', '--env-file'] },
   deno: { codeOptions: ['eval'], valueOptions: [] },
   bun: { codeOptions: ['-e', '--eval', '-p', '--print'], valueOptions: [] },
@@ -72,6 +73,33 @@ export function interpreterFamily(name: string): string | undefined {
   if (/^php[0-9.]*$/.test(name)) return 'php';
   if (/^lua[0-9.]*$/.test(name)) return 'lua';
   return Object.hasOwn(INTERPRETERS, name) ? name : undefined;
+}
+
+/** The inline code of an interpreter command line (`-c CODE`, `-e CODE`, `-pe CODE`, `-eCODE`), if it has any. */
+export function inlineCodeOf(family: string, args: string[]): { option: string; code: string } | undefined {
+  const spec = INTERPRETERS[family];
+  if (!spec) return undefined;
+  const letters = spec.codeOptions.filter((o) => /^-[a-zA-Z]$/.test(o)).map((o) => o.slice(1));
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    const next = args[i + 1];
+    if (arg === '--' || spec.endOptions?.includes(arg)) return undefined;
+    if (spec.codeOptions.includes(arg)) return next === undefined ? undefined : { option: arg, code: next };
+    if (!arg.startsWith('-')) {
+      // A script file: what follows are its own arguments (deno's `eval` comes after options).
+      if (family === 'deno') continue;
+      return undefined;
+    }
+    if (spec.valueOptions.includes(arg)) {
+      i += 1;
+      continue;
+    }
+    const cluster = /^-[a-zA-Z]+$/.test(arg);
+    if (cluster && letters.includes(arg.slice(-1))) return next === undefined ? undefined : { option: arg, code: next };
+    const attached = letters.find((l) => arg.startsWith(`-${l}`));
+    if (attached !== undefined && !cluster && arg.length > 2) return { option: `-${attached}`, code: arg.slice(2) };
+  }
+  return undefined;
 }
 
 /**
