@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // Risk engine bench: recall on `deny` rows and false-positive rate on `allow` rows of
 // risk-commands.jsonl, per category, plus per-command assessment time.
-// Usage: node bench/risk/run.mjs [path/to/risk-commands.jsonl]   (after `npx tsc -b cli`)
+// Usage: node bench/risk/run.mjs [path/to/risk-commands.jsonl] [--plain-cwd DIR]   (after `npx tsc -b cli`)
+// --plain-cwd: assess rows that are not context-dependent with this project root instead of none.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const dataFile = process.argv[2] ?? '/work/shared/bench/data/risk-commands.jsonl';
+const args = process.argv.slice(2);
+const plainAt = args.indexOf('--plain-cwd');
+const plainCwd = plainAt >= 0 ? args.splice(plainAt, 2)[1] : '';
+const dataFile = args[0] ?? '/work/shared/bench/data/risk-commands.jsonl';
 const contexts = JSON.parse(readFileSync(path.join(here, 'contexts.json'), 'utf8'));
 const { createRiskEngine } = await import(path.join(here, '../../cli/dist/src/risk/engine.js'));
 const engine = await createRiskEngine({ home: contexts.home });
@@ -18,7 +22,7 @@ const rows = readFileSync(dataFile, 'utf8').split('\n').filter((l) => l.trim()).
 function contextFor(row) {
   const byNote = contexts.unrepresentable_notes.find((n) => row.note && new RegExp(n.pattern).test(row.note));
   if (byNote) return { unrepresentable: byNote.why };
-  if (!row.context_dependent) return { cwd: '' }; // no project root implied: relative paths stay unplaced
+  if (!row.context_dependent) return { cwd: plainCwd }; // no project root implied (default): relative paths stay unplaced
   const entry = contexts.rows.find((e) => e.source_path === row.source_path && e.command === row.command && e.label === row.label && (e.note === undefined || e.note === row.note));
   if (entry?.unrepresentable) return { unrepresentable: entry.unrepresentable };
   if (entry?.cwd === 'home') return { cwd: contexts.home };
@@ -64,4 +68,4 @@ const pct = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length)
 console.log(`\nrows ${results.length}, unrepresentable ${results.length - scored.length}; assessment time median ${pct(0.5).toFixed(3)} ms, p95 ${pct(0.95).toFixed(3)} ms, max ${times.at(-1).toFixed(3)} ms`);
 const summary = { ...summarize(scored), all: summarize(results), median_ms: pct(0.5), p95_ms: pct(0.95), rules_loaded: engine.rulesLoaded };
 console.log(JSON.stringify({ summary }));
-console.log(`\nreproduce: npx tsc -b cli && node bench/risk/run.mjs ${dataFile}`);
+console.log(`\nreproduce: npx tsc -b cli && node bench/risk/run.mjs ${dataFile}${plainCwd ? ` --plain-cwd ${plainCwd}` : ''}`);
