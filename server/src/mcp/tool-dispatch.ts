@@ -18,6 +18,10 @@ export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: To
   try {
     const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
     if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
+    for (const name of tool.pathArguments ?? []) {
+      const value = (parsed.data as Record<string, unknown>)[name];
+      for (const path of Array.isArray(value) ? value : [value]) if (typeof path === 'string') ctx.resolveRepoPath(path);
+    }
     if (!tool.readOnly && ctx.session.readOnly) {
       throw new AgentgovError('E_READ_ONLY_SESSION', `${tool.name} changes the repository, but this session is research-only`, { tool: tool.name });
     }

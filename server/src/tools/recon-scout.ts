@@ -51,6 +51,7 @@ export const reconScoutTool = defineTool({
   errors: ['E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],
   example: { scope: 'src', truncate: true },
   needsIndex: true,
+  pathArguments: ['scope'],
   async handler(args, ctx): Promise<Briefing> {
     const scope = args.scope ? ctx.resolveRepoPath(args.scope).relative : '';
     return buildBriefing(ctx.index, {

@@ -66,6 +66,8 @@ export interface ToolDefinition<S extends z.ZodTypeAny = z.ZodTypeAny, R extends
   example: Record<string, unknown>;
   /** Answers `E_INDEX_NOT_READY` (with progress) until the first index build finished. */
   needsIndex: boolean;
+  /** Arguments holding repository paths (a string or a list of strings): refused with `E_PATH_OUTSIDE_REPO` before anything else runs, even while indexing. */
+  pathArguments?: string[];
   handler(args: z.output<S>, ctx: ToolContext): Promise<R>;
   /** The readable rendering of a result; a generic one is used when absent. */
   render?(result: R): string;

@@ -20,6 +20,7 @@ const readFile = defineTool({
   errors: ['E_PATH_OUTSIDE_REPO'],
   example: { path: 'a.ts' },
   needsIndex: true,
+  pathArguments: ['path'],
   async handler(args, ctx) {
     return { path: ctx.resolveRepoPath(args.path).relative, limit: args.limit };
   },
@@ -70,6 +71,10 @@ describe('tool dispatch over MCP (in-process client)', () => {
     expect(error.code).to.equal('E_INDEX_NOT_READY');
     expect(error.details).to.deep.equal({ progress: { done: 3, total: 10, phase: 'parsing' } });
     expect(progress).to.deep.equal([{ progress: 3, total: 10, message: 'indexing the repository' }]);
+  });
+
+  it('refuses a path outside the repository before the index gate, even while indexing', async () => {
+    expect(errorOf(await client.callTool({ name: 'test_read', arguments: { path: '../outside' } })).code).to.equal('E_PATH_OUTSIDE_REPO');
   });
 
   it('broadcasts indexing progress as logging notifications, then answers once ready', async () => {
