@@ -141,6 +141,9 @@ export class EcmascriptWalker {
       case 'call_expression':
         this.#maybeRequire(cursor.currentNode);
         break;
+      case 'assignment_expression':
+        if (this.#scopes.length === 0) pushedScope = this.#commonJsExport(cursor.currentNode);
+        break;
       default:
         pushedScope = this.#maybeDefinition(cursor, type);
         if (!pushedScope && FUNCTION_VALUE_TYPES.has(type)) {
@@ -245,6 +248,12 @@ export class EcmascriptWalker {
       return false;
     }
     const value = node.childForFieldName('value');
+    const callee = value?.type === 'call_expression' ? value.childForFieldName('function') : null;
+    if (callee && callee.type === 'identifier' && callee.text === 'require') {
+      // `const x = require('y')` binds an import (recorded by #maybeRequire), it defines nothing.
+      this.#declaredNames.add(name.startIndex);
+      return false;
+    }
     let kind: DefinitionKind = declaration?.text.startsWith('const') ? 'constant' : 'variable';
     if (value && FUNCTION_VALUE_TYPES.has(value.type)) kind = 'function';
     else if (value && value.type === 'class') kind = 'class';
@@ -252,8 +261,8 @@ export class EcmascriptWalker {
   }
 
   /** Records a definition for `node` and opens its scope. `head` is the node whose body ends the signature. */
-  #define(node: SyntaxNode, kind: DefinitionKind, isClass: boolean, head: SyntaxNode | null = null): boolean {
-    const nameNode = node.childForFieldName('name');
+  #define(node: SyntaxNode, kind: DefinitionKind, isClass: boolean, head: SyntaxNode | null = null, explicitName: SyntaxNode | null = null): boolean {
+    const nameNode = explicitName ?? node.childForFieldName('name');
     if (!nameNode) return false;
     this.#declaredNames.add(nameNode.startIndex);
     const name = nameNode.text;
@@ -270,8 +279,8 @@ export class EcmascriptWalker {
       signature: collapse(this.#source.slice(node.startIndex, signatureEnd)),
       docstring: jsDocOf(node),
       text: node.text,
-      exported: exportParent !== null || (parentScope?.def?.exported ?? false),
-      isDefault: exportParent !== null && /^export\s+default\b/.test(exportParent.text),
+      exported: exportParent !== null || explicitName !== null || (parentScope?.def?.exported ?? false),
+      isDefault: (exportParent !== null && /^export\s+default\b/.test(exportParent.text)) || (explicitName !== null && explicitName.type === 'identifier'),
       bodyIdentifiers: [],
     };
     this.#definitions.push(def);
@@ -402,6 +411,40 @@ export class EcmascriptWalker {
     }
     const value = node.childForFieldName('value');
     if (value?.type === 'identifier') this.#localExports.push({ exported: 'default', local: value.text });
+    return false;
+  }
+
+  /**
+   * CommonJS exports at module level: `exports.f = …` / `module.exports.f = …` define `f`;
+   * `module.exports = function f() {}` defines a default-exported `f`; `module.exports = name`
+   * and `module.exports = { a, b: c }` export local names.
+   */
+  #commonJsExport(node: SyntaxNode): boolean {
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    if (!left || !right || left.type !== 'member_expression') return false;
+    const target = left.childForFieldName('object')?.text;
+    const property = left.childForFieldName('property');
+    if (!property) return false;
+    const kindOf = (value: SyntaxNode): DefinitionKind => (FUNCTION_VALUE_TYPES.has(value.type) ? 'function' : value.type === 'class' ? 'class' : 'variable');
+    if ((target === 'exports' || target === 'module.exports') && property.type === 'property_identifier') {
+      const kind = kindOf(right);
+      return this.#define(node, kind, kind === 'class', kind === 'variable' ? null : right, property);
+    }
+    if (target !== 'module' || property.text !== 'exports') return false;
+    if (right.type === 'identifier') this.#localExports.push({ exported: 'default', local: right.text });
+    else if (right.type === 'object') {
+      for (const entry of right.namedChildren) {
+        if (entry.type === 'shorthand_property_identifier') this.#localExports.push({ exported: entry.text, local: entry.text });
+        else if (entry.type === 'pair' && entry.childForFieldName('value')?.type === 'identifier') {
+          const key = entry.childForFieldName('key')?.text;
+          if (key) this.#localExports.push({ exported: key, local: entry.childForFieldName('value')!.text });
+        }
+      }
+    } else if (FUNCTION_VALUE_TYPES.has(right.type) || right.type === 'class') {
+      const name = right.childForFieldName('name');
+      if (name) return this.#define(right, kindOf(right), right.type === 'class', right, name);
+    }
     return false;
   }
 

@@ -180,3 +180,44 @@ describe('repository index: Python fixture', () => {
     expect(cycles(index.fileGraph())).to.deep.equal([['pkg/ping.py', 'pkg/pong.py']]);
   });
 });
+
+describe('repository index: CommonJS modules', () => {
+  let index: RepositoryIndex;
+  before(async () => {
+    index = await open(
+      gitRepo({
+        'lib/legacy.js': 'module.exports = function legacy() {\n  return 1;\n};\n',
+        'lib/helpers.js': 'exports.helper = () => 2;\nmodule.exports.other = function () {\n  return 3;\n};\n',
+        'lib/obj.js': 'function a() {}\nfunction b() {}\nmodule.exports = { a, bee: b };\n',
+        'main.js': "const legacy = require('./lib/legacy');\nconst { helper } = require('./lib/helpers');\nconst obj = require('./lib/obj');\nlegacy();\nhelper();\nobj.bee();\n",
+      }),
+    );
+  });
+  after(async () => {
+    await index.close();
+    removeRepos();
+  });
+
+  it('treats exports.x / module.exports assignments as exported definitions', () => {
+    expect(index.definitions().map((def) => [def.path, def.kind, def.qualified_name, def.exported])).to.deep.equal([
+      ['lib/helpers.js', 'function', 'helper', true],
+      ['lib/helpers.js', 'function', 'other', true],
+      ['lib/legacy.js', 'function', 'legacy', true],
+      ['lib/obj.js', 'function', 'a', false],
+      ['lib/obj.js', 'function', 'b', false],
+    ]);
+  });
+
+  it('resolves calls through require bindings, whole-module calls and module.exports objects', () => {
+    const calls = index
+      .references({ path: 'main.js' })
+      .filter((ref) => ref.context === 'call')
+      .map((ref) => [ref.name, target(index, ref.to_def_uid)]);
+    // `require` itself is defined nowhere in the repository, so its calls are not kept.
+    expect(calls).to.deep.equal([
+      ['legacy', 'lib/legacy.js#legacy'],
+      ['helper', 'lib/helpers.js#helper'],
+      ['bee', 'lib/obj.js#b'],
+    ]);
+  });
+});

@@ -85,7 +85,7 @@ export class ReferenceResolver {
   }
 
   #resolve(scope: ModuleScope, ref: ExtractedReference): Definition | null {
-    if (ref.qualifier === null) return this.#resolveName(scope, ref.name, ref.enclosing);
+    if (ref.qualifier === null) return this.#resolveName(scope, ref.name, ref.enclosing, ref.context === 'call');
     if (ref.qualifier === 'this' || ref.qualifier === 'self' || ref.qualifier === 'cls') return this.#resolveMember(scope, ref.name, ref.enclosing);
     const namespace = scope.bindings.get(ref.qualifier);
     if (namespace && namespace.imported === '*' && namespace.edge.to_path) return this.#exported(namespace.edge.to_path, ref.name, 0);
@@ -99,7 +99,7 @@ export class ReferenceResolver {
   }
 
   /** A bare name: nested definitions of the enclosing chain, then module level, then imports. */
-  #resolveName(scope: ModuleScope, name: string, enclosing: string | null): Definition | null {
+  #resolveName(scope: ModuleScope, name: string, enclosing: string | null, called = false): Definition | null {
     let prefix = enclosing;
     while (prefix) {
       const nested = scope.byQualified.get(`${prefix}.${name}`);
@@ -111,7 +111,9 @@ export class ReferenceResolver {
     if (local) return local;
     const binding = scope.bindings.get(name);
     if (binding) {
-      if (!binding.edge.to_path || binding.imported === '*') return null;
+      if (!binding.edge.to_path) return null;
+      // Calling a whole module (`const f = require('./f'); f()`) calls what it exports as a whole.
+      if (binding.imported === '*') return called && !scope.facts.python ? this.#exported(binding.edge.to_path, 'default', 0) : null;
       return this.#exported(binding.edge.to_path, binding.imported, 0);
     }
     for (const star of scope.stars) {

@@ -68,7 +68,7 @@ describe('index store', () => {
     const second = await openWith(root);
     opened.push(second.index);
     expect(second.lines.join('')).to.match(/schema is not this version's; rebuilding/);
-    expect(second.index.stats().definitions).to.equal(11);
+    expect(second.index.stats().definitions).to.equal(12);
   });
 
   it('skips binary and oversized files and counts them', async () => {
