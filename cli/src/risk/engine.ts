@@ -70,12 +70,12 @@ class RuleEngine implements RiskEngine {
     try {
       return this.assessUnsafe(event);
     } catch (error) {
-      // A bug must not take the gate down: answer conservatively and say why.
+      // A bug must not take the gate down, nor wave a call through: ask, and say why.
       return {
-        score: 25,
-        level: 'medium',
-        action: 'warn',
-        reason_code: 'parse_incomplete',
+        score: 50,
+        level: 'high',
+        action: 'ask',
+        reason_code: 'assessment_error',
         evidence: { rules: [], factors: [`internal error while assessing: ${(error as Error)?.message ?? String(error)}`] },
       };
     }

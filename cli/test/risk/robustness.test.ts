@@ -105,6 +105,22 @@ describe('risk engine: malformed input never throws', function () {
   });
 });
 
+describe('risk engine: generated shell soup never reaches the internal-error path', function () {
+  it('assesses 400 random token sequences without an internal error', async function () {
+    const engine = await createRiskEngine({ home: '/home/dev' });
+    const vocabulary = ['rm', '-rf', '/', '~', '$HOME', '"', "'", '`', '$(', ')', '(', '{', '}', ';', '&&', '||', '|', '&', '>', '>>', '<', '<<EOF', 'EOF', '<<<', '2>&1', 'sudo', 'env', 'A=1', 'xargs', '-I{}', '{}', 'parallel', ':::', 'find', '.', '-exec', '\\;', '-delete', 'bash', '-c', 'python', '-e', 'git', '-C', 'push', '-f', 'reset', '--hard', 'curl', 'sh', 'cd', '..', '*', '$((', '))', '\n', '#', '\\', 'if', 'then', 'fi', 'for', 'do', 'done', 'case', 'esac', '!', '=', '$', '${', '}'];
+    let seed = 42;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 400; i += 1) {
+      const length = 1 + (next() % 14);
+      const command = Array.from({ length }, () => vocabulary[next() % vocabulary.length]).join(next() % 3 === 0 ? '' : ' ');
+      const result = engine.assess(event({ command }));
+      expectWellFormed(result);
+      expect(result.reason_code, command).not.to.equal('assessment_error');
+    }
+  });
+});
+
 describe('risk engine: same input, same answer', function () {
   it('two engines and repeated calls give identical assessments', async function () {
     const a = await createRiskEngine({ home: '/home/dev' });
