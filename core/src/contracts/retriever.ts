@@ -23,7 +23,10 @@ export interface RetrieverCandidate {
   explicit?: boolean;
 }
 
-/** One definition as retrievers see it. Lines are 1-based, inclusive. */
+/**
+ * One definition as retrievers see it. Lines are 1-based, inclusive. A file without definitions is
+ * represented by one definition of kind `module` spanning the whole file, so it can still be found.
+ */
 export interface RetrievalDefinition {
   def_uid: string;
   path: string;
@@ -58,6 +61,8 @@ export interface RetrievalIndex {
   fileText(path: string): string | undefined;
   /** Related definitions of a definition. */
   neighbors(defUid: string): { def_uid: string; relation: GraphRelation }[];
+  /** True when the name occurs in the code at all: as a definition, a reference, or a word of a file. */
+  isKnownName(name: string): boolean;
   /** PageRank of a definition in the reference graph, normalised so the mean is 1. */
   pagerank(defUid: string): number;
 }

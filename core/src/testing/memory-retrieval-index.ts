@@ -40,6 +40,10 @@ export class MemoryRetrievalIndex implements RetrievalIndex {
   fileText(path: string): string | undefined {
     return this.texts[path];
   }
+  isKnownName(name: string): boolean {
+    const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`);
+    return this.definitionsNamed(name).length > 0 || Object.values(this.texts).some((t) => word.test(t));
+  }
   neighbors(defUid: string): { def_uid: string; relation: GraphRelation }[] {
     return this.#edges.get(defUid) ?? [];
   }

@@ -16,11 +16,10 @@ export async function resolveRef(git: SimpleGit, ref: string): Promise<string> {
   if (!/^[\w./@^~{}-]+$/.test(ref) || ref.startsWith('-')) {
     throw new AgentgovError('E_INVALID_ARGUMENT', `'${ref}' is not a git ref`, { argument: 'ref', ref });
   }
-  try {
-    return (await git.raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim();
-  } catch {
-    throw new AgentgovError('E_NOT_FOUND', `unknown git ref '${ref}'`, { ref });
-  }
+  // With --quiet, git exits non-zero without output for an unknown ref; simple-git then resolves with ''.
+  const sha = await git.raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).then((out) => out.trim(), () => '');
+  if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new AgentgovError('E_NOT_FOUND', `unknown git ref '${ref}'`, { ref });
+  return sha;
 }
 
 /**

@@ -36,7 +36,7 @@ export interface GateThresholds {
 
 export const DEFAULT_GATE: GateThresholds = { window: 10, broadSpread: 5, broadFlatness: 0.4, ambigRatio: 0.7, ambigMaxTerms: 3, wholeName: 0.8 };
 
-type GateIndex = Pick<RetrievalIndex, 'definitionsNamed' | 'files'>;
+type GateIndex = Pick<RetrievalIndex, 'isKnownName' | 'files'>;
 
 /** Decides the gate from features of the query, the pool and the fused ranking. Deterministic. */
 export function decideGate(query: RetrievalQuery, ranked: readonly RankedCandidate[], index: GateIndex, t: GateThresholds = DEFAULT_GATE): { gate: Gate; features: GateFeatures } {
@@ -74,7 +74,7 @@ export function checkMentions(query: RetrievalQuery, index: GateIndex): { found:
   const files = index.files();
   for (const identifier of query.identifiers) {
     const name = identifier.split('.').pop() ?? identifier;
-    (index.definitionsNamed(name).length > 0 ? found : missing).push(identifier);
+    (index.isKnownName(name) ? found : missing).push(identifier);
   }
   for (const path of query.paths) {
     const clean = path.replace(/\/$/, '');

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GraphRelation, RetrievalDefinition, RetrievalIndex } from '@agentgov/core';
+import { eq } from 'drizzle-orm';
 import { pagerank } from '../graph/graph-algorithms.js';
+import { refs } from '../index/store/schema.js';
 import type { RepositoryIndex } from '../index/repository-index.js';
 
 /** Same-file siblings offered per definition at most: enough context, no flooding from huge files. */
@@ -19,16 +21,26 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   readonly #texts = new Map<string, string | undefined>();
   readonly #files: string[];
   #ranks: Map<string, number> | undefined;
+  readonly #known = new Map<string, boolean>();
 
   constructor(private readonly index: RepositoryIndex) {
     this.version = `${index.root}@${index.epoch()}`;
-    this.#files = index.files().map((f) => f.path);
+    const files = index.files();
+    this.#files = files.map((f) => f.path);
     for (const d of index.definitions()) {
-      const def: RetrievalDefinition = { def_uid: d.def_uid, path: d.path, kind: d.kind, name: d.name, qualified_name: d.qualified_name, start_line: d.start_line, end_line: d.end_line, signature: d.signature || null, docstring: d.docstring };
-      this.#defs.set(def.def_uid, def);
-      push(this.#byName, def.name, def);
-      push(this.#byPath, def.path, def);
+      this.#add({ def_uid: d.def_uid, path: d.path, kind: d.kind, name: d.name, qualified_name: d.qualified_name, start_line: d.start_line, end_line: d.end_line, signature: d.signature || null, docstring: d.docstring });
     }
+    for (const file of files) {
+      if (this.#byPath.has(file.path)) continue;
+      const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+      this.#add({ def_uid: `module:${file.path}`, path: file.path, kind: 'module', name, qualified_name: file.path, start_line: 1, end_line: Math.max(1, file.lines), signature: null, docstring: null });
+    }
+  }
+
+  #add(def: RetrievalDefinition): void {
+    this.#defs.set(def.def_uid, def);
+    push(this.#byName, def.name, def);
+    push(this.#byPath, def.path, def);
   }
 
   definitions(): Iterable<RetrievalDefinition> {
@@ -59,6 +71,18 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       this.#texts.set(path, text);
     }
     return this.#texts.get(path);
+  }
+
+  isKnownName(name: string): boolean {
+    let known = this.#known.get(name);
+    if (known === undefined) {
+      known =
+        this.#byName.has(name) ||
+        this.index.db.select({ id: refs.id }).from(refs).where(eq(refs.name, name)).limit(1).all().length > 0 ||
+        this.#files.some((path) => containsWord(this.fileText(path) ?? '', name));
+      this.#known.set(name, known);
+    }
+    return known;
   }
 
   neighbors(defUid: string): { def_uid: string; relation: GraphRelation }[] {
@@ -93,6 +117,17 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     }
     return this.#ranks.get(defUid) ?? 1;
   }
+}
+
+function containsWord(text: string, word: string): boolean {
+  let at = text.indexOf(word);
+  while (at >= 0) {
+    const before = text[at - 1];
+    const after = text[at + word.length];
+    if (!(before && /[\w$]/.test(before)) && !(after && /[\w$]/.test(after))) return true;
+    at = text.indexOf(word, at + 1);
+  }
+  return false;
 }
 
 function parentOf(qualifiedName: string): string | null {

@@ -5,6 +5,7 @@ import { reconScoutTool } from './recon-scout.js';
 import { reconTool } from './recon.js';
 import { reconRawSignalsTool } from './recon-raw-signals.js';
 import { reconImpactTool } from './recon-impact.js';
+import { semanticDiffTool } from './semantic-diff.js';
 import type { AnyToolDefinition } from './tool.js';
 
 /**
@@ -17,6 +18,7 @@ export const TOOLS: readonly AnyToolDefinition[] = [
   reconTool,
   reconRawSignalsTool,
   reconImpactTool,
+  semanticDiffTool,
   graphCyclesTool,
   graphCommunitiesTool,
 ];

@@ -1,0 +1,38 @@
+import { AgentgovError } from '@agentgov/core';
+import { z } from 'zod';
+import { diffEpoch, diffRefs, isEpochRef, type SemanticDiffResult } from '../diff/semantic-diff.js';
+import { defineTool } from './tool.js';
+
+const input = z
+  .object({
+    base: z.string().min(1).default('HEAD').describe('Base ref: commit SHA, branch, tag, or `epoch:N` for index epoch N'),
+    target: z.string().min(1).nullable().default(null).describe('Target ref; null/omitted = the working tree'),
+    paths: z.array(z.string().min(1)).nullable().default(null).describe('Limit to these repository-relative paths (files or directories); null = all'),
+    scope_id: z.string().min(1).nullable().default(null).describe('Scope id for budget tracking; echoed in the result'),
+  })
+  .strict();
+
+export const semanticDiffTool = defineTool({
+  name: 'semantic_diff',
+  group: 'Analysis',
+  readOnly: true,
+  description: 'Which definitions changed between two versions: added, removed, modified (body), renamed (same body, new name) and signature-changed, from parsing both versions. `epoch:N` compares against an index epoch.',
+  inputSchema: input,
+  returns: '`changes` (change, path, name, qualified_name, kind, line; old_name for renames, old_path for moved files, old_signature/signature for signature changes), `counts` per change kind, `files_compared`, and `skipped` files no language pack parses.',
+  whenToUse: 'To review what a change did at the definition level before committing, or what changed since an earlier index epoch.',
+  related: ['recon_impact', 'checkpoint'],
+  errors: ['E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO', 'E_INDEX_NOT_READY'],
+  example: { base: 'HEAD~1', target: 'HEAD', paths: ['src/'] },
+  needsIndex: true,
+  async handler(args, ctx): Promise<SemanticDiffResult> {
+    const paths = (args.paths ?? []).map((p) => ctx.resolveRepoPath(p).relative);
+    let result: SemanticDiffResult;
+    if (isEpochRef(args.base)) {
+      if (args.target !== null) throw new AgentgovError('E_INVALID_ARGUMENT', 'an `epoch:N` base compares against the current index; omit `target`', { argument: 'target' });
+      result = diffEpoch(ctx.index, args.base, paths);
+    } else {
+      result = await diffRefs(ctx.repoRoot, args.base, args.target, paths, ctx.host.registries.languages.values());
+    }
+    return args.scope_id ? { ...result, scope_id: args.scope_id } : result;
+  },
+});
