@@ -99,14 +99,14 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
     .map(([language, v]) => ({ language, ...v, share: round(totalLines ? v.lines / totalLines : v.files / files.length) }))
     .sort((a, b) => b.lines - a.lines || b.files - a.files);
 
-  const fileGraph = restrictGraph(index.fileGraph(), (node) => accept(node));
+  const fileGraph = restrictGraph(index.fileGraph(), options.scope ? (node) => accept(node) : null);
   const fileRank = rankOf(fileGraph);
   const top_files = [...fileRank.entries()]
     .filter(([path]) => fileGraph.inDegree(path) > 0)
     .slice(0, TOP_N)
     .map(([path, score]) => ({ path, score: round(score), importers: fileGraph.inDegree(path), imports: fileGraph.outDegree(path) }));
 
-  const defGraph = restrictGraph(index.defGraph(), (_node, attributes) => accept(String(attributes['path'])));
+  const defGraph = restrictGraph(index.defGraph(), options.scope ? (_node, attributes) => accept(String(attributes['path'])) : null);
   const top_symbols = [...rankOf(defGraph).entries()]
     .filter(([uid]) => defGraph.inDegree(uid) > 0)
     .slice(0, TOP_N)
