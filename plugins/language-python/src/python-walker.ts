@@ -20,6 +20,9 @@ const BINDING_FIELDS: Record<string, string | null> = {
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
 const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
 
+/** Type names by type id (one grammar). */
+const TYPE_NAMES: string[] = [];
+
 interface Frame {
   type: string;
   field: string | null;
@@ -83,7 +86,10 @@ class PythonWalker {
   }
 
   #visit(cursor: Parser.TreeCursor): void {
-    const type = cursor.nodeType;
+    // A type id is a number; the type name would be a new string from native code at every node.
+    const typeId = cursor.nodeTypeId;
+    let type = TYPE_NAMES[typeId];
+    if (type === undefined) type = TYPE_NAMES[typeId] = cursor.nodeType;
     if (type === 'identifier') {
       this.#identifier(cursor, cursor.currentFieldName ?? null);
       return;

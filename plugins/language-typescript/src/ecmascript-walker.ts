@@ -41,6 +41,9 @@ const FUNCTION_VALUE_TYPES = new Set(['arrow_function', 'function_expression', '
 /** A comment/string token worth recording: looks like code (camelCase, snake_case, Pascal with a hump, or a call). */
 const CODE_TOKEN = /[A-Za-z_$][\w$]*(?=\s*\()|[A-Za-z_$]*[a-z][A-Z][\w$]*|[A-Za-z$][\w$]*_[\w$]+|`[A-Za-z_$][\w$]*`/g;
 
+/** Type names by type id, per grammar (ids differ between TypeScript, TSX and JavaScript). */
+const TYPE_NAMES = new WeakMap<object, string[]>();
+
 interface Frame {
   type: string;
   field: string | null;
@@ -101,19 +104,27 @@ export class EcmascriptWalker {
   readonly #scopes: Scope[] = [];
   /** Start offsets of name tokens of definitions: skipped as references. */
   readonly #declaredNames = new Set<number>();
+  #typeNames: string[] = [];
 
   constructor(source: string) {
     this.#source = source;
   }
 
   walk(tree: Parser.Tree): ExtractedFacts {
+    const language = (tree as unknown as { language: object }).language;
+    let names = TYPE_NAMES.get(language);
+    if (!names) TYPE_NAMES.set(language, (names = []));
+    this.#typeNames = names;
     const cursor = tree.walk();
     this.#visit(cursor);
     return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: this.#localExports };
   }
 
   #visit(cursor: Parser.TreeCursor): void {
-    const type = cursor.nodeType;
+    // A type id is a number; the type name would be a new string from native code at every node.
+    const typeId = cursor.nodeTypeId;
+    let type = this.#typeNames[typeId];
+    if (type === undefined) type = this.#typeNames[typeId] = cursor.nodeType;
     if (IDENTIFIER_TYPES.has(type)) {
       this.#identifier(cursor, type, cursor.currentFieldName ?? null);
       return;
@@ -139,7 +150,7 @@ export class EcmascriptWalker {
         if (this.#exportStatement(cursor.currentNode)) frameType = 'export_from_statement';
         break;
       case 'call_expression':
-        this.#maybeRequire(cursor.currentNode);
+        if (this.#calleeIsRequireOrImport(cursor)) this.#maybeRequire(cursor.currentNode);
         break;
       case 'assignment_expression':
         if (this.#scopes.length === 0) pushedScope = this.#commonJsExport(cursor.currentNode);
@@ -446,6 +457,15 @@ export class EcmascriptWalker {
       if (name) return this.#define(right, kindOf(right), right.type === 'class', right, name);
     }
     return false;
+  }
+
+  /** Peeks at the callee without materializing nodes: most calls are neither `require` nor `import()`. */
+  #calleeIsRequireOrImport(cursor: Parser.TreeCursor): boolean {
+    if (!cursor.gotoFirstChild()) return false;
+    const type = cursor.nodeType;
+    const hit = type === 'import' || (type === 'identifier' && cursor.endIndex - cursor.startIndex === 7 && this.#source.startsWith('require', cursor.startIndex));
+    cursor.gotoParent();
+    return hit;
   }
 
   /** `require('x')` and `import('x')`, bound to whatever the enclosing declarator names. */

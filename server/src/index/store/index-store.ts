@@ -238,7 +238,8 @@ export class IndexStore {
   }
 
   replaceReferences(path: string, references: Reference[]): void {
-    this.#statements.deleteRefs.run(path);
+    // A bulk load starts from an empty table with its path index dropped: a delete would scan it all.
+    if (!this.#bulk) this.#statements.deleteRefs.run(path);
     const insert = this.#statements.insertRef;
     for (const r of references) insert.run(r.path, r.name, r.context, r.start_line, r.start_col, r.end_line, r.end_col, r.qualifier, r.from_def_uid, r.to_def_uid);
   }
