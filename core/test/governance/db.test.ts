@@ -52,6 +52,7 @@ describe('governance/db', () => {
   it('completes a call whose result arrives later, only once', () => {
     const db = GovernanceDb.open(join(makeTempDir(), 'system.db'));
     db.records.insert({ event: event('b'), assessment: assessment(0, 'low', 'allow') }, 'f');
+    expect(db.sqlite.prepare('SELECT result IS NULL FROM events WHERE id = ?').pluck().get(event('b').id), 'no result is SQL NULL').to.equal(1);
     expect(db.records.complete(event('b').id, { content: 'ok', is_error: false })).to.equal(true);
     expect(db.records.complete(event('b').id, { content: 'again', is_error: false })).to.equal(false);
     expect(db.records.find(event('b').id)?.event.result).to.deep.equal({ content: 'ok', is_error: false });

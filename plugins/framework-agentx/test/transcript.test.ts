@@ -33,7 +33,7 @@ describe('agentx-code transcript parser', () => {
     expect(parsed.completions).to.deep.equal([]);
   });
 
-  it('counts unknown line types and unknown blocks, and never counts known quiet ones (summary, system, text, thinking, image)', () => {
+  it('counts unknown line types and unknown blocks, and never counts known quiet ones (summary, system, text, thinking, redacted_thinking, image, document)', () => {
     const parsed = parseTranscript(readFileSync(SESSION_A, 'utf8'), { file: SESSION_A });
     expect(parsed.skipped).to.deep.equal({ unknown_line_type: 1, unknown_block_type: 1 });
     expect(parsed.lines).to.equal(14);
