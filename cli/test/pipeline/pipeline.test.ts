@@ -5,6 +5,7 @@ import { createPluginHost, GovernanceDb, loadConfig, silentLogger, type Framewor
 import { cleanupTempDirs, makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { CLI_PACKAGE_DIR } from '../../src/package-info.js';
+import { CHUNK_BYTES } from '../../src/pipeline/ingest.js';
 import { createPipeline, type Pipeline } from '../../src/pipeline/pipeline.js';
 
 export const FIXTURE_HOME = fileURLToPath(new URL('../../../../plugins/framework-agentx/test/fixtures/agentx-home/', import.meta.url));
@@ -157,6 +158,19 @@ describe('governance pipeline', function () {
     const afterRotation = await h.pipeline.ingestFile(h.adapter, file);
     expect(afterRotation).to.deep.include({ reset: 'rotated', events: 3 });
     expect(countRows(h.db, 'events')).to.equal(14);
+    await h.pipeline.close();
+  });
+
+  it('reads a line longer than one read chunk (a large Write) without splitting it', async () => {
+    const h = await harness();
+    const file = join(h.dir, 'big.jsonl');
+    const line = (id: string, input: Record<string, unknown>) =>
+      JSON.stringify({ type: 'assistant', sessionId: 'big', timestamp: '2026-11-20T10:00:00.000Z', cwd: '/w', message: { content: [{ type: 'tool_use', id, name: 'Write', input }] } });
+    const content = 'é'.repeat(CHUNK_BYTES); // 2 bytes each: the line is twice the chunk
+    writeFileSync(file, `${line('t1', { file_path: '/w/a.txt', content })}\n${line('t2', { file_path: '/w/b.txt', content: 'small' })}\n`);
+    const report = await h.pipeline.ingestFile(h.adapter, file);
+    expect(report).to.deep.include({ events: 2, offset: statSync(file).size, pendingBytes: 0 });
+    expect((h.db.records.find('agentx-code:big:t1')?.event.arguments['content'] as string).length).to.equal(CHUNK_BYTES);
     await h.pipeline.close();
   });
 
