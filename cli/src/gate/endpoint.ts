@@ -5,7 +5,6 @@
  * SQLite would cost the client more start-up time than its whole budget (see bench/gate).
  * Node built-ins only: gate start-up path.
  */
-import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentgovHome, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
@@ -22,11 +21,6 @@ export interface GateEndpoint {
 
 export const gateSocketPath = (env: NodeJS.ProcessEnv = process.env): string => join(agentgovHome(env), 'gate.sock');
 export const gateEndpointFile = (env: NodeJS.ProcessEnv = process.env): string => join(agentgovHome(env), 'gate.json');
-
-/** A fresh per-run token: 256 bits, hex. */
-export function newGateToken(): string {
-  return randomBytes(32).toString('hex');
-}
 
 /** `$AGENTGOV_HOME` created if needed, and made private (0700) even when it already existed. */
 export function ensurePrivateHome(env: NodeJS.ProcessEnv = process.env): string {

@@ -6,7 +6,7 @@
  * before it is buffered. The decision itself is injected (`decide`), so the server is only
  * transport: the pipeline decides and records.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, chmodSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { AgentgovError, PRIVATE_FILE_MODE, type Logger } from '@agentgov/core';
@@ -15,6 +15,11 @@ import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES, PROTOCOL_VERSION, type Gate
 
 /** sockaddr_un.sun_path is 108 bytes on Linux, 104 on macOS; stay under both. */
 const MAX_SOCKET_PATH_BYTES = 103;
+
+/** A fresh per-run token: 256 bits, hex. (Here, not in endpoint.ts: the client must not load node:crypto.) */
+export function newGateToken(): string {
+  return randomBytes(32).toString('hex');
+}
 
 export interface GateServerOptions {
   socketPath: string;

@@ -5,8 +5,8 @@
  */
 import { runEmit, type GovernanceDb, type LoadedConfig, type Logger, type PluginHost } from '@agentgov/core';
 import { createGateDecider } from '../gate/decide.js';
-import { ensurePrivateHome, gateSocketPath, newGateToken, removeEndpointFile, writeEndpointFile } from '../gate/endpoint.js';
-import { GateServer } from '../gate/server.js';
+import { ensurePrivateHome, gateSocketPath, removeEndpointFile, writeEndpointFile } from '../gate/endpoint.js';
+import { GateServer, newGateToken } from '../gate/server.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 
 export interface LiveGate {
