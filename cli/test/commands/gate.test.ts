@@ -1,0 +1,101 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { silentLogger } from '@agentgov/core';
+import { cleanupTempDirs, isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { expect } from 'chai';
+import { writeEndpointFile } from '../../src/gate/endpoint.js';
+import { GateServer } from '../../src/gate/server.js';
+import { runCli } from '../support/cli-process.js';
+
+interface HookOutput {
+  hookSpecificOutput: { hookEventName: string; permissionDecision: string; permissionDecisionReason: string };
+}
+const event = JSON.stringify({ tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's' });
+
+describe('agentgov gate (the real binary)', () => {
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  let server: GateServer | undefined;
+  beforeEach(() => {
+    home = makeTempDir('gate-cmd-');
+    env = isolatedEnv(home);
+    mkdirSync(env['AGENTGOV_HOME']!, { recursive: true, mode: 0o700 });
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  after(cleanupTempDirs);
+
+  async function startGate(token: string) {
+    const socket = join(env['AGENTGOV_HOME']!, 'gate.sock');
+    server = new GateServer({
+      socketPath: socket,
+      token,
+      logger: silentLogger,
+      decide: async (input) => ({ event_id: `e:${input.session_id}`, verdict: { decision: 'allow', reason: `ok ${input.tool_name}`, decided_by: 'test' }, assessment: { score: 0, level: 'low', action: 'allow', reason_code: 'no_risk_detected', evidence: { rules: [] } } }),
+    });
+    await server.listen();
+    return socket;
+  }
+
+  const malformed: [string, string, string][] = [
+    ['empty input', '', '(input_empty)'],
+    ['input that is not JSON', '{"tool_name":', '(input_malformed)'],
+    ['an event missing session_id', '{"tool_name":"Bash","arguments":{}}', "(input_invalid): field 'session_id'"],
+  ];
+  for (const [name, input, reason] of malformed) {
+    it(`${name} follows gate.on_unavailable and says so, exit 0`, async () => {
+      await startGate('tok');
+      const result = await runCli(['gate', '--stdin'], { env, cwd: home, input });
+      expect(result.code).to.equal(0);
+      const out = JSON.parse(result.stdout) as HookOutput;
+      expect(out.hookSpecificOutput.permissionDecision).to.equal('ask');
+      expect(out.hookSpecificOutput.permissionDecisionReason).to.contain(reason);
+    });
+  }
+
+  it('a token from another run is a bad_token, decided by gate.on_unavailable from the config', async () => {
+    const socket = await startGate('real-token');
+    writeFileSync(join(env['AGENTGOV_HOME']!, 'config.yaml'), 'gate:\n  on_unavailable: allow\n');
+    writeEndpointFile({ socket, token: 'old-token', pid: 1, started_at: '', config_file: join(env['AGENTGOV_HOME']!, 'config.yaml'), gate: { on_unavailable: 'allow', timeout_ms: 2000 } }, env);
+    const result = await runCli(['gate', '--stdin', '--format', 'json'], { env, cwd: home, input: event });
+    const out = JSON.parse(result.stdout) as { verdict: { decision: string; decided_by: string }; unavailable: { code: string } };
+    expect(out.verdict).to.include({ decision: 'allow', decided_by: 'gate.on_unavailable' });
+    expect(out.unavailable.code).to.equal('bad_token');
+  });
+
+  it('a project config other than the one watch loaded is loaded by the client itself', async () => {
+    const socket = await startGate('tok');
+    writeEndpointFile({ socket, token: 'wrong', pid: 1, started_at: '', config_file: null, gate: { on_unavailable: 'allow', timeout_ms: 2000 } }, env);
+    writeFileSync(join(home, 'agentgov.yaml'), 'gate:\n  on_unavailable: deny\n');
+    const out = JSON.parse((await runCli(['gate', '--stdin'], { env, cwd: home, input: event })).stdout) as HookOutput;
+    expect(out.hookSpecificOutput.permissionDecision).to.equal('deny');
+  });
+
+  it('answers with the running gate verdict when the endpoint is good', async () => {
+    const socket = await startGate('tok');
+    writeEndpointFile({ socket, token: 'tok', pid: process.pid, started_at: '', config_file: null, gate: { on_unavailable: 'ask', timeout_ms: 2000 } }, env);
+    const out = JSON.parse((await runCli(['gate', '--stdin'], { env, cwd: home, input: event })).stdout) as HookOutput;
+    expect(out.hookSpecificOutput).to.deep.equal({ hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'ok Bash' });
+  });
+
+  const usage: [string[], RegExp][] = [
+    [['gate'], /pass --stdin/],
+    [['gate', '--stdin', '--format', 'yaml'], /--format must be one of agentx-code, json/],
+    [['gate', '--stdin', '--bogus'], /Unsupported option|bogus/i],
+  ];
+  for (const [args, message] of usage) {
+    it(`\`${args.join(' ')}\` is a usage error (exit 2) through the full CLI`, async () => {
+      const result = await runCli(args, { env, cwd: home, input: event });
+      expect(result.code).to.equal(2);
+      expect(result.stderr + result.stdout).to.match(message);
+    });
+  }
+
+  it('--help goes through the full CLI', async () => {
+    const result = await runCli(['gate', '--help'], { env, cwd: home });
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.contain('gate.on_unavailable').and.contain('--format');
+  });
+});
