@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { AgentgovError, type Assessment, type EmitFailure, type FrameworkAdapter, type GovernanceDb, type GovernanceRecord, type Logger, type SkipCounts, type ToolCallEvent } from '@agentgov/core';
+import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { AgentgovError, type Assessment, type CaptureParseResult, type EmitFailure, type FrameworkAdapter, type GovernanceDb, type GovernanceRecord, type IngestOffset, type Logger, type SkipCounts, type ToolCallEvent } from '@agentgov/core';
 
 export interface IngestOptions {
   /** Read the file from byte 0 instead of its stored offset (replay); recorded events stay deduplicated. */
@@ -56,6 +56,38 @@ function readChunk(fd: number, offset: number): { text: string; bytes: number } 
   }
 }
 
+interface ResumePoint {
+  offset: number;
+  /** Skip counts and events of the content before `offset` (kept in the offset row). */
+  skipped: SkipCounts;
+  events: number;
+  reset?: 'rotated' | 'truncated';
+}
+
+/** Where to start reading: the stored offset, unless asked for the start or the file was rotated/truncated. */
+function resumePoint(stored: IngestOffset | undefined, stat: Stats, fromStart: boolean): ResumePoint {
+  const start: ResumePoint = { offset: 0, skipped: {}, events: 0 };
+  if (!stored || fromStart) return start;
+  if (stored.inode !== stat.ino) return { ...start, reset: 'rotated' };
+  if (stat.size < stored.offset) return { ...start, reset: 'truncated' };
+  return { offset: stored.offset, skipped: { ...stored.skipped }, events: stored.events };
+}
+
+/** A chunk's events in file order: new ones with their assessment, recorded ones as stored. */
+async function assessChunk(ctx: IngestContext, parsed: CaptureParseResult): Promise<{ record: GovernanceRecord; stored: boolean }[]> {
+  const out: { record: GovernanceRecord; stored: boolean }[] = [];
+  for (const event of parsed.events) {
+    const existing = ctx.db.records.has(event.id) ? ctx.db.records.find(event.id) : undefined;
+    if (existing) {
+      if (event.result && !existing.event.result) parsed.completions.push({ event_id: event.id, result: event.result });
+      out.push({ record: existing, stored: true });
+    } else {
+      out.push({ record: { event, assessment: await ctx.assess(event) }, stored: false });
+    }
+  }
+  return out;
+}
+
 /** Ingests one capture file; see `Pipeline.ingestFile`. */
 export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapter, file: string, options: IngestOptions = {}): Promise<IngestReport> {
   let fd: number;
@@ -66,55 +98,34 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
   }
   try {
     const stat = fstatSync(fd);
-    const stored = ctx.db.offsets.get(file);
-    const report: IngestReport = { file, events: 0, duplicates: 0, completed: 0, skipped: {}, lines: 0, bytes: 0, pendingBytes: 0, offset: 0, sinkFailures: 0 };
-    let skippedSoFar: SkipCounts = {};
-    let eventsSoFar = 0;
-    if (stored && !options.fromStart) {
-      if (stored.inode !== stat.ino) report.reset = 'rotated';
-      else if (stat.size < stored.offset) report.reset = 'truncated';
-      else {
-        report.offset = stored.offset;
-        skippedSoFar = { ...stored.skipped };
-        eventsSoFar = stored.events;
-      }
-      if (report.reset) ctx.logger.info(`${file} was ${report.reset}; reading it from the start`);
-    }
+    const resume = resumePoint(ctx.db.offsets.get(file), stat, options.fromStart === true);
+    if (resume.reset) ctx.logger.info(`${file} was ${resume.reset}; reading it from the start`);
+    const report: IngestReport = { file, events: 0, duplicates: 0, completed: 0, skipped: {}, lines: 0, bytes: 0, pendingBytes: 0, offset: resume.offset, sinkFailures: 0, ...(resume.reset ? { reset: resume.reset } : {}) };
     const state: Record<string, unknown> = {};
     for (;;) {
       const chunk = readChunk(fd, report.offset);
       if (chunk.bytes === 0) break;
       const parsed = adapter.parse(chunk.text, { file, state });
-      const records: GovernanceRecord[] = [];
-      const inOrder: { record: GovernanceRecord; stored: boolean }[] = [];
-      for (const event of parsed.events) {
-        const existing = ctx.db.records.has(event.id) ? ctx.db.records.find(event.id) : undefined;
-        if (existing) {
-          if (event.result && !existing.event.result) parsed.completions.push({ event_id: event.id, result: event.result });
-          inOrder.push({ record: existing, stored: true });
-        } else {
-          const record = { event, assessment: await ctx.assess(event) };
-          records.push(record);
-          inOrder.push({ record, stored: false });
-        }
-      }
+      const inOrder = await assessChunk(ctx, parsed);
       const nextOffset = report.offset + parsed.consumedBytes;
-      addCounts(skippedSoFar, parsed.skipped);
-      const inserted = ctx.db.transaction(() => {
-        const fresh = records.filter((r) => ctx.db.records.insert(r, file));
-        for (const c of parsed.completions) if (ctx.db.records.complete(c.event_id, c.result)) report.completed += 1;
-        ctx.db.offsets.set({ file, adapter: adapter.adapter, offset: nextOffset, size: stat.size, inode: stat.ino, skipped: skippedSoFar, events: eventsSoFar + fresh.length });
-        return fresh;
-      });
-      eventsSoFar += inserted.length;
-      report.events += inserted.length;
-      report.duplicates += parsed.events.length - inserted.length;
+      addCounts(resume.skipped, parsed.skipped);
+      // The chunk's events, the results completing earlier calls and the new offset: all or nothing.
+      const inserted = new Set(
+        ctx.db.transaction(() => {
+          const fresh = inOrder.filter((r) => !r.stored && ctx.db.records.insert(r.record, file)).map((r) => r.record);
+          for (const c of parsed.completions) if (ctx.db.records.complete(c.event_id, c.result)) report.completed += 1;
+          ctx.db.offsets.set({ file, adapter: adapter.adapter, offset: nextOffset, size: stat.size, inode: stat.ino, skipped: resume.skipped, events: resume.events + fresh.length });
+          return fresh;
+        }),
+      );
+      resume.events += inserted.size;
+      report.events += inserted.size;
+      report.duplicates += parsed.events.length - inserted.size;
       addCounts(report.skipped, parsed.skipped);
       report.lines += parsed.lines;
       report.bytes += parsed.consumedBytes;
       report.offset = nextOffset;
-      const fresh = new Set(inserted);
-      const toEmit = inOrder.filter(({ record, stored }) => fresh.has(record) || (stored && ctx.emitDuplicates)).map(({ record }) => record);
+      const toEmit = inOrder.filter(({ record, stored }) => inserted.has(record) || (stored && ctx.emitDuplicates)).map(({ record }) => record);
       // Started in file order (each sink receives them in that order), awaited together: waiting
       // for each write to land before starting the next left the process idle most of the time.
       const failures = await Promise.all(toEmit.map((record) => ctx.emit(record)));
@@ -124,11 +135,15 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
         break;
       }
     }
-    const skippedTotal = Object.values(report.skipped).reduce((a, b) => a + b, 0);
-    if (skippedTotal > 0) ctx.logger.warn(`${file}: skipped ${skippedTotal} (${Object.entries(report.skipped).map(([r, n]) => `${r}: ${n}`).join(', ')})`);
-    if (report.pendingBytes > 0) ctx.logger.info(`${file}: ${report.pendingBytes} bytes of an incomplete last line left for a later read`);
+    logOutcome(ctx.logger, report);
     return report;
   } finally {
     closeSync(fd);
   }
+}
+
+function logOutcome(logger: Logger, report: IngestReport): void {
+  const skippedTotal = Object.values(report.skipped).reduce((a, b) => a + b, 0);
+  if (skippedTotal > 0) logger.warn(`${report.file}: skipped ${skippedTotal} (${Object.entries(report.skipped).map(([r, n]) => `${r}: ${n}`).join(', ')})`);
+  if (report.pendingBytes > 0) logger.info(`${report.file}: ${report.pendingBytes} bytes of an incomplete last line left for a later read`);
 }

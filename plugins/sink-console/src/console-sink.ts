@@ -34,11 +34,14 @@ export function formatLine(record: GovernanceRecord, colour: boolean): string {
 /** Prints a line per notable record; colour only when the stream is a TTY and NO_COLOR is unset. */
 export function createConsoleSink(options: { stream: NodeJS.WritableStream & { isTTY?: boolean }; all: boolean; env?: NodeJS.ProcessEnv }): Sink {
   const env = options.env ?? process.env;
-  const colour = options.stream.isTTY === true && !env['NO_COLOR'];
+  const tty = options.stream.isTTY === true;
+  const colour = tty && !env['NO_COLOR'];
+  // On a terminal, clear the current line first: a progress bar drawn there (replay) is overwritten, not run into.
+  const prefix = tty ? '\r\x1b[2K' : '';
   return {
     name: 'console',
     async write(record) {
-      if (isNotable(record, options.all)) options.stream.write(formatLine(record, colour));
+      if (isNotable(record, options.all)) options.stream.write(prefix + formatLine(record, colour));
     },
   };
 }

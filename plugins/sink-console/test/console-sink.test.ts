@@ -36,9 +36,10 @@ describe('console sink', () => {
     const tty = capture(true);
     await createConsoleSink({ stream: tty.stream, all: false, env: {} }).write(record('deny', 'rm -rf /'));
     expect(tty.text()).to.contain('\x1b[31mDENY ');
+    expect(tty.text().startsWith('\r\x1b[2K'), 'a TTY line first clears a progress bar').to.equal(true);
     const noColor = capture(true);
     await createConsoleSink({ stream: noColor.stream, all: false, env: { NO_COLOR: '1' } }).write(record('deny', 'rm -rf /'));
-    expect(noColor.text()).not.to.contain('\x1b[');
+    expect(noColor.text()).not.to.contain('\x1b[3');
   });
 
   it('flattens and shortens long multi-line commands', () => {
