@@ -3,7 +3,8 @@ import type { CycleFacts } from './graph-summary.js';
 /** An import cycle of at least this many files is a hazard worth a warning. */
 export const LARGE_CYCLE_FILES = 5;
 /** Directory names that hold vendored or generated code. */
-export const VENDORED_DIRS = new Set(['vendor', 'vendored', 'third_party', 'third-party', 'thirdparty', 'external', 'generated', '__generated__', 'gen', 'dist', 'build']);
+// not 'external' or 'gen': projects use those names for their own code (sympy/external wraps optional dependencies)
+export const VENDORED_DIRS = new Set(['vendor', 'vendored', '_vendor', 'third_party', 'third-party', 'thirdparty', 'generated', '__generated__', 'dist', 'build']);
 /** Vendored/generated trees smaller than this are noise, not a hazard. */
 export const VENDORED_MIN_FILES = 3;
 
