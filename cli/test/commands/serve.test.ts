@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
@@ -106,6 +106,8 @@ describe('agentgov serve (the real binary)', function () {
       const files = readdirSync(logs).filter((f) => f.startsWith('serve-'));
       expect(files).to.have.length(1);
       expect(readFileSync(join(logs, files[0]!), 'utf8')).to.contain('"message":"serving ');
+      expect(statSync(join(logs, files[0]!)).mode & 0o777, 'log file is private').to.equal(0o600);
+      expect(statSync(logs).mode & 0o777, 'log directory is private').to.equal(0o700);
     });
   });
 
