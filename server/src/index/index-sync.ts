@@ -224,7 +224,11 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
       if (!raw) {
         // Unchanged file whose resolution may change: its references are not stored raw, so re-extract.
         const content = await readFile(join(root, path), 'utf8').catch(() => null);
-        raw = content === null ? undefined : extractFile(path, content, languages)?.references;
+        try {
+          raw = content === null ? undefined : extractFile(path, content, languages)?.references;
+        } catch (error) {
+          logger.warn('file could not be re-parsed; its references keep their previous resolution', { path, error: (error as Error).message });
+        }
       }
       if (raw) store.replaceReferences(path, referenceResolver.resolveFile(path, raw));
       if (entry) entry.references = null;

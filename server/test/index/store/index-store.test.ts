@@ -81,6 +81,14 @@ describe('index store', () => {
     expect(stats.languages).to.deep.equal({ javascript: 1, typescript: 6 });
   });
 
+  it('counts a file nested too deeply to walk as a parse error and indexes the rest', async () => {
+    const { index, lines } = await openWith(gitRepo({ ...TYPESCRIPT_REPO, 'src/deep.ts': `export const deep = ${'1 + '.repeat(30_000)}1;\n` }));
+    opened.push(index);
+    expect(index.stats().skipped).to.deep.equal({ 'parse-error': 1 });
+    expect(index.stats().files).to.equal(7);
+    expect(lines.join('')).to.match(/could not be parsed; skipped.*src\/deep\.ts/);
+  });
+
   it('fills the FTS5 tables so bm25() ranks definitions by split name terms', async () => {
     const { index } = await openWith(gitRepo(TYPESCRIPT_REPO));
     opened.push(index);
