@@ -90,6 +90,8 @@ function expand(raw: string, context: PathContext): string | null {
   if (text === '~' || text.startsWith('~/')) text = context.home + text.slice(1);
   else if (/^~[A-Za-z_]/.test(text)) text = `/home/${text.slice(1)}`;
   text = text.replace(/\$\(\s*pwd\s*\)|`\s*pwd\s*`/g, () => context.cwd ?? '$PWD');
+  // The repository's top level: the project root when there is one.
+  text = text.replace(/\$\(\s*git rev-parse --show-toplevel\s*\)/g, () => context.projectRoot ?? '$PWD');
   // `$(mktemp -d)` is a fresh temporary path, whatever template it was given.
   text = text.replace(/\$\(\s*mktemp\b[^)]*\)|`\s*mktemp\b[^`]*`/g, '/tmp/mktemp.XXXXXX');
   text = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, a: string | undefined, b: string | undefined) => {

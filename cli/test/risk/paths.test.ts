@@ -24,6 +24,7 @@ describe('paths: classes a rule can name', function () {
     ['~/.ssh/id_rsa', ['outside_project', 'secret']],
     ['$FOO/x', ['dynamic']],
     ['$(pwd)/x', ['project']],
+    ['$(git rev-parse --show-toplevel)/dist', ['project']],
   ];
   for (const [raw, expected] of table) {
     it(`${raw} → ${expected.join(', ')}`, function () {
