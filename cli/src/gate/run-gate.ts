@@ -1,14 +1,18 @@
 /**
  * The body of `agentgov gate --stdin`: read one event, ask the running pipeline, print the
  * verdict, exit 0. Shared by the clipanion command and `main.ts`'s fast path. Everything it
- * imports statically is Node built-ins and this directory; the config stack loads only when the
- * client cannot reuse the settings `watch` registered (see config-file.ts).
+ * imports statically is Node built-ins and this directory. A verdict from the running `watch` needs
+ * no config at all (its timeout is the one `watch` registered); only when no verdict comes does
+ * the client resolve `gate.on_unavailable`, reusing `watch`'s settings when it would load the same
+ * config file, else loading the config itself (see config-file.ts).
  */
 import { isGateFailure, requestDecision, type GateFailure } from './client.js';
-import { gateSettings, type GateSettings } from './config-file.js';
+import { gateSettings } from './config-file.js';
 import { gateEndpointFile, readEndpointFile, type GateEndpoint } from './endpoint.js';
 import { isInputProblem, parseGateText } from './input.js';
 import { MAX_FRAME_BYTES } from './protocol.js';
+
+const DEFAULT_TIMEOUT_MS = 3000;
 import { formatOutcome, unavailableOutcome, type GateFormat, type GateOutcome } from './verdict-format.js';
 
 export interface GateRunIo {
@@ -32,13 +36,14 @@ async function readInput(stdin: NodeJS.ReadableStream): Promise<{ text: string }
   return { text: Buffer.concat(chunks).toString('utf8') };
 }
 
-async function decide(io: GateRunIo, endpoint: GateEndpoint | undefined, settings: GateSettings): Promise<GateOutcome | GateFailure> {
+async function decide(io: GateRunIo, endpoint: GateEndpoint | undefined): Promise<GateOutcome | GateFailure> {
   const input = await readInput(io.stdin);
   if (isGateFailure(input)) return input;
   const parsed = parseGateText(input.text);
   if (isInputProblem(parsed)) return { failure: parsed.code, message: parsed.message };
   if (!endpoint) return { failure: 'no_endpoint', message: `no gate is registered in ${gateEndpointFile(io.env)}: \`agentgov watch\` is not running` };
-  const result = await requestDecision(endpoint, parsed, settings.timeout_ms);
+  // The running watch's gate.timeout_ms: loading the config here would cost more than the budget.
+  const result = await requestDecision(endpoint, parsed, endpoint.gate?.timeout_ms ?? DEFAULT_TIMEOUT_MS);
   if (isGateFailure(result)) return result;
   return { verdict: result.verdict, event_id: result.event_id, assessment: result.assessment };
 }
@@ -46,10 +51,13 @@ async function decide(io: GateRunIo, endpoint: GateEndpoint | undefined, setting
 export async function runGate(format: GateFormat, io: GateRunIo): Promise<number> {
   const read = readEndpointFile(io.env);
   const endpoint = read.kind === 'found' ? read.endpoint : undefined;
-  const { settings, problem } = await gateSettings(endpoint, io.cwd, io.env);
-  if (problem) io.stderr.write(`agentgov gate: ${problem}\n`);
-  let outcome = read.kind === 'unreadable' ? ({ failure: 'endpoint_unreadable', message: read.message } as GateFailure) : await decide(io, endpoint, settings);
-  if (isGateFailure(outcome)) outcome = unavailableOutcome(outcome, settings.on_unavailable);
+  let outcome = read.kind === 'unreadable' ? ({ failure: 'endpoint_unreadable', message: read.message } as GateFailure) : await decide(io, endpoint);
+  if (isGateFailure(outcome)) {
+    // Only a failure needs gate.on_unavailable, so only a failure may pay for resolving it.
+    const { settings, problem } = await gateSettings(endpoint, io.cwd, io.env);
+    if (problem) io.stderr.write(`agentgov gate: ${problem}\n`);
+    outcome = unavailableOutcome(outcome, settings.on_unavailable);
+  }
   io.stdout.write(formatOutcome(outcome, format));
   return 0;
 }
