@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { extname } from 'node:path';
 import { AgentgovError, type Assessment, type CaptureParseResult, type EmitFailure, type FrameworkAdapter, type GovernanceDb, type GovernanceRecord, type IngestOffset, type Logger, type SkipCounts, type ToolCallEvent } from '@agentgov/core';
 
 export interface IngestOptions {
@@ -102,14 +103,11 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
     if (resume.reset) ctx.logger.info(`${file} was ${resume.reset}; reading it from the start`);
     const report: IngestReport = { file, events: 0, duplicates: 0, completed: 0, skipped: {}, lines: 0, bytes: 0, pendingBytes: 0, offset: resume.offset, sinkFailures: 0, ...(resume.reset ? { reset: resume.reset } : {}) };
     const state: Record<string, unknown> = {};
-    for (;;) {
-      const chunk = readChunk(fd, report.offset);
-      if (chunk.bytes === 0) break;
-      const parsed = adapter.parse(chunk.text, { file, state });
+    // One parsed piece of the file: its events, the results completing earlier calls and the new
+    // offset commit together, then the records go to the sinks.
+    const step = async (parsed: CaptureParseResult, nextOffset: number): Promise<void> => {
       const inOrder = await assessChunk(ctx, parsed);
-      const nextOffset = report.offset + parsed.consumedBytes;
       addCounts(resume.skipped, parsed.skipped);
-      // The chunk's events, the results completing earlier calls and the new offset: all or nothing.
       const inserted = new Set(
         ctx.db.transaction(() => {
           const fresh = inOrder.filter((r) => !r.stored && ctx.db.records.insert(r.record, file)).map((r) => r.record);
@@ -123,22 +121,60 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
       report.duplicates += parsed.events.length - inserted.size;
       addCounts(report.skipped, parsed.skipped);
       report.lines += parsed.lines;
-      report.bytes += parsed.consumedBytes;
+      report.bytes += nextOffset - report.offset;
       report.offset = nextOffset;
       const toEmit = inOrder.filter(({ record, stored }) => inserted.has(record) || (stored && ctx.emitDuplicates)).map(({ record }) => record);
       // Started in file order (each sink receives them in that order), awaited together: waiting
       // for each write to land before starting the next left the process idle most of the time.
       const failures = await Promise.all(toEmit.map((record) => ctx.emit(record)));
       report.sinkFailures += failures.reduce((n, f) => n + f.length, 0);
-      if (parsed.consumedBytes < chunk.bytes) {
-        report.pendingBytes = chunk.bytes - parsed.consumedBytes;
-        break;
+    };
+    const document = extname(file) === '.json' ? jsonArrayDocument(fd, stat.size) : undefined;
+    if (document?.complete) {
+      // A JSON-array capture is one unit: re-read whole when it changes (recorded events stay deduplicated).
+      if (report.offset !== stat.size || resume.reset || options.fromStart) {
+        report.offset = 0;
+        resume.skipped = {};
+        await step(adapter.parse(document.lines, { file, state }), stat.size);
+      }
+    } else if (document) {
+      report.pendingBytes = stat.size - report.offset; // not a whole JSON document yet
+    } else {
+      for (;;) {
+        const chunk = readChunk(fd, report.offset);
+        if (chunk.bytes === 0) break;
+        const parsed = adapter.parse(chunk.text, { file, state });
+        await step(parsed, report.offset + parsed.consumedBytes);
+        if (parsed.consumedBytes < chunk.bytes) {
+          report.pendingBytes = chunk.bytes - parsed.consumedBytes;
+          break;
+        }
       }
     }
     logOutcome(ctx.logger, report);
     return report;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * A `.json` capture that holds one JSON array (an exported transcript) rather than JSON lines: its
+ * elements as JSON lines, or `complete: false` while it does not parse yet. Undefined for any other
+ * content, which is read as JSON lines.
+ */
+function jsonArrayDocument(fd: number, size: number): { complete: boolean; lines: string } | undefined {
+  const head = Buffer.alloc(Math.min(size, 64));
+  readSync(fd, head, 0, head.length, 0);
+  if (head.toString('utf8').trimStart()[0] !== '[') return undefined;
+  const whole = Buffer.alloc(size);
+  readSync(fd, whole, 0, size, 0);
+  try {
+    const value: unknown = JSON.parse(whole.toString('utf8'));
+    if (!Array.isArray(value)) return undefined;
+    return { complete: true, lines: value.map((item) => `${JSON.stringify(item) ?? 'null'}\n`).join('') };
+  } catch {
+    return { complete: false, lines: '' };
   }
 }
 

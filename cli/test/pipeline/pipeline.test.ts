@@ -174,6 +174,23 @@ describe('governance pipeline', function () {
     await h.pipeline.close();
   });
 
+  it('reads a .json capture holding one JSON array as a whole document, and waits while it is incomplete', async () => {
+    const h = await harness();
+    const file = join(h.dir, 'export.json');
+    const objects = readFileSync(SESSION_A, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as unknown);
+    const text = JSON.stringify(objects, null, 2);
+    writeFileSync(file, text.slice(0, text.length / 2));
+    expect(await h.pipeline.ingestFile(h.adapter, file)).to.deep.include({ events: 0, pendingBytes: statSync(file).size });
+    writeFileSync(file, text);
+    const whole = await h.pipeline.ingestFile(h.adapter, file);
+    expect(whole).to.deep.include({ events: 11, pendingBytes: 0, offset: statSync(file).size });
+    expect(whole.skipped).to.deep.equal({ unknown_line_type: 1, unknown_block_type: 1 });
+    expect(await h.pipeline.ingestFile(h.adapter, file)).to.deep.include({ events: 0, duplicates: 0, bytes: 0 });
+    expect(await h.pipeline.ingestFile(h.adapter, file, { fromStart: true })).to.deep.include({ events: 0, duplicates: 11 });
+    expect(h.db.offsets.get(file)?.skipped).to.deep.equal({ unknown_line_type: 1, unknown_block_type: 1 });
+    await h.pipeline.close();
+  });
+
   it('process is idempotent on event.id; assess writes nothing', async () => {
     const h = await harness();
     const event: ToolCallEvent = { id: 'agentx-code:live:1', framework: 'agentx-code', session_id: 'live', timestamp: '2026-11-22T07:00:00.000Z', cwd: '/work/demo', tool_name: 'Bash', canonical_tool: 'shell', arguments: { command: 'git push --force origin main' } };
