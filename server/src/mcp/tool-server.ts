@@ -47,7 +47,10 @@ export class ToolServer {
     this.tools = listedTools(options.devMode, options.tools);
     options.index.on('progress', this.#onProgress);
     options.index.ready.then(
-      () => this.#broadcastProgress({ ...options.index.progress(), phase: 'ready' }, true),
+      () => {
+        this.#broadcastProgress({ ...options.index.progress(), phase: 'ready' }, true);
+        setImmediate(() => this.#warm());
+      },
       (error: Error) => (this.#indexFailure = error),
     );
   }
@@ -94,6 +97,20 @@ export class ToolServer {
       resolveRepoPath: (path) => resolveRepoPath(repoRoot, path),
       signal,
     };
+  }
+
+  /** Lets tools build their caches once the first build is in (a failure only costs the first call its speed). */
+  #warm(): void {
+    for (const tool of this.tools) {
+      if (!tool.warm) continue;
+      const started = Date.now();
+      try {
+        tool.warm(this.options.index);
+        this.options.logger.debug(`warmed ${tool.name}`, { ms: Date.now() - started });
+      } catch (error) {
+        this.options.logger.warn(`warming ${tool.name} failed`, { error: (error as Error).message });
+      }
+    }
   }
 
   /** Indexing progress as MCP logging notifications to every connected session, throttled; the last one (done = total) always goes out. */

@@ -65,6 +65,12 @@ function contextSentence(scopeLabel: string, languages: Briefing['languages'], f
   return `${scopeLabel} holds ${files} indexed ${langs || 'source'} files${areas}${hub}${loops}.`;
 }
 
+/** Builds what every repo-wide briefing needs (the index's graphs, their PageRank) ahead of the first call. */
+export function warmBriefing(index: RepositoryIndex): void {
+  rankOf(index.fileGraph());
+  rankOf(index.defGraph());
+}
+
 /** The top-level directories (under the scope) holding the most files, largest first. */
 function mainAreas(paths: readonly string[], scope: string): string[] {
   const counts = new Map<string, number>();

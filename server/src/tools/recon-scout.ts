@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { buildBriefing, DEFAULT_MAX_COMMUNITIES, DEFAULT_MAX_CYCLES, DEFAULT_MAX_MEMBERS_PER_COMMUNITY, type Briefing } from '../scout/briefing.js';
+import { buildBriefing, warmBriefing, DEFAULT_MAX_COMMUNITIES, DEFAULT_MAX_CYCLES, DEFAULT_MAX_MEMBERS_PER_COMMUNITY, type Briefing } from '../scout/briefing.js';
 import { defineTool } from './tool.js';
 
 const count = (what: string) => z.number().int().min(0).max(100_000).optional().describe(what);
@@ -64,4 +64,5 @@ export const reconScoutTool = defineTool({
     });
   },
   render: renderBriefing,
+  warm: warmBriefing,
 });

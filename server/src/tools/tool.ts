@@ -69,6 +69,8 @@ export interface ToolDefinition<S extends z.ZodTypeAny = z.ZodTypeAny, R extends
   /** Arguments holding repository paths (a string or a list of strings): refused with `E_PATH_OUTSIDE_REPO` before anything else runs, even while indexing. */
   pathArguments?: string[];
   handler(args: z.output<S>, ctx: ToolContext): Promise<R>;
+  /** Runs once after the first index build (off the request path) to build caches, so the first call is fast. */
+  warm?(index: RepositoryIndex): void;
   /** The readable rendering of a result; a generic one is used when absent. */
   render?(result: R): string;
 }

@@ -29,7 +29,9 @@ const docs = { description: 'A test tool.', returns: 'an object', whenToUse: 'te
 const mutate = defineTool({ ...docs, name: 'test_mutate', group: 'Refactor', readOnly: false, needsIndex: false, inputSchema: z.object({}).strict(), async handler() { return { ok: true }; } });
 const crash = defineTool({ ...docs, name: 'test_crash', group: 'Analysis', readOnly: true, needsIndex: false, inputSchema: z.object({}).strict(), async handler(): Promise<object> { throw new TypeError('boom'); } });
 const devOnly = defineTool({ ...readFile, name: 'test_dev_only', devOnly: true });
-const TEST_TOOLS: AnyToolDefinition[] = [describeTool, readFile, mutate, crash, devOnly];
+let warmed = 0;
+const warming = defineTool({ ...docs, name: 'test_warm', group: 'Analysis', readOnly: true, needsIndex: true, inputSchema: z.object({}).strict(), async handler() { return { warmed }; }, warm: () => void warmed++ });
+const TEST_TOOLS: AnyToolDefinition[] = [describeTool, readFile, mutate, crash, devOnly, warming];
 
 type ErrorBody = { error: { code: string; message: string; remediation: string; details: Record<string, unknown> } };
 const errorOf = (result: unknown) => {
@@ -55,7 +57,7 @@ describe('tool dispatch over MCP (in-process client)', () => {
 
   it('lists each tool with its strict JSON Schema, defaults, descriptions and annotations; dev-only tools hidden', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).to.deep.equal(['describe', 'test_read', 'test_mutate', 'test_crash']);
+    expect(tools.map((t) => t.name)).to.deep.equal(['describe', 'test_read', 'test_mutate', 'test_crash', 'test_warm']);
     const read = tools.find((t) => t.name === 'test_read')!;
     expect(read.inputSchema).to.deep.include({ type: 'object', required: ['path'], additionalProperties: false });
     expect(read.inputSchema.properties!['limit']).to.deep.include({ type: 'integer', default: 5, minimum: 1, description: 'A bounded integer' });
@@ -85,6 +87,8 @@ describe('tool dispatch over MCP (in-process client)', () => {
     expect(result.isError).to.not.equal(true);
     expect(result.structuredContent).to.deep.equal({ path: 'a.ts', limit: 5 });
     expect(result.content[0]).to.deep.equal({ type: 'text', text: 'path: a.ts\nlimit: 5' });
+    // tools with a warm-up ran it once, after the first build
+    expect((await client.callTool({ name: 'test_warm', arguments: {} })).structuredContent).to.deep.equal({ warmed: 1 });
   });
 
   const malformed: [string, Record<string, unknown>, string, string][] = [
@@ -118,7 +122,7 @@ describe('tool dispatch over MCP (in-process client)', () => {
   it('answers an unknown tool name with E_NOT_FOUND listing what exists', async () => {
     const error = errorOf(await client.callTool({ name: 'test_dev_only', arguments: { path: 'a.ts' } }));
     expect(error.code).to.equal('E_NOT_FOUND');
-    expect(error.details['available']).to.deep.equal(['describe', 'test_read', 'test_mutate', 'test_crash']);
+    expect(error.details['available']).to.deep.equal(['describe', 'test_read', 'test_mutate', 'test_crash', 'test_warm']);
   });
 });
 
