@@ -4,17 +4,21 @@ import { identifierWords, type RetrievalDefinition } from '@agentgov/core';
  * Turns code into FTS5 text: every identifier appears as its split words plus its whole
  * lower-cased form, so `parseHeaders` matches both "parse headers" and "parseheaders".
  */
-export function codeText(text: string): string {
+export function codeText(text: string, cache: Map<string, string> = new Map()): string {
   const out: string[] = [];
   for (const token of text.match(/[A-Za-z_$][\w$]*/g) ?? []) {
-    const words = identifierWords(token);
-    out.push(...words);
-    if (words.length > 1) out.push(words.join(''));
+    let words = cache.get(token);
+    if (words === undefined) {
+      const parts = identifierWords(token);
+      words = parts.length > 1 ? `${parts.join(' ')} ${parts.join('')}` : (parts[0] ?? '');
+      cache.set(token, words);
+    }
+    if (words) out.push(words);
   }
   return out.join(' ');
 }
 
 /** The columns of one definition's document, in the order of the `defs` FTS5 table. */
-export function definitionDocument(def: RetrievalDefinition, body: string): [string, string, string, string, string, string] {
-  return [codeText(def.name), codeText(def.qualified_name), codeText(def.signature ?? ''), def.docstring ?? '', codeText(body), codeText(def.path)];
+export function definitionDocument(def: RetrievalDefinition, body: string, cache?: Map<string, string>): [string, string, string, string, string, string] {
+  return [codeText(def.name, cache), codeText(def.qualified_name, cache), codeText(def.signature ?? '', cache), def.docstring ?? '', codeText(body, cache), codeText(def.path, cache)];
 }

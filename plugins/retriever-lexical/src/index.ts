@@ -67,6 +67,37 @@ export function createLexicalRetriever(options: LexicalOptions): Retriever {
   };
 }
 
+/**
+ * The whole-file view as its own ranking: BM25 over whole files, each file represented by its
+ * best-matching definition (or its largest one). Fused next to the definition ranking, it gives
+ * file-level relevance its own vote, so a file that matches as a whole is not outvoted by small,
+ * term-dense definitions elsewhere.
+ */
+export function createLexicalFileRetriever(options: LexicalOptions): Retriever {
+  return {
+    name: 'lexical_file',
+    phase: 'primary',
+    async retrieve(query, { index }) {
+      const words = queryWords(query, options.maxWords);
+      if (words.length === 0) return [];
+      const store = storeFor(index);
+      const fileHits = store.searchFiles(words, options.fileLimit);
+      if (fileHits.length === 0) return [];
+      const bestDefIn = new Map<string, string>();
+      for (const hit of store.searchDefinitions(words, options.limit)) {
+        const def = index.definition(hit.def_uid);
+        if (def && !bestDefIn.has(def.path)) bestDefIn.set(def.path, def.def_uid);
+      }
+      const out: RetrieverCandidate[] = [];
+      for (const hit of fileHits) {
+        const uid = bestDefIn.get(hit.path) ?? largestDefinition(index.definitionsIn(hit.path))?.def_uid;
+        if (uid) out.push({ def_uid: uid, score: hit.score, why: `file ${hit.path}` });
+      }
+      return out;
+    },
+  };
+}
+
 function largestDefinition(defs: RetrievalDefinition[]): RetrievalDefinition | undefined {
   let best: RetrievalDefinition | undefined;
   for (const def of defs) if (!best || def.end_line - def.start_line > best.end_line - best.start_line) best = def;
@@ -86,7 +117,10 @@ export default definePlugin<LexicalOptions>({
     additionalProperties: false,
   },
   apply(hooks, { options }) {
-    const retriever = createLexicalRetriever({ limit: options.limit ?? 200, fileLimit: options.fileLimit ?? 40, fileWeight: options.fileWeight ?? 1, maxWords: options.maxWords ?? 64 });
-    hooks.retrievers.tap(NAME, (registry) => registry.add(retriever));
+    const resolved = { limit: options.limit ?? 200, fileLimit: options.fileLimit ?? 40, fileWeight: options.fileWeight ?? 1, maxWords: options.maxWords ?? 64 };
+    hooks.retrievers.tap(NAME, (registry) => {
+      registry.add(createLexicalRetriever(resolved));
+      registry.add(createLexicalFileRetriever(resolved));
+    });
   },
 });

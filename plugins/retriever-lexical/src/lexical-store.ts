@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { RetrievalIndex } from '@agentgov/core';
+import type { RetrievalDefinition, RetrievalIndex } from '@agentgov/core';
 import { codeText, definitionDocument } from './documents.js';
 
 /** Column weights for bm25(): name, qualified name, signature, docstring, body, path. */
@@ -27,27 +27,44 @@ export class LexicalStore {
     const insertDef = this.#db.prepare('INSERT INTO defs(rowid, name, qualified, signature, docstring, body, path) VALUES (?, ?, ?, ?, ?, ?, ?)');
     const insertFile = this.#db.prepare('INSERT INTO files(rowid, path, content) VALUES (?, ?, ?)');
     const lines = new Map<string, string[]>();
+    // Identifiers repeat across a repository: split each distinct one once.
+    const words = new Map<string, string>();
     this.#db.transaction(() => {
       for (const path of index.files()) {
         const text = index.fileText(path);
         if (text === undefined) continue;
         lines.set(path, text.split('\n'));
         this.#paths.push(path);
-        insertFile.run(this.#paths.length, codeText(path), codeText(text));
+        insertFile.run(this.#paths.length, codeText(path, words), codeText(text, words));
       }
-      for (const def of index.definitions()) {
-        const body = (lines.get(def.path) ?? []).slice(def.start_line - 1, def.end_line).join('\n');
-        this.#defUids.push(def.def_uid);
-        insertDef.run(this.#defUids.length, ...definitionDocument(def, body));
+      const byFile = new Map<string, RetrievalDefinition[]>();
+      for (const def of index.definitions()) byFile.set(def.path, [...(byFile.get(def.path) ?? []), def]);
+      for (const [path, defs] of byFile) {
+        const bodies = ownBodies(lines.get(path) ?? [], defs);
+        defs.forEach((def, i) => {
+          this.#defUids.push(def.def_uid);
+          insertDef.run(this.#defUids.length, ...definitionDocument(def, bodies[i] ?? '', words));
+        });
       }
     })();
     this.#searchDefs = this.#db.prepare(`SELECT rowid, -bm25(defs, ${DEF_WEIGHTS.join(', ')}) AS score FROM defs WHERE defs MATCH ? ORDER BY score DESC LIMIT ?`);
     this.#searchFiles = this.#db.prepare(`SELECT rowid, -bm25(files, ${FILE_WEIGHTS.join(', ')}) AS score FROM files WHERE files MATCH ? ORDER BY score DESC LIMIT ?`);
   }
 
+  #lastDefs: { key: string; hits: { def_uid: string; score: number }[] } | undefined;
+
+  /** Both lexical retrievers ask the same question in one recon call: the last answer is kept. */
   searchDefinitions(words: string[], limit: number): { def_uid: string; score: number }[] {
     const match = matchExpression(words);
     if (!match) return [];
+    const key = `${limit}\0${match}`;
+    if (this.#lastDefs?.key === key) return this.#lastDefs.hits;
+    const hits = this.#searchDefinitions(match, limit);
+    this.#lastDefs = { key, hits };
+    return hits;
+  }
+
+  #searchDefinitions(match: string, limit: number): { def_uid: string; score: number }[] {
     return (this.#searchDefs.all(match, limit) as { rowid: number; score: number }[]).map((row) => ({ def_uid: this.#defUids[row.rowid - 1] as string, score: row.score }));
   }
 
@@ -60,6 +77,28 @@ export class LexicalStore {
   close(): void {
     this.#db.close();
   }
+}
+
+/**
+ * Each definition's own lines: a line belongs to the innermost definition spanning it, so a class
+ * document holds its fields and docstring but not its methods' bodies (they are documents of their own).
+ */
+export function ownBodies(lines: string[], defs: RetrievalDefinition[]): string[] {
+  const owner = new Int32Array(lines.length).fill(-1);
+  const order = defs.map((d, i) => i).sort((a, b) => spanOf(defs[b]) - spanOf(defs[a]));
+  for (const i of order) {
+    const def = defs[i] as RetrievalDefinition;
+    for (let line = Math.max(1, def.start_line); line <= Math.min(lines.length, def.end_line); line += 1) owner[line - 1] = i;
+  }
+  const bodies: string[][] = defs.map(() => []);
+  owner.forEach((i, line) => {
+    if (i >= 0) bodies[i]?.push(lines[line] ?? '');
+  });
+  return bodies.map((b) => b.join('\n'));
+}
+
+function spanOf(def: RetrievalDefinition | undefined): number {
+  return def ? def.end_line - def.start_line : 0;
 }
 
 /** An FTS5 OR-query of quoted words; quoting keeps FTS5 syntax characters inert. */

@@ -50,3 +50,19 @@ describe('retriever-lexical', () => {
     expect(queryWords(query(['a'], ['getX']), 10)).to.deep.equal(['get']);
   });
 });
+
+describe('retriever-lexical: whole-file view', () => {
+  it('ranks files by FTS5 bm25 over their whole text, one representative definition each', async () => {
+    const { createLexicalFileRetriever } = await import('../src/index.js');
+    const texts = {
+      'a.ts': 'export function one() {\n  return 1;\n}\n// cookie cookie cookie expiry\n',
+      'b.ts': 'export function cookieJar() {\n  return 2;\n}\nexport function other() {\n  return 3;\n}\n',
+      'c.ts': 'export function unrelated() {\n  return 4;\n}\n',
+    };
+    const index = new MemoryRetrievalIndex(texts, [fixtureDef('a.ts', 'one', 1, 3), fixtureDef('b.ts', 'cookieJar', 1, 3), fixtureDef('b.ts', 'other', 4, 6), fixtureDef('c.ts', 'unrelated', 1, 3)]);
+    const retriever = createLexicalFileRetriever({ limit: 50, fileLimit: 10, fileWeight: 1, maxWords: 64 });
+    const out = await retriever.retrieve(query(['cookie', 'expiry']), { index });
+    expect(out.map((c) => c.def_uid)).to.deep.equal(['a.ts#one', 'b.ts#cookieJar']);
+    expect(out[0]?.why).to.equal('file a.ts');
+  });
+});

@@ -17,7 +17,7 @@ function wordsMatch(a: string, b: string): boolean {
 
 /**
  * Scores definition names against the task's words. A whole-name match (the name is a term or an
- * identifier of the task) scores 0.9–1; a partial match scores by the share of the name's words
+ * identifier of the task) scores 0.9–1, divided by √(definitions sharing that name); a partial match scores by the share of the name's words
  * the task covers, weighted by how rare those words are among all names.
  */
 export function scoreNames(query: RetrievalQuery, table: NameTable, limit: number): RetrieverCandidate[] {
@@ -27,10 +27,14 @@ export function scoreNames(query: RetrievalQuery, table: NameTable, limit: numbe
   const words = [...new Set([...query.terms.flatMap((t) => identifierWords(t)), ...query.identifiers.flatMap((i) => identifierWords(i))])];
   const total = table.entries.length || 1;
   const idf = (word: string) => Math.log(1 + total / (table.df.get(word) ?? 1)) / Math.log(1 + total);
+  // A name many definitions share says little about each of them.
+  const shared = new Map<string, number>();
+  for (const entry of table.entries) if (identifiers.has(entry.name) || wholeNames.has(entry.lower)) shared.set(entry.lower, (shared.get(entry.lower) ?? 0) + 1);
+  const rarity = (lower: string) => 1 / Math.sqrt(shared.get(lower) ?? 1);
   const out: RetrieverCandidate[] = [];
   for (const entry of table.entries) {
     if (identifiers.has(entry.name)) {
-      out.push({ def_uid: entry.def_uid, score: 1, why: `name = ${entry.name}` });
+      out.push({ def_uid: entry.def_uid, score: rarity(entry.lower), why: `name = ${entry.name}` });
       continue;
     }
     if (dotted.some((d) => entry.qualified === d || entry.qualified.endsWith(`.${d}`))) {
@@ -38,7 +42,7 @@ export function scoreNames(query: RetrievalQuery, table: NameTable, limit: numbe
       continue;
     }
     if (wholeNames.has(entry.lower)) {
-      out.push({ def_uid: entry.def_uid, score: 0.9 * Math.max(0.5, idf(entry.lower)), why: `name = ${entry.lower}` });
+      out.push({ def_uid: entry.def_uid, score: 0.9 * Math.max(0.5, idf(entry.lower)) * rarity(entry.lower), why: `name = ${entry.lower}` });
       continue;
     }
     if (entry.words.length === 0) continue;

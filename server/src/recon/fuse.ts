@@ -14,6 +14,8 @@ export interface RankedCandidate {
   /** Retrievers (expansion excluded) that rank it within their top `AGREEMENT_DEPTH`. */
   agreement: number;
   explicit: boolean;
+  /** How strongly it was named: 1 for a seed or pin, less for an identifier or path in the task, 0 if not named. */
+  named: number;
   score: number;
 }
 
@@ -30,7 +32,7 @@ export interface FusionWeights {
 
 export const DEFAULT_WEIGHTS: FusionWeights = {
   k: 10,
-  retriever: { lexical: 1, term: 1, symbol: 1.2, graph: 0.5 },
+  retriever: { lexical: 1, lexical_file: 1.5, term: 1, symbol: 1.2, graph: 0.5 },
   agreement: 0.3,
   explicit: 0.5,
 };
@@ -72,7 +74,7 @@ export function fuse(pool: CandidatePool, index: Pick<RetrievalIndex, 'definitio
           missing.add(uid);
           continue;
         }
-        entry = { def, signals: {}, agreement: 0, explicit: explicitStrength.has(uid), score: 0 };
+        entry = { def, signals: {}, agreement: 0, explicit: explicitStrength.has(uid), named: explicitStrength.get(uid) ?? 0, score: 0 };
         byUid.set(uid, entry);
       }
       entry.signals[retriever] = signal;

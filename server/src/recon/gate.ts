@@ -16,7 +16,7 @@ export interface GateFeatures {
   strong: number;
   /** Distinct directories among the top window. */
   spread: number;
-  /** Score of the last candidate of the top window over the first: 1 = flat. */
+  /** Among the best candidate of each file in the top window, the last score over the first: 1 = flat. */
   flatness: number;
   /** The key term matching whole definition names in several subsystems, if any. */
   ambiguous_term: string | null;
@@ -52,7 +52,7 @@ export function decideGate(query: RetrievalQuery, ranked: readonly RankedCandida
     explicit_inputs: query.seeds.length + query.pins.length,
     strong,
     spread: new Set(top.map((c) => dirname(c.def.path))).size,
-    flatness: top.length > 1 ? round((top[top.length - 1]?.score ?? 0) / (top[0]?.score || 1)) : 1,
+    flatness: flatness(top),
     ambiguous_term: ambiguity?.term ?? null,
     subsystems: ambiguity?.subsystems ?? [],
   };
@@ -120,6 +120,14 @@ export function subsystemLabels(paths: readonly string[]): string[] | null {
   const labels = dirs.map((d) => (d.length > common ? d.slice(0, common + 1).join('/') : base));
   if (new Set(labels).size < 2) return null;
   return labels;
+}
+
+function flatness(top: readonly RankedCandidate[]): number {
+  const perFile = new Map<string, number>();
+  for (const c of top) if (!perFile.has(c.def.path)) perFile.set(c.def.path, c.score);
+  const scores = [...perFile.values()];
+  if (scores.length < 2) return 1;
+  return round((scores[scores.length - 1] ?? 0) / (scores[0] || 1));
 }
 
 function dirname(path: string): string {

@@ -2,7 +2,7 @@ import type { RetrievalQuery } from '@agentgov/core';
 import type { RankedCandidate } from './fuse.js';
 
 const TEST_PATH = /(^|\/)(tests?|__tests__|testing|spec|specs)\/|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$/;
-const PERIPHERAL_PATH = /(^|\/)(examples?|samples?|demos?|docs?|benchmarks?|bench|scripts|vendor|third_party|public|fixtures?)\/|\.min\.js$/;
+const PERIPHERAL_PATH = /(^|\/)(examples?|samples?|demos?|docs?|benchmarks?|bench|scripts|vendor|third_party|public|fixtures?|dist|build|out|generated)\/|\.min\.js$/;
 const PERIPHERAL_WORDS = /\b(examples?|samples?|demos?|docs?|documentation|benchmarks?|bench|scripts?|vendor(ed)?)\b/i;
 const TEST_WORDS = /\b(tests?|testing|spec|specs|fixtures?|conftest|pytest|mocha|jest|vitest|coverage)\b/i;
 
@@ -31,8 +31,10 @@ export function applyPriors(ranked: readonly RankedCandidate[], query: Retrieval
   const aboutPeriphery = PERIPHERAL_WORDS.test(query.task);
   const adjusted = ranked.map((c) => {
     let score = c.score;
-    if (!c.explicit && !aboutTests && isTestPath(c.def.path)) score *= weights.testCode;
-    if (!c.explicit && !aboutPeriphery && PERIPHERAL_PATH.test(c.def.path)) score *= weights.peripheralCode;
+    // Only what the caller named outright (seeds, pins) is exempt; a name dropped in the task text is not.
+    const exempt = c.named >= 1;
+    if (!exempt && !aboutTests && isTestPath(c.def.path)) score *= weights.testCode;
+    if (!exempt && !aboutPeriphery && PERIPHERAL_PATH.test(c.def.path)) score *= weights.peripheralCode;
     return { ...c, score };
   });
   adjusted.sort((a, b) => b.score - a.score || a.def.def_uid.localeCompare(b.def.def_uid));
