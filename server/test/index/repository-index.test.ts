@@ -84,6 +84,11 @@ describe('repository index: TypeScript fixture', () => {
       'src/app.ts:6:call',
       'src/lib/math.ts:9:call',
     ]);
+    // Both names of an aliased re-export resolve to the original definition.
+    expect(index.references({ path: 'src/lib/index.ts' }).map((ref) => [ref.name, ref.context, target(index, ref.to_def_uid)])).to.deep.equal([
+      ['format', 'import', 'src/lib/format.ts#format'],
+      ['formatNumber', 'import', 'src/lib/format.ts#format'],
+    ]);
     const plusCall = index.references({ path: 'src/lib/math.ts', name: 'add' })[0]!;
     expect(target(index, plusCall.from_def_uid)).to.equal('src/lib/math.ts#Calculator.plus');
     expect(plusCall).to.include({ start_line: 9, start_col: 17, end_col: 20 });

@@ -85,7 +85,16 @@ export class ReferenceResolver {
   }
 
   #resolve(scope: ModuleScope, ref: ExtractedReference): Definition | null {
-    if (ref.qualifier === null) return this.#resolveName(scope, ref.name, ref.enclosing, ref.context === 'call');
+    if (ref.qualifier === null) {
+      const found = this.#resolveName(scope, ref.name, ref.enclosing, ref.context === 'call');
+      // The imported-side name of `import { a as b }` / `export { a as b } from`: what the source module exports as `a`.
+      if (!found && ref.context === 'import') {
+        for (const edge of scope.facts.imports) {
+          if (edge.to_path && edge.bindings.some((binding) => binding.imported === ref.name)) return this.#exported(edge.to_path, ref.name, 0);
+        }
+      }
+      return found;
+    }
     if (ref.qualifier === 'this' || ref.qualifier === 'self' || ref.qualifier === 'cls') return this.#resolveMember(scope, ref.name, ref.enclosing);
     const namespace = scope.bindings.get(ref.qualifier);
     if (namespace && namespace.imported === '*' && namespace.edge.to_path) return this.#exported(namespace.edge.to_path, ref.name, 0);
