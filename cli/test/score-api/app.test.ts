@@ -3,6 +3,7 @@ import { silentLogger, type Assessment, type ToolCallEvent } from '@agentgov/cor
 import { expect } from 'chai';
 import { createScoreApp, MAX_BODY_BYTES } from '../../src/score-api/app.js';
 import { listenScoreApp, type RunningScoreServer } from '../../src/score-api/listen.js';
+import { createRiskEngine } from '../../src/risk/engine.js';
 
 /** A deterministic stand-in assessor for the transport tests (the real engine runs in score.test.ts). */
 async function assess(event: ToolCallEvent): Promise<Assessment> {
@@ -107,36 +108,22 @@ describe('score-api/app over real HTTP', () => {
 
   it('never answers a 5xx to 500 random bodies and headers', async function () {
     this.timeout(120_000);
-    let seed = 20261122;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-    const methods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'PROPFIND', 'TRACE'];
-    const paths = ['/score', '/health', '/', '/score/', '/score?x=1', '/%zz', '/score%00', '/health/../score', `/${'a'.repeat(2000)}`];
-    const types = ['application/json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'garbage', ''];
-    const fields = [() => 'Bash', () => 1, () => null, () => [], () => ({}), () => ({ command: 'rm -rf /' }), () => 'x'.repeat(Math.floor(random() * 5000)), () => true];
-    const bodies = [
-      () => Buffer.from(Array.from({ length: Math.floor(random() * 300) }, () => Math.floor(random() * 256))),
-      () => JSON.stringify({ tool_name: pick(fields)(), arguments: pick(fields)(), session_id: pick(fields)() }),
-      () => JSON.stringify(pick(fields)()),
-      () => '{"tool_name":"Bash","arguments":{"command":"ls"},"session_id":"s"}'.slice(0, Math.floor(random() * 60)),
-      () => '',
-      () => '{'.repeat(Math.floor(random() * 5000)),
-    ];
-    const statuses = new Map<number, number>();
-    for (let i = 0; i < 500; i++) {
-      const headers: Record<string, string> = {};
-      const type = pick(types);
-      if (type) headers['content-type'] = type;
-      if (random() < 0.2) headers['authorization'] = pick(['Bearer x', 'Basic abc', '', 'Bearer']);
-      if (random() < 0.2) headers['content-encoding'] = pick(['gzip', 'identity', 'br', 'weird']);
-      if (random() < 0.1) headers['accept'] = pick(['*/*', 'text/html', '']);
-      const method = pick(methods);
-      const reply = await send(running.url, method, pick(paths), method === 'GET' || method === 'HEAD' ? undefined : pick(bodies)(), headers);
-      statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-      expect(reply.status, `request ${i}: ${method}`).to.be.below(500);
-    }
-    expect(statuses.get(200)).to.be.above(0);
-    expect([...statuses.keys()].some((s) => s >= 400)).to.equal(true);
+    await fuzz(running.url, 20261122);
+  });
+});
+
+describe('score-api/app with the real risk engine', () => {
+  let running: RunningScoreServer;
+  before(async () => {
+    const engine = await createRiskEngine({});
+    const app = createScoreApp({ assess: async (event) => engine.assess(event), version: '1', rulesLoaded: () => engine.rulesLoaded, token: null, logger: silentLogger });
+    running = await listenScoreApp(app, { host: '127.0.0.1', port: 0 }, null);
+  });
+  after(async () => running.close());
+
+  it('never answers a 5xx to 500 random bodies and headers, random shell text included', async function () {
+    this.timeout(180_000);
+    await fuzz(running.url, 7331);
   });
 });
 
@@ -163,3 +150,40 @@ describe('score-api/app with score.token', () => {
     expect((await send(running.url, 'GET', '/health', undefined, { authorization: 'Bearer s3cret' })).status).to.equal(200);
   });
 });
+
+/** 500 seeded random requests (methods, paths, headers, bodies); fails on any 5xx. */
+async function fuzz(url: string, initialSeed: number): Promise<void> {
+    let seed = initialSeed;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const methods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'PROPFIND', 'TRACE'];
+    const paths = ['/score', '/health', '/', '/score/', '/score?x=1', '/%zz', '/score%00', '/health/../score', `/${'a'.repeat(2000)}`];
+    const types = ['application/json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'garbage', ''];
+    const fields = [() => 'Bash', () => 1, () => null, () => [], () => ({}), () => ({ command: 'rm -rf /' }), () => 'x'.repeat(Math.floor(random() * 5000)), () => true];
+    const metas = ['|', '&&', ';', '$(', '`', '>', '<<EOF\n', '"', "'", '\\', 'sudo ', 'rm -rf ', 'bash -c ', '\u0000', '\n', '{', '}', '*', '~/', '../'];
+    const shellNoise = () => ({ command: Array.from({ length: Math.floor(random() * 40) }, () => pick(metas) + String.fromCharCode(97 + Math.floor(random() * 26))).join('') });
+    fields.push(shellNoise, shellNoise, shellNoise);
+    const bodies = [
+      () => Buffer.from(Array.from({ length: Math.floor(random() * 300) }, () => Math.floor(random() * 256))),
+      () => JSON.stringify({ tool_name: pick(fields)(), arguments: pick(fields)(), session_id: pick(fields)() }),
+      () => JSON.stringify(pick(fields)()),
+      () => '{"tool_name":"Bash","arguments":{"command":"ls"},"session_id":"s"}'.slice(0, Math.floor(random() * 60)),
+      () => '',
+      () => '{'.repeat(Math.floor(random() * 5000)),
+    ];
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 500; i++) {
+      const headers: Record<string, string> = {};
+      const type = pick(types);
+      if (type) headers['content-type'] = type;
+      if (random() < 0.2) headers['authorization'] = pick(['Bearer x', 'Basic abc', '', 'Bearer']);
+      if (random() < 0.2) headers['content-encoding'] = pick(['gzip', 'identity', 'br', 'weird']);
+      if (random() < 0.1) headers['accept'] = pick(['*/*', 'text/html', '']);
+      const method = pick(methods);
+      const reply = await send(url, method, pick(paths), method === 'GET' || method === 'HEAD' ? undefined : pick(bodies)(), headers);
+      statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+      expect(reply.status, `request ${i}: ${method}`).to.be.below(500);
+    }
+    expect(statuses.get(200)).to.be.above(0);
+    expect([...statuses.keys()].some((s) => s >= 400)).to.equal(true);
+}
