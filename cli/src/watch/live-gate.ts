@@ -32,8 +32,13 @@ export async function startLiveGate(options: { host: PluginHost; loaded: LoadedC
   });
   const server = new GateServer({ socketPath: socket, token, decide, logger: logger.child('gate') });
   await server.listen();
-  db.registerGateEndpoint({ socket, token, pid: process.pid });
-  writeEndpointFile({ socket, token, pid: process.pid, started_at: new Date().toISOString(), config_file: loaded.file, gate: loaded.config.gate }, env);
+  try {
+    db.registerGateEndpoint({ socket, token, pid: process.pid });
+    writeEndpointFile({ socket, token, pid: process.pid, started_at: new Date().toISOString(), config_file: loaded.file, gate: loaded.config.gate }, env);
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
   return {
     socket,
     server,
