@@ -224,6 +224,22 @@ describe('agentgov init + watch + gate, end to end (real binaries)', () => {
     expect(existsSync(join(home.agentgov, 'gate.sock'))).to.equal(false);
   });
 
+  it('a second watch on the same home is refused (E_GATE_IN_USE, exit 4); SIGINT stops the first cleanly', async () => {
+    const home = makeHome('twice-');
+    const first = startDaemon(['watch', '--no-score'], { env: home.env, cwd: home.root });
+    try {
+      await first.waitFor(/watching /);
+      const second = await runCli(['watch', '--no-score'], { env: home.env, cwd: home.root });
+      expect(second.code).to.equal(4);
+      expect(second.stderr).to.contain('E_GATE_IN_USE');
+      expect(existsSync(join(home.agentgov, 'gate.sock')), 'the first watch keeps its socket').to.equal(true);
+    } finally {
+      expect(await first.stop('SIGINT')).to.equal(0);
+    }
+    expect(existsSync(join(home.agentgov, 'gate.sock'))).to.equal(false);
+    expect(existsSync(join(home.agentgov, 'gate.json'))).to.equal(false);
+  });
+
   it('an unknown --frameworks name is a usage error listing the registered frameworks', async () => {
     const home = makeHome('fw-');
     const result = await runCli(['watch', '--once', '--frameworks', 'nope'], { env: home.env, cwd: home.root });
