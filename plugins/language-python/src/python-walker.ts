@@ -45,6 +45,11 @@ function spanOf(start: Parser.Point, end: Parser.Point): SourceSpan {
   return { startLine: start.row + 1, startCol: start.column, endLine: end.row + 1, endCol: end.column };
 }
 
+/** An identifier never spans lines: its end follows from its start, saving a native call per token. */
+function tokenSpan(start: Parser.Point, length: number): SourceSpan {
+  return { startLine: start.row + 1, startCol: start.column, endLine: start.row + 1, endCol: start.column + length };
+}
+
 function collapse(text: string, max = 300): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -225,7 +230,7 @@ class PythonWalker {
       context = grand && grand.type === 'call' && parent.field === 'function' ? 'call' : 'member';
     }
     if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
-    this.#references.push({ name, context, span: spanOf(cursor.startPosition, cursor.endPosition), qualifier, enclosing: scope?.qualifiedName ?? null });
+    this.#references.push({ name, context, span: tokenSpan(cursor.startPosition, name.length), qualifier, enclosing: scope?.qualifiedName ?? null });
   }
 
   /** Bound in an enclosing function (closures see their outer functions' locals; class bodies don't count). */
