@@ -91,6 +91,7 @@ export function checkMentions(query: RetrievalQuery, index: GateIndex): { found:
 function findAmbiguity(query: RetrievalQuery, ranked: readonly RankedCandidate[], t: GateThresholds): { term: string; subsystems: string[] } | null {
   const keys = [...query.identifiers.map((i) => i.split('.').pop() ?? i), ...(query.terms.length <= t.ambigMaxTerms ? query.terms : [])];
   const top = ranked.slice(0, t.window);
+  const taskWords = new Set(query.task.toLowerCase().split(/[^a-z0-9_]+/));
   for (const key of new Set(keys.map((k) => k.toLowerCase()))) {
     const matches = top.filter((c) => c.def.name.toLowerCase() === key);
     if (matches.length < 2) continue;
@@ -103,9 +104,11 @@ function findAmbiguity(query: RetrievalQuery, ranked: readonly RankedCandidate[]
     });
     const scores = [...best.entries()].sort((a, b) => b[1] - a[1]);
     const [first, second] = scores;
-    if (first && second && second[1] >= first[1] * t.ambigRatio) {
-      return { term: key, subsystems: scores.filter(([, s]) => s >= first[1] * t.ambigRatio).map(([label]) => label) };
-    }
+    if (!first || !second || second[1] < first[1] * t.ambigRatio) continue;
+    const close = scores.filter(([, s]) => s >= first[1] * t.ambigRatio).map(([label]) => label);
+    // The task may already say which: "fix(v4): …" names the v4 subsystem among v3 and v4.
+    if (close.filter((label) => taskWords.has((label.split('/').pop() ?? '').toLowerCase())).length === 1) continue;
+    return { term: key, subsystems: close };
   }
   return null;
 }

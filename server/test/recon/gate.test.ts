@@ -39,6 +39,12 @@ describe('recon/gate', () => {
       'OK',
     ],
     [
+      'one name, two subsystems, the task names one of them',
+      '`parse` is slow in b',
+      [ranked(fixtureDef('src/a/x.ts', 'parse', 1, 1), 0.2), ranked(fixtureDef('src/b/y.ts', 'parse', 1, 1), 0.18)],
+      'OK',
+    ],
+    [
       'flat, weak, spread over five directories',
       'improve things',
       ['a', 'b', 'c', 'd', 'e'].map((d, i) => ranked(fixtureDef(`src/${d}/f.ts`, `f${d}`, 1, 1), 0.1 - i * 0.005)),
