@@ -2,6 +2,7 @@
 // packs and retrievers), the repository index (stored in <tree>/.agentgov, so a tree is indexed once)
 // and the recon pipeline of @agentgov/server.
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { WORK_DIR } from './trees.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cleanupTempDirs, writeTree } from '@agentgov/core/testing';
+import { cleanupTempDirs } from '@agentgov/core/testing';
 import { z } from 'zod';
 import { listedTools } from '../../src/tools/index.js';
 import { defineTool } from '../../src/tools/tool.js';
