@@ -2,7 +2,7 @@
  * A gate decision, as `watch` makes it for each request: the tool call becomes an event, the
  * pipeline assesses it, the `gate` bail hook may decide (first verdict wins: a policy that denies),
  * otherwise the verdict follows the assessment's action. The decision is recorded (event,
- * assessment, verdict) and emitted to the sinks before the answer goes back.
+ * assessment, verdict) before the answer goes back and emitted to the sinks right after.
  */
 import type { Assessment, GateVerdict, GovernanceRecord, RiskAction, ToolCallEvent } from '@agentgov/core';
 import type { GateInput } from './input.js';
@@ -37,13 +37,31 @@ export function verdictFromAssessment(assessment: Assessment): GateVerdict {
   };
 }
 
-export function createGateDecider(deps: GateDeciderDeps): (input: GateInput) => Promise<GateDecision> {
-  return async (input) => {
-    const event = toolCallEvent(input, { framework: input.shape === 'agentx-code' ? 'agentx-code' : 'gate', defaultCwd: deps.defaultCwd });
-    const assessment = await deps.assess(event);
-    const verdict = (await deps.gateHook(event, assessment)) ?? verdictFromAssessment(assessment);
-    deps.record({ event, assessment, verdict });
-    await deps.emit({ event, assessment });
-    return { event_id: event.id, verdict, assessment };
+export interface GateDecider {
+  decide(input: GateInput): Promise<GateDecision>;
+  /** Resolves when every emission started so far has finished (shutdown waits for it). */
+  drain(): Promise<void>;
+}
+
+/**
+ * The decision is recorded before the answer goes back (a crash right after answering loses
+ * nothing); emission to the sinks runs after it, so a slow sink never delays the agent.
+ */
+export function createGateDecider(deps: GateDeciderDeps): GateDecider {
+  const emitting = new Set<Promise<unknown>>();
+  return {
+    async decide(input) {
+      const event = toolCallEvent(input, { framework: input.shape === 'agentx-code' ? 'agentx-code' : 'gate', defaultCwd: deps.defaultCwd });
+      const assessment = await deps.assess(event);
+      const verdict = (await deps.gateHook(event, assessment)) ?? verdictFromAssessment(assessment);
+      deps.record({ event, assessment, verdict });
+      const emission = deps.emit({ event, assessment }).catch(() => undefined);
+      emitting.add(emission);
+      void emission.finally(() => emitting.delete(emission));
+      return { event_id: event.id, verdict, assessment };
+    },
+    async drain() {
+      await Promise.all([...emitting]);
+    },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The gate `watch` serves: the IPC server deciding through the pipeline, registered in system.db
  * and mirrored into `$AGENTGOV_HOME/gate.json` for the client (see gate/endpoint.ts). `stop`
- * undoes all three, in the reverse order.
+ * undoes all three, in the reverse order, and waits for the emissions still running.
  */
 import { runEmit, type GovernanceDb, type LoadedConfig, type Logger, type PluginHost } from '@agentgov/core';
 import { createGateDecider } from '../gate/decide.js';
@@ -21,7 +21,7 @@ export async function startLiveGate(options: { host: PluginHost; loaded: LoadedC
   ensurePrivateHome(env);
   const socket = gateSocketPath(env);
   const token = newGateToken();
-  const decide = createGateDecider({
+  const decider = createGateDecider({
     assess: (event) => pipeline.assess(event),
     gateHook: (event, assessment) => host.hooks.gate.promise(event, assessment),
     record: (decision) => db.recordGateDecision(decision),
@@ -30,7 +30,7 @@ export async function startLiveGate(options: { host: PluginHost; loaded: LoadedC
     },
     defaultCwd: process.cwd(),
   });
-  const server = new GateServer({ socketPath: socket, token, decide, logger: logger.child('gate') });
+  const server = new GateServer({ socketPath: socket, token, decide: (input) => decider.decide(input), logger: logger.child('gate') });
   await server.listen();
   try {
     db.registerGateEndpoint({ socket, token, pid: process.pid });
@@ -48,6 +48,7 @@ export async function startLiveGate(options: { host: PluginHost; loaded: LoadedC
         db.unregisterGateEndpoint({ socket });
       } finally {
         await server.close();
+        await decider.drain();
       }
     },
   };
