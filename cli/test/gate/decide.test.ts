@@ -28,19 +28,20 @@ describe('gate/decide', () => {
   function decider(gateVerdict?: GateVerdict) {
     const recorded: { event: ToolCallEvent; verdict: GateVerdict }[] = [];
     const emitted: GovernanceRecord[] = [];
-    const decide = createGateDecider({
+    const decider = createGateDecider({
       assess: async (event) => assessment(String(event.arguments['command']).startsWith('rm') ? 'deny' : 'allow', 10),
       gateHook: async () => gateVerdict,
       record: (d) => recorded.push(d),
       emit: async (r) => emitted.push(r),
       defaultCwd: '/work',
     });
-    return { decide, recorded, emitted };
+    return { decide: (input: Parameters<typeof decider.decide>[0]) => decider.decide(input), drain: () => decider.drain(), recorded, emitted };
   }
 
   it('records and emits each decision; a hook payload keeps the transcript id of its tool call', async () => {
-    const { decide, recorded, emitted } = decider();
+    const { decide, drain, recorded, emitted } = decider();
     const result = await decide({ shape: 'agentx-code', session_id: 's1', tool_name: 'Bash', arguments: { command: 'rm -rf /' }, tool_use_id: 'tu9', cwd: '/p' });
+    await drain();
     expect(result.event_id).to.equal('agentx-code:s1:tu9');
     expect(result.verdict.decision).to.equal('deny');
     expect(recorded).to.have.length(1);
