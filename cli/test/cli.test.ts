@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Writable } from 'node:stream';
-import { cleanupTempDirs, isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { buildCli, run } from '../src/index.js';
 import { CLI_MAIN, runCli } from './support/cli-process.js';
 
@@ -26,7 +26,6 @@ function registeredCommands(): { path: string; description: string }[] {
 }
 
 describe('agentgov CLI', () => {
-  after(cleanupTempDirs);
   const env = () => isolatedEnv(makeTempDir('agentgov-home-'));
 
   it('--help lists every registered command with a one-line description', async () => {

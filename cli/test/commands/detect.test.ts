@@ -1,12 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs, isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { runCli } from '../support/cli-process.js';
 
 describe('agentgov detect', function () {
   this.timeout(60000);
-  after(cleanupTempDirs);
 
   it('finds agentx-code when $AGENTX_HOME has projects/: table and JSON', async () => {
     const home = makeTempDir();

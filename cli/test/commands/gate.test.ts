@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { silentLogger } from '@agentgov/core';
-import { cleanupTempDirs, isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { writeEndpointFile } from '../../src/gate/endpoint.js';
 import { GateServer } from '../../src/gate/server.js';
@@ -25,7 +25,6 @@ describe('agentgov gate (the real binary)', () => {
     await server?.close();
     server = undefined;
   });
-  after(cleanupTempDirs);
 
   async function startGate(token: string) {
     const socket = join(env['AGENTGOV_HOME']!, 'gate.sock');

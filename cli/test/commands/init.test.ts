@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs, isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { CLI_MAIN, runCli } from '../support/cli-process.js';
 
@@ -24,7 +24,6 @@ describe('agentgov init (the real binary)', () => {
     mkdirSync(project);
     settings = join(project, '.agentx', 'settings.json');
   });
-  after(cleanupTempDirs);
 
   it('writes the PreToolUse hook with the absolute agentgov path; a second run changes nothing', async () => {
     const first = await runCli(['init', 'agentx-code', '-p', project], { env: isolatedEnv(home), cwd: home });

@@ -1,7 +1,7 @@
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanupTempDirs, isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { Ajv } from 'ajv';
 import { expect } from 'chai';
 import { runCli } from '../support/cli-process.js';
@@ -40,7 +40,6 @@ function readRecords(file: string): JsonlRecord[] {
 
 describe('agentgov replay', function () {
   this.timeout(120000);
-  after(cleanupTempDirs);
 
   it('replays a directory of captures: every event recorded, notable ones printed, skips counted', async () => {
     const { env, projects, home } = setup();

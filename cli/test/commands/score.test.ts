@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs, isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { runCli } from '../support/cli-process.js';
 import { snapshotTree, startDaemon, type Daemon } from '../support/daemon.js';
@@ -20,7 +20,6 @@ describe('agentgov score (the real binary, the real risk engine)', () => {
   });
   after(async () => {
     await daemon?.stop();
-    cleanupTempDirs();
   });
 
   it('denies or asks for a destructive shell command and allows a harmless one', async () => {
@@ -61,8 +60,6 @@ describe('agentgov score (the real binary, the real risk engine)', () => {
 });
 
 describe('agentgov score: binding rules', () => {
-  after(cleanupTempDirs);
-
   it('refuses a non-loopback address without score.token (exit 3, E_SCORE_TOKEN_REQUIRED)', async () => {
     const home = makeTempDir('score-bind-');
     const result = await runCli(['score', '--listen', '0.0.0.0:0'], { env: isolatedEnv(home), cwd: home });

@@ -1,13 +1,12 @@
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs, isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { runCli } from '../support/cli-process.js';
 import { FIXTURE_HOME } from './replay.test.js';
 
 describe('agentgov status', function () {
   this.timeout(120000);
-  after(cleanupTempDirs);
 
   it('a missing database says so clearly, exits 4, and creates nothing', async () => {
     const home = makeTempDir();

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs, isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { runCli } from '../support/cli-process.js';
@@ -59,8 +59,6 @@ const toolUseLine = (session: string, i: number) =>
   })}\n`;
 
 describe('agentgov init + watch + gate, end to end (real binaries)', () => {
-  after(cleanupTempDirs);
-
   it('the hook init wrote denies a dangerous command and allows a safe one while watch runs, then follows gate.on_unavailable', async () => {
     const home = makeHome('e2e-');
     const project = join(home.root, 'project');

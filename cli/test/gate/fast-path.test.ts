@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { silentLogger } from '@agentgov/core';
-import { cleanupTempDirs, isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { writeEndpointFile } from '../../src/gate/endpoint.js';
 import { GateServer } from '../../src/gate/server.js';
@@ -28,7 +28,6 @@ describe('gate fast path: what `agentgov gate --stdin` loads', () => {
   let server: GateServer;
   after(async () => {
     await server?.close();
-    cleanupTempDirs();
   });
 
   it('answers from a running gate loading only node built-ins and its own few modules (no clipanion, koa, drizzle, sqlite, tree-sitter, yaml, crypto)', async () => {

@@ -1,12 +1,10 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs, makeTempDir } from '@agentgov/core/testing';
+import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { gateHookCommand, shellQuote } from '../../src/gate/hook-command.js';
 
 describe('gate/hook-command', () => {
-  after(cleanupTempDirs);
-
   it('quotes only what the shell would split or expand', () => {
     expect(shellQuote('/usr/bin/agentgov')).to.equal('/usr/bin/agentgov');
     expect(shellQuote('/My Apps/agentgov')).to.equal("'/My Apps/agentgov'");

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { silentLogger, type Assessment } from '@agentgov/core';
-import { cleanupTempDirs, makeTempDir } from '@agentgov/core/testing';
+import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { requestDecision, type GateFailure } from '../../src/gate/client.js';
 import type { GateEndpoint } from '../../src/gate/endpoint.js';
@@ -49,7 +49,6 @@ describe('gate/server + gate/client', () => {
     endpoint = { socket, token: 't0k3n', pid: process.pid, started_at: '', config_file: null, gate: { on_unavailable: 'ask', timeout_ms: 2000 } };
   });
   afterEach(async () => server.close());
-  after(cleanupTempDirs);
 
   it('creates the socket private (0600)', () => {
     expect(statSync(endpoint.socket).mode & 0o777).to.equal(0o600);

@@ -2,7 +2,7 @@ import { appendFileSync, copyFileSync, readFileSync, statSync, writeFileSync } f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPluginHost, GovernanceDb, loadConfig, silentLogger, type FrameworkAdapter, type ToolCallEvent } from '@agentgov/core';
-import { cleanupTempDirs, makeTempDir } from '@agentgov/core/testing';
+import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { CLI_PACKAGE_DIR } from '../../src/package-info.js';
 import { CHUNK_BYTES } from '../../src/pipeline/ingest.js';
@@ -60,7 +60,6 @@ const countRows = (db: GovernanceDb, table: string): number => db.sqlite.prepare
 
 describe('governance pipeline', function () {
   this.timeout(60000);
-  after(cleanupTempDirs);
 
   it('ingests a capture: every call assessed, recorded with its offset, emitted; a failing sink never stops the others', async () => {
     const h = await harness();

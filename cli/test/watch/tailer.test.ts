@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { silentLogger } from '@agentgov/core';
-import { cleanupTempDirs, makeTempDir } from '@agentgov/core/testing';
+import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { CaptureTailer, type TailTarget } from '../../src/watch/tailer.js';
 
@@ -46,8 +46,6 @@ const until = async (check: () => boolean, what: string, ms = 10_000) => {
 };
 
 describe('watch/tailer', () => {
-  after(cleanupTempDirs);
-
   it('reads existing files, then new files, appended lines, a truncated file and a root that appears later', async () => {
     const home = makeTempDir('tail-');
     const root = join(home, 'projects');

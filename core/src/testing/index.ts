@@ -1,18 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-const created: string[] = [];
-
-/** A fresh temp directory, removed when `cleanupTempDirs` runs (call it in an `after` hook). */
+/**
+ * A fresh temp directory. Under mocha it lives inside the run's isolated root
+ * (`AGENTGOV_TEST_TMP`, set by isolate-home), which the root `afterAll` hook removes once every
+ * suite is done: no suite can delete a directory another suite still uses.
+ */
 export function makeTempDir(prefix = 'agentgov-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  created.push(dir);
-  return dir;
-}
-
-export function cleanupTempDirs(): void {
-  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+  const base = process.env['AGENTGOV_TEST_TMP'];
+  if (base) mkdirSync(base, { recursive: true });
+  return mkdtempSync(join(base ?? tmpdir(), prefix));
 }
 
 /** Writes a tree of files (`relative path → content`) under `root`; a fixture in one call. */

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentgovError, defaultConfig, loadConfig, resolveConfigFile } from '../../src/index.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/testing/index.js';
+import { makeTempDir } from '../../src/testing/index.js';
 
 /** A world with a home, a cwd and four candidate config files, each naming where it came from. */
 function world() {
@@ -24,8 +24,6 @@ function world() {
 }
 
 describe('config resolution', () => {
-  after(cleanupTempDirs);
-
   it('uses built-in defaults when no file exists', () => {
     const w = world();
     const loaded = loadConfig({ cwd: w.cwd, env: w.env });

@@ -2,7 +2,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { AgentgovError, GovernanceDb, governanceDbPath, type Assessment, type ToolCallEvent } from '../../src/index.js';
-import { cleanupTempDirs, makeTempDir } from '../../src/testing/index.js';
+import { makeTempDir } from '../../src/testing/index.js';
 
 const event = (id: string, extra: Partial<ToolCallEvent> = {}): ToolCallEvent => ({
   id: `agentx-code:s1:${id}`,
@@ -18,8 +18,6 @@ const event = (id: string, extra: Partial<ToolCallEvent> = {}): ToolCallEvent =>
 const assessment = (score: number, level: Assessment['level'], action: Assessment['action']): Assessment => ({ score, level, action, reason_code: score ? 'destructive_delete' : 'no_risk_detected', evidence: { rules: [] } });
 
 describe('governance/db', () => {
-  after(cleanupTempDirs);
-
   it('creates system.db private (0600 in a 0700 dir), in WAL mode, migrated', () => {
     const dir = join(makeTempDir(), 'home');
     const db = GovernanceDb.open(join(dir, 'system.db'));

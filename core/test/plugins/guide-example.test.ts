@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPluginHost, loadConfig, silentLogger, type GovernanceRecord } from '../../src/index.js';
-import { cleanupTempDirs, makeTempDir, writeTree } from '../../src/testing/index.js';
+import { makeTempDir, writeTree } from '../../src/testing/index.js';
 
 // The worked example of docs/plugins.md, tested the way the guide tells plugin authors to test.
 const example = fileURLToPath(new URL('../../../../docs/examples/notable-sink', import.meta.url));
@@ -14,8 +14,6 @@ const record = (level: 'low' | 'high', command: string): GovernanceRecord => ({
 });
 
 describe('docs/plugins.md worked example (notable-sink)', () => {
-  after(cleanupTempDirs);
-
   it('loads from a local folder, registers its sink, and writes only notable calls', async () => {
     const dir = makeTempDir('agentgov-guide-');
     writeTree(dir, { 'agentgov.yaml': `plugins:\n  - plugin: ${example}\n    options:\n      file: notable.log\n` });

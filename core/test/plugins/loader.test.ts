@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { AgentgovError, createPluginHost, defaultConfig, loadConfig, pluginRequests, silentLogger, type LoadedConfig } from '../../src/index.js';
-import { cleanupTempDirs, makeTempDir, writeTree } from '../../src/testing/index.js';
+import { makeTempDir, writeTree } from '../../src/testing/index.js';
 
 const sinkPlugin = (name: string) => `
 export default {
@@ -37,8 +37,6 @@ async function loadFailure(yaml: string, files: Record<string, string>): Promise
 }
 
 describe('plugin loading', () => {
-  after(cleanupTempDirs);
-
   it('loads a plugin from a path relative to the config file, with validated options and defaults', async () => {
     const { dir, host } = await hostFor('plugins:\n  - plugin: ./plugins/memory\n    options: { path: out.jsonl }\n', {
       'plugins/memory/package.json': JSON.stringify({ name: 'memory-sink', version: '1.2.3', type: 'module', main: 'index.js' }),

@@ -1,13 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs, makeTempDir } from '@agentgov/core/testing';
+import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { agentxAdapter } from '../src/index.js';
 import { FIXTURE_HOME } from './transcript.test.js';
 
 describe('agentx-code adapter', () => {
-  after(cleanupTempDirs);
-
   it('is detected when $AGENTX_HOME has projects/, and not otherwise', async () => {
     const home = makeTempDir();
     expect(await agentxAdapter.detect({ AGENTX_HOME: home })).to.equal(null);

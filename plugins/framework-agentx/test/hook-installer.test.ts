@@ -1,15 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentgovError } from '@agentgov/core';
-import { cleanupTempDirs, makeTempDir } from '@agentgov/core/testing';
+import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { installPreToolUseHook, settingsFileOf } from '../src/index.js';
 
 const COMMAND = '/usr/local/bin/agentgov gate --stdin';
 
 describe('agentx-code hook installer', () => {
-  after(cleanupTempDirs);
-
   it('creates .agentx/settings.json with a PreToolUse command hook', async () => {
     const project = makeTempDir();
     const result = await installPreToolUseHook(project, COMMAND);

@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GovernanceRecord } from '@agentgov/core';
-import { cleanupTempDirs, makeTempDir } from '@agentgov/core/testing';
+import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { createJsonlSink, expandPathTemplate } from '../src/index.js';
 
@@ -11,8 +11,6 @@ const record = (session: string, n: number): GovernanceRecord => ({
 });
 
 describe('jsonl sink', () => {
-  after(cleanupTempDirs);
-
   it('appends one JSON record per event to the file its {session_id} template names, privately', async () => {
     const dir = makeTempDir();
     const sink = createJsonlSink({ path: 'out/{session_id}.jsonl', baseDir: dir });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { cleanupTempDirs, makeTempDir, writeTree } from '@agentgov/core/testing';
+import { makeTempDir, writeTree } from '@agentgov/core/testing';
 import { silentLogger } from '@agentgov/core';
 import { diffRefs } from '../../src/diff/semantic-diff.js';
 import { openRepositoryIndex, type RepositoryIndex } from '../../src/index/repository-index.js';
@@ -65,7 +65,6 @@ describe('diff/semantic-diff (real git repository)', function () {
     git(root, 'commit', '-qam', 'v2');
     languages = (await reconHost()).registries.languages;
   });
-  after(() => cleanupTempDirs());
 
   it('across commits: rename, body edit, signature change, added and removed definitions; unparsable files are counted', async () => {
     const result = await diffRefs(root, 'HEAD~1', 'HEAD', [], languages.values());

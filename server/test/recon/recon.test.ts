@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { cleanupTempDirs } from '@agentgov/core/testing';
 import { parseQuery } from '../../src/recon/query.js';
 import { runRecon, rawSignals, type ReconResult } from '../../src/recon/recon.js';
 import { retrievalIndexOf } from '../../src/recon/retrieval-index.js';
@@ -14,7 +13,6 @@ describe('recon/recon (real index, bundled retrievers)', function () {
   });
   after(async () => {
     await repo?.index.close();
-    cleanupTempDirs();
   });
 
   const recon = (task: string, seeds: unknown = [], pins: unknown = []): Promise<ReconResult> =>

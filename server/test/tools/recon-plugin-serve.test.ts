@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { cleanupTempDirs, isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { gitInit, SERVICE_REPO } from '../recon/fixture-repo.js';
@@ -49,7 +49,6 @@ describe('recon_raw_signals through `agentgov serve --dev-mode` with a retriever
   });
   after(async () => {
     await client?.close();
-    cleanupTempDirs();
   });
 
   it('lists the dev-only tool and shows the plugin\'s own scores next to the bundled retrievers', async () => {

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { cleanupTempDirs } from '@agentgov/core/testing';
 import { z } from 'zod';
 import { listedTools } from '../../src/tools/index.js';
 import { defineTool } from '../../src/tools/tool.js';
@@ -54,7 +53,6 @@ export function untyped(pool: any) {
   after(async () => {
     await session?.close();
     await repo?.index.close();
-    cleanupTempDirs();
   });
 
   it('recon records the session intent: true blocks mutations, omitted keeps it, false lifts it, and marks recon done', async () => {

@@ -1,13 +1,11 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs, isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { parse } from 'yaml';
 import { runCli } from '../../support/cli-process.js';
 
 describe('agentgov config init', () => {
-  after(cleanupTempDirs);
-
   it('writes the default config to $AGENTGOV_HOME/config.yaml, private, with a schema modeline', async () => {
     const home = makeTempDir('agentgov-home-');
     const env = isolatedEnv(home);

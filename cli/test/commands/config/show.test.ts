@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs, isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
 import { runCli } from '../../support/cli-process.js';
 
 /** A plugin in a local folder: its registration tap writes a marker file, proving the tap ran. */
@@ -21,8 +21,6 @@ export default {
 `;
 
 describe('agentgov config show', () => {
-  after(cleanupTempDirs);
-
   it('lists a plugin loaded from a path with the hooks it tapped, and its tap runs', async () => {
     const home = makeTempDir('agentgov-home-');
     const project = makeTempDir('agentgov-project-');

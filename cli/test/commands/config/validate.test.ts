@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { cleanupTempDirs, isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
+import { isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
 import { runCli } from '../../support/cli-process.js';
 
 async function validate(yaml: string | null, args: string[] = []) {
@@ -12,8 +12,6 @@ async function validate(yaml: string | null, args: string[] = []) {
 }
 
 describe('agentgov config validate', () => {
-  after(cleanupTempDirs);
-
   it('exits 0 for a valid file', async () => {
     const r = await validate('log_level: DEBUG\nscore:\n  listen: 127.0.0.1:8080\n');
     expect(r.code).to.equal(0);
