@@ -1,3 +1,4 @@
+export * from './canonical-tool.js';
 export * from './events.js';
 export * from './framework.js';
 export * from './language.js';

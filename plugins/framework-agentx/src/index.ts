@@ -12,6 +12,5 @@ export default definePlugin({
 });
 
 export { agentxAdapter } from './adapter.js';
-export { canonicalTool, CANONICAL_TOOLS } from './canonical-tool.js';
 export { installPreToolUseHook, settingsFileOf } from './hook-installer.js';
 export { eventId, parseTranscript, FRAMEWORK, MAX_RESULT_CHARS } from './transcript.js';

@@ -1,6 +1,5 @@
 import { basename, extname } from 'node:path';
-import type { CaptureCompletion, CaptureParseContext, CaptureParseResult, SkipCounts, ToolCallEvent, ToolCallResult } from '@agentgov/core';
-import { canonicalTool } from './canonical-tool.js';
+import { canonicalToolOf, type CaptureCompletion, type CaptureParseContext, type CaptureParseResult, type SkipCounts, type ToolCallEvent, type ToolCallResult } from '@agentgov/core';
 
 export const FRAMEWORK = 'agentx-code';
 
@@ -137,7 +136,7 @@ function readToolUse(block: Json, session: string, timestamp: string, sink: Line
     timestamp,
     cwd: sink.state.cwd ?? '',
     tool_name: name,
-    canonical_tool: canonicalTool(name),
+    canonical_tool: canonicalToolOf(name),
     arguments: input ?? {},
   };
   if (sink.byId.has(event.id)) {
