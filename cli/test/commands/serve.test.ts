@@ -213,6 +213,25 @@ describe('agentgov serve (the real binary)', function () {
     }
   });
 
+  it('ends quietly (exit 0, no crash) when the client goes away before reading its answer', async () => {
+    const home = makeTempDir('agentgov-serve-home-');
+    const repo = fixtureRepo();
+    const child = spawn(process.execPath, [MAIN, 'serve', '--repo', repo], { env: isolatedEnv(home), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const initialized = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'leaver', version: '0' } } });
+    await initialized;
+    child.stdout.destroy(); // the client stops reading: the next answer hits a broken pipe
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    for (let id = 2; id < 6; id++) send({ jsonrpc: '2.0', id, method: 'tools/list' });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).not.to.contain('Unhandled');
+    expect(stderr).not.to.contain('EPIPE');
+    expect(code).to.equal(0);
+  });
+
   it('refuses a non-loopback --http address with a usage error (exit 2)', () => {
     const result = spawnSync(process.execPath, [MAIN, 'serve', '--repo', fixtureRepo(), '--http', '0.0.0.0:7000'], { env: isolatedEnv(makeTempDir('agentgov-serve-home-')), encoding: 'utf8', input: '' });
     expect(result.status).to.equal(2);
