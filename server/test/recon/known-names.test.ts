@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import { cleanupTempDirs } from '@agentgov/core/testing';
+import { parseQuery } from '../../src/recon/query.js';
+import { runRecon } from '../../src/recon/recon.js';
+import { retrievalIndexOf } from '../../src/recon/retrieval-index.js';
+import { runnerOf } from '../../src/recon/runner-of.js';
+import { fixtureRepo, type FixtureRepo } from './fixture-repo.js';
+
+/**
+ * Names that exist only as an interface property, a member access, an object key or a parameter
+ * are not definitions, and unresolved member references are not stored, yet they are in the code:
+ * a task naming them is not UNSAT (issue 6: `optionsSchema` on agentgov itself).
+ */
+const PLUGIN_REPO: Record<string, string> = {
+  'src/plugins/plugin.ts': `export interface Plugin {
+  name: string;
+  optionsSchema?: object;
+  apply(options: unknown): void;
+}
+`,
+  'src/plugins/loader.ts': `import type { Plugin } from './plugin.js';
+
+export function loadPlugin(plugin: Plugin, options: unknown): void {
+  if (plugin.optionsSchema && !conforms(plugin.optionsSchema, options)) throw new Error('bad options');
+  plugin.apply(options);
+}
+
+function conforms(schema: object, value: unknown): boolean {
+  return typeof value === 'object' && Object.keys(schema).length >= 0;
+}
+`,
+  'src/config/defaults.ts': `export const DEFAULTS = { retryBudget: 3, colour: 'auto' };
+`,
+  'src/main.ts': `import { loadPlugin } from './plugins/loader.js';
+
+const registry: { shutdownHook?: () => void } = {};
+registry.shutdownHook = () => undefined;
+loadPlugin({ name: 'demo', apply: (pluginSettings) => pluginSettings }, {});
+`,
+};
+
+describe('recon/known names (real index): names outside definitions still exist', function () {
+  this.timeout(60_000);
+  let repo: FixtureRepo;
+  before(async () => {
+    repo = await fixtureRepo(PLUGIN_REPO);
+  });
+  after(async () => {
+    await repo?.index.close();
+    cleanupTempDirs();
+  });
+
+  it('knows property, member-access, object-key and parameter names; not names absent from the code', () => {
+    const index = retrievalIndexOf(repo.index);
+    for (const name of ['optionsSchema', 'retryBudget', 'shutdownHook', 'pluginSettings']) {
+      expect(index.definitionsNamed(name), `${name} is no definition`).to.be.empty;
+      expect(index.isKnownName(name), name).to.equal(true);
+    }
+    expect(index.isKnownName('loadPlugin')).to.equal(true);
+    for (const name of ['frobnicateWidget', 'optionsSchem', 'OptionsSchema']) expect(index.isKnownName(name), name).to.equal(false);
+  });
+
+  it('a task naming an interface property / member access is not UNSAT, and the mention counts as found', async () => {
+    const task = 'Where are plugin options validated against the plugin optionsSchema when plugins are loaded?';
+    const result = await runRecon(parseQuery(task, [], []), runnerOf(repo.host), retrievalIndexOf(repo.index));
+    expect(result.gate).to.not.equal('UNSAT');
+    expect(result.metrics.gate_features.mentions_found).to.include('optionsSchema');
+    expect(result.metrics.gate_features.mentions_missing).to.be.empty;
+    expect(result.results.map((r) => r.path)).to.include('src/plugins/loader.ts');
+  });
+
+  it('object keys and member assignments found, truly absent identifiers still missing', async () => {
+    const result = await runRecon(parseQuery('raise the retryBudget and call shutdownHook from frobnicateWidget', [], []), runnerOf(repo.host), retrievalIndexOf(repo.index));
+    expect(result.metrics.gate_features.mentions_found).to.include.members(['retryBudget', 'shutdownHook']);
+    expect(result.metrics.gate_features.mentions_missing).to.deep.equal(['frobnicateWidget']);
+    expect(result.gate).to.not.equal('UNSAT');
+  });
+});
