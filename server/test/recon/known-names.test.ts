@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { cleanupTempDirs } from '@agentgov/core/testing';
 import { parseQuery } from '../../src/recon/query.js';
 import { runRecon } from '../../src/recon/recon.js';
 import { retrievalIndexOf } from '../../src/recon/retrieval-index.js';
@@ -47,7 +46,6 @@ describe('recon/known names (real index): names outside definitions still exist'
   });
   after(async () => {
     await repo?.index.close();
-    cleanupTempDirs();
   });
 
   it('knows property, member-access, object-key and parameter names; not names absent from the code', () => {
