@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Assessment, LoadedConfig, PluginHost, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
-import { matchCommand } from './match.js';
+import { commandScratch, matchCommand, type CommandScratch } from './match.js';
 import { normalizeShell, type ParsedCommand } from './normalize.js';
 import { classifyPath, type ClassifiedPath } from './paths.js';
 import { loadRuleSet, type CompiledRule, type RuleSet } from './rules.js';
@@ -47,6 +47,21 @@ const MAX_EVIDENCE_COMMANDS = 40;
 const FILE_TOOLS = new Set(['read', 'write', 'edit', 'search']);
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename'];
 
+/** A shell rule and its position among the shell rules (its slot in per-command candidate masks). */
+interface ShellRule {
+  rule: CompiledRule;
+  index: number;
+}
+
+/** What one assessment works out once about its commands, for all rules. */
+interface ShellWork {
+  /** Per command (same index), 1 at the index of each rule whose `command` can match its program. */
+  candidates: Uint8Array[];
+  /** 1 at the index of each rule some command is a candidate for. */
+  anyCommand: Uint8Array;
+  scratches: Array<CommandScratch | null>;
+}
+
 interface Hit {
   rule: CompiledRule;
   subject: string;
@@ -57,6 +72,13 @@ interface Hit {
 class RuleEngine implements RiskEngine {
   readonly rulesLoaded: number;
   readonly ruleFiles: string[];
+  /** Built once: the shell rules (in rule order) with their program prefilter. */
+  private readonly shellRules: ShellRule[];
+  /** Built once: shell rules by the literal program names they name, and those that need a glob or name none. */
+  private readonly byProgram = new Map<string, ShellRule[]>();
+  private readonly globRules: ShellRule[];
+  /** Built once: per file tool, the rules that can hit it (in rule order). */
+  private readonly fileRules = new Map<string, CompiledRule[]>();
 
   constructor(
     private readonly set: RuleSet,
@@ -64,6 +86,24 @@ class RuleEngine implements RiskEngine {
   ) {
     this.rulesLoaded = set.rules.length;
     this.ruleFiles = [...set.files];
+    this.shellRules = set.rules.filter((rule) => rule.tools.includes('shell')).map((rule, index) => ({ rule, index }));
+    for (const shellRule of this.shellRules) {
+      for (const program of shellRule.rule.match.commandMatcher?.names ?? []) {
+        const list = this.byProgram.get(program) ?? [];
+        list.push(shellRule);
+        this.byProgram.set(program, list);
+      }
+    }
+    this.globRules = this.shellRules.filter((r) => r.rule.match.commandMatcher?.glob);
+    for (const tool of FILE_TOOLS) {
+      const rules = set.rules.filter((rule) => {
+        const m = rule.match;
+        if (!rule.tools.includes(tool as CompiledRule['tools'][number])) return false;
+        if (m.perCommand || m.text.length > 0 || m.code.length > 0) return false;
+        return m.spec.paths !== undefined || m.pathRegex.length > 0;
+      });
+      this.fileRules.set(tool, rules);
+    }
   }
 
   assess(event: ToolCallEvent): Assessment {
@@ -115,9 +155,9 @@ class RuleEngine implements RiskEngine {
     factors.push(...normalized.factors);
     const hits: Hit[] = [];
     const pathContext = { projectRoot, home: this.home, classPatterns: this.set.classPatterns };
-    for (const rule of this.set.rules) {
-      if (!rule.tools.includes('shell')) continue;
-      const hit = this.shellRuleHit(rule, normalized.commands, normalized.scripts, normalized.code, pathContext);
+    const work = this.shellWork(normalized.commands);
+    for (const shellRule of this.shellRules) {
+      const hit = this.shellRuleHit(shellRule, normalized.commands, normalized.scripts, normalized.code, pathContext, work);
       if (hit) hits.push(hit);
     }
     for (const hit of hits) {
@@ -131,8 +171,35 @@ class RuleEngine implements RiskEngine {
     return finish(hits, evidence, fallback);
   }
 
-  private shellRuleHit(rule: CompiledRule, commands: ParsedCommand[], scripts: string[], code: Array<{ code: string; via: string[] }>, pathContext: { projectRoot: string | null; home: string; classPatterns: Map<string, RegExp[]> }): Hit | null {
+  /**
+   * Per command, the shell rules whose `command` can name its program (worked out once per
+   * program); rules that name no program are candidates for every command and are not marked.
+   */
+  private shellWork(commands: ParsedCommand[]): ShellWork {
+    const size = this.shellRules.length;
+    const byProgram = new Map<string, Uint8Array>();
+    const anyCommand = new Uint8Array(size);
+    const candidates = commands.map((cmd) => {
+      const program = cmd.argv[0] ?? '';
+      let mask = byProgram.get(program);
+      if (mask === undefined) {
+        mask = new Uint8Array(size);
+        for (const r of this.byProgram.get(program) ?? []) mask[r.index] = 1;
+        for (const r of this.globRules) if (r.rule.match.commandMatcher?.glob?.test(program)) mask[r.index] = 1;
+        for (let i = 0; i < size; i += 1) anyCommand[i] ||= mask[i] ?? 0;
+        byProgram.set(program, mask);
+      }
+      return mask;
+    });
+    return { candidates, anyCommand, scratches: commands.map(() => null) };
+  }
+
+  private shellRuleHit(shellRule: ShellRule, commands: ParsedCommand[], scripts: string[], code: Array<{ code: string; via: string[] }>, pathContext: { projectRoot: string | null; home: string; classPatterns: Map<string, RegExp[]> }, work: ShellWork): Hit | null {
+    const rule = shellRule.rule;
     const m = rule.match;
+    const anyProgram = m.commandMatcher === undefined;
+    // No command can satisfy the rule's `command`: it cannot hit, whatever its text or code says.
+    if (m.perCommand && !anyProgram && work.anyCommand[shellRule.index] !== 1) return null;
     let subject: string | undefined;
     let via: string[] = [];
     if (m.text.length > 0) {
@@ -147,8 +214,11 @@ class RuleEngine implements RiskEngine {
       via = inline.via;
     }
     if (!m.perCommand) return subject === undefined ? null : { rule, subject: clip(subject), paths: [], via };
-    for (const cmd of commands) {
-      const found = matchCommand(m, cmd, pathContext);
+    for (const [i, cmd] of commands.entries()) {
+      // Only commands whose program the rule's `command` can match are tried.
+      if (!anyProgram && work.candidates[i]?.[shellRule.index] !== 1) continue;
+      const scratch = (work.scratches[i] ??= commandScratch());
+      const found = matchCommand(m, cmd, pathContext, scratch);
       if (found) return { rule, subject: clip(found.subject), paths: found.paths, via: cmd.via };
     }
     return null;
@@ -164,13 +234,10 @@ class RuleEngine implements RiskEngine {
     const classified = classifyPath(raw, { cwd, projectRoot, home: this.home, env: {}, classPatterns: this.set.classPatterns });
     const tilde = classified.resolved && classified.resolved.startsWith(`${this.home}/`) ? `~${classified.resolved.slice(this.home.length)}` : classified.resolved;
     const hits: Hit[] = [];
-    for (const rule of this.set.rules) {
-      if (!rule.tools.includes(tool as CompiledRule['tools'][number])) continue;
+    for (const rule of this.fileRules.get(tool) ?? []) {
       const m = rule.match;
-      if (m.perCommand || m.text.length > 0 || m.code.length > 0) continue;
       if (m.spec.paths && !classified.classes.some((c) => m.spec.paths?.includes(c))) continue;
       if (m.pathRegex.length > 0 && !m.pathRegex.some((re) => re.test(classified.resolved ?? raw) || (tilde !== null && re.test(tilde)))) continue;
-      if (!m.spec.paths && m.pathRegex.length === 0) continue;
       hits.push({ rule, subject: raw, paths: [classified], via: [] });
     }
     return finish(hits, { rules: [], paths: describePaths([{ paths: [classified] }]), factors: dedupe(factors) }, 'no_risk_detected');

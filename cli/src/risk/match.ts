@@ -1,6 +1,6 @@
 import type { ParsedCommand } from './normalize.js';
 import { classifyPath, type ClassifiedPath, type PathContext } from './paths.js';
-import type { CompiledMatch } from './rules.js';
+import { matchesProgram, type CompiledMatch } from './rules.js';
 
 /** A command's arguments read with one rule's option spec. */
 export interface ParsedOptions {
@@ -56,12 +56,27 @@ const WRITE_OPS = /^(\d*>>?\|?|&>>?|\d*>&|\d*<>)$/;
 /** Redirect targets that are not files: fd duplications (`2>&1`) and the harmless character devices. */
 const NOT_A_FILE = /^(&?-?\d*-?|\/dev\/(null|stdout|stderr|stdin|tty|zero|full|fd\/\d+))$/;
 
+/**
+ * What rules read off one command during one assessment, worked out once instead of once per
+ * rule: its paths' classifications (every rule sees the same cwd and env), its arguments read with
+ * a given option spec, its lower-cased arguments. Lives only as long as the assessment.
+ */
+export interface CommandScratch {
+  paths: Map<string, ClassifiedPath>;
+  options: Map<string, ParsedOptions>;
+  lowerArgs?: Set<string>;
+}
+
+export function commandScratch(): CommandScratch {
+  return { paths: new Map(), options: new Map() };
+}
+
 /** Whether a command satisfies every per-command condition of a rule. */
-export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: Omit<PathContext, 'cwd' | 'env'>): CommandMatch | null {
+export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: Omit<PathContext, 'cwd' | 'env'>, scratch: CommandScratch = commandScratch()): CommandMatch | null {
   const s = m.spec;
   const program = cmd.argv[0] ?? '';
-  if (m.command && !m.command.some((re) => re.test(program))) return null;
-  if (m.commandNone.some((re) => re.test(program))) return null;
+  if (m.commandMatcher && !matchesProgram(m.commandMatcher, program)) return null;
+  if (matchesProgram(m.commandNoneMatcher, program)) return null;
   if (s.via && !s.via.some((v) => cmd.via.some((w) => w.startsWith(v)))) return null;
   if (s.input_from && !s.input_from.some((name) => cmd.inputFrom.includes(name))) return null;
   if (s.args_from_stdin !== undefined && s.args_from_stdin !== cmd.argsFromStdin) return null;
@@ -69,7 +84,17 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   if (m.argvRegex.length > 0 && !m.argvRegex.some((re) => re.test(cmd.argv.join(' ')))) return null;
   if (m.argsRegex.length > 0 && !args.some((a) => m.argsRegex.some((re) => re.test(a)))) return null;
 
-  const options = parseOptions(args, m.valueOptions, s.option_style ?? 'gnu');
+  if (m.subcommand) {
+    // A subcommand's first word is one of the arguments: rules for other subcommands stop here.
+    scratch.lowerArgs ??= new Set(args.map((a) => a.toLowerCase()));
+    const lowerArgs = scratch.lowerArgs;
+    if (!m.subcommand.some((words) => lowerArgs.has(words[0] ?? ''))) return null;
+  }
+  let options = scratch.options.get(m.optionsKey);
+  if (options === undefined) {
+    options = parseOptions(args, m.valueOptions, s.option_style ?? 'gnu');
+    scratch.options.set(m.optionsKey, options);
+  }
   let operands = options.positionals;
   if (m.subcommand) {
     const lower = operands.map((o) => o.toLowerCase());
@@ -84,12 +109,21 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   if (s.positionals_min !== undefined && operands.length < s.positionals_min) return null;
   if (s.positionals_max !== undefined && operands.length > s.positionals_max) return null;
 
-  const context: PathContext = { ...pathContext, cwd: cmd.cwd, env: cmd.env };
+  let context: PathContext | undefined;
+  const classify = (raw: string): ClassifiedPath => {
+    let found = scratch.paths.get(raw);
+    if (found === undefined) {
+      context ??= { ...pathContext, cwd: cmd.cwd, env: cmd.env };
+      found = classifyPath(raw, context);
+      scratch.paths.set(raw, found);
+    }
+    return found;
+  };
   const paths: ClassifiedPath[] = [];
   if (s.targets || s.targets_none) {
     const inputs = cmd.redirects.filter((r) => !WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target);
     const checked = s.target_operands === 'last' ? operands.slice(-1) : s.target_operands === 'all-but-last' ? operands.slice(0, -1) : operands;
-    const classified = [...checked, ...inputs].map((o) => classifyPath(o, context));
+    const classified = [...checked, ...inputs].map(classify);
     if (s.targets) {
       const hits = classified.filter((p) => p.classes.some((c) => s.targets?.includes(c)));
       if (hits.length === 0) return null;
@@ -98,7 +132,7 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
     if (s.targets_none && classified.some((p) => p.classes.some((c) => s.targets_none?.includes(c)))) return null;
   }
   if (s.redirect_targets) {
-    const writes = cmd.redirects.filter((r) => WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => classifyPath(r.target, context));
+    const writes = cmd.redirects.filter((r) => WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => classify(r.target));
     const hits = writes.filter((p) => p.classes.some((c) => s.redirect_targets?.includes(c)));
     if (hits.length === 0) return null;
     paths.push(...hits);

@@ -19,12 +19,37 @@ export interface CompiledRule {
   match: CompiledMatch;
 }
 
+/** A list of program globs, compiled: literal names in a Set, the wildcard ones in one regex. */
+export interface ProgramMatcher {
+  names: Set<string>;
+  glob: RegExp | null;
+}
+
+export function matchesProgram(matcher: ProgramMatcher, program: string): boolean {
+  return matcher.names.has(program) || (matcher.glob !== null && matcher.glob.test(program));
+}
+
+function programMatcher(globs: string[]): ProgramMatcher {
+  const names = new Set<string>();
+  const wild: string[] = [];
+  for (const glob of globs) {
+    if (/[*?]/.test(glob)) wild.push(globToRegex(glob).source.slice(1, -1));
+    else names.add(glob.toLowerCase());
+  }
+  return { names, glob: wild.length > 0 ? new RegExp(`^(?:${wild.join('|')})$`) : null };
+}
+
 export interface CompiledMatch {
   spec: RuleMatchSpec;
   command: RegExp[] | undefined;
   commandNone: RegExp[];
+  /** `command` and `command_none` compiled for one lookup per program. */
+  commandMatcher: ProgramMatcher | undefined;
+  commandNoneMatcher: ProgramMatcher;
   subcommand: string[][] | undefined;
   valueOptions: Map<string, string[] | null>;
+  /** Same key, same reading of a command's arguments (option style + value options). */
+  optionsKey: string;
   flagsAll: string[][];
   argsRegex: RegExp[];
   argvRegex: RegExp[];
@@ -141,8 +166,11 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
       spec: m,
       command: m.command === undefined ? undefined : list(m.command).map(globToRegex),
       commandNone: (m.command_none ?? []).map(globToRegex),
+      commandMatcher: m.command === undefined ? undefined : programMatcher(list(m.command)),
+      commandNoneMatcher: programMatcher(m.command_none ?? []),
       subcommand: m.subcommand === undefined ? undefined : list(m.subcommand).map((s) => s.toLowerCase().split(/\s+/)),
       valueOptions,
+      optionsKey: JSON.stringify([m.option_style ?? 'gnu', [...valueOptions]]),
       flagsAll: (m.flags_all ?? []).map(list),
       argsRegex: (m.args_regex ?? []).map(toRegex),
       argvRegex: (m.argv_regex ?? []).map(toRegex),

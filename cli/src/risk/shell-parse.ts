@@ -239,6 +239,7 @@ export function wordText(node: SyntaxNode): string {
 }
 
 function unescapeBare(text: string): string {
+  if (!text.includes('\\')) return text;
   return text.replace(/\\\n/g, '').replace(/\\(.)/g, '$1');
 }
 
