@@ -72,9 +72,9 @@ interface Hit {
 class RuleEngine implements RiskEngine {
   readonly rulesLoaded: number;
   readonly ruleFiles: string[];
-  /** Built once: the shell rules (in rule order) with their program prefilter. */
+  /** Built once: the shell rules, in rule order. */
   private readonly shellRules: ShellRule[];
-  /** Built once: shell rules by the literal program names they name, and those that need a glob or name none. */
+  /** Built once: shell rules by the literal program names they name, and the rules with a wildcard glob. */
   private readonly byProgram = new Map<string, ShellRule[]>();
   private readonly globRules: ShellRule[];
   /** Built once: per file tool, the rules that can hit it (in rule order). */
