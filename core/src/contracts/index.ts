@@ -4,6 +4,7 @@ export * from './framework.js';
 export * from './language.js';
 export * from './linter.js';
 export * from './retriever.js';
+export * from './source-span.js';
 export * from './risk-rule.js';
 export * from './sink.js';
 export * from './test-runner.js';

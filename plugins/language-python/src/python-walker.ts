@@ -1,4 +1,5 @@
-import type { DefinitionKind, ExtractedDefinition, ExtractedFacts, ExtractedImport, ExtractedReference, ReferenceContext, SourceSpan } from '@agentgov/core';
+import { oneLine, spanBetween, tokenSpan } from '@agentgov/core';
+import type { DefinitionKind, ExtractedDefinition, ExtractedFacts, ExtractedImport, ExtractedReference, ReferenceContext } from '@agentgov/core';
 import type Parser from 'tree-sitter';
 
 type SyntaxNode = Parser.SyntaxNode;
@@ -39,20 +40,6 @@ interface Scope {
    * local to the whole function, so their uses are not references to any definition.
    */
   locals: Set<string> | null;
-}
-
-function spanOf(start: Parser.Point, end: Parser.Point): SourceSpan {
-  return { startLine: start.row + 1, startCol: start.column, endLine: end.row + 1, endCol: end.column };
-}
-
-/** An identifier never spans lines: its end follows from its start, saving a native call per token. */
-function tokenSpan(start: Parser.Point, length: number): SourceSpan {
-  return { startLine: start.row + 1, startCol: start.column, endLine: start.row + 1, endCol: start.column + length };
-}
-
-function collapse(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** The docstring: a string literal as the first statement of the body. */
@@ -161,9 +148,9 @@ class PythonWalker {
       kind,
       name,
       qualifiedName: scope ? `${scope.qualifiedName}.${name}` : name,
-      span: spanOf(outer.startPosition, outer.endPosition),
-      nameSpan: spanOf(nameNode.startPosition, nameNode.endPosition),
-      signature: collapse(this.#source.slice(node.startIndex, body ? body.startIndex : node.endIndex)).replace(/:$/, ''),
+      span: spanBetween(outer.startPosition, outer.endPosition),
+      nameSpan: spanBetween(nameNode.startPosition, nameNode.endPosition),
+      signature: oneLine(this.#source.slice(node.startIndex, body ? body.startIndex : node.endIndex)).replace(/:$/, ''),
       docstring: docstringOf(body),
       text: outer.text,
       exported: !name.startsWith('_') && (scope === undefined || (scope.isClass && scope.def.exported)),
@@ -191,9 +178,9 @@ class PythonWalker {
       kind,
       name,
       qualifiedName: name,
-      span: spanOf(statement.startPosition, statement.endPosition),
-      nameSpan: spanOf(left.startPosition, left.endPosition),
-      signature: collapse(statement.text, 200),
+      span: spanBetween(statement.startPosition, statement.endPosition),
+      nameSpan: spanBetween(left.startPosition, left.endPosition),
+      signature: oneLine(statement.text, 200),
       docstring: null,
       text: statement.text,
       exported: !name.startsWith('_'),

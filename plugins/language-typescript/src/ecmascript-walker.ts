@@ -1,3 +1,4 @@
+import { oneLine, spanBetween, tokenSpan } from '@agentgov/core';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -5,7 +6,6 @@ import type {
   ExtractedImport,
   ExtractedReference,
   ReferenceContext,
-  SourceSpan,
 } from '@agentgov/core';
 import type Parser from 'tree-sitter';
 
@@ -59,20 +59,6 @@ interface Scope {
   anonymous: boolean;
   /** Parameters and variables declared inside a function: their uses reference no definition. */
   locals: Set<string> | null;
-}
-
-function spanOf(start: Parser.Point, end: Parser.Point): SourceSpan {
-  return { startLine: start.row + 1, startCol: start.column, endLine: end.row + 1, endCol: end.column };
-}
-
-/** An identifier never spans lines: its end follows from its start, saving a native call per token. */
-function tokenSpan(start: Parser.Point, length: number): SourceSpan {
-  return { startLine: start.row + 1, startCol: start.column, endLine: start.row + 1, endCol: start.column + length };
-}
-
-function collapse(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function unquote(text: string): string {
@@ -290,9 +276,9 @@ export class EcmascriptWalker {
       kind,
       name,
       qualifiedName: this.#qualify(name),
-      span: spanOf(node.startPosition, node.endPosition),
-      nameSpan: spanOf(nameNode.startPosition, nameNode.endPosition),
-      signature: collapse(this.#source.slice(node.startIndex, signatureEnd)),
+      span: spanBetween(node.startPosition, node.endPosition),
+      nameSpan: spanBetween(nameNode.startPosition, nameNode.endPosition),
+      signature: oneLine(this.#source.slice(node.startIndex, signatureEnd)),
       docstring: jsDocOf(node),
       text: node.text,
       exported: exportParent !== null || explicitName !== null || (parentScope?.def?.exported ?? false),
