@@ -18,7 +18,7 @@ export function identifierTerms(identifier: string): string[] {
 
 /** `src/core/parseTree.ts` → `src core parse tree ts`. */
 export function pathTerms(path: string): string[] {
-  return path.split(/[/\\.\-]+/).flatMap(identifierTerms);
+  return path.split(/[/\\.-]+/).flatMap(identifierTerms);
 }
 
 export function termsText(identifiers: Iterable<string>): string {
