@@ -2,20 +2,21 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { AgentgovError } from '../errors/agentgov-error.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../paths/home.js';
 import { GateEndpointStore, type GateEndpoint } from './endpoints.js';
 import { OffsetStore } from './offsets.js';
 import { RecordStore, type GateDecision } from './records.js';
-import { governanceSchema } from './schema.js';
+import { governanceSchema, type GovernanceOrm } from './schema.js';
 import { readStatus, type GovernanceStatus } from './status.js';
+
+export type { GovernanceOrm };
 
 /** core/migrations/governance, from dist/src/governance/*.js. */
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'migrations', 'governance');
 
-export type GovernanceOrm = BetterSQLite3Database<typeof governanceSchema>;
 
 export interface OpenGovernanceDbOptions {
   /** Open an existing database for reading only: nothing is created or migrated (`status`). */

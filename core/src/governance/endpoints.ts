@@ -1,6 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import type { GovernanceOrm } from './db.js';
-import { gateEndpoints } from './schema.js';
+import { gateEndpoints, type GovernanceOrm } from './schema.js';
 
 export interface GateEndpoint {
   id: number;

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { GovernanceOrm } from './db.js';
-import { ingestOffsets } from './schema.js';
+import { ingestOffsets, type GovernanceOrm } from './schema.js';
 
 /** How far one capture file has been ingested. */
 export interface IngestOffset {

@@ -1,8 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Assessment, GateVerdict, ToolCallEvent, ToolCallResult } from '../contracts/events.js';
 import type { GovernanceRecord } from '../contracts/sink.js';
-import type { GovernanceOrm } from './db.js';
-import { assessments, events, sessions } from './schema.js';
+import { assessments, events, sessions, type GovernanceOrm } from './schema.js';
 
 /** Where an event came from: a capture file path, or `gate` for a live gate request. */
 export type EventSource = string;

@@ -1,3 +1,4 @@
+import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { AssessmentEvidence, CanonicalTool, RiskAction, RiskLevel, ToolCallResult } from '../contracts/events.js';
 
@@ -85,3 +86,6 @@ export const gateEndpoints = sqliteTable('gate_endpoints', {
 });
 
 export const governanceSchema = { sessions, events, assessments, ingestOffsets, gateEndpoints };
+
+/** The typed drizzle handle over the governance schema; the stores take it. */
+export type GovernanceOrm = BetterSQLite3Database<typeof governanceSchema>;

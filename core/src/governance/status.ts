@@ -1,7 +1,6 @@
 import { count, desc, eq, inArray } from 'drizzle-orm';
 import type { RiskAction, RiskLevel } from '../contracts/events.js';
-import type { GovernanceOrm } from './db.js';
-import { assessments, events, gateEndpoints, ingestOffsets, sessions } from './schema.js';
+import { assessments, events, gateEndpoints, ingestOffsets, sessions, type GovernanceOrm } from './schema.js';
 
 export interface HighRiskCall {
   event_id: string;
