@@ -6,16 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchRepos } from '../repos.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const work = resolve(here, '../.work');
-const args = process.argv.slice(2);
-const repos = (args.length > 0 ? args : ['zod', 'vue', 'sympy']).map((arg) => {
-  const [name, dir] = arg.includes('=') ? arg.split('=') : [arg, join(work, arg)];
-  return { name, dir: resolve(dir) };
-});
+const repos = benchRepos();
 const scratch = mkdtempSync(join(tmpdir(), 'agentgov-bench-index-'));
 
 function once(mode, dir, list) {
@@ -82,4 +78,4 @@ for (const r of rows) {
     `| ${r.repo} | ${r.files} | ${r.definitions} | ${r.references} | ${s(r.cold_ms)} (${s(r.cold_cpu_ms)}) | ${r.files_per_s} | ${r.peak_rss_mb} | ${s(r.ctags_ms)} (${s(r.ctags_cpu_ms)}) | ${r.ratio_to_ctags} (${r.cpu_ratio_to_ctags}) | ${s(r.parse_ms)} (${s(r.parse_cpu_ms)}) | ${r.ratio_to_parse} (${r.cpu_ratio_to_parse}) | ${r.reopen_ms} | ${r.update_median_ms}/${r.update_max_ms} |`,
   );
 }
-console.log(`\nreproduce: node bench/index/run.mjs ${args.join(' ')}`.trimEnd());
+console.log(`\nreproduce: node bench/index/run.mjs ${process.argv.slice(2).join(' ')}`.trimEnd());

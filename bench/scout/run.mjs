@@ -6,8 +6,9 @@
 // Prints one JSON object per repository and tool call, then a summary table and the command.
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { dirname, join, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchRepos } from '../repos.mjs';
 import { createLogger, createPluginHost, loadConfig } from '@agentgov/core';
 import { LANGUAGE_PACKS as PYTHON } from '@agentgov/plugin-language-python';
 import { LANGUAGE_PACKS as ECMASCRIPT } from '@agentgov/plugin-language-typescript';
@@ -16,12 +17,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { openRepositoryIndex, ToolServer } from '../../server/dist/src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const work = resolve(here, '../.work');
-const args = process.argv.slice(2);
-const repos = (args.length > 0 ? args : ['zod', 'vue', 'sympy']).map((arg) => {
-  const [name, dir] = arg.includes('=') ? arg.split('=') : [arg, join(work, arg)];
-  return { name, dir: resolve(dir) };
-}).filter((r) => existsSync(r.dir));
+const repos = benchRepos().filter((r) => existsSync(r.dir));
 
 const logger = createLogger({ stream: null });
 const loaded = loadConfig({ cwd: here });
@@ -90,4 +86,4 @@ for (const { name, dir } of repos) {
 }
 console.log('\n| repo | files | defs | tool | args | first ms | median ms | text chars | detail |\n|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.repo} | ${r.files} | ${r.definitions} | ${r.tool} | ${r.args} | ${r.first_ms} | ${r.median_ms} | ${r.text_chars} | ${r.detail} |`);
-console.log(`\nreproduce: node bench/scout/run.mjs ${args.join(' ')}`);
+console.log(`\nreproduce: node bench/scout/run.mjs ${process.argv.slice(2).join(' ')}`);
