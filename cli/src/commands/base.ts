@@ -38,6 +38,10 @@ export abstract class AgentgovCommand extends Command {
   }
 }
 
+/** `--config PATH`, shared by every command that loads the configuration (resolution order in docs/config.md). */
+export const configOption = () =>
+  Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+
 /** `--log-level LEVEL`, shared by commands that log; checked by `toLogLevel` (a bad value is a usage error). */
 export const logLevelOption = () =>
   Option.String('--log-level', 'INFO', { description: 'Logging verbosity: DEBUG, INFO, WARNING or ERROR (default: INFO)' });

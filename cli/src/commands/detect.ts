@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT } from './base.js';
+import { AgentgovCommand, EXIT, configOption } from './base.js';
 
 export class DetectCommand extends AgentgovCommand {
   static override paths = [['detect']];
@@ -17,7 +17,7 @@ export class DetectCommand extends AgentgovCommand {
 
   jsonOutput = Option.Boolean('--json-output', false, { description: 'Print a JSON array instead of a table (default: false)' });
   frameworks = Option.String('--frameworks', { description: 'Comma-separated frameworks to check (default: all known)' });
-  config = Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+  config = configOption();
 
   async run(): Promise<number> {
     const { startCliHost } = await import('../host.js');

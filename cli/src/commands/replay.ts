@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT, logLevelOption, toLogLevel } from './base.js';
+import { AgentgovCommand, EXIT, configOption, logLevelOption, toLogLevel } from './base.js';
 
 export class ReplayCommand extends AgentgovCommand {
   static override paths = [['replay']];
@@ -17,7 +17,7 @@ export class ReplayCommand extends AgentgovCommand {
   capturePath = Option.String({ name: 'PATH', required: true });
   adapter = Option.String('--adapter', { required: true, description: 'Framework adapter that reads the captures, e.g. agentx-code (default: none, required)' });
   output = Option.String('--output', { description: 'Write one JSON record per event to this file instead of the console; {session_id} splits it per session (default: console)' });
-  config = Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+  config = configOption();
   logLevel = logLevelOption();
 
   protected override logLevelOption() {

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT } from './base.js';
+import { AgentgovCommand, EXIT, configOption } from './base.js';
 
 export class ScoreCommand extends AgentgovCommand {
   static override paths = [['score']];
@@ -15,7 +15,7 @@ export class ScoreCommand extends AgentgovCommand {
   });
 
   listen = Option.String('--listen', { description: 'Bind address HOST:PORT (default: score.listen from the config, localhost:7331)' });
-  config = Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+  config = configOption();
 
   async run(): Promise<number> {
     const logger = this.logger();

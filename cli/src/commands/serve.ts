@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { startCliHost } from '../host.js';
-import { AgentgovCommand, EXIT, logLevelOption, toLogLevel } from './base.js';
+import { AgentgovCommand, EXIT, configOption, logLevelOption, toLogLevel } from './base.js';
 
 export class ServeCommand extends AgentgovCommand {
   static override paths = [['serve']];
@@ -19,7 +19,7 @@ export class ServeCommand extends AgentgovCommand {
   repo = Option.String('--repo', { description: 'Repository root to serve (default: server.repo from the config, else the current directory)' });
   devMode = Option.Boolean('--dev-mode', false, { description: 'Also list the dev-only tools, e.g. recon_raw_signals (default: false)' });
   http = Option.String('--http', { description: 'Serve Streamable HTTP on this loopback HOST:PORT instead of stdio (default: stdio)' });
-  config = Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+  config = configOption();
   logLevel = logLevelOption();
 
   protected override logLevelOption() {

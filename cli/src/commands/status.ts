@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT } from './base.js';
+import { AgentgovCommand, EXIT, configOption } from './base.js';
 
 export class StatusCommand extends AgentgovCommand {
   static override paths = [['status']];
@@ -17,7 +17,7 @@ export class StatusCommand extends AgentgovCommand {
 
   jsonOutput = Option.Boolean('--json-output', false, { description: 'Print one JSON object instead of tables (default: false)' });
   db = Option.String('--db', { description: 'Governance database file (default: config governance.db, else $AGENTGOV_HOME/system.db)' });
-  config = Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+  config = configOption();
 
   async run(): Promise<number> {
     const { GovernanceDb, governanceDbPath, loadConfig } = await import('@agentgov/core');

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT, logLevelOption, toLogLevel } from './base.js';
+import { AgentgovCommand, EXIT, configOption, logLevelOption, toLogLevel } from './base.js';
 
 export class WatchCommand extends AgentgovCommand {
   static override paths = [['watch']];
@@ -15,7 +15,7 @@ export class WatchCommand extends AgentgovCommand {
     ],
   });
 
-  config = Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+  config = configOption();
   frameworks = Option.String('--frameworks', { description: 'Comma-separated frameworks to watch (default: governance.frameworks, else all detected)' });
   once = Option.Boolean('--once', false, { description: 'Process the existing captures, then exit without watching or serving (default: false)' });
   score = Option.Boolean('--score', true, { description: 'Start the Score API; --no-score disables it (default: true, unless score.enabled is false)' });

@@ -2,7 +2,7 @@ import { Command, Option } from 'clipanion';
 import { stringify } from 'yaml';
 import { startCliHost } from '../../host.js';
 import { renderTable } from '../../table.js';
-import { AgentgovCommand, EXIT } from '../base.js';
+import { AgentgovCommand, EXIT, configOption } from '../base.js';
 
 export class ConfigShowCommand extends AgentgovCommand {
   static override paths = [['config', 'show']];
@@ -14,7 +14,7 @@ export class ConfigShowCommand extends AgentgovCommand {
     examples: [['Show the effective configuration', '$0 config show'], ['Show a specific file merged over the defaults', '$0 config show --config ./agentgov.yaml'], ['Machine-readable', '$0 config show --json']],
   });
 
-  config = Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+  config = configOption();
   json = Option.Boolean('--json', false, { description: 'Print one JSON object instead of YAML and a table (default: false)' });
 
   async run(): Promise<number> {
