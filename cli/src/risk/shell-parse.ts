@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type Parser from 'tree-sitter';
+import { shellTree, type ShellNode, type ShellTreeOptions } from './shell-tree.js';
 
 /**
  * Shell text → simple commands, with tree-sitter-bash doing the parsing. A simple command keeps
@@ -34,7 +35,13 @@ export interface ShellParse {
   functions: string[];
 }
 
-type SyntaxNode = Parser.SyntaxNode;
+type SyntaxNode = ShellNode;
+
+/** What the Collector reads beyond named nodes: redirect operators, the parts of a concatenated word, and these fields. */
+export const SHELL_TREE_OPTIONS: ShellTreeOptions = {
+  keepAnonymousUnder: new Set(['file_redirect', 'herestring_redirect', 'concatenation']),
+  fieldsUnder: new Set(['function_definition', 'variable_assignment', 'redirected_statement', 'file_redirect', 'herestring_redirect']),
+};
 
 const require = createRequire(import.meta.url);
 let parser: Parser | undefined;
@@ -49,29 +56,40 @@ function shellParser(): Parser {
   return parser;
 }
 
+/**
+ * The root of the parse. The binding's default input buffer is 32K UTF-16 units, allocated and
+ * zeroed per parse; a buffer the size of the text reads it in the same single chunk for less.
+ */
+function parse(text: string): Parser.SyntaxNode {
+  return shellParser().parse(text, undefined, { bufferSize: Math.min(text.length + 1, 32 * 1024) }).rootNode;
+}
+
 const REPAIRS = ["'", '"', '`', ')', '"\'', '\'"', '))', '`)'];
 
 /** Parses shell text; an unterminated quote is closed and noted rather than losing the command. */
 export function parseShell(text: string): ShellParse {
-  let tree = shellParser().parse(text);
+  let source = text;
+  let root = parse(source);
+  const hadError = root.hasError;
   let repairedWith: string | undefined;
-  if (tree.rootNode.hasError) {
+  if (hadError) {
     for (const suffix of REPAIRS) {
-      const candidate = shellParser().parse(text + suffix);
-      if (!candidate.rootNode.hasError) {
-        tree = candidate;
+      const candidate = parse(text + suffix);
+      if (!candidate.hasError) {
+        source = text + suffix;
+        root = candidate;
         repairedWith = suffix;
         break;
       }
     }
   }
   const collector = new Collector();
-  collector.visit(tree.rootNode);
+  collector.visit(shellTree(root, source, SHELL_TREE_OPTIONS));
   const commands = collector.commands.sort((a, b) => a.start - b.start);
   const result: ShellParse = {
     commands,
     assignments: collector.bareAssignments,
-    hasError: tree.rootNode.hasError || repairedWith !== undefined,
+    hasError: hadError,
     functions: collector.functions,
   };
   if (repairedWith !== undefined) result.repairedWith = repairedWith;
