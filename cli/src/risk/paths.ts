@@ -52,8 +52,8 @@ export function classifyPath(raw: string, context: PathContext): ClassifiedPath 
   const stripped = expanded.replace(/(^|\/)(\.?\*|\*\.?\*?)$/, '$1') || '.';
   const hasGlob = /[*?[]/.test(stripped);
   let resolved: string;
-  if (path.posix.isAbsolute(stripped)) resolved = path.posix.resolve(stripped);
-  else if (context.cwd !== null) resolved = path.posix.resolve(context.cwd, stripped);
+  if (path.posix.isAbsolute(stripped)) resolved = isNormal(stripped) ? stripped : path.posix.resolve(stripped);
+  else if (context.cwd !== null) resolved = isNormal(stripped) && isNormal(context.cwd) && context.cwd.startsWith('/') ? `${context.cwd === '/' ? '' : context.cwd}/${stripped}` : path.posix.resolve(context.cwd, stripped);
   else return { raw, resolved: null, classes: ['unknown', ...dataClasses(stripped, stripped, context)] };
   const classes = positionClasses(resolved, context);
   if (hasGlob && !classes.includes('dynamic')) classes.push('glob');
@@ -71,17 +71,58 @@ function positionClasses(resolved: string, context: PathContext): string[] {
     if (resolved.startsWith(`${root}/`)) return ['project'];
     if (root.startsWith(`${resolved}/`)) return ['project_ancestor', 'outside_project'];
   }
-  if (CACHE_DIRS.some((dir) => resolved.startsWith(`${context.home}/${dir}/`) || resolved === `${context.home}/${dir}`)) return ['temp'];
+  if (cacheDirsOf(context.home).some((dir) => resolved.startsWith(`${dir}/`) || resolved === dir)) return ['temp'];
   if (TEMP_ROOTS.some((t) => resolved === t || resolved.startsWith(`${t}/`))) return ['temp'];
   return ['outside_project'];
 }
 
+/** What path.posix.resolve leaves as it is: no empty, `.` or `..` segment, no trailing slash (bar `/`). */
+function isNormal(p: string): boolean {
+  if (p === '/') return true;
+  return p !== '' && !p.endsWith('/') && !p.includes('//') && !/(^|\/)\.\.?(\/|$)/.test(p);
+}
+
+let cacheDirs: { home: string; dirs: string[] } | undefined;
+
+function cacheDirsOf(home: string): string[] {
+  if (cacheDirs?.home !== home) cacheDirs = { home, dirs: CACHE_DIRS.map((dir) => `${home}/${dir}`) };
+  return cacheDirs.dirs;
+}
+
 function dataClasses(absolute: string, tilde: string, context: PathContext): string[] {
   const found: string[] = [];
-  for (const [name, patterns] of context.classPatterns) {
-    if (patterns.some((re) => re.test(absolute) || re.test(tilde))) found.push(name);
+  for (const [name, testers] of classTesters(context.classPatterns)) {
+    if (testers.some((re) => re.test(absolute) || (tilde !== absolute && re.test(tilde)))) found.push(name);
   }
   return found;
+}
+
+/**
+ * Per path class, its patterns joined into as few regular expressions as keep the same answer:
+ * one alternation per flag set, so a path costs one regex run per class instead of one per
+ * pattern. A pattern with a backreference or a named group stays on its own (joining would
+ * renumber or duplicate its groups).
+ */
+const testersByPatterns = new WeakMap<ReadonlyMap<string, RegExp[]>, Array<[string, RegExp[]]>>();
+
+function classTesters(classPatterns: ReadonlyMap<string, RegExp[]>): Array<[string, RegExp[]]> {
+  let testers = testersByPatterns.get(classPatterns);
+  if (testers === undefined) {
+    testers = [...classPatterns].map(([name, patterns]) => [name, joinPatterns(patterns)]);
+    testersByPatterns.set(classPatterns, testers);
+  }
+  return testers;
+}
+
+function joinPatterns(patterns: RegExp[]): RegExp[] {
+  const alone: RegExp[] = [];
+  const byFlags = new Map<string, string[]>();
+  for (const re of patterns) {
+    if (re.global || re.sticky || /\\[1-9k]|\(\?<(?![=!])/.test(re.source)) alone.push(re);
+    else byFlags.set(re.flags, [...(byFlags.get(re.flags) ?? []), re.source]);
+  }
+  const joined = [...byFlags].map(([flags, sources]) => new RegExp(sources.map((source) => `(?:${source})`).join('|'), flags));
+  return [...joined, ...alone];
 }
 
 /** Expands `~`, `$HOME`, `$TMPDIR`, `$PWD` and variables set on the command; null when it stays dynamic. */
@@ -89,6 +130,8 @@ function expand(raw: string, context: PathContext): string | null {
   let text = raw;
   if (text === '~' || text.startsWith('~/')) text = context.home + text.slice(1);
   else if (/^~[A-Za-z_]/.test(text)) text = `/home/${text.slice(1)}`;
+  // Every substitution below starts at a `$` or a backtick.
+  if (!text.includes('$') && !text.includes('`')) return text;
   text = text.replace(/\$\(\s*pwd\s*\)|`\s*pwd\s*`/g, () => context.cwd ?? '$PWD');
   // The repository's top level: the project root when there is one.
   text = text.replace(/\$\(\s*git rev-parse --show-toplevel\s*\)/g, () => context.projectRoot ?? '$PWD');
