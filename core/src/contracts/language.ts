@@ -13,6 +13,18 @@ export interface LanguagePack {
   moduleSystem: ModuleSystem;
   /** Walks a parsed tree-sitter `Tree` of `source` into facts. Pure; never throws on odd syntax. */
   extract(tree: unknown, source: string): ExtractedFacts;
+  /**
+   * Where an index worker thread finds this same pack, so large builds parse and extract off the
+   * main thread. Without it the pack's files are extracted on the main thread.
+   */
+  workerModule?: LanguageWorkerModule;
+}
+
+/** A module a worker thread imports, and the export holding the pack (or an array of packs, matched by `name`). */
+export interface LanguageWorkerModule {
+  /** A `file:` URL (typically the pack module's own `import.meta.url`) or an absolute path. */
+  url: string;
+  exportName: string;
 }
 
 export type ModuleSystem = 'ecmascript' | 'python';

@@ -1,15 +1,10 @@
-import { definePlugin, type LanguagePack } from '@agentgov/core';
-import type Parser from 'tree-sitter';
-import Python from 'tree-sitter-python';
+import { definePlugin } from '@agentgov/core';
+import { LANGUAGE_PACKS } from './language-packs.js';
 import { walkPython } from './python-walker.js';
 
 export const NAME = 'language-python';
 
-export const LANGUAGE_PACKS: readonly LanguagePack[] = Object.freeze([
-  { name: 'python', extensions: ['.py', '.pyi'], grammar: Python, moduleSystem: 'python', extract: (tree: unknown, source: string) => walkPython(tree as Parser.Tree, source) },
-]);
-
-export { walkPython };
+export { LANGUAGE_PACKS, walkPython };
 
 export default definePlugin({
   name: NAME,

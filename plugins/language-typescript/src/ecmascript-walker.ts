@@ -1,4 +1,5 @@
-import { oneLine, spanBetween, tokenSpan } from '@agentgov/core';
+// The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
+import { oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -6,7 +7,7 @@ import type {
   ExtractedImport,
   ExtractedReference,
   ReferenceContext,
-} from '@agentgov/core';
+} from '@agentgov/core/contracts';
 import type Parser from 'tree-sitter';
 
 type SyntaxNode = Parser.SyntaxNode;

@@ -1,23 +1,10 @@
-import { definePlugin, type LanguagePack } from '@agentgov/core';
-import type Parser from 'tree-sitter';
-import JavaScript from 'tree-sitter-javascript';
-import TypeScript from 'tree-sitter-typescript';
+import { definePlugin } from '@agentgov/core';
 import { walkEcmascript } from './ecmascript-walker.js';
+import { LANGUAGE_PACKS } from './language-packs.js';
 
 export const NAME = 'language-typescript';
 
-function extract(tree: unknown, source: string) {
-  return walkEcmascript(tree as Parser.Tree, source);
-}
-
-/** The three ECMAScript packs: one grammar each, one walker for all. */
-export const LANGUAGE_PACKS: readonly LanguagePack[] = Object.freeze([
-  { name: 'typescript', extensions: ['.ts', '.mts', '.cts'], grammar: TypeScript.typescript, moduleSystem: 'ecmascript', extract },
-  { name: 'tsx', extensions: ['.tsx'], grammar: TypeScript.tsx, moduleSystem: 'ecmascript', extract },
-  { name: 'javascript', extensions: ['.js', '.mjs', '.cjs', '.jsx'], grammar: JavaScript, moduleSystem: 'ecmascript', extract },
-]);
-
-export { walkEcmascript };
+export { LANGUAGE_PACKS, walkEcmascript };
 
 export default definePlugin({
   name: NAME,

@@ -2,8 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExtractedReference, LanguagePack, Logger } from '@agentgov/core';
 import { CompactReferences, StringPool } from './compact-references.js';
-import { discoverFiles, rediscoverChanged, type CandidateFile } from './discovery.js';
-import { extractFile, languageFor, sha1, type FileFacts } from './extract-file.js';
+import { discoverFiles, rediscoverChanged } from './discovery.js';
+import { extractFile, languageFor, type FileFacts } from './extract-file.js';
+import type { ExtractOutcome } from './extract-job.js';
+import { defaultWorkerCount, ExtractPool, InThreadExtractor, type Extractor } from './extract-pool.js';
 import { ImportResolver } from './resolution/import-resolver.js';
 import { ReferenceResolver, type ModuleFacts } from './resolution/reference-resolver.js';
 import type { FileWrite, IndexStore } from './store/index-store.js';
@@ -11,8 +13,8 @@ import type { ImportEdge, IndexProgress } from './types.js';
 
 /** Files parsed between event-loop turns: tree-sitter frees native memory only when the loop turns. */
 const YIELD_EVERY = 32;
-/** A NUL in the first 8000 bytes means binary, as git decides it. */
-const BINARY_PROBE_BYTES = 8000;
+/** Fewer files than this are extracted in-thread: starting worker threads costs more than it saves. */
+const POOL_MIN_FILES = 32;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -23,6 +25,8 @@ export interface SyncOptions {
   maxFileBytes?: number;
   exclude?: readonly string[];
   onProgress(progress: IndexProgress): void;
+  /** Worker threads for parsing and extraction (default: one per available core; 0 = in-thread). */
+  extractWorkers?: number;
   /** Paths the watcher saw change; lets a burst of plain edits skip full discovery. */
   changedPaths?: readonly string[];
   /** Survives between syncs of one index: the last full discovery's config files and skip counts. */
@@ -49,23 +53,6 @@ export class KnownNames {
 
 function sameEdges(a: readonly ImportEdge[], b: readonly ImportEdge[]): boolean {
   return a.length === b.length && a.every((edge, i) => edge.specifier === b[i]!.specifier && edge.to_path === b[i]!.to_path && edge.line === b[i]!.line);
-}
-
-/** Reads one file as text; null (with the reason counted) when it is unreadable or binary. */
-async function readContent(root: string, candidate: CandidateFile, skipped: Record<string, number>): Promise<{ content: string; hash: string } | null> {
-  let buffer: Buffer;
-  try {
-    buffer = await readFile(join(root, candidate.path));
-  } catch {
-    skipped['unreadable'] = (skipped['unreadable'] ?? 0) + 1;
-    return null;
-  }
-  if (buffer.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
-    skipped['binary'] = (skipped['binary'] ?? 0) + 1;
-    return null;
-  }
-  const content = buffer.toString('utf8');
-  return { content, hash: sha1(content) };
 }
 
 /**
@@ -99,42 +86,42 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
   const unindexable = new Set<string>();
   let done = 0;
   options.onProgress({ done, total: toRead.length, phase: 'parsing' });
-  // Reads run a few files ahead of parsing so the disk and the parser overlap.
-  const READ_AHEAD = 16;
-  const reads: Array<Promise<{ content: string; hash: string } | null>> = [];
-  const startRead = (i: number) => {
-    if (i < toRead.length && reads[i] === undefined) reads[i] = readContent(root, toRead[i]!, skipped);
-  };
-  for (let i = 0; i < toRead.length; i++) {
-    const candidate = toRead[i]!;
-    for (let ahead = i; ahead <= i + READ_AHEAD; ahead++) startRead(ahead);
-    const read = await reads[i]!;
-    delete reads[i];
-    const previous = stored.get(candidate.path);
-    if (!read) unindexable.add(candidate.path);
-    else if (previous && previous.hash === read.hash) touched.push({ path: candidate.path, mtimeMs: candidate.mtimeMs });
-    else {
-      let facts: FileFacts | null = null;
-      try {
-        facts = extractFile(candidate.path, read.content, languages);
-      } catch (error) {
-        skipped['parse-error'] = (skipped['parse-error'] ?? 0) + 1;
-        logger.warn('file could not be parsed; skipped', { path: candidate.path, error: (error as Error).message });
+  // Many files: read, parse and extract on worker threads while this thread collects the facts.
+  const workers = options.extractWorkers ?? defaultWorkerCount();
+  const extractor: Extractor = (toRead.length >= POOL_MIN_FILES ? ExtractPool.start(root, languages, workers, logger) : null) ?? new InThreadExtractor(root, languages);
+  try {
+    const outcomes: Array<Promise<ExtractOutcome>> = [];
+    const start = (i: number) => {
+      if (i < toRead.length && outcomes[i] === undefined) outcomes[i] = extractor.run({ path: toRead[i]!.path, previousHash: stored.get(toRead[i]!.path)?.hash ?? null });
+    };
+    for (let i = 0; i < toRead.length; i++) {
+      const candidate = toRead[i]!;
+      for (let ahead = i; ahead < i + extractor.concurrency; ahead++) start(ahead);
+      const outcome = await outcomes[i]!;
+      delete outcomes[i];
+      if (outcome.status === 'unreadable' || outcome.status === 'binary') {
+        skipped[outcome.status] = (skipped[outcome.status] ?? 0) + 1;
         unindexable.add(candidate.path);
-      }
-      if (facts) {
-        const lines = read.content.length === 0 ? 0 : read.content.split('\n').length;
-        const references = new CompactReferences(facts.references, pool);
-        facts.references = [];
+      } else if (outcome.status === 'failed') {
+        skipped['parse-error'] = (skipped['parse-error'] ?? 0) + 1;
+        logger.warn('file could not be parsed; skipped', { path: candidate.path, error: outcome.message });
+        unindexable.add(candidate.path);
+      } else if (outcome.status === 'unchanged') touched.push({ path: candidate.path, mtimeMs: candidate.mtimeMs });
+      else if (outcome.facts) {
+        const { references: packed, ...rest } = outcome.facts;
+        const facts: FileFacts = { ...rest, references: [] };
         for (const [uid, identifiers] of facts.bodyIdentifiers) facts.bodyIdentifiers.set(uid, identifiers.map((identifier) => pool.get(identifier)));
-        fresh.set(candidate.path, { write: { file: { path: candidate.path, language: facts.language, size: candidate.size, mtimeMs: candidate.mtimeMs, hash: read.hash, lines }, facts }, references });
+        const file = { path: candidate.path, language: facts.language, size: candidate.size, mtimeMs: candidate.mtimeMs, hash: outcome.hash, lines: outcome.lines };
+        fresh.set(candidate.path, { write: { file, facts }, references: new CompactReferences(packed, pool) });
+      }
+      done++;
+      if (done % YIELD_EVERY === 0) {
+        options.onProgress({ done, total: toRead.length, phase: 'parsing' });
+        await yieldToLoop();
       }
     }
-    done++;
-    if (done % YIELD_EVERY === 0) {
-      options.onProgress({ done, total: toRead.length, phase: 'parsing' });
-      await yieldToLoop();
-    }
+  } finally {
+    await extractor.close();
   }
   options.onProgress({ done, total: toRead.length, phase: 'resolving' });
 

@@ -29,6 +29,11 @@ export interface OpenRepositoryIndexOptions {
   maxFileBytes?: number;
   /** Globs (or directory prefixes) never indexed, on top of `.agentgov/` and `node_modules/`. */
   exclude?: string[];
+  /**
+   * Worker threads that read, parse and extract when a sync has many files (default: one per
+   * available core; 0 = always on the calling thread). Started per sync, stopped when it ends.
+   */
+  extractWorkers?: number;
   /** Re-index changed, added, deleted and renamed files as they happen (default false). */
   watch?: boolean;
   debounceMs?: number;
@@ -157,6 +162,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
       logger: this.#options.logger,
       maxFileBytes: this.#options.maxFileBytes,
       exclude: this.#options.exclude,
+      extractWorkers: this.#options.extractWorkers,
       changedPaths,
       memo: this.#memo,
       onProgress: (progress) => {

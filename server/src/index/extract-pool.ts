@@ -1,0 +1,140 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { LanguagePack, Logger } from '@agentgov/core';
+import { languageFor } from './extract-file.js';
+import { runExtractJob, type ExtractJob, type ExtractOutcome } from './extract-job.js';
+import type { ExtractReply, ExtractRequest, ExtractWorkerData, WorkerPackSpec } from './extract-worker.js';
+
+/** Jobs posted ahead to each worker, so it never waits on the main thread between files. */
+const IN_FLIGHT_PER_WORKER = 3;
+
+/** Runs extract jobs: on worker threads where the language pack names a worker module, else in-thread. */
+export interface Extractor {
+  /** How many jobs are worth keeping outstanding at once. */
+  readonly concurrency: number;
+  run(job: ExtractJob): Promise<ExtractOutcome>;
+  close(): Promise<void>;
+}
+
+/** Every job on the calling thread. */
+export class InThreadExtractor implements Extractor {
+  readonly concurrency = 1;
+  constructor(
+    private readonly root: string,
+    private readonly languages: readonly LanguagePack[],
+  ) {}
+  run(job: ExtractJob): Promise<ExtractOutcome> {
+    return Promise.resolve(runExtractJob(this.root, job, this.languages));
+  }
+  async close(): Promise<void> {}
+}
+
+/** The default pool size: one worker per available core. */
+export function defaultWorkerCount(): number {
+  return Math.max(1, availableParallelism());
+}
+
+interface Pending {
+  request: ExtractRequest;
+  resolve(outcome: ExtractOutcome): void;
+}
+
+interface PoolWorker {
+  worker: Worker;
+  inFlight: Map<number, Pending>;
+}
+
+/**
+ * A small pool of index worker threads. A job whose pack has no worker module, or that a worker
+ * cannot load, runs in-thread; a worker that dies fails its in-flight jobs (each counted as a
+ * skipped file by the caller), and when none is left every further job runs in-thread.
+ */
+export class ExtractPool implements Extractor {
+  readonly concurrency: number;
+  readonly #inThread: InThreadExtractor;
+  readonly #languages: readonly LanguagePack[];
+  readonly #workerPacks: Set<string>;
+  readonly #workers: PoolWorker[] = [];
+  readonly #queue: Pending[] = [];
+  readonly #logger: Logger;
+  #nextId = 0;
+  #closed = false;
+
+  private constructor(root: string, languages: readonly LanguagePack[], size: number, logger: Logger) {
+    this.#inThread = new InThreadExtractor(root, languages);
+    this.#languages = languages;
+    this.#logger = logger;
+    const specs: WorkerPackSpec[] = languages.flatMap((pack) => (pack.workerModule ? [{ name: pack.name, url: pack.workerModule.url, exportName: pack.workerModule.exportName }] : []));
+    this.#workerPacks = new Set(specs.map((spec) => spec.name));
+    for (let i = 0; i < size; i++) this.#spawn({ root, packs: specs });
+    this.concurrency = size * IN_FLIGHT_PER_WORKER;
+  }
+
+  /** A pool of `size` workers, or null when no language pack can run on a worker (extract in-thread). */
+  static start(root: string, languages: readonly LanguagePack[], size: number, logger: Logger): ExtractPool | null {
+    if (size < 1 || !languages.some((pack) => pack.workerModule)) return null;
+    return new ExtractPool(root, languages, size, logger);
+  }
+
+  #spawn(data: ExtractWorkerData): void {
+    const worker = new Worker(new URL('./extract-worker.js', import.meta.url), { workerData: data });
+    const entry: PoolWorker = { worker, inFlight: new Map() };
+    worker.on('message', (reply: ExtractReply) => {
+      const pending = entry.inFlight.get(reply.id);
+      if (!pending) return;
+      entry.inFlight.delete(reply.id);
+      if ('outcome' in reply) pending.resolve(reply.outcome);
+      else this.#runInThread(pending);
+      this.#dispatch();
+    });
+    const fail = (message: string) => {
+      const at = this.#workers.indexOf(entry);
+      if (at === -1) return;
+      this.#workers.splice(at, 1);
+      if (!this.#closed) this.#logger.warn('index worker thread stopped; its files in progress are skipped', { error: message, files: entry.inFlight.size });
+      for (const pending of entry.inFlight.values()) pending.resolve({ status: 'failed', message: `index worker thread stopped: ${message}` });
+      entry.inFlight.clear();
+      this.#dispatch();
+    };
+    worker.on('error', (error) => fail(error.message));
+    worker.on('exit', (code) => fail(`exit code ${code}`));
+    this.#workers.push(entry);
+  }
+
+  run(job: ExtractJob): Promise<ExtractOutcome> {
+    const pack = languageFor(job.path, this.#languages);
+    if (!pack || !this.#workerPacks.has(pack.name)) return this.#inThread.run(job);
+    return new Promise((resolve) => {
+      this.#queue.push({ request: { id: this.#nextId++, pack: pack.name, job }, resolve });
+      this.#dispatch();
+    });
+  }
+
+  #runInThread(pending: Pending): void {
+    void this.#inThread.run(pending.request.job).then(pending.resolve);
+  }
+
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      if (this.#workers.length === 0) {
+        for (const pending of this.#queue.splice(0)) this.#runInThread(pending);
+        return;
+      }
+      let target: PoolWorker | undefined;
+      for (const candidate of this.#workers) if (candidate.inFlight.size < IN_FLIGHT_PER_WORKER && (!target || candidate.inFlight.size < target.inFlight.size)) target = candidate;
+      if (!target) return;
+      const pending = this.#queue.shift()!;
+      target.inFlight.set(pending.request.id, pending);
+      target.worker.postMessage(pending.request);
+    }
+  }
+
+  /** Terminates the workers; jobs still queued run in-thread. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const workers = this.#workers.splice(0);
+    for (const { inFlight } of workers) for (const pending of inFlight.values()) this.#runInThread(pending);
+    for (const pending of this.#queue.splice(0)) this.#runInThread(pending);
+    await Promise.all(workers.map(({ worker }) => worker.terminate()));
+  }
+}
