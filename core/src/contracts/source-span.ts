@@ -21,3 +21,41 @@ export function oneLine(text: string, max = 300): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
+
+/**
+ * Rows and columns from string offsets, without asking tree-sitter (a native call per token).
+ * tree-sitter's Node binding parses the JS string as UTF-16, so a column is the offset from the
+ * row's start in UTF-16 code units and only `\n` starts a row: exactly what this computes.
+ */
+export class LineIndex {
+  readonly #source: string;
+  #starts: number[] | null = null;
+  #row = 0;
+
+  constructor(source: string) {
+    this.#source = source;
+  }
+
+  point(index: number): SourcePoint {
+    const starts = (this.#starts ??= this.#lineStarts());
+    let row = this.#row;
+    // Walks visit tokens in document order: the last row, or the next, is nearly always it.
+    if (!(starts[row]! <= index && (row + 1 >= starts.length || index < starts[row + 1]!))) {
+      let low = 0;
+      let high = starts.length - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (starts[mid]! <= index) low = mid;
+        else high = mid - 1;
+      }
+      row = this.#row = low;
+    }
+    return { row, column: index - starts[row]! };
+  }
+
+  #lineStarts(): number[] {
+    const starts = [0];
+    for (let at = this.#source.indexOf('\n'); at !== -1; at = this.#source.indexOf('\n', at + 1)) starts.push(at + 1);
+    return starts;
+  }
+}

@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import { LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
 import type { DefinitionKind, ExtractedDefinition, ExtractedFacts, ExtractedImport, ExtractedReference, ReferenceContext } from '@agentgov/core/contracts';
 import type Parser from 'tree-sitter';
 
@@ -19,6 +19,8 @@ const BINDING_FIELDS: Record<string, string | null> = {
   list_pattern: null,
   as_pattern_target: null,
 };
+/** Parents under which an identifier's field name decides what it is (bound, a keyword, called, an attribute). */
+const FIELD_PARENTS = new Set([...Object.keys(BINDING_FIELDS).filter((type) => BINDING_FIELDS[type] !== null), 'default_parameter', 'keyword_argument', 'call', 'attribute']);
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
 const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
 
@@ -60,6 +62,7 @@ function docstringOf(body: SyntaxNode | null): string | null {
 /** Walks one Python syntax tree into definitions, references and imports. */
 class PythonWalker {
   readonly #source: string;
+  readonly #lines: LineIndex;
   readonly #definitions: ExtractedDefinition[] = [];
   readonly #references: ExtractedReference[] = [];
   readonly #imports: ExtractedImport[] = [];
@@ -71,6 +74,7 @@ class PythonWalker {
 
   constructor(source: string) {
     this.#source = source;
+    this.#lines = new LineIndex(source);
   }
 
   walk(tree: Parser.Tree): ExtractedFacts {
@@ -84,20 +88,21 @@ class PythonWalker {
     let type = TYPE_NAMES[typeId];
     if (type === undefined) type = TYPE_NAMES[typeId] = cursor.nodeType;
     if (type === 'identifier') {
-      this.#identifier(cursor, cursor.currentFieldName ?? null);
+      this.#identifier(cursor);
       return;
     }
-    // Each cursor getter crosses into native code: read field and offset only where they are used.
+    // Each cursor getter crosses into native code: read field and offset only where they are used
+    // (an attribute's field only matters under a call: `a.b()` is a call of `b`).
     const framed = type === 'attribute';
-    const field = framed ? (cursor.currentFieldName ?? null) : null;
+    const field = framed && this.#frames[this.#frames.length - 1]?.type === 'call' ? (cursor.currentFieldName ?? null) : null;
     const start = framed ? cursor.startIndex : 0;
     let pushedScope = false;
     switch (type) {
       case 'comment':
-        this.#tokens(cursor.startIndex, cursor.endIndex, cursor.startPosition, 'comment');
+        this.#tokens(cursor.startIndex, cursor.endIndex, 'comment');
         return;
       case 'string_content':
-        this.#tokens(cursor.startIndex, cursor.endIndex, cursor.startPosition, 'string');
+        this.#tokens(cursor.startIndex, cursor.endIndex, 'string');
         return;
       case 'function_definition':
         pushedScope = this.#define(cursor.currentNode, this.#scope()?.isClass ? 'method' : 'function', false);
@@ -106,7 +111,8 @@ class PythonWalker {
         pushedScope = this.#define(cursor.currentNode, 'class', true);
         break;
       case 'assignment':
-        this.#assignment(cursor.currentNode);
+        // Inside a def or class an assignment defines nothing; its target identifiers bind locals.
+        if (this.#scopes.length === 0) this.#assignment(cursor.currentNode);
         break;
       case 'import_statement':
         this.#importStatement(cursor.currentNode);
@@ -190,13 +196,14 @@ class PythonWalker {
     });
   }
 
-  #identifier(cursor: Parser.TreeCursor, field: string | null): void {
+  #identifier(cursor: Parser.TreeCursor): void {
     const start = cursor.startIndex;
     const name = this.#source.slice(start, cursor.endIndex);
     const scope = this.#scope();
     scope?.identifiers.add(name);
     const parent = this.#frames[this.#frames.length - 1];
     if (!parent) return;
+    const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
     const binding = BINDING_FIELDS[parent.type];
     const declares =
       (DECLARING_PARENTS.has(parent.type) && !(parent.type === 'default_parameter' && field === 'value')) ||
@@ -218,7 +225,7 @@ class PythonWalker {
       context = grand && grand.type === 'call' && parent.field === 'function' ? 'call' : 'member';
     }
     if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
-    this.#references.push({ name, context, span: tokenSpan(cursor.startPosition, name.length), qualifier, enclosing: scope?.qualifiedName ?? null });
+    this.#references.push({ name, context, span: tokenSpan(this.#lines.point(start), name.length), qualifier, enclosing: scope?.qualifiedName ?? null });
   }
 
   /** Bound in an enclosing function (closures see their outer functions' locals; class bodies don't count). */
@@ -227,8 +234,9 @@ class PythonWalker {
     return false;
   }
 
-  #tokens(startIndex: number, endIndex: number, startPoint: Parser.Point, context: ReferenceContext): void {
+  #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const text = this.#source.slice(startIndex, endIndex);
+    const startPoint = this.#lines.point(startIndex);
     CODE_TOKEN.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = CODE_TOKEN.exec(text)) !== null) {

@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import { LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -36,6 +36,8 @@ const DECLARING_PARENTS = new Set([
   'break_statement',
   'continue_statement',
 ]);
+/** Parents under which an identifier's field name decides what it is (declared, called, a property, a key). */
+const FIELD_PARENTS = new Set(['variable_declarator', 'for_in_statement', 'arrow_function', 'call_expression', 'new_expression', 'member_expression', 'pair']);
 /** Frames whose field name and start offset later lookups need (qualifier slicing, import sources). */
 const FRAMED_TYPES = new Set(['member_expression', 'string', 'template_string']);
 const FUNCTION_VALUE_TYPES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
@@ -88,6 +90,7 @@ function jsDocOf(node: SyntaxNode): string | null {
 /** Walks one ECMAScript-family syntax tree (TS, TSX, JS) into definitions, references and imports. */
 export class EcmascriptWalker {
   readonly #source: string;
+  readonly #lines: LineIndex;
   readonly #definitions: ExtractedDefinition[] = [];
   readonly #references: ExtractedReference[] = [];
   readonly #imports: ExtractedImport[] = [];
@@ -100,6 +103,7 @@ export class EcmascriptWalker {
 
   constructor(source: string) {
     this.#source = source;
+    this.#lines = new LineIndex(source);
   }
 
   walk(tree: Parser.Tree): ExtractedFacts {
@@ -118,23 +122,28 @@ export class EcmascriptWalker {
     let type = this.#typeNames[typeId];
     if (type === undefined) type = this.#typeNames[typeId] = cursor.nodeType;
     if (IDENTIFIER_TYPES.has(type)) {
-      this.#identifier(cursor, type, cursor.currentFieldName ?? null);
+      this.#identifier(cursor, type);
       return;
     }
-    // Each cursor getter crosses into native code: read field and offset only where they are used.
+    // Each cursor getter crosses into native code: read field and offset only where they are used
+    // (a member expression's field only matters under a call: `a.b()` is a call of `b`).
     const framed = FRAMED_TYPES.has(type);
-    const field = framed ? (cursor.currentFieldName ?? null) : null;
+    const field = framed && (type !== 'member_expression' || this.#frames[this.#frames.length - 1]?.type === 'call_expression') ? (cursor.currentFieldName ?? null) : null;
     const start = framed ? cursor.startIndex : 0;
     let pushedScope = false;
     let frameType = type;
 
     switch (type) {
       case 'comment':
-        this.#tokens(cursor.startIndex, cursor.endIndex, cursor.startPosition, 'comment');
+        this.#tokens(cursor.startIndex, cursor.endIndex, 'comment');
         return;
       case 'string_fragment':
-        if (!this.#inImportSource()) this.#tokens(cursor.startIndex, cursor.endIndex, cursor.startPosition, 'string');
+        if (!this.#inImportSource()) this.#tokens(cursor.startIndex, cursor.endIndex, 'string');
         return;
+      case 'import':
+        // `import('x')`: the keyword is the callee of a call expression.
+        if (this.#frames[this.#frames.length - 1]?.type === 'call_expression') this.#maybeRequire(cursor.currentNode.parent!);
+        break;
       case 'import_statement':
         this.#importStatement(cursor.currentNode);
         break;
@@ -142,7 +151,6 @@ export class EcmascriptWalker {
         if (this.#exportStatement(cursor.currentNode)) frameType = 'export_from_statement';
         break;
       case 'call_expression':
-        if (this.#calleeIsRequireOrImport(cursor)) this.#maybeRequire(cursor.currentNode);
         break;
       case 'assignment_expression':
         if (this.#scopes.length === 0) pushedScope = this.#commonJsExport(cursor.currentNode);
@@ -233,7 +241,8 @@ export class EcmascriptWalker {
         return true;
       }
       case 'variable_declarator':
-        return this.#variable(cursor.currentNode);
+        // Inside a function a declarator defines nothing; its name identifier declares the local.
+        return this.#atModuleLevel() ? this.#variable(cursor.currentNode) : false;
       default:
         return false;
     }
@@ -291,7 +300,7 @@ export class EcmascriptWalker {
     return true;
   }
 
-  #identifier(cursor: Parser.TreeCursor, type: string, field: string | null): void {
+  #identifier(cursor: Parser.TreeCursor, type: string): void {
     const start = cursor.startIndex;
     const name = this.#source.slice(start, cursor.endIndex);
     for (let i = this.#scopes.length - 1; i >= 0; i--) {
@@ -303,6 +312,8 @@ export class EcmascriptWalker {
     }
     const parent = this.#frames[this.#frames.length - 1];
     if (!parent) return;
+    const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
+    if (field === 'function' && name === 'require' && parent.type === 'call_expression') this.#maybeRequire(cursor.currentNode.parent!);
     const declares =
       DECLARING_PARENTS.has(parent.type) ||
       type === 'shorthand_property_identifier_pattern' ||
@@ -326,7 +337,7 @@ export class EcmascriptWalker {
       context = grand && grand.type === 'call_expression' && parent.field === 'function' ? 'call' : 'member';
     } else if (parent.type === 'pair' && field === 'key') context = 'member';
     if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
-    this.#references.push({ name, context, span: tokenSpan(cursor.startPosition, name.length), qualifier, enclosing: this.#enclosing() });
+    this.#references.push({ name, context, span: tokenSpan(this.#lines.point(start), name.length), qualifier, enclosing: this.#enclosing() });
   }
 
   /** Qualified name of the innermost enclosing definition. */
@@ -351,8 +362,9 @@ export class EcmascriptWalker {
   }
 
   /** Code-looking tokens inside a comment or string, as low-certainty mentions. */
-  #tokens(startIndex: number, endIndex: number, startPoint: Parser.Point, context: ReferenceContext): void {
+  #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const text = this.#source.slice(startIndex, endIndex);
+    const startPoint = this.#lines.point(startIndex);
     CODE_TOKEN.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = CODE_TOKEN.exec(text)) !== null) {
@@ -449,15 +461,6 @@ export class EcmascriptWalker {
       if (name) return this.#define(right, kindOf(right), right.type === 'class', right, name);
     }
     return false;
-  }
-
-  /** Peeks at the callee without materializing nodes: most calls are neither `require` nor `import()`. */
-  #calleeIsRequireOrImport(cursor: Parser.TreeCursor): boolean {
-    if (!cursor.gotoFirstChild()) return false;
-    const type = cursor.nodeType;
-    const hit = type === 'import' || (type === 'identifier' && cursor.endIndex - cursor.startIndex === 7 && this.#source.startsWith('require', cursor.startIndex));
-    cursor.gotoParent();
-    return hit;
   }
 
   /** `require('x')` and `import('x')`, bound to whatever the enclosing declarator names. */
