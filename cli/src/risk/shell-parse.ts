@@ -68,6 +68,32 @@ const REPAIRS = ["'", '"', '`', ')', '"\'', '\'"', '))', '`)'];
 
 /** Parses shell text; an unterminated quote is closed and noted rather than losing the command. */
 export function parseShell(text: string): ShellParse {
+  return plainWords(text) ?? parseWithTreeSitter(text);
+}
+
+/**
+ * Words of letters, digits and `_ . / , + -` (later words also `: @ % =`), separated by single
+ * spaces, the first starting with a letter, digit, `_`, `.` or `/`: nothing quoted, escaped,
+ * expanded, redirected or reserved. Tree-sitter parses such a
+ * text as one simple command of exactly these words, so it is answered without the parser, which
+ * costs more than everything else for a command like `git status`. The alphabet is what tree-sitter
+ * reads that way everywhere: it reads `a@b`, `a%b`, `a=b`, `a+:b` as a first word differently, a
+ * bare `==` word, and the words after a first word `-`. shell-parse.test checks the answer against tree-sitter's over every risk
+ * bench command it applies to, every short word over the alphabet, and generated word lists.
+ */
+const PLAIN_WORDS = /^[A-Za-z0-9_./][A-Za-z0-9_./,+-]*(?: [A-Za-z0-9_./,:@%+=-]+)*$/;
+/** First words the grammar reads as something other than a command name (and a few more, to be safe). */
+const NOT_A_COMMAND_NAME = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv']);
+
+export function plainWords(text: string): ShellParse | null {
+  if (!PLAIN_WORDS.test(text) || text.includes('==')) return null;
+  const words = text.split(' ');
+  if (NOT_A_COMMAND_NAME.has(words[0] as string)) return null;
+  return { commands: [{ words, assignments: {}, redirects: [], inputFrom: [], start: 0 }], assignments: {}, hasError: false, functions: [] };
+}
+
+/** The tree-sitter parse of any shell text. */
+export function parseWithTreeSitter(text: string): ShellParse {
   let source = text;
   let root = parse(source);
   const hadError = root.hasError;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { parseShell } from '../../src/risk/shell-parse.js';
+import { parseShell, parseWithTreeSitter, plainWords } from '../../src/risk/shell-parse.js';
+import { BENCH_COMMANDS } from './bench-commands.js';
 
 const words = (text: string): string[][] => parseShell(text).commands.map((c) => c.words);
 
@@ -53,4 +54,66 @@ describe('shell-parse: tree-sitter-bash into simple commands', function () {
   it('records function definitions', function () {
     expect(parseShell(':(){ :|:& };:').functions).to.deep.equal([':']);
   });
+
+  describe('plain words answered without the parser', function () {
+    it('equals the tree-sitter parse for every risk bench command it applies to', function () {
+      const applies = BENCH_COMMANDS.filter((command) => plainWords(command) !== null);
+      expect(applies.length).to.be.greaterThan(200);
+      for (const command of applies) expect(plainWords(command), command).to.deep.equal(parseWithTreeSitter(command));
+    });
+
+    // Letters and digits stand for their classes; the rest is every other character the fast path accepts.
+    const ALPHABET = 'aZ09_./,:@%+-=';
+    const shortWords = (length: number): string[] => (length === 0 ? [''] : shortWords(length - 1).flatMap((w) => [...ALPHABET].map((c) => w + c)));
+
+    it('equals the tree-sitter parse for every word of up to 3 characters, as the first word and as a later one', async function () {
+      const words = [1, 2, 3].flatMap(shortWords);
+      let applied = 0;
+      for (const [i, word] of words.entries()) {
+        for (const text of [word, `${word} x`, `x ${word}`, `x ${word} y`]) {
+          const plain = plainWords(text);
+          if (plain === null) continue;
+          applied += 1;
+          expect(plain, text).to.deep.equal(parseWithTreeSitter(text));
+        }
+        if (i % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(applied).to.be.greaterThan(4000);
+    });
+
+    it('equals the tree-sitter parse for generated word lists', async function () {
+      // A fixed-seed generator: words over the alphabet, the bench's own words, and reserved words.
+      let seed = 20261122;
+      const random = (n: number): number => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed % n;
+      };
+      const benchWords = [...new Set(BENCH_COMMANDS.flatMap((c) => c.split(' ')))].filter((w) => /^[A-Za-z0-9_./,:@%+=-]+$/.test(w));
+      const special = ['if', 'then', 'fi', 'for', 'in', 'do', 'done', 'case', 'esac', 'while', 'until', 'function', 'select', 'time', 'declare', 'export', 'local', 'unset', 'readonly', 'typeset', 'g++', 'c++', '-', '--', '%', '%1', '.', '..', ':', ',', '@', '+', '=', '==', '=~', '1', '2', 'x=1', '-a=b', 'a,b', 'a:b', 'a@b'];
+      const word = (): string => {
+        const kind = random(3);
+        if (kind === 0) return benchWords[random(benchWords.length)] as string;
+        if (kind === 1) return special[random(special.length)] as string;
+        return Array.from({ length: 1 + random(6) }, () => ALPHABET[random(ALPHABET.length)]).join('');
+      };
+      let applied = 0;
+      for (let i = 0; i < 4000; i += 1) {
+        const text = Array.from({ length: 1 + random(6) }, word).join(' ');
+        const plain = plainWords(text);
+        if (i % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+        if (plain === null) continue;
+        applied += 1;
+        expect(plain, text).to.deep.equal(parseWithTreeSitter(text));
+      }
+      expect(applied).to.be.greaterThan(1000);
+    });
+
+    it('leaves anything quoted, expanded, redirected, reserved or oddly spaced to tree-sitter', function () {
+      for (const text of ['git status', 'rm -rf / --no-preserve-root', 'npm test -- --grep=x', 'g++ -O2 a.c', 'date +%Y']) expect(plainWords(text), text).to.not.equal(null);
+      for (const text of ['A=1 cmd', 'echo "x"', "echo 'x'", 'echo $HOME', 'a > b', 'a | b', 'a; b', 'a  b', ' a', 'a ', 'a\tb', 'if x', 'export A=1', 'ls *.ts', 'echo ~', '# c', 'a\\ b', '', 'user@host x', 'a%b', 'a+:b', 'x == y', '- -a=b', '-x y']) {
+        expect(plainWords(text), text).to.equal(null);
+      }
+    });
+  });
 });
+

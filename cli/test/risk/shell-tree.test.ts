@@ -1,21 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type Parser from 'tree-sitter';
 import { SHELL_TREE_OPTIONS } from '../../src/risk/shell-parse.js';
 import { shellTree, type ShellNode } from '../../src/risk/shell-tree.js';
+import { BENCH_COMMANDS } from './bench-commands.js';
 
 const require = createRequire(import.meta.url);
 const ParserCtor = require('tree-sitter') as typeof Parser;
 const bash = require('tree-sitter-bash') as Parser.Language;
 const nodeTypes = (bash as unknown as { nodeTypeInfo: Array<{ type: string; named: boolean; fields?: Record<string, unknown> }> }).nodeTypeInfo;
-
-/** Every command of the risk bench (bench/risk over risk-commands.jsonl), once each. */
-export const BENCH_COMMANDS = readFileSync(fileURLToPath(new URL('../../../test/fixtures/risk/bench-commands.jsonl', import.meta.url)), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as string);
 
 /** The copy the shell collector reads. */
 const OPTIONS = SHELL_TREE_OPTIONS;
