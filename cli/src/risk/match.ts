@@ -64,7 +64,12 @@ const NOT_A_FILE = /^(&?-?\d*-?|\/dev\/(null|stdout|stderr|stdin|tty|zero|full|f
 export interface CommandScratch {
   paths: Map<string, ClassifiedPath>;
   options: Map<string, ParsedOptions>;
+  args?: string[];
+  argvText?: string;
   lowerArgs?: Set<string>;
+  /** Redirect targets that are files: read from, and written to. */
+  inputs?: string[];
+  writes?: string[];
 }
 
 export function commandScratch(): CommandScratch {
@@ -80,9 +85,15 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   if (s.via && !s.via.some((v) => cmd.via.some((w) => w.startsWith(v)))) return null;
   if (s.input_from && !s.input_from.some((name) => cmd.inputFrom.includes(name))) return null;
   if (s.args_from_stdin !== undefined && s.args_from_stdin !== cmd.argsFromStdin) return null;
-  const args = cmd.argv.slice(1);
-  if (m.argvRegex.length > 0 && !m.argvRegex.some((re) => re.test(cmd.argv.join(' ')))) return null;
+  const args = (scratch.args ??= cmd.argv.slice(1));
+  if (m.argvRegex.length > 0) {
+    const argvText = (scratch.argvText ??= cmd.argv.join(' '));
+    if (!m.argvRegex.some((re) => re.test(argvText))) return null;
+  }
   if (m.argsRegex.length > 0 && !args.some((a) => m.argsRegex.some((re) => re.test(a)))) return null;
+  // Most commands write no file: rules about written files stop here, before reading options.
+  const writes = s.redirect_targets ? (scratch.writes ??= cmd.redirects.filter((r) => WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target)) : [];
+  if (s.redirect_targets && writes.length === 0) return null;
 
   if (m.subcommand) {
     // A subcommand's first word is one of the arguments: rules for other subcommands stop here.
@@ -109,6 +120,8 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   if (s.positionals_min !== undefined && operands.length < s.positionals_min) return null;
   if (s.positionals_max !== undefined && operands.length > s.positionals_max) return null;
 
+  const subject = (): string => cmd.argv.join(' ') || cmd.redirects.map((r) => `${r.op}${r.target}`).join(' ');
+  if (!s.targets && !s.targets_none && !s.redirect_targets) return { subject: subject(), paths: [] };
   let context: PathContext | undefined;
   const classify = (raw: string): ClassifiedPath => {
     let found = scratch.paths.get(raw);
@@ -121,7 +134,7 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   };
   const paths: ClassifiedPath[] = [];
   if (s.targets || s.targets_none) {
-    const inputs = cmd.redirects.filter((r) => !WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target);
+    const inputs = (scratch.inputs ??= cmd.redirects.filter((r) => !WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target));
     const checked = s.target_operands === 'last' ? operands.slice(-1) : s.target_operands === 'all-but-last' ? operands.slice(0, -1) : operands;
     const classified = [...checked, ...inputs].map(classify);
     if (s.targets) {
@@ -132,10 +145,9 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
     if (s.targets_none && classified.some((p) => p.classes.some((c) => s.targets_none?.includes(c)))) return null;
   }
   if (s.redirect_targets) {
-    const writes = cmd.redirects.filter((r) => WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => classify(r.target));
-    const hits = writes.filter((p) => p.classes.some((c) => s.redirect_targets?.includes(c)));
+    const hits = writes.map(classify).filter((p) => p.classes.some((c) => s.redirect_targets?.includes(c)));
     if (hits.length === 0) return null;
     paths.push(...hits);
   }
-  return { subject: cmd.argv.join(' ') || cmd.redirects.map((r) => `${r.op}${r.target}`).join(' '), paths };
+  return { subject: subject(), paths };
 }
