@@ -163,7 +163,7 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
     tools: rule.tools ?? ['shell'],
     origin,
     match: {
-      spec: m,
+      spec: uniformSpec(m),
       command: m.command === undefined ? undefined : list(m.command).map(globToRegex),
       commandNone: (m.command_none ?? []).map(globToRegex),
       commandMatcher: m.command === undefined ? undefined : programMatcher(list(m.command)),
@@ -179,6 +179,40 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
       pathRegex: (m.path_regex ?? []).map(toRegex),
       perCommand: perCommandKeys.some((k) => m[k] !== undefined),
     },
+  };
+}
+
+/**
+ * The spec with every key present, in one order (absent ones undefined): the specs of all rules
+ * then share one object shape, and the matcher's many reads of them stay monomorphic instead of
+ * going through V8's slow lookups for objects of dozens of shapes.
+ */
+function uniformSpec(m: RuleMatchSpec): RuleMatchSpec {
+  return {
+    command: m.command,
+    command_none: m.command_none,
+    subcommand: m.subcommand,
+    via: m.via,
+    option_style: m.option_style,
+    value_options: m.value_options,
+    flags_all: m.flags_all,
+    flags_any: m.flags_any,
+    flags_none: m.flags_none,
+    double_dash: m.double_dash,
+    positionals_min: m.positionals_min,
+    positionals_max: m.positionals_max,
+    targets: m.targets,
+    targets_none: m.targets_none,
+    target_operands: m.target_operands,
+    args_regex: m.args_regex,
+    argv_regex: m.argv_regex,
+    redirect_targets: m.redirect_targets,
+    input_from: m.input_from,
+    args_from_stdin: m.args_from_stdin,
+    code: m.code,
+    text: m.text,
+    paths: m.paths,
+    path_regex: m.path_regex,
   };
 }
 
