@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Assessment, LoadedConfig, PluginHost, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
-import { commandScratch, matchCommand, type CommandScratch } from './match.js';
 import { normalizeShell, type ParsedCommand } from './normalize.js';
 import { classifyPath, type ClassifiedPath } from './paths.js';
 import { loadRuleSet, type CompiledRule, type RuleSet } from './rules.js';
+import { ShellRuleIndex, type Hit } from './shell-rules.js';
 import { actionForScore, actionSeverity, levelForScore } from './scoring.js';
 
 export interface RiskEngine {
@@ -47,36 +47,11 @@ const MAX_EVIDENCE_COMMANDS = 40;
 const FILE_TOOLS = new Set(['read', 'write', 'edit', 'search']);
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename'];
 
-/** A shell rule and its position among the shell rules (its slot in per-command candidate masks). */
-interface ShellRule {
-  rule: CompiledRule;
-  index: number;
-}
-
-/** What one assessment works out once about its commands, for all rules. */
-interface ShellWork {
-  /** Per command (same index), 1 at the index of each rule whose `command` can match its program. */
-  candidates: Uint8Array[];
-  /** 1 at the index of each rule some command is a candidate for. */
-  anyCommand: Uint8Array;
-  scratches: Array<CommandScratch | null>;
-}
-
-interface Hit {
-  rule: CompiledRule;
-  subject: string;
-  paths: ClassifiedPath[];
-  via: string[];
-}
-
 class RuleEngine implements RiskEngine {
   readonly rulesLoaded: number;
   readonly ruleFiles: string[];
-  /** Built once: the shell rules, in rule order. */
-  private readonly shellRules: ShellRule[];
-  /** Built once: shell rules by the literal program names they name, and the rules with a wildcard glob. */
-  private readonly byProgram = new Map<string, ShellRule[]>();
-  private readonly globRules: ShellRule[];
+  /** Built once: the shell rules, indexed by the programs they name. */
+  private readonly shellRules: ShellRuleIndex;
   /** Built once: per file tool, the rules that can hit it (in rule order). */
   private readonly fileRules = new Map<string, CompiledRule[]>();
 
@@ -86,15 +61,7 @@ class RuleEngine implements RiskEngine {
   ) {
     this.rulesLoaded = set.rules.length;
     this.ruleFiles = [...set.files];
-    this.shellRules = set.rules.filter((rule) => rule.tools.includes('shell')).map((rule, index) => ({ rule, index }));
-    for (const shellRule of this.shellRules) {
-      for (const program of shellRule.rule.match.commandMatcher?.names ?? []) {
-        const list = this.byProgram.get(program) ?? [];
-        list.push(shellRule);
-        this.byProgram.set(program, list);
-      }
-    }
-    this.globRules = this.shellRules.filter((r) => r.rule.match.commandMatcher?.glob);
+    this.shellRules = new ShellRuleIndex(set.rules.filter((rule) => rule.tools.includes('shell')));
     for (const tool of FILE_TOOLS) {
       const rules = set.rules.filter((rule) => {
         const m = rule.match;
@@ -153,13 +120,7 @@ class RuleEngine implements RiskEngine {
     }
     const normalized = normalizeShell(text, { cwd, home: this.home });
     factors.push(...normalized.factors);
-    const hits: Hit[] = [];
-    const pathContext = { projectRoot, home: this.home, classPatterns: this.set.classPatterns };
-    const work = this.shellWork(normalized.commands);
-    for (const shellRule of this.shellRules) {
-      const hit = this.shellRuleHit(shellRule, normalized.commands, normalized.scripts, normalized.code, pathContext, work);
-      if (hit) hits.push(hit);
-    }
+    const hits = this.shellRules.hits(normalized, { projectRoot, home: this.home, classPatterns: this.set.classPatterns });
     for (const hit of hits) {
       const wrapper = hit.via.find((v) => /^(sudo|doas|su|run0|pkexec)\b/.test(v));
       if (wrapper) factors.push(`${hit.rule.id} runs with elevated privileges (${wrapper})`);
@@ -169,59 +130,6 @@ class RuleEngine implements RiskEngine {
     const evidence = { rules: [] as RuleHit[], commands, paths: describePaths(hits), factors: dedupe(factors) };
     const fallback = normalized.parseErrors > 0 ? 'parse_incomplete' : 'no_risk_detected';
     return finish(hits, evidence, fallback);
-  }
-
-  /**
-   * Per command, the shell rules whose `command` can name its program (worked out once per
-   * program); rules that name no program are candidates for every command and are not marked.
-   */
-  private shellWork(commands: ParsedCommand[]): ShellWork {
-    const size = this.shellRules.length;
-    const byProgram = new Map<string, Uint8Array>();
-    const anyCommand = new Uint8Array(size);
-    const candidates = commands.map((cmd) => {
-      const program = cmd.argv[0] ?? '';
-      let mask = byProgram.get(program);
-      if (mask === undefined) {
-        mask = new Uint8Array(size);
-        for (const r of this.byProgram.get(program) ?? []) mask[r.index] = 1;
-        for (const r of this.globRules) if (r.rule.match.commandMatcher?.glob?.test(program)) mask[r.index] = 1;
-        for (let i = 0; i < size; i += 1) anyCommand[i] ||= mask[i] ?? 0;
-        byProgram.set(program, mask);
-      }
-      return mask;
-    });
-    return { candidates, anyCommand, scratches: commands.map(() => null) };
-  }
-
-  private shellRuleHit(shellRule: ShellRule, commands: ParsedCommand[], scripts: string[], code: Array<{ code: string; via: string[] }>, pathContext: { projectRoot: string | null; home: string; classPatterns: Map<string, RegExp[]> }, work: ShellWork): Hit | null {
-    const rule = shellRule.rule;
-    const m = rule.match;
-    const anyProgram = m.commandMatcher === undefined;
-    // No command can satisfy the rule's `command`: it cannot hit, whatever its text or code says.
-    if (m.perCommand && !anyProgram && work.anyCommand[shellRule.index] !== 1) return null;
-    let subject: string | undefined;
-    let via: string[] = [];
-    if (m.text.length > 0) {
-      const script = scripts.find((s) => m.text.some((re) => re.test(s)));
-      if (script === undefined) return null;
-      subject = script;
-    }
-    if (m.code.length > 0) {
-      const inline = code.find((c) => m.code.some((re) => re.test(c.code)));
-      if (!inline) return null;
-      subject = inline.code;
-      via = inline.via;
-    }
-    if (!m.perCommand) return subject === undefined ? null : { rule, subject: clip(subject), paths: [], via };
-    for (const [i, cmd] of commands.entries()) {
-      // Only commands whose program the rule's `command` can match are tried.
-      if (!anyProgram && work.candidates[i]?.[shellRule.index] !== 1) continue;
-      const scratch = (work.scratches[i] ??= commandScratch());
-      const found = matchCommand(m, cmd, pathContext, scratch);
-      if (found) return { rule, subject: clip(found.subject), paths: found.paths, via: cmd.via };
-    }
-    return null;
   }
 
   private assessFile(tool: string, args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
@@ -279,6 +187,3 @@ function dedupe(items: string[]): string[] {
   return [...new Set(items)];
 }
 
-function clip(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
-}

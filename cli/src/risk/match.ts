@@ -126,7 +126,7 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   const classify = (raw: string): ClassifiedPath => {
     let found = scratch.paths.get(raw);
     if (found === undefined) {
-      context ??= { ...pathContext, cwd: cmd.cwd, env: cmd.env };
+      context ??= { cwd: cmd.cwd, projectRoot: pathContext.projectRoot, home: pathContext.home, env: cmd.env, classPatterns: pathContext.classPatterns };
       found = classifyPath(raw, context);
       scratch.paths.set(raw, found);
     }

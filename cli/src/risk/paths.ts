@@ -49,7 +49,7 @@ export function classifyPath(raw: string, context: PathContext): ClassifiedPath 
     return { raw, resolved: null, classes: ['dynamic', ...inherited] };
   }
   // Deleting `dir/*` empties `dir`: judge a trailing glob segment by its directory.
-  const stripped = expanded.replace(/(^|\/)(\.?\*|\*\.?\*?)$/, '$1') || '.';
+  const stripped = (expanded.includes('*') ? expanded.replace(/(^|\/)(\.?\*|\*\.?\*?)$/, '$1') : expanded) || '.';
   const hasGlob = /[*?[]/.test(stripped);
   let resolved: string;
   if (path.posix.isAbsolute(stripped)) resolved = isNormal(stripped) ? stripped : path.posix.resolve(stripped);
