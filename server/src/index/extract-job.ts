@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { LanguagePack } from '@agentgov/core';
 import { packReferences, type PackedReferences } from './compact-references.js';
 import { extractFile, sha1, type FileFacts } from './extract-file.js';
+import { searchDocuments, type SearchDocuments } from './search-terms.js';
 
 /** A NUL in the first 8000 bytes means binary, as git decides it. */
 const BINARY_PROBE_BYTES = 8000;
@@ -14,9 +15,10 @@ export interface ExtractJob {
   previousHash: string | null;
 }
 
-/** A file's facts as they cross a thread boundary: references packed. */
-export interface PackedFileFacts extends Omit<FileFacts, 'references'> {
+/** A file's facts as they cross a thread boundary: references packed, body identifiers already FTS documents. */
+export interface PackedFileFacts extends Omit<FileFacts, 'references' | 'bodyIdentifiers'> {
   references: PackedReferences;
+  search: SearchDocuments;
 }
 
 export type ExtractOutcome =
@@ -51,7 +53,10 @@ export function runExtractJob(root: string, job: ExtractJob, languages: readonly
   try {
     const facts = extractFile(job.path, content, languages);
     const lines = content.length === 0 ? 0 : countLines(content);
-    return { status: 'extracted', hash, lines, facts: facts && { ...facts, references: packReferences(facts.references) } };
+    if (!facts) return { status: 'extracted', hash, lines, facts: null };
+    const { references, bodyIdentifiers, ...rest } = facts;
+    const search = searchDocuments(job.path, rest.definitions.map((def) => ({ name: def.name, bodyIdentifiers: bodyIdentifiers.get(def.def_uid) ?? [] })));
+    return { status: 'extracted', hash, lines, facts: { ...rest, references: packReferences(references), search } };
   } catch (error) {
     return { status: 'failed', message: (error as Error).message };
   }

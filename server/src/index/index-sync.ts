@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import type { ExtractedReference, LanguagePack, Logger } from '@agentgov/core';
 import { CompactReferences, StringPool } from './compact-references.js';
 import { discoverFiles, rediscoverChanged } from './discovery.js';
-import { extractFile, languageFor, type FileFacts } from './extract-file.js';
+import { extractFile, languageFor } from './extract-file.js';
 import type { ExtractOutcome } from './extract-job.js';
 import { defaultWorkerCount, ExtractPool, InThreadExtractor, type Extractor } from './extract-pool.js';
 import { ImportResolver } from './resolution/import-resolver.js';
 import { ReferenceResolver, type ModuleFacts } from './resolution/reference-resolver.js';
-import type { FileWrite, IndexStore } from './store/index-store.js';
+import type { SearchDocuments } from './search-terms.js';
+import type { FileWrite, IndexStore, StoredFile } from './store/index-store.js';
 import type { ImportEdge, IndexProgress } from './types.js';
 
 /** Files parsed between event-loop turns: tree-sitter frees native memory only when the loop turns. */
@@ -60,6 +61,23 @@ function sameEdges(a: readonly ImportEdge[], b: readonly ImportEdge[]): boolean 
  * imports and the references they can affect, and commit it all as one epoch.
  */
 export async function syncIndex(store: IndexStore, knownNames: KnownNames, options: SyncOptions): Promise<SyncResult> {
+  try {
+    return await sync(store, knownNames, options);
+  } catch (error) {
+    store.rollback(); // a no-op unless the epoch's transaction is open
+    throw error;
+  }
+}
+
+/** A fresh file between extraction and writing; `search` is dropped once written, `references` once resolved. */
+interface FreshFile {
+  file: StoredFile;
+  facts: FileWrite['facts'];
+  search: SearchDocuments | null;
+  references: CompactReferences | null;
+}
+
+async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOptions): Promise<SyncResult> {
   const { root, languages, logger } = options;
   options.onProgress({ done: 0, total: 0, phase: 'discovering' });
   const stored = store.storedFiles();
@@ -80,8 +98,13 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
     return !previous || previous.size !== candidate.size || previous.mtimeMs !== candidate.mtimeMs;
   });
 
-  const fresh = new Map<string, { write: FileWrite; references: CompactReferences | null }>();
+  const fresh = new Map<string, FreshFile>();
   const pool = new StringPool();
+  const epoch = store.epoch() + 1;
+  // A first build writes each file's facts as they arrive, so the writes overlap the parsing; later
+  // syncs write after parsing, having read the old definitions of what changed.
+  const writeEarly = firstBuild;
+  if (writeEarly) store.begin(true);
   const touched: Array<{ path: string; mtimeMs: number }> = [];
   const unindexable = new Set<string>();
   let done = 0;
@@ -108,11 +131,14 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
         unindexable.add(candidate.path);
       } else if (outcome.status === 'unchanged') touched.push({ path: candidate.path, mtimeMs: candidate.mtimeMs });
       else if (outcome.facts) {
-        const { references: packed, ...rest } = outcome.facts;
-        const facts: FileFacts = { ...rest, references: [] };
-        for (const [uid, identifiers] of facts.bodyIdentifiers) facts.bodyIdentifiers.set(uid, identifiers.map((identifier) => pool.get(identifier)));
+        const { references: packed, search, ...facts } = outcome.facts;
         const file = { path: candidate.path, language: facts.language, size: candidate.size, mtimeMs: candidate.mtimeMs, hash: outcome.hash, lines: outcome.lines };
-        fresh.set(candidate.path, { write: { file, facts }, references: new CompactReferences(packed, pool) });
+        const entry: FreshFile = { file, facts, search, references: new CompactReferences(packed, pool) };
+        if (writeEarly) {
+          store.writeFile({ file, facts, search }, epoch, false);
+          entry.search = null;
+        }
+        fresh.set(candidate.path, entry);
       }
       done++;
       if (done % YIELD_EVERY === 0) {
@@ -128,6 +154,7 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
   const present = new Set(discovery.candidates.map((candidate) => candidate.path).filter((path) => !unindexable.has(path)));
   const deleted = [...stored.keys()].filter((path) => !present.has(path));
   if (fresh.size === 0 && deleted.length === 0) {
+    if (writeEarly) store.rollback();
     if (touched.length > 0) store.transaction(() => touched.forEach(({ path, mtimeMs }) => store.touch(path, mtimeMs)));
     options.onProgress({ done, total: toRead.length, phase: 'ready' });
     memo.skipped = skipped;
@@ -139,8 +166,8 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
   const moduleSystemOf = (path: string) => languageFor(path, languages)?.moduleSystem ?? 'ecmascript';
   const edges = new Map<string, ImportEdge[]>();
   const edgesChanged = new Set<string>();
-  for (const [path, { write }] of fresh) {
-    edges.set(path, resolver.resolve(path, moduleSystemOf(path), write.facts.imports));
+  for (const [path, { facts }] of fresh) {
+    edges.set(path, resolver.resolve(path, moduleSystemOf(path), facts.imports));
     edgesChanged.add(path);
   }
   const fileSetChanged = deleted.length > 0 || [...fresh.keys()].some((path) => !stored.has(path));
@@ -160,7 +187,7 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
 
   // Known names: drop the old definitions of changed and deleted files, add the new ones.
   for (const path of [...fresh.keys(), ...deleted]) if (stored.has(path)) for (const def of store.definitionsOf(path)) knownNames.add(def.name, -1);
-  for (const { write } of fresh.values()) for (const def of write.facts.definitions) knownNames.add(def.name, 1);
+  for (const { facts } of fresh.values()) for (const def of facts.definitions) knownNames.add(def.name, 1);
 
   // References to re-resolve: fresh files, files whose imports changed, and importers of files whose
   // definitions changed (transitively through barrels and __init__ re-exports).
@@ -187,7 +214,7 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
     const python = moduleSystemOf(path) === 'python';
     const entry = fresh.get(path);
     if (entry) {
-      const { facts } = entry.write;
+      const { facts } = entry;
       return { path, python, definitions: facts.definitions, exports: { localExports: facts.localExports, defaultExports: facts.defaultExports }, imports: edges.get(path) ?? [] };
     }
     return { path, python, definitions: store.definitionsOf(path), exports: store.moduleExports(path), imports: edges.get(path) ?? oldEdgesOf.get(path) ?? store.importsOf(path) };
@@ -197,12 +224,14 @@ export async function syncIndex(store: IndexStore, knownNames: KnownNames, optio
   // One transaction for the whole epoch, opened across event-loop turns so a large first build
   // never blocks the process; references are resolved and written file by file, never all held.
   options.onProgress({ done, total: toRead.length, phase: 'writing' });
-  const epoch = store.epoch() + 1;
-  store.begin(firstBuild);
+  if (!writeEarly) store.begin(firstBuild);
   try {
     for (const path of deleted) store.deleteFile(path, epoch);
     for (const { path, mtimeMs } of touched) store.touch(path, mtimeMs);
-    for (const [path, { write }] of fresh) store.writeFile(write, epoch, stored.has(path));
+    for (const [path, entry] of fresh) {
+      if (entry.search) store.writeFile({ file: entry.file, facts: entry.facts, search: entry.search }, epoch, stored.has(path));
+      entry.search = null;
+    }
     for (const path of edgesChanged) store.replaceImports(path, edges.get(path) ?? []);
     let resolved = 0;
     for (const path of toResolve) {

@@ -26,3 +26,23 @@ export function termsText(identifiers: Iterable<string>): string {
   for (const identifier of identifiers) out.push(...identifierTerms(identifier));
   return out.join(' ');
 }
+
+/** A file's FTS documents, computed where the file is extracted (a worker thread, for large builds). */
+export interface SearchDocuments {
+  /** pathTerms of the file's path, joined. */
+  pathTerms: string;
+  /** Per definition, in the file's definition order: its name terms and the terms of its body's identifiers. */
+  definitions: Array<{ nameTerms: string; body: string }>;
+  /** Terms of every identifier the file's definitions use, and their names. */
+  identifiers: string;
+}
+
+export function searchDocuments(path: string, definitions: ReadonlyArray<{ name: string; bodyIdentifiers: readonly string[] }>): SearchDocuments {
+  const fileIdentifiers = new Set<string>();
+  const documents = definitions.map((def) => {
+    for (const identifier of def.bodyIdentifiers) fileIdentifiers.add(identifier);
+    fileIdentifiers.add(def.name);
+    return { nameTerms: termsText([def.name]), body: termsText(def.bodyIdentifiers) };
+  });
+  return { pathTerms: pathTerms(path).join(' '), definitions: documents, identifiers: termsText(fileIdentifiers) };
+}

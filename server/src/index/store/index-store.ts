@@ -4,7 +4,7 @@ import type { Logger } from '@agentgov/core';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type { FileFacts } from '../extract-file.js';
-import { pathTerms, termsText } from '../search-terms.js';
+import type { SearchDocuments } from '../search-terms.js';
 import type { Definition, DefinitionChange, ImportEdge, Reference } from '../types.js';
 import { BULK_LOAD_INDEXES, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { indexSchema } from './schema.js';
@@ -34,8 +34,13 @@ export interface ModuleExports {
 /** What one re-index writes for one file whose content changed. */
 export interface FileWrite {
   file: StoredFile;
-  facts: FileFacts;
+  facts: Omit<FileFacts, 'references' | 'bodyIdentifiers'>;
+  search: SearchDocuments;
 }
+
+/** References per multi-row INSERT: one call into SQLite for many rows is much cheaper than one per row. */
+const REF_BATCH = 64;
+const REF_COLUMNS = 10;
 
 function openDatabase(file: string): Database.Database {
   const sqlite = new Database(file);
@@ -142,6 +147,9 @@ export class IndexStore {
       insertRef: s.prepare(
         `INSERT INTO refs (path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      insertRefBatch: s.prepare(
+        `INSERT INTO refs (path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid) VALUES ${Array.from({ length: REF_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      ),
       insertImport: s.prepare(`INSERT INTO imports (from_path, specifier, kind, to_path, bindings, star, line) VALUES (?, ?, ?, ?, ?, ?, ?)`),
       insertHistory: s.prepare(
         `INSERT INTO def_history (epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -193,25 +201,24 @@ export class IndexStore {
 
   /** Replaces one file's facts; records definition changes at `epoch`. Call inside a transaction. */
   writeFile(write: FileWrite, epoch: number, existing: boolean): void {
-    const { file, facts } = write;
+    const { file, facts, search } = write;
     const st = this.#statements;
-    const old = new Map((st.defsOfPath.all(file.path) as Array<{ def_uid: string; kind: string; qualified_name: string; body_hash: string }>).map((row) => [row.def_uid, row]));
+    // A bulk load starts from empty tables: a new file has no old definitions to look up.
+    const rows = this.#bulk && !existing ? [] : (st.defsOfPath.all(file.path) as Array<{ def_uid: string; kind: string; qualified_name: string; body_hash: string }>);
+    const old = new Map(rows.map((row) => [row.def_uid, row]));
     if (old.size > 0 || existing) this.#clear(file.path);
     const fileRow = st.insertFile.run(file.path, file.language, file.size, file.mtimeMs, file.hash, file.lines, JSON.stringify({ localExports: facts.localExports, defaultExports: facts.defaultExports }), epoch);
-    const fileIdentifiers = new Set<string>();
-    for (const def of facts.definitions) {
+    facts.definitions.forEach((def, i) => {
       const defRow = st.insertDef.run(def.def_uid, def.path, def.kind, def.name, def.qualified_name, def.start_line, def.start_col, def.end_line, def.end_col, def.name_line, def.name_col, def.signature, def.docstring, def.body_hash, def.exported ? 1 : 0);
-      const body = facts.bodyIdentifiers.get(def.def_uid) ?? [];
-      for (const identifier of body) fileIdentifiers.add(identifier);
-      fileIdentifiers.add(def.name);
-      st.insertDefDoc.run(defRow.lastInsertRowid, def.def_uid, def.path, termsText([def.name]), def.qualified_name, def.signature, def.docstring ?? '', termsText(body), pathTerms(def.path).join(' '));
+      const document = search.definitions[i]!;
+      st.insertDefDoc.run(defRow.lastInsertRowid, def.def_uid, def.path, document.nameTerms, def.qualified_name, def.signature, def.docstring ?? '', document.body, search.pathTerms);
       const previous = old.get(def.def_uid);
       if (!previous) st.insertHistory.run(epoch, def.def_uid, def.path, def.kind, def.qualified_name, 'added', null, def.body_hash);
       else if (previous.body_hash !== def.body_hash) st.insertHistory.run(epoch, def.def_uid, def.path, def.kind, def.qualified_name, 'modified', previous.body_hash, def.body_hash);
       old.delete(def.def_uid);
-    }
+    });
     for (const gone of old.values()) st.insertHistory.run(epoch, gone.def_uid, file.path, gone.kind, gone.qualified_name, 'removed', gone.body_hash, null);
-    st.insertFileDoc.run(fileRow.lastInsertRowid, file.path, pathTerms(file.path).join(' '), termsText(fileIdentifiers));
+    st.insertFileDoc.run(fileRow.lastInsertRowid, file.path, search.pathTerms, search.identifiers);
   }
 
   /** Removes a deleted file and records its definitions as removed at `epoch`. */
@@ -240,8 +247,30 @@ export class IndexStore {
   replaceReferences(path: string, references: Reference[]): void {
     // A bulk load starts from an empty table with its path index dropped: a delete would scan it all.
     if (!this.#bulk) this.#statements.deleteRefs.run(path);
-    const insert = this.#statements.insertRef;
-    for (const r of references) insert.run(r.path, r.name, r.context, r.start_line, r.start_col, r.end_line, r.end_col, r.qualifier, r.from_def_uid, r.to_def_uid);
+    const { insertRef, insertRefBatch } = this.#statements;
+    const values = new Array<unknown>(REF_BATCH * REF_COLUMNS);
+    let at = 0;
+    for (; at + REF_BATCH <= references.length; at += REF_BATCH) {
+      for (let i = 0; i < REF_BATCH; i++) {
+        const r = references[at + i]!;
+        const v = i * REF_COLUMNS;
+        values[v] = r.path;
+        values[v + 1] = r.name;
+        values[v + 2] = r.context;
+        values[v + 3] = r.start_line;
+        values[v + 4] = r.start_col;
+        values[v + 5] = r.end_line;
+        values[v + 6] = r.end_col;
+        values[v + 7] = r.qualifier;
+        values[v + 8] = r.from_def_uid;
+        values[v + 9] = r.to_def_uid;
+      }
+      insertRefBatch.run(values);
+    }
+    for (; at < references.length; at++) {
+      const r = references[at]!;
+      insertRef.run(r.path, r.name, r.context, r.start_line, r.start_col, r.end_line, r.end_col, r.qualifier, r.from_def_uid, r.to_def_uid);
+    }
   }
 
   setEpoch(epoch: number): void {
