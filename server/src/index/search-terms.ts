@@ -37,12 +37,31 @@ export interface SearchDocuments {
   identifiers: string;
 }
 
+/** Identifiers repeat across a file and across files: their terms are split once (per thread). */
+const TERMS_CACHE = new Map<string, string>();
+const TERMS_CACHE_LIMIT = 100_000;
+
+/** termsText, from cached per-identifier terms. */
+function cachedTermsText(identifiers: Iterable<string>): string {
+  const out: string[] = [];
+  for (const identifier of identifiers) {
+    let terms = TERMS_CACHE.get(identifier);
+    if (terms === undefined) {
+      if (TERMS_CACHE.size >= TERMS_CACHE_LIMIT) TERMS_CACHE.clear();
+      terms = identifierTerms(identifier).join(' ');
+      TERMS_CACHE.set(identifier, terms);
+    }
+    if (terms.length > 0) out.push(terms);
+  }
+  return out.join(' ');
+}
+
 export function searchDocuments(path: string, definitions: ReadonlyArray<{ name: string; bodyIdentifiers: readonly string[] }>): SearchDocuments {
   const fileIdentifiers = new Set<string>();
   const documents = definitions.map((def) => {
     for (const identifier of def.bodyIdentifiers) fileIdentifiers.add(identifier);
     fileIdentifiers.add(def.name);
-    return { nameTerms: termsText([def.name]), body: termsText(def.bodyIdentifiers) };
+    return { nameTerms: cachedTermsText([def.name]), body: cachedTermsText(def.bodyIdentifiers) };
   });
-  return { pathTerms: pathTerms(path).join(' '), definitions: documents, identifiers: termsText(fileIdentifiers) };
+  return { pathTerms: pathTerms(path).join(' '), definitions: documents, identifiers: cachedTermsText(fileIdentifiers) };
 }
