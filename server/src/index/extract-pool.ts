@@ -7,6 +7,11 @@ import type { ExtractReply, ExtractRequest, ExtractWorkerData, WorkerPackSpec } 
 
 /** Jobs posted ahead to each worker, so it never waits on the main thread between files. */
 const IN_FLIGHT_PER_WORKER = 3;
+/**
+ * Jobs worth having outstanding per worker: results are consumed in file order, so one large file
+ * must not leave the other workers idle for want of queued work.
+ */
+const OUTSTANDING_PER_WORKER = 8;
 
 /** Runs extract jobs: on worker threads where the language pack names a worker module, else in-thread. */
 export interface Extractor {
@@ -67,7 +72,7 @@ export class ExtractPool implements Extractor {
     const specs: WorkerPackSpec[] = languages.flatMap((pack) => (pack.workerModule ? [{ name: pack.name, url: pack.workerModule.url, exportName: pack.workerModule.exportName }] : []));
     this.#workerPacks = new Set(specs.map((spec) => spec.name));
     for (let i = 0; i < size; i++) this.#spawn({ root, packs: specs });
-    this.concurrency = size * IN_FLIGHT_PER_WORKER;
+    this.concurrency = size * OUTSTANDING_PER_WORKER;
   }
 
   /** A pool of `size` workers, or null when no language pack can run on a worker (extract in-thread). */
