@@ -95,7 +95,9 @@ export class EcmascriptWalker {
   readonly #references: ExtractedReference[] = [];
   readonly #imports: ExtractedImport[] = [];
   readonly #localExports: Array<{ exported: string; local: string }> = [];
+  /** Ancestor frames, reused across the walk (one object per depth, not per node): `#depth` are live. */
   readonly #frames: Frame[] = [];
+  #depth = 0;
   readonly #scopes: Scope[] = [];
   /** Start offsets of name tokens of definitions: skipped as references. */
   readonly #declaredNames = new Set<number>();
@@ -116,6 +118,21 @@ export class EcmascriptWalker {
     return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: this.#localExports };
   }
 
+  #pushFrame(type: string, field: string | null, start: number): void {
+    const frame = this.#frames[this.#depth];
+    if (frame) {
+      frame.type = type;
+      frame.field = field;
+      frame.start = start;
+    } else this.#frames.push({ type, field, start });
+    this.#depth++;
+  }
+
+  /** The `up`-th ancestor frame: 1 is the parent. */
+  #frame(up: number): Frame | undefined {
+    return up <= this.#depth ? this.#frames[this.#depth - up] : undefined;
+  }
+
   #visit(cursor: Parser.TreeCursor): void {
     // A type id is a number; the type name would be a new string from native code at every node.
     const typeId = cursor.nodeTypeId;
@@ -128,7 +145,7 @@ export class EcmascriptWalker {
     // Each cursor getter crosses into native code: read field and offset only where they are used
     // (a member expression's field only matters under a call: `a.b()` is a call of `b`).
     const framed = FRAMED_TYPES.has(type);
-    const field = framed && (type !== 'member_expression' || this.#frames[this.#frames.length - 1]?.type === 'call_expression') ? (cursor.currentFieldName ?? null) : null;
+    const field = framed && (type !== 'member_expression' || this.#frame(1)?.type === 'call_expression') ? (cursor.currentFieldName ?? null) : null;
     const start = framed ? cursor.startIndex : 0;
     let pushedScope = false;
     let frameType = type;
@@ -142,7 +159,7 @@ export class EcmascriptWalker {
         return;
       case 'import':
         // `import('x')`: the keyword is the callee of a call expression.
-        if (this.#frames[this.#frames.length - 1]?.type === 'call_expression') this.#maybeRequire(cursor.currentNode.parent!);
+        if (this.#frame(1)?.type === 'call_expression') this.#maybeRequire(cursor.currentNode.parent!);
         break;
       case 'import_statement':
         this.#importStatement(cursor.currentNode);
@@ -163,13 +180,13 @@ export class EcmascriptWalker {
         }
     }
 
-    this.#frames.push({ type: frameType, field, start });
+    this.#pushFrame(frameType, field, start);
     if (cursor.gotoFirstChild()) {
       do this.#visit(cursor);
       while (cursor.gotoNextSibling());
       cursor.gotoParent();
     }
-    this.#frames.pop();
+    this.#depth--;
     if (pushedScope) {
       const scope = this.#scopes.pop();
       if (scope?.def && scope.identifiers) scope.def.bodyIdentifiers = [...scope.identifiers];
@@ -310,7 +327,7 @@ export class EcmascriptWalker {
         break;
       }
     }
-    const parent = this.#frames[this.#frames.length - 1];
+    const parent = this.#frame(1);
     if (!parent) return;
     const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
     if (field === 'function' && name === 'require' && parent.type === 'call_expression') this.#maybeRequire(cursor.currentNode.parent!);
@@ -333,7 +350,7 @@ export class EcmascriptWalker {
     else if ((parent.type === 'call_expression' && field === 'function') || (parent.type === 'new_expression' && field === 'constructor')) context = 'call';
     else if (parent.type === 'member_expression' && field === 'property') {
       qualifier = this.#source.slice(parent.start, start).replace(/\??\.\s*$/, '').trim();
-      const grand = this.#frames[this.#frames.length - 2];
+      const grand = this.#frame(2);
       context = grand && grand.type === 'call_expression' && parent.field === 'function' ? 'call' : 'member';
     } else if (parent.type === 'pair' && field === 'key') context = 'member';
     if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
@@ -350,15 +367,16 @@ export class EcmascriptWalker {
   }
 
   #inImportSource(): boolean {
-    const string = this.#frames[this.#frames.length - 1];
-    const holder = this.#frames[this.#frames.length - 2];
+    const string = this.#frame(1);
+    const holder = this.#frame(2);
     if (!string || !holder) return false;
     if (string.field === 'source') return true;
-    return holder.type === 'arguments' && this.#frames[this.#frames.length - 3]?.type === 'call_expression';
+    return holder.type === 'arguments' && this.#frame(3)?.type === 'call_expression';
   }
 
   #inExportFrom(): boolean {
-    return this.#frames.some((frame) => frame.type === 'export_from_statement');
+    for (let i = 0; i < this.#depth; i++) if (this.#frames[i]!.type === 'export_from_statement') return true;
+    return false;
   }
 
   /** Code-looking tokens inside a comment or string, as low-certainty mentions. */
