@@ -40,6 +40,11 @@ const DECLARING_PARENTS = new Set([
 const FIELD_PARENTS = new Set(['variable_declarator', 'for_in_statement', 'arrow_function', 'call_expression', 'new_expression', 'member_expression', 'pair']);
 /** Frames whose field name and start offset later lookups need (qualifier slicing, import sources). */
 const FRAMED_TYPES = new Set(['member_expression', 'string', 'template_string']);
+/** Frames whose start offset later lookups need: qualifier slicing, `export default`, `const`. */
+const STARTED_TYPES = new Set([...FRAMED_TYPES, 'export_statement', 'lexical_declaration', 'variable_declaration']);
+/** Wrappers a JSDoc comment sits above instead of the definition itself. */
+const DOC_WRAPPERS = new Set(['export_statement', 'lexical_declaration', 'variable_declaration']);
+const EXPORT_DEFAULT = /export\s+default\b/y;
 const FUNCTION_VALUE_TYPES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 /** A comment/string token worth recording: looks like code (camelCase, snake_case, Pascal with a hump, or a call). */
 const CODE_TOKEN = /[A-Za-z_$][\w$]*(?=\s*\()|[A-Za-z_$]*[a-z][A-Z][\w$]*|[A-Za-z$][\w$]*_[\w$]+|`[A-Za-z_$][\w$]*`/g;
@@ -68,12 +73,15 @@ function unquote(text: string): string {
   return text.replace(/^['"`]|['"`]$/g, '');
 }
 
-/** JSDoc immediately above `node` (or above its `export` wrapper), without the comment markers. */
-function jsDocOf(node: SyntaxNode): string | null {
+/**
+ * JSDoc immediately above `node` (or above its `export` wrapper), without the comment markers.
+ * `wrappers`: how many wrapper ancestors to climb, when the walk already knows (each `parent` is a
+ * native call that searches down from the root).
+ */
+function jsDocOf(node: SyntaxNode, wrappers: number | null): string | null {
   let anchor: SyntaxNode = node;
-  while (anchor.parent && (anchor.parent.type === 'export_statement' || anchor.parent.type === 'lexical_declaration' || anchor.parent.type === 'variable_declaration')) {
-    anchor = anchor.parent;
-  }
+  if (wrappers !== null) for (let i = 0; i < wrappers; i++) anchor = anchor.parent!;
+  else while (anchor.parent && DOC_WRAPPERS.has(anchor.parent.type)) anchor = anchor.parent;
   const previous = anchor.previousSibling;
   if (!previous || previous.type !== 'comment' || !previous.text.startsWith('/**')) return null;
   if (anchor.startPosition.row - previous.endPosition.row > 1) return null;
@@ -146,7 +154,7 @@ export class EcmascriptWalker {
     // (a member expression's field only matters under a call: `a.b()` is a call of `b`).
     const framed = FRAMED_TYPES.has(type);
     const field = framed && (type !== 'member_expression' || this.#frame(1)?.type === 'call_expression') ? (cursor.currentFieldName ?? null) : null;
-    const start = framed ? cursor.startIndex : 0;
+    const start = STARTED_TYPES.has(type) ? cursor.startIndex : 0;
     let pushedScope = false;
     let frameType = type;
 
@@ -268,8 +276,9 @@ export class EcmascriptWalker {
   #variable(node: SyntaxNode): boolean {
     const name = node.childForFieldName('name');
     if (!name || name.type !== 'identifier') return false;
-    const declaration = node.parent;
-    const container = declaration?.parent?.type === 'export_statement' ? declaration.parent.parent : declaration?.parent;
+    // `node` is the cursor's node: its ancestors are the frames.
+    const declaration = this.#frame(1);
+    const container = this.#frame(2)?.type === 'export_statement' ? this.#frame(3) : this.#frame(2);
     const moduleLevel = this.#atModuleLevel() && (container?.type === 'program' || (container?.type === 'statement_block' && this.#scope() !== undefined));
     if (!moduleLevel) {
       this.#declaredNames.add(name.startIndex);
@@ -283,21 +292,39 @@ export class EcmascriptWalker {
       this.#declaredNames.add(name.startIndex);
       return false;
     }
-    let kind: DefinitionKind = declaration?.text.startsWith('const') ? 'constant' : 'variable';
+    const declarationStart = declaration && STARTED_TYPES.has(declaration.type) ? declaration.start : (node.parent?.startIndex ?? -1);
+    let kind: DefinitionKind = declarationStart >= 0 && this.#source.startsWith('const', declarationStart) ? 'constant' : 'variable';
     if (value && FUNCTION_VALUE_TYPES.has(value.type)) kind = 'function';
     else if (value && value.type === 'class') kind = 'class';
     return this.#define(node, kind, kind === 'class', value && (FUNCTION_VALUE_TYPES.has(value.type) || value.type === 'class') ? value : null);
   }
 
-  /** Records a definition for `node` and opens its scope. `head` is the node whose body ends the signature. */
-  #define(node: SyntaxNode, kind: DefinitionKind, isClass: boolean, head: SyntaxNode | null = null, explicitName: SyntaxNode | null = null): boolean {
+  /**
+   * Records a definition for `node` and opens its scope. `head` is the node whose body ends the
+   * signature. `atCursor`: `node` is the cursor's node, so its ancestors are the frames.
+   */
+  #define(node: SyntaxNode, kind: DefinitionKind, isClass: boolean, head: SyntaxNode | null = null, explicitName: SyntaxNode | null = null, atCursor = true): boolean {
     const nameNode = explicitName ?? node.childForFieldName('name');
     if (!nameNode) return false;
     this.#declaredNames.add(nameNode.startIndex);
     const name = nameNode.text;
     const body = (head ?? node).childForFieldName('body');
     const signatureEnd = body && kind !== 'type' && kind !== 'enum' ? body.startIndex : node.endIndex;
-    const exportParent = node.parent?.type === 'export_statement' ? node.parent : node.parent?.parent?.type === 'export_statement' ? node.parent.parent : null;
+    let exportStart = -1;
+    let wrappers: number | null = null;
+    if (atCursor) {
+      const parent = this.#frame(1);
+      const grand = this.#frame(2);
+      if (parent?.type === 'export_statement') exportStart = parent.start;
+      else if (grand?.type === 'export_statement') exportStart = grand.start;
+      wrappers = 0;
+      while (DOC_WRAPPERS.has(this.#frame(wrappers + 1)?.type ?? '')) wrappers++;
+    } else {
+      const exportParent = node.parent?.type === 'export_statement' ? node.parent : node.parent?.parent?.type === 'export_statement' ? node.parent.parent : null;
+      if (exportParent) exportStart = exportParent.startIndex;
+    }
+    EXPORT_DEFAULT.lastIndex = Math.max(exportStart, 0);
+    const exportsDefault = exportStart >= 0 && EXPORT_DEFAULT.test(this.#source);
     const parentScope = this.#scope();
     const def: ExtractedDefinition = {
       kind,
@@ -306,10 +333,10 @@ export class EcmascriptWalker {
       span: spanBetween(node.startPosition, node.endPosition),
       nameSpan: spanBetween(nameNode.startPosition, nameNode.endPosition),
       signature: oneLine(this.#source.slice(node.startIndex, signatureEnd)),
-      docstring: jsDocOf(node),
+      docstring: jsDocOf(node, wrappers),
       text: node.text,
-      exported: exportParent !== null || explicitName !== null || (parentScope?.def?.exported ?? false),
-      isDefault: (exportParent !== null && /^export\s+default\b/.test(exportParent.text)) || (explicitName !== null && explicitName.type === 'identifier'),
+      exported: exportStart >= 0 || explicitName !== null || (parentScope?.def?.exported ?? false),
+      isDefault: exportsDefault || (explicitName !== null && explicitName.type === 'identifier'),
       bodyIdentifiers: [],
     };
     this.#definitions.push(def);
@@ -476,7 +503,7 @@ export class EcmascriptWalker {
       }
     } else if (FUNCTION_VALUE_TYPES.has(right.type) || right.type === 'class') {
       const name = right.childForFieldName('name');
-      if (name) return this.#define(right, kindOf(right), right.type === 'class', right, name);
+      if (name) return this.#define(right, kindOf(right), right.type === 'class', right, name, false);
     }
     return false;
   }
