@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Assessment, LoadedConfig, PluginHost, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
 import { normalizeShell, type ParsedCommand } from './normalize.js';
-import { classifyPath, type ClassifiedPath } from './paths.js';
+import { classifyPath, resolvePath, type ClassifiedPath } from './paths.js';
 import { loadRuleSet, type CompiledRule, type RuleSet } from './rules.js';
 import { ShellRuleIndex, type Hit } from './shell-rules.js';
 import { actionForScore, actionSeverity, levelForScore } from './scoring.js';
@@ -91,7 +91,7 @@ class RuleEngine implements RiskEngine {
   private assessUnsafe(event: ToolCallEvent): Assessment {
     const tool = typeof event?.canonical_tool === 'string' ? event.canonical_tool : 'other';
     const args: Record<string, unknown> = event?.arguments && typeof event.arguments === 'object' ? event.arguments : {};
-    const cwd = typeof event?.cwd === 'string' && path.posix.isAbsolute(event.cwd) ? path.posix.resolve(event.cwd) : null;
+    const cwd = typeof event?.cwd === 'string' && path.posix.isAbsolute(event.cwd) ? resolvePath(event.cwd) : null;
     const factors: string[] = [];
     if (cwd === null) factors.push('no absolute project root (cwd): relative paths cannot be placed');
     // The home directory or `/` is never a project: everything would count as "inside" it.
@@ -157,7 +157,7 @@ function finish(hits: Hit[], evidence: Assessment['evidence'], fallback: string)
     const score = fallback === 'parse_incomplete' ? 10 : 0;
     return { score, level: levelForScore(score), action: 'allow', reason_code: fallback, evidence };
   }
-  const ranked = [...hits].sort((a, b) => b.rule.score - a.rule.score || actionSeverity(hitAction(b)) - actionSeverity(hitAction(a)));
+  const ranked = hits.length === 1 ? hits : [...hits].sort((a, b) => b.rule.score - a.rule.score || actionSeverity(hitAction(b)) - actionSeverity(hitAction(a)));
   const top = ranked[0] as Hit;
   const action = ranked.reduce<RiskAction>((acc, h) => (actionSeverity(hitAction(h)) > actionSeverity(acc) ? hitAction(h) : acc), 'allow');
   evidence.rules = ranked.map((h) => ({ rule_id: h.rule.id, score: h.rule.score, reason_code: h.rule.reasonCode, action: hitAction(h), subject: h.subject }));

@@ -62,8 +62,8 @@ const NOT_A_FILE = /^(&?-?\d*-?|\/dev\/(null|stdout|stderr|stdin|tty|zero|full|f
  * a given option spec, its lower-cased arguments. Lives only as long as the assessment.
  */
 export interface CommandScratch {
-  paths: Map<string, ClassifiedPath>;
-  options: Map<string, ParsedOptions>;
+  paths?: Map<string, ClassifiedPath>;
+  options?: Map<string, ParsedOptions>;
   args?: string[];
   argvText?: string;
   lowerArgs?: Set<string>;
@@ -73,81 +73,138 @@ export interface CommandScratch {
 }
 
 export function commandScratch(): CommandScratch {
-  return { paths: new Map(), options: new Map() };
+  return {};
 }
 
-/** Whether a command satisfies every per-command condition of a rule. */
+/**
+ * Whether a command satisfies every per-command condition of a rule. Runs for every candidate
+ * rule of every command, so the checks are plain loops over the compiled rule (no closures or
+ * arrays made per call); what a command yields to every rule alike lives in the scratch.
+ */
 export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: Omit<PathContext, 'cwd' | 'env'>, scratch: CommandScratch = commandScratch()): CommandMatch | null {
   const s = m.spec;
   const program = cmd.argv[0] ?? '';
   if (m.commandMatcher && !matchesProgram(m.commandMatcher, program)) return null;
   if (matchesProgram(m.commandNoneMatcher, program)) return null;
-  if (s.via && !s.via.some((v) => cmd.via.some((w) => w.startsWith(v)))) return null;
-  if (s.input_from && !s.input_from.some((name) => cmd.inputFrom.includes(name))) return null;
+  if (s.via && !someStartsWith(cmd.via, s.via)) return null;
+  if (s.input_from && !someIncluded(s.input_from, cmd.inputFrom)) return null;
   if (s.args_from_stdin !== undefined && s.args_from_stdin !== cmd.argsFromStdin) return null;
   const args = (scratch.args ??= cmd.argv.slice(1));
-  if (m.argvRegex.length > 0) {
-    const argvText = (scratch.argvText ??= cmd.argv.join(' '));
-    if (!m.argvRegex.some((re) => re.test(argvText))) return null;
-  }
-  if (m.argsRegex.length > 0 && !args.some((a) => m.argsRegex.some((re) => re.test(a)))) return null;
+  if (m.argvRegex.length > 0 && !someMatch(m.argvRegex, (scratch.argvText ??= cmd.argv.join(' ')))) return null;
+  if (m.argsRegex.length > 0 && !someArgMatches(args, m.argsRegex)) return null;
   // Most commands write no file: rules about written files stop here, before reading options.
-  const writes = s.redirect_targets ? (scratch.writes ??= cmd.redirects.filter((r) => WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target)) : [];
-  if (s.redirect_targets && writes.length === 0) return null;
-
+  if (s.redirect_targets && writtenFiles(cmd, scratch).length === 0) return null;
   if (m.subcommand) {
     // A subcommand's first word is one of the arguments: rules for other subcommands stop here.
-    scratch.lowerArgs ??= new Set(args.map((a) => a.toLowerCase()));
-    const lowerArgs = scratch.lowerArgs;
-    if (!m.subcommand.some((words) => lowerArgs.has(words[0] ?? ''))) return null;
+    const lowerArgs = (scratch.lowerArgs ??= new Set(args.map((a) => a.toLowerCase())));
+    if (!someFirstWordIn(m.subcommand, lowerArgs)) return null;
   }
-  let options = scratch.options.get(m.optionsKey);
+  const optionsByKey = (scratch.options ??= new Map());
+  let options = optionsByKey.get(m.optionsKey);
   if (options === undefined) {
     options = parseOptions(args, m.valueOptions, s.option_style ?? 'gnu');
-    scratch.options.set(m.optionsKey, options);
+    optionsByKey.set(m.optionsKey, options);
   }
   let operands = options.positionals;
   if (m.subcommand) {
-    const lower = operands.map((o) => o.toLowerCase());
-    const hit = m.subcommand.find((words) => words.every((w, i) => lower[i] === w));
+    const hit = subcommandOf(m.subcommand, operands);
     if (!hit) return null;
     operands = operands.slice(hit.length);
   }
-  if (m.flagsAll.some((group) => !group.some((f) => options.flags.has(f)))) return null;
-  if (s.flags_any && !s.flags_any.some((f) => options.flags.has(f))) return null;
-  if (s.flags_none && s.flags_none.some((f) => options.flags.has(f))) return null;
+  for (const group of m.flagsAll) if (!someIn(options.flags, group)) return null;
+  if (s.flags_any && !someIn(options.flags, s.flags_any)) return null;
+  if (s.flags_none && someIn(options.flags, s.flags_none)) return null;
   if (s.double_dash !== undefined && s.double_dash !== options.doubleDash) return null;
   if (s.positionals_min !== undefined && operands.length < s.positionals_min) return null;
   if (s.positionals_max !== undefined && operands.length > s.positionals_max) return null;
+  if (!s.targets && !s.targets_none && !s.redirect_targets) return { subject: subjectOf(cmd), paths: [] };
+  const paths = pathConditions(m, cmd, operands, pathContext, scratch);
+  return paths === null ? null : { subject: subjectOf(cmd), paths };
+}
 
-  const subject = (): string => cmd.argv.join(' ') || cmd.redirects.map((r) => `${r.op}${r.target}`).join(' ');
-  if (!s.targets && !s.targets_none && !s.redirect_targets) return { subject: subject(), paths: [] };
+/** The `targets`, `targets_none` and `redirect_targets` conditions: the paths that met them, or null. */
+function pathConditions(m: CompiledMatch, cmd: ParsedCommand, operands: string[], pathContext: Omit<PathContext, 'cwd' | 'env'>, scratch: CommandScratch): ClassifiedPath[] | null {
+  const s = m.spec;
+  const known = (scratch.paths ??= new Map());
   let context: PathContext | undefined;
   const classify = (raw: string): ClassifiedPath => {
-    let found = scratch.paths.get(raw);
+    let found = known.get(raw);
     if (found === undefined) {
       context ??= { cwd: cmd.cwd, projectRoot: pathContext.projectRoot, home: pathContext.home, env: cmd.env, classPatterns: pathContext.classPatterns };
       found = classifyPath(raw, context);
-      scratch.paths.set(raw, found);
+      known.set(raw, found);
     }
     return found;
   };
   const paths: ClassifiedPath[] = [];
   if (s.targets || s.targets_none) {
     const inputs = (scratch.inputs ??= cmd.redirects.filter((r) => !WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target));
-    const checked = s.target_operands === 'last' ? operands.slice(-1) : s.target_operands === 'all-but-last' ? operands.slice(0, -1) : operands;
-    const classified = [...checked, ...inputs].map(classify);
+    const from = s.target_operands === 'last' ? Math.max(operands.length - 1, 0) : 0;
+    const to = s.target_operands === 'all-but-last' ? Math.max(operands.length - 1, 0) : operands.length;
+    const classified: ClassifiedPath[] = [];
+    for (let i = from; i < to; i += 1) classified.push(classify(operands[i] as string));
+    for (const input of inputs) classified.push(classify(input));
     if (s.targets) {
-      const hits = classified.filter((p) => p.classes.some((c) => s.targets?.includes(c)));
-      if (hits.length === 0) return null;
-      paths.push(...hits);
+      for (const p of classified) if (someIncluded(p.classes, s.targets)) paths.push(p);
+      if (paths.length === 0) return null;
     }
-    if (s.targets_none && classified.some((p) => p.classes.some((c) => s.targets_none?.includes(c)))) return null;
+    if (s.targets_none) for (const p of classified) if (someIncluded(p.classes, s.targets_none)) return null;
   }
   if (s.redirect_targets) {
-    const hits = writes.map(classify).filter((p) => p.classes.some((c) => s.redirect_targets?.includes(c)));
-    if (hits.length === 0) return null;
-    paths.push(...hits);
+    const before = paths.length;
+    for (const target of writtenFiles(cmd, scratch)) {
+      const p = classify(target);
+      if (someIncluded(p.classes, s.redirect_targets)) paths.push(p);
+    }
+    if (paths.length === before) return null;
   }
-  return { subject: subject(), paths };
+  return paths;
+}
+
+function writtenFiles(cmd: ParsedCommand, scratch: CommandScratch): string[] {
+  return (scratch.writes ??= cmd.redirects.filter((r) => WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target));
+}
+
+function subjectOf(cmd: ParsedCommand): string {
+  return cmd.argv.join(' ') || cmd.redirects.map((r) => `${r.op}${r.target}`).join(' ');
+}
+
+/** The subcommand (its words, lower-cased) the operands start with, if any. */
+function subcommandOf(subcommands: string[][], operands: string[]): string[] | undefined {
+  search: for (const words of subcommands) {
+    for (let i = 0; i < words.length; i += 1) if (operands[i]?.toLowerCase() !== words[i]) continue search;
+    return words;
+  }
+  return undefined;
+}
+
+function someFirstWordIn(subcommands: string[][], words: Set<string>): boolean {
+  for (const subcommand of subcommands) if (words.has(subcommand[0] ?? '')) return true;
+  return false;
+}
+
+function someArgMatches(args: string[], patterns: RegExp[]): boolean {
+  for (const arg of args) if (someMatch(patterns, arg)) return true;
+  return false;
+}
+
+function someMatch(patterns: RegExp[], text: string): boolean {
+  for (const re of patterns) if (re.test(text)) return true;
+  return false;
+}
+
+function someIn(set: Set<string>, items: string[]): boolean {
+  for (const item of items) if (set.has(item)) return true;
+  return false;
+}
+
+function someIncluded(items: string[], list: string[]): boolean {
+  for (const item of items) if (list.includes(item)) return true;
+  return false;
+}
+
+/** Whether some word starts with one of the prefixes. */
+function someStartsWith(words: string[], prefixes: string[]): boolean {
+  for (const prefix of prefixes) for (const word of words) if (word.startsWith(prefix)) return true;
+  return false;
 }

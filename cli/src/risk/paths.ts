@@ -52,8 +52,8 @@ export function classifyPath(raw: string, context: PathContext): ClassifiedPath 
   const stripped = (expanded.includes('*') ? expanded.replace(/(^|\/)(\.?\*|\*\.?\*?)$/, '$1') : expanded) || '.';
   const hasGlob = /[*?[]/.test(stripped);
   let resolved: string;
-  if (path.posix.isAbsolute(stripped)) resolved = isNormal(stripped) ? stripped : path.posix.resolve(stripped);
-  else if (context.cwd !== null) resolved = isNormal(stripped) && isNormal(context.cwd) && context.cwd.startsWith('/') ? `${context.cwd === '/' ? '' : context.cwd}/${stripped}` : path.posix.resolve(context.cwd, stripped);
+  if (path.posix.isAbsolute(stripped)) resolved = resolvePath(stripped);
+  else if (context.cwd !== null) resolved = resolvePath(context.cwd, stripped);
   else return { raw, resolved: null, classes: ['unknown', ...dataClasses(stripped, stripped, context)] };
   const classes = positionClasses(resolved, context);
   if (hasGlob && !classes.includes('dynamic')) classes.push('glob');
@@ -74,6 +74,13 @@ function positionClasses(resolved: string, context: PathContext): string[] {
   if (cacheDirsOf(context.home).some((dir) => resolved.startsWith(`${dir}/`) || resolved === dir)) return ['temp'];
   if (TEMP_ROOTS.some((t) => resolved === t || resolved.startsWith(`${t}/`))) return ['temp'];
   return ['outside_project'];
+}
+
+/** path.posix.resolve of an absolute path, or of a path relative to an absolute `cwd`, without its work when the answer is plain. */
+export function resolvePath(first: string, relative?: string): string {
+  if (relative === undefined) return first.startsWith('/') && isNormal(first) ? first : path.posix.resolve(first);
+  if (first.startsWith('/') && isNormal(first) && isNormal(relative) && !relative.startsWith('/')) return `${first === '/' ? '' : first}/${relative}`;
+  return path.posix.resolve(first, relative);
 }
 
 /** What path.posix.resolve leaves as it is: no empty, `.` or `..` segment, no trailing slash (bar `/`). */

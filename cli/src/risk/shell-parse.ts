@@ -111,7 +111,9 @@ export function parseWithTreeSitter(text: string): ShellParse {
   }
   const collector = new Collector();
   collector.visit(shellTree(root, source, SHELL_TREE_OPTIONS));
-  const commands = collector.commands.sort((a, b) => a.start - b.start);
+  // Nested commands are collected before the command around them; most texts have none.
+  const commands = collector.commands;
+  if (commands.some((cmd, i) => i > 0 && (commands[i - 1] as RawCommand).start > cmd.start)) commands.sort((a, b) => a.start - b.start);
   const result: ShellParse = {
     commands,
     assignments: collector.bareAssignments,

@@ -1,5 +1,5 @@
 import { commandScratch, matchCommand, type CommandScratch } from './match.js';
-import type { Normalized } from './normalize.js';
+import type { Normalized, ParsedCommand } from './normalize.js';
 import type { ClassifiedPath, PathContext } from './paths.js';
 import type { CompiledMatch, CompiledRule } from './rules.js';
 
@@ -40,48 +40,56 @@ export class ShellRuleIndex {
   }
 
   hits(normalized: Normalized, pathContext: Omit<PathContext, 'cwd' | 'env'>): Hit[] {
-    const found = new Map<number, Hit>();
+    const state: MatchState = { normalized, pathContext, found: new Map(), gates: undefined, cmd: undefined, scratch: undefined };
     for (const index of this.textOrCodeRules) {
       const rule = this.rules[index] as CompiledRule;
       const seen = textAndCode(rule.match, normalized);
-      if (seen?.subject !== undefined) found.set(index, { rule, subject: clip(seen.subject), paths: [], via: seen.via });
+      if (seen?.subject !== undefined) state.found.set(index, { rule, subject: clip(seen.subject), paths: [], via: seen.via });
     }
-    // A per-command rule with `text` or `code` conditions needs them met somewhere first.
-    const gates = new Map<number, boolean>();
-    const candidatesOf = new Map<string, number[]>();
     for (const cmd of normalized.commands) {
+      state.cmd = cmd;
+      state.scratch = undefined;
       const program = cmd.argv[0] ?? '';
-      let candidates = candidatesOf.get(program);
-      if (candidates === undefined) {
-        candidates = this.candidates(program);
-        candidatesOf.set(program, candidates);
-      }
-      let scratch: CommandScratch | undefined;
-      for (const index of candidates) {
-        if (found.has(index)) continue;
-        const rule = this.rules[index] as CompiledRule;
-        const m = rule.match;
-        if (m.text.length > 0 || m.code.length > 0) {
-          let open = gates.get(index);
-          if (open === undefined) {
-            open = textAndCode(m, normalized) !== null;
-            gates.set(index, open);
-          }
-          if (!open) continue;
-        }
-        scratch ??= commandScratch();
-        const match = matchCommand(m, cmd, pathContext, scratch);
-        if (match) found.set(index, { rule, subject: clip(match.subject), paths: match.paths, via: cmd.via });
-      }
+      for (const index of this.byProgram.get(program) ?? NONE) this.tryRule(index, state);
+      for (const index of this.anyProgramRules) this.tryRule(index, state);
+      for (const index of this.globRules) if (this.rules[index]?.match.commandMatcher?.glob?.test(program)) this.tryRule(index, state);
     }
-    return [...found.keys()].sort((a, b) => a - b).map((index) => found.get(index) as Hit);
+    if (state.found.size === 0) return [];
+    if (state.found.size === 1) return [...state.found.values()];
+    return [...state.found.keys()].sort((a, b) => a - b).map((index) => state.found.get(index) as Hit);
   }
 
-  private candidates(program: string): number[] {
-    const candidates = [...(this.byProgram.get(program) ?? []), ...this.anyProgramRules];
-    for (const index of this.globRules) if (this.rules[index]?.match.commandMatcher?.glob?.test(program)) candidates.push(index);
-    return candidates;
+  /** Tries one rule on the state's command, unless it already hit with an earlier one. */
+  private tryRule(index: number, state: MatchState): void {
+    if (state.found.has(index)) return;
+    const rule = this.rules[index] as CompiledRule;
+    const m = rule.match;
+    if (m.text.length > 0 || m.code.length > 0) {
+      // A per-command rule with `text` or `code` conditions needs them met somewhere first.
+      const gates = (state.gates ??= new Map());
+      let open = gates.get(index);
+      if (open === undefined) {
+        open = textAndCode(m, state.normalized) !== null;
+        gates.set(index, open);
+      }
+      if (!open) return;
+    }
+    const cmd = state.cmd as ParsedCommand;
+    const match = matchCommand(m, cmd, state.pathContext, (state.scratch ??= commandScratch()));
+    if (match) state.found.set(index, { rule, subject: clip(match.subject), paths: match.paths, via: cmd.via });
   }
+}
+
+const NONE: number[] = [];
+
+/** One assessment's progress: hits by rule index, and the command being tried with its scratch. */
+interface MatchState {
+  normalized: Normalized;
+  pathContext: Omit<PathContext, 'cwd' | 'env'>;
+  found: Map<number, Hit>;
+  gates: Map<number, boolean> | undefined;
+  cmd: ParsedCommand | undefined;
+  scratch: CommandScratch | undefined;
 }
 
 /** A rule's `text` and `code` conditions: null when one fails, else the subject and wrappers they found. */
