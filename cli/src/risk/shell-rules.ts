@@ -11,15 +11,39 @@ export interface Hit {
 }
 
 /**
+ * Rules sorted by what a command must have for them to match, beyond the program: a subcommand
+ * word among its arguments (indexed by that word, lower-cased), or a redirection (rules about
+ * written files). The rest are tried on every command the bucket applies to.
+ */
+class Bucket {
+  readonly plain: number[] = [];
+  readonly redirecting: number[] = [];
+  readonly bySubcommand = new Map<string, number[]>();
+
+  add(index: number, m: CompiledMatch): void {
+    if (m.subcommand) {
+      for (const word of new Set(m.subcommand.map((words) => words[0] ?? ''))) {
+        const list = this.bySubcommand.get(word) ?? [];
+        list.push(index);
+        this.bySubcommand.set(word, list);
+      }
+    } else if (m.spec.redirect_targets) this.redirecting.push(index);
+    else this.plain.push(index);
+  }
+}
+
+/**
  * The shell rules, indexed once so that an assessment tries on each command only the rules that
- * can match it: the rules naming its program, the wildcard-named ones whose glob fits it, and the
- * rules naming no program. A rule hits with the first command (in order) it matches; rules that
- * look only at the text or the inline code hit on those. Hits come back in rule order.
+ * can match it: those naming its program, the wildcard-named ones whose glob fits it, and those
+ * naming no program — and of these only the ones whose subcommand is among its arguments and,
+ * for rules about written files, only if it has a redirection (matchCommand would turn the others
+ * down). A rule hits with the first command (in order) it matches; rules that look only at the
+ * text or the inline code hit on those. Hits come back in rule order.
  */
 export class ShellRuleIndex {
-  private readonly byProgram = new Map<string, number[]>();
+  private readonly byProgram = new Map<string, Bucket>();
   private readonly globRules: number[] = [];
-  private readonly anyProgramRules: number[] = [];
+  private readonly anyProgram = new Bucket();
   private readonly textOrCodeRules: number[] = [];
 
   constructor(private readonly rules: CompiledRule[]) {
@@ -29,12 +53,15 @@ export class ShellRuleIndex {
         this.textOrCodeRules.push(index);
         continue;
       }
-      if (m.commandMatcher === undefined) this.anyProgramRules.push(index);
+      if (m.commandMatcher === undefined) this.anyProgram.add(index, m);
       else if (m.commandMatcher.glob) this.globRules.push(index);
       for (const program of m.commandMatcher?.names ?? []) {
-        const list = this.byProgram.get(program) ?? [];
-        list.push(index);
-        this.byProgram.set(program, list);
+        let bucket = this.byProgram.get(program);
+        if (bucket === undefined) {
+          bucket = new Bucket();
+          this.byProgram.set(program, bucket);
+        }
+        bucket.add(index, m);
       }
     }
   }
@@ -50,13 +77,27 @@ export class ShellRuleIndex {
       state.cmd = cmd;
       state.scratch = undefined;
       const program = cmd.argv[0] ?? '';
-      for (const index of this.byProgram.get(program) ?? NONE) this.tryRule(index, state);
-      for (const index of this.anyProgramRules) this.tryRule(index, state);
+      const bucket = this.byProgram.get(program);
+      if (bucket) this.tryBucket(bucket, state);
+      this.tryBucket(this.anyProgram, state);
       for (const index of this.globRules) if (this.rules[index]?.match.commandMatcher?.glob?.test(program)) this.tryRule(index, state);
     }
     if (state.found.size === 0) return [];
     if (state.found.size === 1) return [...state.found.values()];
     return [...state.found.keys()].sort((a, b) => a - b).map((index) => state.found.get(index) as Hit);
+  }
+
+  private tryBucket(bucket: Bucket, state: MatchState): void {
+    const cmd = state.cmd as ParsedCommand;
+    for (const index of bucket.plain) this.tryRule(index, state);
+    if (cmd.redirects.length > 0) for (const index of bucket.redirecting) this.tryRule(index, state);
+    if (bucket.bySubcommand.size > 0 && cmd.argv.length > 1) {
+      // The same set matchCommand checks a subcommand's first word against.
+      const scratch = (state.scratch ??= commandScratch());
+      const args = (scratch.args ??= cmd.argv.slice(1));
+      const lowerArgs = (scratch.lowerArgs ??= new Set(args.map((a) => a.toLowerCase())));
+      for (const word of lowerArgs) for (const index of bucket.bySubcommand.get(word) ?? NONE) this.tryRule(index, state);
+    }
   }
 
   /** Tries one rule on the state's command, unless it already hit with an earlier one. */

@@ -35,4 +35,18 @@ describe('shell-rules: which rules a command is tried against', function () {
     expect(hitsOf(index, 'echo fork')).to.deep.equal(['text-only: echo fork']);
     expect(hitsOf(index, "python -c 'import shutil; shutil.rmtree(p)'")).to.deep.equal(['glob: python -c import shutil; shutil.rmtree(p)', 'code-only: import shutil; shutil.rmtree(p)']);
   });
+
+  it('tries subcommand rules by their first word among the arguments, and written-file rules on redirections', function () {
+    const byWord = new ShellRuleIndex([
+      rule('push-force', { command: 'git', subcommand: 'push', flags_any: ['-f'] }),
+      rule('stash-drop', { command: 'git', subcommand: ['stash drop', 'stash clear'] }),
+      rule('writes-secret', { redirect_targets: ['secret'] }),
+    ]);
+    expect(hitsOf(byWord, 'git -C /p PUSH -f origin')).to.deep.equal(['push-force: git PUSH -f origin']);
+    expect(hitsOf(byWord, 'git stash list; git stash clear')).to.deep.equal(['stash-drop: git stash clear']);
+    expect(hitsOf(byWord, 'git status')).to.deep.equal([]);
+    expect(hitsOf(byWord, 'echo x > .env')).to.deep.equal(['writes-secret: echo x']);
+    expect(hitsOf(byWord, 'echo x .env')).to.deep.equal([]);
+  });
 });
+
