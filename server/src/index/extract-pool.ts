@@ -6,7 +6,7 @@ import { runExtractJob, type ExtractJob, type ExtractOutcome } from './extract-j
 import type { ExtractReply, ExtractRequest, ExtractWorkerData, WorkerPackSpec } from './extract-worker.js';
 
 /** Jobs posted ahead to each worker, so it never waits on the main thread between files. */
-const IN_FLIGHT_PER_WORKER = 3;
+const IN_FLIGHT_PER_WORKER = 4;
 /**
  * Jobs worth having outstanding per worker: results are consumed in file order, so one large file
  * must not leave the other workers idle for want of queued work.
@@ -18,6 +18,11 @@ export interface Extractor {
   /** How many jobs are worth keeping outstanding at once. */
   readonly concurrency: number;
   run(job: ExtractJob): Promise<ExtractOutcome>;
+  /**
+   * Runs one queued job on the calling thread (the one furthest ahead), for a caller that would
+   * otherwise wait idle on the workers; false when nothing is queued.
+   */
+  help(): boolean;
   close(): Promise<void>;
 }
 
@@ -31,12 +36,19 @@ export class InThreadExtractor implements Extractor {
   run(job: ExtractJob): Promise<ExtractOutcome> {
     return Promise.resolve(runExtractJob(this.root, job, this.languages));
   }
+  help(): boolean {
+    return false;
+  }
   async close(): Promise<void> {}
 }
 
-/** The default pool size: one worker per available core. */
+/**
+ * The default pool size: one worker per available core but one, at least one. The main thread
+ * takes the remaining core: it extracts queued files itself while it waits (`help`), besides
+ * collecting and writing the facts, so one isolate fewer starts and competes.
+ */
 export function defaultWorkerCount(): number {
-  return Math.max(1, availableParallelism());
+  return Math.max(1, availableParallelism() - 1);
 }
 
 interface Pending {
@@ -58,6 +70,7 @@ export class ExtractPool implements Extractor {
   readonly concurrency: number;
   readonly #inThread: InThreadExtractor;
   readonly #languages: readonly LanguagePack[];
+  readonly #root: string;
   readonly #workerPacks: Set<string>;
   readonly #workers: PoolWorker[] = [];
   readonly #queue: Pending[] = [];
@@ -68,11 +81,12 @@ export class ExtractPool implements Extractor {
   private constructor(root: string, languages: readonly LanguagePack[], size: number, logger: Logger) {
     this.#inThread = new InThreadExtractor(root, languages);
     this.#languages = languages;
+    this.#root = root;
     this.#logger = logger;
     const specs: WorkerPackSpec[] = languages.flatMap((pack) => (pack.workerModule ? [{ name: pack.name, url: pack.workerModule.url, exportName: pack.workerModule.exportName }] : []));
     this.#workerPacks = new Set(specs.map((spec) => spec.name));
     for (let i = 0; i < size; i++) this.#spawn({ root, packs: specs });
-    this.concurrency = size * OUTSTANDING_PER_WORKER;
+    this.concurrency = (size + 1) * OUTSTANDING_PER_WORKER;
   }
 
   /** A pool of `size` workers, or null when no language pack can run on a worker (extract in-thread). */
@@ -113,6 +127,13 @@ export class ExtractPool implements Extractor {
       this.#queue.push({ request: { id: this.#nextId++, pack: pack.name, job }, resolve });
       this.#dispatch();
     });
+  }
+
+  help(): boolean {
+    const pending = this.#queue.pop();
+    if (!pending) return false;
+    pending.resolve(runExtractJob(this.#root, pending.request.job, this.#languages));
+    return true;
   }
 
   #runInThread(pending: Pending): void {

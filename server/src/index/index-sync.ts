@@ -26,8 +26,10 @@ export interface SyncOptions {
   maxFileBytes?: number;
   exclude?: readonly string[];
   onProgress(progress: IndexProgress): void;
-  /** Worker threads for parsing and extraction (default: one per available core; 0 = in-thread). */
+  /** Worker threads for parsing and extraction (default: one per available core but one; 0 = in-thread). */
   extractWorkers?: number;
+  /** The main thread extracts queued files too while it waits on the workers (default true). */
+  extractOnMainThread?: boolean;
   /** Paths the watcher saw change; lets a burst of plain edits skip full discovery. */
   changedPaths?: readonly string[];
   /** Survives between syncs of one index: the last full discovery's config files and skip counts. */
@@ -113,14 +115,23 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   const workers = options.extractWorkers ?? defaultWorkerCount();
   const extractor: Extractor = (toRead.length >= POOL_MIN_FILES ? ExtractPool.start(root, languages, workers, logger) : null) ?? new InThreadExtractor(root, languages);
   try {
-    const outcomes: Array<Promise<ExtractOutcome>> = [];
+    const helps = options.extractOnMainThread ?? true;
+    const outcomes: Array<{ promise: Promise<ExtractOutcome>; settled: boolean }> = [];
     const start = (i: number) => {
-      if (i < toRead.length && outcomes[i] === undefined) outcomes[i] = extractor.run({ path: toRead[i]!.path, previousHash: stored.get(toRead[i]!.path)?.hash ?? null });
+      if (i >= toRead.length || outcomes[i] !== undefined) return;
+      const outstanding = { promise: extractor.run({ path: toRead[i]!.path, previousHash: stored.get(toRead[i]!.path)?.hash ?? null }), settled: false };
+      void outstanding.promise.then(() => (outstanding.settled = true));
+      outcomes[i] = outstanding;
     };
     for (let i = 0; i < toRead.length; i++) {
       const candidate = toRead[i]!;
       for (let ahead = i; ahead < i + extractor.concurrency; ahead++) start(ahead);
-      const outcome = await outcomes[i]!;
+      const outstanding = outcomes[i]!;
+      await Promise.resolve(); // an outcome already in marks itself settled first
+      // Rather than wait idle on a worker, extract a queued file here; the loop turns between files
+      // so the workers' replies (and their next jobs) are not held up.
+      while (helps && !outstanding.settled && extractor.help()) await yieldToLoop();
+      const outcome = await outstanding.promise;
       delete outcomes[i];
       if (outcome.status === 'unreadable' || outcome.status === 'binary') {
         skipped[outcome.status] = (skipped[outcome.status] ?? 0) + 1;

@@ -31,9 +31,12 @@ export interface OpenRepositoryIndexOptions {
   exclude?: string[];
   /**
    * Worker threads that read, parse and extract when a sync has many files (default: one per
-   * available core; 0 = always on the calling thread). Started per sync, stopped when it ends.
+   * available core but one, at least one; 0 = always on the calling thread). Started per sync,
+   * stopped when it ends.
    */
   extractWorkers?: number;
+  /** The calling thread extracts queued files too while it waits on the workers (default true). */
+  extractOnMainThread?: boolean;
   /** Re-index changed, added, deleted and renamed files as they happen (default false). */
   watch?: boolean;
   debounceMs?: number;
@@ -163,6 +166,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
       maxFileBytes: this.#options.maxFileBytes,
       exclude: this.#options.exclude,
       extractWorkers: this.#options.extractWorkers,
+      extractOnMainThread: this.#options.extractOnMainThread,
       changedPaths,
       memo: this.#memo,
       onProgress: (progress) => {
