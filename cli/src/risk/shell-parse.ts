@@ -124,6 +124,9 @@ export function parseWithTreeSitter(text: string): ShellParse {
   return result;
 }
 
+/** What a subtree without commands yields (shared: the Collector never adds to a list a visit returned, bar its own copies). */
+const NONE: RawCommand[] = Object.freeze([]) as unknown as RawCommand[];
+
 class Collector {
   readonly commands: RawCommand[] = [];
   readonly bareAssignments: Record<string, string> = {};
@@ -151,8 +154,15 @@ class Collector {
   }
 
   private children(node: SyntaxNode): RawCommand[] {
-    const found: RawCommand[] = [];
-    for (const child of node.namedChildren) found.push(...this.visit(child));
+    const kids = node.namedChildren;
+    if (kids.length === 1) return this.visit(kids[0] as SyntaxNode);
+    let found = NONE;
+    for (const child of kids) {
+      const inner = this.visit(child);
+      if (inner.length === 0) continue;
+      if (found === NONE) found = [...inner];
+      else found.push(...inner);
+    }
     return found;
   }
 
@@ -180,8 +190,10 @@ class Collector {
         cmd.words.push(wordText(child.namedChildren[0] ?? child));
       } else {
         const inner = this.visit(child);
-        nested.push(...inner);
-        cmd.inputFrom.push(...inner.map(commandName));
+        if (inner.length > 0) {
+          nested.push(...inner);
+          cmd.inputFrom.push(...inner.map(commandName));
+        }
         cmd.words.push(wordText(child));
       }
     }
@@ -232,10 +244,11 @@ class Collector {
     const destination = destinations[0] ?? node.namedChildren.filter((c) => c.type !== 'file_descriptor').at(-1);
     const op = node.children.filter((c) => !c.isNamed).map((c) => c.text).join('') || '>';
     if (!destination) return [];
-    const inner = this.visit(destination);
-    cmd.inputFrom.push(...inner.map(commandName));
+    const visited = this.visit(destination);
+    cmd.inputFrom.push(...visited.map(commandName));
     // `rm -rf 2>/dev/null /`: the grammar files words after a redirect under the redirect;
     // they are arguments of the command.
+    const inner = destinations.length > 1 ? [...visited] : visited;
     for (const extra of destinations.slice(1)) {
       inner.push(...this.visit(extra));
       cmd.words.push(wordText(extra));

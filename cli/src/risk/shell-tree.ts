@@ -16,9 +16,14 @@ export interface ShellTreeOptions {
   fieldsUnder: ReadonlySet<string>;
 }
 
+/** The children of every leaf (shared: nobody adds to a list they are given). */
+const NO_CHILDREN: readonly ShellNode[] = Object.freeze([]);
+
 export class ShellNode {
-  readonly children: ShellNode[] = [];
-  private named?: ShellNode[];
+  children: readonly ShellNode[] = NO_CHILDREN;
+  /** Whether an anonymous child was kept (else the named children are all the children). */
+  private anonymous = false;
+  private named?: readonly ShellNode[];
 
   constructor(
     private readonly source: string,
@@ -34,8 +39,16 @@ export class ShellNode {
     return this.source.slice(this.startIndex, this.endIndex);
   }
 
-  get namedChildren(): ShellNode[] {
+  get namedChildren(): readonly ShellNode[] {
+    if (!this.anonymous) return this.children;
     return (this.named ??= this.children.filter((c) => c.isNamed));
+  }
+
+  /** Adds a child while the tree is copied. */
+  add(child: ShellNode): void {
+    if (this.children === NO_CHILDREN) this.children = [child];
+    else (this.children as ShellNode[]).push(child);
+    if (!child.isNamed) this.anonymous = true;
   }
 
   childForFieldName(name: string): ShellNode | null {
@@ -80,7 +93,7 @@ export function shellTree(rootNode: Parser.SyntaxNode, source: string, options: 
     // Anonymous nodes are leaves for the collector: their children are never read.
     if (descend && current?.isNamed && cursor.gotoFirstChild()) {
       const node = read(current.type);
-      if (node) current.children.push(node);
+      if (node) current.add(node);
       stack.push(node);
       descend = true;
       continue;
@@ -90,7 +103,7 @@ export function shellTree(rootNode: Parser.SyntaxNode, source: string, options: 
     const parent = stack[stack.length - 1] as ShellNode;
     if (cursor.gotoNextSibling()) {
       const node = read(parent.type);
-      if (node) parent.children.push(node);
+      if (node) parent.add(node);
       stack.push(node);
       descend = true;
     } else {
