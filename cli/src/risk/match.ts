@@ -125,40 +125,47 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
 /** The `targets`, `targets_none` and `redirect_targets` conditions: the paths that met them, or null. */
 function pathConditions(m: CompiledMatch, cmd: ParsedCommand, operands: string[], pathContext: Omit<PathContext, 'cwd' | 'env'>, scratch: CommandScratch): ClassifiedPath[] | null {
   const s = m.spec;
-  const known = (scratch.paths ??= new Map());
-  let context: PathContext | undefined;
-  const classify = (raw: string): ClassifiedPath => {
-    let found = known.get(raw);
-    if (found === undefined) {
-      context ??= { cwd: cmd.cwd, projectRoot: pathContext.projectRoot, home: pathContext.home, env: cmd.env, classPatterns: pathContext.classPatterns };
-      found = classifyPath(raw, context);
-      known.set(raw, found);
-    }
-    return found;
-  };
-  const paths: ClassifiedPath[] = [];
+  let paths: ClassifiedPath[] | null = null;
   if (s.targets || s.targets_none) {
-    const inputs = (scratch.inputs ??= cmd.redirects.filter((r) => !WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target));
     const from = s.target_operands === 'last' ? Math.max(operands.length - 1, 0) : 0;
     const to = s.target_operands === 'all-but-last' ? Math.max(operands.length - 1, 0) : operands.length;
-    const classified: ClassifiedPath[] = [];
-    for (let i = from; i < to; i += 1) classified.push(classify(operands[i] as string));
-    for (const input of inputs) classified.push(classify(input));
+    const inputs = (scratch.inputs ??= cmd.redirects.filter((r) => !WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target));
     if (s.targets) {
-      for (const p of classified) if (someIncluded(p.classes, s.targets)) paths.push(p);
-      if (paths.length === 0) return null;
+      for (let i = from; i < to; i += 1) paths = keepIf(paths, classifyIn(scratch, cmd, pathContext, operands[i] as string), s.targets);
+      for (const input of inputs) paths = keepIf(paths, classifyIn(scratch, cmd, pathContext, input), s.targets);
+      if (paths === null) return null;
     }
-    if (s.targets_none) for (const p of classified) if (someIncluded(p.classes, s.targets_none)) return null;
+    if (s.targets_none) {
+      for (let i = from; i < to; i += 1) if (someIncluded(classifyIn(scratch, cmd, pathContext, operands[i] as string).classes, s.targets_none)) return null;
+      for (const input of inputs) if (someIncluded(classifyIn(scratch, cmd, pathContext, input).classes, s.targets_none)) return null;
+    }
   }
   if (s.redirect_targets) {
-    const before = paths.length;
-    for (const target of writtenFiles(cmd, scratch)) {
-      const p = classify(target);
-      if (someIncluded(p.classes, s.redirect_targets)) paths.push(p);
-    }
-    if (paths.length === before) return null;
+    const writes = writtenFiles(cmd, scratch);
+    const before = paths?.length ?? 0;
+    for (const target of writes) paths = keepIf(paths, classifyIn(scratch, cmd, pathContext, target), s.redirect_targets);
+    if ((paths?.length ?? 0) === before) return null;
   }
+  return paths ?? [];
+}
+
+/** `paths` with `p` added when it has one of `classes`. */
+function keepIf(paths: ClassifiedPath[] | null, p: ClassifiedPath, classes: string[]): ClassifiedPath[] | null {
+  if (!someIncluded(p.classes, classes)) return paths;
+  if (paths === null) return [p];
+  paths.push(p);
   return paths;
+}
+
+/** A path's classification, worked out once per command (every rule sees the same cwd and env). */
+function classifyIn(scratch: CommandScratch, cmd: ParsedCommand, pathContext: Omit<PathContext, 'cwd' | 'env'>, raw: string): ClassifiedPath {
+  const known = (scratch.paths ??= new Map());
+  let found = known.get(raw);
+  if (found === undefined) {
+    found = classifyPath(raw, { cwd: cmd.cwd, projectRoot: pathContext.projectRoot, home: pathContext.home, env: cmd.env, classPatterns: pathContext.classPatterns });
+    known.set(raw, found);
+  }
+  return found;
 }
 
 function writtenFiles(cmd: ParsedCommand, scratch: CommandScratch): string[] {

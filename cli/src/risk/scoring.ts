@@ -9,9 +9,10 @@ export function levelForScore(score: number): RiskLevel {
 }
 
 /** The default action of each level: low allow, medium warn, high ask, critical deny. */
+const ACTION_OF_LEVEL: Record<RiskLevel, RiskAction> = { low: 'allow', medium: 'warn', high: 'ask', critical: 'deny' };
+
 export function actionForScore(score: number): RiskAction {
-  const actions: Record<RiskLevel, RiskAction> = { low: 'allow', medium: 'warn', high: 'ask', critical: 'deny' };
-  return actions[levelForScore(score)];
+  return ACTION_OF_LEVEL[levelForScore(score)];
 }
 
 const SEVERITY: Record<RiskAction, number> = { allow: 0, warn: 1, ask: 2, deny: 3 };

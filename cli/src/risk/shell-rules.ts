@@ -82,9 +82,15 @@ export class ShellRuleIndex {
       this.tryBucket(this.anyProgram, state);
       for (const index of this.globRules) if (this.rules[index]?.match.commandMatcher?.glob?.test(program)) this.tryRule(index, state);
     }
-    if (state.found.size === 0) return [];
-    if (state.found.size === 1) return [...state.found.values()];
-    return [...state.found.keys()].sort((a, b) => a - b).map((index) => state.found.get(index) as Hit);
+    // In rule order; hits are few, so an insertion sort of their indexes.
+    const indexes = [...state.found.keys()];
+    for (let i = 1; i < indexes.length; i += 1) {
+      const index = indexes[i] as number;
+      let j = i - 1;
+      for (; j >= 0 && (indexes[j] as number) > index; j -= 1) indexes[j + 1] = indexes[j] as number;
+      indexes[j + 1] = index;
+    }
+    return indexes.map((index) => state.found.get(index) as Hit);
   }
 
   private tryBucket(bucket: Bucket, state: MatchState): void {
