@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // recon quality and latency against two whole-file BM25 baselines on the visible data sets.
-// usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--baselines-only] [--out FILE]
+// usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--baselines-only] [--no-seed] [--out FILE]
+//
+// Trees are visited in commit order per repository. A tree without an index is seeded with a copy of
+// the previous tree's index (--no-seed: index every tree from scratch); opening it then re-parses
+// only the files whose content differs, which is the index's normal incremental path.
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { loadSet } from './data.mjs';
 import { FileBm25 } from './baseline.mjs';
 import { fileMetrics, filesOf, mean, percentile } from './metrics.mjs';
-import { SOURCE_FILE, sourceFiles, treeOf } from './trees.mjs';
+import { SOURCE_FILE, commitTimes, seedIndex, sourceFiles, treeOf } from './trees.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -14,6 +18,7 @@ const { values } = parseArgs({
     limit: { type: 'string', default: '0' },
     'baselines-only': { type: 'boolean', default: false },
     out: { type: 'string' },
+    'no-seed': { type: 'boolean', default: false },
   },
 });
 const limit = Number(values.limit) || 0;
@@ -31,17 +36,23 @@ for (const set of values.sets.split(',')) {
   const total = loaded.total;
   const rows = loaded.rows.filter((r) => r.sha);
   const noBase = loaded.rows.length - rows.length;
-  const acc = { base: [], path: [], recon: [], gates: {}, latency: [], cold: [], skipped: noBase, rows: 0 };
-  // Same tree for neighbouring rows: sort by repo and sha so every tree is prepared once.
-  const ordered = [...rows].sort((a, b) => a.repo.localeCompare(b.repo) || a.sha.localeCompare(b.sha));
+  const acc = { base: [], path: [], recon: [], gates: {}, latency: [], cold: [], index: [], skipped: noBase, rows: 0 };
+  // Same tree for neighbouring rows, trees in commit order: every tree is prepared once, and a
+  // tree's index can be seeded from its predecessor's.
+  const times = commitTimes(rows);
+  const ordered = [...rows].sort((a, b) => a.repo.localeCompare(b.repo) || times.get(`${a.repo}@${a.sha}`) - times.get(`${b.repo}@${b.sha}`) || a.sha.localeCompare(b.sha));
   let current = null;
+  const seeded = { seeded: 0, reused: 0, cold: 0 };
   for (const row of ordered) {
     if (!current || current.key !== `${row.repo}@${row.sha}`) {
       current?.bm25.close();
       await current?.recon?.close();
+      const previous = current?.repo === row.repo ? current.dir : null;
       const dir = treeOf(row.repo, row.sha);
       const files = sourceFiles(dir);
-      current = { key: `${row.repo}@${row.sha}`, dir, files: new Set(files), bm25: new FileBm25(dir, files), recon: engine ? await engine.open(dir) : null };
+      if (engine) seeded[seedIndex(dir, values['no-seed'] ? null : previous)] += 1;
+      current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir, files: new Set(files), bm25: new FileBm25(dir, files), recon: engine ? await engine.open(dir) : null };
+      if (current.recon) acc.index.push(current.recon.index_ms);
     }
     const gold = row.gold.filter((g) => SOURCE_FILE.test(g) && current.files.has(g));
     if (gold.length === 0) {
@@ -70,7 +81,7 @@ for (const set of values.sets.split(',')) {
   await current?.recon?.close();
   const agg = (list) => ({ r1: mean(list.map((m) => m.r1)), r5: mean(list.map((m) => m.r5)), r10: mean(list.map((m) => m.r10)), mrr: mean(list.map((m) => m.rr)) });
   const entry = { set, rows: acc.rows, total, skipped: acc.skipped, baseline: agg(acc.base), baseline_path: agg(acc.path) };
-  if (engine) Object.assign(entry, { recon: agg(acc.recon), gates: acc.gates, p50_ms: percentile(acc.latency, 50), p95_ms: percentile(acc.latency, 95), cold_p50_ms: percentile(acc.cold, 50) });
+  if (engine) Object.assign(entry, { recon: agg(acc.recon), gates: acc.gates, p50_ms: percentile(acc.latency, 50), p95_ms: percentile(acc.latency, 95), cold_p50_ms: percentile(acc.cold, 50), trees: { ...seeded, index_p50_ms: percentile(acc.index, 50) } });
   emit({ summary: entry });
   summary.push(entry);
 }

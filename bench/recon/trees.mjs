@@ -1,6 +1,6 @@
 // Base trees of benchmark repositories: `git archive <sha> | tar -x`, cached by sha under bench/.work.
 import { execFileSync, execSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export const WORK_DIR = new URL('../.work/', import.meta.url).pathname;
@@ -54,4 +54,35 @@ export function sourceFiles(dir) {
 
 export function readText(dir, path) {
   return readFileSync(join(dir, path), 'utf8');
+}
+
+/** Commit time (seconds) of every row's base sha, keyed `repo@sha`; one git call per repository. */
+export function commitTimes(rows) {
+  const times = new Map();
+  const byRepo = new Map();
+  for (const row of rows) byRepo.set(row.repo, [...(byRepo.get(row.repo) ?? []), row.sha]);
+  for (const [repo, shas] of byRepo) {
+    const unique = [...new Set(shas)];
+    const out = execFileSync('git', ['-C', mirrorOf(repo), 'show', '-s', '--format=%H %ct', ...unique], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    for (const line of out.split('\n').filter(Boolean)) {
+      const [sha, ct] = line.split(' ');
+      times.set(`${repo}@${sha}`, Number(ct));
+    }
+  }
+  return times;
+}
+
+/**
+ * Gives a tree without an index a copy of `from`'s index (a closed index, so its WAL is folded in).
+ * Returns what happened: 'reused' (the tree has its own index), 'seeded' or 'cold' (nothing to copy).
+ */
+export function seedIndex(dir, from) {
+  const target = join(dir, '.agentgov', 'index.db');
+  if (existsSync(target)) return 'reused';
+  const source = from ? join(from, '.agentgov', 'index.db') : null;
+  if (!source || !existsSync(source) || existsSync(`${source}-wal`)) return 'cold';
+  mkdirSync(join(dir, '.agentgov'), { recursive: true });
+  copyFileSync(source, `${target}.tmp-${process.pid}`);
+  renameSync(`${target}.tmp-${process.pid}`, target);
+  return 'seeded';
 }
