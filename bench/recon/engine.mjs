@@ -54,6 +54,24 @@ export async function open(dir) {
       }
       return { result, cold_ms, warm_ms };
     },
+    /** The raw candidate pool of a task (every retriever, expansion included) with the definitions it names: the input of fusion. */
+    async pool(task) {
+      const query = parseQuery(task.length > MAX_TASK_CHARS ? task.slice(0, MAX_TASK_CHARS) : task);
+      const retrieval = await runner.retrieve(query, retrievalIndexOf(index));
+      const view = retrievalIndexOf(index);
+      const defs = {};
+      const pool = {};
+      for (const [name, candidates] of retrieval.pool) {
+        pool[name] = [...candidates.values()].map((c) => [c.def_uid, c.score, c.explicit ? 1 : 0]);
+        for (const c of candidates.values()) {
+          if (c.def_uid in defs) continue;
+          const def = view.definition(c.def_uid);
+          // What fusion, priors and cutoff read: no signatures or docstrings.
+          defs[c.def_uid] = def ? { def_uid: def.def_uid, path: def.path, kind: def.kind, name: def.name, qualified_name: def.qualified_name, start_line: def.start_line, end_line: def.end_line } : null;
+        }
+      }
+      return { query, pool, expand: [...retrieval.expand], defs };
+    },
     close: () => index.close(),
   };
 }

@@ -30,9 +30,13 @@ export interface FusionWeights {
   explicit: number;
 }
 
+// Tuned on the visible bench sets (bench/recon/tune.mjs over bench/recon/pools.mjs dumps): the
+// whole-file BM25 view is the strongest single signal there, so its vote weighs most; term matches
+// on names largely repeat what lexical and symbol already say, so they weigh less; graph expansion
+// (callers, importers of what the task names) finds the files that use a named symbol.
 export const DEFAULT_WEIGHTS: FusionWeights = {
   k: 10,
-  retriever: { lexical: 1, lexical_file: 1.5, term: 1, symbol: 1.2, graph: 0.5 },
+  retriever: { lexical: 1, lexical_file: 2, term: 0.5, symbol: 1.2, graph: 1 },
   agreement: 0.3,
   explicit: 0.5,
 };

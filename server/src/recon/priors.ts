@@ -19,7 +19,9 @@ export interface PriorWeights {
   sameFileDecay: number;
 }
 
-export const DEFAULT_PRIORS: PriorWeights = { testCode: 0.5, peripheralCode: 0.5, sameFileDecay: 0.75 };
+// A task that does not mention tests or examples/docs/scripts rarely changes them: on the visible
+// commit sets, 0.3 beats 0.5 everywhere (express most: its test tree is as large as its code).
+export const DEFAULT_PRIORS: PriorWeights = { testCode: 0.3, peripheralCode: 0.3, sameFileDecay: 0.75 };
 
 /**
  * Re-ranks fused candidates with priors: tests rank below the code they test unless the task is
