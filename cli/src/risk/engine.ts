@@ -114,7 +114,7 @@ class RuleEngine implements RiskEngine {
       factors.push(`command is ${text.length} characters: only the first ${MAX_COMMAND_CHARS} were assessed`);
       text = text.slice(0, MAX_COMMAND_CHARS);
     }
-    if (/\0/.test(text)) {
+    if (text.includes('\0')) {
       factors.push('command contains NUL bytes: they were removed before parsing');
       text = text.replace(/\0/g, ' ');
     }

@@ -1,5 +1,6 @@
 import type { ParsedCommand } from './normalize.js';
 import { classifyPath, type ClassifiedPath, type PathContext } from './paths.js';
+import { anyMatches } from './patterns.js';
 import { matchesProgram, type CompiledMatch } from './rules.js';
 
 /** A command's arguments read with one rule's option spec. */
@@ -90,7 +91,7 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   if (s.input_from && !someIncluded(s.input_from, cmd.inputFrom)) return null;
   if (s.args_from_stdin !== undefined && s.args_from_stdin !== cmd.argsFromStdin) return null;
   const args = (scratch.args ??= cmd.argv.slice(1));
-  if (m.argvRegex.length > 0 && !someMatch(m.argvRegex, (scratch.argvText ??= cmd.argv.join(' ')))) return null;
+  if (m.argvRegex.length > 0 && !anyMatches(m.argvRegex, (scratch.argvText ??= cmd.argv.join(' ')))) return null;
   if (m.argsRegex.length > 0 && !someArgMatches(args, m.argsRegex)) return null;
   // Most commands write no file: rules about written files stop here, before reading options.
   if (s.redirect_targets && writtenFiles(cmd, scratch).length === 0) return null;
@@ -191,12 +192,7 @@ function someFirstWordIn(subcommands: string[][], words: Set<string>): boolean {
 }
 
 function someArgMatches(args: string[], patterns: RegExp[]): boolean {
-  for (const arg of args) if (someMatch(patterns, arg)) return true;
-  return false;
-}
-
-function someMatch(patterns: RegExp[], text: string): boolean {
-  for (const re of patterns) if (re.test(text)) return true;
+  for (const arg of args) if (anyMatches(patterns, arg)) return true;
   return false;
 }
 

@@ -105,13 +105,13 @@ class Walker {
     // A leading word like `A-B=2` is not a valid assignment, so bash would run it as a
     // program; it cannot be one in practice, so the command behind it is judged as well.
     const words = [...raw.words];
-    while (words.length > 1 && /^[^/]*=/.test(words[0] ?? '')) words.shift();
+    while (words.length > 1 && (words[0] ?? '').includes('=') && /^[^/]*=/.test(words[0] ?? '')) words.shift();
     if (words.length === 0) {
       if (raw.redirects.length > 0) this.emit([], frame);
       return;
     }
     // `a=rm; $a -rf /`: a command name held in a variable set earlier is expanded.
-    const variable = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(words[0] ?? '');
+    const variable = words[0]?.startsWith('$') ? /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(words[0]) : null;
     const value = variable ? env[variable[1] ?? ''] : undefined;
     if (value !== undefined && value.trim() !== '' && !/[$`]/.test(value)) words.splice(0, 1, ...value.trim().split(/\s+/));
     const name = programName(words[0] ?? '');

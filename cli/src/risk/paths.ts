@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { joinPatterns } from './patterns.js';
 
 /**
  * Where a path points, as classes rules can name. Built-in classes come from the path's position
@@ -86,7 +87,7 @@ export function resolvePath(first: string, relative?: string): string {
 /** What path.posix.resolve leaves as it is: no empty, `.` or `..` segment, no trailing slash (bar `/`). */
 function isNormal(p: string): boolean {
   if (p === '/') return true;
-  return p !== '' && !p.endsWith('/') && !p.includes('//') && !/(^|\/)\.\.?(\/|$)/.test(p);
+  return p !== '' && !p.endsWith('/') && !p.includes('//') && !(p.includes('.') && /(^|\/)\.\.?(\/|$)/.test(p));
 }
 
 let cacheDirs: { home: string; dirs: string[] } | undefined;
@@ -104,12 +105,7 @@ function dataClasses(absolute: string, tilde: string, context: PathContext): str
   return found;
 }
 
-/**
- * Per path class, its patterns joined into as few regular expressions as keep the same answer:
- * one alternation per flag set, so a path costs one regex run per class instead of one per
- * pattern. A pattern with a backreference or a named group stays on its own (joining would
- * renumber or duplicate its groups).
- */
+/** Per path class, its patterns joined (see joinPatterns): one regex run per class instead of one per pattern. */
 const testersByPatterns = new WeakMap<ReadonlyMap<string, RegExp[]>, Array<[string, RegExp[]]>>();
 
 function classTesters(classPatterns: ReadonlyMap<string, RegExp[]>): Array<[string, RegExp[]]> {
@@ -121,22 +117,11 @@ function classTesters(classPatterns: ReadonlyMap<string, RegExp[]>): Array<[stri
   return testers;
 }
 
-function joinPatterns(patterns: RegExp[]): RegExp[] {
-  const alone: RegExp[] = [];
-  const byFlags = new Map<string, string[]>();
-  for (const re of patterns) {
-    if (re.global || re.sticky || /\\[1-9k]|\(\?<(?![=!])/.test(re.source)) alone.push(re);
-    else byFlags.set(re.flags, [...(byFlags.get(re.flags) ?? []), re.source]);
-  }
-  const joined = [...byFlags].map(([flags, sources]) => new RegExp(sources.map((source) => `(?:${source})`).join('|'), flags));
-  return [...joined, ...alone];
-}
-
 /** Expands `~`, `$HOME`, `$TMPDIR`, `$PWD` and variables set on the command; null when it stays dynamic. */
 function expand(raw: string, context: PathContext): string | null {
   let text = raw;
   if (text === '~' || text.startsWith('~/')) text = context.home + text.slice(1);
-  else if (/^~[A-Za-z_]/.test(text)) text = `/home/${text.slice(1)}`;
+  else if (text.startsWith('~') && /^~[A-Za-z_]/.test(text)) text = `/home/${text.slice(1)}`;
   // Every substitution below starts at a `$` or a backtick.
   if (!text.includes('$') && !text.includes('`')) return text;
   text = text.replace(/\$\(\s*pwd\s*\)|`\s*pwd\s*`/g, () => context.cwd ?? '$PWD');

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { AgentgovError, type CanonicalTool, type RiskAction, type RiskRuleSource } from '@agentgov/core';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
+import { joinPatterns } from './patterns.js';
 import { RISK_RULE_SCHEMA, RULE_FILE_SCHEMA, type RiskRuleSpec, type RuleFileSpec, type RuleMatchSpec } from './rule-schema.js';
 
 /** A rule ready to match: regular expressions compiled, lists normalised. */
@@ -51,6 +52,7 @@ export interface CompiledMatch {
   /** Same key, same reading of a command's arguments (option style + value options). */
   optionsKey: string;
   flagsAll: string[][];
+  /** Regex lists are asked only "does any match", so each is joined (see joinPatterns). */
   argsRegex: RegExp[];
   argvRegex: RegExp[];
   code: RegExp[];
@@ -172,11 +174,11 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
       valueOptions,
       optionsKey: JSON.stringify([m.option_style ?? 'gnu', [...valueOptions]]),
       flagsAll: (m.flags_all ?? []).map(list),
-      argsRegex: (m.args_regex ?? []).map(toRegex),
-      argvRegex: (m.argv_regex ?? []).map(toRegex),
-      code: (m.code ?? []).map(toRegex),
-      text: (m.text ?? []).map(toRegex),
-      pathRegex: (m.path_regex ?? []).map(toRegex),
+      argsRegex: joinPatterns((m.args_regex ?? []).map(toRegex)),
+      argvRegex: joinPatterns((m.argv_regex ?? []).map(toRegex)),
+      code: joinPatterns((m.code ?? []).map(toRegex)),
+      text: joinPatterns((m.text ?? []).map(toRegex)),
+      pathRegex: joinPatterns((m.path_regex ?? []).map(toRegex)),
       perCommand: perCommandKeys.some((k) => m[k] !== undefined),
     },
   };

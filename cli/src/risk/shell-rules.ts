@@ -1,4 +1,5 @@
 import { commandScratch, matchCommand, type CommandScratch } from './match.js';
+import { anyMatches, joinPatterns } from './patterns.js';
 import type { Normalized, ParsedCommand } from './normalize.js';
 import type { ClassifiedPath, PathContext } from './paths.js';
 import type { CompiledMatch, CompiledRule } from './rules.js';
@@ -43,8 +44,12 @@ class Bucket {
 export class ShellRuleIndex {
   private readonly byProgram = new Map<string, Bucket>();
   private readonly globRules: number[] = [];
+  /** Every glob rule's program pattern joined: most programs match none, and one run says so. */
+  private readonly anyGlob: RegExp[];
   private readonly anyProgram = new Bucket();
   private readonly textOrCodeRules: number[] = [];
+  /** The `text` patterns of the text-or-code rules joined: most texts match none. */
+  private readonly anyText: RegExp[];
 
   constructor(private readonly rules: CompiledRule[]) {
     for (const [index, rule] of rules.entries()) {
@@ -64,12 +69,17 @@ export class ShellRuleIndex {
         bucket.add(index, m);
       }
     }
+    this.anyGlob = joinPatterns(this.globRules.flatMap((index) => this.rules[index]?.match.commandMatcher?.glob ?? []));
+    this.anyText = joinPatterns(this.textOrCodeRules.flatMap((index) => this.rules[index]?.match.text ?? []));
   }
 
   hits(normalized: Normalized, pathContext: Omit<PathContext, 'cwd' | 'env'>): Hit[] {
     const state: MatchState = { normalized, pathContext, found: new Map(), gates: undefined, cmd: undefined, scratch: undefined };
+    const someText = normalized.scripts.some((script) => anyMatches(this.anyText, script));
     for (const index of this.textOrCodeRules) {
       const rule = this.rules[index] as CompiledRule;
+      if (rule.match.text.length > 0 && !someText) continue;
+      if (rule.match.code.length > 0 && normalized.code.length === 0) continue;
       const seen = textAndCode(rule.match, normalized);
       if (seen?.subject !== undefined) state.found.set(index, { rule, subject: clip(seen.subject), paths: [], via: seen.via });
     }
@@ -80,7 +90,7 @@ export class ShellRuleIndex {
       const bucket = this.byProgram.get(program);
       if (bucket) this.tryBucket(bucket, state);
       this.tryBucket(this.anyProgram, state);
-      for (const index of this.globRules) if (this.rules[index]?.match.commandMatcher?.glob?.test(program)) this.tryRule(index, state);
+      if (anyMatches(this.anyGlob, program)) for (const index of this.globRules) if (this.rules[index]?.match.commandMatcher?.glob?.test(program)) this.tryRule(index, state);
     }
     // In rule order; hits are few, so an insertion sort of their indexes.
     const indexes = [...state.found.keys()];

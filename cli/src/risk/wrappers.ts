@@ -65,7 +65,11 @@ export const INTERPRETERS: Record<string, { codeOptions: string[]; valueOptions:
 };
 
 /** `python3.11` → `python`, `nodejs` → `node`: the interpreter family of a program name. */
+/** The first two letters of every name interpreterFamily knows (its patterns' and the table's): other names skip the patterns. */
+const INTERPRETER_START = new Set([...Object.keys(INTERPRETERS), 'python', 'pypy', 'nodejs', 'perl', 'ruby', 'php', 'lua'].map((name) => name.slice(0, 2)));
+
 export function interpreterFamily(name: string): string | undefined {
+  if (!INTERPRETER_START.has(name.slice(0, 2))) return undefined;
   if (/^python[0-9.]*$|^pypy[0-9.]*$/.test(name)) return 'python';
   if (name === 'nodejs') return 'node';
   if (/^perl[0-9.]*$/.test(name)) return 'perl';
