@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { joinPatterns } from './patterns.js';
+import { anyMatches, joinPatterns } from './patterns.js';
 
 /**
  * Where a path points, as classes rules can name. Built-in classes come from the path's position
@@ -51,7 +51,7 @@ export function classifyPath(raw: string, context: PathContext): ClassifiedPath 
   }
   // Deleting `dir/*` empties `dir`: judge a trailing glob segment by its directory.
   const stripped = (expanded.includes('*') ? expanded.replace(/(^|\/)(\.?\*|\*\.?\*?)$/, '$1') : expanded) || '.';
-  const hasGlob = /[*?[]/.test(stripped);
+  const hasGlob = stripped.includes('*') || stripped.includes('?') || stripped.includes('[');
   let resolved: string;
   if (path.posix.isAbsolute(stripped)) resolved = resolvePath(stripped);
   else if (context.cwd !== null) resolved = resolvePath(context.cwd, stripped);
@@ -98,20 +98,28 @@ function cacheDirsOf(home: string): string[] {
 }
 
 function dataClasses(absolute: string, tilde: string, context: PathContext): string[] {
+  const testers = classTesters(context.classPatterns);
+  // Most paths have no data class: one run of every pattern joined says so.
+  if (!anyMatches(testers.any, absolute) && (tilde === absolute || !anyMatches(testers.any, tilde))) return [];
   const found: string[] = [];
-  for (const [name, testers] of classTesters(context.classPatterns)) {
-    if (testers.some((re) => re.test(absolute) || (tilde !== absolute && re.test(tilde)))) found.push(name);
+  for (const [name, patterns] of testers.byClass) {
+    if (anyMatches(patterns, absolute) || (tilde !== absolute && anyMatches(patterns, tilde))) found.push(name);
   }
   return found;
 }
 
-/** Per path class, its patterns joined (see joinPatterns): one regex run per class instead of one per pattern. */
-const testersByPatterns = new WeakMap<ReadonlyMap<string, RegExp[]>, Array<[string, RegExp[]]>>();
+/** The class patterns joined (see joinPatterns): all of them, and per class. */
+interface ClassTesters {
+  any: RegExp[];
+  byClass: Array<[string, RegExp[]]>;
+}
 
-function classTesters(classPatterns: ReadonlyMap<string, RegExp[]>): Array<[string, RegExp[]]> {
+const testersByPatterns = new WeakMap<ReadonlyMap<string, RegExp[]>, ClassTesters>();
+
+function classTesters(classPatterns: ReadonlyMap<string, RegExp[]>): ClassTesters {
   let testers = testersByPatterns.get(classPatterns);
   if (testers === undefined) {
-    testers = [...classPatterns].map(([name, patterns]) => [name, joinPatterns(patterns)]);
+    testers = { any: joinPatterns([...classPatterns.values()].flat()), byClass: [...classPatterns].map(([name, patterns]) => [name, joinPatterns(patterns)]) };
     testersByPatterns.set(classPatterns, testers);
   }
   return testers;
