@@ -86,7 +86,7 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   const s = m.spec;
   const program = cmd.argv[0] ?? '';
   if (m.commandMatcher && !matchesProgram(m.commandMatcher, program)) return null;
-  if (matchesProgram(m.commandNoneMatcher, program)) return null;
+  if (m.commandNoneMatcher && matchesProgram(m.commandNoneMatcher, program)) return null;
   if (s.via && !someStartsWith(cmd.via, s.via)) return null;
   if (s.input_from && !someIncluded(s.input_from, cmd.inputFrom)) return null;
   if (s.args_from_stdin !== undefined && s.args_from_stdin !== cmd.argsFromStdin) return null;

@@ -46,7 +46,8 @@ export interface CompiledMatch {
   commandNone: RegExp[];
   /** `command` and `command_none` compiled for one lookup per program. */
   commandMatcher: ProgramMatcher | undefined;
-  commandNoneMatcher: ProgramMatcher;
+  /** Undefined when the rule has no `command_none` (most rules). */
+  commandNoneMatcher: ProgramMatcher | undefined;
   subcommand: string[][] | undefined;
   valueOptions: Map<string, string[] | null>;
   /** Same key, same reading of a command's arguments (option style + value options). */
@@ -169,7 +170,7 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
       command: m.command === undefined ? undefined : list(m.command).map(globToRegex),
       commandNone: (m.command_none ?? []).map(globToRegex),
       commandMatcher: m.command === undefined ? undefined : programMatcher(list(m.command)),
-      commandNoneMatcher: programMatcher(m.command_none ?? []),
+      commandNoneMatcher: m.command_none && m.command_none.length > 0 ? programMatcher(m.command_none) : undefined,
       subcommand: m.subcommand === undefined ? undefined : list(m.subcommand).map((s) => s.toLowerCase().split(/\s+/)),
       valueOptions,
       optionsKey: JSON.stringify([m.option_style ?? 'gnu', [...valueOptions]]),
