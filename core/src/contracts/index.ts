@@ -1,5 +1,6 @@
 export * from './canonical-tool.js';
 export * from './events.js';
+export * from './frame-stack.js';
 export * from './framework.js';
 export * from './language.js';
 export * from './linter.js';

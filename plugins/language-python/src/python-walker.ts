@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import { FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
 import type { DefinitionKind, ExtractedDefinition, ExtractedFacts, ExtractedImport, ExtractedReference, ReferenceContext } from '@agentgov/core/contracts';
 import type Parser from 'tree-sitter';
 
@@ -26,12 +26,6 @@ const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z
 
 /** Type names by type id (one grammar). */
 const TYPE_NAMES: string[] = [];
-
-interface Frame {
-  type: string;
-  field: string | null;
-  start: number;
-}
 
 interface Scope {
   qualifiedName: string;
@@ -66,9 +60,8 @@ class PythonWalker {
   readonly #definitions: ExtractedDefinition[] = [];
   readonly #references: ExtractedReference[] = [];
   readonly #imports: ExtractedImport[] = [];
-  /** Ancestor frames, reused across the walk (one object per depth, not per node): `#depth` are live. */
-  readonly #frames: Frame[] = [];
-  #depth = 0;
+  /** Ancestor frames, one object per depth reused across the walk. */
+  readonly #frames = new FrameStack();
   readonly #scopes: Scope[] = [];
   readonly #declaredNames = new Set<number>();
   #importDepth = 0;
@@ -84,21 +77,6 @@ class PythonWalker {
     return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
   }
 
-  #pushFrame(type: string, field: string | null, start: number): void {
-    const frame = this.#frames[this.#depth];
-    if (frame) {
-      frame.type = type;
-      frame.field = field;
-      frame.start = start;
-    } else this.#frames.push({ type, field, start });
-    this.#depth++;
-  }
-
-  /** The `up`-th ancestor frame: 1 is the parent. */
-  #frame(up: number): Frame | undefined {
-    return up <= this.#depth ? this.#frames[this.#depth - up] : undefined;
-  }
-
   #visit(cursor: Parser.TreeCursor): void {
     // A type id is a number; the type name would be a new string from native code at every node.
     const typeId = cursor.nodeTypeId;
@@ -111,7 +89,7 @@ class PythonWalker {
     // Each cursor getter crosses into native code: read field and offset only where they are used
     // (an attribute's field only matters under a call: `a.b()` is a call of `b`).
     const framed = type === 'attribute';
-    const field = framed && this.#frame(1)?.type === 'call' ? (cursor.currentFieldName ?? null) : null;
+    const field = framed && this.#frames.up(1)?.type === 'call' ? (cursor.currentFieldName ?? null) : null;
     const start = framed ? cursor.startIndex : 0;
     let pushedScope = false;
     switch (type) {
@@ -141,13 +119,13 @@ class PythonWalker {
     const depthKind = type === 'type' ? 'type' : type === 'import_statement' || type === 'import_from_statement' || type === 'future_import_statement' ? 'import' : null;
     if (depthKind === 'type') this.#typeDepth++;
     else if (depthKind === 'import') this.#importDepth++;
-    this.#pushFrame(type, field, start);
+    this.#frames.push(type, field, start);
     if (cursor.gotoFirstChild()) {
       do this.#visit(cursor);
       while (cursor.gotoNextSibling());
       cursor.gotoParent();
     }
-    this.#depth--;
+    this.#frames.pop();
     if (depthKind === 'type') this.#typeDepth--;
     else if (depthKind === 'import') this.#importDepth--;
     if (pushedScope) {
@@ -218,7 +196,7 @@ class PythonWalker {
     const name = this.#source.slice(start, cursor.endIndex);
     const scope = this.#scope();
     scope?.identifiers.add(name);
-    const parent = this.#frame(1);
+    const parent = this.#frames.up(1);
     if (!parent) return;
     const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
     const binding = BINDING_FIELDS[parent.type];
@@ -238,7 +216,7 @@ class PythonWalker {
     else if (parent.type === 'call' && field === 'function') context = 'call';
     else if (parent.type === 'attribute' && field === 'attribute') {
       qualifier = this.#source.slice(parent.start, start).replace(/\.\s*$/, '').trim();
-      const grand = this.#frame(2);
+      const grand = this.#frames.up(2);
       context = grand && grand.type === 'call' && parent.field === 'function' ? 'call' : 'member';
     }
     if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;

@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import { FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -52,12 +52,6 @@ const CODE_TOKEN = /[A-Za-z_$][\w$]*(?=\s*\()|[A-Za-z_$]*[a-z][A-Z][\w$]*|[A-Za-
 /** Type names by type id, per grammar (ids differ between TypeScript, TSX and JavaScript). */
 const TYPE_NAMES = new WeakMap<object, string[]>();
 
-interface Frame {
-  type: string;
-  field: string | null;
-  start: number;
-}
-
 interface Scope {
   qualifiedName: string;
   def: ExtractedDefinition | null;
@@ -103,9 +97,8 @@ export class EcmascriptWalker {
   readonly #references: ExtractedReference[] = [];
   readonly #imports: ExtractedImport[] = [];
   readonly #localExports: Array<{ exported: string; local: string }> = [];
-  /** Ancestor frames, reused across the walk (one object per depth, not per node): `#depth` are live. */
-  readonly #frames: Frame[] = [];
-  #depth = 0;
+  /** Ancestor frames, one object per depth reused across the walk. */
+  readonly #frames = new FrameStack();
   readonly #scopes: Scope[] = [];
   /** Start offsets of name tokens of definitions: skipped as references. */
   readonly #declaredNames = new Set<number>();
@@ -126,21 +119,6 @@ export class EcmascriptWalker {
     return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: this.#localExports };
   }
 
-  #pushFrame(type: string, field: string | null, start: number): void {
-    const frame = this.#frames[this.#depth];
-    if (frame) {
-      frame.type = type;
-      frame.field = field;
-      frame.start = start;
-    } else this.#frames.push({ type, field, start });
-    this.#depth++;
-  }
-
-  /** The `up`-th ancestor frame: 1 is the parent. */
-  #frame(up: number): Frame | undefined {
-    return up <= this.#depth ? this.#frames[this.#depth - up] : undefined;
-  }
-
   #visit(cursor: Parser.TreeCursor): void {
     // A type id is a number; the type name would be a new string from native code at every node.
     const typeId = cursor.nodeTypeId;
@@ -153,7 +131,7 @@ export class EcmascriptWalker {
     // Each cursor getter crosses into native code: read field and offset only where they are used
     // (a member expression's field only matters under a call: `a.b()` is a call of `b`).
     const framed = FRAMED_TYPES.has(type);
-    const field = framed && (type !== 'member_expression' || this.#frame(1)?.type === 'call_expression') ? (cursor.currentFieldName ?? null) : null;
+    const field = framed && (type !== 'member_expression' || this.#frames.up(1)?.type === 'call_expression') ? (cursor.currentFieldName ?? null) : null;
     const start = STARTED_TYPES.has(type) ? cursor.startIndex : 0;
     let pushedScope = false;
     let frameType = type;
@@ -167,7 +145,7 @@ export class EcmascriptWalker {
         return;
       case 'import':
         // `import('x')`: the keyword is the callee of a call expression.
-        if (this.#frame(1)?.type === 'call_expression') this.#maybeRequire(cursor.currentNode.parent!);
+        if (this.#frames.up(1)?.type === 'call_expression') this.#maybeRequire(cursor.currentNode.parent!);
         break;
       case 'import_statement':
         this.#importStatement(cursor.currentNode);
@@ -188,13 +166,13 @@ export class EcmascriptWalker {
         }
     }
 
-    this.#pushFrame(frameType, field, start);
+    this.#frames.push(frameType, field, start);
     if (cursor.gotoFirstChild()) {
       do this.#visit(cursor);
       while (cursor.gotoNextSibling());
       cursor.gotoParent();
     }
-    this.#depth--;
+    this.#frames.pop();
     if (pushedScope) {
       const scope = this.#scopes.pop();
       if (scope?.def && scope.identifiers) scope.def.bodyIdentifiers = [...scope.identifiers];
@@ -277,8 +255,8 @@ export class EcmascriptWalker {
     const name = node.childForFieldName('name');
     if (!name || name.type !== 'identifier') return false;
     // `node` is the cursor's node: its ancestors are the frames.
-    const declaration = this.#frame(1);
-    const container = this.#frame(2)?.type === 'export_statement' ? this.#frame(3) : this.#frame(2);
+    const declaration = this.#frames.up(1);
+    const container = this.#frames.up(2)?.type === 'export_statement' ? this.#frames.up(3) : this.#frames.up(2);
     const moduleLevel = this.#atModuleLevel() && (container?.type === 'program' || (container?.type === 'statement_block' && this.#scope() !== undefined));
     if (!moduleLevel) {
       this.#declaredNames.add(name.startIndex);
@@ -313,12 +291,12 @@ export class EcmascriptWalker {
     let exportStart = -1;
     let wrappers: number | null = null;
     if (atCursor) {
-      const parent = this.#frame(1);
-      const grand = this.#frame(2);
+      const parent = this.#frames.up(1);
+      const grand = this.#frames.up(2);
       if (parent?.type === 'export_statement') exportStart = parent.start;
       else if (grand?.type === 'export_statement') exportStart = grand.start;
       wrappers = 0;
-      while (DOC_WRAPPERS.has(this.#frame(wrappers + 1)?.type ?? '')) wrappers++;
+      while (DOC_WRAPPERS.has(this.#frames.up(wrappers + 1)?.type ?? '')) wrappers++;
     } else {
       const exportParent = node.parent?.type === 'export_statement' ? node.parent : node.parent?.parent?.type === 'export_statement' ? node.parent.parent : null;
       if (exportParent) exportStart = exportParent.startIndex;
@@ -354,7 +332,7 @@ export class EcmascriptWalker {
         break;
       }
     }
-    const parent = this.#frame(1);
+    const parent = this.#frames.up(1);
     if (!parent) return;
     const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
     if (field === 'function' && name === 'require' && parent.type === 'call_expression') this.#maybeRequire(cursor.currentNode.parent!);
@@ -377,7 +355,7 @@ export class EcmascriptWalker {
     else if ((parent.type === 'call_expression' && field === 'function') || (parent.type === 'new_expression' && field === 'constructor')) context = 'call';
     else if (parent.type === 'member_expression' && field === 'property') {
       qualifier = this.#source.slice(parent.start, start).replace(/\??\.\s*$/, '').trim();
-      const grand = this.#frame(2);
+      const grand = this.#frames.up(2);
       context = grand && grand.type === 'call_expression' && parent.field === 'function' ? 'call' : 'member';
     } else if (parent.type === 'pair' && field === 'key') context = 'member';
     if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
@@ -394,16 +372,15 @@ export class EcmascriptWalker {
   }
 
   #inImportSource(): boolean {
-    const string = this.#frame(1);
-    const holder = this.#frame(2);
+    const string = this.#frames.up(1);
+    const holder = this.#frames.up(2);
     if (!string || !holder) return false;
     if (string.field === 'source') return true;
-    return holder.type === 'arguments' && this.#frame(3)?.type === 'call_expression';
+    return holder.type === 'arguments' && this.#frames.up(3)?.type === 'call_expression';
   }
 
   #inExportFrom(): boolean {
-    for (let i = 0; i < this.#depth; i++) if (this.#frames[i]!.type === 'export_from_statement') return true;
-    return false;
+    return this.#frames.has('export_from_statement');
   }
 
   /** Code-looking tokens inside a comment or string, as low-certainty mentions. */
