@@ -21,6 +21,8 @@ export async function createScoreAssessor(host: PluginHost, loaded: LoadedConfig
     rulesLoaded: engine.rulesLoaded,
     async assess(event) {
       const initial = engine.assess(event);
+      // No plugin taps `assess` (the usual case): the waterfall would hand the assessment back as it is.
+      if (!host.hooks.assess.isUsed()) return initial;
       try {
         return await runAssess(host.hooks, initial, event);
       } catch (error) {
