@@ -64,6 +64,9 @@ export function normalizeShell(text: string, context: NormalizeContext): Normali
   return out;
 }
 
+/** Per wrapper, every option that takes a value (its chdir options included). */
+const WRAPPER_VALUE_OPTIONS = new Map(Object.entries(WRAPPERS).map(([name, spec]) => [name, [...spec.valueOptions, ...(spec.chdirOptions ?? [])]]));
+
 const DOWNLOADERS = new Set(['curl', 'wget', 'aria2c', 'http', 'https', 'fetch']);
 const DOWNLOAD_OUTPUT_OPTIONS = new Set(['-o', '--output', '-O', '--output-document']);
 
@@ -181,7 +184,7 @@ class Walker {
     if (family) return this.interpreter(name, family, args, frame);
     const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
     if (wrapper) {
-      const { index, values } = skipOptions(args, [...wrapper.valueOptions, ...(wrapper.chdirOptions ?? [])]);
+      const { index, values } = skipOptions(args, WRAPPER_VALUE_OPTIONS.get(name) ?? []);
       const start = index + (wrapper.skip ?? 0);
       let cwd = frame.cwd;
       for (const [option, value] of values) if (wrapper.chdirOptions?.includes(option)) cwd = this.changeDir(cwd, value);
