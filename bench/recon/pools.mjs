@@ -5,7 +5,7 @@
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadSet } from './data.mjs';
-import { SOURCE_FILE, commitTimes, seedIndex, sourceFiles, treeOf } from './trees.mjs';
+import { SOURCE_FILE, inCommitOrder, seedIndex, sourceFiles, treeOf } from './trees.mjs';
 
 const { values } = parseArgs({ options: { sets: { type: 'string', default: 'issues,flask,express,zod' }, limit: { type: 'string', default: '0' }, out: { type: 'string', default: new URL('../.work/pools.jsonl', import.meta.url).pathname } } });
 const engine = await import('./engine.mjs');
@@ -13,8 +13,7 @@ const out = createWriteStream(values.out);
 let written = 0;
 for (const set of values.sets.split(',')) {
   const rows = loadSet(set, Number(values.limit) || 0).rows.filter((r) => r.sha);
-  const times = commitTimes(rows);
-  const ordered = [...rows].sort((a, b) => a.repo.localeCompare(b.repo) || times.get(`${a.repo}@${a.sha}`) - times.get(`${b.repo}@${b.sha}`) || a.sha.localeCompare(b.sha));
+  const ordered = inCommitOrder(rows);
   let current = null;
   for (const row of ordered) {
     if (!current || current.key !== `${row.repo}@${row.sha}`) {

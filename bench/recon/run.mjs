@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { loadSet } from './data.mjs';
 import { FileBm25 } from './baseline.mjs';
 import { fileMetrics, filesOf, mean, percentile } from './metrics.mjs';
-import { SOURCE_FILE, commitTimes, seedIndex, sourceFiles, treeOf } from './trees.mjs';
+import { SOURCE_FILE, inCommitOrder, seedIndex, sourceFiles, treeOf } from './trees.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -39,8 +39,7 @@ for (const set of values.sets.split(',')) {
   const acc = { base: [], path: [], recon: [], gates: {}, latency: [], cold: [], index: [], skipped: noBase, rows: 0 };
   // Same tree for neighbouring rows, trees in commit order: every tree is prepared once, and a
   // tree's index can be seeded from its predecessor's.
-  const times = commitTimes(rows);
-  const ordered = [...rows].sort((a, b) => a.repo.localeCompare(b.repo) || times.get(`${a.repo}@${a.sha}`) - times.get(`${b.repo}@${b.sha}`) || a.sha.localeCompare(b.sha));
+  const ordered = inCommitOrder(rows);
   let current = null;
   const seeded = { seeded: 0, reused: 0, cold: 0 };
   for (const row of ordered) {

@@ -6,13 +6,13 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadSet } from './data.mjs';
-import { commitTimes, seedIndex, treeOf, WORK_DIR } from './trees.mjs';
+import { inCommitOrder, seedIndex, treeOf, WORK_DIR } from './trees.mjs';
 
 const { values } = parseArgs({ options: { set: { type: 'string', default: 'zod' }, trees: { type: 'string', default: '4' }, skip: { type: 'string', default: '0' } } });
 const engine = await import('./engine.mjs');
 const { rows } = loadSet(values.set, 0);
-const times = commitTimes(rows);
-const ordered = [...new Map(rows.map((r) => [r.sha, r])).values()].sort((a, b) => times.get(`${a.repo}@${a.sha}`) - times.get(`${b.repo}@${b.sha}`));
+// One row per tree: consecutive trees are what seeding copies between.
+const ordered = inCommitOrder([...new Map(rows.map((r) => [r.sha, r])).values()]);
 const scratch = mkdtempSync(join(WORK_DIR, 'trees', 'seed-check-'));
 const answers = (result) => `${result.results.map((r) => JSON.stringify(r)).join('\n')}\ngate ${result.gate}`;
 let previous = null;

@@ -57,19 +57,28 @@ export function readText(dir, path) {
 }
 
 /** Commit time (seconds) of every row's base sha, keyed `repo@sha`; one git call per repository. */
-export function commitTimes(rows) {
+function commitTimes(rows) {
   const times = new Map();
   const byRepo = new Map();
-  for (const row of rows) byRepo.set(row.repo, [...(byRepo.get(row.repo) ?? []), row.sha]);
+  for (const row of rows) (byRepo.get(row.repo) ?? byRepo.set(row.repo, new Set()).get(row.repo)).add(row.sha);
   for (const [repo, shas] of byRepo) {
-    const unique = [...new Set(shas)];
-    const out = execFileSync('git', ['-C', mirrorOf(repo), 'show', '-s', '--format=%H %ct', ...unique], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const out = execFileSync('git', ['-C', mirrorOf(repo), 'show', '-s', '--format=%H %ct', ...shas], { encoding: 'utf8', maxBuffer: 1 << 26 });
     for (const line of out.split('\n').filter(Boolean)) {
       const [sha, ct] = line.split(' ');
       times.set(`${repo}@${sha}`, Number(ct));
     }
   }
   return times;
+}
+
+/**
+ * Rows sorted by repository, then by the commit time of their base sha (ties by sha): rows sharing a
+ * tree are neighbours, and each tree follows the one it is most likely to resemble (see seedIndex).
+ */
+export function inCommitOrder(rows) {
+  const times = commitTimes(rows);
+  const time = (row) => times.get(`${row.repo}@${row.sha}`);
+  return [...rows].sort((a, b) => a.repo.localeCompare(b.repo) || time(a) - time(b) || a.sha.localeCompare(b.sha));
 }
 
 /**

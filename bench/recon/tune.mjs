@@ -38,12 +38,7 @@ for (const variant of variants) {
   for (const row of rows) {
     const { ranked } = fuse(row.poolMap, row.index, row.expandSet, weights);
     const ordered = applyPriors(ranked, row.query, priors);
-    let keep = cutoff(ordered.map((c) => c.score), bounds).keep;
-    // Experimental: extend the cut until it covers `minFiles` distinct files (or the pool ends).
-    if (variant.minFiles) {
-      const seen = new Set(ordered.slice(0, keep).map((c) => c.def.path));
-      while (keep < ordered.length && seen.size < variant.minFiles) seen.add(ordered[keep++].def.path);
-    }
+    const keep = cutoff(ordered.map((c) => c.score), bounds).keep;
     const files = [...new Set(ordered.slice(0, keep).map((c) => c.def.path))];
     if (variant.dump && row.set === variant.dump) console.log(JSON.stringify({ id: row.id, gold: row.gold, top: files.slice(0, 5), hit: fileMetrics(files, row.gold).r5 }));
     (per[row.set] ??= []).push(fileMetrics(files, row.gold));
