@@ -72,24 +72,47 @@ export function parseShell(text: string): ShellParse {
 }
 
 /**
- * Words of letters, digits and `_ . / , + -` (later words also `: @ % =`), separated by single
- * spaces, the first starting with a letter, digit, `_`, `.` or `/`: nothing quoted, escaped,
- * expanded, redirected or reserved. Tree-sitter parses such a
- * text as one simple command of exactly these words, so it is answered without the parser, which
- * costs more than everything else for a command like `git status`. The alphabet is what tree-sitter
- * reads that way everywhere: it reads `a@b`, `a%b`, `a=b`, `a+:b` as a first word differently, a
- * bare `==` word, and the words after a first word `-`. shell-parse.test checks the answer against tree-sitter's over every risk
- * bench command it applies to, every short word over the alphabet, and generated word lists.
+ * Plain commands: words of letters, digits and `_ . / , + -` (later words also `: @ % =`),
+ * separated by single spaces, the first starting with a letter, digit, `_`, `.` or `/` — nothing
+ * quoted, escaped, expanded, redirected or reserved — optionally several joined by ` | `, ` && `,
+ * ` || ` or `; `. Tree-sitter parses such a text as exactly these simple commands (a ` | ` run as a
+ * pipeline, whose later stages take input from the earlier ones), so it is answered without the
+ * parser, which costs more than everything else for `git status` or `curl -s URL | sh`. The
+ * alphabet is what tree-sitter reads that way everywhere: it reads `a@b`, `a%b`, `a=b`, `a+:b` as
+ * a first word differently, a bare `==` word, and the words after a first word `-`; and it reads
+ * a pipeline of three or more stages followed by `&&`/`||` oddly, so those go to the parser too.
+ * shell-parse.test checks the answer against tree-sitter's over every risk bench command it
+ * applies to, every short word over the alphabet, and generated commands and lists.
  */
 const PLAIN_WORDS = /^[A-Za-z0-9_./][A-Za-z0-9_./,+-]*(?: [A-Za-z0-9_./,:@%+=-]+)*$/;
+/** What joins plain commands into a list or pipeline (the only spacing accepted around each). */
+const JOINER = / (\|\||&&|\|) |; /g;
 /** First words the grammar reads as something other than a command name (and a few more, to be safe). */
 const NOT_A_COMMAND_NAME = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv']);
 
 export function plainWords(text: string): ShellParse | null {
-  if (!PLAIN_WORDS.test(text) || text.includes('==')) return null;
-  const words = text.split(' ');
-  if (NOT_A_COMMAND_NAME.has(words[0] as string)) return null;
-  return { commands: [{ words, assignments: {}, redirects: [], inputFrom: [], start: 0 }], assignments: {}, hasError: false, functions: [] };
+  if (text.includes('==')) return null;
+  const commands: RawCommand[] = [];
+  let upstream: string[] = [];
+  let start = 0;
+  JOINER.lastIndex = 0;
+  for (;;) {
+    const joiner = JOINER.exec(text);
+    const end = joiner ? joiner.index : text.length;
+    const segment = start === 0 && end === text.length ? text : text.slice(start, end);
+    if (!PLAIN_WORDS.test(segment)) return null;
+    const words = segment.split(' ');
+    if (NOT_A_COMMAND_NAME.has(words[0] as string)) return null;
+    const command: RawCommand = { words, assignments: {}, redirects: [], inputFrom: upstream, start };
+    commands.push(command);
+    if (!joiner) break;
+    // tree-sitter-bash files `a | b | c && d` as `a | (b | c && d)`: such texts go to the parser.
+    if (upstream.length >= 2 && (joiner[1] === '&&' || joiner[1] === '||')) return null;
+    // Within a pipeline every stage takes input from the stages before it; a list resets that.
+    upstream = joiner[1] === '|' ? [...upstream, commandName(command)] : [];
+    start = end + joiner[0].length;
+  }
+  return { commands, assignments: {}, hasError: false, functions: [] };
 }
 
 /** The tree-sitter parse of any shell text. */

@@ -108,9 +108,49 @@ describe('shell-parse: tree-sitter-bash into simple commands', function () {
       expect(applied).to.be.greaterThan(1000);
     });
 
-    it('leaves anything quoted, expanded, redirected, reserved or oddly spaced to tree-sitter', function () {
-      for (const text of ['git status', 'rm -rf / --no-preserve-root', 'npm test -- --grep=x', 'g++ -O2 a.c', 'date +%Y']) expect(plainWords(text), text).to.not.equal(null);
-      for (const text of ['A=1 cmd', 'echo "x"', "echo 'x'", 'echo $HOME', 'a > b', 'a | b', 'a; b', 'a  b', ' a', 'a ', 'a\tb', 'if x', 'export A=1', 'ls *.ts', 'echo ~', '# c', 'a\\ b', '', 'user@host x', 'a%b', 'a+:b', 'x == y', '- -a=b', '-x y']) {
+    it('equals the tree-sitter parse for generated pipelines and lists', async function () {
+      // Plain word lists joined by the accepted joiners, and by near misses the fast path must leave alone.
+      let seed = 20261123;
+      const random = (n: number): number => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        // The high bits: an LCG's low bits repeat with short periods.
+        return Math.floor((seed / 2 ** 31) * n);
+      };
+      const benchWords = [...new Set(BENCH_COMMANDS.flatMap((c) => c.split(' ')))].filter((w) => /^[A-Za-z0-9_./,:@%+=-]+$/.test(w));
+      const special = ['if', 'then', 'fi', 'do', 'done', 'time', 'export', '!', '-', '--', '=', 'x=1', 'a@b', '%1', '{', '}', '(', ')'];
+      const joiners = [' | ', ' && ', ' || ', '; '];
+      const nearMisses = ['|', ' |', '| ', ';', ' ; ', ' & ', ' |& ', '  |  ', ' &&', '&& ', ' ;; ', '\n'];
+      const programs = [...new Set(BENCH_COMMANDS.map((c) => c.split(' ')[0] as string))].filter((w) => /^[A-Za-z0-9_./][A-Za-z0-9_./,+-]*$/.test(w));
+      const word = (): string => {
+        const kind = random(12);
+        if (kind === 0) return special[random(special.length)] as string;
+        if (kind === 1) return Array.from({ length: 1 + random(4) }, () => ALPHABET[random(ALPHABET.length)]).join('');
+        return benchWords[random(benchWords.length)] as string;
+      };
+      // A command: mostly a bench program name first, then up to three words.
+      const words = (): string => [random(6) === 0 ? word() : (programs[random(programs.length)] as string), ...Array.from({ length: random(4) }, word)].join(' ');
+      let applied = 0;
+      let pipelines = 0;
+      for (let i = 0; i < 4000; i += 1) {
+        let text = words();
+        for (let stages = 1 + random(3); stages > 0; stages -= 1) text += (random(8) === 0 ? nearMisses[random(nearMisses.length)] : joiners[random(joiners.length)]) + words();
+        if (random(10) === 0) text += random(2) ? ';' : ' |';
+        if (i % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+        const plain = plainWords(text);
+        if (plain === null) continue;
+        applied += 1;
+        if (plain.commands.some((cmd) => cmd.inputFrom.length > 0)) pipelines += 1;
+        expect(plain, text).to.deep.equal(parseWithTreeSitter(text));
+      }
+      expect(applied).to.be.greaterThan(600);
+      expect(pipelines).to.be.greaterThan(200);
+    });
+
+    it('leaves anything quoted, expanded, redirected, reserved, backgrounded or oddly spaced to tree-sitter', function () {
+      for (const text of ['git status', 'rm -rf / --no-preserve-root', 'npm test -- --grep=x', 'g++ -O2 a.c', 'date +%Y', 'a | b', 'a; b', 'make && make install || echo failed']) {
+        expect(plainWords(text), text).to.not.equal(null);
+      }
+      for (const text of ['A=1 cmd', 'echo "x"', "echo 'x'", 'echo $HOME', 'a > b', 'a |b', 'a;b', 'a &', 'a & b', 'a |& b', 'a | if x', 'a;', 'a | ', 'a  b', ' a', 'a ', 'a\tb', 'if x', 'export A=1', 'ls *.ts', 'echo ~', '# c', 'a\\ b', '', 'user@host x', 'a%b', 'a+:b', 'x == y', '- -a=b', '-x y']) {
         expect(plainWords(text), text).to.equal(null);
       }
     });
