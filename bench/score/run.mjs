@@ -2,20 +2,28 @@
 // real risk engine) under autocannon, side by side with a bare koa app answering `{}` measured in
 // the same run with the same load. Target: /score throughput ≥ half the bare app's.
 //
-//   node bench/score/run.mjs [--duration 10] [--connections 10]
+//   node bench/score/run.mjs [--duration 10] [--connections 10] [--rounds 3]
 //
-// Prints one JSON object per variant, then a summary table and the reproduce command.
+// The three variants are measured in rounds, each round running all three back to back in a
+// rotating order, so a change in the machine's load hits every variant alike; the ratio reported
+// is the median of the rounds' ratios. Besides throughput it reports each server's CPU time per
+// request (user + system, from /proc on Linux), which moves far less with the load than req/s.
+// Prints one JSON object per measurement, then a summary table and the reproduce command.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, rounds: { type: 'string', default: '3' } } });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
+const rounds = Number(values.rounds);
+for (const [name, value] of Object.entries({ duration, connections, rounds })) {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got ${values[name]}`);
+}
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const main = join(root, 'cli/dist/src/main.js');
 const home = mkdtempSync(join(tmpdir(), 'bench-score-'));
@@ -75,33 +83,66 @@ const bodies = [
 ];
 const requests = bodies.map((b) => ({ method: 'POST', path: '/score', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) }));
 
-async function measure(name, url, reqs) {
-  // Warm-up, then the measured run.
-  await autocannon({ url, connections, duration: 2, requests: reqs });
-  const r = await autocannon({ url, connections, duration, requests: reqs });
-  const bad = r.non2xx + r.errors + r.timeouts;
-  return { variant: name, requests_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, max_ms: r.latency.max, total: r.requests.total, non_2xx_or_errors: bad, connections, duration_s: duration };
+/** CPU time (user + system, ms) a process has used so far, from /proc; null where there is none. */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return null;
+  }
 }
 
-const score = await startServer([main, 'score', '--listen', '127.0.0.1:0'], /listening on (http:\S+)/);
-const bare = await startServer([bareFile], /listening on (http:\S+)/);
-const layer = await startServer([layerFile], /listening on (http:\S+)/);
+async function measure(variant, round, reqs) {
+  const before = cpuMsOf(variant.child.pid);
+  const r = await autocannon({ url: variant.url, connections, duration, requests: reqs });
+  const after = cpuMsOf(variant.child.pid);
+  const bad = r.non2xx + r.errors + r.timeouts;
+  const cpuUs = before === null || after === null || r.requests.total === 0 ? null : Math.round(((after - before) * 1000) / r.requests.total);
+  return { variant: variant.name, round, requests_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, max_ms: r.latency.max, total: r.requests.total, non_2xx_or_errors: bad, server_cpu_us_per_request: cpuUs, connections, duration_s: duration };
+}
+
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const variants = [
+  { key: 'score', name: 'agentgov score: POST /score (real engine)', ...(await startServer([main, 'score', '--listen', '127.0.0.1:0'], /listening on (http:\S+)/)) },
+  { key: 'bare', name: 'bare koa app answering {}', ...(await startServer([bareFile], /listening on (http:\S+)/)) },
+  { key: 'layer', name: 'Score API layer, constant assessment (no engine)', ...(await startServer([layerFile], /listening on (http:\S+)/)) },
+];
 const results = [];
 try {
-  results.push(await measure('agentgov score: POST /score (real engine)', score.url, requests));
-  results.push(await measure('bare koa app answering {}', bare.url, requests));
-  results.push(await measure('Score API layer, constant assessment (no engine)', layer.url, requests));
+  // Warm-up: every server answers the same bodies for 2 s before anything is measured.
+  for (const variant of variants) await autocannon({ url: variant.url, connections, duration: 2, requests });
+  for (let round = 1; round <= rounds; round++) {
+    // Rotate who goes first, so no variant always runs right after the same one.
+    const order = variants.map((_, i) => variants[(i + round - 1) % variants.length]);
+    for (const variant of order) {
+      const result = await measure(variant, round, requests);
+      results.push({ key: variant.key, ...result });
+      console.log(JSON.stringify(result));
+    }
+  }
 } finally {
-  score.child.kill('SIGTERM');
-  bare.child.kill('SIGTERM');
-  layer.child.kill('SIGTERM');
+  for (const variant of variants) variant.child.kill('SIGTERM');
   rmSync(home, { recursive: true, force: true });
 }
-for (const r of results) console.log(JSON.stringify(r));
-const ratio = results[0].requests_per_s / results[1].requests_per_s;
-const layerRatio = results[2].requests_per_s / results[1].requests_per_s;
-console.log(JSON.stringify({ summary: 'throughput ratio score/bare', ratio: +ratio.toFixed(2), target: '>= 0.5', met: ratio >= 0.5, layer_ratio: +layerRatio.toFixed(2) }));
-console.log('\n| variant | req/s | p50 ms | p99 ms | max ms | requests | non-2xx/errors |\n|---|---|---|---|---|---|---|');
-for (const r of results) console.log(`| ${r.variant} | ${r.requests_per_s} | ${r.p50_ms} | ${r.p99_ms} | ${r.max_ms} | ${r.total} | ${r.non_2xx_or_errors} |`);
-console.log(`\nthroughput ratio score / bare: ${ratio.toFixed(2)} (target >= 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); Score API layer without the engine / bare: ${layerRatio.toFixed(2)}; ${connections} connections, ${duration} s each`);
-console.log(`reproduce: npx tsc -b && node bench/score/run.mjs --duration ${duration} --connections ${connections}`);
+
+const of = (key, round) => results.find((r) => r.key === key && r.round === round);
+const roundRatios = Array.from({ length: rounds }, (_, i) => of('score', i + 1).requests_per_s / of('bare', i + 1).requests_per_s);
+const layerRatios = Array.from({ length: rounds }, (_, i) => of('layer', i + 1).requests_per_s / of('bare', i + 1).requests_per_s);
+const ratio = median(roundRatios);
+const layerRatio = median(layerRatios);
+const cpu = (key) => {
+  const xs = results.filter((r) => r.key === key && r.server_cpu_us_per_request !== null).map((r) => r.server_cpu_us_per_request);
+  return xs.length ? Math.round(median(xs)) : null;
+};
+const fixed = (x) => +x.toFixed(2);
+console.log(JSON.stringify({ summary: 'throughput ratio score/bare, median of rounds', ratio: fixed(ratio), round_ratios: roundRatios.map(fixed), target: '>= 0.5', met: ratio >= 0.5, layer_ratio: fixed(layerRatio), server_cpu_us_per_request: { score: cpu('score'), bare: cpu('bare'), layer: cpu('layer') } }));
+console.log('\n| round | variant | req/s | p50 ms | p99 ms | max ms | requests | non-2xx/errors | server CPU µs/request |\n|---|---|---|---|---|---|---|---|---|');
+for (const r of results) console.log(`| ${r.round} | ${r.variant} | ${r.requests_per_s} | ${r.p50_ms} | ${r.p99_ms} | ${r.max_ms} | ${r.total} | ${r.non_2xx_or_errors} | ${r.server_cpu_us_per_request ?? 'n/a'} |`);
+console.log(`\nthroughput ratio score / bare: ${ratio.toFixed(2)}, median of ${rounds} rounds (${roundRatios.map((x) => x.toFixed(2)).join(', ')}; target >= 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); Score API layer without the engine / bare: ${layerRatio.toFixed(2)}; server CPU per request (median): /score ${cpu('score') ?? 'n/a'} µs, bare ${cpu('bare') ?? 'n/a'} µs, layer ${cpu('layer') ?? 'n/a'} µs; ${connections} connections, ${duration} s per measurement`);
+console.log(`reproduce: npx tsc -b && node bench/score/run.mjs --duration ${duration} --connections ${connections} --rounds ${rounds}`);
