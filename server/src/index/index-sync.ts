@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ExtractedReference, LanguagePack, Logger } from '@agentgov/core';
 import { CompactReferences, StringPool } from './compact-references.js';
 import { discoverFiles, rediscoverChanged } from './discovery.js';
@@ -16,8 +17,6 @@ import type { ImportEdge, IndexProgress } from './types.js';
 const YIELD_EVERY = 32;
 /** Fewer files than this are extracted in-thread: starting worker threads costs more than it saves. */
 const POOL_MIN_FILES = 32;
-
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface SyncOptions {
   root: string;
