@@ -99,7 +99,7 @@ export function plainWords(text: string): ShellParse | null {
   for (;;) {
     const joiner = JOINER.exec(text);
     const end = joiner ? joiner.index : text.length;
-    const segment = start === 0 && end === text.length ? text : text.slice(start, end);
+    const segment = text.slice(start, end);
     if (!PLAIN_WORDS.test(segment)) return null;
     const words = segment.split(' ');
     if (NOT_A_COMMAND_NAME.has(words[0] as string)) return null;
