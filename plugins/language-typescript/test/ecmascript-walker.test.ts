@@ -52,6 +52,31 @@ export function shift(values: number[]) {
     expect(result.definitions.map((def) => def.qualifiedName)).to.deep.equal(['offset', 'shift']);
   });
 
+  it('TypeScript: every import form, with its bindings, kind and line', () => {
+    const result = facts('typescript', `import Vue, * as all from 'vue';
+import { ref, computed as c, type Ref } from './reactivity';
+import type { Options } from "../options";
+import './side-effect.css';
+import { 'quoted-name' as quoted } from './strings';
+import legacy = require('legacy');
+import {} from './empty';
+import json from './data.json' with { type: 'json' };
+export function use() { return ref(c(Vue)); }
+`);
+    expect(result.imports.map((entry) => [entry.specifier, entry.kind, entry.line, entry.bindings])).to.deep.equal([
+      ['vue', 'import', 1, [{ imported: 'default', local: 'Vue' }, { imported: '*', local: 'all' }]],
+      ['./reactivity', 'import', 2, [{ imported: 'ref', local: 'ref' }, { imported: 'computed', local: 'c' }, { imported: 'Ref', local: 'Ref' }]],
+      ['../options', 'import', 3, [{ imported: 'Options', local: 'Options' }]],
+      ['./side-effect.css', 'import', 4, []],
+      ['./strings', 'import', 5, [{ imported: "'quoted-name'", local: 'quoted' }]],
+      ['./empty', 'import', 7, []],
+      ['./data.json', 'import', 8, [{ imported: 'default', local: 'json' }]],
+    ]);
+    // The bound names are references in the import context, and the source strings are not mentions.
+    expect(result.references.filter((ref) => ref.context === 'import').map((ref) => ref.name)).to.include.members(['Vue', 'all', 'ref', 'computed', 'c', 'Options', 'json']);
+    expect(result.references.filter((ref) => ref.context === 'string').map((ref) => ref.name)).to.deep.equal([]);
+  });
+
   it('JavaScript: CommonJS require, dynamic import, re-exports and local export lists', () => {
     const result = facts('javascript', `const fs = require('fs');
 const { join, resolve: res } = require('path');
