@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { openRepositoryIndex, type RepositoryIndex } from '../../../src/index/repository-index.js';
@@ -29,6 +30,20 @@ describe('index store', () => {
     expect(index.db.$client.pragma('journal_mode', { simple: true })).to.equal('wal');
     const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
     expect(status).to.not.include('.agentgov');
+  });
+
+  it('a first build is ready before its WAL is checkpointed, and the checkpoint follows on the next loop turn', async () => {
+    const root = gitRepo(TYPESCRIPT_REPO);
+    const { index } = await openWith(root);
+    opened.push(index);
+    const file = join(root, '.agentgov/index.db');
+    // Ready: the build is committed to the WAL and readable, the database file still holds only the schema.
+    expect(index.definitions({ name: 'add' }).map((def) => def.path)).to.deep.equal(['src/lib/math.ts']);
+    const before = statSync(file).size;
+    await setImmediate();
+    expect(statSync(file).size).to.be.greaterThan(before);
+    const [status] = index.db.$client.pragma('wal_checkpoint(PASSIVE)') as Array<{ busy: number; log: number; checkpointed: number }>;
+    expect({ busy: status!.busy, pending: status!.log - status!.checkpointed }).to.deep.equal({ busy: 0, pending: 0 });
   });
 
   it('re-opens without re-parsing or bumping the epoch when nothing changed, and re-parses only what did', async () => {
