@@ -31,6 +31,8 @@ export class ReferenceResolver {
   readonly #factsOf: (path: string) => ModuleFacts | undefined;
   readonly #isKnownName: (name: string) => boolean;
   readonly #scopes = new Map<string, ModuleScope | null>();
+  /** `path\0name` → what the module exports under that name: barrels are asked the same thing for every reference. */
+  readonly #exports = new Map<string, Definition | null>();
 
   constructor(factsOf: (path: string) => ModuleFacts | undefined, isKnownName: (name: string) => boolean) {
     this.#factsOf = factsOf;
@@ -146,6 +148,14 @@ export class ReferenceResolver {
 
   /** What module `path` exports as `name`, following re-exports and star exports. */
   #exported(path: string, name: string, depth: number): Definition | null {
+    if (depth > 0) return this.#exportedUncached(path, name, depth);
+    const key = `${path}\0${name}`;
+    let found = this.#exports.get(key);
+    if (found === undefined) this.#exports.set(key, (found = this.#exportedUncached(path, name, 0)));
+    return found;
+  }
+
+  #exportedUncached(path: string, name: string, depth: number): Definition | null {
     if (depth > MAX_REEXPORT_DEPTH) return null;
     const scope = this.#scope(path);
     if (!scope) return null;
