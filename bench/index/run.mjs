@@ -48,6 +48,7 @@ for (const { name, dir } of repos) {
     skipped: cold.skipped,
     cold_ms: cold.ms,
     cold_cpu_ms: cold.cpu_ms,
+    cold_phases_ms: cold.phases,
     files_per_s: Math.round((cold.files / cold.ms) * 1000),
     peak_rss_mb: cold.peak_rss_mb,
     ctags_ms: tags.ms,
