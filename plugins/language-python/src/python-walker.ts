@@ -24,8 +24,21 @@ const FIELD_PARENTS = new Set([...Object.keys(BINDING_FIELDS).filter((type) => B
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
 const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
 
-/** Type names by type id (one grammar). */
+/**
+ * Type names by type id (one grammar); '' for a node the walk need not step into: an anonymous
+ * token (punctuation, keywords: about half the nodes) or a named type that node-types.json gives
+ * no fields or children (`integer`, `none`, …).
+ */
 const TYPE_NAMES: string[] = [];
+/** Named types without fields or children, read from the grammar once. */
+let childless: Set<string> | null = null;
+/** Childless named types the walk records something for. */
+const RECORDED_LEAVES = new Set(['identifier', 'comment', 'string_content']);
+
+function childlessTypes(language: object): Set<string> {
+  const info = (language as { nodeTypeInfo?: Array<{ type: string; named: boolean; fields?: object; children?: object; subtypes?: object }> }).nodeTypeInfo ?? [];
+  return new Set(info.filter((entry) => entry.named && !entry.children && !entry.subtypes && Object.keys(entry.fields ?? {}).length === 0).map((entry) => entry.type));
+}
 
 interface Scope {
   qualifiedName: string;
@@ -41,9 +54,10 @@ interface Scope {
 
 /** The docstring: a string literal as the first statement of the body. */
 function docstringOf(body: SyntaxNode | null): string | null {
-  const first = body?.namedChildren[0];
+  // `firstNamedChild`, not `namedChildren[0]`: the latter builds a node object for every statement of the body.
+  const first = body?.firstNamedChild;
   if (!first || first.type !== 'expression_statement') return null;
-  const literal = first.namedChildren[0];
+  const literal = first.firstNamedChild;
   if (!literal || literal.type !== 'string') return null;
   const content = literal.namedChildren.filter((child) => child.type === 'string_content').map((child) => child.text).join('');
   const lines = content.split('\n');
@@ -73,6 +87,7 @@ class PythonWalker {
   }
 
   walk(tree: Parser.Tree): ExtractedFacts {
+    childless ??= childlessTypes((tree as unknown as { language: object }).language);
     this.#visit(tree.walk());
     return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
   }
@@ -81,7 +96,11 @@ class PythonWalker {
     // A type id is a number; the type name would be a new string from native code at every node.
     const typeId = cursor.nodeTypeId;
     let type = TYPE_NAMES[typeId];
-    if (type === undefined) type = TYPE_NAMES[typeId] = cursor.nodeType;
+    if (type === undefined) {
+      const name = cursor.nodeType;
+      type = TYPE_NAMES[typeId] = cursor.nodeIsNamed && (RECORDED_LEAVES.has(name) || !childless!.has(name)) ? name : '';
+    }
+    if (type === '') return;
     if (type === 'identifier') {
       this.#identifier(cursor);
       return;
@@ -144,7 +163,8 @@ class PythonWalker {
     this.#declaredNames.add(nameNode.startIndex);
     const name = nameNode.text;
     const body = node.childForFieldName('body');
-    const outer = node.parent?.type === 'decorated_definition' ? node.parent : node;
+    // `node` is the cursor's node, so the frames are its ancestors; `parent` is a native search from the root.
+    const outer = this.#frames.up(1)?.type === 'decorated_definition' ? node.parent! : node;
     const scope = this.#scope();
     const def: ExtractedDefinition = {
       kind,
@@ -168,11 +188,12 @@ class PythonWalker {
   #assignment(node: SyntaxNode): void {
     const left = node.childForFieldName('left');
     if (!left || left.type !== 'identifier') return;
-    const statement = node.parent;
-    if (this.#scopes.length > 0 || statement?.type !== 'expression_statement' || statement.parent?.type !== 'module') {
+    // `node` is the cursor's node, so the frames are its ancestors; `parent` is a native search from the root.
+    if (this.#scopes.length > 0 || this.#frames.up(1)?.type !== 'expression_statement' || this.#frames.up(2)?.type !== 'module') {
       if (this.#scope()?.isClass === false) this.#declaredNames.add(left.startIndex);
       return;
     }
+    const statement = node.parent!;
     this.#declaredNames.add(left.startIndex);
     const name = left.text;
     const kind: DefinitionKind = /^[A-Z][A-Z0-9_]*$/.test(name) ? 'constant' : 'variable';
