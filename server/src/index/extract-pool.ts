@@ -49,7 +49,7 @@ export class InThreadExtractor implements Extractor {
  * parsed (vuejs/core on 2 cores: 3.55 s with one worker, 3.33 s with two, medians of 5).
  */
 export function defaultWorkerCount(): number {
-  return Math.max(1, availableParallelism());
+  return availableParallelism(); // at least 1
 }
 
 interface Pending {

@@ -25,7 +25,7 @@ export interface SyncOptions {
   maxFileBytes?: number;
   exclude?: readonly string[];
   onProgress(progress: IndexProgress): void;
-  /** Worker threads for parsing and extraction (default: one per available core but one; 0 = in-thread). */
+  /** Worker threads for parsing and extraction (default: one per available core; 0 = in-thread). */
   extractWorkers?: number;
   /** The main thread extracts queued files too while it waits on the workers (default true). */
   extractOnMainThread?: boolean;

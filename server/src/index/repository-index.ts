@@ -31,8 +31,8 @@ export interface OpenRepositoryIndexOptions {
   exclude?: string[];
   /**
    * Worker threads that read, parse and extract when a sync has many files (default: one per
-   * available core but one, at least one; 0 = always on the calling thread). Started per sync,
-   * stopped when it ends.
+   * available core; 0 = always on the calling thread). Started per sync, stopped when its last file
+   * is parsed.
    */
   extractWorkers?: number;
   /** The calling thread extracts queued files too while it waits on the workers (default true). */
