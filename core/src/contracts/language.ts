@@ -105,3 +105,14 @@ export interface ExtractedFacts {
   /** Local names this module re-exports from its own scope (`export { a as b }`): exported → local. */
   localExports: Array<{ exported: string; local: string }>;
 }
+
+/**
+ * Named node types of a tree-sitter grammar that never have named children (node-types.json: no
+ * fields, no children, no subtypes), such as `number` or `this`. A cursor-driven walker need not
+ * step into them. `grammar` is the grammar object a language pack passes to tree-sitter; one
+ * without `nodeTypeInfo` yields an empty set.
+ */
+export function childlessNodeTypes(grammar: object): Set<string> {
+  const info = (grammar as { nodeTypeInfo?: Array<{ type: string; named: boolean; fields?: object; children?: object; subtypes?: object }> }).nodeTypeInfo ?? [];
+  return new Set(info.filter((entry) => entry.named && !entry.children && !entry.subtypes && Object.keys(entry.fields ?? {}).length === 0).map((entry) => entry.type));
+}

@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
 import type { DefinitionKind, ExtractedDefinition, ExtractedFacts, ExtractedImport, ExtractedReference, ReferenceContext } from '@agentgov/core/contracts';
 import type Parser from 'tree-sitter';
 
@@ -34,11 +34,6 @@ const TYPE_NAMES: string[] = [];
 let childless: Set<string> | null = null;
 /** Childless named types the walk records something for. */
 const RECORDED_LEAVES = new Set(['identifier', 'comment', 'string_content']);
-
-function childlessTypes(language: object): Set<string> {
-  const info = (language as { nodeTypeInfo?: Array<{ type: string; named: boolean; fields?: object; children?: object; subtypes?: object }> }).nodeTypeInfo ?? [];
-  return new Set(info.filter((entry) => entry.named && !entry.children && !entry.subtypes && Object.keys(entry.fields ?? {}).length === 0).map((entry) => entry.type));
-}
 
 interface Scope {
   qualifiedName: string;
@@ -87,7 +82,7 @@ class PythonWalker {
   }
 
   walk(tree: Parser.Tree): ExtractedFacts {
-    childless ??= childlessTypes((tree as unknown as { language: object }).language);
+    childless ??= childlessNodeTypes((tree as unknown as { language: object }).language);
     this.#visit(tree.walk());
     return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
   }

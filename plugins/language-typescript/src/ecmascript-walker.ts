@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -98,15 +98,6 @@ interface GrammarKinds {
 }
 const GRAMMAR_KINDS = new WeakMap<object, GrammarKinds>();
 
-/**
- * Named types that never have named children (node-types.json: no fields, no children), such as
- * `number` or `this`: the walk records nothing below them, so it need not step into them.
- */
-function childlessTypes(language: object): Set<string> {
-  const info = (language as { nodeTypeInfo?: Array<{ type: string; named: boolean; fields?: object; children?: object; subtypes?: object }> }).nodeTypeInfo ?? [];
-  return new Set(info.filter((entry) => entry.named && !entry.children && !entry.subtypes && Object.keys(entry.fields ?? {}).length === 0).map((entry) => entry.type));
-}
-
 function nodeKind(type: string, named: boolean, childless: Set<string>): NodeKind {
   const kind: NodeKind = { type, role: INNER, framed: FRAMED_TYPES.has(type), started: STARTED_TYPES.has(type), special: SPECIAL_TYPES.has(type) };
   if (IDENTIFIER_TYPES.has(type)) kind.role = IDENTIFIER;
@@ -188,7 +179,7 @@ export class EcmascriptWalker {
   walk(tree: Parser.Tree): ExtractedFacts {
     const language = (tree as unknown as { language: object }).language;
     let grammar = GRAMMAR_KINDS.get(language);
-    if (!grammar) GRAMMAR_KINDS.set(language, (grammar = { kinds: [], childless: childlessTypes(language) }));
+    if (!grammar) GRAMMAR_KINDS.set(language, (grammar = { kinds: [], childless: childlessNodeTypes(language) }));
     this.#grammar = grammar;
     const cursor = tree.walk();
     this.#visit(cursor);
