@@ -21,12 +21,6 @@ export function pathTerms(path: string): string[] {
   return path.split(/[/\\.-]+/).flatMap(identifierTerms);
 }
 
-export function termsText(identifiers: Iterable<string>): string {
-  const out: string[] = [];
-  for (const identifier of identifiers) out.push(...identifierTerms(identifier));
-  return out.join(' ');
-}
-
 /** A file's FTS documents, computed where the file is extracted (a worker thread, for large builds). */
 export interface SearchDocuments {
   /** pathTerms of the file's path, joined. */
@@ -41,8 +35,8 @@ export interface SearchDocuments {
 const TERMS_CACHE = new Map<string, string>();
 const TERMS_CACHE_LIMIT = 100_000;
 
-/** termsText, from cached per-identifier terms. */
-function cachedTermsText(identifiers: Iterable<string>): string {
+/** The terms of every identifier, joined: each identifier's terms split once (cached) and joined by spaces. */
+function termsText(identifiers: Iterable<string>): string {
   const out: string[] = [];
   for (const identifier of identifiers) {
     let terms = TERMS_CACHE.get(identifier);
@@ -61,7 +55,7 @@ export function searchDocuments(path: string, definitions: ReadonlyArray<{ name:
   const documents = definitions.map((def) => {
     for (const identifier of def.bodyIdentifiers) fileIdentifiers.add(identifier);
     fileIdentifiers.add(def.name);
-    return { nameTerms: cachedTermsText([def.name]), body: cachedTermsText(def.bodyIdentifiers) };
+    return { nameTerms: termsText([def.name]), body: termsText(def.bodyIdentifiers) };
   });
-  return { pathTerms: pathTerms(path).join(' '), definitions: documents, identifiers: cachedTermsText(fileIdentifiers) };
+  return { pathTerms: pathTerms(path).join(' '), definitions: documents, identifiers: termsText(fileIdentifiers) };
 }
