@@ -44,6 +44,21 @@ const REF_COLUMNS = 10;
 /** SQLite's default automatic checkpoint threshold. */
 const WAL_AUTOCHECKPOINT_PAGES = 1000;
 
+/** Writes a reference's `refs` columns, in INSERT order, into `into` from `offset`; returns `into`. */
+function refColumns(r: Reference, into: unknown[], offset: number): unknown[] {
+  into[offset] = r.path;
+  into[offset + 1] = r.name;
+  into[offset + 2] = r.context;
+  into[offset + 3] = r.start_line;
+  into[offset + 4] = r.start_col;
+  into[offset + 5] = r.end_line;
+  into[offset + 6] = r.end_col;
+  into[offset + 7] = r.qualifier;
+  into[offset + 8] = r.from_def_uid;
+  into[offset + 9] = r.to_def_uid;
+  return into;
+}
+
 function openDatabase(file: string): Database.Database {
   const sqlite = new Database(file);
   try {
@@ -269,26 +284,11 @@ export class IndexStore {
     const values = new Array<unknown>(REF_BATCH * REF_COLUMNS);
     let at = 0;
     for (; at + REF_BATCH <= references.length; at += REF_BATCH) {
-      for (let i = 0; i < REF_BATCH; i++) {
-        const r = references[at + i]!;
-        const v = i * REF_COLUMNS;
-        values[v] = r.path;
-        values[v + 1] = r.name;
-        values[v + 2] = r.context;
-        values[v + 3] = r.start_line;
-        values[v + 4] = r.start_col;
-        values[v + 5] = r.end_line;
-        values[v + 6] = r.end_col;
-        values[v + 7] = r.qualifier;
-        values[v + 8] = r.from_def_uid;
-        values[v + 9] = r.to_def_uid;
-      }
+      for (let i = 0; i < REF_BATCH; i++) refColumns(references[at + i]!, values, i * REF_COLUMNS);
       insertRefBatch.run(values);
     }
-    for (; at < references.length; at++) {
-      const r = references[at]!;
-      insertRef.run(r.path, r.name, r.context, r.start_line, r.start_col, r.end_line, r.end_col, r.qualifier, r.from_def_uid, r.to_def_uid);
-    }
+    const row = new Array<unknown>(REF_COLUMNS);
+    for (; at < references.length; at++) insertRef.run(refColumns(references[at]!, row, 0));
   }
 
   setEpoch(epoch: number): void {
