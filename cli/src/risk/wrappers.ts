@@ -64,18 +64,14 @@ export const INTERPRETERS: Record<string, { codeOptions: string[]; valueOptions:
   powershell: { codeOptions: ['-c', '-command', '-Command'], valueOptions: [] },
 };
 
-/** `python3.11` → `python`, `nodejs` → `node`: the interpreter family of a program name. */
-/** The first two letters of every name interpreterFamily knows (its patterns' and the table's): other names skip the patterns. */
-const INTERPRETER_START = new Set([...Object.keys(INTERPRETERS), 'python', 'pypy', 'nodejs', 'perl', 'ruby', 'php', 'lua'].map((name) => name.slice(0, 2)));
+/** Interpreters whose program names may carry a version (`python3.11`, `pypy3`, `perl5.36`), by family. */
+const VERSIONED_INTERPRETER = /^(python|pypy|perl|ruby|php|lua)[0-9.]*$/;
 
+/** `python3.11` → `python`, `nodejs` → `node`: the interpreter family of a program name. */
 export function interpreterFamily(name: string): string | undefined {
-  if (!INTERPRETER_START.has(name.slice(0, 2))) return undefined;
-  if (/^python[0-9.]*$|^pypy[0-9.]*$/.test(name)) return 'python';
+  const versioned = VERSIONED_INTERPRETER.exec(name);
+  if (versioned) return versioned[1] === 'pypy' ? 'python' : versioned[1];
   if (name === 'nodejs') return 'node';
-  if (/^perl[0-9.]*$/.test(name)) return 'perl';
-  if (/^ruby[0-9.]*$/.test(name)) return 'ruby';
-  if (/^php[0-9.]*$/.test(name)) return 'php';
-  if (/^lua[0-9.]*$/.test(name)) return 'lua';
   return Object.hasOwn(INTERPRETERS, name) ? name : undefined;
 }
 
