@@ -5,7 +5,7 @@ import { AgentgovError, type CanonicalTool, type RiskAction, type RiskRuleSource
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { joinPatterns } from './patterns.js';
-import { RISK_RULE_SCHEMA, RULE_FILE_SCHEMA, type RiskRuleSpec, type RuleFileSpec, type RuleMatchSpec } from './rule-schema.js';
+import { RISK_RULE_SCHEMA, RULE_FILE_SCHEMA, RULE_MATCH_SCHEMA, type RiskRuleSpec, type RuleFileSpec, type RuleMatchSpec } from './rule-schema.js';
 
 /** A rule ready to match: regular expressions compiled, lists normalised. */
 export interface CompiledRule {
@@ -185,38 +185,18 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
   };
 }
 
+/** Every key a rule's `match` can have (the schema allows no others), in the schema's order. */
+const MATCH_KEYS = Object.keys(RULE_MATCH_SCHEMA.properties) as Array<keyof RuleMatchSpec>;
+
 /**
  * The spec with every key present, in one order (absent ones undefined): the specs of all rules
  * then share one object shape, and the matcher's many reads of them stay monomorphic instead of
  * going through V8's slow lookups for objects of dozens of shapes.
  */
 function uniformSpec(m: RuleMatchSpec): RuleMatchSpec {
-  return {
-    command: m.command,
-    command_none: m.command_none,
-    subcommand: m.subcommand,
-    via: m.via,
-    option_style: m.option_style,
-    value_options: m.value_options,
-    flags_all: m.flags_all,
-    flags_any: m.flags_any,
-    flags_none: m.flags_none,
-    double_dash: m.double_dash,
-    positionals_min: m.positionals_min,
-    positionals_max: m.positionals_max,
-    targets: m.targets,
-    targets_none: m.targets_none,
-    target_operands: m.target_operands,
-    args_regex: m.args_regex,
-    argv_regex: m.argv_regex,
-    redirect_targets: m.redirect_targets,
-    input_from: m.input_from,
-    args_from_stdin: m.args_from_stdin,
-    code: m.code,
-    text: m.text,
-    paths: m.paths,
-    path_regex: m.path_regex,
-  };
+  const spec: Record<string, unknown> = {};
+  for (const key of MATCH_KEYS) spec[key] = m[key];
+  return spec as RuleMatchSpec;
 }
 
 function list(value: string | string[]): string[] {
