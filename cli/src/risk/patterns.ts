@@ -11,7 +11,11 @@ export function joinPatterns(patterns: RegExp[]): RegExp[] {
   const byFlags = new Map<string, RegExp[]>();
   for (const re of patterns) {
     if (re.global || re.sticky || /\\[1-9k]|\(\?<(?![=!])/.test(re.source)) alone.push(re);
-    else byFlags.set(re.flags, [...(byFlags.get(re.flags) ?? []), re]);
+    else {
+      const group = byFlags.get(re.flags);
+      if (group) group.push(re);
+      else byFlags.set(re.flags, [re]);
+    }
   }
   const joined: RegExp[] = [];
   for (const [flags, group] of byFlags) {
