@@ -154,12 +154,12 @@ function textAndCode(m: CompiledMatch, normalized: Normalized): { subject: strin
   let subject: string | undefined;
   let via: string[] = [];
   if (m.text.length > 0) {
-    const script = normalized.scripts.find((s) => m.text.some((re) => re.test(s)));
+    const script = normalized.scripts.find((s) => anyMatches(m.text, s));
     if (script === undefined) return null;
     subject = script;
   }
   if (m.code.length > 0) {
-    const inline = normalized.code.find((c) => m.code.some((re) => re.test(c.code)));
+    const inline = normalized.code.find((c) => anyMatches(m.code, c.code));
     if (!inline) return null;
     subject = inline.code;
     via = inline.via;
