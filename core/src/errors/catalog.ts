@@ -117,6 +117,16 @@ export const ERROR_CATALOG = {
     causes: ['The file was edited by hand and has a syntax error', '`hooks` or `hooks.PreToolUse` has an unexpected type'],
     remediation: 'Fix the file named in the message (it was not modified), then run the command again.',
   },
+  E_TEST_RUNNER_MISSING: {
+    meaning: "The project's test runner could not be found or started, so no tests ran.",
+    causes: ['No test-runner plugin recognises the project (no .mocharc, vitest.config, pytest.ini/pyproject.toml, or test script)', 'The runner named in the message is not installed in the project (e.g. `npm install` or the Python virtual environment is missing)'],
+    remediation: 'Install the runner named in the message in the project (`npm install`, `pip install pytest coverage`), then retry.',
+  },
+  E_TEST_CONFIG_INVALID: {
+    meaning: "The test runner rejected the project's test configuration, so no tests ran.",
+    causes: ['A syntax error in .mocharc.*, vitest.config.*, pytest.ini, pyproject.toml or setup.cfg', 'The config names a missing file, reporter or plugin'],
+    remediation: 'Fix the config file named in `details`, run the command in `details.command` yourself to see the runner\'s own message, then retry.',
+  },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
