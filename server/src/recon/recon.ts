@@ -5,7 +5,7 @@ import { applyPriors } from './priors.js';
 import { decideGate, type Gate, type GateFeatures } from './gate.js';
 import { reconHint } from './hints.js';
 import type { RetrievalRunner } from './retrieval.js';
-import { buildSpans, type ReconSpan } from './snippets.js';
+import { buildSpans, DEFAULT_SNIPPET_BUDGET, type ReconSpan, type SnippetBudget } from './snippets.js';
 
 export interface ReconMetrics {
   timings_ms: Record<string, number>;
@@ -27,8 +27,8 @@ export interface ReconResult {
   hint: string;
 }
 
-/** retrieve → gate → rank → cutoff → snippets, each stage timed. */
-export async function runRecon(query: RetrievalQuery, runner: RetrievalRunner, index: RetrievalIndex): Promise<ReconResult> {
+/** retrieve → gate → rank → cutoff → snippets, each stage timed. `snippets` bounds the code read for the answer. */
+export async function runRecon(query: RetrievalQuery, runner: RetrievalRunner, index: RetrievalIndex, snippets: SnippetBudget = DEFAULT_SNIPPET_BUDGET): Promise<ReconResult> {
   const timings: Record<string, number> = {};
   const stage = <T>(name: string, fn: () => T): T => {
     const started = performance.now();
@@ -47,7 +47,7 @@ export async function runRecon(query: RetrievalQuery, runner: RetrievalRunner, i
   const { gate, features } = stage('gate', () => decideGate(query, ranked, index));
   const cut = stage('cutoff', () => cutoff(ranked.map((c) => c.score)));
   const kept = ranked.slice(0, cut.keep);
-  const built = stage('snippets', () => buildSpans(kept, index));
+  const built = stage('snippets', () => buildSpans(kept, index, snippets));
   return {
     gate,
     results: built.spans,

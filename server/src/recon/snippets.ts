@@ -16,6 +16,8 @@ export interface ReconSpan {
   snippet?: string;
   /** The retrievers that found it, best rank first. */
   found_by: string[];
+  /** The retrievers' explanations (`term: name = evict`), best rank first, at most three. */
+  why: string[];
 }
 
 export interface SnippetBudget {
@@ -38,6 +40,7 @@ export function buildSpans(kept: readonly RankedCandidate[], index: Pick<Retriev
   let downgraded = 0;
   const spans = kept.map((candidate, i) => {
     const { def } = candidate;
+    const signals = Object.entries(candidate.signals).sort((a, b) => a[1].rank - b[1].rank);
     const span: ReconSpan = {
       def_uid: def.def_uid,
       path: def.path,
@@ -49,7 +52,8 @@ export function buildSpans(kept: readonly RankedCandidate[], index: Pick<Retriev
       score: Math.round(candidate.score * 10_000) / 10_000,
       signature: def.signature,
       docstring: def.docstring,
-      found_by: Object.entries(candidate.signals).sort((a, b) => a[1].rank - b[1].rank).map(([name]) => name),
+      found_by: signals.map(([name]) => name),
+      why: signals.slice(0, 3).map(([name, signal]) => (signal.why && signal.why !== `file ${def.path}` ? `${name}: ${signal.why}` : name)),
     };
     if (i >= full) return span;
     const snippet = readSnippet(def.path, def.start_line, def.end_line, index, lineCache, budget.maxLinesPerSnippet);

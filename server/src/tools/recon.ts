@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { parseQuery } from '../recon/query.js';
-import { runRecon, type ReconResult } from '../recon/recon.js';
+import { DEFAULT_RECON_BUDGET_TOKENS, MAX_RECON_BUDGET_TOKENS, MIN_RECON_BUDGET_TOKENS, shapeReconAnswer, type ReconAnswer } from '../recon/answer.js';
+import { nearestNames } from '../recon/nearest-names.js';
+import { runRecon } from '../recon/recon.js';
 import { retrievalIndexOf } from '../recon/retrieval-index.js';
 import { runnerOf } from '../recon/runner-of.js';
 import { defineTool } from './tool.js';
@@ -13,6 +15,14 @@ const input = z
     seeds: stringOrList('Symbol names to prioritise (a name or a list of names)'),
     pins: stringOrList('Repository-relative file paths whose definitions are always included'),
     read_only: z.boolean().nullable().default(null).describe('Session intent: true = research only (mutating tools blocked), false = read-write, null/omitted keeps the current intent'),
+    budget: z
+      .number()
+      .int()
+      .min(MIN_RECON_BUDGET_TOKENS)
+      .max(MAX_RECON_BUDGET_TOKENS)
+      .default(DEFAULT_RECON_BUDGET_TOKENS)
+      .describe(`Answer size in tokens (≈ characters / 4): full code for the best results, signatures below, names only past that; the answer says what was cut`),
+    verbose: z.boolean().default(false).describe('Add the retrieval diagnostics (timings, pool, per-retriever contributions, gate features) to the answer'),
   })
   .strict();
 
@@ -22,18 +32,39 @@ export const reconTool = defineTool({
   readOnly: true,
   description: 'Finds the code that matters for a task: ranked definitions with code for the top half and signature/docstring for the rest, plus a quality gate (OK, UNSAT, BROAD, AMBIG) saying whether the task fits the codebase.',
   inputSchema: input,
-  returns: '`gate` (OK | UNSAT | BROAD | AMBIG), `results` (ranked spans: path, lines, name, kind, signature, docstring, snippet for the top half), `metrics` (stage timings, pool size, per-retriever contribution, cutoff reason, gate features) and `hint` (the next step).',
+  returns: '`gate` (OK | UNSAT | BROAD | AMBIG), `hint` (the next step), `results` (ranked spans: path, lines, kind, qualified name, why it was found, signature, doc; the text shows the code of the best ones as numbered fenced blocks), `budget` (what fit, what was cut and how to get more); `missing` names for UNSAT, the `ambiguous` term for AMBIG; `metrics` only with verbose.',
   whenToUse: 'Before reading or editing code for a task; required before refactor_rename and refactor_move. Set read_only to declare whether the session will change files.',
   related: ['recon_scout', 'recon_impact', 'refactor_rename'],
   errors: ['E_INDEX_NOT_READY', 'E_PATH_OUTSIDE_REPO'],
   example: { task: 'make the retry delay of fetchWithRetry configurable', seeds: ['fetchWithRetry'], read_only: false },
   needsIndex: true,
-  async handler(args, ctx): Promise<ReconResult> {
+  async handler(args, ctx): Promise<ReconAnswer> {
     const query = parseQuery(args.task, args.seeds, args.pins);
     query.pins = query.pins.map((pin) => ctx.resolveRepoPath(pin).relative);
-    const result = await runRecon(query, runnerOf(ctx.host), retrievalIndexOf(ctx.index));
+    const result = await runRecon(query, runnerOf(ctx.host), retrievalIndexOf(ctx.index), { maxChars: args.budget * 4, maxLinesPerSnippet: 80 });
     if (args.read_only !== null) ctx.session.readOnly = args.read_only;
     ctx.session.didRecon = true;
-    return result;
+    const view = retrievalIndexOf(ctx.index);
+    const nearest = result.gate === 'UNSAT' ? nearestNames(result.metrics.gate_features.mentions_missing, view) : {};
+    const { answer, text } = shapeReconAnswer(result, { budgetTokens: args.budget, verbose: args.verbose, fenceLanguage, nearest });
+    texts.set(answer, text);
+    return answer;
+  },
+  render(answer) {
+    return texts.get(answer) ?? shapeFallback(answer);
   },
 });
+
+/** The text of an answer is made with it (it needs the code, which the structured answer leaves out). */
+const texts = new WeakMap<ReconAnswer, string>();
+
+function shapeFallback(answer: ReconAnswer): string {
+  return [`gate: ${answer.gate}`, `hint: ${answer.hint}`, ...answer.results.map((r) => `${r.rank}. ${r.path}:${r.start_line}-${r.end_line} ${r.kind} ${r.qualified_name}`)].join('\n');
+}
+
+const FENCES: Record<string, string> = { ts: 'ts', tsx: 'tsx', mts: 'ts', cts: 'ts', js: 'js', jsx: 'jsx', mjs: 'js', cjs: 'js', py: 'python', pyi: 'python' };
+
+function fenceLanguage(path: string): string {
+  const dot = path.lastIndexOf('.');
+  return dot < 0 ? '' : (FENCES[path.slice(dot + 1).toLowerCase()] ?? '');
+}

@@ -66,6 +66,36 @@ export function untyped(pool: any) {
     expect(await call('probe_write', {})).to.deep.equal({ didRecon: true });
   });
 
+  it('recon answers code as numbered fenced blocks in the text, and a structured copy without the code', async () => {
+    const result = await session.client.callTool({ name: 'recon', arguments: { task: 'LruCache evict should drop the least recently used entry' } });
+    const text = (result.content as { type: string; text: string }[])[0]!.text;
+    const structured = result.structuredContent as { gate: string; results: { path: string; detail: string; start_line: number }[]; budget: { tokens: number; used_tokens: number } };
+    expect(structured.gate).to.equal('OK');
+    const top = structured.results[0]!;
+    expect(top.detail).to.equal('code');
+    expect(text).to.match(new RegExp(`1\\. ${top.path}:${top.start_line}-\\d+ `));
+    expect(text).to.match(/```ts\n\s*\d+ {2}\S/);
+    expect(structured.results.every((r) => !('snippet' in r))).to.equal(true);
+    expect(JSON.stringify(structured)).to.not.include('evict(');
+    expect(structured).to.not.have.property('metrics');
+    expect(structured.budget.tokens).to.equal(6000);
+    expect(Buffer.byteLength(JSON.stringify(structured))).to.be.at.most(Buffer.byteLength(text) + 2000);
+    const verbose = await call('recon', { task: 'LruCache evict', verbose: true });
+    expect(verbose['metrics']).to.have.property('pool_size');
+  });
+
+  it('recon UNSAT names what is missing and the nearest existing names, in a short answer', async () => {
+    const result = await session.client.callTool({ name: 'recon', arguments: { task: 'fix the crash in frobnicateWidget when SpaceshipPanel renders' } });
+    const text = (result.content as { text: string }[])[0]!.text;
+    const structured = result.structuredContent as { gate: string; missing: string[]; nearest: Record<string, string[]>; results: unknown[] };
+    expect(structured.gate, text).to.equal('UNSAT');
+    expect(structured.missing).to.have.members(['frobnicateWidget', 'SpaceshipPanel']);
+    expect(structured.nearest).to.have.keys('frobnicateWidget', 'SpaceshipPanel');
+    expect(structured.results.length).to.be.at.most(5);
+    expect(text).to.match(/missing: frobnicateWidget — (nearest existing: |nothing similar)/);
+    expect(Buffer.byteLength(text) + Buffer.byteLength(JSON.stringify(structured))).to.be.at.most(8 * 1024);
+  });
+
   const badInputs: [string, Record<string, unknown>, string][] = [
     ['empty task', { task: '' }, 'E_INVALID_ARGUMENT'],
     ['huge task', { task: 'word '.repeat(10_000) }, 'E_INVALID_ARGUMENT'],
@@ -73,6 +103,9 @@ export function untyped(pool: any) {
     ['pins of wrong type', { task: 'evict', pins: [1, 2] }, 'E_INVALID_ARGUMENT'],
     ['a pin outside the repository', { task: 'evict', pins: ['../../etc/passwd'] }, 'E_PATH_OUTSIDE_REPO'],
     ['an unknown parameter', { task: 'evict', top_k: 3 }, 'E_INVALID_ARGUMENT'],
+    ['a budget below the minimum', { task: 'evict', budget: 10 }, 'E_INVALID_ARGUMENT'],
+    ['a fractional budget', { task: 'evict', budget: 1000.5 }, 'E_INVALID_ARGUMENT'],
+    ['a budget of the wrong type', { task: 'evict', budget: 'lots' }, 'E_INVALID_ARGUMENT'],
   ];
   for (const [name, args, code] of badInputs) {
     it(`recon answers ${code} for ${name}`, async () => {
