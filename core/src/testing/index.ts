@@ -29,3 +29,4 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): N
   return env;
 }
 export * from './memory-retrieval-index.js';
+export * from './python-venv.js';
