@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { extname } from 'node:path';
+import { captureFingerprint, rawConsumedBytes } from './capture-fingerprint.js';
 import { AgentgovError, type Assessment, type CaptureParseResult, type EmitFailure, type FrameworkAdapter, type GovernanceDb, type GovernanceRecord, type IngestOffset, type Logger, type SkipCounts, type ToolCallEvent } from '@agentgov/core';
 
 export interface IngestOptions {
@@ -25,7 +26,7 @@ export interface IngestReport {
   /** The stored offset after this read. */
   offset: number;
   /** Why the stored offset was discarded and the file read from the start. */
-  reset?: 'rotated' | 'truncated';
+  reset?: ResetReason;
   sinkFailures: number;
 }
 
@@ -37,6 +38,9 @@ export interface IngestContext {
   emitDuplicates: boolean;
 }
 
+/** Why a stored offset no longer applies: another inode, a smaller file, or other bytes before the offset. */
+export type ResetReason = 'rotated' | 'truncated' | 'rewritten';
+
 /** Bytes read per transaction; a line longer than this grows the read. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 
@@ -45,14 +49,17 @@ function addCounts(into: SkipCounts, from: SkipCounts): void {
 }
 
 /** Reads the next chunk from `offset` that ends at a line boundary (or at the end of the file). */
-function readChunk(fd: number, offset: number): { text: string; bytes: number } {
+function readChunk(fd: number, offset: number): { raw: Buffer; text: string; bytes: number } {
   let size = CHUNK_BYTES;
   for (;;) {
     const buffer = Buffer.allocUnsafe(size);
     const read = readSync(fd, buffer, 0, size, offset);
-    if (read < size) return { text: buffer.toString('utf8', 0, read), bytes: read };
-    const end = buffer.lastIndexOf(0x0a) + 1; // a newline byte never occurs inside a UTF-8 sequence
-    if (end > 0) return { text: buffer.toString('utf8', 0, end), bytes: end };
+    // A newline byte never occurs inside a UTF-8 sequence, nor is it swallowed by an invalid one.
+    const end = read < size ? read : buffer.lastIndexOf(0x0a) + 1;
+    if (end > 0 || read < size) {
+      const raw = buffer.subarray(0, end);
+      return { raw, text: raw.toString('utf8'), bytes: end };
+    }
     size *= 2;
   }
 }
@@ -62,16 +69,31 @@ interface ResumePoint {
   /** Skip counts and events of the content before `offset` (kept in the offset row). */
   skipped: SkipCounts;
   events: number;
-  reset?: 'rotated' | 'truncated';
+  /** Resets so far and the skips of the contents before the last one (kept in the offset row). */
+  resets: SkipCounts;
+  skippedBefore: SkipCounts;
+  reset?: ResetReason;
 }
 
-/** Where to start reading: the stored offset, unless asked for the start or the file was rotated/truncated. */
-function resumePoint(stored: IngestOffset | undefined, stat: Stats, fromStart: boolean): ResumePoint {
-  const start: ResumePoint = { offset: 0, skipped: {}, events: 0 };
-  if (!stored || fromStart) return start;
-  if (stored.inode !== stat.ino) return { ...start, reset: 'rotated' };
-  if (stat.size < stored.offset) return { ...start, reset: 'truncated' };
-  return { offset: stored.offset, skipped: { ...stored.skipped }, events: stored.events };
+function resetReason(stored: IngestOffset, stat: Stats, fd: number): ResetReason | undefined {
+  if (stored.inode !== stat.ino) return 'rotated';
+  if (stat.size < stored.offset) return 'truncated';
+  // Offsets stored before fingerprints existed have none: they resume as they did.
+  if (stored.fingerprint !== null && captureFingerprint(fd, stored.offset) !== stored.fingerprint) return 'rewritten';
+  return undefined;
+}
+
+/** Where to start reading: the stored offset, unless asked for the start or the file was rotated, truncated or rewritten. */
+function resumePoint(stored: IngestOffset | undefined, stat: Stats, fd: number, fromStart: boolean): ResumePoint {
+  if (!stored) return { offset: 0, skipped: {}, events: 0, resets: {}, skippedBefore: {} };
+  const kept = { resets: { ...stored.resets }, skippedBefore: { ...stored.skippedBefore } };
+  if (fromStart) return { offset: 0, skipped: {}, events: 0, ...kept };
+  const reset = resetReason(stored, stat, fd);
+  if (!reset) return { offset: stored.offset, skipped: { ...stored.skipped }, events: stored.events, ...kept };
+  // The old content's skips stay counted; the reset itself is counted too, so `status` shows both.
+  addCounts(kept.skippedBefore, stored.skipped);
+  addCounts(kept.resets, { [reset]: 1 });
+  return { offset: 0, skipped: {}, events: 0, ...kept, reset };
 }
 
 /** A chunk's events in file order: new ones with their assessment, recorded ones as stored. */
@@ -99,7 +121,7 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
   }
   try {
     const stat = fstatSync(fd);
-    const resume = resumePoint(ctx.db.offsets.get(file), stat, options.fromStart === true);
+    const resume = resumePoint(ctx.db.offsets.get(file), stat, fd, options.fromStart === true);
     if (resume.reset) ctx.logger.info(`${file} was ${resume.reset}; reading it from the start`);
     const report: IngestReport = { file, events: 0, duplicates: 0, completed: 0, skipped: {}, lines: 0, bytes: 0, pendingBytes: 0, offset: resume.offset, sinkFailures: 0, ...(resume.reset ? { reset: resume.reset } : {}) };
     const state: Record<string, unknown> = {};
@@ -108,11 +130,12 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
     const step = async (parsed: CaptureParseResult, nextOffset: number): Promise<void> => {
       const inOrder = await assessChunk(ctx, parsed);
       addCounts(resume.skipped, parsed.skipped);
+      const fingerprint = captureFingerprint(fd, nextOffset);
       const inserted = new Set(
         ctx.db.transaction(() => {
           const fresh = inOrder.filter((r) => !r.stored && ctx.db.records.insert(r.record, file)).map((r) => r.record);
           for (const c of parsed.completions) if (ctx.db.records.complete(c.event_id, c.result)) report.completed += 1;
-          ctx.db.offsets.set({ file, adapter: adapter.adapter, offset: nextOffset, size: stat.size, inode: stat.ino, skipped: resume.skipped, events: resume.events + fresh.length });
+          ctx.db.offsets.set({ file, adapter: adapter.adapter, offset: nextOffset, size: stat.size, inode: stat.ino, skipped: resume.skipped, events: resume.events + fresh.length, fingerprint, resets: resume.resets, skippedBefore: resume.skippedBefore });
           return fresh;
         }),
       );
@@ -144,9 +167,10 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
         const chunk = readChunk(fd, report.offset);
         if (chunk.bytes === 0) break;
         const parsed = adapter.parse(chunk.text, { file, state });
-        await step(parsed, report.offset + parsed.consumedBytes);
-        if (parsed.consumedBytes < chunk.bytes) {
-          report.pendingBytes = chunk.bytes - parsed.consumedBytes;
+        const consumed = rawConsumedBytes(chunk.raw, chunk.text, parsed.consumedBytes);
+        await step(parsed, report.offset + consumed);
+        if (consumed < chunk.bytes) {
+          report.pendingBytes = chunk.bytes - consumed;
           break;
         }
       }

@@ -32,8 +32,8 @@ export function renderStatus(s: GovernanceStatus): string {
     : '  none\n';
   const captures = s.captures.length
     ? renderTable(
-        ['LAST INGEST', 'ADAPTER', 'EVENTS', 'OFFSET', 'SKIPPED', 'FILE'],
-        s.captures.map((c) => [c.last_ingest, c.adapter, String(c.events), String(c.offset), pairs(c.skipped).replaceAll('  ', ', ') || '0', c.file]),
+        ['LAST INGEST', 'ADAPTER', 'EVENTS', 'OFFSET', 'SKIPPED', 'RESETS', 'FILE'],
+        s.captures.map((c) => [c.last_ingest, c.adapter, String(c.events), String(c.offset), pairs(c.skipped).replaceAll('  ', ', ') || '0', pairs(c.resets).replaceAll('  ', ', ') || '0', c.file]),
       )
     : '  none\n';
   return `${out}\n${calls}\ncaptures (${s.captures.length}):\n${captures}`;

@@ -64,7 +64,7 @@ describe('agentgov status', function () {
       expect(result.stdout).to.contain('recent high-risk calls (');
       expect(result.stdout).to.match(/critical +100 +deny +Bash .* rm -rf \//);
       expect(result.stdout).to.contain('captures (4):');
-      expect(result.stdout).to.match(/agentx-code +3 +\d+ +malformed_json 2, invalid_tool_use 1 +\S+sess-bbbb-2222\.jsonl/);
+      expect(result.stdout).to.match(/agentx-code +3 +\d+ +malformed_json 2, invalid_tool_use 1 +0 +\S+sess-bbbb-2222\.jsonl/);
     });
 
     it('--db reads another database file', async () => {

@@ -14,8 +14,16 @@ export interface IngestOffset {
   skipped: Record<string, number>;
   /** Events recorded from this file so far. */
   events: number;
+  /** Hash of the file's head and of the bytes just before `offset`; null for offsets stored before it existed. */
+  fingerprint: string | null;
+  /** Times the stored offset was discarded, by reason (`rotated`, `truncated`, `rewritten`). */
+  resets: Record<string, number>;
+  /** Lines skipped by reason in the contents this path held before its last reset (kept, so no skip is forgotten). */
+  skippedBefore: Record<string, number>;
   updatedAt: string;
 }
+
+export type IngestOffsetInput = Omit<IngestOffset, 'updatedAt' | 'fingerprint' | 'resets' | 'skippedBefore'> & Partial<Pick<IngestOffset, 'updatedAt' | 'fingerprint' | 'resets' | 'skippedBefore'>>;
 
 /** Per-file ingest offsets. `set` belongs in the same transaction as the events it covers. */
 export class OffsetStore {
@@ -29,8 +37,8 @@ export class OffsetStore {
     return this.orm.select().from(ingestOffsets).orderBy(ingestOffsets.file).all();
   }
 
-  set(offset: Omit<IngestOffset, 'updatedAt'> & { updatedAt?: string }): void {
-    const row = { ...offset, updatedAt: offset.updatedAt ?? new Date().toISOString() };
+  set(offset: IngestOffsetInput): void {
+    const row = { fingerprint: null, resets: {}, skippedBefore: {}, ...offset, updatedAt: offset.updatedAt ?? new Date().toISOString() };
     this.orm.insert(ingestOffsets).values(row).onConflictDoUpdate({ target: ingestOffsets.file, set: row }).run();
   }
 

@@ -63,7 +63,7 @@ export const assessments = sqliteTable(
   (t) => [index('assessments_event_idx').on(t.eventId), index('assessments_level_idx').on(t.level)],
 );
 
-/** How far each capture file has been ingested; size and inode detect rotation and truncation. */
+/** How far each capture file has been ingested; size, inode and fingerprint detect rotation, truncation and rewrites. */
 export const ingestOffsets = sqliteTable('ingest_offsets', {
   file: text('file').primaryKey(),
   adapter: text('adapter').notNull(),
@@ -73,6 +73,12 @@ export const ingestOffsets = sqliteTable('ingest_offsets', {
   /** Lines skipped by reason in the content consumed so far (since offset 0). */
   skipped: text('skipped', { mode: 'json' }).$type<Record<string, number>>().notNull(),
   events: integer('events').notNull().default(0),
+  /** Hash of the bytes at the file's head and just before `offset`: another value means the file was rewritten in place. */
+  fingerprint: text('fingerprint'),
+  /** Times the stored offset was discarded, by reason (`rotated`, `truncated`, `rewritten`). */
+  resets: text('resets', { mode: 'json' }).$type<Record<string, number>>().notNull().default({}),
+  /** Lines skipped by reason in the contents this path held before its last reset. */
+  skippedBefore: text('skipped_before', { mode: 'json' }).$type<Record<string, number>>().notNull().default({}),
   updatedAt: text('updated_at').notNull(),
 });
 

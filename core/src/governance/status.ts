@@ -22,7 +22,10 @@ export interface CaptureIngest {
   adapter: string;
   offset: number;
   events: number;
+  /** Lines skipped by reason in everything read from this path, contents before a reset included. */
   skipped: Record<string, number>;
+  /** Times the file was read again from the start, by reason (`rotated`, `truncated`, `rewritten`). */
+  resets: Record<string, number>;
   last_ingest: string;
 }
 
@@ -42,6 +45,12 @@ const SUBJECT_KEYS = ['command', 'file_path', 'path', 'url', 'pattern'];
 function subjectOf(args: Record<string, unknown>): string | null {
   for (const key of SUBJECT_KEYS) if (typeof args[key] === 'string') return args[key];
   return null;
+}
+
+function mergeCounts(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out = { ...a };
+  for (const [reason, n] of Object.entries(b)) out[reason] = (out[reason] ?? 0) + n;
+  return out;
 }
 
 export function readStatus(orm: GovernanceOrm, path: string, recentLimit: number): GovernanceStatus {
@@ -83,7 +92,7 @@ export function readStatus(orm: GovernanceOrm, path: string, recentLimit: number
       .from(ingestOffsets)
       .orderBy(desc(ingestOffsets.updatedAt))
       .all()
-      .map((o) => ({ file: o.file, adapter: o.adapter, offset: o.offset, events: o.events, skipped: o.skipped, last_ingest: o.updatedAt })),
+      .map((o) => ({ file: o.file, adapter: o.adapter, offset: o.offset, events: o.events, skipped: mergeCounts(o.skippedBefore, o.skipped), resets: o.resets, last_ingest: o.updatedAt })),
     gate_endpoint: endpoint ? { socket: endpoint.socket, pid: endpoint.pid, started_at: endpoint.startedAt } : null,
   };
 }
