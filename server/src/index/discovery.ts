@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import type { LanguagePack } from '@agentgov/core';
+import { SYMLINK_LOOP, SYMLINK_OUTSIDE, whereabouts } from '../paths/repo-boundary.js';
 import { languageFor } from './extract-file.js';
 
 const run = promisify(execFile);
@@ -48,6 +49,8 @@ export async function rediscoverChanged(
       if (languageFor(path, languages)) return null;
       continue; // not a source file (README, a directory): nothing to index
     }
+    // A file replaced by a symlink out of the repository: full discovery counts and drops it.
+    if ((await whereabouts(await realpath(root), join(root, path))) !== 'inside') return null;
     const info = await stat(join(root, path)).catch(() => null);
     if (!info || !info.isFile() || info.size > maxFileBytes) return null;
     fresh.set(path, { path, size: info.size, mtimeMs: info.mtimeMs, language: known.language });
@@ -81,11 +84,15 @@ async function listPaths(root: string): Promise<string[]> {
     return [...new Set(stdout.split('\0').filter((path) => path.length > 0))];
   } catch {
     const entries = await readdir(root, { recursive: true, withFileTypes: true });
-    return entries.filter((entry) => entry.isFile()).map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
+    // Symlinks are listed (not followed) so that discovery checks where they lead and counts them.
+    return entries.filter((entry) => entry.isFile() || entry.isSymbolicLink()).map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
   }
 }
 
-/** Lists indexable files with size and mtime; oversized ones are counted in `skipped`, never read. */
+/**
+ * Lists indexable files with size and mtime; oversized ones are counted in `skipped`, never read,
+ * and so are symlinks whose target leaves the repository (a credentials file linked in) or loops.
+ */
 export async function discoverFiles(root: string, languages: readonly LanguagePack[], options: { maxFileBytes?: number; exclude?: readonly string[] } = {}): Promise<Discovery> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const excluded = [...ALWAYS_EXCLUDED, ...(options.exclude ?? [])].map(globToRegExp);
@@ -101,13 +108,18 @@ export async function discoverFiles(root: string, languages: readonly LanguagePa
     const pack = languageFor(path, languages);
     if (pack) wanted.push({ path, language: pack.name });
   }
+  const realRoot = await realpath(root);
+  const count = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
   const BATCH = 256;
   for (let i = 0; i < wanted.length; i += BATCH) {
-    const stats = await Promise.all(wanted.slice(i, i + BATCH).map(({ path }) => stat(join(root, path)).catch(() => null)));
+    const places = await Promise.all(wanted.slice(i, i + BATCH).map(({ path }) => whereabouts(realRoot, join(root, path))));
+    const stats = await Promise.all(wanted.slice(i, i + BATCH).map(({ path }, offset) => (places[offset] === 'inside' ? stat(join(root, path)).catch(() => null) : null)));
     stats.forEach((info, offset) => {
       const { path, language } = wanted[i + offset]!;
+      if (places[offset] === 'outside') return void count(SYMLINK_OUTSIDE);
+      if (places[offset] === 'loop') return void count(SYMLINK_LOOP);
       if (!info || !info.isFile()) return; // deleted in the work tree but still tracked: not there to index
-      if (info.size > maxBytes) skipped['too-large'] = (skipped['too-large'] ?? 0) + 1;
+      if (info.size > maxBytes) count('too-large');
       else candidates.push({ path, size: info.size, mtimeMs: info.mtimeMs, language });
     });
   }

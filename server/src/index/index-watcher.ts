@@ -6,6 +6,8 @@ const IGNORED_SEGMENTS = new Set(['.git', '.agentgov', 'node_modules']);
 /**
  * Watches the work tree and calls `onChange` once per burst of events (debounced). Renames arrive
  * as unlink + add; the index re-discovers files anyway, so the event kinds need no bookkeeping here.
+ * Symlinks are watched as links, never followed: a link to `/etc` or a loop (`x/up -> ..`) is not
+ * walked. A watcher error (ELOOP, EMFILE, a vanished directory) goes to `onError`, never a crash.
  */
 export class IndexWatcher {
   readonly #watcher: FSWatcher;
@@ -13,12 +15,14 @@ export class IndexWatcher {
   #timer: NodeJS.Timeout | null = null;
   #pending = new Set<string>();
 
-  constructor(root: string, debounceMs: number, onChange: (paths: string[]) => void) {
+  constructor(root: string, debounceMs: number, onChange: (paths: string[]) => void, onError: (error: Error) => void = () => {}) {
     this.#watcher = watch(root, {
       ignoreInitial: true,
+      followSymlinks: false,
       ignored: (path: string) => relative(root, path).split(sep).some((segment) => IGNORED_SEGMENTS.has(segment)),
     });
     this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
+    this.#watcher.on('error', (error) => onError(error instanceof Error ? error : new Error(String(error))));
     this.#watcher.on('all', (_event, path) => {
       this.#pending.add(relative(root, path).split(sep).join('/'));
       if (this.#timer) clearTimeout(this.#timer);

@@ -127,7 +127,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   startWatching(debounceMs: number): Promise<void> {
     this.#watcher = new IndexWatcher(this.root, debounceMs, (paths) => {
       this.#sync(paths).catch((error: Error) => this.#options.logger.error('re-index after a file change failed', { error: error.message }));
-    });
+    }, (error) => this.#options.logger.warn('file watcher error; watching goes on', { error: error.message, code: (error as NodeJS.ErrnoException).code }));
     return this.#watcher.ready;
   }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolveRepoPath } from '../paths/repo-path.js';
 import type { GraphRelation, RetrievalDefinition, RetrievalIndex } from '@agentgov/core';
 import { eq } from 'drizzle-orm';
 import { pagerank } from '../graph/graph-algorithms.js';
@@ -63,7 +63,8 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       let text: string | undefined;
       if (this.#byPath.has(path) || this.#files.includes(path)) {
         try {
-          text = readFileSync(join(this.index.root, path), 'utf8');
+          // Indexed as a regular file, but it may have become a symlink out of the repository since.
+          text = readFileSync(resolveRepoPath(this.index.root, path).absolute, 'utf8');
         } catch {
           text = undefined;
         }
