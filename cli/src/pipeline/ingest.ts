@@ -158,7 +158,7 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
       if (report.offset !== stat.size || resume.reset || options.fromStart) {
         report.offset = 0;
         resume.skipped = {};
-        await step(adapter.parse(document.lines, { file, state }), stat.size);
+        await step(adapter.parse(document.lines, { file, state, offset: 0 }), stat.size);
       }
     } else if (document) {
       report.pendingBytes = stat.size - report.offset; // not a whole JSON document yet
@@ -166,7 +166,7 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
       for (;;) {
         const chunk = readChunk(fd, report.offset);
         if (chunk.bytes === 0) break;
-        const parsed = adapter.parse(chunk.text, { file, state });
+        const parsed = adapter.parse(chunk.text, { file, state, offset: report.offset });
         const consumed = rawConsumedBytes(chunk.raw, chunk.text, parsed.consumedBytes);
         await step(parsed, report.offset + consumed);
         if (consumed < chunk.bytes) {
@@ -183,22 +183,39 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
 }
 
 /**
- * A `.json` capture that holds one JSON array (an exported transcript) rather than JSON lines: its
- * elements as JSON lines, or `complete: false` while it does not parse yet. Undefined for any other
- * content, which is read as JSON lines.
+ * A `.json` capture that holds one JSON document rather than JSON lines — an array (an exported
+ * transcript: its elements become JSON lines) or an object written whole (e.g. a Gemini CLI chat
+ * recording of the legacy format: one JSON line) — or `complete: false` while it does not parse
+ * yet. Undefined for any other content, which is read as JSON lines.
  */
 function jsonArrayDocument(fd: number, size: number): { complete: boolean; lines: string } | undefined {
   const head = Buffer.alloc(Math.min(size, 64));
   readSync(fd, head, 0, head.length, 0);
-  if (head.toString('utf8').trimStart()[0] !== '[') return undefined;
+  const first = head.toString('utf8').trimStart()[0];
+  if (first !== '[' && first !== '{') return undefined;
   const whole = Buffer.alloc(size);
   readSync(fd, whole, 0, size, 0);
+  const text = whole.toString('utf8');
   try {
-    const value: unknown = JSON.parse(whole.toString('utf8'));
-    if (!Array.isArray(value)) return undefined;
-    return { complete: true, lines: value.map((item) => `${JSON.stringify(item) ?? 'null'}\n`).join('') };
+    const value: unknown = JSON.parse(text);
+    if (Array.isArray(value)) return { complete: true, lines: value.map((item) => `${JSON.stringify(item) ?? 'null'}\n`).join('') };
+    return { complete: true, lines: `${JSON.stringify(value)}\n` };
   } catch {
+    // An object on its first line followed by more lines is JSON lines, not a document being written.
+    if (first === '{' && isJsonLines(text)) return undefined;
     return { complete: false, lines: '' };
+  }
+}
+
+/** The first line of `text` is a whole JSON value on its own. */
+function isJsonLines(text: string): boolean {
+  const newline = text.indexOf('\n');
+  if (newline === -1) return false;
+  try {
+    JSON.parse(text.slice(0, newline));
+    return true;
+  } catch {
+    return false;
   }
 }
 

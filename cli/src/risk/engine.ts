@@ -45,7 +45,7 @@ export async function createRiskEngineForHost(loaded: LoadedConfig, host: Plugin
 const MAX_COMMAND_CHARS = 32 * 1024;
 const MAX_EVIDENCE_COMMANDS = 40;
 const FILE_TOOLS = new Set(['read', 'write', 'edit', 'search']);
-const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename'];
+const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'absolute_path'];
 
 class RuleEngine implements RiskEngine {
   readonly rulesLoaded: number;

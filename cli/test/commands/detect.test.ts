@@ -28,12 +28,12 @@ describe('agentgov detect', function () {
     expect(json.code).to.equal(0);
     expect(JSON.parse(json.stdout)).to.deep.equal([]);
     const table = await runCli(['detect'], { env });
-    expect(table.stdout).to.equal('no supported framework detected (checked: agentx-code)\n');
+    expect(table.stdout).to.equal('no supported framework detected (checked: agentx-code, claude-code, codex, copilot-cli, cursor, gemini-cli)\n');
   });
 
   it('an unknown --frameworks name is a usage error listing the known ones', async () => {
-    const result = await runCli(['detect', '--frameworks', 'agentx-code,cursor'], { env: isolatedEnv(makeTempDir()) });
+    const result = await runCli(['detect', '--frameworks', 'agentx-code,windsurf'], { env: isolatedEnv(makeTempDir()) });
     expect(result.code).to.equal(2);
-    expect(result.stderr).to.contain('unknown framework(s): cursor; known frameworks: agentx-code');
+    expect(result.stderr).to.contain('unknown framework(s): windsurf; known frameworks: agentx-code, claude-code, codex, copilot-cli, cursor, gemini-cli');
   });
 });

@@ -33,6 +33,11 @@ export interface CaptureParseContext {
   file: string;
   /** State carried between chunks of the same file (pending tool calls, session ids). */
   state?: Record<string, unknown>;
+  /**
+   * Byte offset in the file at which `text` starts (0 for a whole document). A format whose calls
+   * carry no id of their own builds stable ids from it: an append-only capture never moves a line.
+   */
+  offset?: number;
 }
 
 /** Installs a governance hook into an agent's project settings (used by `init`). */

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { FRAMEWORK_HOME_VARIABLES } from './framework-homes.js';
 
 /**
  * A fresh temp directory. Under mocha it lives inside the run's isolated root
@@ -26,7 +27,9 @@ export function writeTree(root: string, files: Record<string, string>): void {
 export function isolatedEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov'), AGENTX_HOME: join(home, '.agentx'), ...extra };
   if (!('AGENTGOV_CONFIG' in extra)) delete env['AGENTGOV_CONFIG'];
+  for (const name of FRAMEWORK_HOME_VARIABLES) if (!(name in extra)) delete env[name];
   return env;
 }
 export * from './memory-retrieval-index.js';
 export * from './python-venv.js';
+export { FRAMEWORK_HOME_VARIABLES } from './framework-homes.js';

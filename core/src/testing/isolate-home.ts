@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FRAMEWORK_HOME_VARIABLES } from './framework-homes.js';
 
 const root = mkdtempSync(join(tmpdir(), 'agentgov-test-home-'));
 if (!process.env['AGENTGOV_TEST_REAL_HOME']) process.env['AGENTGOV_TEST_REAL_HOME'] = homedir();
@@ -15,6 +16,8 @@ process.env['AGENTGOV_HOME'] = join(root, 'home', '.agentgov');
 process.env['AGENTX_HOME'] = join(root, 'home', '.agentx');
 process.env['AGENTGOV_TEST_TMP'] = join(root, 'tmp');
 delete process.env['AGENTGOV_CONFIG'];
+// Where other agents keep their state when not under HOME: a test must never read the real ones.
+for (const name of FRAMEWORK_HOME_VARIABLES) delete process.env[name];
 
 export const isolatedRoot = root;
 

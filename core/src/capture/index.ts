@@ -1,0 +1,2 @@
+export * from './json-lines.js';
+export * from './capture-files.js';

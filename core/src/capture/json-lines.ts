@@ -1,0 +1,62 @@
+import type { SkipCounts } from '../contracts/framework.js';
+
+type Json = Record<string, unknown>;
+
+/** A JSON value that is an object (not an array, not null). */
+export const isJsonObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Counts one skipped line or block under `reason`. */
+export function countSkip(skipped: SkipCounts, reason: string): void {
+  skipped[reason] = (skipped[reason] ?? 0) + 1;
+}
+
+/** Tool results are stored for the record, not the whole tool output. */
+export const MAX_RESULT_CHARS = 2000;
+
+/** `content` cut to MAX_RESULT_CHARS, saying how much was left out. */
+export function clipResultContent(content: string): string {
+  return content.length > MAX_RESULT_CHARS ? `${content.slice(0, MAX_RESULT_CHARS)}…[${content.length - MAX_RESULT_CHARS} more chars]` : content;
+}
+
+export interface JsonLinesWalk {
+  /** Lines read (complete lines, blank ones included). */
+  lines: number;
+  /** UTF-8 bytes consumed; an unterminated last line that is not yet a whole JSON object is not. */
+  consumedBytes: number;
+}
+
+/**
+ * Walks the complete lines of a JSON-lines chunk that starts at a line boundary, handing every
+ * line that holds a JSON object to `onRecord` with its byte offset in the chunk. A line that is
+ * not JSON is counted as `malformed_json`, a JSON value that is not an object as
+ * `not_an_object`; blank lines are skipped silently. An unterminated last line is consumed only
+ * when it already parses as an object (a writer may still be appending to it).
+ */
+export function walkJsonLines(text: string, skipped: SkipCounts, onRecord: (record: Json, byteOffset: number) => void): JsonLinesWalk {
+  let consumed = 0;
+  let lines = 0;
+  let start = 0;
+  while (start < text.length) {
+    const newline = text.indexOf('\n', start);
+    const raw = newline === -1 ? text.slice(start) : text.slice(start, newline);
+    let value: unknown;
+    let malformed = false;
+    if (raw.trim() !== '') {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        malformed = true;
+      }
+    }
+    if (newline === -1 && !isJsonObject(value)) break;
+    const end = newline === -1 ? text.length : newline + 1;
+    const at = consumed;
+    lines += 1;
+    consumed += Buffer.byteLength(text.slice(start, end));
+    start = end;
+    if (malformed) countSkip(skipped, 'malformed_json');
+    else if (isJsonObject(value)) onRecord(value, at);
+    else if (value !== undefined) countSkip(skipped, 'not_an_object');
+  }
+  return { lines, consumedBytes: consumed };
+}

@@ -1,0 +1,15 @@
+import { definePlugin } from '@agentgov/core';
+import { claudeCodeAdapter } from './adapter.js';
+
+export const NAME = 'framework-claude-code';
+
+/** Registers the Claude Code framework adapter (detection, transcript parser). */
+export default definePlugin({
+  name: NAME,
+  apply(hooks) {
+    hooks.frameworks.tap(NAME, (registry) => registry.add(claudeCodeAdapter));
+  },
+});
+
+export { claudeCodeAdapter, claudeConfigDir } from './adapter.js';
+export { eventId, parseTranscript, FRAMEWORK } from './transcript.js';

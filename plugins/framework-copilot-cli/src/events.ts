@@ -1,0 +1,144 @@
+/**
+ * GitHub Copilot CLI session state (`$COPILOT_HOME/session-state/<session id>/events.jsonl`): one
+ * `{type, data, id, timestamp, parentId}` event per line, appended as the session runs.
+ * `session.start` (and `session.resume`) carry the session id and the working directory
+ * (`data.context.cwd`); `tool.execution_start` / `tool.execution_complete` are one tool call,
+ * paired by `data.toolCallId`.
+ */
+import { basename, dirname } from 'node:path';
+import { canonicalToolOf, clipResultContent, countSkip, isJsonObject, walkJsonLines, type CanonicalTool, type CaptureCompletion, type CaptureParseContext, type CaptureParseResult, type SkipCounts, type ToolCallEvent, type ToolCallResult } from '@agentgov/core';
+
+export const FRAMEWORK = 'copilot-cli';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Event namespaces of the session-event schema (`session.start`, `assistant.message`, …): records
+ * of these carry no tool call to ingest and are not "unknown".
+ */
+const KNOWN_NAMESPACES = new Set([
+  'session', 'user', 'assistant', 'tool', 'skill', 'subagent', 'hook', 'system', 'permission', 'elicitation', 'sampling', 'mcp', 'model', 'abort',
+  'custom', 'command', 'commands', 'external_tool', 'auto_mode', 'exit_plan_mode', 'capabilities', 'background_tasks', 'factory_run', 'skills',
+  'custom_agents', 'extensions', 'canvas', 'user_input', 'pending_messages', 'fusion', 'ui', 'binary_asset', 'managed_settings', 'tools',
+]);
+
+/** Copilot CLI tool names → canonical kinds; a call with `mcpServerName` is an MCP tool. */
+const COPILOT_TOOLS: Readonly<Record<string, CanonicalTool>> = {
+  bash: 'shell',
+  powershell: 'shell',
+  write_bash: 'shell',
+  write_powershell: 'shell',
+  view: 'read',
+  create: 'write',
+  edit: 'edit',
+  str_replace: 'edit',
+  str_replace_editor: 'edit',
+  apply_patch: 'edit',
+  grep: 'search',
+  glob: 'search',
+  web_fetch: 'fetch',
+  web_search: 'fetch',
+};
+
+export function copilotCanonicalTool(name: string, mcpServer?: string): CanonicalTool {
+  if (mcpServer) return 'mcp';
+  if (Object.hasOwn(COPILOT_TOOLS, name)) return COPILOT_TOOLS[name] as CanonicalTool;
+  return canonicalToolOf(name);
+}
+
+export const eventId = (sessionId: string, toolCallId: string): string => `${FRAMEWORK}:${sessionId}:${toolCallId}`;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+interface SessionState {
+  sessionId?: string;
+  cwd?: string;
+}
+
+interface Chunk {
+  state: SessionState;
+  fallbackSession: string;
+  skipped: SkipCounts;
+  events: ToolCallEvent[];
+  byId: Map<string, ToolCallEvent>;
+  completions: CaptureCompletion[];
+}
+
+/** Parses a chunk of a Copilot CLI `events.jsonl`; see FrameworkAdapter.parse. */
+export function parseSessionEvents(input: string, context: CaptureParseContext): CaptureParseResult {
+  const chunk: Chunk = {
+    state: (context.state ?? {}) as SessionState,
+    // events.jsonl sits in a directory named after the session.
+    fallbackSession: basename(dirname(context.file)),
+    skipped: {},
+    events: [],
+    byId: new Map(),
+    completions: [],
+  };
+  const walk = walkJsonLines(input, chunk.skipped, (line) => readEvent(line, chunk));
+  context.state = chunk.state as Record<string, unknown>;
+  return { events: chunk.events, completions: chunk.completions, skipped: chunk.skipped, ...walk };
+}
+
+function readEvent(record: Json, chunk: Chunk): void {
+  const type = record['type'];
+  const data = record['data'];
+  const namespace = typeof type === 'string' ? type.split('.')[0] : undefined;
+  if (!namespace || !KNOWN_NAMESPACES.has(namespace) || !isJsonObject(data)) {
+    countSkip(chunk.skipped, 'unknown_event_type');
+    return;
+  }
+  const timestamp = text(record['timestamp']) ?? new Date(0).toISOString();
+  if (type === 'session.start' || type === 'session.resume') {
+    chunk.state.sessionId = text(data['sessionId']) ?? chunk.state.sessionId;
+    const context = data['context'];
+    if (isJsonObject(context)) chunk.state.cwd = text(context['cwd']) ?? chunk.state.cwd;
+  } else if (type === 'tool.execution_start') {
+    readStart(data, timestamp, chunk);
+  } else if (type === 'tool.execution_complete') {
+    readComplete(data, timestamp, chunk);
+  }
+}
+
+function readStart(data: Json, timestamp: string, chunk: Chunk): void {
+  const callId = text(data['toolCallId']);
+  const name = text(data['toolName']);
+  const args = data['arguments'];
+  if (!callId || !name || !(args === undefined || isJsonObject(args))) {
+    countSkip(chunk.skipped, 'invalid_tool_call');
+    return;
+  }
+  const session = chunk.state.sessionId ?? chunk.fallbackSession;
+  const event: ToolCallEvent = {
+    id: eventId(session, callId),
+    framework: FRAMEWORK,
+    session_id: session,
+    timestamp,
+    cwd: chunk.state.cwd ?? '',
+    tool_name: name,
+    canonical_tool: copilotCanonicalTool(name, text(data['mcpServerName'])),
+    arguments: (args as Json | undefined) ?? {},
+  };
+  if (chunk.byId.has(event.id)) {
+    countSkip(chunk.skipped, 'repeated_tool_call');
+    return;
+  }
+  chunk.byId.set(event.id, event);
+  chunk.events.push(event);
+}
+
+function readComplete(data: Json, timestamp: string, chunk: Chunk): void {
+  const callId = text(data['toolCallId']);
+  if (!callId) {
+    countSkip(chunk.skipped, 'invalid_tool_result');
+    return;
+  }
+  const result = data['result'];
+  const error = data['error'];
+  const content = isJsonObject(result) && typeof result['content'] === 'string' ? result['content'] : isJsonObject(error) && typeof error['message'] === 'string' ? error['message'] : '';
+  const outcome: ToolCallResult = { content: clipResultContent(content), is_error: data['success'] === false, timestamp };
+  const id = eventId(chunk.state.sessionId ?? chunk.fallbackSession, callId);
+  const call = chunk.byId.get(id);
+  if (call) call.result = outcome;
+  else chunk.completions.push({ event_id: id, result: outcome });
+}

@@ -1,0 +1,15 @@
+import { definePlugin } from '@agentgov/core';
+import { copilotCliAdapter } from './adapter.js';
+
+export const NAME = 'framework-copilot-cli';
+
+/** Registers the GitHub Copilot CLI framework adapter (detection, session-event parser). */
+export default definePlugin({
+  name: NAME,
+  apply(hooks) {
+    hooks.frameworks.tap(NAME, (registry) => registry.add(copilotCliAdapter));
+  },
+});
+
+export { copilotCliAdapter, copilotHome } from './adapter.js';
+export { copilotCanonicalTool, eventId, parseSessionEvents, FRAMEWORK } from './events.js';

@@ -1,0 +1,15 @@
+import { definePlugin } from '@agentgov/core';
+import { cursorAdapter } from './adapter.js';
+
+export const NAME = 'framework-cursor';
+
+/** Registers the Cursor framework adapter (detection, agent-transcript parser). */
+export default definePlugin({
+  name: NAME,
+  apply(hooks) {
+    hooks.frameworks.tap(NAME, (registry) => registry.add(cursorAdapter));
+  },
+});
+
+export { cursorAdapter, cursorDir } from './adapter.js';
+export { cursorCanonicalTool, eventId, parseTranscript, sessionOf, FRAMEWORK } from './transcript.js';

@@ -1,0 +1,179 @@
+/**
+ * Gemini CLI chat recordings (`<gemini dir>/tmp/<project>/chats/session-<time>-<id>.jsonl`).
+ * The first line is the session's metadata (`sessionId`, `projectHash`, `startTime`), then one
+ * line per message record; a record whose tool calls progressed is appended again under the same
+ * message id, so a tool call id may appear several times (its `result` once it finished).
+ * `{"$set": …}` lines update the metadata (a `messages` array there is a checkpoint of whole
+ * records), `{"$rewindTo": id}` lines rewind the conversation. The legacy format — one JSON
+ * object written whole, with a `messages` array — arrives as one line and is read the same way.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { canonicalToolOf, clipResultContent, countSkip, isJsonObject, walkJsonLines, type CanonicalTool, type CaptureCompletion, type CaptureParseContext, type CaptureParseResult, type SkipCounts, type ToolCallEvent, type ToolCallResult } from '@agentgov/core';
+
+export const FRAMEWORK = 'gemini-cli';
+
+type Json = Record<string, unknown>;
+
+const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
+/** Tool call states after which the call has a result. */
+const FINISHED = new Set(['success', 'error', 'cancelled']);
+
+/** Gemini CLI built-in tool names → canonical kinds; MCP tools are `mcp_<server>_<tool>` (older: `<server>__<tool>`). */
+const GEMINI_TOOLS: Readonly<Record<string, CanonicalTool>> = {
+  run_shell_command: 'shell',
+  read_file: 'read',
+  read_many_files: 'read',
+  write_file: 'write',
+  replace: 'edit',
+  edit: 'edit',
+  glob: 'search',
+  search_file_content: 'search',
+  grep_search: 'search',
+  list_directory: 'search',
+  web_fetch: 'fetch',
+  google_web_search: 'fetch',
+};
+
+export function geminiCanonicalTool(name: string): CanonicalTool {
+  if (Object.hasOwn(GEMINI_TOOLS, name)) return GEMINI_TOOLS[name] as CanonicalTool;
+  if (name.startsWith('mcp_') || name.includes('__')) return 'mcp';
+  return canonicalToolOf(name);
+}
+
+export const eventId = (sessionId: string, toolCallId: string): string => `${FRAMEWORK}:${sessionId}:${toolCallId}`;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+interface RecordingState {
+  sessionId?: string;
+  cwd?: string;
+  /** Tool call events of earlier chunks: a later sighting only completes them. */
+  seen?: Set<string>;
+}
+
+/**
+ * The project a recording belongs to: Gemini CLI keeps the project's path in `.project_root` of
+ * the project's temp directory, the parent of `chats/` (subagent recordings sit one level deeper).
+ */
+export function projectRootOf(file: string): string | undefined {
+  for (let dir = dirname(file), i = 0; i < 3; i += 1, dir = dirname(dir)) {
+    if (basename(dir) !== 'chats') continue;
+    const marker = join(dirname(dir), '.project_root');
+    try {
+      return existsSync(marker) ? readFileSync(marker, 'utf8').trim() || undefined : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+interface Chunk {
+  state: RecordingState;
+  file: string;
+  skipped: SkipCounts;
+  events: ToolCallEvent[];
+  byId: Map<string, ToolCallEvent>;
+  completions: CaptureCompletion[];
+}
+
+/** Parses a chunk of a Gemini CLI chat recording; see FrameworkAdapter.parse. */
+export function parseRecording(input: string, context: CaptureParseContext): CaptureParseResult {
+  const state = (context.state ?? {}) as RecordingState;
+  if (state.cwd === undefined) state.cwd = projectRootOf(context.file) ?? '';
+  const chunk: Chunk = { state, file: context.file, skipped: {}, events: [], byId: new Map(), completions: [] };
+  const walk = walkJsonLines(input, chunk.skipped, (line) => readLine(line, chunk));
+  state.seen ??= new Set();
+  for (const id of chunk.byId.keys()) state.seen.add(id);
+  context.state = state as Record<string, unknown>;
+  return { events: chunk.events, completions: chunk.completions, skipped: chunk.skipped, ...walk };
+}
+
+function readMetadata(metadata: Json, chunk: Chunk): void {
+  chunk.state.sessionId = text(metadata['sessionId']) ?? chunk.state.sessionId;
+  const directories = metadata['directories'];
+  if (!chunk.state.cwd && Array.isArray(directories) && typeof directories[0] === 'string') chunk.state.cwd = directories[0];
+  if (Array.isArray(metadata['messages'])) for (const message of metadata['messages']) readMessageIn(message, chunk);
+}
+
+function readLine(line: Json, chunk: Chunk): void {
+  if (typeof line['$rewindTo'] === 'string') return;
+  if (isJsonObject(line['$set'])) readMetadata(line['$set'], chunk);
+  else if (typeof line['id'] === 'string') readMessage(line, chunk);
+  else if (typeof line['sessionId'] === 'string' && typeof line['projectHash'] === 'string') readMetadata(line, chunk);
+  else countSkip(chunk.skipped, 'unknown_record');
+}
+
+function readMessageIn(message: unknown, chunk: Chunk): void {
+  if (isJsonObject(message) && typeof message['id'] === 'string') readMessage(message, chunk);
+  else countSkip(chunk.skipped, 'unknown_record');
+}
+
+function readMessage(message: Json, chunk: Chunk): void {
+  if (typeof message['type'] !== 'string' || !MESSAGE_TYPES.has(message['type'])) {
+    countSkip(chunk.skipped, 'unknown_message_type');
+    return;
+  }
+  const calls = message['toolCalls'];
+  if (calls === undefined) return;
+  if (!Array.isArray(calls)) {
+    countSkip(chunk.skipped, 'invalid_tool_call');
+    return;
+  }
+  const timestamp = text(message['timestamp']) ?? new Date(0).toISOString();
+  for (const call of calls) readToolCall(call, timestamp, chunk);
+}
+
+/** The text a finished call returned: function responses' `output`/`error`, text parts, or the JSON. */
+function resultText(result: unknown): string {
+  const parts = Array.isArray(result) ? result : result === undefined || result === null ? [] : [result];
+  return parts
+    .map((part: unknown) => {
+      if (typeof part === 'string') return part;
+      if (!isJsonObject(part)) return '';
+      if (typeof part['text'] === 'string') return part['text'];
+      const response = isJsonObject(part['functionResponse']) ? part['functionResponse']['response'] : undefined;
+      if (isJsonObject(response)) return String(response['output'] ?? response['error'] ?? JSON.stringify(response));
+      return JSON.stringify(part);
+    })
+    .join('\n');
+}
+
+function readToolCall(call: unknown, messageTimestamp: string, chunk: Chunk): void {
+  const id = isJsonObject(call) ? text(call['id']) : undefined;
+  const name = isJsonObject(call) ? text(call['name']) : undefined;
+  if (!isJsonObject(call) || !id || !name || !(call['args'] === undefined || isJsonObject(call['args']))) {
+    countSkip(chunk.skipped, 'invalid_tool_call');
+    return;
+  }
+  const session = chunk.state.sessionId ?? basename(chunk.file, extname(chunk.file));
+  const timestamp = text(call['timestamp']) ?? messageTimestamp;
+  const status = text(call['status']);
+  const result: ToolCallResult | undefined =
+    status && FINISHED.has(status) ? { content: clipResultContent(status === 'cancelled' && call['result'] == null ? 'cancelled' : resultText(call['result'])), is_error: status !== 'success', timestamp } : undefined;
+  const eventKey = eventId(session, id);
+  const known = chunk.byId.get(eventKey);
+  if (known) {
+    // The same call re-recorded as it progressed: keep the first sighting, take the finished result.
+    if (result) known.result = result;
+    return;
+  }
+  if (chunk.state.seen?.has(eventKey)) {
+    if (result) chunk.completions.push({ event_id: eventKey, result });
+    return;
+  }
+  const event: ToolCallEvent = {
+    id: eventKey,
+    framework: FRAMEWORK,
+    session_id: session,
+    timestamp,
+    cwd: chunk.state.cwd ?? '',
+    tool_name: name,
+    canonical_tool: geminiCanonicalTool(name),
+    arguments: (call['args'] as Json | undefined) ?? {},
+    ...(result ? { result } : {}),
+  };
+  chunk.byId.set(eventKey, event);
+  chunk.events.push(event);
+}
