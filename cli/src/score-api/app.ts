@@ -5,12 +5,14 @@
  * produce a 5xx (see the fuzz test).
  */
 import type { Assessment, Logger, ToolCallEvent } from '@agentgov/core';
+import { homedir } from 'node:os';
 import Router from '@koa/router';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
 import { toolCallEvent } from '../gate/tool-event.js';
 import { parseScoreRequest } from './request.js';
-import { ScoreHttpError, scoreResponse } from './response.js';
+import { bearerAuth, loopbackOnly, requireJson } from './request-guard.js';
+import { redactLocalPaths, ScoreHttpError, scoreResponse } from './response.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -18,11 +20,13 @@ export interface ScoreAppOptions {
   assess(event: ToolCallEvent): Promise<Assessment>;
   version: string;
   rulesLoaded(): number;
-  /** When set, every request needs `Authorization: Bearer <token>`. */
+  /** When set, every request needs `Authorization: Bearer <token>`; when not, a loopback `Host` and `Origin`. */
   token: string | null;
   logger: Logger;
-  /** Working directory an assessment judges paths against (the server's). */
+  /** Working directory an assessment judges paths against when the request names none (the server's). */
   cwd?: string;
+  /** The home directory answers never show (default: the user's). */
+  home?: string;
 }
 
 export function createScoreApp(options: ScoreAppOptions): Koa {
@@ -34,11 +38,16 @@ export function createScoreApp(options: ScoreAppOptions): Koa {
     ctx.body = { status: 'ok', version: options.version, uptime_s: Math.round((Date.now() - startedAt) / 1000), rules_loaded: options.rulesLoaded() };
   });
 
+  const serverCwd = options.cwd ?? process.cwd();
+  const home = options.home ?? homedir();
+
   router.post('/score', async (ctx) => {
+    requireJson(ctx);
     const request = parseScoreRequest(await readBody(ctx));
+    // `cwd` (optional) goes into the event exactly as the gate puts the hook's `cwd` there.
     const event = toolCallEvent(
       { shape: 'score', ...request },
-      { framework: 'score-api', defaultCwd: options.cwd ?? process.cwd(), id: `score-api:${request.session_id}` },
+      { framework: 'score-api', defaultCwd: serverCwd, id: `score-api:${request.session_id}` },
     );
     let assessment: Assessment;
     try {
@@ -48,11 +57,11 @@ export function createScoreApp(options: ScoreAppOptions): Koa {
       options.logger.error(`assessment failed: ${(error as Error).message}`);
       throw new ScoreHttpError(422, 'assessment_failed', `the request could not be assessed: ${(error as Error).message}`);
     }
-    ctx.body = scoreResponse(assessment);
+    ctx.body = scoreResponse(assessment, { home, cwd: event.cwd });
   });
 
-  app.use(errorBoundary(options.logger));
-  if (options.token) app.use(bearerAuth(options.token));
+  app.use(errorBoundary(options.logger, { home, cwd: serverCwd }));
+  app.use(options.token ? bearerAuth(options.token) : loopbackOnly());
   app.use(router.routes());
   app.use(
     router.allowedMethods({
@@ -75,19 +84,8 @@ async function readBody(ctx: Koa.Context): Promise<string> {
   }
 }
 
-function bearerAuth(token: string): Koa.Middleware {
-  const expected = `Bearer ${token}`;
-  return async (ctx, next) => {
-    if (ctx.get('Authorization') !== expected) {
-      ctx.set('WWW-Authenticate', 'Bearer');
-      throw new ScoreHttpError(401, 'unauthorized', 'missing or wrong bearer token: send Authorization: Bearer <score.token>');
-    }
-    await next();
-  };
-}
-
-/** Maps every error to a 4xx JSON body; anything unexpected is logged and answered 400. */
-function errorBoundary(logger: Logger): Koa.Middleware {
+/** Maps every error to a 4xx JSON body (local paths left out); anything unexpected is logged and answered 400. */
+function errorBoundary(logger: Logger, local: { home: string; cwd: string }): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -104,7 +102,7 @@ function errorBoundary(logger: Logger): Koa.Middleware {
       }
       ctx.status = failure.status;
       if (failure.status === 405 && !ctx.response.get('Allow')) ctx.set('Allow', ctx.path === '/score' ? 'POST' : 'GET, HEAD');
-      ctx.body = { error: { code: failure.code, message: failure.message } };
+      ctx.body = redactLocalPaths({ error: { code: failure.code, message: failure.message } }, local);
     }
   };
 }

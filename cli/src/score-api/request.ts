@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { ScoreHttpError } from './response.js';
 
 /** A Score request: the tool call to assess. */
@@ -5,6 +6,8 @@ export interface ScoreRequest {
   tool_name: string;
   arguments: Record<string, unknown>;
   session_id: string;
+  /** The agent's working directory (absolute), used like the hook's `cwd`; the server's when absent. */
+  cwd?: string;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -27,5 +30,10 @@ export function parseScoreRequest(body: string): ScoreRequest {
   expect('tool_name', (v) => typeof v === 'string' && v !== '', 'a non-empty string');
   expect('arguments', isObject, 'an object');
   expect('session_id', (v) => typeof v === 'string', 'a string');
-  return { tool_name: value['tool_name'] as string, arguments: value['arguments'] as Record<string, unknown>, session_id: value['session_id'] as string };
+  const request: ScoreRequest = { tool_name: value['tool_name'] as string, arguments: value['arguments'] as Record<string, unknown>, session_id: value['session_id'] as string };
+  if ('cwd' in value && value['cwd'] !== undefined) {
+    expect('cwd', (v) => typeof v === 'string' && isAbsolute(v) && !v.includes('\0'), 'an absolute path (a string)');
+    request.cwd = value['cwd'] as string;
+  }
+  return request;
 }

@@ -19,11 +19,40 @@ export interface ScoreResponse {
   stage: 'assessed';
 }
 
-export function scoreResponse(assessment: Assessment): ScoreResponse {
+/** The server's own directories, which no answer may show: its home (as `~`) and, unless the request named it, its cwd (as `.`). */
+export interface LocalPaths {
+  home: string | undefined;
+  cwd: string | undefined;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Replaces the local directories in every string of `value` (a JSON value) by `~` and `.`. */
+export function redactLocalPaths<T>(value: T, local: LocalPaths): T {
+  // Longest first: a cwd under the home becomes `.`, not `~/…`.
+  const pairs = [
+    [local.cwd, '.'],
+    [local.home, '~'],
+  ].filter((pair): pair is [string, string] => typeof pair[0] === 'string' && pair[0].length > 1 && pair[0] !== '/').sort((a, b) => b[0].length - a[0].length);
+  if (pairs.length === 0) return value;
+  const pattern = new RegExp(pairs.map(([dir]) => `${escapeRegExp(dir.replace(/\/+$/, ''))}(?=/|$|[^\\w.-])`).join('|'), 'g');
+  const byDir = new Map(pairs.map(([dir, shown]) => [dir.replace(/\/+$/, ''), shown]));
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(pattern, (dir) => byDir.get(dir) ?? dir);
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+export function scoreResponse(assessment: Assessment, local: LocalPaths): ScoreResponse {
   return {
     risk_assessment: { score: assessment.score, level: assessment.level },
     recommendation: { action: assessment.action, reason_code: assessment.reason_code },
-    evidence: assessment.evidence,
+    evidence: redactLocalPaths(assessment.evidence, local),
     stage: 'assessed',
   };
 }

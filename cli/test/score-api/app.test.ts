@@ -77,7 +77,7 @@ describe('score-api/app over real HTTP', () => {
   ];
   for (const [name, path, body, status, code] of bad) {
     it(`POST ${path} with ${name} answers ${status} ${code}`, async () => {
-      const reply = await send(running.url, 'POST', path, body);
+      const reply = await send(running.url, 'POST', path, body, { 'content-type': 'application/json' });
       expect(reply.status).to.equal(status);
       expect(errorCode(reply)).to.equal(code);
       expect((JSON.parse(reply.body) as { error: { message: string } }).error.message).to.be.a('string').and.not.empty;
@@ -85,7 +85,7 @@ describe('score-api/app over real HTTP', () => {
   }
 
   it('a chunked body over 1 MiB (no Content-Length) answers 413', async () => {
-    const reply = await send(running.url, 'POST', '/score', Buffer.alloc(MAX_BODY_BYTES + 100, 0x20), { 'transfer-encoding': 'chunked' });
+    const reply = await send(running.url, 'POST', '/score', Buffer.alloc(MAX_BODY_BYTES + 100, 0x20), { 'transfer-encoding': 'chunked', 'content-type': 'application/json' });
     expect(reply.status).to.equal(413);
   });
 
@@ -138,7 +138,7 @@ describe('score-api/app with score.token', () => {
   const body = JSON.stringify({ tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's' });
   it('answers 401 without the bearer token, or with a wrong one', async () => {
     for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 's3cret' }] as Record<string, string>[]) {
-      const reply = await send(running.url, 'POST', '/score', body, headers);
+      const reply = await send(running.url, 'POST', '/score', body, { ...headers, 'content-type': 'application/json' });
       expect(reply.status).to.equal(401);
       expect(errorCode(reply)).to.equal('unauthorized');
       expect(reply.headers['www-authenticate']).to.equal('Bearer');
@@ -146,7 +146,7 @@ describe('score-api/app with score.token', () => {
   });
 
   it('answers with the bearer token', async () => {
-    expect((await send(running.url, 'POST', '/score', body, { authorization: 'Bearer s3cret' })).status).to.equal(200);
+    expect((await send(running.url, 'POST', '/score', body, { authorization: 'Bearer s3cret', 'content-type': 'application/json' })).status).to.equal(200);
     expect((await send(running.url, 'GET', '/health', undefined, { authorization: 'Bearer s3cret' })).status).to.equal(200);
   });
 });
