@@ -127,6 +127,16 @@ export const ERROR_CATALOG = {
     causes: ['A syntax error in .mocharc.*, vitest.config.*, pytest.ini, pyproject.toml or setup.cfg', 'The config names a missing file, reporter or plugin'],
     remediation: 'Fix the config file named in `details`, run the command in `details.command` yourself to see the runner\'s own message, then retry.',
   },
+  E_COMMIT_FAILED: {
+    meaning: 'git could not stage or commit the checkpoint (not a hook refusal, which is reported in the answer).',
+    causes: ['The repository is not a git work tree', 'git has no user identity (user.name / user.email)', 'A file is locked by another git process (index.lock)'],
+    remediation: 'Fix what git reports in the message (run the same git command yourself to see it), then run checkpoint again.',
+  },
+  E_PUSH_FAILED: {
+    meaning: 'The checkpoint committed locally but did not push; the local commit stays.',
+    causes: ['origin has commits the branch lacks (rejected, non-fast-forward)', 'The repository has no remote named origin, or the branch has no upstream on origin', 'HEAD is detached', 'The remote could not be reached'],
+    remediation: 'Pull with rebase and push again (never forced), or set the upstream with `git push -u origin BRANCH`; `details.commit` is the local commit.',
+  },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -22,7 +22,7 @@ export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: To
       const value = (parsed.data as Record<string, unknown>)[name];
       for (const path of Array.isArray(value) ? value : [value]) if (typeof path === 'string') ctx.resolveRepoPath(path);
     }
-    if (!tool.readOnly && ctx.session.readOnly) {
+    if (!tool.readOnly && ctx.session.readOnly && (tool.mutates?.(parsed.data) ?? true)) {
       throw new AgentgovError('E_READ_ONLY_SESSION', `${tool.name} changes the repository, but this session is research-only`, { tool: tool.name });
     }
     if (tool.needsIndex && indexFailure) {

@@ -1,3 +1,4 @@
+import { checkpointTool } from './checkpoint.js';
 import { describeTool } from './describe.js';
 import { graphCommunitiesTool } from './graph-communities.js';
 import { graphCyclesTool } from './graph-cycles.js';
@@ -21,6 +22,7 @@ export const TOOLS: readonly AnyToolDefinition[] = [
   semanticDiffTool,
   graphCyclesTool,
   graphCommunitiesTool,
+  checkpointTool,
 ];
 
 /** The tools a server lists: dev-only tools only with `--dev-mode`. */

@@ -50,6 +50,11 @@ export interface ToolDefinition<S extends z.ZodTypeAny = z.ZodTypeAny, R extends
   group: ToolGroup;
   /** Never changes the repository or anything else (MCP `readOnlyHint`); otherwise `destructiveHint`. */
   readOnly: boolean;
+  /**
+   * For a tool that is not read-only: whether these arguments would change the repository (a
+   * research-only session refuses only those calls). Absent: every call of the tool would.
+   */
+  mutates?(args: z.output<S>): boolean;
   /** Listed only when the server runs with `--dev-mode`. */
   devOnly?: boolean;
   /** What it does, written so an agent can decide to call it. */

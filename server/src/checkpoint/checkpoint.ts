@@ -1,0 +1,188 @@
+import { AgentgovError, type LintProblem, type TestRunner } from '@agentgov/core';
+import type { ToolContext } from '../tools/tool.js';
+import { summarizeCoverage, type CoverageSummary } from '../scout/coverage.js';
+import { commitFiles, pushBranch, type CommitOutcome, type PushOutcome } from './git-step.js';
+import { runLint, type LinterOutcome } from './lint-step.js';
+import { detectRunners, selectByImports, type SelectedTestFile, type TestSelection } from './test-selection.js';
+import { runHops, type HopOutcome, type TestFailure } from './test-step.js';
+
+/** Lint problems listed one per line; past this many the answer counts them per rule instead. */
+export const PROBLEMS_SHOWN = 20;
+/** Failing tests shown with message and stack. */
+export const FAILURES_SHOWN = 10;
+
+export interface CheckpointArgs {
+  changed_files: string[];
+  lint: boolean;
+  autofix: boolean;
+  tests: boolean;
+  test_filter?: string | null;
+  max_test_hops?: number | null;
+  commit_message?: string | null;
+  push: boolean;
+  include_test_impact: boolean;
+}
+
+export interface LintSection {
+  linters: LinterOutcome[];
+  errors: number;
+  warnings: number;
+  /** `path:line:col rule message`, the first PROBLEMS_SHOWN problems, errors first. */
+  problems: string[];
+  /** Problems left out of `problems`. */
+  more: number;
+  /** Problem counts per rule, most frequent first (when some were left out). */
+  by_rule?: Record<string, number>;
+  fixed_files: string[];
+}
+
+export interface TestSection {
+  /** How the tests were chosen: through the import graph from the changed files. */
+  selection: 'import_graph';
+  max_hops: number;
+  runners: string[];
+  hops: HopOutcome[];
+  passed: number;
+  failed: number;
+  skipped: number;
+  failures: TestFailure[];
+  file_errors: { file: string; output: string }[];
+  /** Background results reused; none until the test scheduler keeps some. */
+  cached: { used: number; reason: string };
+  /** Why nothing (or not everything) ran, and what to pass to reach more tests. */
+  note?: string;
+}
+
+export interface CheckpointResult {
+  /** Every requested step passed (and the commit and push happened when asked). */
+  ok: boolean;
+  summary: string;
+  changed_files: string[];
+  lint: LintSection | null;
+  tests: TestSection | null;
+  commit: CommitOutcome | null;
+  push: PushOutcome | null;
+  /** Steps that did not run, and why. */
+  skipped: { step: string; reason: string }[];
+  test_impact?: { candidates: { file: string; runner: string; distance: number; reaches: string }[]; coverage: CoverageSummary | null; coverage_reason: string | null };
+}
+
+function lintSection(step: Awaited<ReturnType<typeof runLint>>, autofix: boolean): LintSection {
+  const ordered = [...step.problems].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+  const line = (p: LintProblem) => `${p.path}:${p.line}:${p.column} ${p.rule} ${p.message}${p.severity === 'warning' ? ' (warning)' : ''}${!autofix && p.fixable ? ' (fixable)' : ''}`;
+  const errors = step.problems.filter((p) => p.severity === 'error').length;
+  const section: LintSection = { linters: step.linters, errors, warnings: step.problems.length - errors, problems: ordered.slice(0, PROBLEMS_SHOWN).map(line), more: Math.max(0, ordered.length - PROBLEMS_SHOWN), fixed_files: step.fixed_files };
+  if (section.more > 0) {
+    const counts = new Map<string, number>();
+    for (const p of step.problems) counts.set(p.rule, (counts.get(p.rule) ?? 0) + 1);
+    section.by_rule = Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+  }
+  return section;
+}
+
+function beyondNote(selection: TestSelection, maxHops: number): string | undefined {
+  const selected = selection.hops.flat().length;
+  const next = selection.beyond[0];
+  if (!next) return selected === 0 ? 'no test file imports the changed files, directly or through other files' : undefined;
+  const reach = `${next.files} more test file(s) reach the changed files at distance ${next.distance}; pass max_test_hops: ${next.distance} to run them`;
+  return selected === 0 ? `no test file imports the changed files within ${maxHops} hop(s); ${reach}` : reach;
+}
+
+async function testStep(args: CheckpointArgs, changed: string[], maxHops: number, ctx: ToolContext, skipped: CheckpointResult['skipped']): Promise<{ section: TestSection | null; blocking: boolean; selection?: TestSelection }> {
+  const runners = ctx.host.registries.testRunners.values();
+  const detected = await detectRunners(runners, ctx.repoRoot);
+  if (detected.length === 0) {
+    const known = runners.map((r) => r.name).join(', ') || 'none loaded';
+    skipped.push({ step: 'tests', reason: `no test runner recognises this project (runners: ${known})` });
+    return { section: null, blocking: false };
+  }
+  await ctx.index.refresh();
+  const selection = selectByImports(ctx.index, detected, ctx.repoRoot, changed, maxHops);
+  const byName = new Map<string, TestRunner>(detected.map((d) => [d.runner.name, d.runner]));
+  const run = await runHops(selection.hops, byName, ctx.repoRoot, { nameFilter: args.test_filter ?? undefined, signal: ctx.signal });
+  const sum = (key: 'passed' | 'failed' | 'skipped') => run.hops.reduce((n, h) => n + h[key], 0);
+  const section: TestSection = {
+    selection: 'import_graph',
+    max_hops: maxHops,
+    runners: detected.map((d) => d.runner.name),
+    hops: run.hops,
+    passed: sum('passed'),
+    failed: sum('failed'),
+    skipped: sum('skipped'),
+    failures: run.failures.slice(0, FAILURES_SHOWN),
+    file_errors: run.file_errors,
+    cached: { used: 0, reason: 'no background test results are kept for this repository yet' },
+  };
+  const note = beyondNote(selection, maxHops);
+  if (note) section.note = note;
+  return { section, blocking: run.blocking, selection };
+}
+
+function summaryOf(result: CheckpointResult): string {
+  const parts: string[] = [];
+  if (result.lint) parts.push(`lint: ${result.lint.errors} error(s), ${result.lint.warnings} warning(s)${result.lint.fixed_files.length ? `, ${result.lint.fixed_files.length} file(s) fixed` : ''}`);
+  if (result.tests) parts.push(`tests: ${result.tests.passed} passed, ${result.tests.failed} failed${result.tests.file_errors.length ? `, ${result.tests.file_errors.length} file error(s)` : ''}`);
+  if (result.commit) parts.push(result.commit.committed ? `committed ${result.commit.sha?.slice(0, 12)}` : `not committed: ${result.commit.reason}`);
+  if (result.push) parts.push(`pushed ${result.push.branch} to origin`);
+  return `${result.ok ? 'PASS' : 'FAIL'} — ${parts.join(' · ') || 'nothing was checked'}`;
+}
+
+/**
+ * The checkpoint, in the spec's order: lint the repository (auto-fixing) → tests nearest first
+ * through the import graph → commit (hooks run) when everything passed and a message was given →
+ * push when asked.
+ */
+export async function runCheckpoint(args: CheckpointArgs, ctx: ToolContext): Promise<CheckpointResult> {
+  const changed = [...new Set(args.changed_files.map((f) => ctx.resolveRepoPath(f).relative))].sort();
+  const maxHops = args.max_test_hops ?? (args.commit_message ? 2 : 0);
+  const result: CheckpointResult = { ok: true, summary: '', changed_files: changed, lint: null, tests: null, commit: null, push: null, skipped: [] };
+  let blocking = false;
+  let selection: TestSelection | undefined;
+
+  if (args.lint) {
+    const step = await runLint(ctx.host.registries.linters.values(), ctx.repoRoot, args.autofix, ctx.signal);
+    result.lint = lintSection(step, args.autofix);
+    blocking ||= step.blocking;
+    if (step.linters.length === 0) result.skipped.push({ step: 'lint', reason: 'no linter plugin is loaded' });
+    else if (step.linters.every((l) => l.status === 'not_applicable')) result.skipped.push({ step: 'lint', reason: `no linter applies: ${step.linters.map((l) => `${l.name}: ${l.reason}`).join('; ')}` });
+  } else result.skipped.push({ step: 'lint', reason: 'lint: false' });
+
+  if (args.tests) {
+    const tests = await testStep(args, changed, maxHops, ctx, result.skipped);
+    result.tests = tests.section;
+    selection = tests.selection;
+    blocking ||= tests.blocking;
+  } else result.skipped.push({ step: 'tests', reason: 'tests: false' });
+
+  result.ok = !blocking;
+  if (args.commit_message) {
+    if (blocking) {
+      result.commit = { committed: false, files: [], hook_modified: [], reason: 'checks failed; nothing was staged or committed' };
+    } else {
+      result.commit = await commitFiles(ctx.repoRoot, [...changed, ...(result.lint?.fixed_files ?? [])], args.commit_message);
+      result.ok = result.commit.committed;
+    }
+  }
+  if (args.push) {
+    if (!args.commit_message) result.skipped.push({ step: 'push', reason: 'push is only used with commit_message' });
+    else if (!result.commit?.committed || !result.commit.sha) result.skipped.push({ step: 'push', reason: 'nothing was committed' });
+    else {
+      try {
+        result.push = await pushBranch(ctx.repoRoot, result.commit.sha);
+      } catch (error) {
+        // the commit is made: the error carries what the checkpoint did, so nothing is lost
+        if (error instanceof AgentgovError) error.details['checkpoint'] = summaryOf({ ...result, ok: false });
+        throw error;
+      }
+    }
+  }
+  if (args.include_test_impact) result.test_impact = testImpact(ctx.repoRoot, selection);
+  result.summary = summaryOf(result);
+  return result;
+}
+
+function testImpact(root: string, selection: TestSelection | undefined): NonNullable<CheckpointResult['test_impact']> {
+  const candidates = (selection?.hops.flat() ?? []).map((s: SelectedTestFile) => ({ file: s.file, runner: s.runner, distance: s.distance, reaches: s.reaches }));
+  const coverage = summarizeCoverage(root);
+  return { candidates, coverage: coverage.value, coverage_reason: coverage.reason };
+}

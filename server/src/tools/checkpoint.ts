@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { runCheckpoint, type CheckpointResult } from '../checkpoint/checkpoint.js';
+import { renderCheckpoint } from '../checkpoint/render.js';
+import { defineTool } from './tool.js';
+
+const input = z
+  .object({
+    changed_files: z.array(z.string().min(1)).min(1).describe('Files modified in the task (repository-relative); tests are chosen from them, and they are what gets committed'),
+    lint: z.boolean().default(true).describe('Run lint on the whole repository before tests'),
+    autofix: z.boolean().default(true).describe("Apply the linters' automatic fixes (the fixed files are listed and committed with the change)"),
+    tests: z.boolean().default(true).describe('Run the tests the change can break'),
+    test_filter: z.string().min(1).nullable().default(null).describe("Test-name filter passed to the test runner's name-filter option (mocha --grep, pytest -k, ...)"),
+    max_test_hops: z.number().int().min(0).max(10).nullable().default(null).describe('Import-graph hop depth for test selection: 0 = tests importing the changed files directly, 1 = plus one file in between; null = 0, or 2 when commit_message is set'),
+    commit_message: z.string().min(1).nullable().default(null).describe('When set and every check passes: stage the changed files and lint fixes and commit with this message (pre-commit hooks run)'),
+    push: z.boolean().default(false).describe('Push the current branch to origin after the commit (never forced); only used with commit_message'),
+    include_test_impact: z.boolean().default(false).describe('Add the test candidates and a coverage summary to the answer'),
+  })
+  .strict();
+
+export const checkpointTool = defineTool({
+  name: 'checkpoint',
+  group: 'Commit',
+  readOnly: false,
+  mutates: (args) => (args.lint && args.autofix) || args.commit_message !== null,
+  description:
+    'Finishes a task: lints the repository (auto-fixing), runs the tests the change can break nearest first (tests importing the changed files, farther ones only when those pass), and with commit_message commits when everything passes (pre-commit hooks run), then optionally pushes.',
+  inputSchema: input,
+  returns:
+    '`ok`, a one-line `summary`, `lint` (per linter: ran / not_applicable with reason / failed; errors, warnings, `problems` as `path:line:col rule message`, `by_rule` counts when there are many, `fixed_files`), `tests` (per hop: files, status, counts, rerun commands; `failures` with test id, message and the stack frames inside the repository; `note` on what lies beyond max_test_hops), `commit` (sha, files, hook_modified) or why not, `push`, `skipped` steps with reasons; `test_impact` on request.',
+  whenToUse: 'After editing files, to check and commit the work: first without commit_message to see problems, then with it to commit.',
+  related: ['semantic_diff', 'recon_impact', 'refactor_commit'],
+  errors: ['E_READ_ONLY_SESSION', 'E_PATH_OUTSIDE_REPO', 'E_INDEX_NOT_READY', 'E_COMMIT_FAILED', 'E_PUSH_FAILED', 'E_TEST_RUNNER_MISSING', 'E_TEST_CONFIG_INVALID'],
+  example: { changed_files: ['src/parse.ts'], commit_message: 'parse: accept empty headers' },
+  needsIndex: true,
+  pathArguments: ['changed_files'],
+  async handler(args, ctx): Promise<CheckpointResult> {
+    return runCheckpoint(args, ctx);
+  },
+  render: renderCheckpoint,
+});
