@@ -1,0 +1,126 @@
+// checkpoint on expressjs/express: a one-line change in a library function, `checkpoint` (lint + tests, no commit)
+// against `npm test` on the same tree in the same run, interleaved; then a breaking change, reported with the
+// failing tests named. Prints one JSON object per measurement, then a table.
+//
+//   npx tsc -b && node bench/checkpoint/run.mjs [--rounds 3] [--hops 0,2]
+//
+// The tree is express at EXPRESS_SHA, extracted from the mirror into bench/.work/checkpoint/express with its
+// devDependencies installed there (npm install, once); it is never committed.
+import { execFileSync, execSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ensureGitRepo, mirrorOf, WORK_DIR } from '../recon/trees.mjs';
+
+const EXPRESS_SHA = 'a3714473feb3d2908add734d340e7755fd85e0a3';
+const MAIN = fileURLToPath(new URL('../../cli/dist/src/main.js', import.meta.url));
+const FILE = 'lib/utils.js';
+const ORIGINAL_LINE = '    return etag(buf, options)';
+/** Same behaviour, one line changed. */
+const HARMLESS_LINE = '    return etag(buf, { weak: options.weak })';
+/** Strong ETags become weak and weak ones strong: tests that check an ETag fail. */
+const BREAKING_LINE = '    return etag(buf, { weak: !options.weak })';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, hops: { type: 'string', default: '0,2' } } });
+const rounds = Number(values.rounds);
+const hopsList = values.hops.split(',').map(Number);
+
+function tree() {
+  const dir = join(WORK_DIR, 'checkpoint', 'express');
+  if (!existsSync(join(dir, 'package.json'))) {
+    mkdirSync(dir, { recursive: true });
+    execSync(`git -C ${JSON.stringify(mirrorOf('expressjs/express'))} archive ${EXPRESS_SHA} | tar -x -C ${JSON.stringify(dir)}`);
+  }
+  if (!existsSync(join(dir, 'node_modules', 'mocha'))) execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, stdio: 'inherit' });
+  ensureGitRepo(dir);
+  return dir;
+}
+
+function setLine(dir, line) {
+  const path = join(dir, FILE);
+  const text = readFileSync(path, 'utf8');
+  const current = [ORIGINAL_LINE, HARMLESS_LINE, BREAKING_LINE].find((l) => text.includes(`${l}\n`));
+  if (!current) throw new Error(`${FILE} does not hold the expected line any more`);
+  writeFileSync(path, text.replace(`${current}\n`, `${line}\n`));
+}
+
+function npmTest(dir) {
+  const started = performance.now();
+  const run = spawnSync('npm', ['test', '--silent'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const ms = performance.now() - started;
+  const passing = /(\d+) passing/.exec(run.stdout)?.[1];
+  const failing = /(\d+) failing/.exec(run.stdout)?.[1] ?? '0';
+  return { ms, passing: Number(passing), failing: Number(failing), status: run.status };
+}
+
+async function connect(dir) {
+  const home = mkdtempSync(join(tmpdir(), 'bench-checkpoint-home-'));
+  const env = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov'), AGENTX_HOME: join(home, '.agentx') };
+  delete env.AGENTGOV_CONFIG;
+  const client = new Client({ name: 'bench-checkpoint', version: '0.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN, 'serve', '--repo', dir], env, stderr: 'inherit' }));
+  return client;
+}
+
+async function checkpoint(client, args) {
+  for (;;) {
+    const started = performance.now();
+    const result = await client.callTool({ name: 'checkpoint', arguments: { changed_files: [FILE], ...args } }, undefined, { timeout: 1_800_000 });
+    const ms = performance.now() - started;
+    const data = result.structuredContent;
+    if (data?.error?.code === 'E_INDEX_NOT_READY') {
+      await new Promise((r) => setTimeout(r, 500));
+      continue;
+    }
+    if (data?.error) throw new Error(`checkpoint failed: ${data.error.code} ${data.error.message}`);
+    return { ms, data, text: result.content[0].text };
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const dir = tree();
+const client = await connect(dir);
+const rows = [];
+try {
+  setLine(dir, ORIGINAL_LINE);
+  await checkpoint(client, { autofix: false, tests: false }); // waits out the first index build and fills the lint cache
+  setLine(dir, HARMLESS_LINE);
+  const samples = Object.fromEntries(hopsList.map((h) => [h, []]));
+  const npm = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const hops of hopsList) {
+      const { ms, data } = await checkpoint(client, { max_test_hops: hops });
+      const tests = data.tests ?? { passed: 0, failed: 0, hops: [] };
+      const row = { bench: 'checkpoint', round, max_test_hops: hops, ms: Math.round(ms), ok: data.ok, tests_passed: tests.passed, tests_failed: tests.failed, test_files: tests.hops.reduce((n, h) => n + (h.status === 'not_run' ? 0 : h.files.length), 0), lint_errors: data.lint?.errors, linters: data.lint?.linters.map((l) => `${l.name}:${l.status}`).join(',') };
+      samples[hops].push(row);
+      console.log(JSON.stringify(row));
+    }
+    const full = npmTest(dir);
+    npm.push(full);
+    console.log(JSON.stringify({ bench: 'npm test', round, ms: Math.round(full.ms), passing: full.passing, failing: full.failing }));
+  }
+  const npmMs = median(npm.map((r) => r.ms));
+  for (const hops of hopsList) {
+    const ms = median(samples[hops].map((r) => r.ms));
+    rows.push({ what: `checkpoint max_test_hops=${hops}`, ms, tests: samples[hops][0].tests_passed + samples[hops][0].tests_failed, ratio: ms / npmMs });
+  }
+  rows.push({ what: 'npm test (mocha, whole suite)', ms: npmMs, tests: npm[0].passing + npm[0].failing, ratio: 1 });
+
+  setLine(dir, BREAKING_LINE);
+  const broken = await checkpoint(client, {});
+  const failures = broken.data.tests?.failures ?? [];
+  console.log(JSON.stringify({ bench: 'breaking change', ms: Math.round(broken.ms), ok: broken.data.ok, failed: broken.data.tests?.failed, failing_tests: failures.map((f) => f.id) }));
+  console.log(`\n${broken.text.split('\n').slice(0, 25).join('\n')}\n`);
+} finally {
+  setLine(dir, ORIGINAL_LINE);
+  await client.close();
+}
+
+console.log(`express ${EXPRESS_SHA.slice(0, 8)}, one-line change in ${FILE} (generateETag), median of ${rounds} interleaved rounds:`);
+console.log('| run | wall ms | tests run | ratio to npm test |\n|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.what} | ${Math.round(r.ms)} | ${r.tests} | ${r.ratio.toFixed(3)} |`);
