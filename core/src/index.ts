@@ -1,3 +1,4 @@
+export * from './agent-settings/index.js';
 export * from './capture/index.js';
 export * from './config/index.js';
 export * from './contracts/index.js';

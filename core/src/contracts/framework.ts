@@ -51,6 +51,24 @@ export interface HookInstaller {
   install(projectDir: string, gateCommand: string): Promise<{ changed: boolean; settingsFile: string }>;
 }
 
+/** How an MCP client starts a stdio server: `agentgov serve` as `init --mcp` registers it. */
+export interface McpServerEntry {
+  command: string;
+  args: string[];
+}
+
+/** Registers `agentgov serve` in an agent's own MCP server configuration (`init AGENT --mcp`). */
+export interface McpRegistrar {
+  /** Configuration scopes `init --mcp --scope` accepts; the first is the default. */
+  scopes: string[];
+  /**
+   * Adds (or updates) the `agentgov` server in the scope's configuration file, keeping everything
+   * else in it. Idempotent: when the same entry is there nothing is written (`changed: false`). A
+   * file that does not parse is left untouched: throws `E_SETTINGS_INVALID`.
+   */
+  register(projectDir: string, server: McpServerEntry, options: { scope: string; env: NodeJS.ProcessEnv }): Promise<{ changed: boolean; configFile: string }>;
+}
+
 /** A coding-agent framework: detection, capture locations and the capture parser. */
 export interface FrameworkAdapter {
   /** Framework name, e.g. `agentx-code`. */
@@ -69,4 +87,5 @@ export interface FrameworkAdapter {
    */
   parse(text: string, context: CaptureParseContext): CaptureParseResult;
   hookInstaller?: HookInstaller;
+  mcpRegistrar?: McpRegistrar;
 }

@@ -1,15 +1,10 @@
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
+import { claudeMcpRegistrar } from './mcp-config.js';
+import { claudeConfigDir } from './home.js';
 import { FRAMEWORK, parseTranscript } from './transcript.js';
 
 const INGESTION_MODE = 'tail';
-
-/** Claude Code's configuration directory: `$CLAUDE_CONFIG_DIR`, default `~/.claude`. */
-export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
-  const override = env['CLAUDE_CONFIG_DIR'];
-  return override ? resolve(override) : join(env['HOME'] ?? homedir(), '.claude');
-}
 
 /**
  * Claude Code: installed when its configuration directory has `projects/`, where every session
@@ -25,5 +20,6 @@ export const claudeCodeAdapter: FrameworkAdapter = {
   },
   captureRoots: (env) => [join(claudeConfigDir(env), 'projects')],
   listCaptures: async (env) => findCaptureFiles(join(claudeConfigDir(env), 'projects'), (name) => name.endsWith('.jsonl')),
+  mcpRegistrar: claudeMcpRegistrar,
   parse: parseTranscript,
 };

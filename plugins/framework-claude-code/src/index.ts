@@ -11,5 +11,7 @@ export default definePlugin({
   },
 });
 
-export { claudeCodeAdapter, claudeConfigDir } from './adapter.js';
+export { claudeCodeAdapter } from './adapter.js';
+export { claudeConfigDir } from './home.js';
 export { eventId, parseTranscript, FRAMEWORK } from './transcript.js';
+export * from './mcp-config.js';

@@ -1,15 +1,10 @@
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
+import { codexMcpRegistrar } from './mcp-config.js';
+import { codexHome } from './home.js';
 import { FRAMEWORK, parseRollout } from './rollout.js';
 
 const INGESTION_MODE = 'tail';
-
-/** Codex's home: `$CODEX_HOME`, default `~/.codex` (config.toml, hooks.json, sessions/). */
-export function codexHome(env: NodeJS.ProcessEnv): string {
-  const override = env['CODEX_HOME'];
-  return override ? resolve(override) : join(env['HOME'] ?? homedir(), '.codex');
-}
 
 const isRollout = (name: string): boolean => name.startsWith('rollout-') && name.endsWith('.jsonl');
 
@@ -30,5 +25,6 @@ export const codexAdapter: FrameworkAdapter = {
     const home = codexHome(env);
     return [...findCaptureFiles(join(home, 'sessions'), isRollout), ...findCaptureFiles(join(home, 'archived_sessions'), isRollout)].sort();
   },
+  mcpRegistrar: codexMcpRegistrar,
   parse: parseRollout,
 };

@@ -11,6 +11,8 @@ export default definePlugin({
   },
 });
 
-export { codexAdapter, codexHome } from './adapter.js';
+export { codexAdapter } from './adapter.js';
+export { codexHome } from './home.js';
 export { shellCommandOf } from './argv.js';
 export { codexCanonicalTool, eventId, parseRollout, sessionIdOfFile, FRAMEWORK } from './rollout.js';
+export * from './mcp-config.js';

@@ -1,15 +1,9 @@
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
+import { copilotHome } from './home.js';
 import { FRAMEWORK, parseSessionEvents } from './events.js';
 
 const INGESTION_MODE = 'tail';
-
-/** Copilot CLI's home: `$COPILOT_HOME`, default `~/.copilot` (config, hooks/, session-state/). */
-export function copilotHome(env: NodeJS.ProcessEnv): string {
-  const override = env['COPILOT_HOME'];
-  return override ? resolve(override) : join(env['HOME'] ?? homedir(), '.copilot');
-}
 
 /** GitHub Copilot CLI: installed when its home exists; each session appends to `session-state/<id>/events.jsonl`. */
 export const copilotCliAdapter: FrameworkAdapter = {

@@ -11,5 +11,6 @@ export default definePlugin({
   },
 });
 
-export { copilotCliAdapter, copilotHome } from './adapter.js';
+export { copilotCliAdapter } from './adapter.js';
+export { copilotHome } from './home.js';
 export { copilotCanonicalTool, eventId, parseSessionEvents, FRAMEWORK } from './events.js';

@@ -1,14 +1,10 @@
-import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
+import { cursorMcpRegistrar } from './mcp-config.js';
+import { cursorDir } from './home.js';
 import { FRAMEWORK, parseTranscript } from './transcript.js';
 
 const INGESTION_MODE = 'tail';
-
-/** Cursor's user directory `~/.cursor` (hooks.json, mcp.json, projects/); Cursor documents no variable that moves it. */
-export function cursorDir(env: NodeJS.ProcessEnv): string {
-  return join(env['HOME'] ?? homedir(), '.cursor');
-}
 
 /** Cursor: installed when `~/.cursor` exists; agent transcripts are appended under `projects/<project>/agent-transcripts/`. */
 export const cursorAdapter: FrameworkAdapter = {
@@ -23,5 +19,6 @@ export const cursorAdapter: FrameworkAdapter = {
   async listCaptures(env) {
     return findCaptureFiles(join(cursorDir(env), 'projects'), (name) => name.endsWith('.jsonl')).filter((file) => file.split(sep).includes('agent-transcripts'));
   },
+  mcpRegistrar: cursorMcpRegistrar,
   parse: parseTranscript,
 };

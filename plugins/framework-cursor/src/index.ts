@@ -11,5 +11,7 @@ export default definePlugin({
   },
 });
 
-export { cursorAdapter, cursorDir } from './adapter.js';
+export { cursorAdapter } from './adapter.js';
+export { cursorDir } from './home.js';
 export { cursorCanonicalTool, eventId, parseTranscript, sessionOf, FRAMEWORK } from './transcript.js';
+export * from './mcp-config.js';

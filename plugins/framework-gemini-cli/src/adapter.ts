@@ -1,18 +1,10 @@
-import { homedir } from 'node:os';
-import { join, resolve, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
+import { geminiMcpRegistrar } from './mcp-config.js';
+import { geminiDir } from './home.js';
 import { FRAMEWORK, parseRecording } from './recording.js';
 
 const INGESTION_MODE = 'tail';
-
-/**
- * Gemini CLI's user directory: `.gemini` under `$GEMINI_CLI_HOME` (Gemini CLI's own stand-in
- * for the home directory), default `~/.gemini`.
- */
-export function geminiDir(env: NodeJS.ProcessEnv): string {
-  const override = env['GEMINI_CLI_HOME'];
-  return join(override ? resolve(override) : (env['HOME'] ?? homedir()), '.gemini');
-}
 
 /** Session recordings: `session-*.jsonl` (and the legacy whole-file `session-*.json`), subagents' `<id>.jsonl` beside them. */
 const isRecording = (name: string): boolean => name.endsWith('.jsonl') || (name.startsWith('session-') && name.endsWith('.json'));
@@ -33,5 +25,6 @@ export const geminiCliAdapter: FrameworkAdapter = {
   async listCaptures(env) {
     return findCaptureFiles(join(geminiDir(env), 'tmp'), isRecording).filter((file) => file.split(sep).includes('chats'));
   },
+  mcpRegistrar: geminiMcpRegistrar,
   parse: parseRecording,
 };

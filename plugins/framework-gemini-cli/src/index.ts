@@ -11,5 +11,7 @@ export default definePlugin({
   },
 });
 
-export { geminiCliAdapter, geminiDir } from './adapter.js';
+export { geminiCliAdapter } from './adapter.js';
+export { geminiDir } from './home.js';
 export { eventId, geminiCanonicalTool, parseRecording, projectRootOf, FRAMEWORK } from './recording.js';
+export * from './mcp-config.js';

@@ -1,0 +1,21 @@
+import { join } from 'node:path';
+import { registerJsonMcpServer, type McpRegistrar } from '@agentgov/core';
+import { claudeConfigDir } from './home.js';
+
+/**
+ * Claude Code's MCP servers: `project` = `<project>/.mcp.json` (shared with the team), `user` =
+ * `.claude.json` in the configuration directory's parent home (`~/.claude.json`, or
+ * `$CLAUDE_CONFIG_DIR/.claude.json` when that is set) — both `{"mcpServers": {name: {type, command, args}}}`.
+ */
+export function claudeMcpConfigFile(projectDir: string, scope: string, env: NodeJS.ProcessEnv): string {
+  if (scope !== 'user') return join(projectDir, '.mcp.json');
+  return env['CLAUDE_CONFIG_DIR'] ? join(claudeConfigDir(env), '.claude.json') : join(claudeConfigDir(env), '..', '.claude.json');
+}
+
+export const claudeMcpRegistrar: McpRegistrar = {
+  scopes: ['project', 'user'],
+  async register(projectDir, server, { scope, env }) {
+    const configFile = claudeMcpConfigFile(projectDir, scope, env);
+    return { ...registerJsonMcpServer(configFile, 'agentgov', { type: 'stdio', command: server.command, args: server.args }), configFile };
+  },
+};
