@@ -54,6 +54,13 @@ export const CONFIG_SCHEMA = {
             watch_debounce_ms: { type: 'integer', minimum: 0, default: 150, description: 'Debounce of the file watcher.' },
           },
         },
+        refactor: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            preview_idle_minutes: { type: 'number', exclusiveMinimum: 0, default: 30, description: 'A refactor preview not used for this long expires (refactor_commit then answers E_PREVIEW_NOT_FOUND).' },
+          },
+        },
       },
     },
     governance: {

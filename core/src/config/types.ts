@@ -12,6 +12,7 @@ export interface AgentgovConfig {
     http: string | null;
     dev_mode: boolean;
     index: { max_file_bytes: number; exclude: string[]; watch: boolean; watch_debounce_ms: number };
+    refactor: { preview_idle_minutes: number };
   };
   governance: { frameworks: string[]; db: string | null };
   risk: { rules: string[] };

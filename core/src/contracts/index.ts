@@ -4,6 +4,7 @@ export * from './frame-stack.js';
 export * from './framework.js';
 export * from './language.js';
 export * from './linter.js';
+export * from './refactor.js';
 export * from './retriever.js';
 export * from './source-span.js';
 export * from './risk-rule.js';

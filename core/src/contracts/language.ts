@@ -1,3 +1,5 @@
+import type { RefactorEngine } from './refactor.js';
+
 /**
  * A language pack: one tree-sitter grammar and the walker that turns its syntax tree into
  * facts (definitions, references, imports). The server's indexer owns everything that needs
@@ -18,6 +20,11 @@ export interface LanguagePack {
    * main thread. Without it the pack's files are extracted on the main thread.
    */
   workerModule?: LanguageWorkerModule;
+  /**
+   * Rename and move for this language (`refactor_rename`, `refactor_move`). Packs of one language
+   * family may share one engine. Attached by the plugin entry, never by the module workers import.
+   */
+  refactor?: RefactorEngine;
 }
 
 /** A module a worker thread imports, and the export holding the pack (or an array of packs, matched by `name`). */

@@ -52,6 +52,36 @@ export const ERROR_CATALOG = {
     causes: ['The id is wrong', 'The preview was already committed or cancelled', 'The preview expired after 30 minutes idle'],
     remediation: 'Create a new preview with `refactor_rename` or `refactor_move`.',
   },
+  E_SYMBOL_AMBIGUOUS: {
+    meaning: 'The symbol name is bound to several definitions, so the refactor does not know which one you mean.',
+    causes: ['A bare name (`parse`) is defined in several classes, modules or files', 'A qualified name exists in several files'],
+    remediation: 'Retry with one of the `details.candidates[].symbol` values (a qualified name, or `path:Qualified.name` when that is not unique).',
+  },
+  E_INVALID_NAME: {
+    meaning: 'The new name is not a valid identifier of the language, or is a reserved keyword.',
+    causes: ['The name contains characters an identifier may not hold (spaces, dashes, a leading digit)', 'The name is a keyword (`class`, `def`, `return`, ...)', 'The name equals the current name'],
+    remediation: 'Pick a valid identifier that is not a keyword of the language named in `details.language`.',
+  },
+  E_RENAME_COLLISION: {
+    meaning: 'The new name is already bound where the renamed symbol is visible, so applying the rename would change what the code means.',
+    causes: ['A variable, function, class or import of the new name exists in a scope the renamed binding is visible in', 'The class already has a member of the new name'],
+    remediation: 'Cancel the preview with `refactor_cancel` and choose another name; `details.collisions` lists where the name is taken.',
+  },
+  E_DESTINATION_EXISTS: {
+    meaning: 'The destination of a move already exists; a move never overwrites a file.',
+    causes: ['`to_path` names an existing file or directory', 'A file of the moved directory would land on an existing file'],
+    remediation: 'Choose a destination that does not exist yet, or move or delete the existing file first.',
+  },
+  E_REFACTOR_UNSUPPORTED: {
+    meaning: 'No refactor engine covers the file, or the engine refuses to rename that symbol.',
+    causes: ['The file is in a language whose language pack brings no refactor engine', 'The symbol is declared outside the repository (a library or the standard library)'],
+    remediation: 'Rename it by hand, or rename a symbol declared inside the repository.',
+  },
+  E_APPLY_FAILED: {
+    meaning: 'Applying a refactor failed part-way, so every file was restored to its content before the commit.',
+    causes: ['A target file or directory is not writable', 'The disk is full', '`git mv` failed'],
+    remediation: 'Fix the cause named in `details` (permissions, space), then retry `refactor_commit` with the same id; nothing was changed.',
+  },
   E_INTERNAL: {
     meaning: 'An unexpected internal error occurred; the request was not completed.',
     causes: ['A bug in agentgov or a plugin'],
