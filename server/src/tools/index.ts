@@ -6,6 +6,10 @@ import { reconScoutTool } from './recon-scout.js';
 import { reconTool } from './recon.js';
 import { reconRawSignalsTool } from './recon-raw-signals.js';
 import { reconImpactTool } from './recon-impact.js';
+import { refactorCancelTool } from './refactor-cancel.js';
+import { refactorCommitTool } from './refactor-commit.js';
+import { refactorMoveTool } from './refactor-move.js';
+import { refactorRenameTool } from './refactor-rename.js';
 import { semanticDiffTool } from './semantic-diff.js';
 import type { AnyToolDefinition } from './tool.js';
 
@@ -22,6 +26,10 @@ export const TOOLS: readonly AnyToolDefinition[] = [
   semanticDiffTool,
   graphCyclesTool,
   graphCommunitiesTool,
+  refactorRenameTool,
+  refactorMoveTool,
+  refactorCommitTool,
+  refactorCancelTool,
   checkpointTool,
 ];
 

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import type { Certainty, FileMove, RefactorEdit, RenameCollision } from '@agentgov/core';
+
+/** One exact replacement as the agent sees it: the replaced text, its replacement, and where. */
+export interface PreviewHunk {
+  line: number;
+  column: number;
+  old: string;
+  new: string;
+  certainty: Certainty;
+  range: { start_line: number; start_col: number; end_line: number; end_col: number };
+}
+
+export interface PreviewFile {
+  path: string;
+  hunks: PreviewHunk[];
+}
+
+/** What `refactor_rename` and `refactor_move` answer (the spec's refactor preview resource). */
+export interface RefactorPreviewResult {
+  refactor_id: string;
+  kind: 'rename' | 'move';
+  preview: {
+    edits: PreviewFile[];
+    moves: Array<{ from: string; to: string; git: boolean }>;
+    collisions: RenameCollision[];
+    counts: Record<Certainty, number>;
+    files: number;
+    /** True when a low- or medium-certainty hunk needs a look (see refactor_commit's inspect mode). */
+    verification_required: boolean;
+  };
+  display_to_user: string;
+}
+
+/** A pending preview as the server keeps it: the exact edits and each touched file's content hash. */
+export interface RefactorPreview {
+  id: string;
+  kind: 'rename' | 'move';
+  edits: RefactorEdit[];
+  moves: FileMove[];
+  /** Moves that go through `git mv` (tracked paths). */
+  gitMoves: Set<string>;
+  collisions: RenameCollision[];
+  /** Repo-relative path → sha1 of its content when the preview was made (every edited or moved file). */
+  hashes: Map<string, string>;
+  engines: string[];
+  summary: string;
+  lastUsed: number;
+}
+
+export function contentHash(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+export function countByCertainty(edits: readonly { certainty: Certainty }[]): Record<Certainty, number> {
+  const counts: Record<Certainty, number> = { high: 0, medium: 0, low: 0 };
+  for (const edit of edits) counts[edit.certainty] += 1;
+  return counts;
+}
+
+export function hunkOf(edit: RefactorEdit): PreviewHunk {
+  const { span } = edit;
+  return {
+    line: span.startLine,
+    column: span.startCol,
+    old: edit.oldText,
+    new: edit.newText,
+    certainty: edit.certainty,
+    range: { start_line: span.startLine, start_col: span.startCol, end_line: span.endLine, end_col: span.endCol },
+  };
+}
+
+/** Edits grouped by file, files and hunks in source order. */
+export function filesOf(edits: readonly RefactorEdit[]): PreviewFile[] {
+  const byPath = new Map<string, RefactorEdit[]>();
+  for (const edit of edits) {
+    const list = byPath.get(edit.path);
+    if (list) list.push(edit);
+    else byPath.set(edit.path, [edit]);
+  }
+  return [...byPath.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([path, list]) => ({ path, hunks: list.sort((a, b) => a.span.startLine - b.span.startLine || a.span.startCol - b.span.startCol).map(hunkOf) }));
+}
+
+export function resultOf(preview: RefactorPreview): RefactorPreviewResult {
+  const counts = countByCertainty(preview.edits);
+  const edits = filesOf(preview.edits);
+  return {
+    refactor_id: preview.id,
+    kind: preview.kind,
+    preview: {
+      edits,
+      moves: preview.moves.map((m) => ({ from: m.from, to: m.to, git: preview.gitMoves.has(m.from) })),
+      collisions: preview.collisions,
+      counts,
+      files: edits.length,
+      verification_required: counts.low + counts.medium > 0,
+    },
+    display_to_user: displayOf(preview, counts, edits.length),
+  };
+}
+
+function displayOf(preview: RefactorPreview, counts: Record<Certainty, number>, files: number): string {
+  const total = counts.high + counts.medium + counts.low;
+  const parts = [`${preview.summary}: ${total} edit${total === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${counts.high} high, ${counts.medium} medium, ${counts.low} low certainty).`];
+  if (preview.moves.length > 0) parts.push(`Moves ${preview.moves.length} file${preview.moves.length === 1 ? '' : 's'}.`);
+  if (preview.collisions.length > 0) parts.push(`Blocked: the new name is already taken at ${preview.collisions.map((c) => `${c.path}:${c.line} (${c.existing})`).join(', ')}.`);
+  else if (counts.low + counts.medium > 0) parts.push('Review the medium/low hunks (refactor_commit with inspect_path) before applying.');
+  parts.push(`Nothing is written until refactor_commit ${preview.id}.`);
+  return parts.join(' ');
+}
+
+const MAX_RENDERED_HUNKS = 200;
+
+/** The readable preview: one line per hunk, grouped by file, long previews cut (the structured result has all). */
+export function renderPreview(result: RefactorPreviewResult): string {
+  const lines = [result.display_to_user, `refactor_id: ${result.refactor_id}`];
+  for (const move of result.preview.moves) lines.push(`move ${move.from} -> ${move.to}${move.git ? ' (git mv)' : ''}`);
+  let shown = 0;
+  for (const file of result.preview.edits) {
+    lines.push(file.path);
+    for (const hunk of file.hunks) {
+      if (shown++ >= MAX_RENDERED_HUNKS) break;
+      lines.push(`  ${hunk.line}:${hunk.column + 1} [${hunk.certainty}] ${JSON.stringify(hunk.old)} -> ${JSON.stringify(hunk.new)}`);
+    }
+  }
+  const total = result.preview.counts.high + result.preview.counts.medium + result.preview.counts.low;
+  if (total > MAX_RENDERED_HUNKS) lines.push(`… ${total - MAX_RENDERED_HUNKS} more hunks in the structured result`);
+  return lines.join('\n');
+}

@@ -1,0 +1,68 @@
+import { AgentgovError, type Certainty } from '@agentgov/core';
+import { z } from 'zod';
+import { applyPreview, staleFiles } from '../refactor/apply-preview.js';
+import { inspectPreview, renderInspect, type InspectResult } from '../refactor/inspect-preview.js';
+import { refactorService } from '../refactor/refactor-context.js';
+import { countByCertainty } from '../refactor/refactor-preview.js';
+import { defineTool } from './tool.js';
+
+const input = z
+  .object({
+    refactor_id: z.string().min(1).describe('Id from refactor_rename or refactor_move'),
+    inspect_path: z.string().min(1).optional().describe('Show this file\'s medium/low-certainty hunks with context instead of applying (inspect mode)'),
+    context_lines: z.number().int().min(0).max(50).default(2).describe('Lines of context around each hunk in inspect mode'),
+  })
+  .strict();
+
+export interface CommitResult {
+  refactor_id: string;
+  applied: true;
+  files_changed: string[];
+  moves: Array<{ from: string; to: string }>;
+  counts: Record<Certainty, number>;
+  /** The index epoch after the re-index (recon sees the new names from here on). */
+  epoch: number;
+  display_to_user: string;
+}
+
+export const refactorCommitTool = defineTool({
+  name: 'refactor_commit',
+  group: 'Refactor',
+  readOnly: false,
+  description:
+    'Applies a pending refactor preview, all files or none: refuses with E_PREVIEW_STALE (writing nothing) when any file changed since the preview, moves tracked files with git mv, and re-indexes before answering. With inspect_path it applies nothing and shows that file\'s medium/low-certainty hunks with context.',
+  inputSchema: input,
+  returns: 'Apply: `applied`, `files_changed`, `moves`, `counts` per certainty, the new index `epoch`, `display_to_user`. Inspect: `hunks` (with numbered `context`), `high` (count not shown), `applied: false`.',
+  whenToUse: 'After reviewing a refactor_rename/refactor_move preview; use inspect_path first when verification_required is true. Then checkpoint to lint, test and commit.',
+  related: ['refactor_rename', 'refactor_move', 'refactor_cancel', 'checkpoint'],
+  errors: ['E_PREVIEW_NOT_FOUND', 'E_PREVIEW_STALE', 'E_RENAME_COLLISION', 'E_DESTINATION_EXISTS', 'E_APPLY_FAILED', 'E_READ_ONLY_SESSION', 'E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],
+  example: { refactor_id: 'rf_3f9a1c0b2d4e' },
+  needsIndex: true,
+  pathArguments: ['inspect_path'],
+  async handler(args, ctx): Promise<CommitResult | InspectResult> {
+    const service = refactorService(ctx);
+    const preview = service.get(args.refactor_id);
+    if (args.inspect_path !== undefined) return inspectPreview(service, preview, ctx.resolveRepoPath(args.inspect_path).relative, args.context_lines);
+    if (preview.collisions.length > 0) {
+      throw new AgentgovError('E_RENAME_COLLISION', `the new name is already taken at ${preview.collisions.map((c) => `${c.path}:${c.line}`).join(', ')}`, { refactor_id: preview.id, collisions: preview.collisions });
+    }
+    const stale = staleFiles(ctx.repoRoot, preview);
+    if (stale.length > 0) throw new AgentgovError('E_PREVIEW_STALE', `changed since the preview: ${stale.join(', ')}; nothing was written`, { refactor_id: preview.id, files: stale });
+    const applied = await applyPreview(ctx.repoRoot, preview);
+    service.delete(preview.id);
+    for (const engine of service.engines()) engine.invalidate?.(applied);
+    const { epoch } = await ctx.index.refresh();
+    const counts = countByCertainty(preview.edits);
+    const moved = applied.moved.map((m) => `${m.from} -> ${m.to}`);
+    return {
+      refactor_id: preview.id,
+      applied: true,
+      files_changed: applied.changed.sort(),
+      moves: applied.moved,
+      counts,
+      epoch,
+      display_to_user: `${preview.summary}: applied ${preview.edits.length} edits in ${applied.changed.length} files${moved.length ? `, moved ${moved.join(', ')}` : ''}. The index is updated.`,
+    };
+  },
+  render: (result) => ('applied' in result && result.applied ? result.display_to_user + '\n' + result.files_changed.join('\n') : renderInspect(result as InspectResult)),
+});

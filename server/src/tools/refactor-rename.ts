@@ -1,0 +1,55 @@
+import { AgentgovError } from '@agentgov/core';
+import { z } from 'zod';
+import { refactorService, requireRecon } from '../refactor/refactor-context.js';
+import { renderPreview, type RefactorPreviewResult } from '../refactor/refactor-preview.js';
+import { storePreview, withinContexts } from '../refactor/preview-builder.js';
+import { resolveSymbol } from '../refactor/symbol-lookup.js';
+import { defineTool } from './tool.js';
+
+const input = z
+  .object({
+    symbol: z.string().min(1).max(500).describe('Symbol to rename: a bare name (`clamp`), a qualified name (`Meter.read`, `pkg.core.run`), or `path:Qualified.name` when the qualified name exists in several files. Not a path:line:col.'),
+    new_name: z.string().min(1).max(200).describe('The new name: a valid identifier of the language, not a keyword'),
+    justification: z.string().min(1).describe('Why the rename is made (recorded with the call)'),
+    include_comments: z.boolean().default(true).describe('Also offer mentions in comments, strings and docstrings (low certainty)'),
+    contexts: z.array(z.string().min(1)).optional().describe('Limit the edits to these repository-relative files or directories; all files when omitted'),
+  })
+  .strict();
+
+export const refactorRenameTool = defineTool({
+  name: 'refactor_rename',
+  group: 'Refactor',
+  readOnly: false,
+  description:
+    'Previews renaming a symbol across the whole codebase, with the exact edits an editor would make: TypeScript/JavaScript through the TypeScript language service, Python through the index\'s scope and import resolution. Writes nothing; refactor_commit applies the preview.',
+  inputSchema: input,
+  returns:
+    '`refactor_id`, `preview.edits` (per file: hunks with `old`, `new`, `line`, `column`, exact `range`, `certainty`: high = resolved, medium = same name but unresolved, low = comment/string), `preview.collisions` (the new name already taken; the commit is then refused), `preview.counts`, `preview.verification_required`, `display_to_user`.',
+  whenToUse: 'To rename a function, class, method, variable, type or property everywhere it is used, after recon (and recon_impact when unsure). Review medium/low hunks with refactor_commit inspect_path, then refactor_commit.',
+  related: ['recon', 'recon_impact', 'refactor_commit', 'refactor_cancel', 'refactor_move'],
+  errors: ['E_INDEX_NOT_READY', 'E_RECON_REQUIRED', 'E_READ_ONLY_SESSION', 'E_NOT_FOUND', 'E_SYMBOL_AMBIGUOUS', 'E_INVALID_NAME', 'E_REFACTOR_UNSUPPORTED', 'E_PATH_OUTSIDE_REPO'],
+  example: { symbol: 'Meter.read', new_name: 'sample', justification: 'read is ambiguous next to the file reader', include_comments: true },
+  needsIndex: true,
+  pathArguments: ['contexts'],
+  async handler(args, ctx): Promise<RefactorPreviewResult> {
+    requireRecon(ctx, 'refactor_rename');
+    const service = refactorService(ctx);
+    const { symbol, engine } = await resolveSymbol(service, args.symbol, (path) => ctx.resolveRepoPath(path).relative);
+    const newName = args.new_name.trim();
+    const invalid = newName === symbol.name ? `'${newName}' is already the name of ${symbol.qualifiedName}` : engine.checkIdentifier(newName);
+    if (invalid) throw new AgentgovError('E_INVALID_NAME', invalid, { new_name: newName, language: service.languageOf(symbol.path) ?? null, engine: engine.name });
+    const plan = await engine.rename({ symbol, newName, includeComments: args.include_comments }, service.workspace);
+    const contexts = args.contexts?.map((path) => ctx.resolveRepoPath(path).relative);
+    return storePreview(service, {
+      kind: 'rename',
+      edits: withinContexts(plan.edits, contexts),
+      moves: [],
+      movedFiles: [],
+      gitMoves: new Set(),
+      collisions: plan.collisions,
+      engines: [engine.name],
+      summary: `Rename ${symbol.qualifiedName} (${symbol.path}:${symbol.line}) to ${newName}`,
+    });
+  },
+  render: renderPreview,
+});
