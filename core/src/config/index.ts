@@ -5,3 +5,4 @@ export * from './merge.js';
 export * from './schema.js';
 export * from './types.js';
 export * from './validate.js';
+export * from './interpolate.js';

@@ -8,6 +8,7 @@ import { AgentgovError } from '../errors/agentgov-error.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../paths/home.js';
 import { GateEndpointStore, type GateEndpoint } from './endpoints.js';
 import { OffsetStore } from './offsets.js';
+import { OutboxStore } from './outbox.js';
 import { RecordStore, type GateDecision } from './records.js';
 import { governanceSchema, type GovernanceOrm } from './schema.js';
 import { readStatus, type GovernanceStatus } from './status.js';
@@ -32,13 +33,15 @@ export class GovernanceDb {
   readonly records: RecordStore;
   readonly offsets: OffsetStore;
   readonly endpoints: GateEndpointStore;
+  readonly outbox: OutboxStore;
 
   private constructor(
     readonly path: string,
     readonly sqlite: Database.Database,
     readonly orm: GovernanceOrm,
   ) {
-    this.records = new RecordStore(orm);
+    this.outbox = new OutboxStore(sqlite);
+    this.records = new RecordStore(orm, this.outbox);
     this.offsets = new OffsetStore(orm);
     this.endpoints = new GateEndpointStore(orm);
   }
@@ -108,7 +111,7 @@ export class GovernanceDb {
   }
 
   status(options: { recentLimit?: number } = {}): GovernanceStatus {
-    return readStatus(this.orm, this.path, options.recentLimit ?? 10);
+    return readStatus(this.orm, this.sqlite, this.path, options.recentLimit ?? 10);
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Assessment, GateVerdict, ToolCallEvent, ToolCallResult } from '../contracts/events.js';
 import type { GovernanceRecord } from '../contracts/sink.js';
+import type { OutboxStore } from './outbox.js';
 import { assessments, events, sessions, type GovernanceOrm } from './schema.js';
 
 /** Where an event came from: a capture file path, or `gate` for a live gate request. */
@@ -26,7 +27,11 @@ export class RecordStore {
   readonly #insertAssessment;
   readonly #complete;
 
-  constructor(private readonly orm: GovernanceOrm) {
+  constructor(
+    private readonly orm: GovernanceOrm,
+    /** Every assessment written is enqueued here for the subscribed outbox sinks, in the same transaction. */
+    private readonly outbox?: OutboxStore,
+  ) {
     const p = (name: string) => sql.placeholder(name);
     this.#hasEvent = orm.select({ id: events.id }).from(events).where(eq(events.id, p('id'))).prepare();
     this.#selectEvent = orm.select().from(events).where(eq(events.id, p('id'))).prepare();
@@ -151,7 +156,7 @@ export class RecordStore {
   }
 
   private insertAssessment(eventId: string, assessment: Assessment, kind: 'ingest' | 'gate', verdict?: GateVerdict): void {
-    this.#insertAssessment.run({
+    const inserted = this.#insertAssessment.run({
       eventId,
       kind,
       score: assessment.score,
@@ -164,5 +169,6 @@ export class RecordStore {
       decidedBy: verdict?.decided_by ?? null,
       createdAt: new Date().toISOString(),
     });
+    this.outbox?.enqueueAssessment(inserted.lastInsertRowid);
   }
 }

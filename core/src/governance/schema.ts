@@ -1,5 +1,5 @@
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { AssessmentEvidence, CanonicalTool, RiskAction, RiskLevel, ToolCallResult } from '../contracts/events.js';
 
 /**
@@ -91,7 +91,40 @@ export const gateEndpoints = sqliteTable('gate_endpoints', {
   startedAt: text('started_at').notNull(),
 });
 
-export const governanceSchema = { sessions, events, assessments, ingestOffsets, gateEndpoints };
+/**
+ * The durable outbox of the store sinks (`delivery: 'outbox'`): one row per assessment still to be
+ * delivered to a sink, written in the transaction that records it and deleted when the sink
+ * acknowledges it. `seq` is the delivery order.
+ */
+export const sinkOutbox = sqliteTable(
+  'sink_outbox',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    sink: text('sink').notNull(),
+    assessmentId: integer('assessment_id')
+      .notNull()
+      .references(() => assessments.id),
+    enqueuedAt: text('enqueued_at').notNull(),
+  },
+  (t) => [uniqueIndex('sink_outbox_sink_assessment_idx').on(t.sink, t.assessmentId), index('sink_outbox_sink_seq_idx').on(t.sink, t.seq)],
+);
+
+/** Delivery state of each outbox sink: totals, the current run of failures and the last error (redacted by the sink). */
+export const sinkState = sqliteTable('sink_state', {
+  sink: text('sink').primaryKey(),
+  delivered: integer('delivered').notNull().default(0),
+  rejected: integer('rejected').notNull().default(0),
+  lastDeliveredAt: text('last_delivered_at'),
+  /** Consecutive failed attempts; 0 after a success. */
+  failures: integer('failures').notNull().default(0),
+  lastError: text('last_error'),
+  lastErrorAt: text('last_error_at'),
+  lastRejection: text('last_rejection'),
+  nextAttemptAt: text('next_attempt_at'),
+  updatedAt: text('updated_at').notNull(),
+});
+
+export const governanceSchema = { sessions, events, assessments, ingestOffsets, gateEndpoints, sinkOutbox, sinkState };
 
 /** The typed drizzle handle over the governance schema; the stores take it. */
 export type GovernanceOrm = BetterSQLite3Database<typeof governanceSchema>;

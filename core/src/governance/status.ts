@@ -1,5 +1,7 @@
 import { count, desc, eq, inArray } from 'drizzle-orm';
 import type { RiskAction, RiskLevel } from '../contracts/events.js';
+import type Database from 'better-sqlite3';
+import { readSinkLag, type SinkLag } from './outbox.js';
 import { assessments, events, gateEndpoints, ingestOffsets, sessions, type GovernanceOrm } from './schema.js';
 
 export interface HighRiskCall {
@@ -38,6 +40,8 @@ export interface GovernanceStatus {
   recent_high_risk: HighRiskCall[];
   captures: CaptureIngest[];
   gate_endpoint: { socket: string; pid: number; started_at: string } | null;
+  /** Each outbox sink's lag and last error. */
+  sinks: SinkLag[];
 }
 
 const SUBJECT_KEYS = ['command', 'file_path', 'path', 'url', 'pattern'];
@@ -53,7 +57,7 @@ function mergeCounts(a: Record<string, number>, b: Record<string, number>): Reco
   return out;
 }
 
-export function readStatus(orm: GovernanceOrm, path: string, recentLimit: number): GovernanceStatus {
+export function readStatus(orm: GovernanceOrm, sqlite: Database.Database, path: string, recentLimit: number): GovernanceStatus {
   const byLevel: Record<RiskLevel, number> = { low: 0, medium: 0, high: 0, critical: 0 };
   for (const row of orm.select({ key: assessments.level, n: count() }).from(assessments).groupBy(assessments.level).all()) byLevel[row.key] = row.n;
   const byAction: Record<RiskAction, number> = { allow: 0, warn: 0, ask: 0, deny: 0 };
@@ -94,5 +98,6 @@ export function readStatus(orm: GovernanceOrm, path: string, recentLimit: number
       .all()
       .map((o) => ({ file: o.file, adapter: o.adapter, offset: o.offset, events: o.events, skipped: mergeCounts(o.skippedBefore, o.skipped), resets: o.resets, last_ingest: o.updatedAt })),
     gate_endpoint: endpoint ? { socket: endpoint.socket, pid: endpoint.pid, started_at: endpoint.startedAt } : null,
+    sinks: readSinkLag(sqlite),
   };
 }

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import type { ConfigDocument, KeyPath } from '../config/document.js';
 import { formatIssue, formatKeyPath } from '../config/document.js';
+import { interpolateEnv } from '../config/interpolate.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { PluginConfigEntry } from '../config/types.js';
 import { schemaIssues } from '../config/validate.js';
@@ -50,6 +51,8 @@ export interface CreatePluginHostOptions {
   resolveFrom: string[];
   host: PluginContext<unknown>['host'];
   logger: Logger;
+  /** Environment that `${NAME}` in plugin options expands from (default: process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 const optionsAjv = new Ajv({ allErrors: true, strict: false, useDefaults: true, verbose: true });
@@ -98,8 +101,14 @@ async function importPlugin(request: PluginRequest, options: CreatePluginHostOpt
   return { plugin: candidate, file: resolved.file, version: resolved.version };
 }
 
-function validateOptions(plugin: AgentgovPlugin<unknown>, request: PluginRequest, loaded: LoadedConfig): Record<string, unknown> {
-  const options = structuredClone(request.options ?? {});
+/**
+ * The plugin's options with `${NAME}` expanded from the environment, validated. Expansion happens
+ * here, at load, so `loaded.config` (and `config show`) keeps the reference, never the secret.
+ */
+function validateOptions(plugin: AgentgovPlugin<unknown>, request: PluginRequest, loaded: LoadedConfig, env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const expanded = interpolateEnv(structuredClone(request.options ?? {}), env, ['options']);
+  if (expanded.issues.length) throw loadError(request, loaded, `invalid options:\n${expanded.issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}`);
+  const options = expanded.value;
   if (!plugin.optionsSchema) return options;
   let validate;
   try {
@@ -129,7 +138,7 @@ export async function createPluginHost(options: CreatePluginHostOptions): Promis
     const previous = seen.get(plugin.name);
     if (previous) throw loadError(request, options.loaded, `a plugin named '${plugin.name}' is already loaded (from ${previous})`);
     seen.set(plugin.name, request.specifier);
-    const pluginOptions = validateOptions(plugin, request, options.loaded);
+    const pluginOptions = validateOptions(plugin, request, options.loaded, options.env ?? process.env);
     const context: PluginContext<unknown> = {
       options: pluginOptions,
       config: options.loaded.config,
