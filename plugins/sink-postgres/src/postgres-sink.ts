@@ -1,0 +1,208 @@
+import { hostname, userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type { Pool } from 'pg';
+import type { BatchAck, GovernanceRecord, OutboxRecord, OutboxSink, RetryPolicy } from '@agentgov/core';
+import { describeFailure, isDataError, poolConfig, type ConnectionOptions } from './connection.js';
+import { assessments, events, machines, storeSchema } from './schema.js';
+
+/** plugins/sink-postgres/migrations, from dist/src/*.js. */
+export const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'migrations');
+/** One lock id for "migrating the agentgov schema", so two processes starting at once do not race. */
+const MIGRATION_LOCK = 0x61676f76; // 'agov'
+
+export interface PostgresSinkOptions extends ConnectionOptions {
+  name?: string;
+  batch_size?: number;
+  retry?: { initial_ms?: number; max_ms?: number };
+  /** The machine the records come from (default: the OS user and host name). */
+  machine?: { hostname?: string; user?: string };
+}
+
+type Store = NodePgDatabase<typeof storeSchema>;
+
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env['USER'] ?? process.env['USERNAME'] ?? 'unknown';
+  }
+}
+
+// eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL refuses
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** PostgreSQL text refuses NUL, and jsonb refuses NUL and lone surrogates: replace them in every string. */
+export function storable(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(UNSTORABLE, '\uFFFD');
+  if (Array.isArray(value)) return value.map(storable);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, storable(v)]));
+  return value;
+}
+
+function occurredAt(timestamp: string): Date | null {
+  const ms = Date.parse(timestamp);
+  return Number.isNaN(ms) ? null : new Date(ms);
+}
+
+/**
+ * The PostgreSQL sink: an outbox sink, so the host enqueues every record in system.db and hands
+ * it batches in order. A batch is one transaction of upserts keyed on the event id (and, for
+ * assessments, the event id and kind), so a batch delivered twice (a crash before the outbox
+ * heard back) stores nothing twice. The pool connects lazily and the schema's migrations run
+ * before the first write: a database that is down at start-up is a failed delivery to retry,
+ * never a failed start. Every error it raises names the URL with the password redacted.
+ */
+export function createPostgresSink(options: PostgresSinkOptions, baseDir: string): OutboxSink & { store(): Promise<Store>; close(): Promise<void> } {
+  const host = options.machine?.hostname ?? hostname();
+  const user = options.machine?.user ?? osUser();
+  const machineId = `${user}@${host}`;
+  let pool: Pool | undefined;
+  let store: Store | undefined;
+  let ready: Promise<Store> | undefined;
+
+  const fail = (error: unknown): Error => new Error(describeFailure(error, options.url), { cause: isDataError(error) ? error : undefined });
+
+  const connect = async (): Promise<Store> => {
+    if (!pool) {
+      const pg = (await import('pg')).default;
+      pool = new pg.Pool(poolConfig(options, baseDir));
+      // An idle connection dropped by a stopping server is reported here; without a listener it would crash the process.
+      pool.on('error', () => undefined);
+    }
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const client = await pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      try {
+        await migrate(drizzle(client), { migrationsFolder: MIGRATIONS, migrationsSchema: 'agentgov', migrationsTable: '__drizzle_migrations' });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      }
+    } finally {
+      client.release();
+    }
+    store = drizzle(pool, { schema: storeSchema });
+    return store;
+  };
+
+  const ensure = (): Promise<Store> => {
+    if (store) return Promise.resolve(store);
+    // A failed start is forgotten, so the next delivery tries again.
+    ready ??= connect().catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    });
+    return ready;
+  };
+
+  const upsert = async (db: Store, records: readonly OutboxRecord[]): Promise<void> => {
+    // One row per key in a statement: ON CONFLICT DO UPDATE may not touch a row twice.
+    const eventRows = new Map<string, typeof events.$inferInsert>();
+    const assessmentRows = new Map<string, typeof assessments.$inferInsert>();
+    for (const { event, assessment, kind, verdict, assessed_at } of records) {
+      const e = storable(event) as typeof event;
+      const existing = eventRows.get(e.id);
+      if (!existing || (!existing.result && e.result)) {
+        eventRows.set(e.id, {
+          id: e.id,
+          framework: e.framework,
+          sessionId: e.session_id,
+          timestamp: e.timestamp,
+          occurredAt: occurredAt(e.timestamp),
+          cwd: e.cwd,
+          toolName: e.tool_name,
+          canonicalTool: e.canonical_tool,
+          arguments: e.arguments,
+          result: e.result ?? null,
+          machineId,
+        });
+      }
+      const a = storable(assessment) as typeof assessment;
+      assessmentRows.set(`${e.id}\u0000${kind}`, {
+        eventId: e.id,
+        kind,
+        score: a.score,
+        level: a.level,
+        action: a.action,
+        reasonCode: a.reason_code,
+        evidence: a.evidence,
+        verdict: verdict?.decision ?? null,
+        verdictReason: verdict ? (storable(verdict.reason) as string) : null,
+        decidedBy: verdict?.decided_by ?? null,
+        assessedAt: occurredAt(assessed_at) ?? new Date(),
+        machineId,
+      });
+    }
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(machines)
+        .values({ id: machineId, hostname: host, osUser: user })
+        .onConflictDoUpdate({ target: machines.id, set: { lastSeen: sql`now()` } });
+      await tx
+        .insert(events)
+        .values([...eventRows.values()])
+        .onConflictDoUpdate({ target: events.id, set: { result: sql`excluded.result` }, setWhere: sql`${events.result} IS NULL AND excluded.result IS NOT NULL` });
+      await tx
+        .insert(assessments)
+        .values([...assessmentRows.values()])
+        .onConflictDoNothing({ target: [assessments.eventId, assessments.kind] });
+    });
+  };
+
+  const retry: Partial<RetryPolicy> = {};
+  if (options.retry?.initial_ms !== undefined) retry.initialMs = options.retry.initial_ms;
+  if (options.retry?.max_ms !== undefined) retry.maxMs = options.retry.max_ms;
+
+  const sink = {
+    name: options.name ?? 'postgres',
+    delivery: 'outbox' as const,
+    batchSize: options.batch_size ?? 500,
+    retry,
+    /** The drizzle handle, connected and migrated (tests and tools query through it). */
+    store: ensure,
+    async writeBatch(records: readonly OutboxRecord[]): Promise<BatchAck> {
+      let db: Store;
+      try {
+        db = await ensure();
+      } catch (error) {
+        throw fail(error);
+      }
+      try {
+        await upsert(db, records);
+        return {};
+      } catch (error) {
+        if (!isDataError(error) || records.length === 1) {
+          if (isDataError(error)) return { rejected: [{ index: 0, reason: describeFailure(error, options.url) }] };
+          throw fail(error);
+        }
+      }
+      // A record's content broke the batch: store the others one by one and refuse only the culprits.
+      const rejected: { index: number; reason: string }[] = [];
+      for (const [index, record] of records.entries()) {
+        try {
+          await upsert(db, [record]);
+        } catch (error) {
+          if (!isDataError(error)) throw fail(error);
+          rejected.push({ index, reason: describeFailure(error, options.url) });
+        }
+      }
+      return { rejected };
+    },
+    async write(record: GovernanceRecord): Promise<void> {
+      const ack = await sink.writeBatch([{ ...record, kind: 'ingest', assessed_at: new Date().toISOString() }]);
+      if (ack.rejected?.length) throw new Error(ack.rejected[0]!.reason);
+    },
+    async close(): Promise<void> {
+      const closing = pool;
+      pool = undefined;
+      store = undefined;
+      ready = undefined;
+      await closing?.end().catch(() => undefined);
+    },
+  };
+  return sink;
+}
