@@ -1,8 +1,8 @@
-import type { Assessment, EmitFailure, FrameworkAdapter, GovernanceDb, GovernanceRecord, LoadedConfig, Logger, PluginHost, ToolCallEvent } from '@agentgov/core';
+import type { Assessment, EmitFailure, FlushOutcome, FrameworkAdapter, GovernanceDb, GovernanceRecord, LoadedConfig, Logger, PluginHost, ToolCallEvent } from '@agentgov/core';
 import { runAssess, runEmit } from '@agentgov/core';
 import { ingestCapture, type IngestOptions, type IngestReport } from './ingest.js';
 import { loadRiskEngine, type RiskEngine } from './risk-engine.js';
-import { tapSinks } from './sinks.js';
+import { connectSinks } from './sinks.js';
 
 export type { IngestOptions, IngestReport } from './ingest.js';
 export type { RiskEngine } from './risk-engine.js';
@@ -26,8 +26,11 @@ export interface Pipeline {
   ingestFile(adapter: FrameworkAdapter, file: string, options?: IngestOptions): Promise<IngestReport>;
   /** Sink failures so far, per sink name. */
   sinkFailureCounts(): Record<string, number>;
-  /** Closes the sinks (the database belongs to the caller). */
-  close(): Promise<void>;
+  /**
+   * Flushes the outbox (what a failing store sink cannot take now stays there for the next run),
+   * then flushes and closes the sinks; the database belongs to the caller.
+   */
+  close(): Promise<FlushOutcome[]>;
 }
 
 export interface CreatePipelineOptions {
@@ -46,7 +49,7 @@ export interface CreatePipelineOptions {
 export async function createPipeline(options: CreatePipelineOptions): Promise<Pipeline> {
   const { host, db, logger } = options;
   const engine = options.engine ?? (await loadRiskEngine(host, options.loaded));
-  const sinks = tapSinks(host, options.sinks);
+  const { sinks, delivery } = connectSinks(host, db, logger.child('outbox'), options.sinks);
   const failureCounts: Record<string, number> = {};
 
   const assess = async (event: ToolCallEvent): Promise<Assessment> => {
@@ -91,7 +94,13 @@ export async function createPipeline(options: CreatePipelineOptions): Promise<Pi
     ingestFile: (adapter, file, ingestOptions) => ingestCapture(context, adapter, file, ingestOptions),
     sinkFailureCounts: () => ({ ...failureCounts }),
     async close() {
+      const outcomes = await delivery.flush();
+      for (const o of outcomes) {
+        if (o.pending) logger.warn(`${o.pending} record(s) wait in the outbox for sink '${o.sink}'${o.error ? ` (${o.error})` : ''}; the next watch or replay delivers them`);
+      }
+      await Promise.all(sinks.map(async (sink) => sink.flush?.()));
       await Promise.all(sinks.map(async (sink) => sink.close?.()));
+      return outcomes;
     },
   };
 }

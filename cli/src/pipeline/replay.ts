@@ -1,6 +1,6 @@
 import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AgentgovError, createPluginHost, GovernanceDb, governanceDbPath, loadConfig, PRIVATE_FILE_MODE, type FrameworkAdapter, type Logger, type PluginHost, type SkipCounts } from '@agentgov/core';
+import { AgentgovError, createPluginHost, GovernanceDb, governanceDbPath, loadConfig, PRIVATE_FILE_MODE, type FlushOutcome, type FrameworkAdapter, type Logger, type PluginHost, type SkipCounts } from '@agentgov/core';
 import { bundledPlugins } from '../host.js';
 import { CLI_PACKAGE_DIR } from '../package-info.js';
 import { captureFiles } from './capture-files.js';
@@ -29,6 +29,8 @@ export interface ReplaySummary {
   incomplete: number;
   sinkFailures: number;
   db: string;
+  /** Per outbox sink: delivered by the closing flush, and what still waits in the outbox. */
+  outbox: FlushOutcome[];
 }
 
 /** The adapter named by `--adapter` (its mapping name or framework name); unknown names list the known ones. */
@@ -59,7 +61,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
   // --output names this run's result: start it empty (unless it splits per session).
   if (output && !output.includes('{')) closeSync(openSync(output, 'w', PRIVATE_FILE_MODE));
   const db = GovernanceDb.open(governanceDbPath(loaded));
-  const summary: ReplaySummary = { adapter: adapter.adapter, files: files.length, events: 0, duplicates: 0, completed: 0, skipped: {}, incomplete: 0, sinkFailures: 0, db: db.path };
+  const summary: ReplaySummary = { adapter: adapter.adapter, files: files.length, events: 0, duplicates: 0, completed: 0, skipped: {}, incomplete: 0, sinkFailures: 0, db: db.path, outbox: [] };
   try {
     const pipeline = await createPipeline({ host, loaded, db, logger: options.logger, sinks: output ? ['jsonl'] : undefined, emitDuplicates: true });
     const progress = createProgress(options.stderr, files.length);
@@ -76,7 +78,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
       }
     } finally {
       progress.done();
-      await pipeline.close();
+      summary.outbox = await pipeline.close();
     }
   } finally {
     db.close();
@@ -86,6 +88,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
     `replayed ${summary.files} file(s) with ${summary.adapter}: ${summary.events} new event(s), ${summary.duplicates} already recorded`,
     `skipped: ${skippedTotal}${skippedTotal ? ` (${formatCounts(summary.skipped)})` : ''}; incomplete last lines left for later: ${summary.incomplete}; sink failures: ${summary.sinkFailures}`,
     `database: ${summary.db}${output ? `; records: ${output}` : ''}`,
+    ...summary.outbox.map((o) => `sink ${o.sink}: ${o.pending ? `${o.pending} record(s) wait in the outbox${o.error ? ` (${o.error})` : ''}` : 'outbox delivered'}`),
   ];
   options.stderr.write(`${lines.join('\n')}\n`);
   return summary;

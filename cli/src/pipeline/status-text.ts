@@ -36,5 +36,18 @@ export function renderStatus(s: GovernanceStatus): string {
         s.captures.map((c) => [c.last_ingest, c.adapter, String(c.events), String(c.offset), pairs(c.skipped).replaceAll('  ', ', ') || '0', pairs(c.resets).replaceAll('  ', ', ') || '0', c.file]),
       )
     : '  none\n';
-  return `${out}\n${calls}\ncaptures (${s.captures.length}):\n${captures}`;
+  const sinks = s.sinks.length
+    ? renderTable(
+        ['SINK', 'PENDING', 'LAG', 'DELIVERED', 'REJECTED', 'LAST DELIVERY', 'FAILURES'],
+        s.sinks.map((k) => [k.sink, String(k.pending), `${k.lag_seconds}s`, String(k.delivered), String(k.rejected), k.last_delivered_at ?? '-', k.failures ? `${k.failures} (next try ${k.next_attempt_at ?? '?'})` : '0']),
+      ) +
+      s.sinks
+        .flatMap((k) => [
+          ...(k.last_error ? [`  ${k.sink} last error (${k.last_error_at ?? '?'}${k.failures ? '' : ', recovered since'}): ${k.last_error}`] : []),
+          ...(k.last_rejection ? [`  ${k.sink} last refused: ${k.last_rejection}`] : []),
+        ])
+        .map((line) => `${line}\n`)
+        .join('')
+    : '  none\n';
+  return `${out}\n${calls}\ncaptures (${s.captures.length}):\n${captures}\noutbox sinks (${s.sinks.length}):\n${sinks}`;
 }
