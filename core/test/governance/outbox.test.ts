@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -97,8 +97,9 @@ describe('governance/outbox', () => {
   it('status reads a system.db from before the outbox (read-only) and shows no sinks', () => {
     const path = join(makeTempDir(), 'old.db');
     const sqlite = new Database(path);
-    const init = fileURLToPath(new URL('../../../migrations/governance/0000_init.sql', import.meta.url));
-    for (const statement of readFileSync(init, 'utf8').split('--> statement-breakpoint')) sqlite.exec(statement);
+    const migrations = fileURLToPath(new URL('../../../migrations/governance/', import.meta.url));
+    const before = readdirSync(migrations).filter((f) => f.endsWith('.sql') && f < '0002_sink_outbox.sql').sort();
+    for (const file of before) for (const statement of readFileSync(join(migrations, file), 'utf8').split('--> statement-breakpoint')) sqlite.exec(statement);
     sqlite.close();
     const db = GovernanceDb.open(path, { readonly: true });
     expect(db.status().sinks).to.deep.equal([]);
