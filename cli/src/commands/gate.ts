@@ -15,20 +15,21 @@ export class GateCommand extends AgentgovCommand {
   });
 
   stdin = Option.Boolean('--stdin', false, { description: 'Read the event JSON from stdin; required, the only mode (default: false)' });
-  format = Option.String('--format', 'agentx-code', { description: 'Verdict output format: agentx-code or json (default: agentx-code)' });
+  format = Option.String('--format', 'agentx-code', { description: "The hook protocol: json, or an agent's format from its framework plugin, e.g. agentx-code (default: agentx-code)" });
 
   async run(): Promise<number> {
     if (!this.stdin) {
       this.context.stderr.write('error [E_INVALID_ARGUMENT]: gate reads the event from stdin: pass --stdin\n');
       return EXIT.USAGE;
     }
-    const { GATE_FORMATS } = await import('../gate/verdict-format.js');
-    const format = GATE_FORMATS.find((f) => f === this.format);
+    const { gateFormatNames, loadGateFormat } = await import('../gate/formats.js');
+    const format = await loadGateFormat(this.format);
     if (!format) {
-      this.context.stderr.write(`error [E_INVALID_ARGUMENT]: --format must be one of ${GATE_FORMATS.join(', ')} (got ${this.format})\n`);
+      this.context.stderr.write(`error [E_INVALID_ARGUMENT]: --format must be one of ${gateFormatNames().join(', ')} (got ${this.format})\n`);
       return EXIT.USAGE;
     }
     const { runGate } = await import('../gate/run-gate.js');
-    return runGate(format, { stdin: this.context.stdin, stdout: this.context.stdout, stderr: this.context.stderr, env: process.env, cwd: process.cwd() });
+    const result = await runGate(format, { stdin: this.context.stdin, stdout: this.context.stdout, stderr: this.context.stderr, env: process.env, cwd: process.cwd() });
+    return result.exitCode;
   }
 }

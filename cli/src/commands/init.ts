@@ -5,27 +5,33 @@ export class InitCommand extends AgentgovCommand {
   static override paths = [['init']];
   static override usage = Command.Usage({
     category: 'Governance',
-    description: "Install agentgov's PreToolUse gate hook into an agent's project settings",
+    description: "Install agentgov's PreToolUse gate hook into an agent's settings, and check that it runs",
     details:
-      "Writes a PreToolUse hook that runs `<absolute path of this agentgov> gate --stdin` into the project's agent settings (for agentx-code: `<project>/.agentx/settings.json`), keeping every other setting. Running it again changes nothing. A settings file that is not valid JSON is left untouched and reported (exit 1). Supported agents are those whose framework plugin provides a hook installer; an unknown name lists them (exit 2).",
+      "Writes a PreToolUse hook running `<node> <agentgov bin entry> gate --stdin --format <agent's format>` (absolute paths, quoted for the shell: it runs however agentgov was started) into the agent's settings for the project, keeping every other setting. Before writing, it runs that exact command through `/bin/sh -c` on a probe call (`rm -rf /`) and installs it only when the hook answers ask or deny (else exit 1, nothing written). `--scope` picks the settings file (agentx-code: `project` = `.agentx/settings.json`, shared; `local` = `.agentx/settings.local.json`, personal — the place for a machine-specific path). Running it again changes nothing. A settings file that is not valid JSON is left untouched and reported (exit 1). Supported agents are those whose framework plugin provides a hook installer; an unknown name lists them (exit 2). `agentgov doctor` re-checks installed hooks.",
     examples: [
       ['Protect the project in the current directory', '$0 init agentx-code'],
-      ['Protect another project', '$0 init agentx-code --project ~/src/app'],
+      ['Protect another project, in your personal settings file', '$0 init agentx-code --project ~/src/app --scope local'],
     ],
   });
 
   agent = Option.String({ name: 'AGENT' });
   project = Option.String('--project,-p', '.', { description: 'Project root directory (default: .)' });
+  scope = Option.String('--scope', { description: "Settings scope to write (agentx-code: project or local) (default: the agent's first, e.g. project)" });
 
   async run(): Promise<number> {
     const logger = this.logger('WARNING');
     const { startCliHost } = await import('../host.js');
     const { host } = await startCliHost({}, logger);
     const installers = host.registries.frameworks.values().filter((f) => f.hookInstaller);
-    const framework = installers.find((f) => f.name === this.agent);
-    if (!framework?.hookInstaller) {
+    const installer = installers.find((f) => f.name === this.agent)?.hookInstaller;
+    if (!installer) {
       const supported = installers.map((f) => f.name).join(', ') || '(none: no loaded framework plugin installs hooks)';
       this.context.stderr.write(`error [E_INVALID_ARGUMENT]: unknown agent '${this.agent}'; supported agents: ${supported}\n`);
+      return EXIT.USAGE;
+    }
+    const scope = this.scope ?? installer.scopes[0];
+    if (scope === undefined || !installer.scopes.includes(scope)) {
+      this.context.stderr.write(`error [E_INVALID_ARGUMENT]: --scope must be one of ${installer.scopes.join(', ')} for ${installer.agent} (got ${this.scope})\n`);
       return EXIT.USAGE;
     }
     const { existsSync, statSync } = await import('node:fs');
@@ -35,12 +41,24 @@ export class InitCommand extends AgentgovCommand {
       this.context.stderr.write(`error [E_NOT_FOUND]: project directory ${projectDir} does not exist\n`);
       return EXIT.UNAVAILABLE;
     }
-    const { gateHookCommand } = await import('../gate/hook-command.js');
-    const command = gateHookCommand();
-    const { changed, settingsFile } = await framework.hookInstaller.install(projectDir, command);
+    const { loadGateFormat } = await import('../gate/formats.js');
+    const format = await loadGateFormat(installer.format);
+    if (!format) {
+      this.context.stderr.write(`error [E_PLUGIN_LOAD]: the ${installer.agent} hook installer names gate format '${installer.format}', which no bundled framework plugin declares\n`);
+      return EXIT.CONFIG;
+    }
+    const { checkHookCommand, gateHookCommand } = await import('../gate/hook-command.js');
+    const command = gateHookCommand(installer.format);
+    const check = checkHookCommand(command, format, { cwd: projectDir });
+    if (!check.ok) {
+      this.context.stderr.write(`error [E_HOOK_BROKEN]: ${check.message}\n  command: ${command}\n  nothing was written\n`);
+      return EXIT.FAILED;
+    }
+    const { changed, settingsFile } = await installer.install(projectDir, command, { scope });
     this.context.stdout.write(
-      changed ? `installed the ${framework.name} PreToolUse hook in ${settingsFile}:\n  ${command}\n` : `the ${framework.name} PreToolUse hook is already in ${settingsFile}; nothing changed\n`,
+      changed ? `installed the ${installer.agent} PreToolUse hook in ${settingsFile}:\n  ${command}\n` : `the ${installer.agent} PreToolUse hook is already in ${settingsFile}; nothing changed\n`,
     );
+    this.context.stdout.write(`checked: ${check.message}\n`);
     return EXIT.OK;
   }
 }

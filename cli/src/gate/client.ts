@@ -12,6 +12,8 @@ export type GateFailureCode =
   | 'input_empty'
   | 'input_malformed'
   | 'input_invalid'
+  | 'input_timeout'
+  | 'probe'
   | 'no_endpoint'
   | 'endpoint_unreadable'
   | 'socket_missing'

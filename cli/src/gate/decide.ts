@@ -51,7 +51,7 @@ export function createGateDecider(deps: GateDeciderDeps): GateDecider {
   const emitting = new Set<Promise<unknown>>();
   return {
     async decide(input) {
-      const event = toolCallEvent(input, { framework: input.shape === 'agentx-code' ? 'agentx-code' : 'gate', defaultCwd: deps.defaultCwd });
+      const event = toolCallEvent(input, { framework: input.framework, defaultCwd: deps.defaultCwd });
       const assessment = await deps.assess(event);
       const verdict = (await deps.gateHook(event, assessment)) ?? verdictFromAssessment(assessment);
       deps.record({ event, assessment, verdict });

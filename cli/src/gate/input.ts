@@ -1,28 +1,16 @@
 /**
- * What `gate --stdin` accepts: the Score request shape `{tool_name, arguments, session_id}` or an
- * agentx-code PreToolUse hook payload `{session_id, cwd, hook_event_name, tool_name, tool_input,
- * tool_use_id, ...}`. Both are checked here, on the client (to fail fast with a precise reason)
- * and again on the server (which never trusts a peer). Node built-ins only: gate start-up path.
+ * What `gate --stdin` accepts: one JSON tool-call event, read by the `--format`'s parser (the
+ * agent's hook payload, or the Score request shape `{tool_name, arguments, session_id}`). The
+ * client checks it (to fail fast with a precise reason) and sends the normalised form; the server
+ * checks that form again (it never trusts a peer). Node built-ins only: gate start-up path.
  */
+import { checkToolCallPayload, isGateInputProblem, type GateHookFormat, type GateInput, type GateInputProblem } from '@agentgov/core/gate-hook';
 
-/** One tool call to gate, in the form both shapes share. */
-export interface GateInput {
-  shape: 'agentx-code' | 'score';
-  session_id: string;
-  tool_name: string;
-  arguments: Record<string, unknown>;
-  cwd?: string;
-  tool_use_id?: string;
-  transcript_path?: string;
-  hook_event_name?: string;
-}
+export type { GateInput } from '@agentgov/core/gate-hook';
+export type InputProblem = GateInputProblem;
 
-export type InputProblem = { code: 'input_empty' | 'input_malformed' | 'input_invalid'; message: string };
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Parses the text read from stdin. */
-export function parseGateText(text: string): GateInput | InputProblem {
+/** Parses the text read from stdin with the format's payload reader. */
+export function parseGateText(text: string, format: Pick<GateHookFormat, 'parseInput'>): GateInput | InputProblem {
   if (text.trim() === '') return { code: 'input_empty', message: 'stdin was empty; expected one JSON tool-call event' };
   let value: unknown;
   try {
@@ -30,38 +18,16 @@ export function parseGateText(text: string): GateInput | InputProblem {
   } catch (error) {
     return { code: 'input_malformed', message: `stdin is not valid JSON (${(error as Error).message})` };
   }
-  return toGateInput(value);
+  return format.parseInput(value);
 }
 
-/** Checks a decoded value against both accepted shapes; the problem names the offending field. */
+/** Checks the normalised form on the wire; the problem names the offending field. */
 export function toGateInput(value: unknown): GateInput | InputProblem {
-  const invalid = (message: string): InputProblem => ({ code: 'input_invalid', message });
-  if (!isObject(value)) return invalid(`the event must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
-  // `shape` is set on the wire (the client sends the checked form back to the server).
-  const hook = 'tool_input' in value || value['shape'] === 'agentx-code';
-  const argsField = 'tool_input' in value ? 'tool_input' : 'arguments';
-  for (const field of ['tool_name', 'session_id']) {
-    if (typeof value[field] !== 'string' || value[field] === '') return invalid(`field '${field}' must be a non-empty string`);
-  }
-  if (!isObject(value[argsField])) return invalid(`field '${argsField}' must be an object`);
-  for (const field of ['cwd', 'tool_use_id', 'transcript_path', 'hook_event_name']) {
-    if (value[field] !== undefined && typeof value[field] !== 'string') return invalid(`field '${field}' must be a string when present`);
-  }
-  if (hook && value['hook_event_name'] !== undefined && value['hook_event_name'] !== 'PreToolUse') {
-    return invalid(`hook_event_name is '${String(value['hook_event_name'])}'; the gate answers PreToolUse events only`);
-  }
-  const input: GateInput = {
-    shape: hook ? 'agentx-code' : 'score',
-    session_id: value['session_id'] as string,
-    tool_name: value['tool_name'] as string,
-    arguments: value[argsField] as Record<string, unknown>,
-  };
-  for (const field of ['cwd', 'tool_use_id', 'transcript_path', 'hook_event_name'] as const) {
-    if (typeof value[field] === 'string') input[field] = value[field];
-  }
-  return input;
+  const framework = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['framework'] : undefined;
+  if (typeof framework !== 'string' || framework === '') return { code: 'input_invalid', message: "field 'framework' must be a non-empty string" };
+  return checkToolCallPayload(value, { framework, argsField: 'arguments' });
 }
 
 export function isInputProblem(value: GateInput | InputProblem): value is InputProblem {
-  return 'code' in value;
+  return isGateInputProblem(value);
 }

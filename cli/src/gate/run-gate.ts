@@ -1,19 +1,25 @@
 /**
- * The body of `agentgov gate --stdin`: read one event, ask the running pipeline, print the
- * verdict, exit 0. Shared by the clipanion command and `main.ts`'s fast path. Everything it
- * imports statically is Node built-ins and this directory. A verdict from the running `watch` needs
- * no config at all (its timeout is the one `watch` registered); only when no verdict comes does
- * the client resolve `gate.on_unavailable`, reusing `watch`'s settings when it would load the same
- * config file, else loading the config itself (see config-file.ts).
+ * The body of `agentgov gate --stdin`: read one event (bounded in size and time), ask the running
+ * pipeline, print the verdict in the `--format` the agent reads. Shared by the clipanion command
+ * and `main.ts`'s fast path. Everything it imports statically is Node built-ins and this
+ * directory. A verdict from the running `watch` needs no config at all (its timeout is the one
+ * `watch` registered); only when no verdict comes does the client resolve `gate.on_unavailable`,
+ * reusing `watch`'s settings when it would load the same config file, else loading the config
+ * itself (see config-file.ts).
  */
-import { readFileSync, writeSync } from 'node:fs';
+import { fstatSync, readFileSync, writeSync } from 'node:fs';
+import type { GateHookFormat, GateOutcome } from '@agentgov/core/gate-hook';
 import { isGateFailure, requestDecision, type GateFailure } from './client.js';
 import { gateEndpointFile, readEndpointFile, type GateEndpoint } from './endpoint.js';
 import { isInputProblem, parseGateText } from './input.js';
 import { MAX_FRAME_BYTES } from './protocol.js';
+import { unavailableOutcome } from './verdict-format.js';
 
 const DEFAULT_TIMEOUT_MS = 3000;
-import { formatOutcome, unavailableOutcome, type GateFormat, type GateOutcome } from './verdict-format.js';
+/** How long the gate waits for the agent to write and close stdin (AGENTGOV_GATE_STDIN_TIMEOUT_MS overrides). */
+export const STDIN_TIMEOUT_MS = 5000;
+/** Set by `init`/`doctor` when they run an installed hook on its probe: the call is assessed, never sent to watch nor recorded. */
+export const PROBE_ENV = 'AGENTGOV_GATE_PROBE';
 
 export interface GateRunIo {
   /** Where the event is read from; undefined: the process's fd 0, read without creating `process.stdin`. */
@@ -26,36 +32,60 @@ export interface GateRunIo {
   cwd: string;
 }
 
+export interface GateRunResult {
+  exitCode: number;
+  /** True when stdin was still open when the read timed out: the caller must exit the process (a pending read of fd 0 keeps it alive). */
+  stdinPending: boolean;
+}
+
+type StdinRead = { text: string } | GateFailure;
+
 /**
- * Reads stdin up to the frame limit; more than that is reported. The process's own stdin is read
- * with one synchronous read of fd 0, which spares creating the stdin stream (a measurable part of
- * the start-up budget); a non-blocking fd (EAGAIN) falls back to the stream.
+ * Reads stdin to its end, bounded by size (the frame limit) and by time. A regular file on fd 0 is
+ * read with one synchronous read; a pipe, socket or TTY through the `process.stdin` stream, which
+ * is destroyed when time runs out (a pending read of fd 0 in the thread pool would keep the process
+ * from exiting).
  */
-async function readInput(stdin: NodeJS.ReadableStream | undefined): Promise<{ text: string } | GateFailure> {
-  let buffer: Buffer | undefined;
+function readInput(stdin: NodeJS.ReadableStream | undefined, timeoutMs: number): Promise<StdinRead & { pending?: boolean }> {
+  const tooLarge: GateFailure = { failure: 'input_invalid', message: `stdin holds more than ${MAX_FRAME_BYTES} bytes; one tool-call event is expected` };
   if (!stdin) {
     try {
-      buffer = readFileSync(0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      const stat = fstatSync(0);
+      if (stat.isFile()) return Promise.resolve(stat.size > MAX_FRAME_BYTES ? tooLarge : { text: readFileSync(0, 'utf8') });
+    } catch {
+      // fd 0 closed or not stat-able: the stream reports it.
     }
   }
-  if (!buffer) {
+  const stream = stdin ?? process.stdin;
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of stdin ?? process.stdin) {
-      const part = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    let settled = false;
+    const finish = (result: StdinRead & { pending?: boolean }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      stream.removeAllListeners('data');
+      if (!stdin) process.stdin.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(
+      () => finish({ failure: 'input_timeout', message: `stdin delivered no complete event within ${timeoutMs} ms (it was still open)`, pending: true }),
+      timeoutMs,
+    );
+    stream.on('data', (chunk: Buffer | string) => {
+      const part = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       size += part.length;
-      if (size > MAX_FRAME_BYTES) break;
+      if (size > MAX_FRAME_BYTES) return finish(tooLarge);
       chunks.push(part);
-    }
-    buffer = size > MAX_FRAME_BYTES ? Buffer.alloc(MAX_FRAME_BYTES + 1) : Buffer.concat(chunks);
-  }
-  if (buffer.length > MAX_FRAME_BYTES) return { failure: 'input_invalid', message: `stdin holds more than ${MAX_FRAME_BYTES} bytes; one tool-call event is expected` };
-  return { text: buffer.toString('utf8') };
+    });
+    stream.on('end', () => finish({ text: Buffer.concat(chunks).toString('utf8') }));
+    stream.on('error', (error: Error) => finish({ failure: 'input_malformed', message: `stdin could not be read (${error.message})` }));
+  });
 }
 
 function writeOut(stdout: NodeJS.WritableStream | undefined, text: string): void {
+  if (text === '') return;
   if (!stdout) {
     try {
       writeSync(1, text);
@@ -67,11 +97,20 @@ function writeOut(stdout: NodeJS.WritableStream | undefined, text: string): void
   (stdout ?? process.stdout).write(text);
 }
 
-async function decide(io: GateRunIo, endpoint: GateEndpoint | undefined): Promise<GateOutcome | GateFailure> {
-  const input = await readInput(io.stdin);
-  if (isGateFailure(input)) return input;
-  const parsed = parseGateText(input.text);
+function stdinTimeout(env: NodeJS.ProcessEnv): number {
+  const value = Number(env['AGENTGOV_GATE_STDIN_TIMEOUT_MS']);
+  return Number.isFinite(value) && value > 0 ? value : STDIN_TIMEOUT_MS;
+}
+
+async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpoint | undefined, state: { pending: boolean }): Promise<GateOutcome | GateFailure> {
+  const input = await readInput(io.stdin, stdinTimeout(io.env));
+  if (isGateFailure(input)) {
+    state.pending = input.pending === true;
+    return { failure: input.failure, message: input.message };
+  }
+  const parsed = parseGateText(input.text, format);
   if (isInputProblem(parsed)) return { failure: parsed.code, message: parsed.message };
+  if (io.env[PROBE_ENV]) return { failure: 'probe', message: 'a probe run by init/doctor is never sent to watch' };
   if (!endpoint) return { failure: 'no_endpoint', message: `no gate is registered in ${gateEndpointFile(io.env)}: \`agentgov watch\` is not running` };
   // The running watch's gate.timeout_ms: loading the config here would cost more than the budget.
   const result = await requestDecision(endpoint, parsed, endpoint.gate?.timeout_ms ?? DEFAULT_TIMEOUT_MS);
@@ -79,10 +118,11 @@ async function decide(io: GateRunIo, endpoint: GateEndpoint | undefined): Promis
   return { verdict: result.verdict, event_id: result.event_id, assessment: result.assessment };
 }
 
-export async function runGate(format: GateFormat, io: GateRunIo): Promise<number> {
+export async function runGate(format: GateHookFormat, io: GateRunIo): Promise<GateRunResult> {
   const read = readEndpointFile(io.env);
   const endpoint = read.kind === 'found' ? read.endpoint : undefined;
-  let outcome = read.kind === 'unreadable' ? ({ failure: 'endpoint_unreadable', message: read.message } as GateFailure) : await decide(io, endpoint);
+  const state = { pending: false };
+  let outcome = read.kind === 'unreadable' ? ({ failure: 'endpoint_unreadable', message: read.message } as GateFailure) : await decide(io, format, endpoint, state);
   if (isGateFailure(outcome)) {
     // Only a failure needs gate.on_unavailable, so only a failure may pay for resolving it.
     const { gateSettings } = await import('./config-file.js');
@@ -90,6 +130,7 @@ export async function runGate(format: GateFormat, io: GateRunIo): Promise<number
     if (problem) (io.stderr ?? process.stderr).write(`agentgov gate: ${problem}\n`);
     outcome = unavailableOutcome(outcome, settings.on_unavailable);
   }
-  writeOut(io.stdout, formatOutcome(outcome, format));
-  return 0;
+  const rendered = format.render(outcome);
+  writeOut(io.stdout, rendered.stdout);
+  return { exitCode: rendered.exitCode, stdinPending: state.pending };
 }

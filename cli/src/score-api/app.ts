@@ -46,7 +46,7 @@ export function createScoreApp(options: ScoreAppOptions): Koa {
     const request = parseScoreRequest(await readBody(ctx));
     // `cwd` (optional) goes into the event exactly as the gate puts the hook's `cwd` there.
     const event = toolCallEvent(
-      { shape: 'score', ...request },
+      { framework: 'score-api', ...request },
       { framework: 'score-api', defaultCwd: serverCwd, id: `score-api:${request.session_id}` },
     );
     let assessment: Assessment;

@@ -75,13 +75,43 @@ describe('agentgov gate (the real binary)', () => {
   it('answers with the running gate verdict when the endpoint is good', async () => {
     const socket = await startGate('tok');
     writeEndpointFile({ socket, token: 'tok', pid: process.pid, started_at: '', config_file: null, gate: { on_unavailable: 'ask', timeout_ms: 2000 } }, env);
-    const out = JSON.parse((await runCli(['gate', '--stdin'], { env, cwd: home, input: event })).stdout) as HookOutput;
-    expect(out.hookSpecificOutput).to.deep.equal({ hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'ok Bash' });
+    // An allowed call gets no permission decision: the agent's own permission rules still apply.
+    const result = await runCli(['gate', '--stdin'], { env, cwd: home, input: event });
+    expect(result.code).to.equal(0);
+    expect(result.stdout).to.equal('');
+  });
+
+  it('a warning reaches the agent as a message without a permission decision (real socket)', async () => {
+    const socket = join(env['AGENTGOV_HOME']!, 'gate.sock');
+    server = new GateServer({
+      socketPath: socket,
+      token: 'tok',
+      logger: silentLogger,
+      decide: async () => ({ event_id: 'e', verdict: { decision: 'allow', reason: 'agentgov: warn (x)', decided_by: 'risk-assessment' }, assessment: { score: 40, level: 'medium', action: 'warn', reason_code: 'x', evidence: { rules: [] } } }),
+    });
+    await server.listen();
+    writeEndpointFile({ socket, token: 'tok', pid: process.pid, started_at: '', config_file: null, gate: { on_unavailable: 'ask', timeout_ms: 2000 } }, env);
+    const result = await runCli(['gate', '--stdin'], { env, cwd: home, input: event });
+    expect(JSON.parse(result.stdout)).to.deep.equal({ systemMessage: 'agentgov: warn (x)' });
+  });
+
+  it('an open stdin that never delivers ends with a verdict per gate.on_unavailable, not a hang', async () => {
+    const { spawn } = await import('node:child_process');
+    const { CLI_MAIN } = await import('../support/cli-process.js');
+    const child = spawn(process.execPath, [CLI_MAIN, 'gate', '--stdin'], { env: { ...env, AGENTGOV_GATE_STDIN_TIMEOUT_MS: '300' }, cwd: home, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.destroy();
+    expect(code).to.equal(0);
+    const out = JSON.parse(stdout) as HookOutput;
+    expect(out.hookSpecificOutput.permissionDecision).to.equal('ask');
+    expect(out.hookSpecificOutput.permissionDecisionReason).to.contain('(input_timeout)');
   });
 
   const usage: [string[], RegExp][] = [
     [['gate'], /pass --stdin/],
-    [['gate', '--stdin', '--format', 'yaml'], /--format must be one of agentx-code, json/],
+    [['gate', '--stdin', '--format', 'yaml'], /--format must be one of agentx-code, json \(got yaml\)/],
     [['gate', '--stdin', '--bogus'], /Unsupported option|bogus/i],
   ];
   for (const [args, message] of usage) {

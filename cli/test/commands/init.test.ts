@@ -1,18 +1,12 @@
-import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
-import { CLI_MAIN, runCli } from '../support/cli-process.js';
+import { gateHookCommand } from '../../src/gate/hook-command.js';
+import { runCli } from '../support/cli-process.js';
 
-/** What init must write: the binary itself when executable (npm sets +x on bins), else node + the script. */
-const expectedCommand = (() => {
-  try {
-    accessSync(CLI_MAIN, constants.X_OK);
-    return `${CLI_MAIN} gate --stdin`;
-  } catch {
-    return `${process.execPath} ${CLI_MAIN} gate --stdin`;
-  }
-})();
+/** What init must write: this node and the committed bin entry, absolute, with the agent's format. */
+const expectedCommand = gateHookCommand('agentx-code');
 
 describe('agentgov init (the real binary)', () => {
   let home: string;

@@ -71,7 +71,7 @@ describe('agentgov init + watch + gate, end to end (real binaries)', () => {
     expect(settings.model).to.equal('x');
     expect(settings.hooks['PostToolUse']).to.have.length(1);
     const command = settings.hooks['PreToolUse']![0]!.hooks[0]!.command;
-    expect(command).to.match(/^\/\S+ \/\S+main\.js gate --stdin$|^\/\S+ gate --stdin$/);
+    expect(command).to.match(/^\/\S+ \/\S+\/bin\/agentgov\.js gate --stdin --format agentx-code$/);
 
     const watch = startDaemon(['watch'], { env: home.env, cwd: home.root });
     try {
@@ -84,7 +84,8 @@ describe('agentgov init + watch + gate, end to end (real binaries)', () => {
       expect(denied.hookSpecificOutput.permissionDecisionReason).to.match(/^agentgov: (deny|ask) \(\w+, risk (high|critical) \d+\/100\); matched /);
 
       const safe = await runHook(command, hookPayload(project, 'tu-2', 'Bash', { command: 'git status' }), home.env, project);
-      expect((JSON.parse(safe.stdout) as HookOutput).hookSpecificOutput.permissionDecision).to.equal('allow');
+      // Allowed: no permission decision at all (the agent's own permission rules still apply).
+      expect(safe).to.include({ code: 0, stdout: '' });
 
       const secret = await runHook(command, hookPayload(project, 'tu-3', 'Read', { file_path: join(home.root, '.ssh', 'id_rsa') }), home.env, project);
       expect(['deny', 'ask']).to.include((JSON.parse(secret.stdout) as HookOutput).hookSpecificOutput.permissionDecision);

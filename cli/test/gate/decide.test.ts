@@ -40,7 +40,7 @@ describe('gate/decide', () => {
 
   it('records and emits each decision; a hook payload keeps the transcript id of its tool call', async () => {
     const { decide, drain, recorded, emitted } = decider();
-    const result = await decide({ shape: 'agentx-code', session_id: 's1', tool_name: 'Bash', arguments: { command: 'rm -rf /' }, tool_use_id: 'tu9', cwd: '/p' });
+    const result = await decide({ framework: 'agentx-code', session_id: 's1', tool_name: 'Bash', arguments: { command: 'rm -rf /' }, tool_use_id: 'tu9', cwd: '/p' });
     await drain();
     expect(result.event_id).to.equal('agentx-code:s1:tu9');
     expect(result.verdict.decision).to.equal('deny');
@@ -51,8 +51,8 @@ describe('gate/decide', () => {
 
   it('a Score-shaped request gets a fresh id each time and the default cwd', async () => {
     const { decide, recorded } = decider();
-    const a = await decide({ shape: 'score', session_id: 's', tool_name: 'Read', arguments: { file_path: 'x' } });
-    const b = await decide({ shape: 'score', session_id: 's', tool_name: 'Read', arguments: { file_path: 'x' } });
+    const a = await decide({ framework: 'gate', session_id: 's', tool_name: 'Read', arguments: { file_path: 'x' } });
+    const b = await decide({ framework: 'gate', session_id: 's', tool_name: 'Read', arguments: { file_path: 'x' } });
     expect(a.event_id).to.not.equal(b.event_id);
     expect(recorded[0]!.event).to.include({ framework: 'gate', canonical_tool: 'read', cwd: '/work' });
   });
@@ -60,7 +60,7 @@ describe('gate/decide', () => {
   it('a verdict from the gate hook wins over the assessment', async () => {
     const policy: GateVerdict = { decision: 'deny', reason: 'policy: no reads today', decided_by: 'policy-x' };
     const { decide, recorded } = decider(policy);
-    const result = await decide({ shape: 'score', session_id: 's', tool_name: 'Read', arguments: {} });
+    const result = await decide({ framework: 'gate', session_id: 's', tool_name: 'Read', arguments: {} });
     expect(result.verdict).to.deep.equal(policy);
     expect(recorded[0]!.verdict).to.deep.equal(policy);
   });

@@ -1,8 +1,9 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AgentgovError } from '@agentgov/core';
 import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
-import { gateHookCommand, shellQuote } from '../../src/gate/hook-command.js';
+import { BIN_ENTRY, gateHookCommand, shellQuote } from '../../src/gate/hook-command.js';
 
 describe('gate/hook-command', () => {
   it('quotes only what the shell would split or expand', () => {
@@ -11,15 +12,24 @@ describe('gate/hook-command', () => {
     expect(shellQuote("/it's/$HOME")).to.equal(`'/it'\\''s/$HOME'`);
   });
 
-  it('runs an executable entry directly and a plain script through node', () => {
-    const dir = makeTempDir('hc-');
-    const bin = join(dir, 'agentgov');
-    const script = join(dir, 'main.js');
-    writeFileSync(bin, '#!/bin/sh\n');
-    chmodSync(bin, 0o755);
-    writeFileSync(script, '');
-    chmodSync(script, 0o644);
-    expect(gateHookCommand(bin, '/usr/bin/node')).to.equal(`${bin} gate --stdin`);
-    expect(gateHookCommand(script, '/opt/node 20/bin/node')).to.equal(`'/opt/node 20/bin/node' ${script} gate --stdin`);
+  it('names this node and the committed bin entry by real, absolute paths, with the format', () => {
+    expect(gateHookCommand('agentx-code')).to.equal(`${shellQuote(realpathSync(process.execPath))} ${shellQuote(realpathSync(BIN_ENTRY))} gate --stdin --format agentx-code`);
+  });
+
+  it('quotes a node and an entry whose paths have spaces, and resolves symlinks', () => {
+    const dir = join(makeTempDir('hc-'), 'with space');
+    mkdirSync(dir);
+    const entry = join(dir, 'agentgov.js');
+    writeFileSync(entry, '');
+    chmodSync(entry, 0o644);
+    expect(gateHookCommand('x', { entry, node: process.execPath })).to.equal(`${shellQuote(realpathSync(process.execPath))} '${realpathSync(entry)}' gate --stdin --format x`);
+  });
+
+  it('refuses a directory (X_OK passes on one; the shell cannot run it) and a missing entry', () => {
+    const dir = makeTempDir('hc-dir-');
+    chmodSync(dir, 0o755);
+    expect(() => gateHookCommand('x', { entry: dir })).to.throw(AgentgovError, /not a regular file/);
+    expect(() => gateHookCommand('x', { node: dir })).to.throw(AgentgovError, /not a regular file/);
+    expect(() => gateHookCommand('x', { entry: join(dir, 'missing.js') })).to.throw(AgentgovError, /does not exist/);
   });
 });

@@ -1,13 +1,16 @@
 import { expect } from 'chai';
-import { parseGateText } from '../../src/gate/input.js';
+import { gateFormat } from '@agentgov/plugin-framework-agentx';
+import { parseGateText as parseWith } from '../../src/gate/input.js';
+
+const parseGateText = (text: string) => parseWith(text, gateFormat);
 
 describe('gate/input', () => {
   const valid: [string, unknown, Record<string, unknown>][] = [
-    ['Score request shape', { tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's1' }, { shape: 'score', tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's1' }],
+    ['Score request shape', { tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's1' }, { framework: 'gate', tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's1' }],
     [
       'agentx-code hook payload',
       { session_id: 's2', transcript_path: '/t.jsonl', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: '/p/a' }, tool_use_id: 'tu1', extra: 1 },
-      { shape: 'agentx-code', tool_name: 'Read', arguments: { file_path: '/p/a' }, session_id: 's2', cwd: '/p', tool_use_id: 'tu1', transcript_path: '/t.jsonl', hook_event_name: 'PreToolUse' },
+      { framework: 'agentx-code', tool_name: 'Read', arguments: { file_path: '/p/a' }, session_id: 's2', cwd: '/p', tool_use_id: 'tu1', transcript_path: '/t.jsonl', hook_event_name: 'PreToolUse' },
     ],
   ];
   for (const [name, value, expected] of valid) {
@@ -36,9 +39,16 @@ describe('gate/input', () => {
 });
 
 describe('gate/input on the wire', () => {
-  it('the checked form of a hook payload keeps its shape when checked again by the server', async () => {
+  it('the checked form of a hook payload keeps its framework when checked again by the server', async () => {
     const { toGateInput } = await import('../../src/gate/input.js');
     const first = parseGateText(JSON.stringify({ session_id: 's', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' }));
     expect(toGateInput(JSON.parse(JSON.stringify(first)))).to.deep.equal(first);
+  });
+});
+
+describe('gate/input: the normalised form on the wire', () => {
+  it('a form without a framework is refused by the server', async () => {
+    const { toGateInput } = await import('../../src/gate/input.js');
+    expect(toGateInput({ session_id: 's', tool_name: 'Bash', arguments: {} })).to.deep.equal({ code: 'input_invalid', message: "field 'framework' must be a non-empty string" });
   });
 });

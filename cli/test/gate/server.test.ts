@@ -12,7 +12,7 @@ import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES, type GateDecision } from '.
 import { GateServer } from '../../src/gate/server.js';
 
 const assessment = (score: number): Assessment => ({ score, level: 'low', action: 'allow', reason_code: 'no_risk_detected', evidence: { rules: [] } });
-const input = (command: string): GateInput => ({ shape: 'score', tool_name: 'Bash', arguments: { command }, session_id: 's1' });
+const input = (command: string): GateInput => ({ framework: 'gate', tool_name: 'Bash', arguments: { command }, session_id: 's1' });
 
 /** Decides by the command text, so each reply can be matched to its request. */
 async function decideByCommand(request: GateInput): Promise<GateDecision> {
@@ -81,7 +81,7 @@ describe('gate/server + gate/client', () => {
   });
 
   it('refuses a request whose event is invalid', async () => {
-    const reply = (await rawExchange(endpoint.socket, encodeFrame({ v: 1, token: 't0k3n', input: { tool_name: 'Bash' } }))) as { error: { code: string; message: string } };
+    const reply = (await rawExchange(endpoint.socket, encodeFrame({ v: 1, token: 't0k3n', input: { framework: 'gate', tool_name: 'Bash' } }))) as { error: { code: string; message: string } };
     expect(reply.error.code).to.equal('bad_request');
     expect(reply.error.message).to.match(/session_id/);
   });

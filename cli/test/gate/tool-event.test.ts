@@ -9,7 +9,7 @@ describe('tool-event: a live call as a ToolCallEvent', function () {
   });
 
   it('uses the given time, else now', function () {
-    const input = { shape: 'score' as const, tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's' };
+    const input = { framework: 'gate', tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's' };
     expect(toolCallEvent(input, { framework: 'score-api', defaultCwd: '/p', now: new Date(5) }).timestamp).to.equal('1970-01-01T00:00:00.005Z');
     const before = Date.now();
     const stamped = Date.parse(toolCallEvent(input, { framework: 'score-api', defaultCwd: '/p' }).timestamp);

@@ -40,15 +40,31 @@ export interface CaptureParseContext {
   offset?: number;
 }
 
-/** Installs a governance hook into an agent's project settings (used by `init`). */
+/** Where `init` writes: a settings scope of the agent (agentx-code: `project` = shared, `local` = personal). */
+export interface HookInstallOptions {
+  scope?: string;
+}
+
+/**
+ * Installs a governance hook into an agent's settings (used by `init` and `doctor`). The host
+ * builds the command (`<node> <agentgov> gate --stdin --format <format>`), runs it on the format's
+ * probe before reporting success, and never switches on the agent's name.
+ */
 export interface HookInstaller {
   agent: string;
+  /** The `gate --format` whose payload and answer this agent's hook speaks (see GateHookFormat). */
+  format: string;
+  /** Settings scopes `init --scope` accepts; the first is the default. */
+  scopes: string[];
   /**
-   * Writes a PreToolUse hook running `gateCommand` into the project's agent settings, keeping every
-   * other setting. Idempotent: when the hook is already there nothing is written (`changed: false`).
+   * Writes a PreToolUse hook running `gateCommand` into the scope's settings file, keeping every
+   * other setting. Idempotent: when the hook is already there nothing is written (`changed: false`);
+   * an agentgov gate hook written earlier (another path) is replaced, not duplicated.
    * A settings file that is not valid JSON is left untouched: throws `E_SETTINGS_INVALID`.
    */
-  install(projectDir: string, gateCommand: string): Promise<{ changed: boolean; settingsFile: string }>;
+  install(projectDir: string, gateCommand: string, options?: HookInstallOptions): Promise<{ changed: boolean; settingsFile: string }>;
+  /** The agentgov gate commands installed in the scope's settings file (what `doctor` re-checks). */
+  installed(projectDir: string, options?: HookInstallOptions): Promise<{ settingsFile: string; commands: string[] }>;
 }
 
 /** How an MCP client starts a stdio server: `agentgov serve` as `init --mcp` registers it. */

@@ -167,6 +167,11 @@ export const ERROR_CATALOG = {
     causes: ['origin has commits the branch lacks (rejected, non-fast-forward)', 'The repository has no remote named origin, or the branch has no upstream on origin', 'HEAD is detached', 'The remote could not be reached'],
     remediation: 'Pull with rebase and push again (never forced), or set the upstream with `git push -u origin BRANCH`; `details.commit` is the local commit.',
   },
+  E_HOOK_BROKEN: {
+    meaning: 'An agent hook command, run exactly as the agent runs it on a probe call, did not exit 0 or 2 with an answer that asks or denies.',
+    causes: ['The agentgov or Node binary named in the command moved or was removed', 'The build output is missing (`npm run build`)', '`gate.on_unavailable: allow` or a rule override lets the probe through'],
+    remediation: 'Read the message (it says what the hook did), fix it, then run `agentgov init <agent>` again; `agentgov doctor` re-checks installed hooks.',
+  },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

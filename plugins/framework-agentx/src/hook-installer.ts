@@ -1,15 +1,27 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { AgentgovError, type HookInstaller } from '@agentgov/core';
+import { AgentgovError, type HookInstaller, type HookInstallOptions } from '@agentgov/core';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A hook command written by an earlier `init` (possibly with another binary path). */
-const GATE_COMMAND = /\bagentgov(?:\.js|\.mjs)?["']?\s+gate\s+--stdin\b/;
+/**
+ * A hook command written by an earlier `init`, whichever way agentgov was started then: the bin
+ * (`…/agentgov gate --stdin`), the bin entry through node (`node …/bin/agentgov.js gate --stdin`),
+ * or the checkout directory (`…/cli gate --stdin`, the broken form init wrote before).
+ */
+const GATE_COMMAND = /(?:\bagentgov(?:\.js|\.mjs)?|\/cli|\/main\.js)["']?\s+gate\s+--stdin\b/;
 
-export function settingsFileOf(projectDir: string): string {
-  return join(projectDir, '.agentx', 'settings.json');
+/** Settings scopes: `project` is the shared `.agentx/settings.json`, `local` the personal `.agentx/settings.local.json`. */
+export const SCOPES = ['project', 'local'];
+
+export function settingsFileOf(projectDir: string, scope = 'project'): string {
+  if (!SCOPES.includes(scope)) throw new AgentgovError('E_INVALID_ARGUMENT', `unknown settings scope '${scope}'; agentx-code has ${SCOPES.join(', ')}`, { scope });
+  return join(projectDir, '.agentx', scope === 'local' ? 'settings.local.json' : 'settings.json');
+}
+
+export function isGateCommand(command: string): boolean {
+  return GATE_COMMAND.test(command);
 }
 
 function readSettings(file: string): Json {
@@ -44,8 +56,8 @@ function commandHooks(pre: unknown[]): Json[] {
  * `<project>/.agentx/settings.json`, keeping every other setting. An agentgov gate hook already
  * present is left as is (same command) or pointed at the new command; nothing else changes.
  */
-export async function installPreToolUseHook(projectDir: string, gateCommand: string): Promise<{ changed: boolean; settingsFile: string }> {
-  const file = settingsFileOf(projectDir);
+export async function installPreToolUseHook(projectDir: string, gateCommand: string, options: HookInstallOptions = {}): Promise<{ changed: boolean; settingsFile: string }> {
+  const file = settingsFileOf(projectDir, options.scope);
   const settings = readSettings(file);
   const pre = preToolUseOf(settings, file);
   const hooks = commandHooks(pre);
@@ -62,4 +74,14 @@ export async function installPreToolUseHook(projectDir: string, gateCommand: str
   return { changed: true, settingsFile: file };
 }
 
-export const agentxHookInstaller: HookInstaller = { agent: 'agentx-code', install: installPreToolUseHook };
+/** The agentgov gate commands in the scope's settings file (none when the file does not exist). */
+export async function installedGateCommands(projectDir: string, options: HookInstallOptions = {}): Promise<{ settingsFile: string; commands: string[] }> {
+  const file = settingsFileOf(projectDir, options.scope);
+  const settings = readSettings(file);
+  const commands = commandHooks(preToolUseOf(settings, file))
+    .map((h) => h['command'])
+    .filter((c): c is string => typeof c === 'string' && isGateCommand(c));
+  return { settingsFile: file, commands };
+}
+
+export const agentxHookInstaller: HookInstaller = { agent: 'agentx-code', format: 'agentx-code', scopes: SCOPES, install: installPreToolUseHook, installed: installedGateCommands };

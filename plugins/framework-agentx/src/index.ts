@@ -12,5 +12,6 @@ export default definePlugin({
 });
 
 export { agentxAdapter } from './adapter.js';
-export { installPreToolUseHook, settingsFileOf } from './hook-installer.js';
+export { installPreToolUseHook, installedGateCommands, isGateCommand, settingsFileOf } from './hook-installer.js';
+export { gateFormat } from './gate-format.js';
 export { eventId, parseTranscript, FRAMEWORK, MAX_RESULT_CHARS } from './transcript.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AgentgovError } from '@agentgov/core';
 import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
-import { installPreToolUseHook, settingsFileOf } from '../src/index.js';
+import { installedGateCommands, installPreToolUseHook, settingsFileOf } from '../src/index.js';
 
 const COMMAND = '/usr/local/bin/agentgov gate --stdin';
 
@@ -37,6 +37,25 @@ describe('agentx-code hook installer', () => {
     await installPreToolUseHook(project, COMMAND);
     const parsed = JSON.parse(readFileSync(settingsFileOf(project), 'utf8'));
     expect(parsed.hooks.PreToolUse).to.deep.equal([{ matcher: '*', hooks: [{ type: 'command', command: COMMAND }] }]);
+  });
+
+  it('replaces the broken directory command an earlier init wrote (`…/cli gate --stdin`)', async () => {
+    const project = makeTempDir();
+    await installPreToolUseHook(project, '/src/agentgov/cli gate --stdin');
+    await installPreToolUseHook(project, COMMAND);
+    expect((await installedGateCommands(project)).commands).to.deep.equal([COMMAND]);
+  });
+
+  it('the local scope writes .agentx/settings.local.json; an unknown scope is refused', async () => {
+    const project = makeTempDir();
+    const result = await installPreToolUseHook(project, COMMAND, { scope: 'local' });
+    expect(result.settingsFile).to.equal(join(project, '.agentx', 'settings.local.json'));
+    expect((await installedGateCommands(project, { scope: 'local' })).commands).to.deep.equal([COMMAND]);
+    expect((await installedGateCommands(project, { scope: 'project' })).commands).to.deep.equal([]);
+    await installPreToolUseHook(project, COMMAND, { scope: 'team' }).then(
+      () => expect.fail('expected a refusal'),
+      (error: unknown) => expect(error).to.be.instanceOf(AgentgovError).and.have.property('code', 'E_INVALID_ARGUMENT'),
+    );
   });
 
   for (const [what, text] of [

@@ -1,0 +1,50 @@
+import { Command, Option } from 'clipanion';
+import { AgentgovCommand, EXIT } from './base.js';
+
+export class DoctorCommand extends AgentgovCommand {
+  static override paths = [['doctor']];
+  static override usage = Command.Usage({
+    category: 'Governance',
+    description: "Re-check the agentgov gate hooks installed in a project's agent settings",
+    details:
+      "For every agent whose framework plugin installs hooks, and every settings scope it has, finds the agentgov gate hooks in the project's settings and runs each exact command through `/bin/sh -c` on a probe call (`rm -rf /`), as the agent would. A hook passes when it exits 0 or 2 with an answer that asks or denies. Exit 0 when every installed hook passes, 1 when one fails or none is installed. A hook that names another agentgov than this one is reported (re-run `init` to point it here).",
+    examples: [
+      ['Check the project in the current directory', '$0 doctor'],
+      ['Check another project', '$0 doctor --project ~/src/app'],
+    ],
+  });
+
+  project = Option.String('--project,-p', '.', { description: 'Project root directory (default: .)' });
+
+  async run(): Promise<number> {
+    const { startCliHost } = await import('../host.js');
+    const { host } = await startCliHost({}, this.logger('WARNING'));
+    const { resolve } = await import('node:path');
+    const { loadGateFormat } = await import('../gate/formats.js');
+    const { checkHookCommand, gateHookCommand } = await import('../gate/hook-command.js');
+    const projectDir = resolve(this.project);
+    let found = 0;
+    let failed = 0;
+    for (const framework of host.registries.frameworks.values()) {
+      const installer = framework.hookInstaller;
+      if (!installer) continue;
+      const format = await loadGateFormat(installer.format);
+      const current = gateHookCommand(installer.format);
+      for (const scope of installer.scopes) {
+        const { settingsFile, commands } = await installer.installed(projectDir, { scope });
+        for (const command of commands) {
+          found += 1;
+          const check = format ? checkHookCommand(command, format, { cwd: projectDir }) : { ok: false, message: `no bundled plugin declares gate format '${installer.format}'` };
+          if (!check.ok) failed += 1;
+          this.context.stdout.write(`${check.ok ? 'ok  ' : 'FAIL'} ${installer.agent} (${scope}) ${settingsFile}\n  command: ${command}\n  ${check.message}\n`);
+          if (command !== current) this.context.stdout.write(`  note: this agentgov would write \`${current}\`; run \`agentgov init ${installer.agent} --scope ${scope}\` to point the hook here\n`);
+        }
+      }
+    }
+    if (found === 0) {
+      this.context.stdout.write(`no agentgov gate hook is installed for ${projectDir}: run \`agentgov init <agent>\`\n`);
+      return EXIT.FAILED;
+    }
+    return failed ? EXIT.FAILED : EXIT.OK;
+  }
+}

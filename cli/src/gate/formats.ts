@@ -1,0 +1,75 @@
+/**
+ * `gate --format NAME`: the hook protocols the gate speaks. `json` is built in (everything the
+ * gate knows, for scripts and people); every agent's own format comes from a framework plugin,
+ * which declares it in its package.json (`"agentgov": {"gateFormats": {"NAME": "./module.js"}}`).
+ * Reading those few package.json files is what lets the gate client find a format without
+ * loading the plugin host (the host alone costs more than the client's start-up budget).
+ * Node built-ins only: gate start-up path.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { checkToolCallPayload, type GateHookFormat, type HookDecision } from '@agentgov/core/gate-hook';
+
+/** Framework-neutral: the Score request shape (or any `tool_input` payload) in, the whole outcome out. */
+export const jsonFormat: GateHookFormat = {
+  name: 'json',
+  parseInput(value) {
+    const hook = typeof value === 'object' && value !== null && 'tool_input' in value;
+    return checkToolCallPayload(value, { framework: 'gate', argsField: hook ? 'tool_input' : 'arguments' });
+  },
+  render(outcome) {
+    return { stdout: `${JSON.stringify(outcome)}\n`, exitCode: 0 };
+  },
+  probePayload() {
+    return { tool_name: 'Bash', arguments: { command: 'rm -rf /' }, session_id: 'agentgov-probe' };
+  },
+  readDecision(stdout, exitCode): HookDecision | undefined {
+    if (exitCode !== 0) return undefined;
+    try {
+      const value = JSON.parse(stdout) as { verdict?: { decision?: unknown }; assessment?: { action?: unknown } };
+      const decision = value.verdict?.decision;
+      if (decision === 'allow' && value.assessment?.action === 'warn') return 'warn';
+      return decision === 'allow' || decision === 'ask' || decision === 'deny' ? decision : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+interface PackageManifest {
+  dependencies?: Record<string, string>;
+  agentgov?: { gateFormats?: Record<string, string> };
+}
+
+const readManifest = (url: URL): PackageManifest => JSON.parse(readFileSync(url, 'utf8')) as PackageManifest;
+
+/** Where each format's module is: name → module URL, from the CLI's bundled framework plugins. */
+export function gateFormatModules(): Map<string, URL> {
+  const modules = new Map<string, URL>();
+  const cli = readManifest(new URL('../../../package.json', import.meta.url));
+  // CommonJS resolution: import.meta.resolve would wait on module hooks a host may have registered.
+  const require = createRequire(import.meta.url);
+  for (const name of Object.keys(cli.dependencies ?? {})) {
+    if (!name.startsWith('@agentgov/plugin-framework-')) continue;
+    const manifestUrl = pathToFileURL(require.resolve(`${name}/package.json`));
+    for (const [format, path] of Object.entries(readManifest(manifestUrl).agentgov?.gateFormats ?? {})) {
+      if (!modules.has(format)) modules.set(format, new URL(path, manifestUrl));
+    }
+  }
+  return modules;
+}
+
+/** Every format name `--format` accepts. */
+export function gateFormatNames(): string[] {
+  return ['json', ...gateFormatModules().keys()].sort();
+}
+
+/** The format called `name`, or undefined when no bundled plugin provides it. */
+export async function loadGateFormat(name: string): Promise<GateHookFormat | undefined> {
+  if (name === 'json') return jsonFormat;
+  const url = gateFormatModules().get(name);
+  if (!url) return undefined;
+  const module = (await import(url.href)) as { gateFormat?: GateHookFormat };
+  return module.gateFormat;
+}

@@ -1,0 +1,99 @@
+/**
+ * How an agent's hook talks to `agentgov gate`: the normalised tool call the gate decides on, the
+ * outcome it prints, and the per-framework format (payload in, hook answer out) a framework plugin
+ * provides. This module imports nothing: it is on the gate client's start-up path
+ * (`@agentgov/core/gate-hook`).
+ */
+import type { Assessment, GateVerdict } from './events.js';
+
+/** One tool call to gate, whatever framework's hook sent it. */
+export interface GateInput {
+  /** Framework whose hook sent the call (`gate` for the framework-neutral Score request shape). */
+  framework: string;
+  session_id: string;
+  tool_name: string;
+  arguments: Record<string, unknown>;
+  cwd?: string;
+  tool_use_id?: string;
+  transcript_path?: string;
+  hook_event_name?: string;
+}
+
+export interface GateInputProblem {
+  code: 'input_empty' | 'input_malformed' | 'input_invalid';
+  message: string;
+}
+
+/** What the gate decided for one call, or why it could not (then `gate.on_unavailable` decided). */
+export interface GateOutcome {
+  verdict: GateVerdict;
+  event_id?: string;
+  assessment?: Assessment;
+  /** Present when no assessment decided: what failed. */
+  unavailable?: { code: string; message: string };
+  /** Settings that were ignored or problems worth telling the user (e.g. an untrusted project config). */
+  notes?: string[];
+}
+
+/** The answer the hook prints, as the agent reads it. */
+export type HookDecision = 'allow' | 'warn' | 'ask' | 'deny';
+
+/**
+ * A framework's hook protocol, named by `gate --format NAME`. A framework plugin declares its
+ * formats in its package.json (`"agentgov": {"gateFormats": {"NAME": "./dist/src/gate-format.js"}}`,
+ * a module whose `gateFormat` export is this object), so the gate client finds one without
+ * loading the plugin host. The module may import Node built-ins only.
+ */
+export interface GateHookFormat {
+  name: string;
+  /** The hook payload (decoded JSON) as a gate input; a problem names the offending field. */
+  parseInput(value: unknown): GateInput | GateInputProblem;
+  /**
+   * What the hook prints and exits with. It must never grant more than the agent's own
+   * permissions would: no permission decision for an allowed call, a message without a decision
+   * for a warning, ask and deny as decisions.
+   */
+  render(outcome: GateOutcome): { stdout: string; exitCode: number };
+  /** A payload for a call that must never be allowed (`rm -rf /`), sent by `init` and `doctor` to verify an installed hook. */
+  probePayload(cwd: string): unknown;
+  /** Reads back what `render` printed: the decision the agent will act on, or undefined when the output is not a hook answer. */
+  readDecision(stdout: string, exitCode: number): HookDecision | undefined;
+}
+
+export function isGateInputProblem(value: GateInput | GateInputProblem): value is GateInputProblem {
+  return 'code' in value && !('tool_name' in value);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const OPTIONAL_STRINGS = ['cwd', 'tool_use_id', 'transcript_path', 'hook_event_name'] as const;
+
+/**
+ * Checks a decoded hook payload of the common `{session_id, tool_name, <argsField>, cwd?,
+ * tool_use_id?, transcript_path?, hook_event_name?}` form; the problem names the offending field.
+ * Formats whose payload differs map it to this form first.
+ */
+export function checkToolCallPayload(value: unknown, options: { framework: string; argsField: string; hookEvent?: string }): GateInput | GateInputProblem {
+  const invalid = (message: string): GateInputProblem => ({ code: 'input_invalid', message });
+  if (!isObject(value)) return invalid(`the event must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
+  for (const field of ['tool_name', 'session_id']) {
+    if (typeof value[field] !== 'string' || value[field] === '') return invalid(`field '${field}' must be a non-empty string`);
+  }
+  if (!isObject(value[options.argsField])) return invalid(`field '${options.argsField}' must be an object`);
+  for (const field of OPTIONAL_STRINGS) {
+    if (value[field] !== undefined && typeof value[field] !== 'string') return invalid(`field '${field}' must be a string when present`);
+  }
+  if (options.hookEvent && value['hook_event_name'] !== undefined && value['hook_event_name'] !== options.hookEvent) {
+    return invalid(`hook_event_name is '${String(value['hook_event_name'])}'; the gate answers ${options.hookEvent} events only`);
+  }
+  const input: GateInput = {
+    framework: options.framework,
+    session_id: value['session_id'] as string,
+    tool_name: value['tool_name'] as string,
+    arguments: value[options.argsField] as Record<string, unknown>,
+  };
+  for (const field of OPTIONAL_STRINGS) {
+    if (typeof value[field] === 'string') input[field] = value[field];
+  }
+  return input;
+}
