@@ -128,7 +128,7 @@ describe('score-api request guards (real koa server, real HTTP, real risk engine
       const reply = await post(open.url, score('rm -rf ../shared', { cwd }), JSON_TYPE);
       expect(reply.status).to.equal(200);
       expect(calls.at(-1)?.cwd).to.equal(cwd);
-      const gateEvent = toolCallEvent({ shape: 'agentx-code', tool_name: 'Bash', arguments: { command: 'rm -rf ../shared' }, session_id: 's', cwd }, { framework: 'agentx-code', defaultCwd: '/elsewhere' });
+      const gateEvent = toolCallEvent({ framework: 'agentx-code', tool_name: 'Bash', arguments: { command: 'rm -rf ../shared' }, session_id: 's', cwd }, { framework: 'agentx-code', defaultCwd: '/elsewhere' });
       const viaGate = engine.assess(gateEvent);
       expect(reply.json['recommendation']).to.deep.equal({ action: viaGate.action, reason_code: viaGate.reason_code });
       expect(JSON.stringify(reply.json['evidence'])).to.contain('/srv/team/shared');
