@@ -18,14 +18,26 @@ function gateFormatOf(args: string[]): string | undefined {
 
 const argv = process.argv.slice(2);
 const gateFormatName = argv[0] === 'gate' ? gateFormatOf(argv.slice(1)) : undefined;
-const { loadGateFormat } = gateFormatName ? await import('./gate/formats.js') : { loadGateFormat: undefined };
-const gateFormat = gateFormatName ? await loadGateFormat?.(gateFormatName) : undefined;
-if (gateFormat) {
-  const { runGate } = await import('./gate/run-gate.js');
-  const result = await runGate(gateFormat, { stdin: undefined, stdout: undefined, stderr: undefined, env: process.env, cwd: process.cwd() });
-  // A read of an open, silent stdin is still pending: it would keep the process alive.
-  if (result.stdinPending) process.exit(result.exitCode);
-  process.exitCode = result.exitCode;
+if (gateFormatName) {
+  // The hook path fails closed: anything unexpected exits 2, which blocks the call and shows the
+  // message to the agent (any other exit code would let the call run ungoverned).
+  try {
+    const { loadGateFormat } = await import('./gate/formats.js');
+    const format = await loadGateFormat(gateFormatName);
+    if (format) {
+      const { runGate } = await import('./gate/run-gate.js');
+      const result = await runGate(format, { stdin: undefined, stdout: undefined, stderr: undefined, env: process.env, cwd: process.cwd() });
+      // A read of an open, silent stdin is still pending: it would keep the process alive.
+      if (result.stdinPending) process.exit(result.exitCode);
+      process.exitCode = result.exitCode;
+    } else {
+      const { run } = await import('./cli.js');
+      process.exitCode = await run(argv);
+    }
+  } catch (error) {
+    process.stderr.write(`agentgov gate: internal error, the call is blocked: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(2);
+  }
 } else {
   const { run } = await import('./cli.js');
   process.exitCode = await run(argv);

@@ -52,7 +52,12 @@ export function gateFormatModules(): Map<string, URL> {
   const require = createRequire(import.meta.url);
   for (const name of Object.keys(cli.dependencies ?? {})) {
     if (!name.startsWith('@agentgov/plugin-framework-')) continue;
-    const manifestUrl = pathToFileURL(require.resolve(`${name}/package.json`));
+    let manifestUrl: URL;
+    try {
+      manifestUrl = pathToFileURL(require.resolve(`${name}/package.json`));
+    } catch {
+      continue; // not installed: its formats are unknown, and a hook asking for one fails closed
+    }
     for (const [format, path] of Object.entries(readManifest(manifestUrl).agentgov?.gateFormats ?? {})) {
       if (!modules.has(format)) modules.set(format, new URL(path, manifestUrl));
     }
