@@ -2,10 +2,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Assessment, LoadedConfig, PluginHost, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
 import { normalizeShell, type ParsedCommand } from './normalize.js';
-import { classifyPath, resolvePath, type ClassifiedPath } from './paths.js';
+import { classifyPath, projectRootOf, resolvePath, type ClassifiedPath } from './paths.js';
 import { loadRuleSet, type CompiledRule, type RuleSet } from './rules.js';
 import { ShellRuleIndex, type Hit } from './shell-rules.js';
 import { actionForScore, actionSeverity, levelForScore } from './scoring.js';
+import { READ_LIMITS, ReadBudget } from './budget.js';
+import { warmShellParser } from './shell-parse.js';
 
 export interface RiskEngine {
   /** Deterministic: same event, same answer. Never throws on any input. */
@@ -41,8 +43,10 @@ export async function createRiskEngineForHost(loaded: LoadedConfig, host: Plugin
   });
 }
 
-/** Longer shell text is assessed on its first part (and says so). */
-const MAX_COMMAND_CHARS = 32 * 1024;
+/** Longer shell text is assessed on its first part, and answered at least `ask` (command_unreadable). */
+const MAX_COMMAND_CHARS = READ_LIMITS.chars;
+/** The score of a command that could not be read in full: `ask`. */
+const UNREADABLE_SCORE = 50;
 const MAX_EVIDENCE_COMMANDS = 40;
 const FILE_TOOLS = new Set(['read', 'write', 'edit', 'search']);
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'absolute_path'];
@@ -62,6 +66,7 @@ class RuleEngine implements RiskEngine {
     this.rulesLoaded = set.rules.length;
     this.ruleFiles = [...set.files];
     this.shellRules = new ShellRuleIndex(set.rules.filter((rule) => rule.tools.includes('shell')));
+    warmShellParser();
     for (const tool of FILE_TOOLS) {
       const rules = set.rules.filter((rule) => {
         const m = rule.match;
@@ -94,9 +99,10 @@ class RuleEngine implements RiskEngine {
     const cwd = typeof event?.cwd === 'string' && path.posix.isAbsolute(event.cwd) ? resolvePath(event.cwd) : null;
     const factors: string[] = [];
     if (cwd === null) factors.push('no absolute project root (cwd): relative paths cannot be placed');
-    // The home directory or `/` is never a project: everything would count as "inside" it.
-    const projectRoot = cwd === this.home || cwd === '/' ? null : cwd;
-    if (cwd !== null && projectRoot === null) factors.push(`cwd ${cwd} is the home directory or the root, not a project: nothing counts as inside the project`);
+    // The home directory, `/`, a top-level or a system directory is never a project: everything
+    // under it would count as "inside" it.
+    const projectRoot = projectRootOf(cwd, this.home);
+    if (cwd !== null && projectRoot === null) factors.push(`cwd ${cwd} is the home directory, the root or a system directory, not a project: nothing counts as inside the project`);
     if (tool === 'shell') return this.assessShell(args, cwd, projectRoot, factors);
     if (FILE_TOOLS.has(tool)) return this.assessFile(tool, args, cwd, projectRoot, factors);
     return finish([], { rules: [], factors: [...factors, `tool kind '${tool}' has no risk rules`] }, 'no_risk_detected');
@@ -110,15 +116,16 @@ class RuleEngine implements RiskEngine {
     }
     if (command.trim() === '') return finish([], { rules: [], factors: [...factors, 'empty command'] }, 'no_risk_detected');
     let text = command;
+    const budget = new ReadBudget();
     if (text.length > MAX_COMMAND_CHARS) {
-      factors.push(`command is ${text.length} characters: only the first ${MAX_COMMAND_CHARS} were assessed`);
+      budget.stop('chars', `command is ${text.length} characters: only the first ${MAX_COMMAND_CHARS} were read`);
       text = text.slice(0, MAX_COMMAND_CHARS);
     }
     if (text.includes('\0')) {
       factors.push('command contains NUL bytes: they were removed before parsing');
       text = text.replace(/\0/g, ' ');
     }
-    const normalized = normalizeShell(text, { cwd, home: this.home });
+    const normalized = normalizeShell(text, { cwd, home: this.home, budget });
     factors.push(...normalized.factors);
     const hits = this.shellRules.hits(normalized, { projectRoot, home: this.home, classPatterns: this.set.classPatterns });
     for (const hit of hits) {
@@ -129,7 +136,8 @@ class RuleEngine implements RiskEngine {
     if (normalized.commands.length > MAX_EVIDENCE_COMMANDS) factors.push(`${normalized.commands.length - MAX_EVIDENCE_COMMANDS} more parsed commands not listed`);
     const evidence = { rules: [] as RuleHit[], commands, paths: describePaths(hits), factors: dedupe(factors) };
     const fallback = normalized.parseErrors > 0 ? 'parse_incomplete' : 'no_risk_detected';
-    return finish(hits, evidence, fallback);
+    const assessment = finish(hits, evidence, fallback);
+    return budget.exhausted ? unreadable(assessment, budget.incomplete) : assessment;
   }
 
   private assessFile(tool: string, args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
@@ -150,6 +158,19 @@ class RuleEngine implements RiskEngine {
     }
     return finish(hits, { rules: [], paths: describePaths([{ paths: [classified] }]), factors: dedupe(factors) }, 'no_risk_detected');
   }
+}
+
+/**
+ * A command not read in full is answered at least `ask`: what was not read could do anything. A
+ * hit on the part that was read that asks for more keeps its own answer; the evidence names the
+ * limits either way.
+ */
+function unreadable(assessment: Assessment, reasons: string[]): Assessment {
+  const factors = [...(assessment.evidence.factors ?? []), ...reasons.map((r) => `not read in full: ${r}`)];
+  const evidence = { ...assessment.evidence, factors };
+  if (actionSeverity(assessment.action) >= actionSeverity('ask') && assessment.score >= UNREADABLE_SCORE) return { ...assessment, evidence };
+  const score = Math.max(assessment.score, UNREADABLE_SCORE);
+  return { score, level: levelForScore(score), action: 'ask', reason_code: 'command_unreadable', evidence };
 }
 
 function finish(hits: Hit[], evidence: Assessment['evidence'], fallback: string): Assessment {

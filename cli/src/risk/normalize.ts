@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { parseShell, type RawCommand, type Redirect } from './shell-parse.js';
+import { parseShell, UPSTREAM_OVERFLOW, type RawCommand, type Redirect } from './shell-parse.js';
+import { READ_LIMITS, ReadBudget } from './budget.js';
 import { extractShellFromCode } from './inline-code.js';
 import { SHELLS, WRAPPERS, inlineCodeOf, interpreterFamily, skipOptions } from './wrappers.js';
 
@@ -40,6 +41,8 @@ export interface Normalized {
 export interface NormalizeContext {
   cwd: string | null;
   home: string;
+  /** What reading may spend (default: a fresh READ_LIMITS budget); it notes what was not read. */
+  budget?: ReadBudget;
 }
 
 interface Frame {
@@ -52,14 +55,14 @@ interface Frame {
   redirects: Redirect[];
 }
 
-const MAX_DEPTH = 6;
-const MAX_COMMANDS = 500;
+const MAX_DEPTH = READ_LIMITS.depth;
+const MAX_COMMANDS = READ_LIMITS.commands;
 /** Marks an argument whose value is only known at run time (xargs input, find matches …). */
 export const RUNTIME_VALUE = '${RUNTIME_INPUT}';
 
 export function normalizeShell(text: string, context: NormalizeContext): Normalized {
   const out: Normalized = { commands: [], code: [], scripts: [], factors: [], parseErrors: 0 };
-  const walker = new Walker(out, context.home);
+  const walker = new Walker(out, context.home, context.budget ?? new ReadBudget());
   walker.script(text, { cwd: context.cwd, env: {}, via: [], depth: 0, inputFrom: [], argsFromStdin: false, redirects: [] });
   return out;
 }
@@ -77,21 +80,25 @@ class Walker {
   constructor(
     private readonly out: Normalized,
     private readonly home: string,
+    private readonly budget: ReadBudget,
   ) {}
 
   script(text: string, frame: Frame): void {
     if (frame.depth > MAX_DEPTH) {
-      this.factor(`nesting deeper than ${MAX_DEPTH} levels was not unwrapped`);
+      this.budget.stop('depth', `nesting deeper than ${MAX_DEPTH} levels was not unwrapped`);
       return;
     }
+    if (!this.budget.reading) return;
     this.out.scripts.push(text);
-    const parsed = parseShell(text);
+    const parsed = parseShell(text, this.budget);
     if (parsed.hasError) {
       this.out.parseErrors += 1;
       this.factor(parsed.repairedWith !== undefined ? `parsed after closing an unterminated ${JSON.stringify(parsed.repairedWith)}` : 'shell syntax error: scored on the parts that parsed');
     }
     const state = { ...frame, env: { ...frame.env } };
     for (const raw of parsed.commands) {
+      if (this.out.commands.length >= MAX_COMMANDS) this.budget.stop('commands', `more than ${MAX_COMMANDS} commands: the rest were not read`);
+      if (!this.budget.reading) break;
       Object.assign(state.env, parsed.assignments);
       this.raw(raw, state);
     }
@@ -146,7 +153,10 @@ class Walker {
   }
 
   argv(words: string[], frame: Frame): void {
-    if (this.out.commands.length >= MAX_COMMANDS) return;
+    if (this.out.commands.length >= MAX_COMMANDS) {
+      this.budget.stop('commands', `more than ${MAX_COMMANDS} commands: the rest were not read`);
+      return;
+    }
     const name = programName(words[0] ?? '');
     const args = words.slice(1);
     if (frame.depth > MAX_DEPTH) {
@@ -403,9 +413,10 @@ class Walker {
 
   private emit(argv: string[], frame: Frame): void {
     if (this.out.commands.length >= MAX_COMMANDS) {
-      this.factor(`more than ${MAX_COMMANDS} commands: the rest were not assessed`);
+      this.budget.stop('commands', `more than ${MAX_COMMANDS} commands: the rest were not read`);
       return;
     }
+    if (frame.inputFrom.includes(UPSTREAM_OVERFLOW)) this.budget.stop('upstream', `a pipeline of more than ${READ_LIMITS.upstream} distinct programs: what flows into its later stages was not all read`);
     this.trackDownloads(argv, frame);
     this.out.commands.push({
       argv,

@@ -59,8 +59,26 @@ export function classifyPath(raw: string, context: PathContext): ClassifiedPath 
   const classes = positionClasses(resolved, context);
   if (hasGlob && !classes.includes('dynamic')) classes.push('glob');
   const tilde = resolved === context.home ? '~' : resolved.startsWith(`${context.home}/`) ? `~${resolved.slice(context.home.length)}` : resolved;
-  for (const cls of dataClasses(resolved, tilde, context)) if (!classes.includes(cls)) classes.push(cls);
+  // Inside the project is the project's, wherever it lives (/root/app, /opt/app, /srv, /var/www):
+  // its files are not system files. Secrets, shell rc files and the like keep their classes.
+  const inside = classes[0] === 'project' || classes[0] === 'project_root';
+  for (const cls of dataClasses(resolved, tilde, context)) if (!classes.includes(cls) && !(inside && cls === 'system')) classes.push(cls);
   return { raw, resolved, classes };
+}
+
+/**
+ * Directories that are never a project root, even as the event's cwd: the filesystem root, the
+ * home directory, every top-level directory (/etc, /opt, /var, /root …), and anywhere under the
+ * system's own trees. A project may live below a top-level directory (/opt/app, /srv/site,
+ * /var/www/app, /root/app, /usr/src/app), and is then judged like any other.
+ */
+const NEVER_A_PROJECT = /^\/(etc|bin|sbin|lib|lib32|lib64|libx32|boot|proc|sys|dev|run|System|Library|private\/etc|usr\/(bin|sbin|lib|lib32|lib64|libexec|share|include)|var\/(lib|log|spool|cache|run|mail|db))(\/|$)/;
+
+/** The project root an event's cwd stands for, or null when the cwd is no project (see NEVER_A_PROJECT). */
+export function projectRootOf(cwd: string | null, home: string): string | null {
+  if (cwd === null || cwd === '/' || cwd === home) return null;
+  if (/^\/[^/]+$/.test(cwd) || NEVER_A_PROJECT.test(cwd)) return null;
+  return cwd;
 }
 
 function positionClasses(resolved: string, context: PathContext): string[] {
@@ -125,7 +143,7 @@ function classTesters(classPatterns: ReadonlyMap<string, RegExp[]>): ClassTester
   return testers;
 }
 
-/** Expands `~`, `$HOME`, `$TMPDIR`, `$PWD` and variables set on the command; null when it stays dynamic. */
+/** Expands `~`, `$HOME`, `$TMPDIR`, `$PWD`, variables set on the command and `${NAME:-default}`; null when it stays dynamic. */
 function expand(raw: string, context: PathContext): string | null {
   let text = raw;
   if (text === '~' || text.startsWith('~/')) text = context.home + text.slice(1);
@@ -137,14 +155,19 @@ function expand(raw: string, context: PathContext): string | null {
   text = text.replace(/\$\(\s*git rev-parse --show-toplevel\s*\)/g, () => context.projectRoot ?? '$PWD');
   // `$(mktemp -d)` is a fresh temporary path, whatever template it was given.
   text = text.replace(/\$\(\s*mktemp\b[^)]*\)|`\s*mktemp\b[^`]*`/g, '/tmp/mktemp.XXXXXX');
-  text = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, a: string | undefined, b: string | undefined) => {
-    const name = a ?? b ?? '';
-    if (Object.hasOwn(context.env, name)) return (context.env[name] ?? '').replace(/^\$\(\s*mktemp\b[^)]*\)$|^`\s*mktemp\b[^`]*`$/, '/tmp/mktemp.XXXXXX');
-    if (name === 'HOME') return context.home;
-    if (name === 'TMPDIR') return '/tmp';
-    if (name === 'PWD' && context.cwd !== null) return context.cwd;
-    return whole;
-  });
+  // `${NAME:-default}` (and `-`, `:=`, `=`) is the variable when it is known, else its default;
+  // a default may itself name a variable, so a second pass reads what the first put in.
+  for (let pass = 0; pass < 2 && text.includes('$'); pass += 1) {
+    text = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-=]([^${}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, a: string | undefined, fallback: string | undefined, b: string | undefined) => {
+      const name = a ?? b ?? '';
+      if (Object.hasOwn(context.env, name)) return (context.env[name] ?? '').replace(/^\$\(\s*mktemp\b[^)]*\)$|^`\s*mktemp\b[^`]*`$/, '/tmp/mktemp.XXXXXX');
+      if (name === 'HOME') return context.home;
+      if (name === 'TMPDIR') return '/tmp';
+      if (name === 'PWD' && context.cwd !== null) return context.cwd;
+      if (fallback !== undefined) return fallback;
+      return whole;
+    });
+  }
   if (/[$`]/.test(text)) return null;
   return text;
 }

@@ -12,6 +12,7 @@ export const REASON_CODES = {
   no_risk_detected: { title: 'No risk detected', meaning: 'No rule matched; the call looks routine (read-only commands, edits inside the project).' },
   parse_incomplete: { title: 'Command only partly readable', meaning: 'The shell text has syntax errors; it was scored on the parts that parsed, and nothing dangerous was seen there.' },
   assessment_error: { title: 'Assessment failed', meaning: 'The engine hit an internal error on this call; it answers `ask` rather than guess, and the evidence names the error.' },
+  command_unreadable: { title: 'Command not read in full', meaning: 'The command is longer than 64 KiB, has more than 2,000 parts, nests deeper than 6 levels or took more than the 50 ms time budget to read; what was not read could do anything, so the answer is at least `ask`.' },
   invalid_arguments: { title: 'Unreadable tool arguments', meaning: 'The call carries no readable command or path (missing, not a string, empty); nothing could be checked.' },
   destructive_delete_critical: { title: 'Delete of /, home or a system path', meaning: 'A recursive or forced delete targets the filesystem root, the home directory, a system directory or everything under one.' },
   destructive_delete_project_root: { title: 'Delete of the whole project', meaning: 'A recursive delete targets the project root itself or a directory containing it.' },

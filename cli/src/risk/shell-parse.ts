@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type Parser from 'tree-sitter';
 import { shellTree, type ShellNode, type ShellTreeOptions } from './shell-tree.js';
+import { READ_LIMITS, type ReadBudget } from './budget.js';
 
 /**
  * Shell text → simple commands, with tree-sitter-bash doing the parsing. A simple command keeps
@@ -56,19 +57,31 @@ function shellParser(): Parser {
   return parser;
 }
 
+/** Loads the parser and runs it once, so that no assessment's time budget pays for the start-up. */
+export function warmShellParser(): void {
+  parseWithTreeSitter('true "$x" | cat');
+}
+
 /**
  * The root of the parse. The binding's default input buffer is 32K UTF-16 units, allocated and
  * zeroed per parse; a buffer the size of the text reads it in the same single chunk for less.
  */
-function parse(text: string): Parser.SyntaxNode {
-  return shellParser().parse(text, undefined, { bufferSize: Math.min(text.length + 1, 32 * 1024) }).rootNode;
+function parse(text: string, budget?: ReadBudget): Parser.SyntaxNode | null {
+  const options: Parser.Options = { bufferSize: Math.min(text.length + 1, 32 * 1024) };
+  if (budget !== undefined) options.progressCallback = budget.halt;
+  const tree = shellParser().parse(text, undefined, options) as Parser.Tree | undefined | null;
+  if (tree) return tree.rootNode;
+  // Halted by the budget's deadline: no tree, and the parser must forget the halted parse, or
+  // the next call would resume it instead of starting on its own text.
+  shellParser().reset();
+  return null;
 }
 
 const REPAIRS = ["'", '"', '`', ')', '"\'', '\'"', '))', '`)'];
 
 /** Parses shell text; an unterminated quote is closed and noted rather than losing the command. */
-export function parseShell(text: string): ShellParse {
-  return plainWords(text) ?? parseWithTreeSitter(text);
+export function parseShell(text: string, budget?: ReadBudget): ShellParse {
+  return plainWords(text, budget) ?? parseWithTreeSitter(text, budget);
 }
 
 /**
@@ -90,7 +103,7 @@ const JOINER = / (\|\||&&|\|) |; /g;
 /** First words the grammar reads as something other than a command name (and a few more, to be safe). */
 const NOT_A_COMMAND_NAME = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv']);
 
-export function plainWords(text: string): ShellParse | null {
+export function plainWords(text: string, budget?: ReadBudget): ShellParse | null {
   if (text.includes('==')) return null;
   const commands: RawCommand[] = [];
   let upstream: string[] = [];
@@ -103,27 +116,38 @@ export function plainWords(text: string): ShellParse | null {
     if (!PLAIN_WORDS.test(segment)) return null;
     const words = segment.split(' ');
     if (NOT_A_COMMAND_NAME.has(words[0] as string)) return null;
+    if (budget !== undefined && commands.length >= READ_LIMITS.commands) {
+      budget.stop('commands', `more than ${READ_LIMITS.commands} commands: the rest were not read`);
+      break;
+    }
     const command: RawCommand = { words, assignments: {}, redirects: [], inputFrom: upstream, start };
+    const previous = commands.at(-1);
+    if (previous !== undefined && upstream.length > 0) feed(previous, command);
     commands.push(command);
     if (!joiner) break;
     // tree-sitter-bash files `a | b | c && d` as `a | (b | c && d)`: such texts go to the parser.
     if (upstream.length >= 2 && (joiner[1] === '&&' || joiner[1] === '||')) return null;
     // Within a pipeline every stage takes input from the stages before it; a list resets that.
-    upstream = joiner[1] === '|' ? [...upstream, commandName(command)] : [];
+    upstream = joiner[1] === '|' ? withName(upstream, commandName(command)) : [];
     start = end + joiner[0].length;
   }
   return { commands, assignments: {}, hasError: false, functions: [] };
 }
 
 /** The tree-sitter parse of any shell text. */
-export function parseWithTreeSitter(text: string): ShellParse {
+export function parseWithTreeSitter(text: string, budget?: ReadBudget): ShellParse {
   let source = text;
-  let root = parse(source);
+  let root = parse(source, budget);
+  if (root === null) {
+    budget?.expired();
+    return { commands: [], assignments: {}, hasError: false, functions: [] };
+  }
   const hadError = root.hasError;
   let repairedWith: string | undefined;
   if (hadError) {
     for (const suffix of REPAIRS) {
-      const candidate = parse(text + suffix);
+      const candidate = parse(text + suffix, budget);
+      if (candidate === null) break;
       if (!candidate.hasError) {
         source = text + suffix;
         root = candidate;
@@ -133,7 +157,7 @@ export function parseWithTreeSitter(text: string): ShellParse {
     }
   }
   const collector = new Collector();
-  collector.visit(shellTree(root, source, SHELL_TREE_OPTIONS));
+  collector.visit(shellTree(root, source, SHELL_TREE_OPTIONS, budget));
   // Nested commands are collected before the command around them; most texts have none.
   const commands = collector.commands;
   if (commands.some((cmd, i) => i > 0 && (commands[i - 1] as RawCommand).start > cmd.start)) commands.sort((a, b) => a.start - b.start);
@@ -152,6 +176,8 @@ const NONE: RawCommand[] = Object.freeze([]) as unknown as RawCommand[];
 
 class Collector {
   readonly commands: RawCommand[] = [];
+  /** A heredoc's command → the pipeline after its start (`cat <<EOF | sh`), joined once the command is known. */
+  private readonly pipedFrom = new Map<RawCommand, RawCommand[]>();
   readonly bareAssignments: Record<string, string> = {};
   readonly functions: string[] = [];
 
@@ -220,6 +246,7 @@ class Collector {
         cmd.words.push(wordText(child));
       }
     }
+    this.joinPipe(cmd, cmd);
     this.commands.push(cmd);
     return [cmd, ...nested];
   }
@@ -240,6 +267,7 @@ class Collector {
         target.words.push(...pseudo.words);
         target.inputFrom.push(...pseudo.inputFrom);
         if (pseudo.stdinText !== undefined) target.stdinText = pseudo.stdinText;
+        this.joinPipe(pseudo, target);
       }
     } else {
       found = body ? this.visit(body) : [];
@@ -260,7 +288,15 @@ class Collector {
     if (node.type === 'heredoc_redirect') {
       const body = node.namedChildren.find((c) => c.type === 'heredoc_body');
       cmd.stdinText = body ? body.text : '';
-      const inner = body ? this.children(body) : [];
+      const inner = body ? [...this.children(body)] : [];
+      // `cat <<EOF | sh`: the grammar files what follows the heredoc's start on its line (the rest
+      // of a pipeline or list) under the redirect. A pipeline there reads the command's output.
+      for (const rest of node.namedChildren) {
+        if (rest.type === 'heredoc_body' || rest.type === 'heredoc_start' || rest.type === 'heredoc_end') continue;
+        const after = this.visit(rest);
+        if (rest.type === 'pipeline' && after.length > 0) this.pipedFrom.set(cmd, after);
+        inner.push(...after);
+      }
       return inner;
     }
     const destinations = node.childrenForFieldName('destination');
@@ -284,17 +320,80 @@ class Collector {
     return inner;
   }
 
+  /** `cat <<EOF | sh`: the pipeline filed under the heredoc reads `producer`'s output. */
+  private joinPipe(holder: RawCommand, producer: RawCommand): void {
+    const after = this.pipedFrom.get(holder);
+    if (after === undefined || after[0] === undefined) return;
+    this.pipedFrom.delete(holder);
+    feed(producer, after[0]);
+    for (const later of after) later.inputFrom.push(commandName(producer));
+  }
+
   private pipeline(node: SyntaxNode): RawCommand[] {
     const found: RawCommand[] = [];
-    const upstream: string[] = [];
+    let upstream: string[] = [];
+    let previous: RawCommand | undefined;
     for (const stage of node.namedChildren) {
       const inStage = this.visit(stage);
+      // The stage's own command comes first: its text input is what the stage before printed.
+      const own = inStage[0];
+      if (previous !== undefined && own !== undefined) feed(previous, own);
+      previous = own;
       for (const cmd of inStage) cmd.inputFrom.push(...upstream);
-      upstream.push(...inStage.map(commandName));
+      for (const cmd of inStage) upstream = withName(upstream, commandName(cmd));
       found.push(...inStage);
     }
     return found;
   }
+}
+
+/**
+ * The distinct programs upstream of a pipeline stage, plus `name`: a new list only when `name`
+ * is new, so a long pipeline costs its length times its distinct programs, not its length squared.
+ * Past READ_LIMITS.upstream distinct programs the list stops growing (the parse says so).
+ */
+function withName(upstream: string[], name: string): string[] {
+  if (upstream.includes(name)) return upstream;
+  if (upstream.length >= READ_LIMITS.upstream) {
+    if (upstream.at(-1) !== UPSTREAM_OVERFLOW) return [...upstream, UPSTREAM_OVERFLOW];
+    return upstream;
+  }
+  return [...upstream, name];
+}
+
+/** Stands for the programs of a pipeline past its first READ_LIMITS.upstream distinct ones. */
+export const UPSTREAM_OVERFLOW = '…';
+
+/**
+ * `echo "rm -rf ~" | bash`: text a pipeline stage prints literally (echo, printf, a heredoc or
+ * herestring through cat) becomes the next stage's stdin text, which the normalizer reads as code
+ * when that stage is a shell or an interpreter. Output of anything else is unknown, and left so.
+ */
+function feed(producer: RawCommand, consumer: RawCommand): void {
+  if (consumer.stdinText !== undefined || producer.redirects.some((r) => /^\d*>|^&>/.test(r.op) && !/^&?[12]$/.test(r.target))) return;
+  const text = printedText(producer);
+  if (text !== undefined) consumer.stdinText = text;
+}
+
+function printedText(cmd: RawCommand): string | undefined {
+  const name = commandName(cmd);
+  const args = cmd.words.slice(1);
+  if (name === 'echo') {
+    let i = 0;
+    while (i < args.length && /^-[neE]+$/.test(args[i] ?? '')) i += 1;
+    return args.slice(i).join(' ');
+  }
+  if (name === 'printf') {
+    const rest = args[0] === '--' ? args.slice(1) : args;
+    if (rest.length === 0 || rest[0]?.startsWith('-')) return undefined;
+    const format = (rest[0] ?? '').replace(/\\n/g, '\n').replace(/\\t/g, '\t');
+    const values = rest.slice(1);
+    let used = 0;
+    const printed = format.replace(/%[-0-9.]*[sbdq]/g, () => values[used++] ?? '');
+    return [printed, ...values.slice(used)].join(' ');
+  }
+  if ((name === 'cat' && args.every((a) => a === '-')) || (name === 'tee' && cmd.stdinText !== undefined)) return cmd.stdinText;
+  return undefined;
 }
 
 export function commandName(cmd: RawCommand): string {

@@ -1,4 +1,5 @@
 import type Parser from 'tree-sitter';
+import { READ_LIMITS, type ReadBudget } from './budget.js';
 
 /**
  * A tree-sitter tree copied into plain objects in one TreeCursor walk. Reading a tree through the
@@ -66,7 +67,11 @@ const typeNamed: boolean[] = [];
 const fieldNames: string[] = [];
 
 /** Copies the tree under `rootNode` (parsed from `source`) into plain nodes; see the interface comment for what is kept. */
-export function shellTree(rootNode: Parser.SyntaxNode, source: string, options: ShellTreeOptions): ShellNode {
+/**
+ * With a budget, the copy stops once the budget's nodes are spent (noted in the budget): the
+ * collector then reads the commands copied so far.
+ */
+export function shellTree(rootNode: Parser.SyntaxNode, source: string, options: ShellTreeOptions, budget?: ReadBudget): ShellNode {
   const cursor = rootNode.walk();
   const read = (parentType: string | null): ShellNode | null => {
     const id = cursor.nodeTypeId;
@@ -89,6 +94,10 @@ export function shellTree(rootNode: Parser.SyntaxNode, source: string, options: 
   const stack: Array<ShellNode | null> = [root];
   let descend = true;
   for (;;) {
+    if (budget !== undefined && (budget.nodesLeft -= 1) < 0) {
+      budget.stop('nodes', `more than ${READ_LIMITS.nodes} syntax nodes: the rest was not read`);
+      break;
+    }
     const current = stack[stack.length - 1];
     // Anonymous nodes are leaves for the collector: their children are never read.
     if (descend && current?.isNamed && cursor.gotoFirstChild()) {

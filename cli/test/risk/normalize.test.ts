@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { normalizeShell, RUNTIME_VALUE } from '../../src/risk/normalize.js';
+import { ReadBudget } from '../../src/risk/budget.js';
 
 const run = (text: string, cwd: string | null = '/p') => normalizeShell(text, { cwd, home: '/h' });
 const argvs = (text: string, cwd: string | null = '/p') => run(text, cwd).commands.map((c) => c.argv);
@@ -56,6 +57,9 @@ describe('normalize: what actually runs', function () {
   it('stops unwrapping past the depth limit and says so', function () {
     let text = 'rm x';
     for (let i = 0; i < 10; i += 1) text = `bash -c ${JSON.stringify(text)}`;
-    expect(run(text).factors.join(' ')).to.match(/nesting deeper than/);
+    const budget = new ReadBudget();
+    normalizeShell(text, { cwd: '/p', home: '/h', budget });
+    expect(budget.exhausted).to.equal(true);
+    expect(budget.incomplete.join(' ')).to.match(/nesting deeper than/);
   });
 });

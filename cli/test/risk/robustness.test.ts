@@ -68,11 +68,11 @@ describe('risk engine: malformed input never throws', function () {
     expect(result.evidence.factors?.join(' ')).to.match(/NUL/);
   });
 
-  it('a huge command is cut, assessed on its start, and says so', function () {
+  it('a huge command is cut, assessed on its start, keeps a deny seen there, and says so', function () {
     const command = `rm -rf / ; ${'echo ok; '.repeat(20000)}`;
     const result = engine.assess(event({ command }));
     expect(result.reason_code).to.equal('destructive_delete_critical');
-    expect(result.evidence.factors?.join(' ')).to.match(/only the first \d+ were assessed/);
+    expect(result.evidence.factors?.join(' ')).to.match(/not read in full: .*only the first \d+ were read/);
   });
 
   it('deep nesting stops unwrapping without throwing', function () {

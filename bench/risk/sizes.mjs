@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// Risk engine cost by command size: the engine's time (wall and CPU) on shell commands of 1 KB
+// to 1 MB in several shapes, with the verdict and the process's peak RSS.
+// Usage: npx tsc -b cli && node bench/risk/sizes.mjs [--runs N] [--sizes 1024,4096,...]
+import path from 'node:path';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : fallback;
+};
+const runs = Number(option('--runs', '7'));
+const sizes = option('--sizes', '1024,4096,16384,65536,262144,1048576').split(',').map(Number);
+const { createRiskEngine } = await import(path.join(here, '../../cli/dist/src/risk/engine.js'));
+const engine = await createRiskEngine({ home: '/home/user' });
+const event = (command) => ({ id: 'b', framework: 'bench', session_id: 'b', timestamp: '2026-01-01T00:00:00Z', cwd: '/home/user/project', tool_name: 'Bash', canonical_tool: 'shell', arguments: { command } });
+
+/** Each shape builds a command of about `n` characters that ends with a dangerous part. */
+const repeat = (unit, n, tail) => unit.repeat(Math.max(1, Math.floor((n - tail.length) / unit.length))) + tail;
+const shapes = {
+  padded: (n) => `echo ${'x'.repeat(Math.max(1, n - 20))}; rm -rf ~`,
+  heredoc: (n) => `cat > notes.md <<'EOF'\n${repeat('| a | b | `c` $d; e |\n', n - 40, '')}EOF\nrm -rf ~`,
+  'many-parts': (n) => repeat('ls; ', n, 'rm -rf ~'),
+  'quoted-parts': (n) => repeat('echo "a b"; ', n, 'rm -rf ~'),
+  pipeline: (n) => repeat('a | ', n, 'sh'),
+  'quoted-pipeline': (n) => repeat('a "x" | ', n, 'sh'),
+};
+
+for (let i = 0; i < 20; i += 1) engine.assess(event('ls -la; echo "a" | grep -v b && rm -rf ~'));
+console.log(`risk engine cost by size: ${runs} runs per cell, median; node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log('shape            size(B)   wall ms    cpu ms  verdict                         peak RSS');
+const rows = [];
+for (const [shape, build] of Object.entries(shapes)) {
+  for (const size of sizes) {
+    const command = build(size);
+    const wall = [];
+    const cpu = [];
+    let answer;
+    for (let r = 0; r < runs; r += 1) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      answer = engine.assess(event(command));
+      wall.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
+      // tree-sitter frees native memory only when the event loop turns.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const row = { shape, bytes: command.length, wall_ms: median(wall), cpu_ms: median(cpu), action: answer.action, reason_code: answer.reason_code, peak_rss_mb: process.resourceUsage().maxRSS / 1024 };
+    rows.push(row);
+    console.log(`${shape.padEnd(15)} ${String(row.bytes).padStart(8)} ${row.wall_ms.toFixed(1).padStart(9)} ${row.cpu_ms.toFixed(1).padStart(9)}  ${`${row.action} ${row.reason_code}`.padEnd(31)} ${row.peak_rss_mb.toFixed(0).padStart(5)} MB`);
+  }
+}
+const at64 = rows.filter((r) => r.bytes >= 60000 && r.bytes <= 70000);
+console.log(`\nat 64 KB: max wall ${Math.max(...at64.map((r) => r.wall_ms)).toFixed(1)} ms, max CPU ${Math.max(...at64.map((r) => r.cpu_ms)).toFixed(1)} ms; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+console.log('reproduce: npx tsc -b cli && node bench/risk/sizes.mjs');

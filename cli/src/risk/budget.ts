@@ -1,0 +1,72 @@
+import { performance } from 'node:perf_hooks';
+
+/**
+ * What one assessment may spend reading a shell command. Past any limit the engine stops reading
+ * (or skips the part over the limit), scores what it read, and answers at least `ask` with
+ * `command_unreadable`: the part it did not read could do anything. The limits keep the cost
+ * linear in the command's size and bounded in time, so no command can stall the gate.
+ */
+export const READ_LIMITS = {
+  /** Characters of shell text read; a longer command is assessed on its first part. */
+  chars: 64 * 1024,
+  /** Syntax nodes copied out of tree-sitter, over every parse of one assessment (re-parses included). */
+  nodes: 20_000,
+  /** Simple commands after unwrapping (the parts of a list or pipeline, substitutions, re-parses). */
+  commands: 2_000,
+  /** Distinct programs whose output flows into one pipeline stage. */
+  upstream: 64,
+  /** Nesting of re-parsed shell text (`bash -c "bash -c …"`, eval, execution channels). */
+  depth: 6,
+  /** CPU time for reading the whole command, parses included. */
+  ms: 50,
+  /** Wall-clock ceiling for the same, whatever the machine's load. */
+  wallMs: 500,
+} as const;
+
+export type ReadLimit = keyof typeof READ_LIMITS;
+
+export class ReadBudget {
+  /** Why the command could not be read in full (empty: it was), one line per limit met. */
+  readonly incomplete: string[] = [];
+  private readonly met = new Set<ReadLimit>();
+  nodesLeft: number;
+  private readonly cpuStart = process.cpuUsage();
+  private readonly wallDeadline: number;
+
+  constructor(private readonly limits: Pick<typeof READ_LIMITS, 'nodes' | 'ms' | 'wallMs'> = READ_LIMITS) {
+    this.nodesLeft = limits.nodes;
+    this.wallDeadline = performance.now() + limits.wallMs;
+  }
+
+  /** True once the time budget is spent (and noted). */
+  expired(): boolean {
+    if (this.met.has('ms')) return true;
+    if (!this.halt()) return false;
+    this.stop('ms', `the time budget (${this.limits.ms} ms of CPU, ${this.limits.wallMs} ms of wall clock) was spent before the whole command was read`);
+    return true;
+  }
+
+  /**
+   * Whether the time is up; tree-sitter's progressCallback (true halts the parse). CPU time is
+   * what the reading itself costs, whatever else the machine runs; the wall clock is the ceiling.
+   */
+  readonly halt = (): boolean => {
+    const cpu = process.cpuUsage(this.cpuStart);
+    return cpu.user + cpu.system > this.limits.ms * 1000 || performance.now() > this.wallDeadline;
+  };
+
+  /** Notes that a limit was met, with what it left unread. */
+  stop(limit: ReadLimit, reason: string): void {
+    this.met.add(limit);
+    if (!this.incomplete.includes(reason)) this.incomplete.push(reason);
+  }
+
+  /** Whether reading goes on: not once the clock or the command count ran out (other limits only skip a part). */
+  get reading(): boolean {
+    return !this.met.has('commands') && !this.expired();
+  }
+
+  get exhausted(): boolean {
+    return this.met.size > 0;
+  }
+}
