@@ -1,4 +1,4 @@
-import type { TestRunReport, TestRunner } from '@agentgov/core';
+import { AgentgovError, type TestRunReport, type TestRunner } from '@agentgov/core';
 import type { SelectedTestFile } from './test-selection.js';
 
 /** Stack lines kept per failing test (those inside the repository, not node_modules). */
@@ -84,8 +84,14 @@ export async function runHops(hops: readonly SelectedTestFile[][], runners: Read
       const runner = runners.get(name)!;
       outcome.commands.push(runner.command(files, options.nameFilter));
       const errorsBefore = run.file_errors.length;
-      const report = await runner.run(root, { files, nameFilter: options.nameFilter, signal: options.signal });
-      add(outcome, run, report, root);
+      try {
+        add(outcome, run, await runner.run(root, { files, nameFilter: options.nameFilter, signal: options.signal }), root);
+      } catch (error) {
+        // the runner could not run (not installed, config rejected): reported with the rest of the answer, and it blocks
+        if (options.signal?.aborted) throw error;
+        const code = error instanceof AgentgovError ? `${error.code}: ` : '';
+        run.file_errors.push({ file: files.join(', '), output: `${name} could not run: ${code}${error instanceof Error ? error.message : String(error)}` });
+      }
       if (outcome.failed > 0 || run.file_errors.length > errorsBefore) outcome.status = 'failed';
     }
     outcome.duration_ms = Date.now() - started;
