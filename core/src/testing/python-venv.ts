@@ -53,13 +53,13 @@ function run(command: string, args: string[]): void {
 }
 
 /**
- * Makes sure the test venv exists and has each package's console script (`ruff` → `bin/ruff`),
+ * Makes sure the test venv (or the venv at `dir`, e.g. one another package's tests set up) exists
+ * and has each package's console script (`ruff` → `bin/ruff`),
  * installing what is missing with pip; idempotent and safe across concurrent test processes.
  * Returns the venv's `bin` directory. Throws with pip's own message when the install fails —
  * tests that need the tools fail with it, they never skip.
  */
-export function ensureTestVenv(packages: string[]): string {
-  const dir = testVenvDir();
+export function ensureTestVenv(packages: string[], dir = testVenvDir()): string {
   const bin = join(dir, 'bin');
   const missing = () => packages.filter((p) => !existsSync(join(bin, p)));
   if (missing().length === 0) return bin;
