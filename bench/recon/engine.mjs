@@ -77,6 +77,8 @@ export async function open(dir) {
       }
       return { query, pool, expand: [...retrieval.expand], defs };
     },
+    /** The retrieval view of the index (bench/answers asks it for the nearest names of an UNSAT answer). */
+    view: () => retrievalIndexOf(index),
     close: () => index.close(),
   };
 }

@@ -2,7 +2,7 @@ import { AgentgovError } from '@agentgov/core';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import { summarizeCoverage, type CoverageSummary } from './coverage.js';
 import { findEntryPoints, type EntryPoint } from './entry-points.js';
-import { commonDirectory, communitiesOf, cyclesOf, rankOf, restrictGraph, weightedInDegree } from './graph-summary.js';
+import { communitiesOf, communityLabel, cyclesOf, rankOf, restrictGraph, weightedInDegree } from './graph-summary.js';
 import { structuralWarning } from './hazards.js';
 import { summarizeLint, type LintSummary } from './lint.js';
 import { compressTree, type ZoomTarget } from './tree.js';
@@ -129,7 +129,7 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
   const byRank = (a: string, b: string) => (fileRank.get(b) ?? 0) - (fileRank.get(a) ?? 0) || (a < b ? -1 : 1);
   const communityItems = clusters.slice(0, maxCommunities).map((members, id) => {
     const ranked = [...members].sort(byRank);
-    return { id, label: commonDirectory(members) || '(repository root)', size: members.length, members: ranked.slice(0, maxMembers), members_shown: Math.min(members.length, maxMembers) };
+    return { id, label: communityLabel(members), size: members.length, members: ranked.slice(0, maxMembers), members_shown: Math.min(members.length, maxMembers) };
   });
 
   const allCycles = cyclesOf(fileGraph);

@@ -85,16 +85,28 @@ export function communitiesOf(graph: DirectedGraph, resolution: number): Communi
   return communities(graph, resolution);
 }
 
-/** The longest directory prefix shared by all paths ('' when none): a readable community label. */
-export function commonDirectory(paths: readonly string[]): string {
-  if (paths.length === 0) return '';
-  const split = paths.map((p) => p.split('/').slice(0, -1));
-  const first = split[0]!;
-  let length = first.length;
-  for (const parts of split) {
-    let i = 0;
-    while (i < length && parts[i] === first[i]) i++;
-    length = i;
+/**
+ * A readable community label: the deepest directory holding more than half of the members
+ * (`src/recon`, or `src/recon (12 of 15)` when some live elsewhere); the repository root when no
+ * directory holds a majority.
+ */
+export function communityLabel(paths: readonly string[]): string {
+  if (paths.length === 0) return '(repository root)';
+  const counts = new Map<string, number>();
+  for (const path of paths) {
+    const parts = path.split('/').slice(0, -1);
+    for (let depth = 1; depth <= parts.length; depth += 1) {
+      const dir = parts.slice(0, depth).join('/');
+      counts.set(dir, (counts.get(dir) ?? 0) + 1);
+    }
   }
-  return first.slice(0, length).join('/');
+  let best: { dir: string; count: number; depth: number } | undefined;
+  for (const [dir, count] of counts) {
+    if (count * 2 <= paths.length) continue;
+    const depth = dir.split('/').length;
+    if (!best || depth > best.depth || (depth === best.depth && (count > best.count || (count === best.count && dir < best.dir)))) best = { dir, count, depth };
+  }
+  if (!best) return '(repository root)';
+  return best.count === paths.length ? best.dir : `${best.dir} (${best.count} of ${paths.length})`;
 }
+

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { commonDirectory, communitiesOf } from '../scout/graph-summary.js';
-import { graphOf, levelParameter, memberLabel, memberOf, type GraphLevel, type GraphMember } from './graph-level.js';
+import { communitiesOf, communityLabel } from '../scout/graph-summary.js';
+import { compareMembers, graphOf, levelParameter, memberLabel, memberOf, memberPath, type GraphLevel, type GraphMember } from './graph-level.js';
 import { defineTool } from './tool.js';
 
 const input = z
@@ -11,10 +11,16 @@ const input = z
   .strict();
 
 export interface CommunitiesResult {
+  /** Read first: counts, modularity, and the largest communities, so a client can stop reading after it. */
+  summary: { communities: number; singletons: number; largest: { id: number; label: string; size: number }[] };
   level: GraphLevel;
   graph: { nodes: number; edges: number; modularity: number; resolution: number; communities: number };
+  /** Largest first, then by label; members sorted by path (and name at level def); ids follow this order. */
   communities: { id: number; size: number; label: string; members: GraphMember[] }[];
 }
+
+/** How many of the largest communities the summary names. */
+const SUMMARY_LARGEST = 5;
 
 export const graphCommunitiesTool = defineTool({
   name: 'graph_communities',
@@ -23,7 +29,7 @@ export const graphCommunitiesTool = defineTool({
   description:
     'Module clusters found by Louvain community detection on the file import graph or the definition reference graph (as undirected, weighted by edge counts): every community with its full member list, untruncated, plus the modularity of the partition.',
   inputSchema: input,
-  returns: 'level, graph {nodes, edges, modularity, resolution, communities}, communities [{id, size, label (shared directory), members}] largest first; members are file paths (level file) or {def_uid, qualified_name, kind, path} (level def).',
+  returns: 'summary {communities, singletons, largest [{id, label, size}]} first, then level, graph {nodes, edges, modularity, resolution, communities}, communities [{id, size, label (dominant directory), members}] largest first in a stable order; members are file paths (level file) or {def_uid, qualified_name, kind, path} (level def), sorted by path.',
   whenToUse: 'When you need the full module structure (recon_scout shows only the largest communities, truncated), e.g. to decide where new code belongs or which files move together.',
   related: ['recon_scout', 'graph_cycles'],
   errors: [],
@@ -32,16 +38,24 @@ export const graphCommunitiesTool = defineTool({
   async handler(args, ctx): Promise<CommunitiesResult> {
     const graph = graphOf(ctx.index, args.level);
     const found = communitiesOf(graph, args.resolution);
-    const communities = found.communities.map((nodes, id) => {
-      const members = nodes.map((n) => memberOf(graph, args.level, n));
-      const paths = members.map((m) => (typeof m === 'string' ? m : m.path));
-      return { id, size: nodes.length, label: commonDirectory(paths) || '(repository root)', members };
-    });
-    return { level: args.level, graph: { nodes: graph.order, edges: graph.size, modularity: found.modularity, resolution: found.resolution, communities: communities.length }, communities };
+    const communities = found.communities
+      .map((nodes) => {
+        const members = nodes.map((n) => memberOf(graph, args.level, n)).sort(compareMembers);
+        return { size: nodes.length, label: communityLabel(members.map(memberPath)), members };
+      })
+      .sort((a, b) => b.size - a.size || a.label.localeCompare(b.label) || compareMembers(a.members[0]!, b.members[0]!))
+      .map((community, id) => ({ id, ...community }));
+    const summary = {
+      communities: communities.length,
+      singletons: communities.filter((c) => c.size === 1).length,
+      largest: communities.slice(0, SUMMARY_LARGEST).map(({ id, label, size }) => ({ id, label, size })),
+    };
+    return { summary, level: args.level, graph: { nodes: graph.order, edges: graph.size, modularity: found.modularity, resolution: found.resolution, communities: communities.length }, communities };
   },
   render(result) {
     const g = result.graph;
-    const head = `${g.communities} communities in the ${result.level} graph (${g.nodes} nodes, ${g.edges} edges), modularity ${g.modularity.toFixed(4)} at resolution ${g.resolution}`;
-    return [head, ...result.communities.map((c) => `${c.id}. ${c.label} (${c.size}): ${c.members.map(memberLabel).join(', ')}`)].join('\n');
+    const head = `${g.communities} communities in the ${result.level} graph (${g.nodes} nodes, ${g.edges} edges), modularity ${g.modularity.toFixed(4)} at resolution ${g.resolution}; ${result.summary.singletons} of one node`;
+    const largest = `largest: ${result.summary.largest.map((c) => `${c.id}. ${c.label} (${c.size})`).join(', ')}`;
+    return [head, largest, '', ...result.communities.map((c) => `${c.id}. ${c.label} (${c.size}): ${c.members.map(memberLabel).join(', ')}`)].join('\n');
   },
 });

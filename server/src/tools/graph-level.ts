@@ -22,3 +22,13 @@ export function memberOf(graph: DirectedGraph, level: GraphLevel, node: string):
 export function memberLabel(member: GraphMember): string {
   return typeof member === 'string' ? member : `${member.qualified_name} (${member.path})`;
 }
+
+export function memberPath(member: GraphMember): string {
+  return typeof member === 'string' ? member : member.path;
+}
+
+/** A stable order of members: by path, then (level def) by line-independent name and uid. */
+export function compareMembers(a: GraphMember, b: GraphMember): number {
+  if (typeof a === 'string' || typeof b === 'string') return memberPath(a).localeCompare(memberPath(b));
+  return a.path.localeCompare(b.path) || a.qualified_name.localeCompare(b.qualified_name) || a.def_uid.localeCompare(b.def_uid);
+}

@@ -63,6 +63,28 @@ describe('graph_cycles and graph_communities over a fixture repository', () => {
     expect(home('src/a/one.ts').label).to.equal('src/a');
   });
 
+  it('leads with a summary, in a stable order: largest first, members sorted, the same answer twice', async () => {
+    const first = await call('graph_communities', { level: 'def' });
+    const again = await call('graph_communities', { level: 'def' });
+    expect(JSON.stringify(again.structuredContent)).to.equal(JSON.stringify(first.structuredContent));
+    const result = structured<CommunitiesResult>(first);
+    expect(Object.keys(result)[0]).to.equal('summary');
+    expect(result.summary.communities).to.equal(result.communities.length);
+    expect(result.summary.singletons).to.equal(result.communities.filter((c) => c.size === 1).length);
+    expect(result.summary.largest.map((c) => c.size)).to.deep.equal(result.communities.slice(0, 5).map((c) => c.size));
+    const sizes = result.communities.map((c) => c.size);
+    expect(sizes).to.deep.equal([...sizes].sort((a, b) => b - a));
+    expect(result.communities.map((c) => c.id)).to.deep.equal(result.communities.map((_, i) => i));
+    for (const c of result.communities) {
+      const paths = c.members.map((m) => (typeof m === 'string' ? m : m.path));
+      expect(paths).to.deep.equal([...paths].sort((a, b) => a.localeCompare(b)));
+    }
+    const text = (first.content as { text: string }[])[0]!.text;
+    expect(text.split('\n')[1]).to.match(/^largest: 0\. /);
+    const cycles = structured<CyclesResult>(await call('graph_cycles', {}));
+    expect(cycles.summary).to.deep.equal({ cycles: 2, nodes_in_cycles: 5, largest_sizes: [3, 2] });
+  });
+
   it('gives at least as many communities at a higher resolution, and def-level members are definitions', async () => {
     const low = structured<CommunitiesResult>(await call('graph_communities', { resolution: 0.2 }));
     const high = structured<CommunitiesResult>(await call('graph_communities', { resolution: 5 }));
