@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Writable } from 'node:stream';
@@ -55,10 +56,50 @@ describe('agentgov CLI', () => {
     expect(optionsSeen).to.be.greaterThan(3);
   });
 
-  it('--version prints the package version', async () => {
-    const result = await runCli(['--version'], { env: env() });
-    expect(result.code).to.equal(0);
-    expect(result.stdout.trim()).to.match(/^\d+\.\d+\.\d+$/);
+  for (const flag of ['--version', '-v', '-V']) {
+    it(`${flag} prints the package version`, async () => {
+      const result = await runCli([flag], { env: env() });
+      expect(result.code).to.equal(0);
+      expect(result.stdout.trim()).to.match(/^\d+\.\d+\.\d+$/);
+    });
+  }
+
+  it('usage text names option values (--config PATH), never a #0 placeholder, in help pages and usage errors', async () => {
+    const pages = [await runCli(['--help'], { env: env() }), await runCli(['status', '--bogus'], { env: env() })];
+    for (const { path } of registeredCommands()) {
+      const words = (path.split(' [')[0] as string).split(' ').filter((w) => !w.startsWith('<') && !w.startsWith('-') && w === w.toLowerCase());
+      pages.push(await runCli([...words, '--help'], { env: env() }));
+    }
+    for (const page of pages) expect(`${page.stdout}${page.stderr}`).to.not.match(/#\d/);
+    expect(pages[0]!.stdout).to.contain('[--config PATH]');
+    expect(pages[1]!.stderr).to.contain('[--db PATH]');
+  });
+
+  it('a CLI error hints at a CLI command, never at an MCP tool', async () => {
+    const result = await runCli(['watch', '--log-level', 'LOUD', '--once'], { env: env() });
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.contain('error [E_INVALID_ARGUMENT]');
+    expect(result.stderr).to.contain('agentgov <command> --help');
+    expect(result.stderr).to.not.match(/`describe`|recon_scout|action: "tool"/);
+  });
+
+  it('--json on every reporting command: detect, status, config show, config validate', async () => {
+    const e = env();
+    const detect = await runCli(['detect', '--json'], { env: e });
+    expect(JSON.parse(detect.stdout)).to.be.an('array');
+    const show = await runCli(['config', 'show', '--json'], { env: e });
+    expect(JSON.parse(show.stdout).source).to.equal('defaults');
+    const dir = makeTempDir();
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'plugins: 3\n');
+    const validate = await runCli(['config', 'validate', '--config', bad, '--json'], { env: e });
+    expect(validate.code).to.equal(1);
+    const report = JSON.parse(validate.stdout);
+    expect(report).to.include({ file: bad, valid: false, errors: 1 });
+    expect(report.issues[0]).to.include({ path: 'plugins', line: 1 });
+    const status = await runCli(['status', '--json'], { env: e });
+    expect(status.code).to.equal(4);
+    expect(status.stderr).to.contain('E_DB_MISSING');
   });
 
   it('exits 2 with usage help for an unknown command or option', async () => {

@@ -28,7 +28,7 @@ export abstract class AgentgovCommand extends Command {
 
   protected report(error: unknown): ExitCode {
     if (error instanceof AgentgovError) {
-      this.context.stderr.write(`error [${error.code}]: ${error.message}\n  hint: ${error.remediation}\n`);
+      this.context.stderr.write(`error [${error.code}]: ${error.message}\n  hint: ${error.cliRemediation}\n`);
       return exitCodeForError(error.code);
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -15,7 +15,7 @@ export class DetectCommand extends AgentgovCommand {
     ],
   });
 
-  jsonOutput = Option.Boolean('--json-output', false, { description: 'Print a JSON array instead of a table (default: false)' });
+  jsonOutput = Option.Boolean('--json,--json-output', false, { description: 'Print a JSON array instead of a table (also `--json-output`) (default: false)' });
   frameworks = Option.String('--frameworks', { description: 'Comma-separated frameworks to check (default: all known)' });
   config = configOption();
 

@@ -15,7 +15,7 @@ export class StatusCommand extends AgentgovCommand {
     ],
   });
 
-  jsonOutput = Option.Boolean('--json-output', false, { description: 'Print one JSON object instead of tables (default: false)' });
+  jsonOutput = Option.Boolean('--json,--json-output', false, { description: 'Print one JSON object instead of tables (also `--json-output`) (default: false)' });
   db = Option.String('--db', { description: 'Governance database file (default: config governance.db, else $AGENTGOV_HOME/system.db)' });
   config = configOption();
 

@@ -1,4 +1,4 @@
-import { ERROR_CATALOG, type ErrorCode } from './catalog.js';
+import { ERROR_CATALOG, type ErrorCatalogEntry, type ErrorCode } from './catalog.js';
 
 /** An error as a value: a catalog code, a message for this occurrence, and structured details. */
 export class AgentgovError extends Error {
@@ -14,6 +14,12 @@ export class AgentgovError extends Error {
 
   get remediation(): string {
     return ERROR_CATALOG[this.code].remediation;
+  }
+
+  /** The hint the CLI prints: the catalog's CLI wording where the tool wording names MCP tools. */
+  get cliRemediation(): string {
+    const entry: ErrorCatalogEntry = ERROR_CATALOG[this.code];
+    return entry.cliRemediation ?? entry.remediation;
   }
 
   /** The structured shape used by tool error results: `{ error: { code, message, remediation, details } }`. */

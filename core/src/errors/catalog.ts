@@ -7,8 +7,10 @@ export interface ErrorCatalogEntry {
   meaning: string;
   /** Typical causes. */
   causes: string[];
-  /** What the caller should do next. */
+  /** What the caller should do next (an agent calling a tool). */
   remediation: string;
+  /** What to do next when the CLI reports it, where that differs (the CLI hints at CLI commands, never at MCP tools). */
+  cliRemediation?: string;
 }
 
 export const ERROR_CATALOG = {
@@ -31,16 +33,24 @@ export const ERROR_CATALOG = {
     meaning: 'An argument is missing, of the wrong type, out of range, or not allowed.',
     causes: ['A required parameter is missing', 'A parameter has the wrong type', 'An unknown parameter was passed', 'A value is empty or too large'],
     remediation: 'Fix the argument named in `details`; `describe` with `action: "tool"` lists every parameter with its type and default.',
+    cliRemediation: 'Fix the option or argument named in the message; `agentgov <command> --help` lists every option with its default.',
   },
   E_PATH_OUTSIDE_REPO: {
     meaning: 'A path argument resolves outside the repository, which tools never touch.',
     causes: ['The path is absolute and outside the repository root', 'The path climbs out with `..`', 'A symlink points outside the repository'],
     remediation: 'Pass a repository-relative path that stays inside the repository.',
+    cliRemediation: 'Pass a path inside the repository given with `--repo`.',
   },
   E_NOT_FOUND: {
     meaning: 'The named symbol, file, ref or item does not exist.',
     causes: ['A typo in a symbol or path', 'The file was deleted or not indexed', 'An unknown git ref or epoch'],
     remediation: 'Check the name; `recon` or `recon_scout` shows what exists.',
+    cliRemediation: 'Check the name; `agentgov <command> --help` says what the command accepts, and `agentgov detect` lists the frameworks found.',
+  },
+  E_NOT_A_GIT_REPOSITORY: {
+    meaning: 'The repository is not a git checkout, so there are no git refs to compare.',
+    causes: ['The server runs on a plain directory (no `.git`)', 'git is not installed or cannot read the repository'],
+    remediation: 'Compare index epochs instead (`base: "epoch:N"`), or make the directory a git repository (`git init`, then commit).',
   },
   E_PREVIEW_STALE: {
     meaning: 'A file in the refactor preview changed after the preview was made, so applying it could corrupt the file.',

@@ -1,4 +1,4 @@
-import { ERROR_CATALOG, errorCodes } from './catalog.js';
+import { ERROR_CATALOG, errorCodes, type ErrorCatalogEntry } from './catalog.js';
 
 /** docs/errors.md, rendered from the catalog so the docs never drift from the code. */
 export function renderErrorCatalogMarkdown(): string {
@@ -12,8 +12,8 @@ export function renderErrorCatalogMarkdown(): string {
     '',
   ];
   for (const code of errorCodes()) {
-    const entry = ERROR_CATALOG[code];
-    lines.push(`## ${code}`, '', entry.meaning, '', '**Causes**', '', ...entry.causes.map((c) => `- ${c}`), '', `**Remediation**: ${entry.remediation}`, '');
+    const entry: ErrorCatalogEntry = ERROR_CATALOG[code];
+    lines.push(`## ${code}`, '', entry.meaning, '', '**Causes**', '', ...entry.causes.map((c) => `- ${c}`), '', `**Remediation**: ${entry.remediation}`, '', ...(entry.cliRemediation ? [`**From the CLI**: ${entry.cliRemediation}`, ''] : []));
   }
   return lines.join('\n');
 }

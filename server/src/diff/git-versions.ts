@@ -18,7 +18,11 @@ export async function resolveRef(git: SimpleGit, ref: string): Promise<string> {
   }
   // With --quiet, git exits non-zero without output for an unknown ref; simple-git then resolves with ''.
   const sha = await git.raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).then((out) => out.trim(), () => '');
-  if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new AgentgovError('E_NOT_FOUND', `unknown git ref '${ref}'`, { ref });
+  if (!/^[0-9a-f]{40,64}$/.test(sha)) {
+    const commits = await git.raw(['rev-list', '-n', '1', '--all']).then((out) => out.trim(), () => '');
+    if (!commits) throw new AgentgovError('E_NOT_FOUND', `unknown git ref '${ref}': the repository has no commits yet`, { ref, commits: 0 });
+    throw new AgentgovError('E_NOT_FOUND', `unknown git ref '${ref}'`, { ref });
+  }
   return sha;
 }
 
@@ -29,6 +33,8 @@ export async function resolveRef(git: SimpleGit, ref: string): Promise<string> {
  */
 export async function changedFiles(root: string, base: string, target: string | null, paths: string[]): Promise<FileChange[]> {
   const git = simpleGit(root);
+  const isRepo = await git.checkIsRepo().catch(() => false);
+  if (!isRepo) throw new AgentgovError('E_NOT_A_GIT_REPOSITORY', `${base} cannot be compared: the repository is not a git checkout`, { base });
   const baseSha = await resolveRef(git, base);
   const targetSha = target === null ? null : await resolveRef(git, target);
   const limit = paths.length > 0 ? ['--', ...paths] : [];

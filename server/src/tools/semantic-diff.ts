@@ -21,7 +21,7 @@ export const semanticDiffTool = defineTool({
   returns: '`changes` (change, path, name, qualified_name, kind, line; old_name for renames, old_path for moved files, old_signature/signature for signature changes), `counts` per change kind, `files_compared`, and `skipped` files no language pack parses.',
   whenToUse: 'To review what a change did at the definition level before committing, or what changed since an earlier index epoch.',
   related: ['recon_impact', 'checkpoint'],
-  errors: ['E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO', 'E_INDEX_NOT_READY'],
+  errors: ['E_NOT_FOUND', 'E_NOT_A_GIT_REPOSITORY', 'E_PATH_OUTSIDE_REPO', 'E_INDEX_NOT_READY'],
   example: { base: 'HEAD~1', target: 'HEAD', paths: ['src/'] },
   needsIndex: true,
   async handler(args, ctx): Promise<SemanticDiffResult> {

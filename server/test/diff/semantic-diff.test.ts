@@ -142,3 +142,28 @@ describe('diff/semantic-diff (real git repository)', function () {
     }
   });
 });
+
+describe('diff/semantic-diff outside git', function () {
+  this.timeout(60_000);
+  let languages: Awaited<ReturnType<typeof reconHost>>['registries']['languages'];
+  before(async () => {
+    languages = (await reconHost()).registries.languages;
+  });
+
+  it('says the directory is not a git checkout (E_NOT_A_GIT_REPOSITORY), not that HEAD is unknown', async () => {
+    const root = makeTempDir('agentgov-diff-nogit-');
+    writeTree(root, { 'src/a.ts': V1 });
+    const failure = await diffRefs(root, 'HEAD', null, [], languages.values()).then(() => null, (error: { code: string; message: string }) => error);
+    expect(failure?.code).to.equal('E_NOT_A_GIT_REPOSITORY');
+    expect(failure?.message).to.include('not a git checkout');
+  });
+
+  it('says a repository has no commits yet when HEAD does not exist', async () => {
+    const root = makeTempDir('agentgov-diff-empty-');
+    writeTree(root, { 'src/a.ts': V1 });
+    git(root, 'init', '-q');
+    const failure = await diffRefs(root, 'HEAD', null, [], languages.values()).then(() => null, (error: { code: string; message: string }) => error);
+    expect(failure?.code).to.equal('E_NOT_FOUND');
+    expect(failure?.message).to.include('no commits yet');
+  });
+});

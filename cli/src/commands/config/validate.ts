@@ -14,10 +14,12 @@ export class ConfigValidateCommand extends AgentgovCommand {
   });
 
   config = Option.String('--config', { description: 'Config file to check (default: resolved like `config show`)' });
+  json = Option.Boolean('--json', false, { description: 'Print one JSON object {file, valid, errors, warnings, issues} instead of text (default: false)' });
 
   async run(): Promise<number> {
     const { file } = resolveConfigFile({ configPath: this.config });
     if (!file) {
+      if (this.json) return this.writeJson({ file: null, valid: true, errors: 0, warnings: 0, issues: [] }, EXIT.OK);
       this.context.stdout.write('no config file found (checked $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml); built-in defaults are valid\n');
       return EXIT.OK;
     }
@@ -25,18 +27,25 @@ export class ConfigValidateCommand extends AgentgovCommand {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
+      if (this.json) return this.writeJson({ file, valid: false, error: `cannot read ${file}: ${(error as Error).message}` }, EXIT.UNAVAILABLE);
       this.context.stderr.write(`error: cannot read ${file}: ${(error as Error).message}\n`);
       return EXIT.UNAVAILABLE;
     }
     const { issues } = validateConfigText(text, file);
-    for (const issue of issues) this.context.stderr.write(`${formatIssue(issue)}\n`);
     const errors = issues.filter((i) => i.severity === 'error').length;
     const warnings = issues.length - errors;
+    if (this.json) return this.writeJson({ file, valid: errors === 0, errors, warnings, issues }, errors ? EXIT.FAILED : EXIT.OK);
+    for (const issue of issues) this.context.stderr.write(`${formatIssue(issue)}\n`);
     if (errors) {
       this.context.stderr.write(`${file}: ${errors} error(s), ${warnings} warning(s)\n`);
       return EXIT.FAILED;
     }
     this.context.stdout.write(`${file}: valid${warnings ? ` (${warnings} warning(s))` : ''}\n`);
     return EXIT.OK;
+  }
+
+  private writeJson(body: object, code: number): number {
+    this.context.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    return code;
   }
 }
