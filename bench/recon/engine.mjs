@@ -29,9 +29,9 @@ function host() {
   return hostPromise;
 }
 
-/** A task as the server parses it, clipped to the size the recon tool accepts. */
-function parse(task) {
-  return parseQuery(task.length > MAX_TASK_CHARS ? task.slice(0, MAX_TASK_CHARS) : task);
+/** A task as the server parses it (with the index's vocabulary), clipped to the size the recon tool accepts. */
+function parse(task, view) {
+  return parseQuery(task.length > MAX_TASK_CHARS ? task.slice(0, MAX_TASK_CHARS) : task, [], [], view);
 }
 
 export async function open(dir) {
@@ -46,7 +46,7 @@ export async function open(dir) {
     index_ms,
     /** Runs recon; the first query of a tree also builds the retrievers' per-epoch caches, so it is timed separately (cold) and re-run warm. */
     async query(task) {
-      const query = parse(task);
+      const query = parse(task, retrievalIndexOf(index));
       let t = performance.now();
       let result = await runRecon(query, runner, retrievalIndexOf(index));
       const cold_ms = performance.now() - t;
@@ -61,8 +61,8 @@ export async function open(dir) {
     },
     /** The raw candidate pool of a task (every retriever, expansion included) with the definitions it names: the input of fusion. */
     async pool(task) {
-      const query = parse(task);
       const view = retrievalIndexOf(index);
+      const query = parse(task, view);
       const retrieval = await runner.retrieve(query, view);
       const defs = {};
       const pool = {};

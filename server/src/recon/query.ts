@@ -1,5 +1,8 @@
-import { AgentgovError, identifierWords, isCodeShaped, type RetrievalQuery } from '@agentgov/core';
-import { STOP_WORDS } from './stop-words.js';
+import { AgentgovError, identifierWords, isCodeShaped, type RetrievalIndex, type RetrievalQuery } from '@agentgov/core';
+import { STOP_WORDS, TASK_WORDS } from './stop-words.js';
+
+/** What parseQuery may ask the index: whether a word names something in this repository. */
+export type QueryVocabulary = Pick<RetrievalIndex, 'isKnownName'>;
 
 /** Longest task accepted; a longer one is almost always a pasted file, not a task. */
 export const MAX_TASK_CHARS = 32_000;
@@ -20,8 +23,13 @@ export function normaliseList(value: unknown, name: string): string[] {
   return [...new Set(items.map((item) => item.trim()).filter(Boolean))];
 }
 
-/** Parses a task into the parts retrievers match on: identifiers, paths, quoted text and plain terms. */
-export function parseQuery(task: unknown, seeds: unknown = [], pins: unknown = []): RetrievalQuery {
+/**
+ * Parses a task into the parts retrievers match on: identifiers, paths, quoted text and plain terms.
+ * Task words ("hello", "version", "test") are dropped while the task has other words to go on; a
+ * task made only of them keeps those this repository knows (`vocabulary`), so `recon "hello"` on a
+ * repository that defines `hello` finds it instead of answering UNSAT.
+ */
+export function parseQuery(task: unknown, seeds: unknown = [], pins: unknown = [], vocabulary?: QueryVocabulary): RetrievalQuery {
   if (typeof task !== 'string' || task.trim() === '') {
     throw new AgentgovError('E_INVALID_ARGUMENT', "'task' must be a non-empty string describing what to find", { argument: 'task' });
   }
@@ -46,6 +54,7 @@ export function parseQuery(task: unknown, seeds: unknown = [], pins: unknown = [
     }
   }
   for (const identifier of identifiers) for (const part of identifierWords(identifier)) if (part.length >= 3 && !STOP_WORDS.has(part)) terms.push(part);
+  if (vocabulary && terms.length === 0 && identifiers.length === 0 && paths.length === 0) terms.push(...knownTaskWords(task, vocabulary));
   return {
     task,
     terms: unique(terms),
@@ -55,6 +64,13 @@ export function parseQuery(task: unknown, seeds: unknown = [], pins: unknown = [
     seeds: normaliseList(seeds, 'seeds'),
     pins: normaliseList(pins, 'pins'),
   };
+}
+
+function knownTaskWords(task: string, vocabulary: QueryVocabulary): string[] {
+  return task
+    .toLowerCase()
+    .split(/[^a-z0-9_]+/)
+    .filter((word) => TASK_WORDS.has(word) && vocabulary.isKnownName(word));
 }
 
 function isPathShaped(token: string): boolean {

@@ -39,12 +39,12 @@ export const reconTool = defineTool({
   example: { task: 'make the retry delay of fetchWithRetry configurable', seeds: ['fetchWithRetry'], read_only: false },
   needsIndex: true,
   async handler(args, ctx): Promise<ReconAnswer> {
-    const query = parseQuery(args.task, args.seeds, args.pins);
+    const view = retrievalIndexOf(ctx.index);
+    const query = parseQuery(args.task, args.seeds, args.pins, view);
     query.pins = query.pins.map((pin) => ctx.resolveRepoPath(pin).relative);
-    const result = await runRecon(query, runnerOf(ctx.host), retrievalIndexOf(ctx.index), { maxChars: args.budget * 4, maxLinesPerSnippet: 80 });
+    const result = await runRecon(query, runnerOf(ctx.host), view, { maxChars: args.budget * 4, maxLinesPerSnippet: 80 });
     if (args.read_only !== null) ctx.session.readOnly = args.read_only;
     ctx.session.didRecon = true;
-    const view = retrievalIndexOf(ctx.index);
     const nearest = result.gate === 'UNSAT' ? nearestNames(result.metrics.gate_features.mentions_missing, view) : {};
     const { answer, text } = shapeReconAnswer(result, { budgetTokens: args.budget, verbose: args.verbose, fenceLanguage, nearest });
     texts.set(answer, text);

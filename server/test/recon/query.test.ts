@@ -14,6 +14,15 @@ describe('recon/query', () => {
     expect(q.pins).to.deep.equal(['a.ts', 'b.ts']);
   });
 
+  it('keeps task words the repository knows when the task has nothing else ("hello" on a repository defining hello)', () => {
+    const knows = (names: string[]) => ({ isKnownName: (name: string) => names.includes(name) });
+    expect(parseQuery('hello', [], [], knows(['hello'])).terms).to.deep.equal(['hello']);
+    expect(parseQuery('hello', [], [], knows([])).terms).to.deep.equal([]);
+    expect(parseQuery('hello').terms).to.deep.equal([]);
+    expect(parseQuery('update the version', [], [], knows(['version'])).terms).to.deep.equal(['version']);
+    expect(parseQuery('hello from the blueprint', [], [], knows(['hello'])).terms).to.deep.equal(['blueprint']);
+  });
+
   it('reads traceback paths with line numbers and drops URLs', () => {
     const q = parseQuery('File "lib/site-packages/seaborn/_core.py:144" see https://example.com/a/b.py');
     expect(q.paths).to.deep.equal(['lib/site-packages/seaborn/_core.py']);

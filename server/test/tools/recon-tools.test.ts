@@ -47,6 +47,10 @@ export function untyped(pool: any) {
   return pool.openConnection('x');
 }
 `,
+      'examples/greet.ts': `export function hello(name: string): string {
+  return 'hi ' + name;
+}
+`,
     });
     session = await connectClient({ repoRoot: repo.root, index: repo.index, host: repo.host, devMode: true, tools: [...listedTools(true), probeWrite] });
   });
@@ -82,6 +86,12 @@ export function untyped(pool: any) {
     expect(Buffer.byteLength(JSON.stringify(structured))).to.be.at.most(Buffer.byteLength(text) + 2000);
     const verbose = await call('recon', { task: 'LruCache evict', verbose: true });
     expect(verbose['metrics']).to.have.property('pool_size');
+  });
+
+  it('recon "hello" finds a hello the repository defines instead of answering UNSAT', async () => {
+    const result = await call('recon', { task: 'hello' });
+    expect(result['gate']).to.not.equal('UNSAT');
+    expect((result['results'] as { name: string }[])[0]?.name).to.equal('hello');
   });
 
   it('recon UNSAT names what is missing and the nearest existing names, in a short answer', async () => {
