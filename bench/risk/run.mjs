@@ -14,7 +14,7 @@ const plainAt = args.indexOf('--plain-cwd');
 const plainCwd = plainAt >= 0 ? args.splice(plainAt, 2)[1] : '';
 const dataFile = args[0] ?? '/work/shared/bench/data/risk-commands.jsonl';
 const contexts = JSON.parse(readFileSync(path.join(here, 'contexts.json'), 'utf8'));
-const { createRiskEngine } = await import(path.join(here, '../../cli/dist/src/risk/engine.js'));
+const { createRiskEngine } = await import(path.join(process.env.RISK_DIST ?? path.join(here, '../../cli/dist'), 'src/risk/engine.js'));
 const engine = await createRiskEngine({ home: contexts.home });
 
 const rows = readFileSync(dataFile, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));

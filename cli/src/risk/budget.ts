@@ -18,7 +18,7 @@ export const READ_LIMITS = {
   /** Nesting of re-parsed shell text (`bash -c "bash -c …"`, eval, execution channels). */
   depth: 6,
   /** CPU time for reading the whole command, parses included. */
-  ms: 50,
+  ms: 30,
   /** Wall-clock ceiling for the same, whatever the machine's load. */
   wallMs: 500,
 } as const;

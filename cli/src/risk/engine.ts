@@ -8,6 +8,7 @@ import { ShellRuleIndex, type Hit } from './shell-rules.js';
 import { actionForScore, actionSeverity, levelForScore } from './scoring.js';
 import { READ_LIMITS, ReadBudget } from './budget.js';
 import { warmShellParser } from './shell-parse.js';
+import { hostClasses } from './hosts.js';
 
 export interface RiskEngine {
   /** Deterministic: same event, same answer. Never throws on any input. */
@@ -49,6 +50,7 @@ const MAX_COMMAND_CHARS = READ_LIMITS.chars;
 const UNREADABLE_SCORE = 50;
 const MAX_EVIDENCE_COMMANDS = 40;
 const FILE_TOOLS = new Set(['read', 'write', 'edit', 'search']);
+const URL_KEYS = ['url', 'uri', 'href', 'endpoint'];
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'absolute_path'];
 
 class RuleEngine implements RiskEngine {
@@ -58,6 +60,8 @@ class RuleEngine implements RiskEngine {
   private readonly shellRules: ShellRuleIndex;
   /** Built once: per file tool, the rules that can hit it (in rule order). */
   private readonly fileRules = new Map<string, CompiledRule[]>();
+  /** Built once: the rules about where a fetch tool's URL points. */
+  private readonly fetchRules: CompiledRule[];
 
   constructor(
     private readonly set: RuleSet,
@@ -76,6 +80,7 @@ class RuleEngine implements RiskEngine {
       });
       this.fileRules.set(tool, rules);
     }
+    this.fetchRules = set.rules.filter((rule) => rule.tools.includes('fetch') && rule.match.spec.url_hosts !== undefined);
   }
 
   assess(event: ToolCallEvent): Assessment {
@@ -105,6 +110,7 @@ class RuleEngine implements RiskEngine {
     if (cwd !== null && projectRoot === null) factors.push(`cwd ${cwd} is the home directory, the root or a system directory, not a project: nothing counts as inside the project`);
     if (tool === 'shell') return this.assessShell(args, cwd, projectRoot, factors);
     if (FILE_TOOLS.has(tool)) return this.assessFile(tool, args, cwd, projectRoot, factors);
+    if (tool === 'fetch') return this.assessFetch(args, factors);
     return finish([], { rules: [], factors: [...factors, `tool kind '${tool}' has no risk rules`] }, 'no_risk_detected');
   }
 
@@ -138,6 +144,18 @@ class RuleEngine implements RiskEngine {
     const fallback = normalized.parseErrors > 0 ? 'parse_incomplete' : 'no_risk_detected';
     const assessment = finish(hits, evidence, fallback);
     return budget.exhausted ? unreadable(assessment, budget.incomplete) : assessment;
+  }
+
+  /** Fetch tools: the URL's host, read through the URL parser (see hosts.ts). */
+  private assessFetch(args: Record<string, unknown>, factors: string[]): Assessment {
+    const key = URL_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
+    if (key === undefined) return finish([], { rules: [], factors: [...factors, `no URL among ${URL_KEYS.join(', ')}`] }, 'no_risk_detected');
+    const url = args[key] as string;
+    const classes = hostClasses(url);
+    const hits: Hit[] = [];
+    for (const rule of this.fetchRules) if (classes.some((c) => rule.match.spec.url_hosts?.includes(c))) hits.push({ rule, subject: url, paths: [], via: [] });
+    const evidence = { rules: [], factors: dedupe([...factors, ...(classes.length > 0 ? [`${url} points at a ${classes.join(', ')} host`] : [])]) };
+    return finish(hits, evidence, 'no_risk_detected');
   }
 
   private assessFile(tool: string, args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {

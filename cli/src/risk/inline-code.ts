@@ -6,7 +6,7 @@
  * The code's own dangerous calls (shutil.rmtree, fs.rmSync …) are matched by `code` rules.
  */
 const SPAWN_CALL =
-  /\b(?:system|popen|Popen|getoutput|getstatusoutput|check_output|check_call|call|run|exec|execSync|execFileSync|execFile|spawn|spawnSync|shell_exec|passthru|proc_open|Command|IO\.popen|Open3\.\w+)\s*\(\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)/g;
+  /\b(?:system|popen|popen2|Popen|getoutput|getstatusoutput|check_output|check_call|call|run|exec|exec[lv]p?e?|spawn[lv]?p?e?|execute|execSync|execFileSync|execFile|spawn|spawnSync|shell_exec|passthru|proc_open|Command|IO\.popen|Open3\.\w+)\s*\(\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)/g;
 const SPAWN_CALL_NO_PAREN = /\b(?:system|exec)\s+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/g;
 const BACKTICKS = /`((?:[^`\\]|\\.)+)`/g;
 const QUOTED_EXEC = /(?:%x|qx)\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|\/([^/]*)\/|\|([^|]*)\|)/g;
@@ -34,4 +34,37 @@ function literalToScript(literal: string): string {
 function unquote(literal: string): string {
   const body = literal.slice(1, -1);
   return body.replace(/\\(["'`\\])/g, '$1').replace(/\\n/g, '\n');
+}
+
+/** Code that builds paths from the home directory (`os.homedir()`, `expanduser`, `$ENV{HOME}` …). */
+const MENTIONS_HOME = /homedir\s*\(|expanduser|Dir\.home|ENV\[\s*["']HOME["']\s*\]|\$ENV\{\s*["']?HOME["']?\s*\}|getenv\s*\(\s*["']HOME["']|environ(?:\.get\s*\(|\[)\s*["']HOME["']|process\.env\.HOME|Path\.home\s*\(|os\.getenv\s*\(\s*["']HOME|\$HOME\b/;
+
+/**
+ * The file paths an interpreter one-liner names: its string literals that look like paths, with a
+ * Perl-style open mode removed (`">>/etc/hosts"`). When the code builds paths from the home
+ * directory, a literal like `"/.aws/credentials"` or `".ssh"` is also read under `~`.
+ */
+export function pathsInCode(code: string): string[] {
+  const literals = [...code.matchAll(STRING_LITERAL)].map((m) =>
+    (m[1] ?? m[2] ?? '')
+      .replace(/\\(["'\\])/g, '$1')
+      .replace(/^\s*(\+?[<>]{1,2}&?|\|)\s*/, '')
+      // The home directory interpolated into the literal: `"$ENV{HOME}/.aws"`, `"#{Dir.home}/.ssh"`, `f"{HOME}/…"`.
+      .replace(/^(\$ENV\{\s*["']?HOME["']?\s*\}|\$\{?HOME\}?|#\{\s*(Dir\.home|ENV\[\s*["']HOME["']\s*\])\s*\}|\{\s*(HOME|home)\s*\})(?=\/)/, '~')
+      .trim(),
+  );
+  const home = MENTIONS_HOME.test(code);
+  const found = new Set<string>();
+  for (const [i, literal] of literals.entries()) {
+    if (literal === '' || literal.length > 4096 || /\s{2}|\n/.test(literal)) continue;
+    if (literal.startsWith('/') || literal.startsWith('~/') || literal === '~') found.add(literal);
+    if (!home) continue;
+    if (literal.startsWith('/')) found.add(`~${literal}`);
+    else if (/^\.?[\w.-]+(\/[\w.-]+)*$/.test(literal)) {
+      found.add(`~/${literal}`);
+      const next = literals[i + 1];
+      if (next !== undefined && /^[\w.-]+(\/[\w.-]+)*$/.test(next)) found.add(`~/${literal}/${next}`);
+    }
+  }
+  return [...found];
 }

@@ -1,6 +1,7 @@
 import type { ParsedCommand } from './normalize.js';
 import { classifyPath, type ClassifiedPath, type PathContext } from './paths.js';
 import { anyMatches } from './patterns.js';
+import { hostClasses } from './hosts.js';
 import { matchesProgram, type CompiledMatch } from './rules.js';
 
 /** A command's arguments read with one rule's option spec. */
@@ -93,6 +94,7 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   const args = (scratch.args ??= cmd.argv.slice(1));
   if (m.argvRegex.length > 0 && !anyMatches(m.argvRegex, (scratch.argvText ??= cmd.argv.join(' ')))) return null;
   if (m.argsRegex.length > 0 && !someArgMatches(args, m.argsRegex)) return null;
+  if (s.url_hosts && !someArgPointsAt(args, s.url_hosts)) return null;
   // Most commands write no file: rules about written files stop here, before reading options.
   if (s.redirect_targets && writtenFiles(cmd, scratch).length === 0) return null;
   if (m.subcommand) {
@@ -188,6 +190,15 @@ function subcommandOf(subcommands: string[][], operands: string[]): string[] | u
 
 function someFirstWordIn(subcommands: string[][], words: Set<string>): boolean {
   for (const subcommand of subcommands) if (words.has(subcommand[0] ?? '')) return true;
+  return false;
+}
+
+/** Whether some argument (or an `--opt=value` value) is a URL or host of one of `classes`. */
+function someArgPointsAt(args: string[], classes: string[]): boolean {
+  for (const arg of args) {
+    const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+    if (someIncluded(hostClasses(value), classes)) return true;
+  }
   return false;
 }
 

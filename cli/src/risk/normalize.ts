@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { parseShell, UPSTREAM_OVERFLOW, type RawCommand, type Redirect } from './shell-parse.js';
 import { READ_LIMITS, ReadBudget } from './budget.js';
-import { extractShellFromCode } from './inline-code.js';
+import { channelPayloads, gitSettingPayload, variablePayload, type Payload } from './channels.js';
+import { extractShellFromCode, pathsInCode } from './inline-code.js';
 import { SHELLS, WRAPPERS, inlineCodeOf, interpreterFamily, skipOptions } from './wrappers.js';
 
 /**
@@ -27,6 +28,10 @@ export interface InlineCode {
   language: string;
   code: string;
   via: string[];
+  /** The file paths the code names (see pathsInCode), and where they are relative to. */
+  paths: string[];
+  cwd: string | null;
+  env: Record<string, string>;
 }
 
 export interface Normalized {
@@ -88,6 +93,7 @@ class Walker {
       this.budget.stop('depth', `nesting deeper than ${MAX_DEPTH} levels was not unwrapped`);
       return;
     }
+    // Once the clock or the command count ran out, no more text is parsed.
     if (!this.budget.reading) return;
     this.out.scripts.push(text);
     const parsed = parseShell(text, this.budget);
@@ -97,8 +103,11 @@ class Walker {
     }
     const state = { ...frame, env: { ...frame.env } };
     for (const raw of parsed.commands) {
-      if (this.out.commands.length >= MAX_COMMANDS) this.budget.stop('commands', `more than ${MAX_COMMANDS} commands: the rest were not read`);
-      if (!this.budget.reading) break;
+      // The commands this parse yielded are read (they are bounded by the command count).
+      if (this.out.commands.length >= MAX_COMMANDS) {
+        this.budget.stop('commands', `more than ${MAX_COMMANDS} commands: the rest were not read`);
+        break;
+      }
       Object.assign(state.env, parsed.assignments);
       this.raw(raw, state);
     }
@@ -130,6 +139,11 @@ class Walker {
       state.cwd = this.changeDir(state.cwd, args[0]);
     }
     if (raw.stdinText !== undefined) this.stdinScript(words, raw.stdinText, frame);
+    // `PAGER='sh -c …' man ls`, `GIT_SSH_COMMAND=… git fetch`: a variable the program runs.
+    for (const [key, value] of Object.entries(raw.assignments)) {
+      const payload = variablePayload(key, value);
+      if (payload) this.channel(payload, frame);
+    }
     this.argv(words, frame);
   }
 
@@ -164,6 +178,16 @@ class Walker {
       return;
     }
     const deeper = (via: string, extra: Partial<Frame> = {}): Frame => ({ ...frame, ...extra, via: [...frame.via, via], depth: frame.depth + 1 });
+    for (const payload of channelPayloads(name, args)) this.channel(payload, frame);
+    // `smbclient -c 'put FILE'`, `-c 'get REMOTE FILE'`: the local files are operands like any other.
+    if (name === 'smbclient') {
+      const script = args.findIndex((a) => a === '-c' || a === '--command');
+      const local = script >= 0 ? (args[script + 1] ?? '').split(';').flatMap((c) => /^\s*(put|mput|get|mget)\s+(.*)$/.exec(c)?.[2]?.trim().split(/\s+/).slice(0, 2) ?? []) : [];
+      if (local.length > 0) {
+        this.emit([name, ...args.filter((_, i) => i !== script && i !== script + 1), ...local], frame);
+        return;
+      }
+    }
 
     if (name === 'busybox' || name === 'toybox') {
       if (args.length > 0) this.argv(args, deeper(name));
@@ -236,6 +260,8 @@ class Walker {
       } else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
         const eq = arg.indexOf('=');
         env[arg.slice(0, eq)] = arg.slice(eq + 1);
+        const payload = variablePayload(arg.slice(0, eq), arg.slice(eq + 1));
+        if (payload) this.channel(payload, frame);
         i += 1;
       } else if (arg.startsWith('-')) {
         i += 1;
@@ -266,10 +292,10 @@ class Walker {
       } else if (arg.startsWith('-C')) {
         cwd = this.changeDir(cwd, arg.slice(2));
         i += 1;
-      } else if ((arg === '-c' || arg.startsWith('-c')) && /^alias\.[^=]+=!/i.test(arg === '-c' ? args[i + 1] ?? '' : arg.slice(2))) {
-        // `git -c alias.x='!cmd' x` runs cmd in a shell.
-        const value = arg === '-c' ? args[i + 1] ?? '' : arg.slice(2);
-        this.script(value.slice(value.indexOf('!') + 1), { ...frame, via: [...frame.via, 'git alias'], depth: frame.depth + 1 });
+      } else if (arg === '-c' || (arg.startsWith('-c') && arg.includes('='))) {
+        // `git -c alias.x='!cmd' x`, `-c core.pager=cmd`, `-c core.sshCommand=cmd`: git runs cmd in a shell.
+        const payload = gitSettingPayload(arg === '-c' ? args[i + 1] ?? '' : arg.slice(2));
+        if (payload) this.channel(payload, frame);
         i += arg === '-c' ? 2 : 1;
       } else if (arg === '-c' || arg === '--git-dir' || arg === '--work-tree' || arg === '--namespace' || arg === '--config-env' || arg === '--exec-path' || arg === '--super-prefix' || arg === '--list-cmds') {
         if (arg === '--work-tree' || arg === '--git-dir') env[arg === '--git-dir' ? 'GIT_DIR' : 'GIT_WORK_TREE'] = args[i + 1] ?? '';
@@ -406,8 +432,20 @@ class Walker {
     if (inline) this.inlineCode(family, inline.code, frame, `${name} ${inline.option}`);
   }
 
+  /**
+   * A payload of an execution channel runs as a shell command: parsed as such, with the channel in
+   * `via`. An empty payload is an interactive shell the program opens (recorded as `sh`).
+   */
+  private channel(payload: Payload, frame: Frame): void {
+    const next = { ...frame, via: [...frame.via, payload.via], depth: frame.depth + 1 };
+    // `ProxyCommand=;sh …`: a leading separator only ends an empty command.
+    const script = payload.script.replace(/^[\s;&|]+/, '');
+    if (script.trim() === '') this.emit(['sh'], next);
+    else this.script(script, next);
+  }
+
   private inlineCode(language: string, code: string, frame: Frame, via: string): void {
-    this.out.code.push({ language, code, via: [...frame.via, via] });
+    this.out.code.push({ language, code, via: [...frame.via, via], paths: pathsInCode(code), cwd: frame.cwd, env: frame.env });
     for (const script of extractShellFromCode(code)) this.script(script, { ...frame, via: [...frame.via, via], depth: frame.depth + 1 });
   }
 
@@ -417,13 +455,14 @@ class Walker {
       return;
     }
     if (frame.inputFrom.includes(UPSTREAM_OVERFLOW)) this.budget.stop('upstream', `a pipeline of more than ${READ_LIMITS.upstream} distinct programs: what flows into its later stages was not all read`);
-    this.trackDownloads(argv, frame);
+    const written = this.trackDownloads(argv, frame);
     this.out.commands.push({
       argv,
       cwd: frame.cwd,
       env: frame.env,
       via: frame.via,
-      redirects: frame.redirects,
+      // A downloader's output file (`curl -o F`, `wget -O F`, `aria2c -d D -o F`) is written like `> F`.
+      redirects: written.length > 0 ? [...frame.redirects, ...written.map((target) => ({ op: '>', target }))] : frame.redirects,
       inputFrom: frame.inputFrom,
       argsFromStdin: frame.argsFromStdin,
     });
@@ -433,15 +472,18 @@ class Walker {
    * `curl -o x.sh URL && sh x.sh` (or `./x.sh`, `python x.py`) runs what was downloaded: the
    * runner is recorded a second time, as if the download were piped into it.
    */
-  private trackDownloads(argv: string[], frame: Frame): void {
+  private trackDownloads(argv: string[], frame: Frame): string[] {
     const name = argv[0] ?? '';
     if (DOWNLOADERS.has(name)) {
-      const outputs = argv.flatMap((arg, i) => (DOWNLOAD_OUTPUT_OPTIONS.has(arg) || /^-[a-zA-Z]+[oO]$/.test(arg) ? [argv[i + 1] ?? ''] : /^--output(-document)?=/.test(arg) ? [arg.slice(arg.indexOf('=') + 1)] : /^-o./.test(arg) ? [arg.slice(2)] : []));
-      outputs.push(...frame.redirects.filter((r) => /^\d*>>?\|?$|^&>>?$/.test(r.op)).map((r) => r.target));
+      const options = argv.flatMap((arg, i) => (DOWNLOAD_OUTPUT_OPTIONS.has(arg) || /^-[a-zA-Z]+[oO]$/.test(arg) ? [argv[i + 1] ?? ''] : /^--output(-document)?=/.test(arg) ? [arg.slice(arg.indexOf('=') + 1)] : /^-[oO]./.test(arg) ? [arg.slice(2)] : [])).filter((o) => o !== '' && o !== '-');
+      // aria2c writes into `-d DIR` (named by `-o`, or by the URL).
+      const dir = name === 'aria2c' ? argv.flatMap((arg, i) => (arg === '-d' || arg === '--dir' ? [argv[i + 1] ?? ''] : /^--dir=/.test(arg) ? [arg.slice(6)] : /^-d./.test(arg) ? [arg.slice(2)] : [])).at(-1) : undefined;
+      const written = dir ? (options.length > 0 ? options.map((o) => `${dir.replace(/\/+$/, '')}/${o}`) : [`${dir.replace(/\/+$/, '')}/download`]) : options;
+      const outputs = [...written, ...frame.redirects.filter((r) => /^\d*>>?\|?$|^&>>?$/.test(r.op)).map((r) => r.target)];
       for (const output of outputs) if (output && output !== '-') this.downloaded.set(output.slice(output.lastIndexOf('/') + 1), name);
-      return;
+      return written;
     }
-    if (this.downloaded.size === 0) return;
+    if (this.downloaded.size === 0) return [];
     const runner = SHELLS.has(name) || interpreterFamily(name) !== undefined || name === 'source' || name === '.';
     const operands = runner ? argv.slice(1).filter((a) => !a.startsWith('-')).slice(0, 1) : [name];
     for (const operand of operands) {
@@ -450,6 +492,7 @@ class Walker {
       const program = runner ? name : 'sh';
       this.out.commands.push({ argv: [program], cwd: frame.cwd, env: frame.env, via: [...frame.via, `runs downloaded ${operand}`], redirects: [], inputFrom: [downloader], argsFromStdin: false });
     }
+    return [];
   }
 
   private factor(text: string): void {

@@ -169,5 +169,7 @@ function expand(raw: string, context: PathContext): string | null {
     });
   }
   if (/[$`]/.test(text)) return null;
+  // A default of `~` (`${DEST:-~}`) is expanded like one written as such.
+  if (text === '~' || text.startsWith('~/')) text = context.home + text.slice(1);
   return text;
 }

@@ -12,7 +12,7 @@ export const REASON_CODES = {
   no_risk_detected: { title: 'No risk detected', meaning: 'No rule matched; the call looks routine (read-only commands, edits inside the project).' },
   parse_incomplete: { title: 'Command only partly readable', meaning: 'The shell text has syntax errors; it was scored on the parts that parsed, and nothing dangerous was seen there.' },
   assessment_error: { title: 'Assessment failed', meaning: 'The engine hit an internal error on this call; it answers `ask` rather than guess, and the evidence names the error.' },
-  command_unreadable: { title: 'Command not read in full', meaning: 'The command is longer than 64 KiB, has more than 2,000 parts, nests deeper than 6 levels or took more than the 50 ms time budget to read; what was not read could do anything, so the answer is at least `ask`.' },
+  command_unreadable: { title: 'Command not read in full', meaning: 'The command is longer than 64 KiB, has more than 2,000 parts, nests deeper than 6 levels or took more than its time budget (30 ms of CPU) to read; what was not read could do anything, so the answer is at least `ask`.' },
   invalid_arguments: { title: 'Unreadable tool arguments', meaning: 'The call carries no readable command or path (missing, not a string, empty); nothing could be checked.' },
   destructive_delete_critical: { title: 'Delete of /, home or a system path', meaning: 'A recursive or forced delete targets the filesystem root, the home directory, a system directory or everything under one.' },
   destructive_delete_project_root: { title: 'Delete of the whole project', meaning: 'A recursive delete targets the project root itself or a directory containing it.' },
@@ -40,6 +40,9 @@ export const REASON_CODES = {
   interpreter_dangerous_call: { title: 'Dangerous call in an interpreter one-liner', meaning: 'Inline code (python -c, node -e, perl -e, ruby -e) deletes trees, spawns shells or changes the system.' },
   infrastructure_destroy: { title: 'Infrastructure destruction', meaning: 'Cloud or cluster resources are destroyed (terraform destroy, kubectl delete, aws s3 rm --recursive …).' },
   global_install: { title: 'Global package install', meaning: 'A package is installed or removed system-wide rather than in the project.' },
+  shell_escape: { title: 'Shell escape', meaning: 'A program opens a shell through one of its command channels (awk system(), find -exec, vim :!, a pager, git/ssh settings, tar/zip/rsync options) or an interpreter one-liner replaces itself with a shell.' },
+  reverse_shell: { title: 'Reverse or bind shell', meaning: 'A shell is wired to a network connection: its input comes from, or its output goes to, a socket (netcat, telnet, openssl s_client, /dev/tcp, gawk /inet, interpreter sockets).' },
+  metadata_access: { title: 'Cloud metadata or local admin endpoint', meaning: 'A request goes to a cloud metadata endpoint (instance credentials), a link-local address, or an admin API on this machine (Docker, kubelet, etcd …).' },
   history_tampering: { title: 'Shell history tampering', meaning: 'Shell history is cleared or disabled, hiding what ran.' },
 } as const satisfies Record<string, ReasonCodeEntry>;
 

@@ -37,6 +37,8 @@ export interface RuleMatchSpec {
   text?: string[];
   paths?: string[];
   path_regex?: string[];
+  url_hosts?: string[];
+  code_paths?: string[];
 }
 
 export interface RuleFileSpec {
@@ -76,9 +78,11 @@ export const RULE_MATCH_SCHEMA = {
     input_from: { ...stringList, description: 'Output of one of these programs flows into the command (earlier pipeline stage, `<(…)`, `$(…)`).' },
     args_from_stdin: { type: 'boolean', description: 'The command gets further arguments at run time (xargs, parallel without `:::`).' },
     code: { ...regexList, description: 'Interpreter one-liner code (`python -c`, `node -e`, heredoc to an interpreter) matches one of these.' },
+    code_paths: { ...stringList, description: 'Interpreter one-liner code names a file path (a string literal; under `~` when the code builds on the home directory) of one of these classes. With `code`, the same code must match both.' },
     text: { ...regexList, description: 'Any shell text (the command, or a string re-parsed from `bash -c`/`eval`) matches one of these.' },
     paths: { ...stringList, description: 'File tools: the file path is of one of these classes.' },
     path_regex: { ...regexList, description: 'File tools: the absolute file path (or its `~/` form) matches one of these.' },
+    url_hosts: { ...stringList, description: 'Some argument (shell), or the `url` of a fetch tool, points at a host of one of these classes: `metadata`, `link_local`, `loopback_admin` (see Host classes).' },
   },
 } as const;
 

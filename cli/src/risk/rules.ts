@@ -86,7 +86,7 @@ export function defaultRulesDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../rules');
 }
 
-export const DEFAULT_RULE_FILES = ['destructive.yaml', 'git.yaml', 'system.yaml', 'secrets.yaml', 'network.yaml', 'files.yaml'];
+export const DEFAULT_RULE_FILES = ['destructive.yaml', 'git.yaml', 'system.yaml', 'secrets.yaml', 'network.yaml', 'files.yaml', 'execution.yaml'];
 
 export async function loadRuleSet(extraFiles: string[], sources: RiskRuleSource[]): Promise<RuleSet> {
   const set: RuleSet = { rules: [], classPatterns: new Map(), files: [] };
@@ -156,7 +156,7 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
     if (eq > 0) valueOptions.set(option.slice(0, eq), option.slice(eq + 1).split('|'));
     else valueOptions.set(option, null);
   }
-  const perCommandKeys: Array<keyof RuleMatchSpec> = ['command', 'command_none', 'subcommand', 'via', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'target_operands', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin'];
+  const perCommandKeys: Array<keyof RuleMatchSpec> = ['command', 'command_none', 'subcommand', 'via', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'target_operands', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin', 'url_hosts'];
   return {
     id: rule.id,
     title: rule.title ?? rule.id,

@@ -77,6 +77,9 @@ function parse(text: string, budget?: ReadBudget): Parser.SyntaxNode | null {
   return null;
 }
 
+/** What is read of a text whose parse ran out of time: its first 1 KiB, cut before its last separator (a newline, `;`, `|`, `&`). */
+const HEAD_ON_HALT = 1024;
+
 const REPAIRS = ["'", '"', '`', ')', '"\'', '\'"', '))', '`)'];
 
 /** Parses shell text; an unterminated quote is closed and noted rather than losing the command. */
@@ -135,16 +138,21 @@ export function plainWords(text: string, budget?: ReadBudget): ShellParse | null
 }
 
 /** The tree-sitter parse of any shell text. */
-export function parseWithTreeSitter(text: string, budget?: ReadBudget): ShellParse {
+export function parseWithTreeSitter(text: string, budget?: ReadBudget, repair = true): ShellParse {
   let source = text;
   let root = parse(source, budget);
   if (root === null) {
     budget?.expired();
-    return { commands: [], assignments: {}, hasError: false, functions: [] };
+    // The parse was halted: its start is still read, so a dangerous first part is seen. A head
+    // this short parses in a few milliseconds whatever its shape, so it runs without the clock.
+    if (text.length <= HEAD_ON_HALT) return { commands: [], assignments: {}, hasError: false, functions: [] };
+    const head = text.slice(0, HEAD_ON_HALT);
+    const cut = Math.max(head.lastIndexOf('\n'), head.lastIndexOf(';'), head.lastIndexOf('|'), head.lastIndexOf('&'));
+    return parseWithTreeSitter(cut > 0 ? head.slice(0, cut) : head, undefined, false);
   }
   const hadError = root.hasError;
   let repairedWith: string | undefined;
-  if (hadError) {
+  if (hadError && repair) {
     for (const suffix of REPAIRS) {
       const candidate = parse(text + suffix, budget);
       if (candidate === null) break;

@@ -1,7 +1,7 @@
 import { commandScratch, matchCommand, type CommandScratch } from './match.js';
 import { anyMatches, joinPatterns } from './patterns.js';
 import type { Normalized, ParsedCommand } from './normalize.js';
-import type { ClassifiedPath, PathContext } from './paths.js';
+import { classifyPath, type ClassifiedPath, type PathContext } from './paths.js';
 import type { CompiledMatch, CompiledRule } from './rules.js';
 
 export interface Hit {
@@ -79,9 +79,9 @@ export class ShellRuleIndex {
     for (const index of this.textOrCodeRules) {
       const rule = this.rules[index] as CompiledRule;
       if (rule.match.text.length > 0 && !someText) continue;
-      if (rule.match.code.length > 0 && normalized.code.length === 0) continue;
-      const seen = textAndCode(rule.match, normalized);
-      if (seen?.subject !== undefined) state.found.set(index, { rule, subject: clip(seen.subject), paths: [], via: seen.via });
+      if ((rule.match.code.length > 0 || rule.match.spec.code_paths) && normalized.code.length === 0) continue;
+      const seen = textAndCode(rule.match, normalized, pathContext);
+      if (seen?.subject !== undefined) state.found.set(index, { rule, subject: clip(seen.subject), paths: seen.paths ?? [], via: seen.via });
     }
     for (const cmd of normalized.commands) {
       state.cmd = cmd;
@@ -121,12 +121,12 @@ export class ShellRuleIndex {
     if (state.found.has(index)) return;
     const rule = this.rules[index] as CompiledRule;
     const m = rule.match;
-    if (m.text.length > 0 || m.code.length > 0) {
+    if (m.text.length > 0 || m.code.length > 0 || m.spec.code_paths) {
       // A per-command rule with `text` or `code` conditions needs them met somewhere first.
       const gates = (state.gates ??= new Map());
       let open = gates.get(index);
       if (open === undefined) {
-        open = textAndCode(m, state.normalized) !== null;
+        open = textAndCode(m, state.normalized, state.pathContext) !== null;
         gates.set(index, open);
       }
       if (!open) return;
@@ -150,7 +150,7 @@ interface MatchState {
 }
 
 /** A rule's `text` and `code` conditions: null when one fails, else the subject and wrappers they found. */
-function textAndCode(m: CompiledMatch, normalized: Normalized): { subject: string | undefined; via: string[] } | null {
+function textAndCode(m: CompiledMatch, normalized: Normalized, pathContext: Omit<PathContext, 'cwd' | 'env'>): { subject: string | undefined; via: string[]; paths?: ClassifiedPath[] } | null {
   let subject: string | undefined;
   let via: string[] = [];
   if (m.text.length > 0) {
@@ -158,11 +158,19 @@ function textAndCode(m: CompiledMatch, normalized: Normalized): { subject: strin
     if (script === undefined) return null;
     subject = script;
   }
-  if (m.code.length > 0) {
-    const inline = normalized.code.find((c) => anyMatches(m.code, c.code));
+  const classes = m.spec.code_paths;
+  if (m.code.length > 0 || classes) {
+    let paths: ClassifiedPath[] = [];
+    const inline = normalized.code.find((c) => {
+      if (m.code.length > 0 && !anyMatches(m.code, c.code)) return false;
+      if (!classes) return true;
+      paths = c.paths.map((p) => classifyPath(p, { ...pathContext, cwd: c.cwd, env: c.env })).filter((p) => p.classes.some((cls) => classes.includes(cls)));
+      return paths.length > 0;
+    });
     if (!inline) return null;
     subject = inline.code;
     via = inline.via;
+    if (classes) return { subject, via, paths };
   }
   return { subject, via };
 }

@@ -67,7 +67,13 @@ describe('risk engine: read limits and text fed to shells', function () {
     }
 
     it('a deny seen in the part that was read stays a deny', function () {
-      const result = assess(`rm -rf / ; ${'true; '.repeat(3000)}`);
+      const result = assess(`rm -rf /; ${'true; '.repeat(3000)}`);
+      expect(result).to.include({ action: 'deny', reason_code: 'destructive_delete_critical' });
+      expect((result.evidence.factors ?? []).join('\n')).to.match(/not read in full/);
+    });
+
+    it('a parse that runs out of time still reads the start of the command', function () {
+      const result = assess(`rm -rf ~ ; ${'a "x" | '.repeat(4000)}a`);
       expect(result).to.include({ action: 'deny', reason_code: 'destructive_delete_critical' });
       expect((result.evidence.factors ?? []).join('\n')).to.match(/not read in full/);
     });

@@ -1,0 +1,316 @@
+/**
+ * Command-execution channels: programs that run a shell command given to them as an option value,
+ * a config setting, an environment variable or a line of their own language. Each finder reads one
+ * program's arguments and returns the payloads it would run, with a label naming the channel
+ * (`awk system()`, `git core.pager`, `ssh ProxyCommand` …). The normalizer parses every payload as
+ * shell, under that label in `via`, so a payload is judged like any command, and the evidence
+ * says which channel carried it. A payload of `''` stands for an interactive shell the program
+ * opens (`vim -c ':shell'`).
+ */
+export interface Payload {
+  via: string;
+  script: string;
+}
+
+type Finder = (args: string[]) => Payload[];
+
+/** A double- or single-quoted string literal, captured without its quotes. */
+const QUOTED = String.raw`"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'`;
+const unescape = (text: string) => text.replace(/\\(["'\\])/g, '$1').replace(/\\n/g, '\n');
+
+/** awk's program: `system("…")`, `"…" | getline`, `print … | "…"`. */
+const AWK_SYSTEM = new RegExp(String.raw`\bsystem\s*\(\s*(?:${QUOTED})`, 'g');
+const AWK_GETLINE = new RegExp(String.raw`(?:${QUOTED})\s*\|\s*getline`, 'g');
+const AWK_PRINT_PIPE = new RegExp(String.raw`\b(?:print|printf)\b[^|;}]*\|\s*(?:${QUOTED})`, 'g');
+
+function awk(args: string[]): Payload[] {
+  // The program is the first operand, after options (-F sep, -v var=val, -f file: no program).
+  const valueOptions = new Set(['-F', '-v', '-f', '--field-separator', '--assign', '--file', '-i', '--include', '-l', '--load', '-E', '--exec']);
+  let program: string | undefined;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    if (arg === '--') {
+      program = args[i + 1];
+      break;
+    }
+    if (valueOptions.has(arg)) {
+      if (arg === '-f' || arg === '--file' || arg === '-E' || arg === '--exec') return [];
+      i += 1;
+      continue;
+    }
+    if (/^-[Fv]./.test(arg) || /^--\w[\w-]*=/.test(arg)) continue;
+    if (arg.startsWith('-') && arg !== '-') continue;
+    program = arg;
+    break;
+  }
+  if (program === undefined) return [];
+  const found: Payload[] = [];
+  for (const [re, via] of [
+    [AWK_SYSTEM, 'awk system()'],
+    [AWK_GETLINE, 'awk "cmd" | getline'],
+    [AWK_PRINT_PIPE, 'awk print | "cmd"'],
+  ] as const) {
+    for (const m of program.matchAll(re)) found.push({ via, script: unescape(m[1] ?? m[2] ?? '') });
+  }
+  // A system() whose command is built at run time still runs a shell.
+  if (found.length === 0 && /\bsystem\s*\(/.test(program)) found.push({ via: 'awk system()', script: '' });
+  return found;
+}
+
+/** An editor's or pager's own command line: `:!cmd`, `:shell`, `:call system('…')`, `:py os.system(…)`. */
+function editorCommand(command: string, via: string): Payload[] {
+  // `:set shell=/bin/sh|:shell`: `|` separates commands (but belongs to a `:!` command's shell text).
+  const bar = command.indexOf('|');
+  if (bar > 0 && !/^\s*:*\s*!/.test(command)) return [...editorCommand(command.slice(0, bar), via), ...editorCommand(command.slice(bar + 1), via)];
+  const text = command.trim().replace(/^:+\s*/, '');
+  if (text.startsWith('!')) return [{ via: `${via} :!`, script: text.slice(1) }];
+  if (/^(sh|she|shel|shell|terminal|term)\b/.test(text)) return [{ via: `${via} :shell`, script: '' }];
+  const found: Payload[] = [];
+  for (const m of text.matchAll(new RegExp(String.raw`\b(?:system|systemlist|jobstart|termopen)\s*\(\s*(?:${QUOTED})`, 'g'))) found.push({ via: `${via} system()`, script: unescape(m[1] ?? m[2] ?? '') });
+  const py = /^(?:py|python|py3|python3|pyx|perl|ruby|lua|pe|rub)\s*(.*)$/s.exec(text);
+  if (py && /\bos\.(system|popen|exec\w*)|subprocess|pty\.spawn|\bsystem\s*\(|\bexec\b|os\.execute/.test(py[1] ?? '')) {
+    for (const m of (py[1] ?? '').matchAll(new RegExp(String.raw`\b(?:system|popen|execute|spawn|call|run|exec\w*)\s*\(\s*(?:\[\s*)?(?:${QUOTED})`, 'g'))) found.push({ via: `${via} :${text.split(/\s/)[0]}`, script: unescape(m[1] ?? m[2] ?? '') });
+    if (found.length === 0) found.push({ via: `${via} :${text.split(/\s/)[0]}`, script: '' });
+  }
+  return found;
+}
+
+function vim(args: string[]): Payload[] {
+  const found: Payload[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    if ((arg === '-c' || arg === '--cmd' || arg === '-S') && args[i + 1] !== undefined) {
+      if (arg !== '-S') found.push(...editorCommand(args[i + 1] ?? '', `vim ${arg}`));
+      i += 1;
+    } else if (arg.startsWith('+') && arg.length > 1) {
+      found.push(...editorCommand(arg.slice(1), 'vim +'));
+    }
+  }
+  return found;
+}
+
+/** less/more: `+cmd` runs a pager command at start (`+!sh`). */
+function pager(args: string[]): Payload[] {
+  const found: Payload[] = [];
+  for (const arg of args) {
+    if (/^\+\+?!/.test(arg)) found.push({ via: 'less +!', script: arg.replace(/^\+\+?!/, '') });
+    else if (/^--?(lesskey-src|lesskey-content)/.test(arg)) found.push({ via: 'less --lesskey', script: '' });
+  }
+  return found;
+}
+
+/** man: `-P pager`, `--pager=…`, `-H browser`, `--html=…` are shell commands. */
+function man(args: string[]): Payload[] {
+  const found: Payload[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    const option = /^(-P|--pager|-H|--html)(=?)(.*)$/.exec(arg);
+    if (!option) continue;
+    const value = option[3] !== '' ? option[3] : option[2] === '=' ? '' : args[(i += 1)];
+    if (value) found.push({ via: `man ${option[1]}`, script: value });
+  }
+  return found;
+}
+
+/** `--opt=value`, `--opt value`, `-o value`, `-ovalue`: every value given to one of `names`. */
+function optionValues(args: string[], names: string[]): Array<[string, string]> {
+  const values: Array<[string, string]> = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    if (arg === '--') break;
+    for (const name of names) {
+      if (arg === name) values.push([name, args[i + 1] ?? '']);
+      // A cluster of flags ending in the option's letter (`script -qc CMD`).
+      else if (!name.startsWith('--') && name.length === 2 && /^-[a-zA-Z]+$/.test(arg) && arg.length > 2 && arg.endsWith(name.slice(1))) values.push([name, args[i + 1] ?? '']);
+      else if (name.startsWith('--') && arg.startsWith(`${name}=`)) values.push([name, arg.slice(name.length + 1)]);
+      else if (!name.startsWith('--') && name.length === 2 && arg.startsWith(name) && arg.length > 2) values.push([name, arg.slice(2)]);
+    }
+  }
+  return values;
+}
+
+function tar(args: string[]): Payload[] {
+  const found: Payload[] = [];
+  for (const [name, value] of optionValues(args, ['--checkpoint-action', '--to-command', '--use-compress-program', '-I', '--info-script', '--new-volume-script', '-F', '--rsh-command'])) {
+    if (name === '--checkpoint-action') {
+      const exec = /^exec=(.*)$/s.exec(value);
+      if (exec) found.push({ via: 'tar --checkpoint-action=exec', script: exec[1] ?? '' });
+    } else if (value) found.push({ via: `tar ${name}`, script: value });
+  }
+  return found;
+}
+
+function zip(args: string[]): Payload[] {
+  return optionValues(args, ['-TT', '--unzip-command']).map(([name, value]) => ({ via: `zip ${name}`, script: value }));
+}
+
+/** rsync -e / --rsh, and --rsync-path (run on the remote side, so also a shell command). */
+function rsync(args: string[]): Payload[] {
+  return optionValues(args, ['-e', '--rsh', '--rsync-path']).filter(([, value]) => value !== '').map(([name, value]) => ({ via: `rsync ${name}`, script: value }));
+}
+
+/** ssh/scp/sftp `-o ProxyCommand=…` / `LocalCommand`, scp/sftp `-S program`, ssh `-F config` is left alone. */
+function sshOptions(program: string): Finder {
+  return (args) => {
+    const found: Payload[] = [];
+    for (const [, value] of optionValues(args, ['-o'])) {
+      const option = /^\s*(ProxyCommand|LocalCommand|KnownHostsCommand|RemoteCommand|PermitLocalCommand)\s*(?:=|\s)\s*(.*)$/is.exec(value);
+      if (!option || /^PermitLocalCommand$/i.test(option[1] ?? '')) continue;
+      const key = (option[1] ?? '').toLowerCase();
+      // RemoteCommand runs on the other host; the rest run here.
+      if (option[2] && option[2].toLowerCase() !== 'none') found.push({ via: `${program} ${key === 'proxycommand' ? 'ProxyCommand' : key === 'localcommand' ? 'LocalCommand' : key === 'knownhostscommand' ? 'KnownHostsCommand' : 'RemoteCommand'}`, script: option[2] });
+    }
+    if (program !== 'ssh') for (const [, value] of optionValues(args, ['-S'])) if (value) found.push({ via: `${program} -S`, script: value });
+    return found;
+  };
+}
+
+/** `git -c key=value` settings whose value git runs with a shell. */
+const GIT_COMMAND_SETTINGS = /^(core\.(pager|sshcommand|editor|fsmonitor|askpass|hookspath_)|sequence\.editor|diff\.external|diff\.[^.]+\.(textconv|command)|merge\.[^.]+\.driver|filter\.[^.]+\.(clean|smudge|process)|pager\.[^.=]+|gpg\.(program|[^.]+\.program)|interactive\.difffilter|credential(\.[^=]+)?\.helper|core\.gitproxy|uploadpack\.packobjectshook|web\.browser|browser\.[^.]+\.cmd|man\.[^.]+\.cmd|sendemail\.(smtpserver|tocmd|cccmd))$/i;
+
+/** The payload of one git setting, or undefined when the setting runs nothing. */
+export function gitSettingPayload(setting: string): Payload | undefined {
+  const eq = setting.indexOf('=');
+  if (eq <= 0) return undefined;
+  const key = setting.slice(0, eq);
+  const value = setting.slice(eq + 1);
+  if (/^alias\./i.test(key)) return value.startsWith('!') ? { via: 'git alias', script: value.slice(1) } : undefined;
+  if (!GIT_COMMAND_SETTINGS.test(key) || value === '' || /^(true|false|cat|less|more)$/i.test(value)) return undefined;
+  // A credential helper runs in a shell only when it starts with `!`; otherwise it names git-credential-<value>.
+  if (/^credential/i.test(key)) return value.startsWith('!') ? { via: `git ${key}`, script: value.slice(1) } : undefined;
+  return { via: `git ${key.toLowerCase().replace(/^core\.sshcommand$/, 'core.sshCommand')}`, script: value.replace(/^!/, '') };
+}
+
+/** `git clone 'ext::sh -c …'`: the ext transport runs its URL as a command. */
+function gitUrls(args: string[]): Payload[] {
+  return args.filter((a) => /^ext::/.test(a)).map((a) => ({ via: 'git ext::', script: extCommand(a.slice(5)) }));
+}
+
+/** An ext:: URL's command: words split at spaces; `% ` is a space inside a word, `%%` a percent, `%s`/`%S` the service name. */
+function extCommand(url: string): string {
+  const words = url.split(/(?<!%) /).map((word) =>
+    word.replace(/%(.)/g, (_m, c: string) => (c === ' ' ? ' ' : c === '%' ? '%' : c === 's' || c === 'S' ? 'git-upload-pack' : c === 'G' ? '' : c)),
+  );
+  return words.map((w) => (/^[\w@%+=:,./~-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(' ');
+}
+
+/** `script -c cmd`, `runuser -c`, `sg group -c`, `expect -c 'spawn …'`, `gdb -ex '!cmd'`, `tmux new 'cmd'`, `apt-get -o …::Pre-Invoke::=cmd`. */
+function script(args: string[]): Payload[] {
+  return optionValues(args, ['-c', '--command']).map(([, value]) => ({ via: 'script -c', script: value }));
+}
+function runuser(args: string[]): Payload[] {
+  return optionValues(args, ['-c', '--command']).map(([, value]) => ({ via: 'runuser -c', script: value }));
+}
+function sg(args: string[]): Payload[] {
+  const c = optionValues(args, ['-c']).map(([, value]) => ({ via: 'sg -c', script: value }));
+  if (c.length > 0) return c;
+  const rest = args.filter((a) => !a.startsWith('-')).slice(1);
+  return rest.length > 0 ? [{ via: 'sg', script: rest.join(' ') }] : [];
+}
+function expect(args: string[]): Payload[] {
+  const found: Payload[] = [];
+  for (const [, value] of optionValues(args, ['-c'])) {
+    for (const m of value.matchAll(/\bspawn\s+([^;\n]+)/g)) found.push({ via: 'expect spawn', script: m[1] ?? '' });
+    for (const m of value.matchAll(/\bexec\s+([^;\n]+)/g)) found.push({ via: 'expect exec', script: m[1] ?? '' });
+  }
+  return found;
+}
+function gdb(args: string[]): Payload[] {
+  const found: Payload[] = [];
+  for (const [, value] of optionValues(args, ['-ex', '--ex', '-iex', '--eval-command'])) {
+    const text = value.trim();
+    const bang = /^(?:!|shell\s+|pipe\s+.*\|\s*)(.*)$/s.exec(text);
+    if (bang) found.push({ via: 'gdb -ex shell', script: bang[1] ?? '' });
+    else if (/^python3?\b/.test(text)) {
+      for (const m of text.matchAll(new RegExp(String.raw`\b(?:system|popen|spawn|call|run)\s*\(\s*(?:\[\s*)?(?:${QUOTED})`, 'g'))) found.push({ via: 'gdb -ex python', script: unescape(m[1] ?? m[2] ?? '') });
+    }
+  }
+  return found;
+}
+function tmux(args: string[]): Payload[] {
+  const i = args.findIndex((a) => /^(new|new-session|new-window|neww|split-window|splitw|run-shell|run|respawn-pane|display-popup|popup)$/.test(a));
+  if (i < 0) return [];
+  const rest = args.slice(i + 1);
+  const values = new Set(['-s', '-n', '-c', '-t', '-x', '-y', '-e', '-F', '-f', '-T']);
+  let k = 0;
+  while (k < rest.length && (rest[k] ?? '').startsWith('-')) k += values.has(rest[k] ?? '') ? 2 : 1;
+  const command = rest.slice(k);
+  return command.length > 0 ? [{ via: `tmux ${args[i]}`, script: command.join(' ') }] : [];
+}
+function apt(args: string[]): Payload[] {
+  return optionValues(args, ['-o', '--option'])
+    .map(([, value]) => /^(?:APT::Update::(?:Pre|Post)-Invoke(?:-Success)?|DPkg::(?:Pre|Post)-Invoke|DPkg::Pre-Install-Pkgs)(?:::)?=(.*)$/is.exec(value))
+    .filter((m): m is RegExpExecArray => m !== null && (m[1] ?? '') !== '')
+    .map((m) => ({ via: 'apt -o Pre-Invoke', script: m[1] ?? '' }));
+}
+
+/** Program name → its channel finder. */
+export const CHANNELS: Record<string, Finder> = {
+  awk,
+  gawk: awk,
+  mawk: awk,
+  nawk: awk,
+  vim,
+  vi: vim,
+  nvim: vim,
+  view: vim,
+  vimdiff: vim,
+  rvim: vim,
+  ex: vim,
+  less: pager,
+  more: pager,
+  man,
+  tar,
+  gtar: tar,
+  bsdtar: tar,
+  zip,
+  rsync,
+  ssh: sshOptions('ssh'),
+  scp: sshOptions('scp'),
+  sftp: sshOptions('sftp'),
+  script,
+  runuser,
+  sg,
+  expect,
+  gdb,
+  tmux,
+  'apt-get': apt,
+  apt,
+};
+
+export function channelPayloads(program: string, args: string[]): Payload[] {
+  const finder = Object.hasOwn(CHANNELS, program) ? CHANNELS[program] : undefined;
+  const found = finder ? finder(args) : [];
+  if (program === 'git') found.push(...gitUrls(args));
+  return found;
+}
+
+/** Environment variables whose value a program runs as a shell command, and the programs that read them. */
+export const COMMAND_VARIABLES: Record<string, string> = {
+  PAGER: 'pager',
+  MANPAGER: 'man pager',
+  GIT_PAGER: 'git pager',
+  GIT_EDITOR: 'git editor',
+  GIT_SEQUENCE_EDITOR: 'git editor',
+  GIT_SSH_COMMAND: 'git ssh',
+  GIT_SSH: 'git ssh',
+  GIT_ASKPASS: 'git askpass',
+  SSH_ASKPASS: 'ssh askpass',
+  GIT_EXTERNAL_DIFF: 'git diff',
+  EDITOR: 'editor',
+  VISUAL: 'editor',
+  SYSTEMD_PAGER: 'systemd pager',
+  LESSOPEN: 'less preprocessor',
+  LESSCLOSE: 'less preprocessor',
+  PROMPT_COMMAND: 'bash prompt',
+  BASH_ENV: 'bash startup file',
+  RSYNC_RSH: 'rsync -e',
+};
+
+/** The payload of `NAME=value` when NAME is a command variable (`LESSOPEN='|cmd %s'` drops its pipe). */
+export function variablePayload(name: string, value: string): Payload | undefined {
+  const label = Object.hasOwn(COMMAND_VARIABLES, name) ? COMMAND_VARIABLES[name] : undefined;
+  if (label === undefined || value === '' || /^(cat|less|more|vi|vim|nano|true|emacs|code --wait)$/.test(value.trim())) return undefined;
+  if (name === 'BASH_ENV') return undefined;
+  return { via: `$${name} (${label})`, script: name.startsWith('LESS') ? value.replace(/^\|+-?/, '') : value };
+}
