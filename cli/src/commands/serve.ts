@@ -1,3 +1,4 @@
+import { AgentgovError } from '@agentgov/core';
 import { Command, Option } from 'clipanion';
 import { startCliHost } from '../host.js';
 import { AgentgovCommand, EXIT, configOption, logLevelOption, toLogLevel } from './base.js';
@@ -19,6 +20,7 @@ export class ServeCommand extends AgentgovCommand {
   repo = Option.String('--repo', { description: 'Repository root to serve (default: server.repo from the config, else the current directory)' });
   devMode = Option.Boolean('--dev-mode', false, { description: 'Also list the dev-only tools, e.g. recon_raw_signals (default: false)' });
   http = Option.String('--http', { description: 'Serve Streamable HTTP on this loopback HOST:PORT instead of stdio (default: stdio)' });
+  httpMaxSessions = Option.String('--http-max-sessions', { description: 'Sessions served at once over HTTP; past it the least recently used idle one is closed (default: 64)' });
   config = configOption();
   logLevel = logLevelOption();
 
@@ -28,11 +30,16 @@ export class ServeCommand extends AgentgovCommand {
 
   async run(): Promise<number> {
     const level = toLogLevel(this.logLevel);
+    const maxSessions = this.httpMaxSessions === undefined ? undefined : Number(this.httpMaxSessions);
+    if (maxSessions !== undefined && !(Number.isInteger(maxSessions) && maxSessions >= 1)) {
+      this.report(new AgentgovError('E_INVALID_ARGUMENT', `--http-max-sessions must be a whole number ≥ 1 (got '${this.httpMaxSessions}')`, { value: this.httpMaxSessions }));
+      return EXIT.USAGE;
+    }
     const server = await import('@agentgov/server');
     const logger = server.createServeLogger(level, this.context.stderr);
     const { loaded, host } = await startCliHost({ configPath: this.config }, logger);
     try {
-      await server.runServe({ repo: this.repo, devMode: this.devMode || loaded.config.server.dev_mode, http: this.http, host, config: loaded.config, logger });
+      await server.runServe({ repo: this.repo, devMode: this.devMode || loaded.config.server.dev_mode, http: this.http, httpMaxSessions: maxSessions, host, config: loaded.config, logger });
     } catch (error) {
       if ((error as { code?: string }).code === 'E_ADDRESS_UNAVAILABLE') {
         this.report(error);

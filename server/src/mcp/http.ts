@@ -9,6 +9,51 @@ import type { ToolServer } from './tool-server.js';
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const MCP_HTTP_PATH = '/mcp';
+/** Sessions served at once by default; past it the least recently used idle session is closed. */
+export const DEFAULT_MAX_HTTP_SESSIONS = 64;
+
+export interface ServeHttpOptions {
+  /** Sessions served at once (default 64). */
+  maxSessions?: number;
+}
+
+/** A loopback host name: `localhost` (and `*.localhost`), `127.x.x.x`, `::1`. */
+function isLoopbackName(name: string): boolean {
+  const bare = name.toLowerCase().replace(/^\[|\]$/g, '');
+  return LOOPBACK.has(bare) || bare.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/** `host[:port]` or `[v6][:port]` → the name. */
+function nameOfHost(host: string): string {
+  const bracketed = /^(\[[^\]]+\])(?::\d+)?$/.exec(host);
+  return bracketed ? bracketed[1]! : host.replace(/:\d+$/, '');
+}
+
+/**
+ * Why a request may not reach the server, or null: a non-loopback `Host` (a DNS-rebound name) or an
+ * `Origin` of a web page elsewhere (the server has no authentication, so a browser tab must not
+ * drive it), and, for POST, a body that is not `application/json`.
+ */
+export function refusal(req: IncomingMessage): { status: number; message: string } | null {
+  const host = req.headers.host;
+  if (!host || !isLoopbackName(nameOfHost(host))) return { status: 403, message: 'forbidden: the MCP endpoint answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1])' };
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    let ok = false;
+    try {
+      const url = new URL(origin);
+      ok = (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackName(url.hostname);
+    } catch {
+      ok = false;
+    }
+    if (!ok) return { status: 403, message: `forbidden: requests from origin '${origin}' are refused; only loopback origins may use the MCP endpoint` };
+  }
+  if (req.method === 'POST') {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') return { status: 415, message: `unsupported media type: POST ${MCP_HTTP_PATH} needs Content-Type: application/json (got ${type ? `'${type}'` : 'none'})` };
+  }
+  return null;
+}
 
 /** `HOST:PORT` (or `[::1]:PORT`) of `--http`; only loopback hosts are accepted, since the server has no authentication. */
 export function parseHttpAddress(value: string): { host: string; port: number } {
@@ -56,29 +101,61 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
  * Streamable HTTP on loopback at `/mcp`: an initialize request opens a session (its id in the
  * `mcp-session-id` header) with its own McpServer and session state; later requests carry the id.
  */
-export async function serveHttp(toolServer: ToolServer, host: string, port: number): Promise<HttpEndpoint> {
+export async function serveHttp(toolServer: ToolServer, host: string, port: number, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_HTTP_SESSIONS;
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  /** Per session: when its last request started and how many of its POST/DELETE requests are in flight. */
+  const activity = new Map<string, { last: number; busy: number }>();
   const hostnames = [host.includes(':') ? `[${host}]` : host, 'localhost', '127.0.0.1', '[::1]'];
   let boundPort = port; // the real port once listening (port 0 picks a free one)
 
+  /** Room for one more session: closes the least recently used idle one at the cap; false when every session is busy. */
+  const makeRoom = async (): Promise<boolean> => {
+    if (transports.size < maxSessions) return true;
+    const idle = [...activity.entries()].filter(([, a]) => a.busy === 0).sort((a, b) => a[1].last - b[1].last)[0];
+    if (!idle) return false;
+    toolServer.options.logger.info('MCP session cap reached; closing the least recently used idle session', { max_sessions: maxSessions, session: idle[0] });
+    await transports.get(idle[0])?.close();
+    transports.delete(idle[0]);
+    activity.delete(idle[0]);
+    return true;
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const refused = refusal(req);
+    if (refused) return rpcError(res, refused.status, -32600, refused.message);
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== MCP_HTTP_PATH) return rpcError(res, 404, -32601, `not found: the MCP endpoint is ${MCP_HTTP_PATH}`);
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    const seen = typeof sessionId === 'string' ? activity.get(sessionId) : undefined;
+    if (seen) {
+      seen.last = Date.now();
+      if (req.method !== 'GET') {
+        seen.busy += 1;
+        res.once('close', () => (seen.busy -= 1));
+      }
+    }
     if (req.method === 'POST') {
       const body = await readJson(req);
       if (existing) return existing.handleRequest(req, res, body);
       if (sessionId !== undefined) return rpcError(res, 404, -32001, 'unknown or expired MCP session id');
       if (!isInitializeRequest(body)) return rpcError(res, 400, -32600, 'no MCP session: send an initialize request first');
+      if (!(await makeRoom())) return rpcError(res, 503, -32000, `too many MCP sessions: all ${maxSessions} are busy; retry later, end one (DELETE ${MCP_HTTP_PATH}) or raise --http-max-sessions`);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableDnsRebindingProtection: true,
         allowedHosts: hostnames.flatMap((h) => [h, `${h}:${boundPort}`]),
-        onsessioninitialized: (id) => void transports.set(id, transport),
+        onsessioninitialized: (id) => {
+          transports.set(id, transport);
+          activity.set(id, { last: Date.now(), busy: 0 });
+        },
       });
       transport.onclose = () => {
-        if (transport.sessionId) transports.delete(transport.sessionId);
+        if (transport.sessionId) {
+          transports.delete(transport.sessionId);
+          activity.delete(transport.sessionId);
+        }
       };
       await toolServer.createSession().connect(transport);
       return transport.handleRequest(req, res, body);

@@ -12,6 +12,8 @@ export interface ServeOptions {
   devMode: boolean;
   /** `HOST:PORT` for Streamable HTTP on loopback; stdio when absent. */
   http?: string | undefined;
+  /** Sessions the HTTP transport serves at once (default 64); past it the least recently used idle one is closed. */
+  httpMaxSessions?: number | undefined;
   host: PluginHost;
   config: AgentgovConfig;
   logger: Logger;
@@ -68,7 +70,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
   logger.info(`serving ${repoRoot}`, { tools: toolServer.tools.map((t) => t.name), dev_mode: options.devMode, transport: address ? 'http' : 'stdio' });
   try {
     if (address) {
-      const endpoint = await serveHttp(toolServer, address.host, address.port).catch((error: NodeJS.ErrnoException) => {
+      const endpoint = await serveHttp(toolServer, address.host, address.port, { maxSessions: options.httpMaxSessions }).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'EADDRINUSE' || error.code === 'EACCES') throw new AgentgovError('E_ADDRESS_UNAVAILABLE', `cannot listen on ${http}: ${error.code}`, { address: http, errno: error.code });
         throw error;
       });
