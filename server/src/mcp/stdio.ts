@@ -28,4 +28,7 @@ export async function serveStdio(toolServer: ToolServer, stdin: NodeJS.ReadableS
   await server.connect(transport);
   await closed;
   await server.close();
+  // The transport pauses the guard, not stdin: let go of stdin too, or its flowing stream keeps the process alive.
+  stdin.unpipe(guard);
+  if (stdin.listenerCount('data') === 0) stdin.pause();
 }
