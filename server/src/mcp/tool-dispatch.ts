@@ -3,15 +3,11 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/tool.js';
 import { renderValue } from './render.js';
+import { annotationsOf, listTools, mcpDescription } from './tool-listing.js';
 import { asAgentgovError, errorResult, invalidArguments, successResult } from './tool-result.js';
 
 /** What the dispatcher needs per call: a context bound to the session and the request. */
 export type ContextFactory = (call: { tool: string; signal: AbortSignal; progressToken: string | number | undefined; sendProgress: ToolContext['progress'] }) => ToolContext;
-
-/** The MCP annotations of a tool: read-only tools say so; every other tool may change the repository. */
-export function annotationsOf(tool: AnyToolDefinition): { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean } {
-  return { title: tool.name, readOnlyHint: tool.readOnly, destructiveHint: !tool.readOnly, idempotentHint: tool.readOnly, openWorldHint: false };
-}
 
 /** Runs one tool call to completion; every failure becomes a catalog error result, never a thrown error. */
 export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: ToolContext, indexFailure?: Error): Promise<CallToolResult> {
@@ -72,8 +68,5 @@ export function registerTools(server: McpServer, tools: AnyToolDefinition[], mak
     }
     return runTool(tool, request.params.arguments, ctx, indexFailure());
   });
-}
-
-function mcpDescription(tool: AnyToolDefinition): string {
-  return `${tool.description}\n\nReturns: ${tool.returns}\nWhen to use: ${tool.whenToUse}\nRelated: ${tool.related.join(', ') || 'none'}`;
+  listTools(server, tools);
 }

@@ -85,6 +85,16 @@ export const describeTool = defineTool({
   readOnly: true,
   description: 'Documents a tool of this server (parameters with types and defaults, result, when to use it, related tools, errors, an example) or decodes an error code (meaning, causes, remediation).',
   inputSchema: input,
+  outputSchema: z.object({
+    kind: z.enum(['tool', 'error']),
+    // tool
+    name: z.string().optional(), group: z.string().optional(), read_only: z.boolean().optional(), dev_only: z.boolean().optional(), description: z.string().optional(),
+    parameters: z.array(z.object({ name: z.string(), type: z.string(), required: z.boolean(), default: z.unknown().optional(), description: z.string() }).passthrough()).optional(),
+    returns: z.string().optional(), when_to_use: z.string().optional(), related: z.array(z.string()).optional(), errors: z.array(z.string()).optional(),
+    example: z.object({ tool: z.string(), arguments: z.record(z.unknown()) }).strict().optional(),
+    // error
+    code: z.string().optional(), meaning: z.string().optional(), causes: z.array(z.string()).optional(), remediation: z.string().optional(), cliRemediation: z.string().optional(),
+  }),
   returns: 'For `tool`: name, group, read_only, parameters [{name, type, required, default, description}], returns, when_to_use, related, errors, example. For `error`: code, meaning, causes, remediation.',
   whenToUse: 'Before calling a tool you have not used yet, or when a tool answered an error code you need to act on.',
   related: ['recon_scout'],

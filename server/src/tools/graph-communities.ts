@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { communitiesOf, communityLabel } from '../scout/graph-summary.js';
-import { compareMembers, graphOf, levelParameter, memberLabel, memberOf, memberPath, type GraphLevel, type GraphMember } from './graph-level.js';
+import { compareMembers, graphMemberSchema, graphOf, levelParameter, memberLabel, memberOf, memberPath, type GraphLevel, type GraphMember } from './graph-level.js';
 import { defineTool } from './tool.js';
 
 const input = z
@@ -29,6 +29,12 @@ export const graphCommunitiesTool = defineTool({
   description:
     'Module clusters found by Louvain community detection on the file import graph or the definition reference graph (as undirected, weighted by edge counts): every community with its full member list, untruncated, plus the modularity of the partition.',
   inputSchema: input,
+  outputSchema: z.object({
+    summary: z.object({ communities: z.number().int(), singletons: z.number().int(), largest: z.array(z.object({ id: z.number().int(), label: z.string(), size: z.number().int() }).strict()) }).strict(),
+    level: z.enum(['file', 'def']),
+    graph: z.object({ nodes: z.number().int(), edges: z.number().int(), modularity: z.number(), resolution: z.number(), communities: z.number().int() }).strict(),
+    communities: z.array(z.object({ id: z.number().int(), size: z.number().int(), label: z.string(), members: z.array(graphMemberSchema) }).strict()),
+  }),
   returns: 'summary {communities, singletons, largest [{id, label, size}]} first, then level, graph {nodes, edges, modularity, resolution, communities}, communities [{id, size, label (dominant directory), members}] largest first in a stable order; members are file paths (level file) or {def_uid, qualified_name, kind, path} (level def), sorted by path.',
   whenToUse: 'When you need the full module structure (recon_scout shows only the largest communities, truncated), e.g. to decide where new code belongs or which files move together.',
   related: ['recon_scout', 'graph_cycles'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cyclesOf } from '../scout/graph-summary.js';
-import { compareMembers, graphOf, levelParameter, memberLabel, memberOf, type GraphLevel, type GraphMember } from './graph-level.js';
+import { compareMembers, graphMemberSchema, graphOf, levelParameter, memberLabel, memberOf, type GraphLevel, type GraphMember } from './graph-level.js';
 import { defineTool } from './tool.js';
 
 const input = z.object({ level: levelParameter }).strict();
@@ -21,6 +21,13 @@ export const graphCyclesTool = defineTool({
   description:
     'Every strongly connected component with more than one node (a circular dependency) of the file import graph or of the definition reference graph, untruncated, with one concrete chain through each and the graph size.',
   inputSchema: input,
+  outputSchema: z.object({
+    summary: z.object({ cycles: z.number().int(), nodes_in_cycles: z.number().int(), largest_sizes: z.array(z.number().int()) }).strict(),
+    level: z.enum(['file', 'def']),
+    graph: z.object({ nodes: z.number().int(), edges: z.number().int() }).strict(),
+    total: z.number().int(),
+    cycles: z.array(z.object({ size: z.number().int(), members: z.array(graphMemberSchema), chain: z.array(graphMemberSchema) }).strict()),
+  }),
   returns: 'summary {cycles, nodes_in_cycles, largest_sizes} first, then level, graph {nodes, edges}, total, cycles [{size, members (sorted), chain}] largest first in a stable order; members are file paths (level file) or {def_uid, qualified_name, kind, path} (level def); chain starts and ends on the same member.',
   whenToUse: 'When recon_scout reports cycles (or a cycle warning) and you need all of them in full, e.g. before moving files or breaking a dependency loop.',
   related: ['recon_scout', 'graph_communities', 'refactor_move'],

@@ -9,6 +9,9 @@ export type GraphLevel = z.infer<typeof levelParameter>;
 /** A node as tools show it: a file path, or a definition with its name and location. */
 export type GraphMember = string | { def_uid: string; qualified_name: string; kind: string; path: string };
 
+/** The output-schema form of a GraphMember. */
+export const graphMemberSchema = z.union([z.string(), z.object({ def_uid: z.string(), qualified_name: z.string(), kind: z.string(), path: z.string() }).strict()]);
+
 export function graphOf(index: RepositoryIndex, level: GraphLevel): DirectedGraph {
   return level === 'file' ? index.fileGraph() : index.defGraph();
 }

@@ -32,6 +32,24 @@ export const reconTool = defineTool({
   readOnly: true,
   description: 'Finds the code that matters for a task: ranked definitions with code for the top half and signature/docstring for the rest, plus a quality gate (OK, UNSAT, BROAD, AMBIG) saying whether the task fits the codebase.',
   inputSchema: input,
+  outputSchema: z.object({
+    gate: z.enum(['OK', 'UNSAT', 'BROAD', 'AMBIG']),
+    hint: z.string(),
+    results: z.array(
+      z
+        .object({
+          rank: z.number().int(), path: z.string(), start_line: z.number().int(), end_line: z.number().int(), kind: z.string(), name: z.string(), qualified_name: z.string(),
+          def_uid: z.string(), score: z.number(), why: z.array(z.string()), signature: z.string().nullable().optional(), doc: z.string().nullable().optional(),
+          detail: z.enum(['code', 'signature', 'listed']), code_until_line: z.number().int().optional(),
+        })
+        .strict(),
+    ),
+    budget: z.object({ tokens: z.number().int(), used_tokens: z.number().int(), code: z.number().int(), signature: z.number().int(), listed: z.number().int(), omitted: z.number().int(), more: z.string().optional() }).strict(),
+    missing: z.array(z.string()).optional(),
+    nearest: z.record(z.array(z.string())).optional(),
+    ambiguous: z.object({ term: z.string(), subsystems: z.array(z.string()) }).strict().optional(),
+    metrics: z.object({}).passthrough().optional(),
+  }),
   returns: '`gate` (OK | UNSAT | BROAD | AMBIG), `hint` (the next step), `results` (ranked spans: path, lines, kind, qualified name, why it was found, signature, doc; the text shows the code of the best ones as numbered fenced blocks), `budget` (what fit, what was cut and how to get more); `missing` names for UNSAT, the `ambiguous` term for AMBIG; `metrics` only with verbose.',
   whenToUse: 'Before reading or editing code for a task; required before refactor_rename and refactor_move. Set read_only to declare whether the session will change files.',
   related: ['recon_scout', 'recon_impact', 'refactor_rename'],

@@ -18,6 +18,22 @@ export const semanticDiffTool = defineTool({
   readOnly: true,
   description: 'Which definitions changed between two versions: added, removed, modified (body), renamed (same body, new name) and signature-changed, from parsing both versions. `epoch:N` compares against an index epoch.',
   inputSchema: input,
+  outputSchema: z.object({
+    base: z.string(),
+    target: z.string(),
+    changes: z.array(
+      z
+        .object({
+          change: z.enum(['added', 'removed', 'modified', 'renamed', 'signature_changed']), path: z.string(), name: z.string(), qualified_name: z.string(), kind: z.string(), line: z.number().int(),
+          old_path: z.string().optional(), old_name: z.string().optional(), old_signature: z.string().nullable().optional(), signature: z.string().nullable().optional(),
+        })
+        .strict(),
+    ),
+    counts: z.record(z.number().int()),
+    files_compared: z.number().int(),
+    skipped: z.array(z.object({ path: z.string(), reason: z.string() }).strict()),
+    scope_id: z.string().optional(),
+  }),
   returns: '`changes` (change, path, name, qualified_name, kind, line; old_name for renames, old_path for moved files, old_signature/signature for signature changes), `counts` per change kind, `files_compared`, and `skipped` files no language pack parses.',
   whenToUse: 'To review what a change did at the definition level before committing, or what changed since an earlier index epoch.',
   related: ['recon_impact', 'checkpoint'],

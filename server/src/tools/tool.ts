@@ -63,6 +63,8 @@ export interface ToolDefinition<S extends z.ZodTypeAny = z.ZodTypeAny, R extends
   inputSchema: S;
   /** What the result contains, in prose. */
   returns: string;
+  /** The structured result's shape, published as the MCP `outputSchema` (with the error envelope beside it). */
+  outputSchema?: z.AnyZodObject;
   whenToUse: string;
   related: string[];
   /** Catalog codes it may answer besides the generic ones (E_INVALID_ARGUMENT, E_INTERNAL). */
