@@ -18,26 +18,10 @@ const QUIET_LINE_TYPES = new Set(['event_msg', 'compacted']);
 /** `response_item` payloads that are part of the format but carry no tool call we gate. */
 const QUIET_ITEM_TYPES = new Set(['message', 'reasoning', 'web_search_call', 'ghost_snapshot', 'compaction', 'other']);
 
-/** Codex tool names → canonical kinds (MCP tools are `<server>__<tool>`). */
-const CODEX_TOOLS: Readonly<Record<string, CanonicalTool>> = {
-  shell: 'shell',
-  shell_command: 'shell',
-  exec_command: 'shell',
-  write_stdin: 'shell',
-  local_shell: 'shell',
-  'container.exec': 'shell',
-  apply_patch: 'edit',
-  view_image: 'read',
-  read_file: 'read',
-  list_dir: 'search',
-  grep_files: 'search',
-  web_search: 'fetch',
-};
-
+/** Codex tool names → canonical kinds (core's table); MCP tools in rollouts are `<server>__<tool>`. */
 export function codexCanonicalTool(name: string): CanonicalTool {
-  if (Object.hasOwn(CODEX_TOOLS, name)) return CODEX_TOOLS[name] as CanonicalTool;
-  if (name.includes('__')) return 'mcp';
-  return canonicalToolOf(name);
+  const kind = canonicalToolOf(name);
+  return kind === 'other' && name.includes('__') ? 'mcp' : kind;
 }
 
 interface RolloutState {

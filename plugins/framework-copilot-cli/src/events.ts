@@ -22,28 +22,9 @@ const KNOWN_NAMESPACES = new Set([
   'custom_agents', 'extensions', 'canvas', 'user_input', 'pending_messages', 'fusion', 'ui', 'binary_asset', 'managed_settings', 'tools',
 ]);
 
-/** Copilot CLI tool names → canonical kinds; a call with `mcpServerName` is an MCP tool. */
-const COPILOT_TOOLS: Readonly<Record<string, CanonicalTool>> = {
-  bash: 'shell',
-  powershell: 'shell',
-  write_bash: 'shell',
-  write_powershell: 'shell',
-  view: 'read',
-  create: 'write',
-  edit: 'edit',
-  str_replace: 'edit',
-  str_replace_editor: 'edit',
-  apply_patch: 'edit',
-  grep: 'search',
-  glob: 'search',
-  web_fetch: 'fetch',
-  web_search: 'fetch',
-};
-
+/** Copilot CLI tool names → canonical kinds (core's table); a call with `mcpServerName` is an MCP tool. */
 export function copilotCanonicalTool(name: string, mcpServer?: string): CanonicalTool {
-  if (mcpServer) return 'mcp';
-  if (Object.hasOwn(COPILOT_TOOLS, name)) return COPILOT_TOOLS[name] as CanonicalTool;
-  return canonicalToolOf(name);
+  return mcpServer ? 'mcp' : canonicalToolOf(name);
 }
 
 export const eventId = (sessionId: string, toolCallId: string): string => `${FRAMEWORK}:${sessionId}:${toolCallId}`;

@@ -16,28 +16,9 @@ type Json = Record<string, unknown>;
 const QUIET_BLOCK_TYPES = new Set(['text', 'thinking', 'redacted_thinking', 'image']);
 const QUIET_LINE_TYPES = new Set(['turn_ended']);
 
-/** Cursor agent tool names → canonical kinds. */
-const CURSOR_TOOLS: Readonly<Record<string, CanonicalTool>> = {
-  Shell: 'shell',
-  Read: 'read',
-  ReadFile: 'read',
-  Write: 'write',
-  Delete: 'write',
-  StrReplace: 'edit',
-  Edit: 'edit',
-  MultiEdit: 'edit',
-  EditNotebook: 'edit',
-  Grep: 'search',
-  Glob: 'search',
-  LS: 'search',
-  SemanticSearch: 'search',
-  WebFetch: 'fetch',
-  WebSearch: 'fetch',
-  CallMcpTool: 'mcp',
-};
-
+/** Cursor agent tool names → canonical kinds (core's table: `Shell`, `StrReplace`, `CallMcpTool`, …). */
 export function cursorCanonicalTool(name: string): CanonicalTool {
-  return Object.hasOwn(CURSOR_TOOLS, name) ? (CURSOR_TOOLS[name] as CanonicalTool) : canonicalToolOf(name);
+  return canonicalToolOf(name);
 }
 
 /** The session a transcript belongs to (the directory under `agent-transcripts/`), and the transcript's own name. */

@@ -19,26 +19,10 @@ const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
 /** Tool call states after which the call has a result. */
 const FINISHED = new Set(['success', 'error', 'cancelled']);
 
-/** Gemini CLI built-in tool names → canonical kinds; MCP tools are `mcp_<server>_<tool>` (older: `<server>__<tool>`). */
-const GEMINI_TOOLS: Readonly<Record<string, CanonicalTool>> = {
-  run_shell_command: 'shell',
-  read_file: 'read',
-  read_many_files: 'read',
-  write_file: 'write',
-  replace: 'edit',
-  edit: 'edit',
-  glob: 'search',
-  search_file_content: 'search',
-  grep_search: 'search',
-  list_directory: 'search',
-  web_fetch: 'fetch',
-  google_web_search: 'fetch',
-};
-
+/** Gemini CLI tool names → canonical kinds (core's table, `mcp_<server>_<tool>` included); older MCP tools are `<server>__<tool>`. */
 export function geminiCanonicalTool(name: string): CanonicalTool {
-  if (Object.hasOwn(GEMINI_TOOLS, name)) return GEMINI_TOOLS[name] as CanonicalTool;
-  if (name.startsWith('mcp_') || name.includes('__')) return 'mcp';
-  return canonicalToolOf(name);
+  const kind = canonicalToolOf(name);
+  return kind === 'other' && name.includes('__') ? 'mcp' : kind;
 }
 
 export const eventId = (sessionId: string, toolCallId: string): string => `${FRAMEWORK}:${sessionId}:${toolCallId}`;
