@@ -1,1 +1,2 @@
 export * from './settings-file.js';
+export * from './command-hooks.js';
