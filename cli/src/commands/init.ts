@@ -11,17 +11,24 @@ export class InitCommand extends AgentgovCommand {
     examples: [
       ['Protect the project in the current directory', '$0 init agentx-code'],
       ['Protect another project, in your personal settings file', '$0 init agentx-code --project ~/src/app --scope local'],
+      ['Gate Codex for every project (~/.codex/hooks.json)', '$0 init codex --scope user'],
+      ["Register agentgov's MCP tool server for Claude Code in the project's .mcp.json", '$0 init claude-code --mcp'],
     ],
   });
 
   agent = Option.String({ name: 'AGENT' });
   project = Option.String('--project,-p', '.', { description: 'Project root directory (default: .)' });
-  scope = Option.String('--scope', { description: "Settings scope to write (agentx-code: project or local) (default: the agent's first, e.g. project)" });
+  mcp = Option.Boolean('--mcp', false, { description: "Register `agentgov serve` in the agent's MCP server configuration instead of installing the gate hook (default: false)" });
+  scope = Option.String('--scope', { description: "Settings scope to write (agentx-code: project or local; claude-code: local, project or user; codex, gemini-cli, cursor, copilot-cli: project or user) (default: the agent's first)" });
 
   async run(): Promise<number> {
     const logger = this.logger('WARNING');
     const { startCliHost } = await import('../host.js');
     const { host } = await startCliHost({}, logger);
+    if (this.mcp) {
+      const { registerMcpServer } = await import('./init-mcp.js');
+      return registerMcpServer(host, { agent: this.agent, project: this.project, scope: this.scope }, this.context);
+    }
     const installers = host.registries.frameworks.values().filter((f) => f.hookInstaller);
     const installer = installers.find((f) => f.name === this.agent)?.hookInstaller;
     if (!installer) {

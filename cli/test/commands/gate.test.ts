@@ -111,7 +111,7 @@ describe('agentgov gate (the real binary)', () => {
 
   const usage: [string[], RegExp][] = [
     [['gate'], /pass --stdin/],
-    [['gate', '--stdin', '--format', 'yaml'], /--format must be one of agentx-code, json \(got yaml\)/],
+    [['gate', '--stdin', '--format', 'yaml'], /--format must be one of agentx-code, claude-code, codex, copilot-cli, cursor, gemini-cli, json \(got yaml\)/],
     [['gate', '--stdin', '--bogus'], /Unsupported option|bogus/i],
   ];
   for (const [args, message] of usage) {

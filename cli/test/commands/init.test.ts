@@ -52,9 +52,9 @@ describe('agentgov init (the real binary)', () => {
   });
 
   it('an unknown agent lists the supported ones (exit 2)', async () => {
-    const result = await runCli(['init', 'cursor', '-p', project], { env: isolatedEnv(home), cwd: home });
+    const result = await runCli(['init', 'windsurf', '-p', project], { env: isolatedEnv(home), cwd: home });
     expect(result.code).to.equal(2);
-    expect(result.stderr).to.contain("unknown agent 'cursor'; supported agents: agentx-code");
+    expect(result.stderr).to.contain("unknown agent 'windsurf'; supported agents: agentx-code, claude-code, codex, copilot-cli, cursor, gemini-cli");
   });
 
   it('a project directory that does not exist is exit 4', async () => {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
 import { claudeMcpRegistrar } from './mcp-config.js';
 import { claudeConfigDir } from './home.js';
+import { claudeHookInstaller } from './hook-installer.js';
 import { FRAMEWORK, parseTranscript } from './transcript.js';
 
 const INGESTION_MODE = 'tail';
@@ -21,5 +22,6 @@ export const claudeCodeAdapter: FrameworkAdapter = {
   captureRoots: (env) => [join(claudeConfigDir(env), 'projects')],
   listCaptures: async (env) => findCaptureFiles(join(claudeConfigDir(env), 'projects'), (name) => name.endsWith('.jsonl')),
   mcpRegistrar: claudeMcpRegistrar,
+  hookInstaller: claudeHookInstaller,
   parse: parseTranscript,
 };

@@ -15,3 +15,5 @@ export { claudeCodeAdapter } from './adapter.js';
 export { claudeConfigDir } from './home.js';
 export { eventId, parseTranscript, FRAMEWORK } from './transcript.js';
 export * from './mcp-config.js';
+export { gateFormat } from './gate-format.js';
+export { claudeHookInstaller } from './hook-installer.js';

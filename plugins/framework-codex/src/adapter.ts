@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
 import { codexMcpRegistrar } from './mcp-config.js';
 import { codexHome } from './home.js';
+import { codexHookInstaller } from './hook-installer.js';
 import { FRAMEWORK, parseRollout } from './rollout.js';
 
 const INGESTION_MODE = 'tail';
@@ -26,5 +27,6 @@ export const codexAdapter: FrameworkAdapter = {
     return [...findCaptureFiles(join(home, 'sessions'), isRollout), ...findCaptureFiles(join(home, 'archived_sessions'), isRollout)].sort();
   },
   mcpRegistrar: codexMcpRegistrar,
+  hookInstaller: codexHookInstaller,
   parse: parseRollout,
 };

@@ -16,3 +16,5 @@ export { codexHome } from './home.js';
 export { shellCommandOf } from './argv.js';
 export { codexCanonicalTool, eventId, parseRollout, sessionIdOfFile, FRAMEWORK } from './rollout.js';
 export * from './mcp-config.js';
+export { gateFormat } from './gate-format.js';
+export { codexHookInstaller } from './hook-installer.js';

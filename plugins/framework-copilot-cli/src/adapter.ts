@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
 import { copilotHome } from './home.js';
+import { copilotHookInstaller } from './hook-installer.js';
 import { FRAMEWORK, parseSessionEvents } from './events.js';
 
 const INGESTION_MODE = 'tail';
@@ -16,5 +17,6 @@ export const copilotCliAdapter: FrameworkAdapter = {
   },
   captureRoots: (env) => [join(copilotHome(env), 'session-state')],
   listCaptures: async (env) => findCaptureFiles(join(copilotHome(env), 'session-state'), (name) => name === 'events.jsonl'),
+  hookInstaller: copilotHookInstaller,
   parse: parseSessionEvents,
 };

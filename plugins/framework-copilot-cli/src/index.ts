@@ -14,3 +14,5 @@ export default definePlugin({
 export { copilotCliAdapter } from './adapter.js';
 export { copilotHome } from './home.js';
 export { copilotCanonicalTool, eventId, parseSessionEvents, FRAMEWORK } from './events.js';
+export { gateFormat } from './gate-format.js';
+export { copilotHookInstaller } from './hook-installer.js';

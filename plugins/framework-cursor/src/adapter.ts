@@ -2,6 +2,7 @@ import { join, sep } from 'node:path';
 import { findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
 import { cursorMcpRegistrar } from './mcp-config.js';
 import { cursorDir } from './home.js';
+import { cursorHookInstaller } from './hook-installer.js';
 import { FRAMEWORK, parseTranscript } from './transcript.js';
 
 const INGESTION_MODE = 'tail';
@@ -20,5 +21,6 @@ export const cursorAdapter: FrameworkAdapter = {
     return findCaptureFiles(join(cursorDir(env), 'projects'), (name) => name.endsWith('.jsonl')).filter((file) => file.split(sep).includes('agent-transcripts'));
   },
   mcpRegistrar: cursorMcpRegistrar,
+  hookInstaller: cursorHookInstaller,
   parse: parseTranscript,
 };

@@ -15,3 +15,5 @@ export { cursorAdapter } from './adapter.js';
 export { cursorDir } from './home.js';
 export { cursorCanonicalTool, eventId, parseTranscript, sessionOf, FRAMEWORK } from './transcript.js';
 export * from './mcp-config.js';
+export { gateFormat } from './gate-format.js';
+export { cursorHookInstaller } from './hook-installer.js';

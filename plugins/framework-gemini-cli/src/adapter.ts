@@ -2,6 +2,7 @@ import { join, sep } from 'node:path';
 import { findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
 import { geminiMcpRegistrar } from './mcp-config.js';
 import { geminiDir } from './home.js';
+import { geminiHookInstaller } from './hook-installer.js';
 import { FRAMEWORK, parseRecording } from './recording.js';
 
 const INGESTION_MODE = 'tail';
@@ -26,5 +27,6 @@ export const geminiCliAdapter: FrameworkAdapter = {
     return findCaptureFiles(join(geminiDir(env), 'tmp'), isRecording).filter((file) => file.split(sep).includes('chats'));
   },
   mcpRegistrar: geminiMcpRegistrar,
+  hookInstaller: geminiHookInstaller,
   parse: parseRecording,
 };

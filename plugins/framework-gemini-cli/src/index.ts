@@ -15,3 +15,5 @@ export { geminiCliAdapter } from './adapter.js';
 export { geminiDir } from './home.js';
 export { eventId, geminiCanonicalTool, parseRecording, projectRootOf, FRAMEWORK } from './recording.js';
 export * from './mcp-config.js';
+export { gateFormat } from './gate-format.js';
+export { geminiHookInstaller } from './hook-installer.js';

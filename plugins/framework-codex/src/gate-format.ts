@@ -1,0 +1,47 @@
+/**
+ * Codex CLI's PreToolUse hook protocol (`gate --format codex`). Codex sends Claude Code's payload
+ * shape plus `turn_id` and `model`; it acts on `permissionDecision: "deny"` (or exit 2) and
+ * rejects the other decisions as unsupported, failing open. So an allowed call and a warning print
+ * nothing, and an `ask` is rendered as a deny whose reason says agentgov wants a person to approve
+ * it — an ask must never turn into an unreviewed run.
+ */
+import { checkToolCallPayload, type GateHookFormat, type HookDecision } from '@agentgov/core/gate-hook';
+import { shellCommandOf } from './argv.js';
+
+const FRAMEWORK = 'codex';
+/** Opens the reason of an ask rendered as a deny. */
+export const ASK_PREFIX = 'agentgov wants a person to approve this call, and Codex hooks cannot ask: run it yourself after review, or allow it in the agentgov policy.';
+
+export const gateFormat: GateHookFormat = {
+  name: FRAMEWORK,
+  parseInput(value) {
+    // Codex sends `transcript_path: null` when the session keeps no rollout.
+    const payload = typeof value === 'object' && value !== null && (value as Record<string, unknown>)['transcript_path'] === null ? { ...value, transcript_path: undefined } : value;
+    const input = checkToolCallPayload(payload, { framework: FRAMEWORK, argsField: 'tool_input', hookEvent: 'PreToolUse' });
+    if ('tool_name' in input) {
+      const command = input.arguments['command'];
+      if (Array.isArray(command) && command.every((w) => typeof w === 'string')) input.arguments = { ...input.arguments, argv: command, command: shellCommandOf(command as string[]) };
+    }
+    return input;
+  },
+  render(outcome) {
+    const { verdict, notes = [] } = outcome;
+    if (verdict.decision !== 'ask' && verdict.decision !== 'deny') return { stdout: '', exitCode: 0 };
+    const reason = [verdict.decision === 'ask' ? ASK_PREFIX : '', verdict.reason, ...notes].filter(Boolean).join(' ');
+    return { stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`, exitCode: 0 };
+  },
+  probePayload(cwd) {
+    return { session_id: 'agentgov-probe', transcript_path: null, cwd, hook_event_name: 'PreToolUse', model: 'probe', turn_id: 'probe', tool_name: 'Bash', tool_use_id: 'agentgov-probe', tool_input: { command: 'rm -rf /' } };
+  },
+  readDecision(stdout, exitCode): HookDecision | undefined {
+    if (exitCode === 2) return 'deny';
+    if (exitCode !== 0) return undefined;
+    if (stdout.trim() === '') return 'allow';
+    try {
+      const value = JSON.parse(stdout) as { hookSpecificOutput?: { permissionDecision?: unknown }; decision?: unknown };
+      return value.hookSpecificOutput?.permissionDecision === 'deny' || value.decision === 'block' ? 'deny' : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};

@@ -1,0 +1,56 @@
+/**
+ * Copilot CLI's preToolUse hook protocol (`gate --format copilot-cli`). A hook configured under
+ * the camelCase event name receives `{timestamp, cwd, toolName, toolArgs}` (`toolArgs` a JSON
+ * string; `sessionId` when present); under `PreToolUse` the VS Code–compatible
+ * `{session_id, cwd, hook_event_name, tool_name, tool_input}`. The answer is
+ * `{"permissionDecision": "deny"|"ask", "permissionDecisionReason"}`; an allowed call or a
+ * warning prints nothing (Copilot CLI ignores other output), so nothing is ever granted.
+ */
+import { checkToolCallPayload, type GateHookFormat, type GateInput, type GateInputProblem, type HookDecision } from '@agentgov/core/gate-hook';
+
+const FRAMEWORK = 'copilot-cli';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function camelCaseInput(value: Record<string, unknown>): GateInput | GateInputProblem {
+  const invalid = (message: string): GateInputProblem => ({ code: 'input_invalid', message });
+  if (typeof value['toolName'] !== 'string' || value['toolName'] === '') return invalid("field 'toolName' must be a non-empty string");
+  let args: unknown = value['toolArgs'] ?? {};
+  if (typeof args === 'string') {
+    try {
+      args = args.trim() === '' ? {} : JSON.parse(args);
+    } catch {
+      return invalid("field 'toolArgs' is a string that is not JSON");
+    }
+  }
+  if (!isObject(args)) return invalid("field 'toolArgs' must be an object (or a JSON string of one)");
+  if (value['cwd'] !== undefined && typeof value['cwd'] !== 'string') return invalid("field 'cwd' must be a string when present");
+  const session = typeof value['sessionId'] === 'string' && value['sessionId'] ? value['sessionId'] : 'copilot-cli';
+  return { framework: FRAMEWORK, session_id: session, tool_name: value['toolName'], arguments: args, ...(typeof value['cwd'] === 'string' ? { cwd: value['cwd'] } : {}) };
+}
+
+export const gateFormat: GateHookFormat = {
+  name: FRAMEWORK,
+  parseInput(value) {
+    if (isObject(value) && 'toolName' in value) return camelCaseInput(value);
+    return checkToolCallPayload(value, { framework: FRAMEWORK, argsField: 'tool_input', hookEvent: 'PreToolUse' });
+  },
+  render(outcome) {
+    const { verdict, notes = [] } = outcome;
+    if (verdict.decision !== 'ask' && verdict.decision !== 'deny') return { stdout: '', exitCode: 0 };
+    return { stdout: `${JSON.stringify({ permissionDecision: verdict.decision, permissionDecisionReason: [verdict.reason, ...notes].join(' ') })}\n`, exitCode: 0 };
+  },
+  probePayload(cwd) {
+    return { timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: JSON.stringify({ command: 'rm -rf /', description: 'agentgov probe' }) };
+  },
+  readDecision(stdout, exitCode): HookDecision | undefined {
+    if (exitCode !== 0) return exitCode === 2 ? 'deny' : undefined;
+    if (stdout.trim() === '') return 'allow';
+    try {
+      const decision = (JSON.parse(stdout) as { permissionDecision?: unknown }).permissionDecision;
+      return decision === 'deny' || decision === 'ask' || decision === 'allow' ? decision : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};

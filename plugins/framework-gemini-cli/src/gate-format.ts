@@ -1,0 +1,39 @@
+/**
+ * Gemini CLI's BeforeTool hook protocol (`gate --format gemini-cli`): the payload
+ * `{session_id, transcript_path, cwd, hook_event_name: "BeforeTool", timestamp, tool_name,
+ * tool_input}` and the answer on stdout, `{"decision": "deny"|"ask", "reason"}`. An allowed call
+ * prints nothing (Gemini CLI's own approval still applies), a warning only a `systemMessage`.
+ */
+import { checkToolCallPayload, type GateHookFormat, type HookDecision } from '@agentgov/core/gate-hook';
+
+const FRAMEWORK = 'gemini-cli';
+
+export const gateFormat: GateHookFormat = {
+  name: FRAMEWORK,
+  parseInput(value) {
+    return checkToolCallPayload(value, { framework: FRAMEWORK, argsField: 'tool_input', hookEvent: 'BeforeTool' });
+  },
+  render(outcome) {
+    const { verdict, assessment, notes = [] } = outcome;
+    const message = [verdict.reason, ...notes].join(' ');
+    if (verdict.decision === 'ask' || verdict.decision === 'deny') return { stdout: `${JSON.stringify({ decision: verdict.decision, reason: message })}\n`, exitCode: 0 };
+    if (assessment?.action === 'warn' || notes.length) return { stdout: `${JSON.stringify({ systemMessage: message })}\n`, exitCode: 0 };
+    return { stdout: '', exitCode: 0 };
+  },
+  probePayload(cwd) {
+    return { session_id: 'agentgov-probe', transcript_path: '', cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' } };
+  },
+  readDecision(stdout, exitCode): HookDecision | undefined {
+    if (exitCode === 2) return 'deny';
+    if (exitCode !== 0) return undefined;
+    if (stdout.trim() === '') return 'allow';
+    try {
+      const value = JSON.parse(stdout) as { decision?: unknown; systemMessage?: unknown };
+      if (value.decision === 'deny' || value.decision === 'block') return 'deny';
+      if (value.decision === 'ask' || value.decision === 'allow') return value.decision;
+      return value.decision === undefined && typeof value.systemMessage === 'string' ? 'warn' : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};
