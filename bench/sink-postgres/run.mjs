@@ -65,8 +65,10 @@ function writeConfig(h, jsonl) {
 
 async function pgCount(cluster, db) {
   try {
-    const [row] = await cluster.query(db, "SELECT count(*)::int AS n FROM agentgov.events WHERE to_regclass('agentgov.events') IS NOT NULL");
-    return row?.n ?? 0;
+    const [exists] = await cluster.query(db, "SELECT to_regclass('agentgov.events') IS NOT NULL AS ok");
+    if (!exists.ok) return 0; // no write yet: the sink creates the schema before its first batch
+    const [row] = await cluster.query(db, 'SELECT count(*)::int AS n FROM agentgov.events');
+    return row.n;
   } catch {
     return -1; // the database is down
   }
@@ -207,8 +209,11 @@ async function benchOutage(cluster, rate, outageS, warmupS) {
   }
   clearInterval(writer);
   await sleep(3000);
-  watch.kill('SIGTERM');
-  await new Promise((r) => watch.on('exit', r));
+  if (watch.exitCode === null) {
+    watch.kill('SIGTERM');
+    await new Promise((r) => watch.on('exit', r));
+  }
+  if (watch.exitCode !== 0) console.error(`watch exited ${watch.exitCode}:\n${stderr}`);
   const finalPg = await pgCount(cluster, 'bench_outage');
   const result = {
     bench: 'sink-postgres/outage',

@@ -69,8 +69,12 @@ export function createPostgresSink(options: PostgresSinkOptions, baseDir: string
     if (!pool) {
       const pg = (await import('pg')).default;
       pool = new pg.Pool(poolConfig(options, baseDir));
-      // An idle connection dropped by a stopping server is reported here; without a listener it would crash the process.
+      // A server that stops or drops connections makes each client emit 'error': for an idle one
+      // on the pool, for a checked-out one (a transaction between statements) on the client.
+      // Without listeners either would crash the process; the query in flight fails on its own and
+      // the batch is retried.
       pool.on('error', () => undefined);
+      pool.on('connect', (client) => client.on('error', () => undefined));
     }
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { sql } from 'drizzle-orm';
 import type { OutboxRecord } from '@agentgov/core';
 import { createPostgresSink, describeFailure, redactUrl, storable } from '../src/index.js';
 import { freePort, startPostgres, type PostgresCluster } from '../src/testing/index.js';
@@ -98,6 +99,31 @@ describe('sink-postgres against a real PostgreSQL', function () {
       expect(count!.n).to.equal('3');
     } finally {
       await Promise.all(sinks.map((s) => s.close()));
+    }
+  });
+
+  it('a server dropping a connection checked out mid-transaction fails that transaction, never the process', async () => {
+    const url = await database();
+    const sink = createPostgresSink({ url }, process.cwd());
+    try {
+      await sink.writeBatch([record(1)]);
+      const store = await sink.store();
+      const outcome = await store
+        .transaction(async (tx) => {
+          await tx.execute(sql`SELECT 1`);
+          // The connection is checked out and idle between statements when the server ends it.
+          await cluster.query('postgres', "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'agentgov'");
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await tx.execute(sql`SELECT 2`);
+        })
+        .then(
+          () => 'committed',
+          () => 'failed',
+        );
+      expect(outcome).to.equal('failed');
+      expect(await sink.writeBatch([record(2)])).to.deep.equal({}); // the pool reconnects
+    } finally {
+      await sink.close();
     }
   });
 
