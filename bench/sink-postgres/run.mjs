@@ -120,7 +120,8 @@ async function benchReplay(cluster, events) {
   const jsonlState = { offset: 0, lines: 0 };
   const first = { jsonl: null, pg: null };
   const last = { jsonl: null, pg: null };
-  for (;;) {
+  for (let final = false; ; ) {
+    final = done; // one more look after the replay exited: its closing flush may have landed the last rows
     const t = (performance.now() - start) / 1000;
     const j = countNewlines(jsonl, jsonlState);
     const p = await pgCount(cluster, 'bench_replay');
@@ -128,12 +129,12 @@ async function benchReplay(cluster, events) {
     if (p > 0 && first.pg === null) first.pg = t;
     if (j >= total && last.jsonl === null) last.jsonl = t;
     if (p >= total && last.pg === null) last.pg = t;
-    if ((last.jsonl !== null && last.pg !== null) || done) break;
+    if ((last.jsonl !== null && last.pg !== null) || final) break;
     await sleep(100);
   }
   const code = await exited;
   const wall = (performance.now() - start) / 1000;
-  if (code !== 0) throw new Error(`replay failed (${code}):\n${stderr}`);
+  if (code !== 0 || last.jsonl === null || last.pg === null) throw new Error(`replay failed (${code}) or a sink is short (jsonl ${jsonlState.lines}, last ${JSON.stringify(last)}):\n${stderr}`);
   const [dup] = await cluster.query('bench_replay', 'SELECT count(*)::int AS n, count(DISTINCT id)::int AS d FROM agentgov.events');
   const result = {
     bench: 'sink-postgres/replay',

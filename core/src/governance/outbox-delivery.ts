@@ -31,6 +31,19 @@ export function backoffDelay(policy: RetryPolicy, failures: number): number {
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
+/** The attempt, or a failure when it has not settled after `ms` (it keeps running; its rows stay in the outbox until acknowledged). */
+async function withStallLimit(attempt: Promise<Attempt>, ms: number): Promise<Attempt> {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<Attempt>((resolve) => {
+    timer = setTimeout(() => resolve({ outcome: 'failed', message: `flush gave up: a batch took longer than ${ms} ms` }), ms);
+  });
+  try {
+    return await Promise.race([attempt, stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 interface SinkLoop {
   sink: OutboxSink;
   policy: RetryPolicy;
@@ -74,17 +87,16 @@ export class OutboxDelivery {
 
   /**
    * Stops the loops and delivers what waits, now, until the outbox is empty, a delivery fails or
-   * `timeoutMs` passes. What is left stays in the outbox for the next run.
+   * one batch takes longer than `stallMs`; a sink that keeps accepting batches is waited for.
+   * What is left stays in the outbox for the next run.
    */
-  async flush(timeoutMs = 30_000): Promise<FlushOutcome[]> {
+  async flush(stallMs = 30_000): Promise<FlushOutcome[]> {
     await this.stop();
-    const deadline = Date.now() + timeoutMs;
     return Promise.all(
       this.#loops.map(async (loop) => {
         let delivered = 0;
         for (;;) {
-          if (Date.now() >= deadline) return { sink: loop.sink.name, delivered, pending: this.outbox.count(loop.sink.name), error: `flush timed out after ${timeoutMs} ms` };
-          const attempt = await this.#attempt(loop);
+          const attempt = await withStallLimit(this.#attempt(loop), stallMs);
           if (attempt.outcome === 'delivered') delivered += attempt.count;
           else if (attempt.outcome === 'empty') return { sink: loop.sink.name, delivered, pending: 0 };
           else return { sink: loop.sink.name, delivered, pending: this.outbox.count(loop.sink.name), error: attempt.message };

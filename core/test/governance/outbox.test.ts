@@ -159,6 +159,27 @@ describe('governance/outbox-delivery', () => {
     db.close();
   });
 
+  it('a flush waits for a store that keeps accepting batches, and gives up on one batch that hangs', async () => {
+    const db = openDb();
+    const slow = memorySink('slow');
+    const plain = slow.writeBatch;
+    slow.writeBatch = async (records) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return plain(records);
+    };
+    const hung = memorySink('hung');
+    hung.writeBatch = () => new Promise(() => undefined);
+    db.outbox.subscribe(['slow', 'hung']);
+    for (let n = 0; n < 9; n += 1) db.transaction(() => db.records.insert({ event: event(n), assessment: low }, 'f'));
+    // Three batches of 30 ms each outlast the 50 ms limit together, but none alone.
+    const outcomes = await new OutboxDelivery(db.outbox, [slow, hung], { logger: silentLogger }).flush(50);
+    expect(outcomes).to.deep.equal([
+      { sink: 'slow', delivered: 9, pending: 0 },
+      { sink: 'hung', delivered: 0, pending: 9, error: 'flush gave up: a batch took longer than 50 ms' },
+    ]);
+    db.close();
+  });
+
   it('drops records the store refuses for good, counting them, and delivers the rest', async () => {
     const db = openDb();
     const sink = memorySink();

@@ -17,7 +17,7 @@ export default definePlugin<Partial<PostgresSinkOptions>>({
     properties: {
       url: { type: 'string', minLength: 1, description: 'postgres://user:password@host:5432/db; ${NAME} expands from the environment (put the password there)' },
       name: { type: 'string', minLength: 1, default: 'postgres', description: 'Sink name (status, logs)' },
-      batch_size: { type: 'integer', minimum: 1, maximum: 5000, default: 500, description: 'Records per transaction' },
+      batch_size: { type: 'integer', minimum: 1, maximum: 10000, default: 1000, description: 'Records per statement (one round trip, one transaction)' },
       statement_timeout_ms: ms('Server-side limit per statement; a slower batch fails and is retried', 1),
       application_name: { type: 'string', description: 'application_name of the connections (default agentgov)' },
       tls: {

@@ -103,58 +103,67 @@ export function createPostgresSink(options: PostgresSinkOptions, baseDir: string
     return ready;
   };
 
+  /**
+   * One statement per batch: the rows travel as two JSON parameters that PostgreSQL unpacks
+   * (jsonb_to_recordset), and the machine, the events and the assessments are upserted by
+   * data-modifying CTEs — one round trip, atomic, and little work on this process's event loop,
+   * which ingestion shares. Foreign keys are checked at the end of the statement, after all three.
+   */
   const upsert = async (db: Store, records: readonly OutboxRecord[]): Promise<void> => {
     // One row per key in a statement: ON CONFLICT DO UPDATE may not touch a row twice.
-    const eventRows = new Map<string, typeof events.$inferInsert>();
-    const assessmentRows = new Map<string, typeof assessments.$inferInsert>();
+    const eventRows = new Map<string, Record<string, unknown>>();
+    const assessmentRows = new Map<string, Record<string, unknown>>();
     for (const { event, assessment, kind, verdict, assessed_at } of records) {
-      const e = storable(event) as typeof event;
-      const existing = eventRows.get(e.id);
-      if (!existing || (!existing.result && e.result)) {
-        eventRows.set(e.id, {
-          id: e.id,
-          framework: e.framework,
-          sessionId: e.session_id,
-          timestamp: e.timestamp,
-          occurredAt: occurredAt(e.timestamp),
-          cwd: e.cwd,
-          toolName: e.tool_name,
-          canonicalTool: e.canonical_tool,
-          arguments: e.arguments,
-          result: e.result ?? null,
-          machineId,
+      const existing = eventRows.get(event.id);
+      if (!existing || (!existing['result'] && event.result)) {
+        eventRows.set(event.id, {
+          id: event.id,
+          framework: event.framework,
+          session_id: event.session_id,
+          timestamp: event.timestamp,
+          occurred_at: occurredAt(event.timestamp)?.toISOString() ?? null,
+          cwd: event.cwd,
+          tool_name: event.tool_name,
+          canonical_tool: event.canonical_tool,
+          arguments: event.arguments,
+          result: event.result ?? null,
         });
       }
-      const a = storable(assessment) as typeof assessment;
-      assessmentRows.set(`${e.id}\u0000${kind}`, {
-        eventId: e.id,
+      assessmentRows.set(`${event.id}\u0000${kind}`, {
+        event_id: event.id,
         kind,
-        score: a.score,
-        level: a.level,
-        action: a.action,
-        reasonCode: a.reason_code,
-        evidence: a.evidence,
+        score: assessment.score,
+        level: assessment.level,
+        action: assessment.action,
+        reason_code: assessment.reason_code,
+        evidence: assessment.evidence,
         verdict: verdict?.decision ?? null,
-        verdictReason: verdict ? (storable(verdict.reason) as string) : null,
-        decidedBy: verdict?.decided_by ?? null,
-        assessedAt: occurredAt(assessed_at) ?? new Date(),
-        machineId,
+        verdict_reason: verdict?.reason ?? null,
+        decided_by: verdict?.decided_by ?? null,
+        assessed_at: (occurredAt(assessed_at) ?? new Date()).toISOString(),
       });
     }
-    await db.transaction(async (tx) => {
-      await tx
-        .insert(machines)
-        .values({ id: machineId, hostname: host, osUser: user })
-        .onConflictDoUpdate({ target: machines.id, set: { lastSeen: sql`now()` } });
-      await tx
-        .insert(events)
-        .values([...eventRows.values()])
-        .onConflictDoUpdate({ target: events.id, set: { result: sql`excluded.result` }, setWhere: sql`${events.result} IS NULL AND excluded.result IS NOT NULL` });
-      await tx
-        .insert(assessments)
-        .values([...assessmentRows.values()])
-        .onConflictDoNothing({ target: [assessments.eventId, assessments.kind] });
-    });
+    const eventsJson = JSON.stringify(storable([...eventRows.values()]));
+    const assessmentsJson = JSON.stringify(storable([...assessmentRows.values()]));
+    await db.execute(sql`
+      WITH machine AS (
+        INSERT INTO ${machines} (id, hostname, os_user) VALUES (${machineId}, ${host}, ${user})
+        ON CONFLICT (id) DO UPDATE SET last_seen = now()
+        RETURNING 1
+      ), stored_events AS (
+        INSERT INTO ${events} (id, framework, session_id, "timestamp", occurred_at, cwd, tool_name, canonical_tool, arguments, result, machine_id)
+        SELECT x.id, x.framework, x.session_id, x."timestamp", x.occurred_at, x.cwd, x.tool_name, x.canonical_tool, x.arguments, x.result, ${machineId}
+          FROM jsonb_to_recordset(${eventsJson}::jsonb) AS x(id text, framework text, session_id text, "timestamp" text, occurred_at timestamptz,
+               cwd text, tool_name text, canonical_tool text, arguments jsonb, result jsonb)
+        ON CONFLICT (id) DO UPDATE SET result = excluded.result
+          WHERE ${events.result} IS NULL AND excluded.result IS NOT NULL
+        RETURNING 1
+      )
+      INSERT INTO ${assessments} (event_id, kind, score, level, action, reason_code, evidence, verdict, verdict_reason, decided_by, assessed_at, machine_id)
+      SELECT y.event_id, y.kind, y.score, y.level, y.action, y.reason_code, y.evidence, y.verdict, y.verdict_reason, y.decided_by, y.assessed_at, ${machineId}
+        FROM jsonb_to_recordset(${assessmentsJson}::jsonb) AS y(event_id text, kind text, score integer, level text, action text, reason_code text,
+             evidence jsonb, verdict text, verdict_reason text, decided_by text, assessed_at timestamptz)
+      ON CONFLICT (event_id, kind) DO NOTHING`);
   };
 
   const retry: Partial<RetryPolicy> = {};
@@ -164,7 +173,7 @@ export function createPostgresSink(options: PostgresSinkOptions, baseDir: string
   const sink = {
     name: options.name ?? 'postgres',
     delivery: 'outbox' as const,
-    batchSize: options.batch_size ?? 500,
+    batchSize: options.batch_size ?? 1000,
     retry,
     /** The drizzle handle, connected and migrated (tests and tools query through it). */
     store: ensure,
