@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import type { OutboxRecord } from '@agentgov/core';
 import { createPostgresSink, describeFailure, redactUrl, storable } from '../src/index.js';
-import { freePort, startPostgres, type PostgresCluster } from '../src/testing/index.js';
+import { findPostgresBinaries, freePort, INSTALL_HINT, startPostgres, type PostgresCluster } from '../src/testing/index.js';
 
 const record = (n: number, extra: Partial<OutboxRecord> = {}): OutboxRecord => ({
   kind: 'ingest',
@@ -154,6 +154,15 @@ describe('sink-postgres against a real PostgreSQL', function () {
     expect(error.message).to.match(/^postgres postgres:\/\/agentgov:\*\*\*@127\.0\.0\.1:\d+\/db: connection refused \(is PostgreSQL running and listening there\?\): .*\[ECONNREFUSED\]$/);
     expect(error.message).not.to.include('hunter22');
     await sink.close();
+  });
+});
+
+describe('sink-postgres test server', () => {
+  it('finds the server binaries (AGENTGOV_PG_BINDIR, pg_config, install paths), or says how to install them', () => {
+    const found = findPostgresBinaries();
+    expect(findPostgresBinaries({ PATH: '', AGENTGOV_PG_BINDIR: found }, { roots: [], dirs: [] })).to.equal(found);
+    expect(() => findPostgresBinaries({ PATH: '' }, { roots: [], dirs: [] })).to.throw(INSTALL_HINT);
+    expect(INSTALL_HINT).to.contain('apt-get install postgresql');
   });
 });
 

@@ -14,23 +14,26 @@ import { join } from 'node:path';
 export const INSTALL_HINT =
   'PostgreSQL server binaries (initdb, pg_ctl, postgres) were not found. Install them (Debian/Ubuntu: apt-get install postgresql; Fedora: dnf install postgresql-server; macOS: brew install postgresql) or point AGENTGOV_PG_BINDIR at the directory holding them.';
 
+/** Versioned install roots (`<root>/<version>/bin`) and plain bin directories searched after pg_config. */
+export const INSTALL_PLACES = { roots: ['/usr/lib/postgresql', '/usr/local/opt', '/opt/homebrew/opt'], dirs: ['/usr/local/pgsql/bin', '/usr/pgsql/bin', '/usr/bin'] };
+
 /** Where initdb and pg_ctl live: $AGENTGOV_PG_BINDIR, `pg_config --bindir`, then the usual install paths (newest version first). */
-export function findPostgresBinaries(env: NodeJS.ProcessEnv = process.env): string {
+export function findPostgresBinaries(env: NodeJS.ProcessEnv = process.env, places: { roots: string[]; dirs: string[] } = INSTALL_PLACES): string {
   const candidates: string[] = [];
   if (env['AGENTGOV_PG_BINDIR']) candidates.push(env['AGENTGOV_PG_BINDIR']);
   try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'ignore'] }).trim());
   } catch {
     // no pg_config on PATH
   }
-  for (const root of ['/usr/lib/postgresql', '/usr/local/opt', '/opt/homebrew/opt']) {
+  for (const root of places.roots) {
     if (!existsSync(root)) continue;
     const versions = readdirSync(root)
       .filter((name) => /^(postgresql@?)?\d+/.test(name) || /^\d+$/.test(name))
       .sort((a, b) => Number(b.replace(/\D+/g, '')) - Number(a.replace(/\D+/g, '')));
     for (const v of versions) candidates.push(join(root, v, 'bin'));
   }
-  candidates.push('/usr/local/pgsql/bin', '/usr/pgsql/bin', '/usr/bin');
+  candidates.push(...places.dirs);
   const found = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
   if (!found) throw new Error(INSTALL_HINT);
   return found;
