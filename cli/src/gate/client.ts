@@ -14,6 +14,7 @@ export type GateFailureCode =
   | 'input_invalid'
   | 'input_timeout'
   | 'probe'
+  | 'local_assessment_failed'
   | 'no_endpoint'
   | 'endpoint_unreadable'
   | 'socket_missing'

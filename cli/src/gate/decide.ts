@@ -20,6 +20,17 @@ export interface GateDeciderDeps {
   emit(record: GovernanceRecord): Promise<unknown>;
   /** Working directory of a request that names none. */
   defaultCwd: string;
+  /**
+   * The client's deadline (the `gate.timeout_ms` watch registered) and what it answers after it
+   * (`gate.on_unavailable`): a verdict that comes too late is recorded as what the agent got.
+   */
+  timeout?: { ms: number; onUnavailable: GateVerdict['decision'] };
+}
+
+/** What the server knows about the client while deciding (gate/server.ts). */
+export interface DecideContext {
+  receivedAt: number;
+  clientGone(): boolean;
 }
 
 const DECISION_OF_ACTION: Record<RiskAction, GateVerdict['decision']> = { allow: 'allow', warn: 'allow', ask: 'ask', deny: 'deny' };
@@ -38,7 +49,7 @@ export function verdictFromAssessment(assessment: Assessment): GateVerdict {
 }
 
 export interface GateDecider {
-  decide(input: GateInput): Promise<GateDecision>;
+  decide(input: GateInput, context?: DecideContext): Promise<GateDecision>;
   /** Resolves when every emission started so far has finished (shutdown waits for it). */
   drain(): Promise<void>;
 }
@@ -50,10 +61,19 @@ export interface GateDecider {
 export function createGateDecider(deps: GateDeciderDeps): GateDecider {
   const emitting = new Set<Promise<unknown>>();
   return {
-    async decide(input) {
+    async decide(input, context) {
       const event = toolCallEvent(input, { framework: input.framework, defaultCwd: deps.defaultCwd });
       const assessment = await deps.assess(event);
-      const verdict = (await deps.gateHook(event, assessment)) ?? verdictFromAssessment(assessment);
+      let verdict = (await deps.gateHook(event, assessment)) ?? verdictFromAssessment(assessment);
+      // system.db records the verdict the agent actually got: after the client's deadline, that is gate.on_unavailable's.
+      const late = context && deps.timeout ? Date.now() - context.receivedAt : 0;
+      if (context && deps.timeout && (context.clientGone() || late >= deps.timeout.ms)) {
+        verdict = {
+          decision: deps.timeout.onUnavailable,
+          reason: `agentgov gate could not get a verdict (timeout): the pipeline decided '${verdict.decision}' after ${late} ms, past gate.timeout_ms (${deps.timeout.ms} ms); the agent got gate.on_unavailable '${deps.timeout.onUnavailable}'.`,
+          decided_by: 'gate.on_unavailable',
+        };
+      }
       deps.record({ event, assessment, verdict });
       const emission = deps.emit({ event, assessment }).catch(() => undefined);
       emitting.add(emission);

@@ -102,7 +102,7 @@ function stdinTimeout(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(value) && value > 0 ? value : STDIN_TIMEOUT_MS;
 }
 
-async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpoint | undefined, state: { pending: boolean }): Promise<GateOutcome | GateFailure> {
+async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpoint | undefined, unreadable: string | undefined, state: { pending: boolean }): Promise<GateOutcome | GateFailure> {
   const input = await readInput(io.stdin, stdinTimeout(io.env));
   if (isGateFailure(input)) {
     state.pending = input.pending === true;
@@ -110,19 +110,34 @@ async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpo
   }
   const parsed = parseGateText(input.text, format);
   if (isInputProblem(parsed)) return { failure: parsed.code, message: parsed.message };
-  if (io.env[PROBE_ENV]) return { failure: 'probe', message: 'a probe run by init/doctor is never sent to watch' };
-  if (!endpoint) return { failure: 'no_endpoint', message: `no gate is registered in ${gateEndpointFile(io.env)}: \`agentgov watch\` is not running` };
-  // The running watch's gate.timeout_ms: loading the config here would cost more than the budget.
-  const result = await requestDecision(endpoint, parsed, endpoint.gate?.timeout_ms ?? DEFAULT_TIMEOUT_MS);
-  if (isGateFailure(result)) return result;
-  return { verdict: result.verdict, event_id: result.event_id, assessment: result.assessment };
+  const probe = Boolean(io.env[PROBE_ENV]);
+  let result: GateOutcome | GateFailure;
+  if (probe) result = { failure: 'probe', message: 'a probe run by init/doctor is never sent to watch' };
+  else if (unreadable) result = { failure: 'endpoint_unreadable', message: unreadable };
+  else if (!endpoint) result = { failure: 'no_endpoint', message: `no gate is registered in ${gateEndpointFile(io.env)}: \`agentgov watch\` is not running` };
+  else {
+    // The running watch's gate.timeout_ms: loading the config here would cost more than the budget.
+    const reply = await requestDecision(endpoint, parsed, endpoint.gate?.timeout_ms ?? DEFAULT_TIMEOUT_MS);
+    result = isGateFailure(reply) ? reply : { verdict: reply.verdict, event_id: reply.event_id, assessment: reply.assessment };
+  }
+  if (!isGateFailure(result) || !LOCAL_FALLBACK.has(result.failure)) return result;
+  // watch is not there to answer: assess in process with the same config, rules and engine.
+  try {
+    const { assessLocally } = await import('./assess-locally.js');
+    return await assessLocally(parsed, { cwd: io.cwd, env: io.env, journal: !probe });
+  } catch (error) {
+    return { failure: 'local_assessment_failed', message: `${result.message}; assessing in process failed too: ${(error as Error).message}` };
+  }
 }
+
+/** Failures that mean "watch is not there" (rather than "watch is slow" or "the input is bad"): the gate assesses in process. */
+const LOCAL_FALLBACK = new Set<GateFailure['failure']>(['probe', 'no_endpoint', 'endpoint_unreadable', 'socket_missing', 'socket_refused', 'socket_error', 'bad_token', 'broken_reply', 'server_refused']);
 
 export async function runGate(format: GateHookFormat, io: GateRunIo): Promise<GateRunResult> {
   const read = readEndpointFile(io.env);
   const endpoint = read.kind === 'found' ? read.endpoint : undefined;
   const state = { pending: false };
-  let outcome = read.kind === 'unreadable' ? ({ failure: 'endpoint_unreadable', message: read.message } as GateFailure) : await decide(io, format, endpoint, state);
+  let outcome = await decide(io, format, endpoint, read.kind === 'unreadable' ? read.message : undefined, state);
   if (isGateFailure(outcome)) {
     // Only a failure needs gate.on_unavailable, so only a failure may pay for resolving it.
     const { gateSettings } = await import('./config-file.js');

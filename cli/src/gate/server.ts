@@ -24,11 +24,19 @@ export function newGateToken(): string {
 export interface GateServerOptions {
   socketPath: string;
   token: string;
-  decide(input: GateInput): Promise<GateDecision>;
+  /** Decides (and records); `context` says whether the client is still there to get the answer. */
+  decide(input: GateInput, context: DecisionContext): Promise<GateDecision>;
   logger: Logger;
   /** Time a client has to deliver its request frame (default 5000 ms). */
   requestTimeoutMs?: number;
   maxFrameBytes?: number;
+}
+
+export interface DecisionContext {
+  /** When the request frame arrived (ms since the epoch). */
+  receivedAt: number;
+  /** True once the client closed the connection (it gave up waiting: its timeout). */
+  clientGone(): boolean;
 }
 
 export interface GateServerStats {
@@ -112,6 +120,10 @@ export class GateServer {
     });
     const decoder = new FrameDecoder(this.options.maxFrameBytes ?? MAX_FRAME_BYTES);
     let answered = false;
+    let gone = false;
+    socket.on('close', () => (gone = true));
+    // The client never half-closes while it waits: an 'end' means it gave up (its timeout).
+    socket.on('end', () => (gone = true));
     socket.on('data', (chunk: Buffer) => {
       if (answered) return;
       const frame = decoder.push(chunk);
@@ -120,13 +132,13 @@ export class GateServer {
       socket.setTimeout(0);
       if (frame.kind === 'too_large') return this.#refuse(socket, 'frame_too_large', `request frame of ${frame.bytes} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
       if (frame.kind === 'malformed') return this.#refuse(socket, 'bad_request', `request is not valid JSON: ${frame.message}`);
-      const task = this.#handle(socket, frame.value);
+      const task = this.#handle(socket, frame.value, { receivedAt: Date.now(), clientGone: () => gone || socket.destroyed });
       this.#inFlight.add(task);
       void task.finally(() => this.#inFlight.delete(task));
     });
   }
 
-  async #handle(socket: Socket, value: unknown): Promise<void> {
+  async #handle(socket: Socket, value: unknown, context: DecisionContext): Promise<void> {
     const request = value as { v?: unknown; token?: unknown; input?: unknown } | null;
     if (typeof request !== 'object' || request === null || request.v !== PROTOCOL_VERSION) return this.#refuse(socket, 'bad_request', `expected a request of protocol version ${PROTOCOL_VERSION}`);
     if (!this.#tokenMatches(request.token)) return this.#refuse(socket, 'bad_token', 'the request token does not match this run of watch');
@@ -134,7 +146,7 @@ export class GateServer {
     const input = toGateInput(request.input);
     if (isInputProblem(input)) return this.#refuse(socket, 'bad_request', input.message);
     try {
-      const decision = await this.options.decide(input);
+      const decision = await this.options.decide(input, context);
       this.stats.decided += 1;
       this.#reply(socket, { ok: true, ...decision });
     } catch (error) {

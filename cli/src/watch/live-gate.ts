@@ -29,8 +29,9 @@ export async function startLiveGate(options: { host: PluginHost; loaded: LoadedC
       for (const failure of await runEmit(host.hooks, record)) logger.warn(`sink '${failure.sink}' failed on a gate decision: ${failure.message}`);
     },
     defaultCwd: process.cwd(),
+    timeout: { ms: loaded.config.gate.timeout_ms, onUnavailable: loaded.config.gate.on_unavailable },
   });
-  const server = new GateServer({ socketPath: socket, token, decide: (input) => decider.decide(input), logger: logger.child('gate') });
+  const server = new GateServer({ socketPath: socket, token, decide: (input, context) => decider.decide(input, context), logger: logger.child('gate') });
   await server.listen();
   try {
     db.registerGateEndpoint({ socket, token, pid: process.pid });

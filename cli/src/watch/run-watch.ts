@@ -10,6 +10,7 @@ import { CLI_VERSION } from '../package-info.js';
 import { createPipeline } from '../pipeline/pipeline.js';
 import { loadRiskEngine } from '../pipeline/risk-engine.js';
 import { selectFrameworks } from './frameworks.js';
+import { ingestGateJournal } from './journal-ingest.js';
 import { startLiveGate } from './live-gate.js';
 import { untilShutdownSignal } from './signals.js';
 import { CaptureTailer, type TailTarget } from './tailer.js';
@@ -45,13 +46,19 @@ export async function runWatch(options: WatchOptions): Promise<void> {
   const tailer = new CaptureTailer(targets, { logger: logger.child('tail') });
   const stops: (() => Promise<void>)[] = [];
   try {
+    // What the gate decided in process while watch was away, before the captures that hold the same calls.
+    const journal = await ingestGateJournal({ db, host, logger: logger.child('journal'), env });
     if (!shutdown) {
       await tailer.scan();
-      options.stdout.write(`${JSON.stringify({ frameworks: adapters.map((a) => a.name), ...tailer.stats })}\n`);
+      options.stdout.write(`${JSON.stringify({ frameworks: adapters.map((a) => a.name), ...tailer.stats, gate_journal: journal })}\n`);
       return;
     }
     const gate = await startLiveGate({ host, loaded, db, pipeline, logger, env });
     stops.push(() => gate.stop());
+    // A gate that could not reach this watch (a restart, a refused socket) journals too: sweep it.
+    const sweep = setInterval(() => void ingestGateJournal({ db, host, logger: logger.child('journal'), env }).catch((error: Error) => logger.error(`gate journal: ${error.message}`)), 5000);
+    sweep.unref();
+    stops.push(async () => clearInterval(sweep));
     logger.info(`gate listening on ${gate.socket}`);
     if (options.score && loaded.config.score.enabled) {
       const { createScoreApp } = await import('../score-api/app.js');

@@ -54,21 +54,24 @@ describe('agentgov gate (the real binary)', () => {
     });
   }
 
-  it('a token from another run is a bad_token, decided by gate.on_unavailable from the config', async () => {
+  it('a token from another run (watch is not there for us): the call is assessed in process, journaled, not decided by on_unavailable', async () => {
     const socket = await startGate('real-token');
     writeFileSync(join(env['AGENTGOV_HOME']!, 'config.yaml'), 'gate:\n  on_unavailable: allow\n');
     writeEndpointFile({ socket, token: 'old-token', pid: 1, started_at: '', config_file: join(env['AGENTGOV_HOME']!, 'config.yaml'), gate: { on_unavailable: 'allow', timeout_ms: 2000 } }, env);
-    const result = await runCli(['gate', '--stdin', '--format', 'json'], { env, cwd: home, input: event });
-    const out = JSON.parse(result.stdout) as { verdict: { decision: string; decided_by: string }; unavailable: { code: string } };
-    expect(out.verdict).to.include({ decision: 'allow', decided_by: 'gate.on_unavailable' });
-    expect(out.unavailable.code).to.equal('bad_token');
+    const result = await runCli(['gate', '--stdin', '--format', 'json'], { env, cwd: home, input: JSON.stringify({ tool_name: 'Bash', arguments: { command: 'rm -rf ~' }, session_id: 's' }) });
+    const out = JSON.parse(result.stdout) as { verdict: { decision: string; decided_by: string; reason: string }; unavailable?: unknown; event_id: string };
+    expect(out.verdict).to.include({ decision: 'deny', decided_by: 'risk-assessment' });
+    expect(out.verdict.reason).to.contain('assessed in process');
+    expect(out).to.not.have.property('unavailable');
+    const { readJournal } = await import('../../src/gate/journal.js');
+    expect(readJournal(env).entries.map((e) => e.entry.event.id)).to.deep.equal([out.event_id]);
   });
 
-  it('a project config other than the one watch loaded is loaded by the client itself', async () => {
+  it('a project config that tightens on_unavailable (deny) is loaded by the client itself when nothing can assess', async () => {
     const socket = await startGate('tok');
     writeEndpointFile({ socket, token: 'wrong', pid: 1, started_at: '', config_file: null, gate: { on_unavailable: 'allow', timeout_ms: 2000 } }, env);
     writeFileSync(join(home, 'agentgov.yaml'), 'gate:\n  on_unavailable: deny\n');
-    const out = JSON.parse((await runCli(['gate', '--stdin'], { env, cwd: home, input: event })).stdout) as HookOutput;
+    const out = JSON.parse((await runCli(['gate', '--stdin'], { env, cwd: home, input: '{"tool_name":' })).stdout) as HookOutput;
     expect(out.hookSpecificOutput.permissionDecision).to.equal('deny');
   });
 

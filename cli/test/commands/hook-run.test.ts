@@ -89,7 +89,7 @@ describe('the installed hook runs however agentgov was started (bash -c, as the 
       const prefix = launcher(join(root, 'launch'));
       const init = bash(`${prefix} init agentx-code --project '${project}'`, { cwd: root, env });
       expect(init.code, init.stderr + init.stdout).to.equal(0);
-      expect(init.stdout).to.contain("checked: the hook ran and answered '");
+      expect(init.stdout).to.contain("checked: the hook ran and answered 'deny'");
       const [command, ...more] = installedCommands(join(project, '.agentx', 'settings.json'));
       expect(more).to.deep.equal([]);
       // The dangerous call is never allowed; the harmless one gets no permission decision (no widening).
@@ -136,13 +136,16 @@ describe('the installed hook runs however agentgov was started (bash -c, as the 
     expect(doctor.stdout).to.contain('no agentgov gate hook is installed');
   });
 
-  it('init refuses to install a hook that would let the probe through (user config on_unavailable: allow) and writes nothing', () => {
-    mkdirSync(env['AGENTGOV_HOME']!, { recursive: true });
-    writeFileSync(join(env['AGENTGOV_HOME']!, 'config.yaml'), 'gate:\n  on_unavailable: allow\n');
-    const init = bash(`'${process.execPath}' '${CLI_DIR}' init agentx-code --project '${project}'`, { cwd: root, env });
-    expect(init.code).to.equal(1);
-    expect(init.stderr).to.contain('E_HOOK_BROKEN').and.contain("answered 'allow' on the probe");
-    expect(() => readFileSync(join(project, '.agentx', 'settings.json'))).to.throw(/ENOENT/);
+  it('doctor fails a hook that answers allow on the probe (it would let the call run)', () => {
+    const fake = join(root, 'fake', 'agentgov');
+    mkdirSync(dirname(fake), { recursive: true });
+    writeFileSync(fake, '#!/bin/sh\ncat >/dev/null\nexit 0\n');
+    chmodSync(fake, 0o755);
+    mkdirSync(join(project, '.agentx'));
+    writeFileSync(join(project, '.agentx', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${fake} gate --stdin` }] }] } }));
+    const doctor = bash(`'${process.execPath}' '${CLI_DIR}' doctor --project '${project}'`, { cwd: root, env });
+    expect(doctor.code).to.equal(1);
+    expect(doctor.stdout).to.contain("answered 'allow' on the probe");
   });
 });
 

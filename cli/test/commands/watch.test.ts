@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import Database from 'better-sqlite3';
@@ -73,6 +73,7 @@ describe('agentgov init + watch + gate, end to end (real binaries)', () => {
     const command = settings.hooks['PreToolUse']![0]!.hooks[0]!.command;
     expect(command).to.match(/^\/\S+ \/\S+\/bin\/agentgov\.js gate --stdin --format agentx-code$/);
 
+    let watchDangerDecision = '';
     const watch = startDaemon(['watch'], { env: home.env, cwd: home.root });
     try {
       await watch.waitFor(/watching /);
@@ -81,6 +82,7 @@ describe('agentgov init + watch + gate, end to end (real binaries)', () => {
       const denied = JSON.parse(danger.stdout) as HookOutput;
       expect(denied.hookSpecificOutput.hookEventName).to.equal('PreToolUse');
       expect(['deny', 'ask']).to.include(denied.hookSpecificOutput.permissionDecision);
+      watchDangerDecision = denied.hookSpecificOutput.permissionDecision;
       expect(denied.hookSpecificOutput.permissionDecisionReason).to.match(/^agentgov: (deny|ask) \(\w+, risk (high|critical) \d+\/100\); matched /);
 
       const safe = await runHook(command, hookPayload(project, 'tu-2', 'Bash', { command: 'git status' }), home.env, project);
@@ -106,18 +108,44 @@ describe('agentgov init + watch + gate, end to end (real binaries)', () => {
       db.close();
     }
 
-    // The same calls with watch stopped: gate.on_unavailable (ask by default) decides, and says why.
-    for (const payload of [hookPayload(project, 'tu-1', 'Bash', { command: 'rm -rf ~/ --no-preserve-root' }), hookPayload(project, 'tu-2', 'Bash', { command: 'git status' })]) {
-      const unavailable = await runHook(command, payload, home.env, project);
-      const asked = JSON.parse(unavailable.stdout) as HookOutput;
-      expect(unavailable.code).to.equal(0);
-      expect(asked.hookSpecificOutput.permissionDecision).to.equal('ask');
-      expect(asked.hookSpecificOutput.permissionDecisionReason).to.contain('(no_endpoint)').and.contain('`agentgov watch` is not running').and.contain("gate.on_unavailable is 'ask'");
+    // The same calls with watch stopped: assessed in process with the same config, rules and
+    // engine (identical verdicts), journaled privately for the next watch.
+    const offline = await runHook(command, hookPayload(project, 'tu-11', 'Bash', { command: 'rm -rf ~/ --no-preserve-root' }), home.env, project);
+    expect(offline.code).to.equal(0);
+    const offlineOut = JSON.parse(offline.stdout) as HookOutput;
+    expect(offlineOut.hookSpecificOutput.permissionDecision).to.equal(watchDangerDecision);
+    expect(offlineOut.hookSpecificOutput.permissionDecisionReason).to.contain('assessed in process');
+    expect(await runHook(command, hookPayload(project, 'tu-12', 'Bash', { command: 'git status' }), home.env, project)).to.include({ code: 0, stdout: '' });
+    const journal = join(home.agentgov, 'gate-journal');
+    expect(statSync(journal).mode & 0o777).to.equal(0o700);
+    const entries = readdirSync(journal);
+    expect(entries).to.have.length(2);
+    for (const entry of entries) expect(statSync(join(journal, entry)).mode & 0o777).to.equal(0o600);
+
+    // The next watch records them once; a second run finds nothing new (stable ids: no duplicates).
+    const once = await runCli(['watch', '--once'], { env: home.env, cwd: home.root });
+    expect(once.code, once.stderr).to.equal(0);
+    // The console sink prints each recorded decision first; the summary is the last line.
+    expect((JSON.parse(once.stdout.trim().split('\n').at(-1)!) as { gate_journal: unknown }).gate_journal).to.deep.equal({ recorded: 2, already: 0, unreadable: 0 });
+    expect(readdirSync(journal)).to.deep.equal([]);
+    const again = await runCli(['watch', '--once'], { env: home.env, cwd: home.root });
+    expect((JSON.parse(again.stdout.trim().split('\n').at(-1)!) as { gate_journal: unknown }).gate_journal).to.deep.equal({ recorded: 0, already: 0, unreadable: 0 });
+    const db2 = new Database(home.db, { readonly: true });
+    try {
+      const offlineRows = db2.prepare("select e.id, a.verdict from events e join assessments a on a.event_id = e.id where e.id in ('agentx-code:sess-e2e:tu-11', 'agentx-code:sess-e2e:tu-12') order by e.id").all();
+      expect(offlineRows).to.deep.equal([
+        { id: 'agentx-code:sess-e2e:tu-11', verdict: watchDangerDecision },
+        { id: 'agentx-code:sess-e2e:tu-12', verdict: 'allow' },
+      ]);
+    } finally {
+      db2.close();
     }
 
+    // gate.on_unavailable decides only when nothing can assess the call (here: input that is not JSON).
     writeFileSync(join(home.agentgov, 'config.yaml'), 'gate:\n  on_unavailable: deny\n');
-    const denyConfigured = JSON.parse((await runHook(command, hookPayload(project, 'tu-5', 'Bash', { command: 'ls' }), home.env, project)).stdout) as HookOutput;
+    const denyConfigured = JSON.parse((await runHook(command, '{"tool_name":', home.env, project)).stdout) as HookOutput;
     expect(denyConfigured.hookSpecificOutput.permissionDecision).to.equal('deny');
+    expect(denyConfigured.hookSpecificOutput.permissionDecisionReason).to.contain('(input_malformed)');
   });
 
   it('after kill -9 mid-stream and a restart, every event of the capture is in system.db exactly once', async function () {
@@ -150,11 +178,11 @@ describe('agentgov init + watch + gate, end to end (real binaries)', () => {
     killedAt.close();
     expect(before, 'events recorded before the kill').to.be.above(0).and.below(total);
 
-    // The killed watch left its socket and endpoint behind: the gate reports a stale socket.
-    const stale = await runCli(['gate', '--stdin'], { env: home.env, cwd: home.root, input: JSON.stringify({ tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's' }) });
-    const staleOut = JSON.parse(stale.stdout) as HookOutput;
-    expect(staleOut.hookSpecificOutput.permissionDecision).to.equal('ask');
-    expect(staleOut.hookSpecificOutput.permissionDecisionReason).to.contain('(socket_refused)').and.contain('stale socket');
+    // The killed watch left its socket and endpoint behind: the gate assesses in process.
+    const stale = await runCli(['gate', '--stdin', '--format', 'json'], { env: home.env, cwd: home.root, input: JSON.stringify({ tool_name: 'Bash', arguments: { command: 'ls' }, session_id: 's' }) });
+    const staleOut = JSON.parse(stale.stdout) as { verdict: { decision: string; reason: string } };
+    expect(staleOut.verdict.decision).to.equal('allow');
+    expect(staleOut.verdict.reason).to.contain('assessed in process');
     appendFileSync(capture, half.slice(40) + lines.slice(written + 1).join(''));
 
     const restart = startDaemon(['watch', '--no-score'], { env: home.env, cwd: home.root });

@@ -65,3 +65,52 @@ describe('gate/decide', () => {
     expect(recorded[0]!.verdict).to.deep.equal(policy);
   });
 });
+
+describe('gate/decide: system.db records the verdict the agent actually got (real socket)', () => {
+  it('a verdict that comes after the client timed out to ask is recorded as ask, not as the late deny', async () => {
+    const { silentLogger } = await import('@agentgov/core');
+    const { makeTempDir } = await import('@agentgov/core/testing');
+    const { join } = await import('node:path');
+    const { GateServer } = await import('../../src/gate/server.js');
+    const { requestDecision } = await import('../../src/gate/client.js');
+    const recorded: { verdict: GateVerdict }[] = [];
+    const decider = createGateDecider({
+      assess: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return assessment('deny', 95);
+      },
+      gateHook: async () => undefined,
+      record: (decision) => recorded.push(decision),
+      emit: async () => undefined,
+      defaultCwd: '/work',
+      timeout: { ms: 150, onUnavailable: 'ask' },
+    });
+    const socket = join(makeTempDir('late-'), 'g.sock');
+    const server = new GateServer({ socketPath: socket, token: 'tok', logger: silentLogger, decide: (input, context) => decider.decide(input, context) });
+    await server.listen();
+    try {
+      const reply = await requestDecision({ socket, token: 'tok', pid: 1, started_at: '', config_file: null, gate: { on_unavailable: 'ask', timeout_ms: 150 } }, { framework: 'gate', session_id: 's', tool_name: 'Bash', arguments: { command: 'rm -rf ~' } }, 150);
+      expect(reply).to.have.property('failure', 'timeout');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(recorded).to.have.length(1);
+      expect(recorded[0]!.verdict).to.include({ decision: 'ask', decided_by: 'gate.on_unavailable' });
+      expect(recorded[0]!.verdict.reason).to.contain("decided 'deny'").and.contain('past gate.timeout_ms');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a verdict in time is recorded as given', async () => {
+    const recorded: { verdict: GateVerdict }[] = [];
+    const decider = createGateDecider({
+      assess: async () => assessment('deny', 95),
+      gateHook: async () => undefined,
+      record: (decision) => recorded.push(decision),
+      emit: async () => undefined,
+      defaultCwd: '/work',
+      timeout: { ms: 5000, onUnavailable: 'ask' },
+    });
+    await decider.decide({ framework: 'gate', session_id: 's', tool_name: 'Bash', arguments: { command: 'rm -rf ~' } }, { receivedAt: Date.now(), clientGone: () => false });
+    expect(recorded[0]!.verdict).to.include({ decision: 'deny', decided_by: 'risk-assessment' });
+  });
+});
