@@ -6,6 +6,7 @@ import { GateCommand } from './gate.js';
 import { ReplayCommand } from './replay.js';
 import { DetectCommand } from './detect.js';
 import { DoctorCommand } from './doctor.js';
+import { TrustCommand } from './trust.js';
 import { StatusCommand } from './status.js';
 import { InitCommand } from './init.js';
 import { ScoreCommand } from './score.js';
@@ -17,4 +18,4 @@ import { WatchCommand } from './watch.js';
  * registered. Command modules import heavy dependencies lazily inside `run()`, so that a fast
  * path such as `gate` loads only what it needs.
  */
-export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand, ReplayCommand, DetectCommand, StatusCommand, InitCommand, DoctorCommand, WatchCommand];
+export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand, ReplayCommand, DetectCommand, StatusCommand, InitCommand, DoctorCommand, TrustCommand, WatchCommand];

@@ -13,7 +13,7 @@ import { createGateDecider } from './decide.js';
 import { appendJournal } from './journal.js';
 
 export async function assessLocally(input: GateInput, options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean }): Promise<GateOutcome> {
-  const { host, loaded } = await startCliHost({ cwd: options.cwd, env: options.env }, silentLogger);
+  const { host, loaded, ignored } = await startCliHost({ cwd: options.cwd, env: options.env }, silentLogger);
   const engine = await loadRiskEngine(host, loaded);
   const decider = createGateDecider({
     // As the pipeline does: a failing assess plugin keeps the engine's answer and says why.
@@ -33,5 +33,7 @@ export async function assessLocally(input: GateInput, options: { cwd: string; en
     defaultCwd: options.cwd,
   });
   const decision = await decider.decide(input);
-  return { verdict: { ...decision.verdict, reason: `${decision.verdict.reason} (assessed in process: watch is not running)` }, event_id: decision.event_id, assessment: decision.assessment };
+  const outcome: GateOutcome = { verdict: { ...decision.verdict, reason: `${decision.verdict.reason} (assessed in process: watch is not running)` }, event_id: decision.event_id, assessment: decision.assessment };
+  if (ignored.length) outcome.notes = ignored;
+  return outcome;
 }

@@ -30,7 +30,9 @@ export async function gateSettings(endpoint: GateEndpoint | undefined, cwd: stri
   if (endpoint?.gate && endpoint.config_file === file) return { settings: endpoint.gate };
   const { loadConfig, defaultConfig } = await import('@agentgov/core');
   try {
-    return { settings: loadConfig({ cwd, env }).config.gate };
+    const { applyProjectPolicy } = await import('../config-trust.js');
+    const { loaded, ignored } = applyProjectPolicy(loadConfig({ cwd, env }), env);
+    return ignored.length ? { settings: loaded.config.gate, problem: ignored.join('; ') } : { settings: loaded.config.gate };
   } catch (error) {
     const fallback = endpoint?.gate ?? defaultConfig().gate;
     return { settings: fallback, problem: `config could not be loaded, using on_unavailable '${fallback.on_unavailable}': ${(error as Error).message}` };

@@ -144,6 +144,7 @@ export async function runGate(format: GateHookFormat, io: GateRunIo): Promise<Ga
     const { settings, problem } = await gateSettings(endpoint, io.cwd, io.env);
     if (problem) (io.stderr ?? process.stderr).write(`agentgov gate: ${problem}\n`);
     outcome = unavailableOutcome(outcome, settings.on_unavailable);
+    if (problem) outcome.notes = [problem];
   }
   const rendered = format.render(outcome);
   writeOut(io.stdout, rendered.stdout);

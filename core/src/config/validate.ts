@@ -62,6 +62,12 @@ export function validateConfigText(text: string, file: string): { value: unknown
   const document = new ConfigDocument(text, file);
   const syntax = document.syntaxIssues();
   if (syntax.length) return { value: undefined, issues: syntax, document };
-  const value = document.value();
+  let value: unknown;
+  try {
+    value = document.value();
+  } catch (error) {
+    // yaml's alias-expansion limit (a bomb with few aliases that each expand a lot).
+    return { value: undefined, issues: [{ severity: 'error', path: '(yaml)', message: `YAML aliases expand too far, refused as a possible alias bomb (${(error as Error).message})`, file, ...document.firstAliasPosition() }], document };
+  }
   return { value, issues: validateConfigValue(value, document), document };
 }

@@ -18,14 +18,14 @@ export class ConfigShowCommand extends AgentgovCommand {
   json = Option.Boolean('--json', false, { description: 'Print one JSON object instead of YAML and a table (default: false)' });
 
   async run(): Promise<number> {
-    const { loaded, host } = await startCliHost({ configPath: this.config }, this.logger('WARNING'));
+    const { loaded, host, ignored } = await startCliHost({ configPath: this.config }, this.logger('ERROR'));
     const plugins = host.plugins.map((p) => ({ name: p.name, version: p.version, origin: p.origin, resolved_from: p.resolvedFrom, hooks: p.hooks, provides: p.provides }));
     if (this.json) {
-      this.context.stdout.write(`${JSON.stringify({ source: loaded.source, file: loaded.file, config: loaded.config, plugins, warnings: loaded.warnings }, null, 2)}\n`);
+      this.context.stdout.write(`${JSON.stringify({ source: loaded.source, file: loaded.file, config: loaded.config, plugins, warnings: loaded.warnings, ignored }, null, 2)}\n`);
       return EXIT.OK;
     }
     const from = loaded.file ? `${loaded.file} (${loaded.source})` : 'built-in defaults';
-    this.context.stdout.write(`# effective configuration, from ${from}\n${stringify(loaded.config)}\n`);
+    this.context.stdout.write(`# effective configuration, from ${from}\n${ignored.map((note) => `# ${note}\n`).join('')}${stringify(loaded.config)}\n`);
     const rows = plugins.map((p) => [p.name, p.version ?? '-', p.origin === 'bundled' ? `bundled: ${p.resolved_from}` : p.resolved_from, p.hooks.join(', ') || '-']);
     this.context.stdout.write(`# plugins (${plugins.length})\n${renderTable(['NAME', 'VERSION', 'RESOLVED FROM', 'HOOKS'], rows)}`);
     return EXIT.OK;
