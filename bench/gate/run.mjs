@@ -1,21 +1,24 @@
-// bench/gate: wall time of `agentgov gate --stdin` round trips against a running `watch`, side by
+// bench/gate: wall time of the hook command `agentgov gate --stdin` with `watch` up (a round trip
+// to its gate) and with `watch` down (the call assessed in process and journaled), each side by
 // side with bare Node start-up (`node -e 0`) measured in the same run, interleaved so that machine
-// load affects both alike. Target: gate p95 < 1.5 × node p95.
+// load affects both alike. Target: gate p95 < 1.5 × node p95, both ways.
 //
-//   node bench/gate/run.mjs [--runs 200] [--warmup 10]
+//   node bench/gate/run.mjs [--runs 200] [--warmup 10] [--down-runs 40]
 //
 // Prints one JSON object per variant, then a summary table and the reproduce command.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '200' }, warmup: { type: 'string', default: '10' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '200' }, warmup: { type: 'string', default: '10' }, 'down-runs': { type: 'string', default: '40' } } });
 const runs = Number(values.runs);
 const warmup = Number(values.warmup);
-const main = fileURLToPath(new URL('../../cli/dist/src/main.js', import.meta.url));
+const downRuns = Number(values['down-runs']);
+// What the hook init writes runs: node + the committed bin entry.
+const main = fileURLToPath(new URL('../../cli/bin/agentgov.js', import.meta.url));
 
 const home = mkdtempSync(join(tmpdir(), 'bench-gate-'));
 const env = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov'), AGENTX_HOME: join(home, '.agentx') };
@@ -46,21 +49,29 @@ function timeOnce(args, input) {
   return { ms, stdout: result.stdout };
 }
 
-const samples = { gate: [], node: [] };
-const decisions = {};
-for (let i = 0; i < warmup + runs; i++) {
-  const payload = JSON.stringify({ ...payloads[i % payloads.length], tool_use_id: `tu-${i}` });
-  const gate = timeOnce([main, 'gate', '--stdin'], payload);
-  const node = timeOnce(['-e', '0'], '');
-  const decision = JSON.parse(gate.stdout).hookSpecificOutput.permissionDecision;
-  if (/could not get a verdict/.test(gate.stdout)) throw new Error(`gate fell back to on_unavailable: ${gate.stdout}`);
-  if (i < warmup) continue;
-  decisions[decision] = (decisions[decision] ?? 0) + 1;
-  samples.gate.push(gate.ms);
-  samples.node.push(node.ms);
+function measure(count, label) {
+  const samples = { gate: [], node: [] };
+  const decisions = {};
+  for (let i = 0; i < warmup + count; i++) {
+    const payload = JSON.stringify({ ...payloads[i % payloads.length], tool_use_id: `${label}-${i}` });
+    const gate = timeOnce([main, 'gate', '--stdin'], payload);
+    const node = timeOnce(['-e', '0'], '');
+    // An allowed call prints nothing (no permission decision); ask/deny print one.
+    const decision = gate.stdout.trim() ? (JSON.parse(gate.stdout).hookSpecificOutput?.permissionDecision ?? 'warn') : 'allow';
+    if (/could not get a verdict/.test(gate.stdout)) throw new Error(`gate fell back to on_unavailable: ${gate.stdout}`);
+    if (i < warmup) continue;
+    decisions[decision] = (decisions[decision] ?? 0) + 1;
+    samples.gate.push(gate.ms);
+    samples.node.push(node.ms);
+  }
+  return { samples, decisions };
 }
+
+const up = measure(runs, 'up');
 watch.kill('SIGTERM');
 await new Promise((r) => watch.once('exit', r));
+const down = measure(downRuns, 'down');
+const journaled = readdirSync(join(home, '.agentgov', 'gate-journal')).length;
 rmSync(home, { recursive: true, force: true });
 
 const pct = (xs, p) => {
@@ -68,13 +79,20 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 const stats = (name, xs) => ({ variant: name, runs: xs.length, p50_ms: +pct(xs, 50).toFixed(1), p95_ms: +pct(xs, 95).toFixed(1), mean_ms: +(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1) });
-const gate = { ...stats('agentgov gate --stdin (round trip to watch)', samples.gate), decisions };
-const node = stats('node -e 0', samples.node);
-console.log(JSON.stringify(gate));
-console.log(JSON.stringify(node));
-const ratio = gate.p95_ms / node.p95_ms;
-console.log(JSON.stringify({ summary: 'p95 ratio gate/node', ratio: +ratio.toFixed(2), target: '< 1.5', met: ratio < 1.5 }));
+const rows = [];
+const summary = [];
+for (const [mode, result, what] of [['up', up, 'round trip to watch'], ['down', down, 'watch down: assessed in process, journaled']]) {
+  const gate = { ...stats(`agentgov gate --stdin (${what})`, result.samples.gate), decisions: result.decisions };
+  const node = stats(`node -e 0 (same run as watch ${mode})`, result.samples.node);
+  const ratio = gate.p95_ms / node.p95_ms;
+  console.log(JSON.stringify(gate));
+  console.log(JSON.stringify(node));
+  console.log(JSON.stringify({ summary: `p95 ratio gate/node, watch ${mode}`, ratio: +ratio.toFixed(2), target: '< 1.5', met: ratio < 1.5 }));
+  rows.push(gate, node);
+  summary.push(`watch ${mode}: p95 ratio gate / node ${ratio.toFixed(2)} (target < 1.5: ${ratio < 1.5 ? 'met' : 'NOT met'})`);
+}
+console.log(JSON.stringify({ journal_entries_written_with_watch_down: journaled }));
 console.log('\n| variant | runs | p50 ms | p95 ms | mean ms |\n|---|---|---|---|---|');
-for (const s of [gate, node]) console.log(`| ${s.variant} | ${s.runs} | ${s.p50_ms} | ${s.p95_ms} | ${s.mean_ms} |`);
-console.log(`\np95 ratio gate / node: ${ratio.toFixed(2)} (target < 1.5: ${ratio < 1.5 ? 'met' : 'NOT met'})`);
-console.log(`reproduce: npx tsc -b && node bench/gate/run.mjs --runs ${runs} --warmup ${warmup}`);
+for (const s of rows) console.log(`| ${s.variant} | ${s.runs} | ${s.p50_ms} | ${s.p95_ms} | ${s.mean_ms} |`);
+console.log(`\n${summary.join('\n')}`);
+console.log(`reproduce: npx tsc -b && node bench/gate/run.mjs --runs ${runs} --warmup ${warmup} --down-runs ${downRuns}`);

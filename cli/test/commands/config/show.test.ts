@@ -30,6 +30,11 @@ describe('agentgov config show', () => {
       'local-plugins/marker/package.json': JSON.stringify({ name: 'marker', version: '2.0.1', type: 'module', main: 'index.js' }),
       'local-plugins/marker/index.js': markerPlugin,
     });
+    // A project's own config names code to load: ignored (and said so) until the user trusts it.
+    const untrusted = await runCli(['config', 'show'], { cwd: project, env: isolatedEnv(home) });
+    expect(untrusted.stdout).to.contain('# ignored plugin ./local-plugins/marker named by the untrusted project config');
+    expect(existsSync(marker)).to.equal(false);
+    expect((await runCli(['trust'], { cwd: project, env: isolatedEnv(home) })).code).to.equal(0);
     const result = await runCli(['config', 'show'], { cwd: project, env: isolatedEnv(home) });
     expect(result.stderr).to.equal('');
     expect(result.code).to.equal(0);
@@ -77,6 +82,7 @@ describe('agentgov config show', () => {
         const home = makeTempDir('agentgov-home-');
         const project = makeTempDir('agentgov-project-');
         writeTree(project, { 'agentgov.yaml': yaml, ...files });
+        expect((await runCli(['trust'], { cwd: project, env: isolatedEnv(home) })).code).to.equal(0);
         const result = await runCli(['config', 'show'], { cwd: project, env: isolatedEnv(home) });
         expect(result.code).to.equal(3);
         expect(result.stdout).to.equal('');
