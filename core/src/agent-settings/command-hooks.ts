@@ -84,9 +84,9 @@ export function installFlatHook(file: string, hook: FlatHook, command: string): 
   return { changed };
 }
 
-/** The agentgov gate commands of every event in a flat hooks file. */
+/** The agentgov gate commands of the events in a flat hooks file, each once. */
 export function flatGateCommands(file: string, events: string[], commandKey = 'command'): string[] {
   const hooks = readJsonSettings(file)['hooks'];
   if (!isJsonObject(hooks)) return [];
-  return events.flatMap((event) => (Array.isArray(hooks[event]) ? hooks[event].filter(isJsonObject).map((e) => e[commandKey]) : [])).filter(isGateHookCommand);
+  return [...new Set(events.flatMap((event) => (Array.isArray(hooks[event]) ? hooks[event].filter(isJsonObject).map((e) => e[commandKey]) : [])).filter(isGateHookCommand))];
 }
