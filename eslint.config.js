@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/.work/**', '.venv-test/**', '**/fixtures/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/.work/**', '.venv-test/**', '**/fixtures/**', '**/.venv/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -9,3 +9,4 @@ export * from './paths/home.js';
 export * from './plugins/index.js';
 export * from './text/identifier-words.js';
 export * from './governance/index.js';
+export * from './test-runs/index.js';

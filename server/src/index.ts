@@ -14,3 +14,4 @@ export type { FileFacts } from './index/extract-file.js';
 export type { IndexDatabase } from './index/store/index-store.js';
 export * as indexSchema from './index/store/schema.js';
 export * from './graph/graph-algorithms.js';
+export * from './test-impact/index.js';

@@ -105,4 +105,6 @@ export interface TestRunner {
   run(root: string, request: TestRunRequest): Promise<TestRunReport>;
   /** The shell command (run from `root`) that runs `files` filtered by `nameFilter`, for an agent or a human to paste. */
   command(files: string[], nameFilter?: string): string;
+  /** The shell command that runs exactly one test case (its title escaped for the runner's filter); default: `command([test.file])`. */
+  testCommand?(test: Pick<TestCaseResult, 'id' | 'file' | 'titlePath'>): string;
 }

@@ -1,4 +1,6 @@
 import { checkpointTool } from './checkpoint.js';
+import { blastRadiusTool } from './blast-radius.js';
+import { coveringTestsTool } from './covering-tests.js';
 import { describeTool } from './describe.js';
 import { graphCommunitiesTool } from './graph-communities.js';
 import { graphCyclesTool } from './graph-cycles.js';
@@ -10,6 +12,7 @@ import { refactorCancelTool } from './refactor-cancel.js';
 import { refactorCommitTool } from './refactor-commit.js';
 import { refactorMoveTool } from './refactor-move.js';
 import { refactorRenameTool } from './refactor-rename.js';
+import { reconLineCoverageTool } from './recon-line-coverage.js';
 import { semanticDiffTool } from './semantic-diff.js';
 import type { AnyToolDefinition } from './tool.js';
 
@@ -31,6 +34,9 @@ export const TOOLS: readonly AnyToolDefinition[] = [
   refactorCommitTool,
   refactorCancelTool,
   checkpointTool,
+  blastRadiusTool,
+  coveringTestsTool,
+  reconLineCoverageTool,
 ];
 
 /** The tools a server lists: dev-only tools only with `--dev-mode`. */

@@ -25,6 +25,18 @@ export const MIGRATIONS: readonly string[][] = [
     `CREATE VIRTUAL TABLE fts_definitions USING fts5(def_uid UNINDEXED, path UNINDEXED, name_terms, qualified_name, signature, docstring, body, path_terms, tokenize = 'unicode61')`,
     `CREATE VIRTUAL TABLE fts_files USING fts5(path UNINDEXED, path_terms, identifiers, tokenize = 'unicode61')`,
   ],
+  [
+    // Test impact: the last result of each test case, and per-test coverage facts (test, file, line)
+    // with the content hash of each covered file when the test ran (stale once the file changes).
+    // scope 'test': test_id is a test case; scope 'file': what ran while test files loaded (import time).
+    `CREATE TABLE test_cases (test_id TEXT PRIMARY KEY, runner TEXT NOT NULL, file TEXT NOT NULL, title TEXT NOT NULL, status TEXT NOT NULL, duration_ms REAL NOT NULL, failure TEXT, run_at INTEGER NOT NULL)`,
+    `CREATE INDEX test_cases_file ON test_cases(file)`,
+    `CREATE TABLE coverage_files (scope TEXT NOT NULL, test_id TEXT NOT NULL, path TEXT NOT NULL, hash TEXT NOT NULL, source TEXT NOT NULL, PRIMARY KEY (scope, test_id, path))`,
+    `CREATE INDEX coverage_files_path ON coverage_files(path)`,
+    `CREATE TABLE coverage_lines (scope TEXT NOT NULL, test_id TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL)`,
+    `CREATE INDEX coverage_lines_path_line ON coverage_lines(path, line)`,
+    `CREATE INDEX coverage_lines_test ON coverage_lines(scope, test_id)`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

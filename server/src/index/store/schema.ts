@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** Drizzle view of the index tables; the DDL itself lives in migrations.ts (FTS5 needs raw SQL). */
 export const meta = sqliteTable('meta', {
@@ -90,4 +90,48 @@ export const defHistory = sqliteTable(
   (table) => [index('def_history_epoch').on(table.epoch)],
 );
 
-export const indexSchema = { meta, files, definitions, refs, imports, defHistory };
+/** The last result of each test case (test impact). */
+export const testCases = sqliteTable(
+  'test_cases',
+  {
+    testId: text('test_id').primaryKey(),
+    runner: text('runner').notNull(),
+    file: text('file').notNull(),
+    /** JSON title path. */
+    title: text('title').notNull(),
+    status: text('status').notNull(),
+    durationMs: real('duration_ms').notNull(),
+    /** JSON `{ message, stack }` when it failed. */
+    failure: text('failure'),
+    runAt: integer('run_at').notNull(),
+  },
+  (table) => [index('test_cases_file').on(table.file)],
+);
+
+/** Which files a test (or a test file's loading, scope `file`) covered, with each file's content hash at run time. */
+export const coverageFiles = sqliteTable(
+  'coverage_files',
+  {
+    scope: text('scope').notNull(),
+    testId: text('test_id').notNull(),
+    path: text('path').notNull(),
+    hash: text('hash').notNull(),
+    /** Where the facts came from: a runner name or an ingested report path. */
+    source: text('source').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.scope, table.testId, table.path] }), index('coverage_files_path').on(table.path)],
+);
+
+/** One covered line (1-based) of one file by one test. */
+export const coverageLines = sqliteTable(
+  'coverage_lines',
+  {
+    scope: text('scope').notNull(),
+    testId: text('test_id').notNull(),
+    path: text('path').notNull(),
+    line: integer('line').notNull(),
+  },
+  (table) => [index('coverage_lines_path_line').on(table.path, table.line), index('coverage_lines_test').on(table.scope, table.testId)],
+);
+
+export const indexSchema = { meta, files, definitions, refs, imports, defHistory, testCases, coverageFiles, coverageLines };

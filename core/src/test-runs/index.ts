@@ -1,0 +1,2 @@
+export * from './test-process.js';
+export { COVERAGE_ENV, testCaseId } from '../coverage/per-test-collector.js';

@@ -1,0 +1,160 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  AgentgovError,
+  COVERAGE_ENV,
+  makeRunDirectory,
+  readCoverageDirectory,
+  runTestProcess,
+  testCaseId,
+  type TestCaseResult,
+  type TestFileResult,
+  type TestRunner,
+  type TestRunReport,
+  type TestRunRequest,
+} from '@agentgov/core';
+import { globSync } from 'tinyglobby';
+import { MOCHARC_FILES, readMochaSetup, usesMocha, type MochaSetup } from './mocha-config.js';
+
+const REPORTER = fileURLToPath(new URL('../../assets/case-reporter.cjs', import.meta.url));
+const COVERAGE_HOOKS = fileURLToPath(new URL('./coverage-hooks.js', import.meta.url));
+
+interface ReportedCase {
+  titlePath: string[];
+  file: string;
+  status: TestCaseResult['status'];
+  durationMs: number;
+  failure?: { message: string; stack?: string };
+}
+
+const toPosix = (path: string) => path.split(sep).join('/');
+
+/** The files a setup's spec entries select: directories expand to `*.<ext>` (`**` with `recursive`). */
+export function specFiles(root: string, setup: MochaSetup): string[] {
+  const extensions = setup.extensions.length === 1 ? setup.extensions[0]! : `{${setup.extensions.join(',')}}`;
+  const patterns: string[] = [];
+  for (const entry of setup.spec) {
+    const clean = entry.replace(/^\.\//, '').replace(/\/$/, '');
+    const absolute = join(root, clean);
+    if (existsSync(absolute) && statSync(absolute).isDirectory()) patterns.push(`${clean === '.' ? '' : `${clean}/`}${setup.recursive ? '**/' : ''}*.${extensions}`);
+    else patterns.push(clean);
+  }
+  const files = globSync(patterns, { cwd: root, ignore: [...setup.ignore, '**/node_modules/**'], onlyFiles: true, expandDirectories: false });
+  return [...new Set(files.map(toPosix))].sort();
+}
+
+/** The project's mocha entry point, resolved from the project (never agentgov's own copy). */
+function mochaBin(root: string): string {
+  try {
+    return createRequire(join(resolve(root), 'package.json')).resolve('mocha/bin/mocha.js');
+  } catch {
+    throw new AgentgovError('E_TEST_RUNNER_MISSING', `mocha: the runner is not installed in ${root} (no node_modules/mocha); run \`npm install\` there`, { runner: 'mocha' });
+  }
+}
+
+export function createMochaRunner(): TestRunner {
+  return {
+    name: 'mocha',
+    async detect(root) {
+      return usesMocha(root);
+    },
+    async discover(root) {
+      return specFiles(root, readMochaSetup(root));
+    },
+    isTestFile(root, file) {
+      try {
+        return specFiles(root, readMochaSetup(root)).includes(file);
+      } catch {
+        return false;
+      }
+    },
+    command(files, nameFilter) {
+      const grep = nameFilter ? ` --grep ${JSON.stringify(nameFilter)}` : '';
+      return `npx mocha${grep} ${files.map((f) => JSON.stringify(f)).join(' ')}`.trimEnd();
+    },
+    testCommand(test) {
+      // mocha's --grep matches the full title: the title path joined by spaces.
+      const title = test.titlePath.join(' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return `npx mocha --grep ${JSON.stringify(`^${title}$`)} ${JSON.stringify(test.file)}`;
+    },
+    async run(root, request) {
+      return runMocha(root, request);
+    },
+  };
+}
+
+async function runMocha(root: string, request: TestRunRequest): Promise<TestRunReport> {
+  const setup = readMochaSetup(root);
+  const bin = mochaBin(root);
+  const files = request.files.length ? request.files : specFiles(root, setup);
+  const run = makeRunDirectory();
+  try {
+    const results = join(run.path, 'results.json');
+    const coverageDir = join(run.path, 'coverage');
+    const scriptedRc = MOCHARC_FILES.slice(0, 2).some((name) => existsSync(join(root, name)));
+    const args = [
+      bin,
+      // A data config's options are passed through below; spec lists from configs would add every file to the run.
+      ...(scriptedRc ? [] : ['--no-config', '--no-package']),
+      ...setup.passThrough,
+      ...(request.coverage ? ['--require', COVERAGE_HOOKS] : []),
+      // A suite that leaves handles open (servers, sockets) would keep the process alive after its last test.
+      '--exit',
+      '--reporter',
+      REPORTER,
+      ...(request.nameFilter ? ['--grep', request.nameFilter] : []),
+      ...files,
+    ];
+    const env: Record<string, string> = { ...request.env, AGENTGOV_MOCHA_RESULTS: results };
+    if (request.coverage) Object.assign(env, { [COVERAGE_ENV.root]: root, [COVERAGE_ENV.out]: coverageDir });
+    const outcome = await runTestProcess(process.execPath, args, {
+      cwd: root,
+      env,
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+      ...(request.niceness ? { niceness: request.niceness } : {}),
+    });
+    if (!existsSync(results)) {
+      if (outcome.timedOut) return { runner: 'mocha', tests: [], files: files.map((file) => ({ file, status: 'error', durationMs: outcome.durationMs, output: 'timed out' })), exitCode: null, timedOut: true, durationMs: outcome.durationMs, output: outcome.output };
+      const named = files.filter((file) => outcome.output.includes(file));
+      if (named.length === 0) {
+        throw new AgentgovError('E_TEST_CONFIG_INVALID', `mocha: the run stopped before any test (exit ${outcome.exitCode}); check ${setup.sources.join(', ') || 'the mocha config'}: ${lastLines(outcome.output)}`, {
+          runner: 'mocha',
+          files: setup.sources,
+          command: `npx mocha ${files.join(' ')}`,
+        });
+      }
+      return { runner: 'mocha', tests: [], files: files.map((file) => ({ file, status: named.includes(file) ? 'error' : 'failed', durationMs: 0, output: named.includes(file) ? lastLines(outcome.output) : '' })), exitCode: outcome.exitCode, timedOut: false, durationMs: outcome.durationMs, output: outcome.output };
+    }
+    const reported = (JSON.parse(readFileSync(results, 'utf8')) as { tests: ReportedCase[] }).tests;
+    const tests: TestCaseResult[] = reported.map((test) => {
+      const file = test.file ? toPosix(relative(root, test.file)) : '';
+      return { id: testCaseId(file, test.titlePath), file, titlePath: test.titlePath, status: test.status, durationMs: test.durationMs, ...(test.failure ? { failure: test.failure } : {}) };
+    });
+    return {
+      runner: 'mocha',
+      tests,
+      files: fileResults(files, tests),
+      ...(request.coverage ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const } : {}),
+      exitCode: outcome.exitCode,
+      timedOut: outcome.timedOut,
+      durationMs: outcome.durationMs,
+      output: outcome.output,
+    };
+  } finally {
+    run.dispose();
+  }
+}
+
+function lastLines(text: string, count = 12): string {
+  return text.trim().split('\n').slice(-count).join('\n');
+}
+
+export function fileResults(files: string[], tests: TestCaseResult[]): TestFileResult[] {
+  return files.map((file) => {
+    const own = tests.filter((test) => test.file === file);
+    return { file, status: own.some((test) => test.status === 'failed') ? 'failed' : 'passed', durationMs: own.reduce((sum, test) => sum + test.durationMs, 0), output: '' };
+  });
+}

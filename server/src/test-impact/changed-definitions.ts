@@ -1,0 +1,79 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LanguagePack } from '@agentgov/core';
+import { simpleGit } from 'simple-git';
+import { extractFile, sha1 } from '../index/extract-file.js';
+import type { Definition } from '../index/types.js';
+
+/** What changed in one file against HEAD, in HEAD's line numbers (the ones coverage was taken at). */
+export interface FileChange {
+  path: string;
+  status: 'modified' | 'added' | 'deleted' | 'unchanged';
+  /** sha1 of the HEAD version (null when the file is new) and of the working version (null when deleted). */
+  headHash: string | null;
+  currentHash: string | null;
+  /** Changed lines of the HEAD version (1-based); for a pure insertion, the lines around it. */
+  changedLines: number[];
+  /** The innermost HEAD definitions holding a changed line; every definition of a new or deleted file. */
+  changedDefinitions: Definition[];
+  /** Changed lines outside every definition (module bodies, imports). */
+  moduleLines: number[];
+}
+
+const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+/** Old-side lines of a unified diff with zero context. */
+export function oldSideLines(diff: string): number[] {
+  const lines = new Set<number>();
+  for (const text of diff.split('\n')) {
+    const match = HUNK.exec(text);
+    if (!match) continue;
+    const start = Number(match[1]);
+    const count = match[2] === undefined ? 1 : Number(match[2]);
+    if (count === 0) {
+      // A pure insertion after line `start`: the lines on both sides stand for it.
+      if (start > 0) lines.add(start);
+      lines.add(start + 1);
+    } else for (let line = start; line < start + count; line++) lines.add(line);
+  }
+  return [...lines].sort((a, b) => a - b);
+}
+
+function innermost(definitions: Definition[], line: number): Definition | undefined {
+  let best: Definition | undefined;
+  for (const def of definitions) {
+    if (def.start_line > line || def.end_line < line) continue;
+    if (!best || def.end_line - def.start_line < best.end_line - best.start_line) best = def;
+  }
+  return best;
+}
+
+/** Diffs `path` against HEAD and finds the HEAD definitions its changed lines fall in. */
+export async function changeOf(root: string, path: string, languages: readonly LanguagePack[]): Promise<FileChange> {
+  const git = simpleGit(root);
+  let head: string | null = null;
+  try {
+    head = await git.show([`HEAD:${path}`]);
+  } catch {
+    head = null;
+  }
+  const absolute = join(root, path);
+  const current = existsSync(absolute) ? readFileSync(absolute, 'utf8') : null;
+  const base = { path, headHash: head === null ? null : sha1(head), currentHash: current === null ? null : sha1(current) };
+  if (head === null) {
+    const defs = current === null ? [] : (extractFile(path, current, languages)?.definitions ?? []);
+    return { ...base, status: 'added', changedLines: [], changedDefinitions: defs, moduleLines: [] };
+  }
+  const headDefinitions = extractFile(path, head, languages)?.definitions ?? [];
+  if (current === null) return { ...base, status: 'deleted', changedLines: [], changedDefinitions: headDefinitions, moduleLines: [] };
+  if (base.headHash === base.currentHash) return { ...base, status: 'unchanged', changedLines: [], changedDefinitions: [], moduleLines: [] };
+  const changedLines = oldSideLines(await git.raw(['diff', '-U0', '--no-color', '--no-ext-diff', 'HEAD', '--', path]));
+  const changed = new Map<string, Definition>();
+  const moduleLines: number[] = [];
+  for (const line of changedLines) {
+    const def = innermost(headDefinitions, line);
+    if (def) changed.set(def.def_uid, def);
+    else moduleLines.push(line);
+  }
+  return { ...base, status: 'modified', changedLines, changedDefinitions: [...changed.values()], moduleLines };
+}

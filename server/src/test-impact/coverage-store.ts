@@ -1,0 +1,212 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestCaseResult, TestCoverage } from '@agentgov/core';
+import type Database from 'better-sqlite3';
+import { eq, inArray } from 'drizzle-orm';
+import { sha1 } from '../index/extract-file.js';
+import type { IndexDatabase } from '../index/store/index-store.js';
+import { coverageFiles, testCases } from '../index/store/schema.js';
+
+export type CoverageScope = 'test' | 'file';
+
+export interface StoredTestCase {
+  test_id: string;
+  runner: string;
+  file: string;
+  title_path: string[];
+  status: string;
+  duration_ms: number;
+  run_at: number;
+}
+
+/** One line's coverage: the tests (scope `test`) and test-file loads (scope `file`) that ran it. */
+export interface LineHits {
+  line: number;
+  tests: string[];
+  importTime: boolean;
+}
+
+/**
+ * Per-test coverage facts in the index database: `(scope, test id, file, line)` plus each covered
+ * file's content hash at run time. A fact is fresh while that hash equals the file's hash now.
+ */
+export class CoverageStore {
+  private readonly sqlite: Database.Database;
+  private readonly hashes = new Map<string, string | null>();
+
+  constructor(
+    private readonly db: IndexDatabase,
+    private readonly root: string,
+  ) {
+    this.sqlite = (db as unknown as { $client: Database.Database }).$client;
+  }
+
+  /** The content hash of a file now (sha1, as the index computes it); null when it does not exist. Cached until `forgetHashes`. */
+  currentHash(path: string): string | null {
+    if (!this.hashes.has(path)) {
+      const absolute = join(this.root, path);
+      this.hashes.set(path, existsSync(absolute) ? sha1(readFileSync(absolute, 'utf8')) : null);
+    }
+    return this.hashes.get(path)!;
+  }
+
+  forgetHashes(): void {
+    this.hashes.clear();
+  }
+
+  /** Stores test results (replacing earlier ones of the same ids). */
+  recordResults(runner: string, tests: TestCaseResult[], runAt = Date.now()): void {
+    const upsert = this.sqlite.prepare(
+      `INSERT INTO test_cases (test_id, runner, file, title, status, duration_ms, failure, run_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(test_id) DO UPDATE SET runner = excluded.runner, file = excluded.file, title = excluded.title, status = excluded.status, duration_ms = excluded.duration_ms, failure = excluded.failure, run_at = excluded.run_at`,
+    );
+    this.sqlite.transaction(() => {
+      for (const test of tests) upsert.run(test.id, runner, test.file, JSON.stringify(test.titlePath), test.status, test.durationMs, test.failure ? JSON.stringify(test.failure) : null, runAt);
+    })();
+  }
+
+  /**
+   * Replaces the coverage of every (scope, id) in `coverage` with the new facts, hashing each
+   * covered file as it is now. `hashOf` may supply the hashes (e.g. of the version that ran).
+   */
+  recordCoverage(source: string, coverage: TestCoverage[], hashOf: (path: string) => string | null = (path) => this.currentHash(path)): { facts: number; skippedFiles: number } {
+    const deleteLines = this.sqlite.prepare(`DELETE FROM coverage_lines WHERE scope = ? AND test_id = ?`);
+    const deleteFiles = this.sqlite.prepare(`DELETE FROM coverage_files WHERE scope = ? AND test_id = ?`);
+    const insertFile = this.sqlite.prepare(`INSERT OR REPLACE INTO coverage_files (scope, test_id, path, hash, source) VALUES (?, ?, ?, ?, ?)`);
+    const insertLine = this.sqlite.prepare(`INSERT INTO coverage_lines (scope, test_id, path, line) VALUES (?, ?, ?, ?)`);
+    let facts = 0;
+    let skippedFiles = 0;
+    this.sqlite.transaction(() => {
+      for (const entry of coverage) {
+        deleteLines.run(entry.scope, entry.id);
+        deleteFiles.run(entry.scope, entry.id);
+        for (const covered of entry.files) {
+          const hash = hashOf(covered.file);
+          if (hash === null) {
+            skippedFiles++;
+            continue;
+          }
+          insertFile.run(entry.scope, entry.id, covered.file, hash, source);
+          for (const line of covered.lines) insertLine.run(entry.scope, entry.id, covered.file, line);
+          facts += covered.lines.length;
+        }
+      }
+    })();
+    return { facts, skippedFiles };
+  }
+
+  /** Drops results and coverage of tests that no longer exist in `files` (their test files), keeping the rest. */
+  forgetTestFiles(files: string[]): void {
+    if (!files.length) return;
+    const ids = this.db.select({ id: testCases.testId }).from(testCases).where(inArray(testCases.file, files)).all().map((row) => row.id);
+    const deleteLines = this.sqlite.prepare(`DELETE FROM coverage_lines WHERE scope = 'test' AND test_id = ?`);
+    const deleteFiles = this.sqlite.prepare(`DELETE FROM coverage_files WHERE scope = 'test' AND test_id = ?`);
+    this.sqlite.transaction(() => {
+      for (const id of ids) {
+        deleteLines.run(id);
+        deleteFiles.run(id);
+      }
+      this.db.delete(testCases).where(inArray(testCases.file, files)).run();
+    })();
+  }
+
+  testCount(): number {
+    return (this.sqlite.prepare(`SELECT count(*) AS n FROM test_cases`).get() as { n: number }).n;
+  }
+
+  hasCoverage(): boolean {
+    return this.sqlite.prepare(`SELECT 1 FROM coverage_files LIMIT 1`).get() !== undefined;
+  }
+
+  testCase(id: string): StoredTestCase | undefined {
+    const row = this.db.select().from(testCases).where(eq(testCases.testId, id)).get();
+    return row ? { test_id: row.testId, runner: row.runner, file: row.file, title_path: JSON.parse(row.title) as string[], status: row.status, duration_ms: row.durationMs, run_at: row.runAt } : undefined;
+  }
+
+  testsOfFile(file: string): StoredTestCase[] {
+    return this.db
+      .select()
+      .from(testCases)
+      .where(eq(testCases.file, file))
+      .all()
+      .map((row) => ({ test_id: row.testId, runner: row.runner, file: row.file, title_path: JSON.parse(row.title) as string[], status: row.status, duration_ms: row.durationMs, run_at: row.runAt }));
+  }
+
+  allTests(): StoredTestCase[] {
+    return this.db
+      .select()
+      .from(testCases)
+      .all()
+      .map((row) => ({ test_id: row.testId, runner: row.runner, file: row.file, title_path: JSON.parse(row.title) as string[], status: row.status, duration_ms: row.durationMs, run_at: row.runAt }));
+  }
+
+  /** The hashes a file's coverage was taken at (usually one), with how many tests each. */
+  coverageHashes(path: string): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const row of this.db.select({ hash: coverageFiles.hash }).from(coverageFiles).where(eq(coverageFiles.path, path)).all()) out.set(row.hash, (out.get(row.hash) ?? 0) + 1);
+    return out;
+  }
+
+  /** Tests (scope `test`) covering any of `lines` of `path`, with the lines each covers. */
+  testsCoveringLines(path: string, lines: Iterable<number>): Map<string, number[]> {
+    const wanted = [...new Set(lines)];
+    const out = new Map<string, number[]>();
+    if (!wanted.length) return out;
+    const query = this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND scope = 'test' AND line IN (SELECT value FROM json_each(?))`);
+    for (const row of query.iterate(path, JSON.stringify(wanted)) as Iterable<{ test_id: string; line: number }>) {
+      const list = out.get(row.test_id);
+      if (list) list.push(row.line);
+      else out.set(row.test_id, [row.line]);
+    }
+    return out;
+  }
+
+  /** Tests (scope `test`) covering any line in [start, end] of `path`. */
+  testsCoveringRange(path: string, start: number, end: number): Map<string, number[]> {
+    const out = new Map<string, number[]>();
+    const query = this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND scope = 'test' AND line BETWEEN ? AND ?`);
+    for (const row of query.iterate(path, start, end) as Iterable<{ test_id: string; line: number }>) {
+      const list = out.get(row.test_id);
+      if (list) list.push(row.line);
+      else out.set(row.test_id, [row.line]);
+    }
+    return out;
+  }
+
+  /** Lines of `path` that ran while test files loaded (import time), and which loads (test files, or `*`) ran them. */
+  importTimeLines(path: string): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    for (const row of this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND scope = 'file'`).iterate(path) as Iterable<{ test_id: string; line: number }>) {
+      const list = out.get(row.line);
+      if (list) list.push(row.test_id);
+      else out.set(row.line, [row.test_id]);
+    }
+    return out;
+  }
+
+  /** Every covered line of `path` in [start, end] with the tests that ran it. */
+  lineHits(path: string, start: number, end: number): LineHits[] {
+    const byLine = new Map<number, LineHits>();
+    const query = this.sqlite.prepare(`SELECT scope, test_id, line FROM coverage_lines WHERE path = ? AND line BETWEEN ? AND ? ORDER BY line, test_id`);
+    for (const row of query.iterate(path, start, end) as Iterable<{ scope: CoverageScope; test_id: string; line: number }>) {
+      let hits = byLine.get(row.line);
+      if (!hits) byLine.set(row.line, (hits = { line: row.line, tests: [], importTime: false }));
+      if (row.scope === 'test') hits.tests.push(row.test_id);
+      else hits.importTime = true;
+    }
+    return [...byLine.values()];
+  }
+
+  /** Files whose coverage was taken at a hash other than their content now, with the tests affected. */
+  staleFiles(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const row of this.sqlite.prepare(`SELECT DISTINCT path, hash, test_id, scope FROM coverage_files`).iterate() as Iterable<{ path: string; hash: string; test_id: string; scope: string }>) {
+      if (this.currentHash(row.path) === row.hash) continue;
+      const list = out.get(row.path);
+      const id = row.scope === 'test' ? row.test_id : `load:${row.test_id}`;
+      if (list) list.push(id);
+      else out.set(row.path, [id]);
+    }
+    return out;
+  }
+}

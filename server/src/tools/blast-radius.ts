@@ -1,0 +1,63 @@
+import type { LanguagePack } from '@agentgov/core';
+import { z } from 'zod';
+import { blastRadius, type BlastRadiusResult } from '../test-impact/blast-radius.js';
+import { coverageStoreOf, schedulerFor } from '../test-impact/scheduler-for.js';
+import { testImpactStatus, type TestImpactStatus } from '../test-impact/status.js';
+import { defineTool } from './tool.js';
+
+const input = z
+  .object({
+    changed_files: z.array(z.string().min(1)).min(1).max(1000).describe('Repo-relative paths of changed files (against HEAD)'),
+    max_hops: z.number().int().min(0).max(10).default(2).describe('Max call-graph hops from a changed definition to the definitions whose tests are added'),
+  })
+  .strict();
+
+export const blastRadiusTool = defineTool({
+  name: 'blast_radius',
+  group: 'Test Impact',
+  readOnly: true,
+  description:
+    'Which tests can fail because of a change: changed files → changed definitions (against HEAD) → tests whose per-test coverage hits them (distance 0) → tests covering their callers up to max_hops in the reference graph → test files reaching them through the import graph where coverage is missing or stale. Ranked, each with the command that runs it.',
+  inputSchema: input,
+  returns:
+    '`candidates` [{test_id, file, distance, confidence, evidence {source: coverage|import-time|call-graph|import-graph, definitions, changed_lines_hit}, command, duration_ms}], `changed` [{path, status, changed_lines, definitions, coverage: fresh|stale|missing|not-applicable}], `notes` (missing or stale coverage, uncovered changed lines), `counts`, and `test_impact` (scheduler state and freshness).',
+  whenToUse: 'After editing code, to run the few tests that can fail instead of the whole suite; run the first candidates first.',
+  related: ['covering_tests', 'recon_line_coverage', 'checkpoint', 'semantic_diff'],
+  errors: ['E_INDEX_NOT_READY', 'E_PATH_OUTSIDE_REPO', 'E_TEST_RUNNER_MISSING', 'E_TEST_CONFIG_INVALID'],
+  example: { changed_files: ['src/math.ts'], max_hops: 2 },
+  needsIndex: true,
+  pathArguments: ['changed_files'],
+  async handler(args, ctx): Promise<BlastRadiusResult & { test_impact: TestImpactStatus }> {
+    const files = args.changed_files.map((path) => ctx.resolveRepoPath(path).relative);
+    const scheduler = schedulerFor(ctx);
+    await scheduler?.started;
+    const failure = scheduler?.error();
+    if (failure) throw failure;
+    const store = coverageStoreOf(ctx.index);
+    const runner = scheduler?.runner();
+    const knownTestFiles = new Set(store.allTests().map((test) => test.file));
+    const result = await blastRadius({
+      root: ctx.repoRoot,
+      changedFiles: files,
+      maxHops: args.max_hops,
+      store,
+      languages: ctx.host.registries.languages.values() as LanguagePack[],
+      defGraph: ctx.index.defGraph(),
+      fileGraph: ctx.index.fileGraph(),
+      definition: (uid) => ctx.index.definition(uid),
+      runner,
+      isTestFile: (path) => knownTestFiles.has(path) || (runner?.isTestFile(ctx.repoRoot, path) ?? false),
+    });
+    return { ...result, test_impact: testImpactStatus(ctx, scheduler) };
+  },
+  render(result) {
+    const lines = result.candidates.slice(0, 50).map((c) => `${c.distance}  ${c.confidence.toFixed(2)}  ${c.test_id}  [${c.evidence.source}: ${c.evidence.definitions.join(', ')}]\n     ${c.command}`);
+    return [
+      `${result.counts.candidates} candidate tests of ${result.counts.suite_tests} (distance  confidence  test):`,
+      ...lines,
+      ...(result.candidates.length > 50 ? [`… ${result.candidates.length - 50} more in the structured result`] : []),
+      ...result.notes.map((note) => `note: ${note}`),
+      `test impact: ${result.test_impact.summary}`,
+    ].join('\n');
+  },
+});

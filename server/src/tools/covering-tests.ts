@@ -1,0 +1,74 @@
+import { AgentgovError } from '@agentgov/core';
+import { z } from 'zod';
+import { coverageStoreOf, schedulerFor } from '../test-impact/scheduler-for.js';
+import { testImpactStatus, type TestImpactStatus } from '../test-impact/status.js';
+import { defineTool } from './tool.js';
+
+const input = z
+  .object({
+    file_path: z.string().min(1).describe('Repo-relative file path'),
+  })
+  .strict();
+
+export interface CoveringTest {
+  test_id: string;
+  file: string;
+  /** Lines of the definition this test ran. */
+  lines_hit: number;
+  command: string;
+}
+
+export interface CoveringTestsResult {
+  file_path: string;
+  /** `fresh`: coverage taken at the file's current content; `stale`: at an earlier one (lines may be off); `missing`: no test covered it. */
+  coverage: 'fresh' | 'stale' | 'missing';
+  /** def_uid → the definition and the tests covering it (most lines first). */
+  definitions: Record<string, { qualified_name: string; kind: string; start_line: number; end_line: number; tests: CoveringTest[] }>;
+  /** Whether the file's import-time lines (module body) ran when test files loaded it. */
+  import_time_lines: number;
+  test_impact: TestImpactStatus;
+}
+
+export const coveringTestsTool = defineTool({
+  name: 'covering_tests',
+  group: 'Test Impact',
+  readOnly: true,
+  description: "Maps each definition of a file (def_uid) to the tests whose per-test coverage runs it, with each test's command.",
+  inputSchema: input,
+  returns: '`definitions` {def_uid: {qualified_name, kind, start_line, end_line, tests [{test_id, file, lines_hit, command}]}}, `coverage` (fresh|stale|missing), `import_time_lines`, and `test_impact` (scheduler state and freshness).',
+  whenToUse: 'Before changing a function, to know which tests exercise it; or to find a definition no test runs.',
+  related: ['blast_radius', 'recon_line_coverage'],
+  errors: ['E_INDEX_NOT_READY', 'E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO', 'E_TEST_RUNNER_MISSING', 'E_TEST_CONFIG_INVALID'],
+  example: { file_path: 'src/math.ts' },
+  needsIndex: true,
+  pathArguments: ['file_path'],
+  async handler(args, ctx): Promise<CoveringTestsResult> {
+    const path = ctx.resolveRepoPath(args.file_path).relative;
+    const scheduler = schedulerFor(ctx);
+    await scheduler?.started;
+    const failure = scheduler?.error();
+    if (failure) throw failure;
+    const store = coverageStoreOf(ctx.index);
+    const defs = ctx.index.definitions({ path });
+    if (!defs.length && !ctx.index.files().some((file) => file.path === path)) throw new AgentgovError('E_NOT_FOUND', `${path} is not an indexed file`, { file_path: path });
+    store.forgetHashes();
+    const hashes = store.coverageHashes(path);
+    const coverage = hashes.size === 0 ? 'missing' : hashes.has(store.currentHash(path) ?? '') ? 'fresh' : 'stale';
+    const runner = scheduler?.runner();
+    const definitions: CoveringTestsResult['definitions'] = {};
+    for (const def of defs) {
+      const tests = [...store.testsCoveringRange(path, def.start_line, def.end_line)].map(([testId, lines]) => {
+        const stored = store.testCase(testId);
+        const file = stored?.file ?? testId;
+        return { test_id: testId, file, lines_hit: new Set(lines).size, command: stored && runner?.testCommand ? runner.testCommand({ id: testId, file, titlePath: stored.title_path }) : (runner?.command([file]) ?? file) };
+      });
+      tests.sort((a, b) => b.lines_hit - a.lines_hit || a.test_id.localeCompare(b.test_id));
+      definitions[def.def_uid] = { qualified_name: def.qualified_name, kind: def.kind, start_line: def.start_line, end_line: def.end_line, tests };
+    }
+    return { file_path: path, coverage, definitions, import_time_lines: store.importTimeLines(path).size, test_impact: testImpactStatus(ctx, scheduler) };
+  },
+  render(result) {
+    const lines = Object.entries(result.definitions).map(([uid, d]) => `${d.qualified_name} (${d.kind}, ${d.start_line}-${d.end_line}) [${uid}]: ${d.tests.length ? d.tests.map((t) => t.test_id).join('; ') : 'no covering test'}`);
+    return [`${result.file_path}: coverage ${result.coverage}`, ...lines, `test impact: ${result.test_impact.summary}`].join('\n');
+  },
+});
