@@ -1,0 +1,135 @@
+import { symlinkSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { AgentgovError } from '@agentgov/core';
+import { makeTempDir, writeTree } from '@agentgov/core/testing';
+import { expect } from 'chai';
+import { createMochaRunner, readMochaSetup } from '../src/index.js';
+
+const MOCHA_DIR = dirname(createRequire(import.meta.url).resolve('mocha/package.json'));
+
+const MATH = `'use strict';
+const LIMIT = 100;
+
+function clamp(value, low, high) {
+  if (value < low) return low;
+  if (value > high) return high;
+  return value;
+}
+
+function unused(x) {
+  const doubled = x * 2;
+  return doubled + LIMIT;
+}
+
+module.exports = { clamp, unused };
+`;
+
+const OTHER = `'use strict';
+exports.greet = function greet(name) {
+  return 'hello ' + name;
+};
+`;
+
+/** A small mocha project using the real mocha (linked from agentgov's own install). */
+function project(extra: Record<string, string> = {}): string {
+  const root = makeTempDir('mocha-project-');
+  writeTree(root, {
+    'package.json': JSON.stringify({ name: 'p', private: true, scripts: { test: 'mocha --check-leaks test/' } }),
+    'src/math.js': MATH,
+    'src/other.js': OTHER,
+    'test/math.test.js': `const assert = require('node:assert');
+const { clamp } = require('../src/math');
+describe('clamp', () => {
+  it('keeps values inside', () => assert.strictEqual(clamp(5, 0, 10), 5));
+  it('raises low values', () => assert.strictEqual(clamp(-1, 0, 10), 0));
+  it('is wrong on purpose', () => assert.strictEqual(clamp(20, 0, 10), 11));
+  it.skip('is skipped', () => {});
+});
+`,
+    'test/other.test.js': `const assert = require('node:assert');
+const { greet } = require('../src/other');
+describe('greet', () => {
+  it('greets', () => assert.strictEqual(greet('a'), 'hello a'));
+});
+`,
+    'test/helper.txt': 'not a test',
+    ...extra,
+  });
+  mkdirSync(join(root, 'node_modules'), { recursive: true });
+  symlinkSync(MOCHA_DIR, join(root, 'node_modules', 'mocha'));
+  return root;
+}
+
+describe('mocha runner', () => {
+  const runner = createMochaRunner();
+
+  it('discovers test files from the package.json test script', async () => {
+    const root = project();
+    expect(await runner.detect(root)).to.equal(true);
+    expect(await runner.discover(root)).to.deep.equal(['test/math.test.js', 'test/other.test.js']);
+    expect(readMochaSetup(root).passThrough).to.deep.equal(['--check-leaks']);
+  });
+
+  it('discovers from .mocharc.json spec globs', async () => {
+    const root = project({ '.mocharc.json': JSON.stringify({ spec: ['test/**/*.test.js'] }), 'package.json': '{"name":"p"}' });
+    expect(await runner.discover(root)).to.deep.equal(['test/math.test.js', 'test/other.test.js']);
+  });
+
+  it('reports every test case with a stable id, status, duration and failure message', async () => {
+    const root = project();
+    const report = await runner.run(root, { files: ['test/math.test.js'] });
+    const byId = new Map(report.tests.map((t) => [t.id, t]));
+    expect([...byId.keys()].sort()).to.deep.equal([
+      'test/math.test.js > clamp > is skipped',
+      'test/math.test.js > clamp > is wrong on purpose',
+      'test/math.test.js > clamp > keeps values inside',
+      'test/math.test.js > clamp > raises low values',
+    ]);
+    expect(byId.get('test/math.test.js > clamp > keeps values inside')).to.include({ status: 'passed', file: 'test/math.test.js' });
+    expect(byId.get('test/math.test.js > clamp > is skipped')?.status).to.equal('skipped');
+    const failed = byId.get('test/math.test.js > clamp > is wrong on purpose')!;
+    expect(failed.status).to.equal('failed');
+    expect(failed.failure?.message).to.contain('11');
+    expect(failed.titlePath).to.deep.equal(['clamp', 'is wrong on purpose']);
+    expect(report.files).to.deep.equal([{ file: 'test/math.test.js', status: 'failed', durationMs: report.files[0]!.durationMs, output: '' }]);
+  });
+
+  it('runs only the tests matching the name filter', async () => {
+    const root = project();
+    const report = await runner.run(root, { files: [], nameFilter: 'raises' });
+    expect(report.tests.map((t) => t.id)).to.deep.equal(['test/math.test.js > clamp > raises low values']);
+  });
+
+  it('collects per-test coverage: a test covers the lines it ran, module bodies count as import time', async () => {
+    const root = project();
+    const report = await runner.run(root, { files: ['test/math.test.js', 'test/other.test.js'], coverage: true });
+    expect(report.coverageGranularity).to.equal('test');
+    const linesOf = (id: string, file: string) => report.coverage?.find((c) => c.id === id)?.files.find((f) => f.file === file)?.lines ?? [];
+    const inside = linesOf('test/math.test.js > clamp > keeps values inside', 'src/math.js');
+    expect(inside).to.include.members([5, 6, 7]);
+    expect(inside).to.not.include.members([11, 12]);
+    expect(linesOf('test/math.test.js > clamp > raises low values', 'src/math.js')).to.include(5).and.not.include(7);
+    expect(linesOf('test/other.test.js > greet > greets', 'src/math.js')).to.deep.equal([]);
+    expect(linesOf('test/other.test.js > greet > greets', 'src/other.js')).to.include(3);
+    const loaded = linesOf('*', 'src/math.js');
+    expect(loaded).to.include.members([1, 2, 15]);
+    expect(loaded).to.not.include(11);
+  });
+
+  it('names mocha when it is not installed in the project', async () => {
+    const root = makeTempDir('no-mocha-');
+    writeTree(root, { 'package.json': JSON.stringify({ scripts: { test: 'mocha' } }), 'test/a.js': '' });
+    const error = await runner.run(root, { files: [] }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(AgentgovError);
+    expect((error as AgentgovError).code).to.equal('E_TEST_RUNNER_MISSING');
+    expect((error as AgentgovError).message).to.contain('mocha');
+  });
+
+  it('answers E_TEST_CONFIG_INVALID naming mocha and the file for a broken .mocharc', async () => {
+    const root = project({ '.mocharc.yml': 'spec: [unclosed\n  - x: : :' });
+    const error = await runner.discover(root).catch((e: unknown) => e);
+    expect((error as AgentgovError).code).to.equal('E_TEST_CONFIG_INVALID');
+    expect((error as AgentgovError).message).to.match(/^mocha: \.mocharc\.yml/);
+  });
+});
