@@ -125,11 +125,14 @@ class CandidateSet {
   }
 }
 
-function coverageState(store: CoverageStore, change: FileChange): ChangedFileSummary['coverage'] {
-  if (change.status === 'added') return 'not-applicable';
+/** Whether coverage of the file was taken at HEAD's version, at the working version (after the edit), at neither, or never. */
+function coverageState(store: CoverageStore, change: FileChange): { state: ChangedFileSummary['coverage']; side: 'head' | 'current' } {
+  if (change.status === 'added') return { state: 'not-applicable', side: 'head' };
   const hashes = store.coverageHashes(change.path);
-  if (hashes.size === 0) return 'missing';
-  return change.headHash !== null && hashes.has(change.headHash) ? 'fresh' : 'stale';
+  if (hashes.size === 0) return { state: 'missing', side: 'head' };
+  if (change.headHash !== null && hashes.has(change.headHash)) return { state: 'fresh', side: 'head' };
+  if (change.currentHash !== null && hashes.has(change.currentHash)) return { state: 'fresh', side: 'current' };
+  return { state: 'stale', side: 'head' };
 }
 
 /**
@@ -149,8 +152,11 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
   const frontier = new Map<string, number>();
 
   for (const path of input.changedFiles) {
-    const change = await changeOf(input.root, path, input.languages);
-    const state = anyCoverage ? coverageState(store, change) : 'missing';
+    const fullChange = await changeOf(input.root, path, input.languages);
+    const located = anyCoverage ? coverageState(store, fullChange) : { state: 'missing' as const, side: 'head' as const };
+    const state = located.state;
+    // Coverage taken after the edit (the scheduler refreshed it) is in the working version's numbering.
+    const change = located.side === 'current' ? { ...fullChange, ...fullChange.currentSide } : fullChange;
     changed.push({
       path,
       status: change.status,

@@ -18,18 +18,21 @@ export interface FileChange {
   changedDefinitions: Definition[];
   /** Changed lines outside every definition (module bodies, imports). */
   moduleLines: number[];
+  /** The same in the working version's numbering, for coverage taken after the edit. */
+  currentSide: { changedLines: number[]; changedDefinitions: Definition[]; moduleLines: number[] };
 }
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
-/** Old-side lines of a unified diff with zero context. */
-export function oldSideLines(diff: string): number[] {
+/** Old-side (or with `side: 'new'`, new-side) lines of a unified diff with zero context. */
+export function oldSideLines(diff: string, side: 'old' | 'new' = 'old'): number[] {
   const lines = new Set<number>();
   for (const text of diff.split('\n')) {
     const match = HUNK.exec(text);
     if (!match) continue;
-    const start = Number(match[1]);
-    const count = match[2] === undefined ? 1 : Number(match[2]);
+    const start = Number(side === 'old' ? match[1] : match[3]);
+    const countText = side === 'old' ? match[2] : match[4];
+    const count = countText === undefined ? 1 : Number(countText);
     if (count === 0) {
       // A pure insertion after line `start`: the lines on both sides stand for it.
       if (start > 0) lines.add(start);
@@ -62,18 +65,26 @@ export async function changeOf(root: string, path: string, languages: readonly L
   const base = { path, headHash: head === null ? null : sha1(head), currentHash: current === null ? null : sha1(current) };
   if (head === null) {
     const defs = current === null ? [] : (extractFile(path, current, languages)?.definitions ?? []);
-    return { ...base, status: 'added', changedLines: [], changedDefinitions: defs, moduleLines: [] };
+    const all = { changedLines: [], changedDefinitions: defs, moduleLines: [] };
+    return { ...base, status: 'added', ...all, currentSide: all };
   }
   const headDefinitions = extractFile(path, head, languages)?.definitions ?? [];
-  if (current === null) return { ...base, status: 'deleted', changedLines: [], changedDefinitions: headDefinitions, moduleLines: [] };
-  if (base.headHash === base.currentHash) return { ...base, status: 'unchanged', changedLines: [], changedDefinitions: [], moduleLines: [] };
-  const changedLines = oldSideLines(await git.raw(['diff', '-U0', '--no-color', '--no-ext-diff', 'HEAD', '--', path]));
+  if (current === null) return { ...base, status: 'deleted', changedLines: [], changedDefinitions: headDefinitions, moduleLines: [], currentSide: { changedLines: [], changedDefinitions: [], moduleLines: [] } };
+  const none = { changedLines: [], changedDefinitions: [], moduleLines: [] };
+  if (base.headHash === base.currentHash) return { ...base, status: 'unchanged', ...none, currentSide: none };
+  const diff = await git.raw(['diff', '-U0', '--no-color', '--no-ext-diff', 'HEAD', '--', path]);
+  const headSide = side(oldSideLines(diff, 'old'), headDefinitions);
+  const currentSide = side(oldSideLines(diff, 'new'), extractFile(path, current, languages)?.definitions ?? []);
+  return { ...base, status: 'modified', ...headSide, currentSide };
+}
+
+function side(changedLines: number[], definitions: Definition[]): FileChange['currentSide'] {
   const changed = new Map<string, Definition>();
   const moduleLines: number[] = [];
   for (const line of changedLines) {
-    const def = innermost(headDefinitions, line);
+    const def = innermost(definitions, line);
     if (def) changed.set(def.def_uid, def);
     else moduleLines.push(line);
   }
-  return { ...base, status: 'modified', changedLines, changedDefinitions: [...changed.values()], moduleLines };
+  return { changedLines, changedDefinitions: [...changed.values()], moduleLines };
 }
