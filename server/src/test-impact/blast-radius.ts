@@ -118,10 +118,27 @@ class CandidateSet {
     });
   }
 
-  ranked(): TestCandidate[] {
-    return [...this.byId.values()].sort(
-      (a, b) => a.distance - b.distance || b.confidence - a.confidence || b.evidence.changed_lines_hit.length - a.evidence.changed_lines_hit.length || (a.duration_ms ?? 0) - (b.duration_ms ?? 0) || a.test_id.localeCompare(b.test_id),
-    );
+  /**
+   * Nearest and most certain first. Within one (distance, confidence) tier: tests whose id names a
+   * changed definition or file first, then focused tests (fewer covered lines) first, taken round-robin
+   * over test files, so the first few candidates span several test files instead of one.
+   */
+  ranked(sizes: Map<string, number>, names: string[]): TestCandidate[] {
+    const affinity = (c: TestCandidate) => (names.some((name) => c.test_id.toLowerCase().includes(name)) ? 1 : 0);
+    const key = (c: TestCandidate) => `${c.distance}\0${c.confidence}`;
+    const within = (a: TestCandidate, b: TestCandidate) =>
+      affinity(b) - affinity(a) || b.evidence.changed_lines_hit.length - a.evidence.changed_lines_hit.length || (sizes.get(a.test_id) ?? Infinity) - (sizes.get(b.test_id) ?? Infinity) || (a.duration_ms ?? 0) - (b.duration_ms ?? 0) || a.test_id.localeCompare(b.test_id);
+    const tiers = new Map<string, TestCandidate[]>();
+    for (const candidate of this.byId.values()) tiers.set(key(candidate), [...(tiers.get(key(candidate)) ?? []), candidate]);
+    const order = [...tiers.values()].sort((a, b) => a[0]!.distance - b[0]!.distance || b[0]!.confidence - a[0]!.confidence);
+    return order.flatMap((tier) => {
+      const byFile = new Map<string, TestCandidate[]>();
+      for (const candidate of tier.sort(within)) byFile.set(candidate.file, [...(byFile.get(candidate.file) ?? []), candidate]);
+      const queues = [...byFile.values()];
+      const out: TestCandidate[] = [];
+      for (let round = 0; out.length < tier.length; round++) for (const queue of queues) if (queue[round]) out.push(queue[round]!);
+      return out;
+    });
   }
 }
 
@@ -224,7 +241,11 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
     }
   }
 
-  const ranked = candidates.ranked();
+  const names = [
+    ...changed.flatMap((file) => file.definitions.map((d) => d.qualified_name.split('.').pop()!.toLowerCase())),
+    ...changed.map((file) => file.path.split('/').pop()!.replace(/\.[^.]+$/, '').toLowerCase()),
+  ].filter((name) => name.length >= 3 && name !== 'index' && name !== '__init__');
+  const ranked = candidates.ranked(store.coverageSizes(), names);
   if (!ranked.length && input.changedFiles.length) notes.push('No test candidates: no stored coverage or import path connects a test to the changed files.');
   const byDistance: Record<string, number> = {};
   for (const candidate of ranked) byDistance[candidate.distance] = (byDistance[candidate.distance] ?? 0) + 1;

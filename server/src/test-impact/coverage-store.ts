@@ -140,6 +140,13 @@ export class CoverageStore {
       .map((row) => ({ test_id: row.testId, runner: row.runner, file: row.file, title_path: JSON.parse(row.title) as string[], status: row.status, duration_ms: row.durationMs, run_at: row.runAt }));
   }
 
+  /** How many lines each test covered in all (small = a focused unit test). */
+  coverageSizes(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const row of this.sqlite.prepare(`SELECT test_id, count(*) AS n FROM coverage_lines WHERE scope = 'test' GROUP BY test_id`).iterate() as Iterable<{ test_id: string; n: number }>) out.set(row.test_id, row.n);
+    return out;
+  }
+
   /** The hashes a file's coverage was taken at (usually one), with how many tests each. */
   coverageHashes(path: string): Map<string, number> {
     const out = new Map<string, number>();
