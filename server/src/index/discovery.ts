@@ -90,6 +90,19 @@ async function listPaths(root: string): Promise<string[]> {
 }
 
 /**
+ * Directories git ignores (`dist/`, `.venv/`, build output), repository-relative without the
+ * trailing slash: the watcher does not walk them, since nothing in them is indexed. Empty outside git.
+ */
+export async function ignoredDirectories(root: string): Promise<string[]> {
+  try {
+    const { stdout } = await run('git', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
+    return stdout.split('\0').filter((entry) => entry.endsWith('/')).map((entry) => entry.slice(0, -1));
+  } catch {
+    return [];
+  }
+}
+
+/**
  * Lists indexable files with size and mtime; oversized ones are counted in `skipped`, never read,
  * and so are symlinks whose target leaves the repository (a credentials file linked in) or loops.
  */

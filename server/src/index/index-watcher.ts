@@ -4,7 +4,7 @@ import { watch, type FSWatcher } from 'chokidar';
 const IGNORED_SEGMENTS = new Set(['.git', '.agentgov', 'node_modules']);
 
 /**
- * Watches the work tree and calls `onChange` once per burst of events (debounced). Renames arrive
+ * Watches the work tree (less what git ignores) and calls `onChange` once per burst of events (debounced). Renames arrive
  * as unlink + add; the index re-discovers files anyway, so the event kinds need no bookkeeping here.
  * Symlinks are watched as links, never followed: a link to `/etc` or a loop (`x/up -> ..`) is not
  * walked. A watcher error (ELOOP, EMFILE, a vanished directory) goes to `onError`, never a crash.
@@ -15,11 +15,18 @@ export class IndexWatcher {
   #timer: NodeJS.Timeout | null = null;
   #pending = new Set<string>();
 
-  constructor(root: string, debounceMs: number, onChange: (paths: string[]) => void, onError: (error: Error) => void = () => {}) {
+  /** `ignoredDirs`: repository-relative directories not to walk (what git ignores: build output, virtual environments). */
+  constructor(root: string, debounceMs: number, onChange: (paths: string[]) => void, onError: (error: Error) => void = () => {}, ignoredDirs: readonly string[] = []) {
+    const skipped = new Set(ignoredDirs);
     this.#watcher = watch(root, {
       ignoreInitial: true,
       followSymlinks: false,
-      ignored: (path: string) => relative(root, path).split(sep).some((segment) => IGNORED_SEGMENTS.has(segment)),
+      ignored: (path: string) => {
+        const segments = relative(root, path).split(sep);
+        if (segments.some((segment) => IGNORED_SEGMENTS.has(segment))) return true;
+        for (let i = 1; i <= segments.length && skipped.size > 0; i += 1) if (skipped.has(segments.slice(0, i).join('/'))) return true;
+        return false;
+      },
     });
     this.ready = new Promise((resolve) => this.#watcher.once('ready', () => resolve()));
     this.#watcher.on('error', (error) => onError(error instanceof Error ? error : new Error(String(error))));

@@ -8,6 +8,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { DirectedGraph } from 'graphology';
 import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
 import { KnownNames, syncIndex, type SyncOptions, type SyncResult } from './index-sync.js';
+import { ignoredDirectories } from './discovery.js';
 import { IndexWatcher } from './index-watcher.js';
 import { IndexStore, toDefinition, toImportEdge, type ImportRow, type IndexDatabase } from './store/index-store.js';
 import { definitions as definitionsTable, files as filesTable } from './store/schema.js';
@@ -124,10 +125,18 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     return this.#store.db;
   }
 
-  startWatching(debounceMs: number): Promise<void> {
-    this.#watcher = new IndexWatcher(this.root, debounceMs, (paths) => {
-      this.#sync(paths).catch((error: Error) => this.#options.logger.error('re-index after a file change failed', { error: error.message }));
-    }, (error) => this.#options.logger.warn('file watcher error; watching goes on', { error: error.message, code: (error as NodeJS.ErrnoException).code }));
+  async startWatching(debounceMs: number): Promise<void> {
+    const ignored = await ignoredDirectories(this.root);
+    if (this.#closed) return;
+    this.#watcher = new IndexWatcher(
+      this.root,
+      debounceMs,
+      (paths) => {
+        this.#sync(paths).catch((error: Error) => this.#options.logger.error('re-index after a file change failed', { error: error.message }));
+      },
+      (error) => this.#options.logger.warn('file watcher error; watching goes on', { error: error.message, code: (error as NodeJS.ErrnoException).code }),
+      ignored,
+    );
     return this.#watcher.ready;
   }
 

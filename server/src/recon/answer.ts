@@ -87,22 +87,32 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
   const counts = { code: 0, signature: 0, listed: 0 };
   let omitted = result.results.length - spans.length;
   let toSignature = 0;
-  spans.forEach((span, i) => {
+  // Cut by rank: once a result drops to a shorter form, every later one gets that form at most;
+  // once one does not fit at all, the rest are left out (a later, shorter result never jumps ahead).
+  const order: ReconDetail[] = ['code', 'signature', 'listed'];
+  let floor = 0;
+  for (const [i, span] of spans.entries()) {
     const base = answerSpan(span, i + 1);
-    const tiers: ReconDetail[] = span.snippet !== undefined && result.gate !== 'UNSAT' ? ['code', 'signature', 'listed'] : ['signature', 'listed'];
-    for (const detail of tiers) {
+    const first = Math.max(floor, span.snippet !== undefined && result.gate !== 'UNSAT' ? 0 : 1);
+    let placed = false;
+    for (let tier = first; tier < order.length && !placed; tier += 1) {
+      const detail = order[tier]!;
       const block = renderSpan(span, base, detail, options.fenceLanguage);
       // The top result always shows, whatever the budget: an answer without its best hit helps no one.
       if (used + block.length + 1 > budgetChars && out.length > 0) continue;
       used += block.length + 1;
       blocks.push(block);
       counts[detail] += 1;
-      if (tiers[0] === 'code' && detail !== 'code') toSignature += 1;
+      if (span.snippet !== undefined && result.gate !== 'UNSAT' && detail === 'signature') toSignature += 1;
       out.push(structuredSpan(span, base, detail));
-      return;
+      if (tier > 0) floor = tier;
+      placed = true;
     }
-    omitted += 1;
-  });
+    if (!placed) {
+      omitted += spans.length - i;
+      break;
+    }
+  }
   const more = moreHint(result.gate, toSignature, counts.listed, omitted, options.budgetTokens);
   const footer = more ? `\n${more}` : '';
   const metricsText = options.verbose ? `\n\nmetrics:\n${JSON.stringify(result.metrics, null, 1)}` : '';

@@ -1,6 +1,9 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { makeTempDir } from '@agentgov/core/testing';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { ignoredDirectories } from '../../src/index/discovery.js';
+import { IndexWatcher } from '../../src/index/index-watcher.js';
 import { openRepositoryIndex, type IndexUpdate, type RepositoryIndex } from '../../src/index/repository-index.js';
 import { gitRepo, LANGUAGES, memoryLogger, TYPESCRIPT_REPO, removeRepos } from './fixture-repos.js';
 
@@ -67,5 +70,37 @@ describe('repository index: watching the work tree', () => {
     expect(paths).to.include('src/cycle/alpha.ts').and.not.include('src/cycle/a.ts');
     expect(index.definitions({ path: 'src/cycle/alpha.ts' }).map((def) => def.name)).to.deep.equal(['a', 'a2']);
     expect(index.imports('src/extra.ts').map((edge) => edge.to_path)).to.deep.equal([null]);
+  });
+});
+
+describe('index watcher: what git ignores is not walked', () => {
+  after(() => removeRepos());
+
+  it('lists the directories git ignores, and the watcher reports no change inside them', async () => {
+    const root = gitRepo({ ...TYPESCRIPT_REPO, '.gitignore': 'dist/\n.venv/\n' });
+    mkdirSync(join(root, 'dist/deep'), { recursive: true });
+    mkdirSync(join(root, '.venv/lib'), { recursive: true });
+    writeFileSync(join(root, 'dist/deep/out.js'), 'x');
+    writeFileSync(join(root, '.venv/lib/site.py'), 'x');
+    expect((await ignoredDirectories(root)).sort()).to.deep.equal(['.venv', 'dist']);
+    const seen: string[] = [];
+    const watcher = new IndexWatcher(root, 30, (paths) => seen.push(...paths), () => {}, await ignoredDirectories(root));
+    await watcher.ready;
+    try {
+      writeFileSync(join(root, 'dist/deep/out.js'), 'changed');
+      writeFileSync(join(root, 'dist/new.js'), 'new');
+      writeFileSync(join(root, 'src/cycle/a.ts'), 'export const a = 2;\n');
+      const deadline = Date.now() + 10_000;
+      while (!seen.includes('src/cycle/a.ts') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(seen).to.include('src/cycle/a.ts');
+      expect(seen.filter((path) => path.startsWith('dist') || path.startsWith('.venv'))).to.deep.equal([]);
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it('outside git nothing is known to be ignored', async () => {
+    const dir = makeTempDir('agentgov-nogit-');
+    expect(await ignoredDirectories(dir)).to.deep.equal([]);
   });
 });

@@ -61,6 +61,15 @@ describe('recon/answer', () => {
     expect(text).to.include(answer.budget.more!);
   });
 
+  it('never lets a shorter, lower-ranked result jump ahead of a longer one that was cut', () => {
+    const mixed = [span(0, true, 40), span(1, true, 120), span(2, true, 2), span(3, true, 2), span(4, false), span(5, false)];
+    const { answer } = shapeReconAnswer(result('OK', mixed), { budgetTokens: 1000, verbose: false });
+    expect(answer.results.map((r) => r.detail).slice(0, 4)).to.deep.equal(['code', 'signature', 'signature', 'signature']);
+    const tiny = shapeReconAnswer(result('OK', [span(0, true, 60), span(1, true, 60), span(2, false)]), { budgetTokens: 500, verbose: false }).answer;
+    expect(tiny.results.map((r) => r.rank)).to.deep.equal(tiny.results.map((_, i) => i + 1));
+    expect(tiny.results.length + tiny.budget.omitted).to.equal(3);
+  });
+
   it('always shows the top result, even over a tiny budget', () => {
     const { answer } = shapeReconAnswer(result('OK', [span(0, true, 400)]), { budgetTokens: 500, verbose: false });
     expect(answer.results).to.have.length(1);
