@@ -1,0 +1,163 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join, relative, sep } from 'node:path';
+import type { TraceMap } from '@jridgewell/trace-mapping';
+import type { TestCoverage } from '../contracts/test-runner.js';
+import { executedLines, lineSpans, mapLines, scriptPathOf, sourceMapOf, type V8ScriptCoverage } from './v8-lines.js';
+
+/** Environment the host sets for a test process whose tests it wants per-test coverage of. */
+export const COVERAGE_ENV = {
+  /** Repository root: only files under it (outside node_modules) are recorded. */
+  root: 'AGENTGOV_COVERAGE_ROOT',
+  /** Directory the collector writes `<pid>-<n>.json` files (`TestCoverage[]`) to. */
+  out: 'AGENTGOV_COVERAGE_OUT',
+  /** `debugger`: read executed sources from V8 (for code a loader transformed, e.g. vitest); default: read the file. */
+  sources: 'AGENTGOV_COVERAGE_SOURCES',
+} as const;
+
+interface ScriptInfo {
+  /** Repo-relative path when the script is the file itself (no source map). */
+  path?: string;
+  spans?: ReturnType<typeof lineSpans>;
+  map?: TraceMap;
+  absolute: string;
+}
+
+type Bucket = Map<string, Set<number>>;
+
+/**
+ * Per-test V8 precise coverage inside the test process: the runner's hooks call `beginTest`
+ * before and `endTest` after each test. `endTest` takes (and resets) the counters, so what ran
+ * since the previous test ended (its suite hooks, its own hooks and body) belongs to that test.
+ * What ran before the first test (loading the test files and what they import) goes to the `file`
+ * scope as `*`. `flush` writes what was gathered so far as one JSON file of `TestCoverage[]`.
+ */
+export class PerTestCollector {
+  private readonly session = new Session();
+  private readonly scripts = new Map<string, ScriptInfo | null>();
+  private readonly buckets = new Map<string, { scope: 'test' | 'file'; id: string; files: Bucket }>();
+  private flushes = 0;
+  private started = false;
+  private readonly useDebugger: boolean;
+
+  constructor(
+    private readonly root: string,
+    private readonly out: string,
+    sources: string | undefined,
+  ) {
+    this.useDebugger = sources === 'debugger';
+    this.session.connect();
+    this.post('Profiler.enable');
+    if (this.useDebugger) this.post('Debugger.enable');
+    this.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+    mkdirSync(out, { recursive: true });
+  }
+
+  /** Lines run since the last take belong to the `file` scope of `testFile` (`*` before the first test). */
+  beginTest(testFile: string | undefined): void {
+    // The first take holds the loading of every test file the runner required up front. Later ones
+    // are skipped: what ran since the previous test's end (suite hooks) is charged to this test.
+    if (this.started) return;
+    this.take('file', '*');
+    this.started = true;
+    void testFile;
+  }
+
+  endTest(testId: string): void {
+    this.take('test', testId);
+  }
+
+  /** Writes everything gathered since the last flush; `testFile` gets what ran since the last test. */
+  flush(testFile?: string): void {
+    this.take('file', testFile ? this.relativePath(testFile) : '*');
+    const coverage: TestCoverage[] = [...this.buckets.values()]
+      .filter((bucket) => bucket.files.size > 0)
+      .map((bucket) => ({ scope: bucket.scope, id: bucket.id, files: [...bucket.files].map(([file, lines]) => ({ file, lines: [...lines].sort((a, b) => a - b) })) }));
+    this.buckets.clear();
+    writeFileSync(join(this.out, `${process.pid}-${this.flushes++}.json`), JSON.stringify(coverage));
+  }
+
+  relativePath(absolute: string): string {
+    return relative(this.root, absolute).split(sep).join('/');
+  }
+
+  private post<T = unknown>(method: string, params?: object): T {
+    let result: T | undefined;
+    let failure: Error | null = null;
+    let done = false;
+    this.session.post(method, params ?? {}, (error, value) => {
+      failure = error;
+      result = value as T;
+      done = true;
+    });
+    if (!done) throw new Error(`inspector ${method} did not answer synchronously`);
+    if (failure) throw failure;
+    return result as T;
+  }
+
+  private take(scope: 'test' | 'file', id: string): void {
+    const { result } = this.post<{ result: V8ScriptCoverage[] }>('Profiler.takePreciseCoverage');
+    const key = `${scope}\0${id}`;
+    for (const script of result) {
+      if (this.scripts.get(script.scriptId) === null) continue;
+      if (!script.functions.some((fn) => fn.ranges.some((range) => range.count > 0))) continue;
+      const info = this.scriptInfo(script);
+      if (!info) continue;
+      const lines = info.spans ? executedLines(info.spans, script.functions) : [];
+      if (lines.length === 0) continue;
+      let bucket = this.buckets.get(key);
+      if (!bucket) this.buckets.set(key, (bucket = { scope, id, files: new Map() }));
+      const mapped = info.map ? mapLines(info.map, info.absolute, lines) : new Map([[info.absolute, new Set(lines)]]);
+      for (const [absolute, set] of mapped) {
+        const path = this.inRepo(absolute);
+        if (!path) continue;
+        let target = bucket.files.get(path);
+        if (!target) bucket.files.set(path, (target = new Set()));
+        for (const line of set) target.add(line);
+      }
+    }
+  }
+
+  private inRepo(absolute: string): string | undefined {
+    const path = this.relativePath(absolute);
+    if (path.startsWith('..') || path.includes('node_modules/') || path.startsWith('/')) return undefined;
+    return path;
+  }
+
+  private scriptInfo(script: V8ScriptCoverage): ScriptInfo | null {
+    const cached = this.scripts.get(script.scriptId);
+    if (cached !== undefined) return cached;
+    const absolute = scriptPathOf(script.url);
+    let info: ScriptInfo | null = null;
+    if (absolute && this.inRepo(absolute) !== undefined) {
+      try {
+        const source = this.useDebugger
+          ? this.post<{ scriptSource: string }>('Debugger.getScriptSource', { scriptId: script.scriptId }).scriptSource
+          : readFileSync(absolute, 'utf8');
+        const map = sourceMapOf(source, absolute);
+        info = { absolute, spans: lineSpans(source), ...(map ? { map } : {}) };
+      } catch {
+        info = null;
+      }
+    }
+    this.scripts.set(script.scriptId, info);
+    return info;
+  }
+}
+
+/** The stable id of a JS test case: its repo-relative file and its title path, joined by ` > `. */
+export function testCaseId(file: string, titlePath: readonly string[]): string {
+  return [file, ...titlePath].join(' > ');
+}
+
+let shared: PerTestCollector | undefined;
+
+/** The process's collector, created from `COVERAGE_ENV`; undefined when the host did not ask for coverage. */
+export function collectorFromEnv(env: NodeJS.ProcessEnv = process.env): PerTestCollector | undefined {
+  if (shared) return shared;
+  const root = env[COVERAGE_ENV.root];
+  const out = env[COVERAGE_ENV.out];
+  if (!root || !out) return undefined;
+  shared = new PerTestCollector(root, out, env[COVERAGE_ENV.sources]);
+  return shared;
+}
