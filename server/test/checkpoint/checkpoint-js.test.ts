@@ -78,6 +78,41 @@ describe('checkpoint over MCP: eslint + mocha, a pre-commit hook and a bare orig
     expect(hookRuns(), 'the pre-commit hook ran').to.be.greaterThan(marks);
   });
 
+  it('a failing direct test stops the run before farther hops, and nothing is committed', async () => {
+    writeTree(repo, { 'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n' });
+    const before = head();
+    const { data, text } = await serve.call('checkpoint', { changed_files: ['src/math.js'], commit_message: 'break add' });
+    const { ok, tests, commit } = parts(data);
+    expect(ok).to.equal(false);
+    expect(tests.hops[0]).to.include({ distance: 0, status: 'failed' });
+    expect(tests.hops[0]?.files).to.deep.equal(['test/math.test.js']);
+    expect(tests.hops[1]).to.include({ distance: 1, status: 'not_run' });
+    expect(tests.hops[1]?.files).to.deep.equal(['test/format.test.js']);
+    expect(tests.failures.map((f) => f.id)).to.include('test/math.test.js > add > adds two numbers');
+    expect(tests.failures[0]?.message).to.match(/5|-1/);
+    expect(tests.failures[0]?.stack.join('\n')).to.contain('test/math.test.js');
+    expect(commit).to.include({ committed: false });
+    expect(head()).to.equal(before);
+    expect(text).to.contain('✗ test/math.test.js > add > adds two numbers');
+  });
+
+  it('all green with commit_message: one commit holding the change and the pre-commit hook\'s fix', async () => {
+    const marks = hookRuns();
+    const before = head();
+    writeTree(repo, { 'src/math.js': 'export function add(a, b) {   \n  return a + b;\n}\n\nexport function double(a) {\n  return add(a, a);  \n}\n' });
+    const { data } = await serve.call('checkpoint', { changed_files: ['src/math.js'], commit_message: 'add double' });
+    const { ok, tests, commit } = parts(data);
+    expect(ok, JSON.stringify(data)).to.equal(true);
+    expect(tests.hops.map((h) => [h.distance, h.status, h.passed])).to.deep.equal([[0, 'passed', 2], [1, 'passed', 1], [2, 'empty', 0]]);
+    expect(commit?.committed).to.equal(true);
+    expect(commit?.hook_modified).to.deep.equal(['src/math.js']);
+    expect(commit?.sha).to.equal(head());
+    expect(git(repo, 'rev-parse', 'HEAD~1')).to.equal(before);
+    expect(git(repo, 'show', 'HEAD:src/math.js')).to.equal('export function add(a, b) {\n  return a + b;\n}\n\nexport function double(a) {\n  return add(a, a);\n}');
+    expect(git(repo, 'status', '--porcelain', '--', 'src')).to.equal('');
+    expect(hookRuns()).to.be.greaterThan(marks);
+  });
+
   it('push lands the commit in the bare origin', async () => {
     writeTree(repo, { 'src/math.js': 'export function add(a, b) {\n  return b + a;\n}\n' });
     const { data } = await serve.call('checkpoint', { changed_files: ['src/math.js'], commit_message: 'add: commute', push: true });
@@ -86,6 +121,14 @@ describe('checkpoint over MCP: eslint + mocha, a pre-commit hook and a bare orig
     expect(push).to.include({ pushed: true, branch: 'main' });
     expect(git(origin, 'rev-parse', 'main')).to.equal(commit?.sha);
     git(repo, 'fetch', '-q', 'origin');
+  });
+
+  it('test_filter reaches the runner: only the matching test runs', async () => {
+    writeTree(repo, { 'src/math.js': 'export function add(a, b) {\n  return a + b + 0;\n}\n' });
+    const { data } = await serve.call('checkpoint', { changed_files: ['src/math.js'], test_filter: 'negatives', autofix: false });
+    const { tests } = parts(data);
+    expect(tests.hops[0]).to.include({ status: 'passed', passed: 1, failed: 0 });
+    expect(tests.hops[0]?.commands.join(' ')).to.contain('negatives');
   });
 
   it('500 lint problems are summarised per rule with the first ones listed', async () => {

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
+import { ensureTestVenv, isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -39,6 +41,20 @@ export class ServeClient {
   close(): Promise<void> {
     return this.client.close();
   }
+}
+
+/**
+ * The Python virtual environment the pytest runner's tests use (its package script creates it with
+ * pytest and coverage), with ruff added: one venv for every Python tool the tests need.
+ */
+export function pythonToolsVenv(): string {
+  const script = createRequire(import.meta.url).resolve('@agentgov/plugin-testrunner-pytest/python-env');
+  const realHome = process.env['AGENTGOV_TEST_REAL_HOME'];
+  // pip reads the user's own index configuration from the real home
+  const python = execFileSync(process.execPath, [script], { encoding: 'utf8', env: realHome ? { ...process.env, HOME: realHome } : process.env }).trim();
+  const venv = dirname(dirname(python));
+  ensureTestVenv(['ruff'], venv);
+  return venv;
 }
 
 export function git(repo: string, ...args: string[]): string {
