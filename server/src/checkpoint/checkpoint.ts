@@ -3,8 +3,10 @@ import type { ToolContext } from '../tools/tool.js';
 import { summarizeCoverage, type CoverageSummary } from '../scout/coverage.js';
 import { commitFiles, pushBranch, type CommitOutcome, type PushOutcome } from './git-step.js';
 import { runLint, type LinterOutcome } from './lint-step.js';
-import { detectRunners, selectByImports, type SelectedTestFile, type TestSelection } from './test-selection.js';
-import { runHops, type HopOutcome, type TestFailure } from './test-step.js';
+import type { CoverageStore } from '../test-impact/coverage-store.js';
+import { coverageCandidates, coverageFor, type CoverageCandidates } from './coverage-selection.js';
+import { detectRunners, runnerOf, selectByImports, type DetectedRunner, type SelectedTestFile, type TestSelection } from './test-selection.js';
+import { runHops, type CachedFile, type HopOutcome, type TestFailure } from './test-step.js';
 
 /** Lint problems listed one per line; past this many the answer counts them per rule instead. */
 export const PROBLEMS_SHOWN = 20;
@@ -37,8 +39,8 @@ export interface LintSection {
 }
 
 export interface TestSection {
-  /** How the tests were chosen: through the import graph from the changed files. */
-  selection: 'import_graph';
+  /** How distance 0 was chosen: per-test coverage (blast_radius) for the changed files it covers, else the import graph. */
+  selection: 'coverage' | 'import_graph';
   max_hops: number;
   runners: string[];
   hops: HopOutcome[];
@@ -47,8 +49,8 @@ export interface TestSection {
   skipped: number;
   failures: TestFailure[];
   file_errors: { file: string; output: string }[];
-  /** Background results reused; none until the test scheduler keeps some. */
-  cached: { used: number; reason: string };
+  /** Background results reused instead of running (still true: nothing they covered changed), with their age. */
+  cached: { used: number; reason: string; tests?: { id: string; status: string; age_s: number }[] };
   /** Why nothing (or not everything) ran, and what to pass to reach more tests. */
   note?: string;
 }
@@ -88,6 +90,39 @@ function beyondNote(selection: TestSelection, maxHops: number): string | undefin
   return selected === 0 ? `no test file imports the changed files within ${maxHops} hop(s); ${reach}` : reach;
 }
 
+/** Hop 0 from coverage for the changed files it covers, the import graph for the rest and for farther hops. */
+function mergeSelection(selection: TestSelection, coverage: CoverageCandidates, detected: DetectedRunner[], root: string): SelectedTestFile[][] {
+  const first: SelectedTestFile[] = [];
+  for (const file of [...coverage.byFile.keys()].sort()) {
+    const runner = runnerOf(detected, root, file);
+    if (runner) first.push({ file, runner: runner.name, distance: 0, reaches: 'coverage' });
+  }
+  const taken = new Set(first.map((s) => s.file));
+  for (const s of selection.hops[0] ?? []) if (!coverage.covered.has(s.reaches) && !taken.has(s.file)) (taken.add(s.file), first.push(s));
+  return [first, ...selection.hops.slice(1).map((hop) => hop.filter((s) => !taken.has(s.file)))];
+}
+
+/**
+ * A test file's stored results when every one of them still holds: each covered a changed file at
+ * its current content, and nothing it covered changed since (none with a test_filter, none for a
+ * changed test file).
+ */
+function cachedResults(store: CoverageStore, coverage: CoverageCandidates | undefined, changed: Set<string>, args: CheckpointArgs) {
+  return (file: string): CachedFile | undefined => {
+    if (args.test_filter || changed.has(file)) return undefined;
+    const ids = coverage?.byFile.get(file) ?? store.testsOfFile(file).map((t) => t.test_id);
+    if (ids.length === 0) return undefined;
+    const tests: CachedFile['tests'] = [];
+    for (const id of ids) {
+      const fresh = store.freshResult(id);
+      // only a result that ran on the current version of a changed file says anything about the change
+      if (!fresh || ![...changed].some((path) => fresh.covered.has(path))) return undefined;
+      tests.push({ id, status: fresh.status, run_at: fresh.run_at, failure: fresh.failure });
+    }
+    return { tests };
+  };
+}
+
 async function testStep(args: CheckpointArgs, changed: string[], maxHops: number, ctx: ToolContext, skipped: CheckpointResult['skipped']): Promise<{ section: TestSection | null; blocking: boolean; selection?: TestSelection }> {
   const runners = ctx.host.registries.testRunners.values();
   const detected = await detectRunners(runners, ctx.repoRoot);
@@ -97,12 +132,17 @@ async function testStep(args: CheckpointArgs, changed: string[], maxHops: number
     return { section: null, blocking: false };
   }
   await ctx.index.refresh();
+  const store = coverageFor(ctx);
+  const coverage = await coverageCandidates(ctx, store, changed);
   const selection = selectByImports(ctx.index, detected, ctx.repoRoot, changed, maxHops);
+  const byCoverage = coverage !== undefined && coverage.covered.size > 0;
+  const hops = byCoverage ? mergeSelection(selection, coverage, detected, ctx.repoRoot) : selection.hops;
   const byName = new Map<string, TestRunner>(detected.map((d) => [d.runner.name, d.runner]));
-  const run = await runHops(selection.hops, byName, ctx.repoRoot, { nameFilter: args.test_filter ?? undefined, signal: ctx.signal });
+  const run = await runHops(hops, byName, ctx.repoRoot, { nameFilter: args.test_filter ?? undefined, signal: ctx.signal, cached: cachedResults(store, byCoverage ? coverage : undefined, new Set(changed), args) });
   const sum = (key: 'passed' | 'failed' | 'skipped') => run.hops.reduce((n, h) => n + h[key], 0);
+  const oldest = run.cached.reduce((max, c) => Math.max(max, c.age_s), 0);
   const section: TestSection = {
-    selection: 'import_graph',
+    selection: byCoverage ? 'coverage' : 'import_graph',
     max_hops: maxHops,
     runners: detected.map((d) => d.runner.name),
     hops: run.hops,
@@ -111,10 +151,12 @@ async function testStep(args: CheckpointArgs, changed: string[], maxHops: number
     skipped: sum('skipped'),
     failures: run.failures.slice(0, FAILURES_SHOWN),
     file_errors: run.file_errors,
-    cached: { used: 0, reason: 'no background test results are kept for this repository yet' },
+    cached: run.cached.length
+      ? { used: run.cached.length, reason: `background results still true for the tests below (oldest ${oldest} s): every file they covered is unchanged since they ran`, tests: run.cached.slice(0, FAILURES_SHOWN * 2) }
+      : { used: 0, reason: store.hasCoverage() ? 'no stored result still holds for the selected tests (a file they cover changed since they ran, or they never ran)' : 'no background results yet: the test scheduler is building coverage' },
   };
-  const note = beyondNote(selection, maxHops);
-  if (note) section.note = note;
+  const notes = [beyondNote(selection, maxHops), ...(coverage?.notes ?? [])].filter((n): n is string => Boolean(n));
+  if (notes.length) section.note = notes.join(' ');
   return { section, blocking: run.blocking, selection };
 }
 

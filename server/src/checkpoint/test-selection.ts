@@ -36,7 +36,7 @@ export async function detectRunners(runners: readonly TestRunner[], root: string
   return detected;
 }
 
-function runnerOf(detected: readonly DetectedRunner[], root: string, file: string): TestRunner | undefined {
+export function runnerOf(detected: readonly DetectedRunner[], root: string, file: string): TestRunner | undefined {
   return detected.find((d) => d.files.has(file))?.runner ?? detected.find((d) => d.runner.isTestFile(root, file))?.runner;
 }
 

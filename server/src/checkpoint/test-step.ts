@@ -25,8 +25,15 @@ export interface HopOutcome {
   commands: string[];
 }
 
+/** Stored results that still hold for a test file: every test's covered files are unchanged since it ran. */
+export interface CachedFile {
+  tests: { id: string; status: string; run_at: number; failure: { message: string; stack?: string } | null }[];
+}
+
 export interface HopRun {
   hops: HopOutcome[];
+  /** Results reused instead of running, with their age. */
+  cached: { id: string; status: string; age_s: number }[];
   failures: TestFailure[];
   /** Test files that did not load or whose process died, with the tail of their output. */
   file_errors: { file: string; output: string }[];
@@ -59,12 +66,30 @@ function add(outcome: HopOutcome, run: HopRun, report: TestRunReport, root: stri
   if (report.timedOut) run.file_errors.push({ file: report.files.map((f) => f.file).join(', '), output: `timed out after ${report.durationMs} ms\n${report.output.split('\n').slice(-8).join('\n')}` });
 }
 
+function useCached(outcome: HopOutcome, run: HopRun, cached: CachedFile, root: string): void {
+  const now = Date.now();
+  for (const test of cached.tests) {
+    run.cached.push({ id: test.id, status: test.status, age_s: Math.round((now - test.run_at) / 1000) });
+    if (test.status === 'passed') outcome.passed++;
+    else if (test.status === 'skipped') outcome.skipped++;
+    else {
+      outcome.failed++;
+      run.failures.push({ id: test.id, file: test.id.split(/ > |::/)[0] ?? test.id, message: `(cached) ${(test.failure?.message ?? 'failed').split('\n').slice(0, 6).join('\n')}`, stack: repoFrames(test.failure?.stack, root) });
+    }
+  }
+}
+
 /**
  * Runs the selected test files hop by hop, nearest first, each hop's files grouped per runner; a
  * hop runs only when every nearer one passed. `nameFilter` goes to each runner's own name filter.
  */
-export async function runHops(hops: readonly SelectedTestFile[][], runners: ReadonlyMap<string, TestRunner>, root: string, options: { nameFilter?: string; signal?: AbortSignal }): Promise<HopRun> {
-  const run: HopRun = { hops: [], failures: [], file_errors: [], blocking: false };
+export async function runHops(
+  hops: readonly SelectedTestFile[][],
+  runners: ReadonlyMap<string, TestRunner>,
+  root: string,
+  options: { nameFilter?: string; signal?: AbortSignal; cached?: (file: string) => CachedFile | undefined },
+): Promise<HopRun> {
+  const run: HopRun = { hops: [], cached: [], failures: [], file_errors: [], blocking: false };
   for (const [distance, selected] of hops.entries()) {
     const outcome: HopOutcome = { distance, files: selected.map((s) => s.file), status: 'passed', passed: 0, failed: 0, skipped: 0, duration_ms: 0, commands: [] };
     run.hops.push(outcome);
@@ -78,7 +103,12 @@ export async function runHops(hops: readonly SelectedTestFile[][], runners: Read
       continue;
     }
     const byRunner = new Map<string, string[]>();
-    for (const s of selected) byRunner.set(s.runner, [...(byRunner.get(s.runner) ?? []), s.file]);
+    for (const s of selected) {
+      const cached = options.cached?.(s.file);
+      if (cached) useCached(outcome, run, cached, root);
+      else byRunner.set(s.runner, [...(byRunner.get(s.runner) ?? []), s.file]);
+    }
+    if (outcome.failed > 0) outcome.status = 'failed';
     const started = Date.now();
     for (const [name, files] of byRunner) {
       const runner = runners.get(name)!;

@@ -205,6 +205,23 @@ export class CoverageStore {
   }
 
   /** Files whose coverage was taken at a hash other than their content now, with the tests affected. */
+  /**
+   * A test's stored result while it is still true: every file its coverage touched (its own lines,
+   * and its file's load) has the content it had when the test ran. Undefined when there is no
+   * result, no coverage to judge it by, or a covered file changed since (it must run again).
+   */
+  freshResult(id: string): (StoredTestCase & { failure: { message: string; stack?: string } | null; covered: Set<string> }) | undefined {
+    const row = this.db.select().from(testCases).where(eq(testCases.testId, id)).get();
+    if (!row) return undefined;
+    const covered = this.sqlite.prepare(`SELECT path, hash FROM coverage_files WHERE (scope = 'test' AND test_id = ?) OR (scope = 'file' AND test_id = ?)`).all(id, row.file) as { path: string; hash: string }[];
+    if (covered.length === 0 || covered.some((c) => this.currentHash(c.path) !== c.hash)) return undefined;
+    return {
+      test_id: row.testId, runner: row.runner, file: row.file, title_path: JSON.parse(row.title) as string[], status: row.status, duration_ms: row.durationMs, run_at: row.runAt,
+      failure: row.failure ? (JSON.parse(row.failure) as { message: string; stack?: string }) : null,
+      covered: new Set(covered.map((c) => c.path)),
+    };
+  }
+
   staleFiles(): Map<string, string[]> {
     const out = new Map<string, string[]>();
     for (const row of this.sqlite.prepare(`SELECT DISTINCT path, hash, test_id, scope FROM coverage_files`).iterate() as Iterable<{ path: string; hash: string; test_id: string; scope: string }>) {

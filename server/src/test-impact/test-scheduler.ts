@@ -1,5 +1,18 @@
 import { AgentgovError, type Logger, type TestRunner } from '@agentgov/core';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CoverageStore } from './coverage-store.js';
+
+/** The hash recorded for a file that changed while its tests ran: matches no content, so always stale. */
+export const CHANGED_DURING_RUN = 'changed-during-run';
+
+function modifiedSince(file: string, since: number): boolean {
+  try {
+    return statSync(file).mtimeMs >= since;
+  } catch {
+    return false; // gone: currentHash answers null and the store skips it, as before
+  }
+}
 
 export type SchedulerState = 'starting' | 'building' | 'refreshing' | 'idle' | 'failed' | 'cancelled';
 
@@ -144,10 +157,13 @@ export class TestScheduler {
       this.#abort = new AbortController();
       try {
         this.options.store.forgetHashes();
+        const batchStart = Date.now();
         const report = await runner.run(this.options.root, { files: batch, coverage: true, signal: this.#abort.signal, niceness: this.options.niceness ?? 10, timeoutMs: this.options.timeoutMs ?? 600_000 });
         this.options.store.forgetTestFiles(batch);
         this.options.store.recordResults(runner.name, report.tests);
-        this.options.store.recordCoverage(runner.name, report.coverage ?? []);
+        // A file written while the tests ran may not be the version they ran: its facts get a hash no
+        // content has, so they count as stale (and are re-run), never as fresh results of the new version.
+        this.options.store.recordCoverage(runner.name, report.coverage ?? [], (path) => (modifiedSince(join(this.options.root, path), batchStart) ? CHANGED_DURING_RUN : this.options.store.currentHash(path)));
         tests += report.tests.length;
         failed += report.tests.filter((t) => t.status === 'failed').length;
         files += batch.length;

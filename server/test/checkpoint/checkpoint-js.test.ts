@@ -14,14 +14,15 @@ const PROJECT = {
   '.gitignore': 'node_modules/\n',
   'eslint.config.mjs': "export default [{ files: ['**/*.js', '**/*.mjs'], languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: { describe: 'readonly', it: 'readonly' } }, rules: { 'prefer-const': 'error', 'no-undef': 'error' } }];\n",
   'src/math.js': 'export function add(a, b) {\n  return a + b;\n}\n',
-  'src/format.js': "import { add } from './math.js';\n\nexport function total(xs) {\n  return xs.reduce(add, 0).toFixed(2);\n}\n",
+  // format.js imports math.js without calling add: format.test.js is one import hop away but its coverage never runs add
+  'src/format.js': "import { add } from './math.js';\n\nexport { add as plus };\n\nexport function total(xs) {\n  return xs.reduce((a, b) => a + b, 0).toFixed(2);\n}\n",
   'test/math.test.js': "import assert from 'node:assert/strict';\nimport { add } from '../src/math.js';\n\ndescribe('add', () => {\n  it('adds two numbers', () => {\n    assert.equal(add(2, 3), 5);\n  });\n  it('adds negatives', () => {\n    assert.equal(add(-2, -3), -5);\n  });\n});\n",
   'test/format.test.js': "import assert from 'node:assert/strict';\nimport { total } from '../src/format.js';\n\ndescribe('total', () => {\n  it('sums and formats', () => {\n    assert.equal(total([1, 2]), '3.00');\n  });\n});\n",
 };
 
 type Lint = { errors: number; problems: string[]; fixed_files: string[]; more: number; by_rule?: Record<string, number>; linters: { name: string; status: string; reason?: string }[] };
 type Hop = { distance: number; files: string[]; status: string; passed: number; failed: number; commands: string[]; reason?: string };
-type Tests = { hops: Hop[]; passed: number; failed: number; failures: { id: string; message: string; stack: string[] }[]; cached: { used: number } };
+type Tests = { selection: string; hops: Hop[]; passed: number; failed: number; failures: { id: string; message: string; stack: string[] }[]; cached: { used: number; tests?: { id: string; status: string; age_s: number }[] } };
 type Commit = { committed: boolean; sha?: string; files: string[]; hook_modified: string[]; reason?: string };
 
 function parts(data: Structured): { ok: boolean; lint: Lint; tests: Tests; commit: Commit | null; push: { pushed: boolean; branch: string } | null } {
@@ -168,5 +169,51 @@ describe('checkpoint over MCP: eslint + mocha, a pre-commit hook and a bare orig
     expect(data.error?.details['commit']).to.equal(head());
     expect(git(repo, 'log', '-1', '--format=%s')).to.equal('add: comment');
     expect(git(origin, 'log', '-1', '--format=%s', 'main')).to.equal('elsewhere');
+  });
+});
+
+describe('checkpoint over MCP: background results from the test scheduler', function () {
+  this.timeout(300_000);
+  let serve: ServeClient;
+  let repo: string;
+
+  /** Waits until the scheduler is idle with every stored result still true (it re-runs what a change made stale). */
+  async function settled(): Promise<void> {
+    for (let attempt = 0; attempt < 600; attempt++) {
+      const { data } = await serve.call('blast_radius', { changed_files: ['src/math.js'] });
+      const impact = data['test_impact'] as { coverage: string; tests: number; scheduler: { state: string; queued_files: number } | null } | undefined;
+      if (impact?.coverage === 'fresh' && impact.tests > 0 && impact.scheduler?.state === 'idle' && impact.scheduler.queued_files === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error(`the test scheduler did not settle\n${serve.stderr}`);
+  }
+
+  before(async () => {
+    ({ repo } = repoWithOrigin(PROJECT, 'src/*.js'));
+    linkDevDependencies(repo);
+    serve = await ServeClient.start(repo);
+  });
+  after(async () => {
+    await serve?.close();
+  });
+
+  it('reuses fresh results with their age, and runs live once a covered file changed', async () => {
+    await serve.call('checkpoint', { changed_files: ['src/math.js'], lint: false }); // starts the scheduler
+    writeTree(repo, { 'src/math.js': 'export function add(a, b) {\n  return b + a;\n}\n' });
+    await settled(); // the scheduler re-ran the tests covering math.js on the new version
+    const reused = parts((await serve.call('checkpoint', { changed_files: ['src/math.js'], lint: false })).data).tests;
+    expect(reused.selection).to.equal('coverage');
+    expect(reused.hops[0]).to.include({ distance: 0, status: 'passed', passed: 2 });
+    expect(reused.hops[0]?.commands, 'nothing ran live at distance 0').to.deep.equal([]);
+    expect(reused.cached.used).to.be.at.least(2);
+    expect(reused.cached.tests?.map((t) => t.id)).to.include('test/math.test.js > add > adds two numbers');
+    expect(reused.cached.tests?.every((t) => t.status === 'passed' && t.age_s >= 0)).to.equal(true);
+
+    writeTree(repo, { 'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n' });
+    const live = parts((await serve.call('checkpoint', { changed_files: ['src/math.js'], lint: false, tests: true })).data).tests;
+    expect(live.hops[0]?.commands.length, 'distance 0 ran live').to.equal(1);
+    expect(live.cached.tests?.map((t) => t.id) ?? []).to.not.include('test/math.test.js > add > adds two numbers');
+    expect(live.failures.map((f) => f.id)).to.include('test/math.test.js > add > adds two numbers');
+    expect(live.failures[0]?.message).to.not.match(/^\(cached\)/);
   });
 });
