@@ -18,12 +18,13 @@ import { ensureGitRepo, mirrorOf, WORK_DIR } from '../recon/trees.mjs';
 
 const EXPRESS_SHA = 'a3714473feb3d2908add734d340e7755fd85e0a3';
 const MAIN = fileURLToPath(new URL('../../cli/dist/src/main.js', import.meta.url));
-const FILE = 'lib/utils.js';
-const ORIGINAL_LINE = '    return etag(buf, options)';
+const FILE = 'lib/response.js';
+// res.attachment(filename): one line of a library function
+const ORIGINAL_LINE = "  this.set('Content-Disposition', contentDisposition.create(name));";
 /** Same behaviour, one line changed (two spellings, so every round is a new edit). */
-const HARMLESS_LINES = ['    return etag(buf, { weak: options.weak })', '    return etag(buf, Object.assign({}, options))'];
-/** Strong ETags become weak and weak ones strong: tests that check an ETag fail. */
-const BREAKING_LINE = '    return etag(buf, { weak: !options.weak })';
+const HARMLESS_LINES = ["  this.set('Content-Disposition', contentDisposition.create(name, { type: 'attachment' }));", "  this.set('Content-Disposition', contentDisposition.create(name, {}));"];
+/** The header says inline instead of attachment: res.attachment's tests fail. */
+const BREAKING_LINE = "  this.set('Content-Disposition', contentDisposition.create(name, { type: 'inline' }));";
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
 const rounds = Number(values.rounds);
@@ -142,6 +143,6 @@ try {
   await client.close();
 }
 
-console.log(`express ${EXPRESS_SHA.slice(0, 8)}, one-line change in ${FILE} (generateETag), median of ${rounds} interleaved rounds:`);
+console.log(`express ${EXPRESS_SHA.slice(0, 8)}, one-line change in ${FILE} (res.attachment), median of ${rounds} interleaved rounds:`);
 console.log('| run | wall ms | tests run | ratio to npm test |\n|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.what} | ${Math.round(r.ms)} | ${r.tests} | ${r.ratio.toFixed(3)} |`);

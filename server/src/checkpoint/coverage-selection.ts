@@ -42,11 +42,17 @@ export async function coverageCandidates(ctx: ToolContext, store: CoverageStore,
     runner,
     isTestFile: (path) => knownTestFiles.has(path) || (runner?.isTestFile(ctx.repoRoot, path) ?? false),
   });
-  const covered = new Set(result.changed.filter((c) => c.coverage === 'fresh' && c.status !== 'unchanged' && c.status !== 'added').map((c) => c.path));
+  const fresh = result.changed.filter((c) => c.coverage === 'fresh' && c.status !== 'unchanged' && c.status !== 'added').map((c) => c.path);
   const byFile = new Map<string, string[]>();
+  const reached = new Set<string>();
   for (const candidate of result.candidates) {
     if (candidate.distance !== 0 || (candidate.evidence.source !== 'coverage' && candidate.evidence.source !== 'import-time')) continue;
     byFile.set(candidate.file, [...(byFile.get(candidate.file) ?? []), candidate.test_id]);
+    for (const label of candidate.evidence.definitions) for (const path of fresh) if (label.startsWith(`${path}:`)) reached.add(path);
   }
-  return { covered, byFile, notes: result.notes };
+  // a changed file whose coverage names no test (no changed definition found, or no test ran it) keeps the import graph
+  const covered = new Set(fresh.filter((path) => reached.has(path)));
+  const notes = [...result.notes];
+  for (const path of fresh) if (!reached.has(path)) notes.push(`Coverage names no test for the change in ${path}; the test files importing it run instead.`);
+  return { covered, byFile, notes };
 }
