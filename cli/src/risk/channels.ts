@@ -244,6 +244,16 @@ function apt(args: string[]): Payload[] {
     .map((m) => ({ via: 'apt -o Pre-Invoke', script: m[1] ?? '' }));
 }
 
+/** Database clients: `\! cmd` (mysql, psql) and `system cmd` (mysql) in `-e`/`-c`/`--command`. */
+function sqlClient(program: string): Finder {
+  return (args) =>
+    optionValues(args, ['-e', '--execute', '-c', '--command'])
+      .flatMap(([, value]) => value.split(/;|\n/))
+      .map((statement) => /^\s*(?:\\!|system\b)\s*(.*)$/is.exec(statement))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ via: `${program} \\!`, script: m[1] ?? '' }));
+}
+
 /** Program name → its channel finder. */
 export const CHANNELS: Record<string, Finder> = {
   awk,
@@ -276,6 +286,9 @@ export const CHANNELS: Record<string, Finder> = {
   tmux,
   'apt-get': apt,
   apt,
+  mysql: sqlClient('mysql'),
+  mariadb: sqlClient('mariadb'),
+  psql: sqlClient('psql'),
 };
 
 export function channelPayloads(program: string, args: string[]): Payload[] {

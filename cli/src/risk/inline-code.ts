@@ -68,3 +68,8 @@ export function pathsInCode(code: string): string[] {
   }
   return [...found];
 }
+
+/** The string literals of some code, unescaped. */
+export function stringLiterals(code: string): string[] {
+  return [...code.matchAll(STRING_LITERAL)].map((m) => (m[1] ?? m[2] ?? '').replace(/\\(["'\\])/g, '$1'));
+}

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { parseShell, UPSTREAM_OVERFLOW, type RawCommand, type Redirect } from './shell-parse.js';
 import { READ_LIMITS, ReadBudget } from './budget.js';
 import { channelPayloads, gitSettingPayload, variablePayload, type Payload } from './channels.js';
-import { extractShellFromCode, pathsInCode } from './inline-code.js';
+import { extractShellFromCode, pathsInCode, stringLiterals } from './inline-code.js';
+import { hostClasses } from './hosts.js';
 import { SHELLS, WRAPPERS, inlineCodeOf, interpreterFamily, skipOptions } from './wrappers.js';
 
 /**
@@ -30,6 +31,8 @@ export interface InlineCode {
   via: string[];
   /** The file paths the code names (see pathsInCode), and where they are relative to. */
   paths: string[];
+  /** The host classes of the URLs the code names (see hosts.ts). */
+  hosts: string[];
   cwd: string | null;
   env: Record<string, string>;
 }
@@ -88,7 +91,10 @@ class Walker {
     private readonly budget: ReadBudget,
   ) {}
 
-  script(text: string, frame: Frame): void {
+  script(given: string, frame: Frame): void {
+    // `eval "$(echo 'rm -rf ~')"`, `sh -c "$(printf …)"`: a substitution that only prints a literal is that literal.
+    const printed = /^\s*(?:\$\(|`)\s*(?:echo|printf)\s+(?:-[neE]+\s+)?(['"])([\s\S]*)\1\s*(?:\)|`)\s*$/.exec(given);
+    const text = printed ? (printed[2] ?? '') : given;
     if (frame.depth > MAX_DEPTH) {
       this.budget.stop('depth', `nesting deeper than ${MAX_DEPTH} levels was not unwrapped`);
       return;
@@ -156,7 +162,22 @@ class Walker {
   }
 
   /** A heredoc or herestring fed to a shell or an interpreter is code too. */
-  private stdinScript(words: string[], text: string, frame: Frame): void {
+  private stdinScript(allWords: string[], text: string, frame: Frame): void {
+    // `echo … | sudo bash`, `| env -i sh`, `| nice python3`: the wrappers pass stdin through.
+    let words = allWords;
+    for (let guard = 0; guard < 8; guard += 1) {
+      const head = programName(words[0] ?? '');
+      const spec = Object.hasOwn(WRAPPERS, head) ? WRAPPERS[head] : undefined;
+      if (head === 'env') {
+        let i = 1;
+        while (i < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i] ?? '') || (words[i] ?? '').startsWith('-'))) i += 1;
+        words = words.slice(i);
+      } else if (spec) {
+        const rest = words.slice(1);
+        const { index } = skipOptions(rest, WRAPPER_VALUE_OPTIONS.get(head) ?? []);
+        words = rest.slice(index + (spec.skip ?? 0));
+      } else break;
+    }
     const name = programName(words[0] ?? '');
     const operands = words.slice(1).filter((w) => !w.startsWith('-') || w === '-');
     if (SHELLS.has(name) && !words.slice(1).some((w) => /^-[a-z]*c[a-z]*$/.test(w)) && operands.every((w) => w === '-')) {
@@ -445,7 +466,8 @@ class Walker {
   }
 
   private inlineCode(language: string, code: string, frame: Frame, via: string): void {
-    this.out.code.push({ language, code, via: [...frame.via, via], paths: pathsInCode(code), cwd: frame.cwd, env: frame.env });
+    const hosts = [...new Set(stringLiterals(code).flatMap((literal) => hostClasses(literal)))];
+    this.out.code.push({ language, code, via: [...frame.via, via], paths: pathsInCode(code), hosts, cwd: frame.cwd, env: frame.env });
     for (const script of extractShellFromCode(code)) this.script(script, { ...frame, via: [...frame.via, via], depth: frame.depth + 1 });
   }
 
@@ -456,6 +478,8 @@ class Walker {
     }
     if (frame.inputFrom.includes(UPSTREAM_OVERFLOW)) this.budget.stop('upstream', `a pipeline of more than ${READ_LIMITS.upstream} distinct programs: what flows into its later stages was not all read`);
     const written = this.trackDownloads(argv, frame);
+    // `dd of=FILE` writes FILE.
+    if (argv[0] === 'dd') for (const arg of argv) if (arg.startsWith('of=') && arg.length > 3) written.push(arg.slice(3));
     this.out.commands.push({
       argv,
       cwd: frame.cwd,
@@ -476,8 +500,9 @@ class Walker {
     const name = argv[0] ?? '';
     if (DOWNLOADERS.has(name)) {
       const options = argv.flatMap((arg, i) => (DOWNLOAD_OUTPUT_OPTIONS.has(arg) || /^-[a-zA-Z]+[oO]$/.test(arg) ? [argv[i + 1] ?? ''] : /^--output(-document)?=/.test(arg) ? [arg.slice(arg.indexOf('=') + 1)] : /^-[oO]./.test(arg) ? [arg.slice(2)] : [])).filter((o) => o !== '' && o !== '-');
-      // aria2c writes into `-d DIR` (named by `-o`, or by the URL).
-      const dir = name === 'aria2c' ? argv.flatMap((arg, i) => (arg === '-d' || arg === '--dir' ? [argv[i + 1] ?? ''] : /^--dir=/.test(arg) ? [arg.slice(6)] : /^-d./.test(arg) ? [arg.slice(2)] : [])).at(-1) : undefined;
+      // aria2c writes into `-d DIR` (named by `-o`, or by the URL), wget into `-P DIR`.
+      const dirOption = name === 'aria2c' ? ['-d', '--dir'] : name === 'wget' ? ['-P', '--directory-prefix'] : [];
+      const dir = argv.flatMap((arg, i) => (dirOption.includes(arg) ? [argv[i + 1] ?? ''] : dirOption[1] !== undefined && arg.startsWith(`${dirOption[1]}=`) ? [arg.slice(dirOption[1].length + 1)] : dirOption[0] !== undefined && arg.startsWith(dirOption[0]) && arg.length > 2 && !arg.startsWith('--') ? [arg.slice(2)] : [])).at(-1);
       const written = dir ? (options.length > 0 ? options.map((o) => `${dir.replace(/\/+$/, '')}/${o}`) : [`${dir.replace(/\/+$/, '')}/download`]) : options;
       const outputs = [...written, ...frame.redirects.filter((r) => /^\d*>>?\|?$|^&>>?$/.test(r.op)).map((r) => r.target)];
       for (const output of outputs) if (output && output !== '-') this.downloaded.set(output.slice(output.lastIndexOf('/') + 1), name);

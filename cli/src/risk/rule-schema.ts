@@ -39,6 +39,7 @@ export interface RuleMatchSpec {
   path_regex?: string[];
   url_hosts?: string[];
   code_paths?: string[];
+  code_hosts?: string[];
 }
 
 export interface RuleFileSpec {
@@ -78,6 +79,7 @@ export const RULE_MATCH_SCHEMA = {
     input_from: { ...stringList, description: 'Output of one of these programs flows into the command (earlier pipeline stage, `<(…)`, `$(…)`).' },
     args_from_stdin: { type: 'boolean', description: 'The command gets further arguments at run time (xargs, parallel without `:::`).' },
     code: { ...regexList, description: 'Interpreter one-liner code (`python -c`, `node -e`, heredoc to an interpreter) matches one of these.' },
+    code_hosts: { ...stringList, description: 'Interpreter one-liner code names a URL (a string literal) whose host is of one of these classes (see Host classes).' },
     code_paths: { ...stringList, description: 'Interpreter one-liner code names a file path (a string literal; under `~` when the code builds on the home directory) of one of these classes. With `code`, the same code must match both.' },
     text: { ...regexList, description: 'Any shell text (the command, or a string re-parsed from `bash -c`/`eval`) matches one of these.' },
     paths: { ...stringList, description: 'File tools: the file path is of one of these classes.' },

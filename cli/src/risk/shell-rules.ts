@@ -79,7 +79,7 @@ export class ShellRuleIndex {
     for (const index of this.textOrCodeRules) {
       const rule = this.rules[index] as CompiledRule;
       if (rule.match.text.length > 0 && !someText) continue;
-      if ((rule.match.code.length > 0 || rule.match.spec.code_paths) && normalized.code.length === 0) continue;
+      if ((rule.match.code.length > 0 || rule.match.spec.code_paths || rule.match.spec.code_hosts) && normalized.code.length === 0) continue;
       const seen = textAndCode(rule.match, normalized, pathContext);
       if (seen?.subject !== undefined) state.found.set(index, { rule, subject: clip(seen.subject), paths: seen.paths ?? [], via: seen.via });
     }
@@ -121,7 +121,7 @@ export class ShellRuleIndex {
     if (state.found.has(index)) return;
     const rule = this.rules[index] as CompiledRule;
     const m = rule.match;
-    if (m.text.length > 0 || m.code.length > 0 || m.spec.code_paths) {
+    if (m.text.length > 0 || m.code.length > 0 || m.spec.code_paths || m.spec.code_hosts) {
       // A per-command rule with `text` or `code` conditions needs them met somewhere first.
       const gates = (state.gates ??= new Map());
       let open = gates.get(index);
@@ -159,10 +159,12 @@ function textAndCode(m: CompiledMatch, normalized: Normalized, pathContext: Omit
     subject = script;
   }
   const classes = m.spec.code_paths;
-  if (m.code.length > 0 || classes) {
+  const hosts = m.spec.code_hosts;
+  if (m.code.length > 0 || classes || hosts) {
     let paths: ClassifiedPath[] = [];
     const inline = normalized.code.find((c) => {
       if (m.code.length > 0 && !anyMatches(m.code, c.code)) return false;
+      if (hosts && !c.hosts.some((h) => hosts.includes(h))) return false;
       if (!classes) return true;
       paths = c.paths.map((p) => classifyPath(p, { ...pathContext, cwd: c.cwd, env: c.env })).filter((p) => p.classes.some((cls) => classes.includes(cls)));
       return paths.length > 0;

@@ -42,6 +42,11 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
   xvfb_run: { valueOptions: ['-n', '-s', '-f', '-e', '-p'] },
   dotenv: { valueOptions: ['-e', '-v', '-c'] },
   npx: { valueOptions: ['-p', '--package', '-c', '--call'] },
+  unshare: { valueOptions: ['--mount-proc', '--propagation', '--setgroups', '-S', '--setuid', '-G', '--setgid', '-R', '--root', '-w', '--wd', '--map-user', '--map-group'] },
+  rlwrap: { valueOptions: ['-a', '-f', '-H', '-l', '-p', '-P', '-S', '-w', '-z'] },
+  fakeroot: { valueOptions: ['-l', '--lib', '--faked', '-s', '-i'] },
+  'ssh-agent': { valueOptions: ['-a', '-E', '-P', '-t'] },
+  'systemd-run': { valueOptions: ['-u', '--unit', '-p', '--property', '--description', '--slice', '-E', '--setenv', '-M', '--machine', '--on-calendar', '--on-active', '--on-boot', '--uid', '--gid', '--nice', '-H', '--host', '--working-directory'] },
   pnpx: { valueOptions: [] },
   bunx: { valueOptions: [] },
 };
