@@ -16,6 +16,8 @@ export interface EntryPoint {
   indexed: boolean;
   /** For a build output that is not indexed: the indexed source file it is built from, when one matches. */
   source?: string;
+  /** Other declarations of the same file (a console script that also has a `__main__` guard): one entry per file. */
+  also?: { kind: EntryPointKind; name: string | null }[];
 }
 
 /** What entry-point detection reads: the indexed files, and file contents through the repo root. */
@@ -153,7 +155,7 @@ export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
   for (const path of input.files) {
     if (!path.endsWith('.py')) continue;
     if (posix.basename(path) === '__main__.py') {
-      entries.push({ path, kind: 'python-main-module', name: posix.dirname(path).replaceAll('/', '.'), declared_in: path, indexed: true });
+      entries.push({ path, kind: 'python-main-module', name: pythonModuleOf(posix.dirname(path), indexed), declared_in: path, indexed: true });
       continue;
     }
     let text: string;
@@ -166,5 +168,29 @@ export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
   }
   // declared entry points first (manifests), then guards; within each, ones that map to indexed code first
   const weight = (e: EntryPoint) => (e.kind === 'python-main-guard' ? 2 : 0) + (e.indexed || e.source ? 0 : 1);
-  return entries.map((e, i) => ({ e, i })).sort((a, b) => weight(a.e) - weight(b.e) || a.i - b.i).map(({ e }) => e);
+  const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => weight(a.e) - weight(b.e) || a.i - b.i).map(({ e }) => e);
+  return onePerFile(sorted);
+}
+
+/** Keeps the first (most declared) entry of each file; the file's other declarations go to its `also`. */
+function onePerFile(entries: EntryPoint[]): EntryPoint[] {
+  const byPath = new Map<string, EntryPoint>();
+  for (const entry of entries) {
+    const first = byPath.get(entry.path);
+    if (!first) byPath.set(entry.path, { ...entry });
+    else if (!(first.kind === entry.kind && first.name === entry.name)) (first.also ??= []).push({ kind: entry.kind, name: entry.name });
+  }
+  return [...byPath.values()];
+}
+
+/**
+ * The dotted name a package directory is imported by: its path from the first directory that is not
+ * itself a package (has no `__init__.py`), so `src/flask` in a `src/` layout is `flask`.
+ */
+export function pythonModuleOf(dir: string, indexed: Set<string>): string {
+  const parts = dir === '.' ? [] : dir.split('/');
+  let start = parts.length;
+  while (start > 0 && indexed.has(posix.join(...parts.slice(0, start), '__init__.py'))) start -= 1;
+  const module = parts.slice(start).join('.');
+  return module || parts.join('.');
 }

@@ -25,7 +25,7 @@ export function renderBriefing(b: Briefing): string {
     ...(b.warning ? [`WARNING: ${b.warning}`] : []),
     `tree:\n${b.tree}`,
     `languages: ${b.languages.map((l) => `${l.language} ${Math.round(l.share * 100)}% (${l.files} files)`).join(', ')}`,
-    `entry points${more(b.entry_points.shown, b.entry_points.total)}:\n${list(b.entry_points.items, (e) => `${e.path} [${e.kind}${e.name ? ` ${e.name}` : ''}]${e.source ? ` ← ${e.source}` : e.indexed ? '' : ' (not indexed)'}`)}`,
+    `entry points${more(b.entry_points.shown, b.entry_points.total)}:\n${list(b.entry_points.items, (e) => `${e.path} [${[e, ...(e.also ?? [])].map((d) => `${d.kind}${d.name ? ` ${d.name}` : ''}`).join('; ')}]${e.source ? ` ← ${e.source}` : e.indexed ? '' : ' (not indexed)'}`)}`,
     `top files (PageRank):\n${list(b.top_files, (f) => `${f.path} — ${f.importers} importers`)}`,
     `top symbols (PageRank):\n${list(b.top_symbols, (s) => `${s.qualified_name} (${s.kind}) ${s.path}:${s.line} — ${s.references} references`)}`,
     `communities${more(b.communities.shown, b.communities.total)}, modularity ${b.communities.modularity}:\n${list(b.communities.items, (c) => `${c.label} (${c.size} files): ${c.members.join(', ')}${c.size > c.members_shown ? ', …' : ''}`)}`,
@@ -63,7 +63,7 @@ export const reconScoutTool = defineTool({
     index: z.object({ epoch: z.number().int(), files: z.number().int(), definitions: z.number().int(), skipped: z.record(z.number()) }).passthrough(),
   }).passthrough(),
   returns:
-    'scope, context (one sentence), warning (only when a real hazard exists), tree, zoom_targets [{path, files, lines}], languages [{language, files, lines, share}], entry_points {total, shown, items [{path, kind, name, declared_in, indexed, source?}]}, top_files [{path, score, importers, imports}], top_symbols [{def_uid, name, qualified_name, kind, path, line, score, references}], communities {total, shown, modularity, resolution, items [{id, label, size, members, members_shown}]}, cycles {total, shown, items [{size, chain, files, files_shown}]}, coverage (or null + coverage_reason), lint (or null + lint_reason), index {epoch, files, definitions, skipped}.',
+    'scope, context (one sentence), warning (only when a real hazard exists), tree, zoom_targets [{path, files, lines}], languages [{language, files, lines, share}], entry_points {total, shown, items [{path, kind, name, declared_in, indexed, source?, also? (other declarations of the same file)}]}, top_files [{path, score, importers, imports}], top_symbols [{def_uid, name, qualified_name, kind, path, line, score, references}], communities {total, shown, modularity, resolution, items [{id, label, size, members, members_shown}]}, cycles {total, shown, items [{size, chain, files, files_shown}]}, coverage (or null + coverage_reason), lint (or null + lint_reason), index {epoch, files, definitions, skipped}.',
   whenToUse: 'First, to orient in an unfamiliar repository; again with `scope` set to a zoom target to see inside a collapsed directory.',
   related: ['recon', 'graph_cycles', 'graph_communities', 'describe'],
   errors: ['E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],

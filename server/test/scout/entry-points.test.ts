@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { findEntryPoints, sourceOf } from '../../src/scout/entry-points.js';
 
 describe('scout/entry-points', () => {
-  it('finds package.json bin/main/exports (mapped to their sources), console scripts, __main__ modules and main guards', () => {
+  it('finds package.json bin/main/exports (mapped to their sources), console scripts, __main__ modules and main guards, one entry per file', () => {
     const root = makeTempDir('agentgov-entry-');
     const files = {
       'package.json': JSON.stringify({ name: 'fx', bin: { fx: './dist/cli.js' }, main: 'dist/index.js', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' }, './util': './src/util.ts', './*': './dist/*.js' } }),
@@ -22,12 +22,24 @@ describe('scout/entry-points', () => {
     expect(entries.map((e) => [e.kind, e.name, e.path, e.source ?? null, e.indexed])).to.deep.equal([
       ['bin', 'fx', 'dist/cli.js', 'src/cli.ts', false],
       ['main', null, 'dist/index.js', 'src/index.ts', false],
-      ['exports', '.', 'dist/index.js', 'src/index.ts', false],
       ['exports', './util', 'src/util.ts', null, true],
       ['console-script', 'fxpy', 'pkg/tool.py', null, true],
       ['python-main-module', 'pkg', 'pkg/__main__.py', null, true],
       ['console-script', 'ghost', 'missing.mod', null, false],
-      ['python-main-guard', null, 'pkg/tool.py', null, true],
+    ]);
+    expect(entries.find((e) => e.path === 'dist/index.js')?.also).to.deep.equal([{ kind: 'exports', name: '.' }]);
+    expect(entries.find((e) => e.path === 'pkg/tool.py')?.also).to.deep.equal([{ kind: 'python-main-guard', name: null }]);
+  });
+
+  it('names a __main__ module as it is imported: `flask`, not `src.flask`, in a src/ layout', () => {
+    const root = makeTempDir('agentgov-entry-src-');
+    const files = { 'src/flask/__init__.py': '', 'src/flask/__main__.py': 'main()\n', 'src/flask/sub/__init__.py': '', 'src/flask/sub/__main__.py': 'x()\n', 'tools/__main__.py': 'y()\n' };
+    writeTree(root, files);
+    const names = findEntryPoints({ root, files: Object.keys(files) }).map((e) => [e.path, e.name]);
+    expect(names).to.deep.equal([
+      ['src/flask/__main__.py', 'flask'],
+      ['src/flask/sub/__main__.py', 'flask.sub'],
+      ['tools/__main__.py', 'tools'],
     ]);
   });
 

@@ -33,8 +33,8 @@ describe('recon_scout over a fixture repository', () => {
       ['main', null, 'src/index.ts'],
       ['console-script', 'fxpy', 'pkg/tool.py'],
       ['python-main-module', 'pkg', 'pkg/__main__.py'],
-      ['python-main-guard', null, 'pkg/tool.py'],
     ]);
+    expect(b.entry_points.items.find((e) => e.path === 'pkg/tool.py')?.also).to.deep.equal([{ kind: 'python-main-guard', name: null }]);
     expect(b.top_files[0]).to.deep.include({ importers: 3 });
     expect(['src/a/util.ts', 'src/b/butil.ts']).to.include(b.top_files[0]!.path);
     expect(b.top_symbols.map((s) => s.name)).to.include.members(['one', 'ping', 'A_UTIL']);
