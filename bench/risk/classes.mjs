@@ -3,7 +3,6 @@
 // (bench/risk/classes.jsonl: one row per case, written for issue 16, not taken from a corpus).
 // A `deny` row counts as caught when the engine answers `ask` or `deny`; an `allow` row is a false
 // positive when it does. Usage: npx tsc -b cli && node bench/risk/classes.mjs [--misses]
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
