@@ -28,6 +28,8 @@ export interface RefactorSymbol {
   /** Position of the name token. */
   line: number;
   col: number;
+  /** Lines of further declarations of the same symbol in the file (overloads, merged declarations). */
+  moreLines?: number[];
 }
 
 /** The new name is already bound where the renamed binding is visible, or is a member of the same class. */

@@ -31,8 +31,8 @@ export class RefactorService {
 
   /** The engine of an indexed file's language, or undefined when its pack brings none. */
   engineOf(path: string): RefactorEngine | undefined {
-    const file = this.workspace.index.files().find((f) => f.path === path);
-    const pack = file ? this.#packs.find((p) => p.name === file.language) : this.#packs.find((p) => p.extensions.some((ext) => path.endsWith(ext)));
+    const language = this.workspace.languageOf(path);
+    const pack = language ? this.#packs.find((p) => p.name === language) : this.#packs.find((p) => p.extensions.some((ext) => path.endsWith(ext)));
     return pack?.refactor;
   }
 

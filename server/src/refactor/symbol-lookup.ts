@@ -37,8 +37,8 @@ export async function resolveSymbol(service: RefactorService, argument: string, 
       found.push({ symbol, engine });
     }
   }
-  // `Meter.read` given: an exact qualified match beats a suffix match (`Outer.Meter.read`)
-  const exact = name.includes('.') ? found.filter((f) => f.symbol.qualifiedName === name) : [];
+  // `Meter.read` or `path:Name` given: an exact qualified match beats a suffix match (`Outer.Meter.read`, `Enum.Name`)
+  const exact = name.includes('.') || path !== undefined ? found.filter((f) => f.symbol.qualifiedName === name) : [];
   const matches = exact.length > 0 ? exact : found;
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
@@ -49,10 +49,12 @@ export async function resolveSymbol(service: RefactorService, argument: string, 
   for (const m of matches) sameQualified.set(m.symbol.qualifiedName, (sameQualified.get(m.symbol.qualifiedName) ?? 0) + 1);
   const candidates = matches
     .map(({ symbol }) => ({
-      symbol: sameQualified.get(symbol.qualifiedName) === 1 ? symbol.qualifiedName : `${symbol.path}:${symbol.qualifiedName}`,
+      // a retry must not be the same ambiguous query: a bare top-level name is retried with its path
+      symbol: sameQualified.get(symbol.qualifiedName) === 1 && symbol.qualifiedName.includes('.') && symbol.qualifiedName !== text ? symbol.qualifiedName : `${symbol.path}:${symbol.qualifiedName}`,
       qualified_name: symbol.qualifiedName,
       kind: symbol.kind,
       location: `${symbol.path}:${symbol.line}`,
+      ...(symbol.moreLines?.length ? { also_declared_at: symbol.moreLines.map((line) => `${symbol.path}:${line}`) } : {}),
     }))
     .sort((a, b) => a.location.localeCompare(b.location, undefined, { numeric: true }));
   throw new AgentgovError('E_SYMBOL_AMBIGUOUS', `'${text}' names ${candidates.length} definitions: ${candidates.slice(0, 10).map((c) => `${c.qualified_name} (${c.location})`).join(', ')}${candidates.length > 10 ? ', …' : ''}`, { symbol: text, candidates });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { RefactorWorkspace } from '@agentgov/core/contracts';
@@ -48,10 +49,25 @@ export class TypeScriptProjects {
     return this.#workspace.root;
   }
 
-  /** The latest workspace view (the index changes between calls; the services stay). */
+  /**
+   * The latest workspace view (the index changes between calls; the services stay). When the set of
+   * script files changed (added, deleted or moved outside a refactor), project file lists are stale:
+   * the projects are rebuilt lazily.
+   */
   use(workspace: RefactorWorkspace): void {
     this.#workspace = workspace;
+    const scripts = workspace
+      .files()
+      .filter((f) => ES_EXTENSION.test(f.path))
+      .map((f) => f.path)
+      .sort()
+      .join('\n');
+    const fingerprint = createHash('sha1').update(scripts).digest('hex');
+    if (this.#fingerprint !== undefined && this.#fingerprint !== fingerprint) this.reset();
+    this.#fingerprint = fingerprint;
   }
+
+  #fingerprint: string | undefined;
 
   absolute(path: string): string {
     return join(this.#workspace.root, path);

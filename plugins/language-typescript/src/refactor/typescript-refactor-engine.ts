@@ -2,10 +2,16 @@ import { AgentgovError } from '@agentgov/core';
 import type { EngineReference, FileMove, MovePlan, MoveRequest, RefactorEdit, RefactorEngine, RefactorSymbol, RefactorWorkspace, RenameCollision, RenamePlan, RenameRequest } from '@agentgov/core/contracts';
 import type * as TS from 'typescript';
 import { declarationsIn } from './typescript-declarations.js';
+import { commentAndStringRanges, mentionOffsets } from './typescript-mentions.js';
 import { TypeScriptProjects, type TypeScriptModule, type TypeScriptProject } from './typescript-projects.js';
 
 const ES_EXTENSION = /\.(?:[cm]?[jt]s|[jt]sx)$/;
-const PREFERENCES: TS.UserPreferences = { providePrefixAndSuffixTextForRename: true, allowRenameOfImportPath: false };
+/**
+ * The language service's own defaults: a rename follows the symbol through `export { a as b }`
+ * aliases and shorthand properties (so the exported name and the property are renamed with it),
+ * which is the location set of `findRenameLocations` and of the benchmark oracle.
+ */
+const PREFERENCES: TS.UserPreferences = { providePrefixAndSuffixTextForRename: false, allowRenameOfImportPath: false };
 
 /** A symbol the language service will not rename (declared in a library, a keyword position). */
 function refused(message: string): AgentgovError {
@@ -57,11 +63,15 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
         parsed = { version, source: projects.ts.createSourceFile(file.path, text, projects.ts.ScriptTarget.Latest, true) };
         this.#parsed.set(file.path, parsed);
       }
-      const seen = new Set<string>();
+      const seen = new Map<string, RefactorSymbol>();
       for (const symbol of declarationsIn(projects.ts, parsed.source, file.path, wanted)) {
         // overloads and merged declarations of one file are one symbol
-        if (seen.has(symbol.qualifiedName)) continue;
-        seen.add(symbol.qualifiedName);
+        const first = seen.get(symbol.qualifiedName);
+        if (first) {
+          (first.moreLines ??= []).push(symbol.line);
+          continue;
+        }
+        seen.set(symbol.qualifiedName, symbol);
         found.push(symbol);
       }
     }
@@ -75,13 +85,7 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     if (!info.canRename) throw refused(info.localizedErrorMessage);
     const code = project.service.findRenameLocations(fileName, position, false, false, PREFERENCES) ?? [];
     const edits = this.#renameEdits(projects, project, code, request.newName, 'high');
-    if (request.includeComments) {
-      const known = new Set(code.map((l) => `${l.fileName}:${l.textSpan.start}`));
-      const mentions = (project.service.findRenameLocations(fileName, position, true, true, PREFERENCES) ?? []).filter(
-        (l) => !known.has(`${l.fileName}:${l.textSpan.start}`) && !inModuleSpecifier(projects.ts, project, l),
-      );
-      edits.push(...this.#renameEdits(projects, project, mentions, request.newName, 'low'));
-    }
+    if (request.includeComments) edits.push(...this.#mentions(projects, project, code, request.symbol.name, request.newName));
     return { edits, collisions: this.#collisions(projects, project, fileName, position, code, request.newName) };
   }
 
@@ -147,6 +151,28 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     return { project, fileName, position: source.getPositionOfLineAndCharacter(symbol.line - 1, symbol.col) };
   }
 
+  /** Whole-word mentions of the name in the comments and strings of the project's repository files (`low`). */
+  #mentions(projects: TypeScriptProjects, project: TypeScriptProject, code: readonly TS.RenameLocation[], name: string, newName: string): RefactorEdit[] {
+    const program = project.service.getProgram();
+    if (!program) return [];
+    const known = new Set(code.map((l) => `${l.fileName}:${l.textSpan.start}`));
+    const edits: RefactorEdit[] = [];
+    for (const source of program.getSourceFiles()) {
+      const path = projects.relative(source.fileName);
+      if (path === null || !source.text.includes(name)) continue;
+      let cached = this.#ranges.get(source.fileName);
+      if (cached?.source !== source) this.#ranges.set(source.fileName, (cached = { source, ranges: commentAndStringRanges(projects.ts, source) }));
+      for (const offset of mentionOffsets(source.text, cached.ranges, name)) {
+        if (known.has(`${source.fileName}:${offset}`)) continue;
+        edits.push(editAt(path, source.text, { start: offset, length: name.length }, newName, 'low'));
+      }
+    }
+    return edits;
+  }
+
+  /** Comment and string ranges per file, while the service keeps the same SourceFile (same version). */
+  readonly #ranges = new Map<string, { source: TS.SourceFile; ranges: Array<[number, number]> }>();
+
   #renameEdits(projects: TypeScriptProjects, project: TypeScriptProject, locations: readonly TS.RenameLocation[], newName: string, certainty: 'high' | 'low'): RefactorEdit[] {
     const program = project.service.getProgram();
     const edits: RefactorEdit[] = [];
@@ -205,21 +231,6 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     }
     return collisions;
   }
-}
-
-/** A word inside an import path (`'./limit.js'`): renaming it would break the import, so it is no mention. */
-function inModuleSpecifier(ts: TypeScriptModule, project: TypeScriptProject, location: TS.RenameLocation): boolean {
-  const source = project.service.getProgram()?.getSourceFile(location.fileName);
-  const node = source && tokenAt(ts, source, location.textSpan.start);
-  if (!node || !ts.isStringLiteralLike(node)) return false;
-  const parent = node.parent;
-  return (
-    ts.isImportDeclaration(parent) ||
-    ts.isExportDeclaration(parent) ||
-    ts.isExternalModuleReference(parent) ||
-    (ts.isLiteralTypeNode(parent) && ts.isImportTypeNode(parent.parent)) ||
-    (ts.isCallExpression(parent) && (parent.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(parent.expression) && parent.expression.text === 'require')))
-  );
 }
 
 function editAt(path: string, text: string, span: TS.TextSpan, newText: string, certainty: 'high' | 'low'): RefactorEdit {
