@@ -220,3 +220,52 @@ describe('refactor previews expire after the configured idle time', function () 
     }
   });
 });
+
+const PY_REPO = {
+  'pkg/__init__.py': '',
+  'pkg/core.py': 'from .util import scale\n\n\ndef run(x):\n    """run scales x"""\n    return scale(x) + 1\n\n\nclass Meter:\n    def read(self):\n        return run(2)\n',
+  'pkg/util.py': 'def scale(x):\n    return x * 2\n',
+  'pkg/app.py': 'import pkg.core\nfrom pkg.core import run as go\nfrom pkg import util\nfrom . import core as c\n\n\ndef main(m):\n    # run the meter\n    return pkg.core.run(1) + go(2) + util.scale(3) + c.Meter().read() + m.read()\n',
+  'main.py': 'from pkg.app import main\nfrom pkg.core import Meter\nprint(main(Meter()))\n',
+};
+
+describe('refactor tools on Python over MCP stdio', function () {
+  this.timeout(180_000);
+  let server: Awaited<ReturnType<typeof serve>>;
+  const runMain = () => execFileSync('python3', ['main.py'], { cwd: server.repo, encoding: 'utf8' }).trim();
+  before(async () => {
+    server = await serve(PY_REPO);
+    await recon(server.call, { read_only: false });
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  it('renames a function: resolved imports and calls high, the alias kept, the docstring and comment low', async () => {
+    expect(runMain()).to.equal('24');
+    const preview = await server.call('refactor_rename', { symbol: 'pkg.core.run', new_name: 'execute', justification: 't' });
+    expect(preview.error).to.equal(undefined);
+    const rows = preview.preview!.edits.flatMap((f) => f.hunks.map((h) => `${f.path}:${h.line}:${h.column} ${h.certainty}`));
+    expect(rows).to.deep.equal(['pkg/app.py:2:21 high', 'pkg/app.py:8:6 low', 'pkg/app.py:9:20 high', 'pkg/core.py:4:4 high', 'pkg/core.py:5:7 low', 'pkg/core.py:11:15 high']);
+    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error).to.equal(undefined);
+    expect(readFileSync(join(server.repo, 'pkg/app.py'), 'utf8')).to.contain('from pkg.core import execute as go\n');
+    expect(runMain()).to.equal('24');
+  });
+
+  it('renames a method: self and typed uses high, an untyped member access medium', async () => {
+    const preview = await server.call('refactor_rename', { symbol: 'Meter.read', new_name: 'sample', justification: 't' });
+    const rows = preview.preview!.edits.flatMap((f) => f.hunks.map((h) => `${f.path}:${h.line} ${h.certainty}`));
+    expect(rows).to.include.members(['pkg/core.py:10 high', 'pkg/app.py:9 medium']);
+    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error).to.equal(undefined);
+    expect(runMain()).to.equal('24');
+  });
+
+  it('moves a module: absolute, aliased, relative and `from pkg import module` importers, `import a.b` uses, its own relative imports', async () => {
+    const preview = await server.call('refactor_move', { from_path: 'pkg/core.py', to_path: 'pkg/engine/core2.py', justification: 't' });
+    expect(preview.error?.code, JSON.stringify(preview.error)).to.equal(undefined);
+    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error).to.equal(undefined);
+    expect(readFileSync(join(server.repo, 'pkg/engine/core2.py'), 'utf8')).to.contain('from ..util import scale');
+    expect(readFileSync(join(server.repo, 'main.py'), 'utf8')).to.contain('from pkg.engine.core2 import Meter');
+    expect(runMain()).to.equal('24');
+  });
+});
