@@ -1,6 +1,6 @@
 // refactor_rename / refactor_move on pallets/flask, through the real MCP tools (agentgov serve, stdio).
 //
-//   npx tsc -b && node bench/rename/flask.mjs
+//   npx tsc -b && node bench/rename/flask.mjs [--only name,name]   (a rename's symbol or a move's from-path)
 //
 // 30 renames (functions, classes, methods) and 5 module moves, each alone on the fresh base tree (git reset between
 // them), committed with refactor_commit; after each, `python -m pytest tests` must pass as many tests as on the
@@ -10,6 +10,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { ensureGitRepo, treeOf, WORK_DIR } from '../recon/trees.mjs';
 import { preview, resetTree, serve } from './session.mjs';
 
@@ -64,6 +65,9 @@ function undefinedNames(dir) {
   return run.stdout.split('\n').filter((l) => /undefined name|unable to detect undefined names|invalid syntax/.test(l)).map((l) => l.replace(/:\d+:\d+:?/, ':'));
 }
 
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const only = values.only?.split(',');
+
 venv();
 const dir = workTree();
 const session = await serve(dir);
@@ -73,7 +77,9 @@ const baseFlakes = undefinedNames(dir);
 console.log(JSON.stringify({ commit: FLASK_SHA, baseline: { pytest: basePytest, undefined_names: baseFlakes.length } }));
 const failures = [];
 let done = 0;
-const jobs = [...RENAMES.map(([symbol, path]) => ({ kind: 'rename', symbol, path })), ...MOVES.map(([from, to]) => ({ kind: 'move', from, to }))];
+const jobs = [...RENAMES.map(([symbol, path]) => ({ kind: 'rename', symbol, path, name: symbol })), ...MOVES.map(([from, to]) => ({ kind: 'move', from, to, name: from }))].filter(
+  (job) => !only || only.includes(job.name),
+);
 for (const job of jobs) {
   resetTree(dir);
   await new Promise((resolve) => setTimeout(resolve, 1500)); // the watcher re-indexes the reset tree

@@ -51,12 +51,21 @@ export class PythonRefactorEngine implements RefactorEngine {
         defs = python(workspace.definitions({ qualifiedName: parts.slice(split).join('.') })).filter((d) => modules.moduleOf(d.path) === module);
       }
     }
-    return defs.map((d) => ({ path: d.path, name: d.name, qualifiedName: d.qualified_name, kind: d.kind, line: d.name_line, col: d.name_col }));
+    // `@overload` stubs and their implementation are one symbol
+    const symbols = new Map<string, RefactorSymbol>();
+    for (const d of defs) {
+      const key = `${d.path}\0${d.qualified_name}`;
+      const first = symbols.get(key);
+      if (first) (first.moreLines ??= []).push(d.name_line);
+      else symbols.set(key, { path: d.path, name: d.name, qualifiedName: d.qualified_name, kind: d.kind, line: d.name_line, col: d.name_col });
+    }
+    return [...symbols.values()];
   }
 
   async rename(request: RenameRequest, workspace: RefactorWorkspace): Promise<RenamePlan> {
     const { symbol, newName } = request;
-    const definition = workspace.definitions({ path: symbol.path, qualifiedName: symbol.qualifiedName }).find((d) => d.name_line === symbol.line) ?? workspace.definitions({ path: symbol.path, qualifiedName: symbol.qualifiedName })[0];
+    const declared = workspace.definitions({ path: symbol.path, qualifiedName: symbol.qualifiedName });
+    const definition = declared.find((d) => d.name_line === symbol.line) ?? declared[0];
     const edits: RefactorEdit[] = [];
     const texts = new Map<string, string[] | undefined>();
     const lineOf = (path: string, line: number): string | undefined => {
@@ -69,7 +78,8 @@ export class PythonRefactorEngine implements RefactorEngine {
       edits.push({ path, span: { startLine: line, startCol: col, endLine: line, endCol: col + symbol.name.length }, oldText: symbol.name, newText: newName, certainty });
     };
     add(symbol.path, symbol.line, symbol.col, 'high');
-    const resolved = definition ? workspace.references({ toDefUid: definition.def_uid }) : [];
+    for (const overload of declared) add(overload.path, overload.name_line, overload.name_col, 'high');
+    const resolved = declared.flatMap((d) => workspace.references({ toDefUid: d.def_uid }));
     for (const ref of resolved) if (ref.name === symbol.name && ref.context !== 'comment' && ref.context !== 'string') add(ref.path, ref.start_line, ref.start_col, 'high');
     const isMember = definition?.kind === 'method' || symbol.qualifiedName.includes('.');
     for (const ref of workspace.references({ name: symbol.name })) {
