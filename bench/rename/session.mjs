@@ -17,7 +17,8 @@ export async function serve(repo) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'serve', '--repo', repo], env, stderr: 'ignore' });
   const client = new Client({ name: 'bench-rename', version: '0.0.0' });
   await client.connect(transport);
-  const call = async (name, args) => (await client.callTool({ name, arguments: args })).structuredContent;
+  // a commit re-indexes and a cold language service can take longer than the SDK's 60 s default on a loaded machine
+  const call = async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })).structuredContent;
   const started = Date.now();
   for (;;) {
     const result = await call('recon', { task: 'rename symbols across the code', read_only: false });

@@ -1,6 +1,6 @@
 // refactor_rename / refactor_move on colinhacks/zod at e516c3b, through the real MCP tools (agentgov serve, stdio).
 //
-//   npx tsc -b && node bench/rename/zod.mjs [--skip-apply] [--renames 20] [--moves 10]
+//   npx tsc -b && node bench/rename/zod.mjs [--skip-apply] [--skip-oracle] [--renames 20] [--moves 10]
 //
 // 1. Oracle: every location TypeScript's findRenameLocations returns for 200 symbols
 //    (../shared/bench/data/rename-oracle-zod.jsonl; project packages/zod/tsconfig.json, test files excluded).
@@ -36,7 +36,7 @@ const MOVES = [
   ['packages/zod/src/v3/helpers', 'packages/zod/src/v3/support'],
 ];
 
-const { values } = parseArgs({ options: { 'skip-apply': { type: 'boolean', default: false }, renames: { type: 'string', default: '20' }, moves: { type: 'string', default: '10' } } });
+const { values } = parseArgs({ options: { 'skip-apply': { type: 'boolean', default: false }, 'skip-oracle': { type: 'boolean', default: false }, renames: { type: 'string', default: '20' }, moves: { type: 'string', default: '10' } } });
 
 const isTest = (path) => /(^|\/)tests?\//.test(path) || /\.test\.tsx?$/.test(path);
 
@@ -94,7 +94,7 @@ let found = 0;
 let exact = 0;
 const latencies = [];
 const misses = [];
-for (const row of oracle) {
+for (const row of values['skip-oracle'] ? [] : oracle) {
   const location = `${PKG}/${row.decl.file}:${row.decl.line}`;
   const expected = new Set(row.locations.map((l) => `${PKG}/${l.file}:${l.line}:${l.col}`));
   oracleTotal += expected.size;

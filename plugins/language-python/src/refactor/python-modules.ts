@@ -2,14 +2,29 @@ import { posix } from 'node:path';
 
 /** Module names of Python files: packages are directories holding `__init__.py`, up to the first that does not. */
 export class PythonModuleNames {
-  constructor(private readonly isPackage: (dir: string) => boolean) {}
+  readonly #isPackage: (dir: string) => boolean;
+
+  /** `hasInit(dir)`: the directory holds `__init__.py`. A directory inside a package is a (namespace) subpackage too. */
+  constructor(hasInit: (dir: string) => boolean) {
+    const memo = new Map<string, boolean>();
+    const isPackage = (dir: string): boolean => {
+      let known = memo.get(dir);
+      if (known === undefined) {
+        const parent = posix.dirname(dir);
+        known = hasInit(dir) || (parent !== '.' && parent !== '' && hasInit(parent) && isPackage(parent));
+        memo.set(dir, known);
+      }
+      return known;
+    };
+    this.#isPackage = isPackage;
+  }
 
   /** `src/flask/helpers.py` → `flask.helpers`; `src/flask/__init__.py` → `flask`. */
   moduleOf(path: string): string {
     const stem = posix.basename(path).replace(/\.pyi?$/, '');
     const parts = stem === '__init__' ? [] : [stem];
     let dir = posix.dirname(path);
-    while (dir !== '.' && dir !== '' && this.isPackage(dir)) {
+    while (dir !== '.' && dir !== '' && this.#isPackage(dir)) {
       parts.unshift(posix.basename(dir));
       dir = posix.dirname(dir);
     }

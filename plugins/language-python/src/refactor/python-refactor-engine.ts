@@ -84,7 +84,7 @@ export class PythonRefactorEngine implements RefactorEngine {
     const isMember = definition?.kind === 'method' || symbol.qualifiedName.includes('.');
     for (const ref of workspace.references({ name: symbol.name })) {
       if (!PYTHON.test(ref.path) || ref.context === 'comment' || ref.context === 'string') continue;
-      if (ref.to_def_uid === null && ref.qualifier !== null && (isMember || !['self', 'cls'].includes(ref.qualifier))) {
+      if (ref.to_def_uid === null && ref.qualifier !== null && (isMember || !['self', 'cls'].includes(ref.qualifier)) && !this.#externalModule(ref.path, ref.qualifier, workspace)) {
         add(ref.path, ref.start_line, ref.start_col, 'medium');
       }
     }
@@ -97,6 +97,12 @@ export class PythonRefactorEngine implements RefactorEngine {
       }
     }
     return { edits: distinct(edits), collisions: definition ? this.#collisions(definition, newName, resolved.map((r) => r.path), workspace) : [] };
+  }
+
+  /** `werkzeug.utils.x`: the qualifier names a module imported from outside the repository, so `x` is not ours. */
+  #externalModule(path: string, qualifier: string, workspace: RefactorWorkspace): boolean {
+    const root = qualifier.split('.')[0]!;
+    return workspace.imports(path).some((edge) => edge.to_path === null && edge.bindings.some((b) => b.local === qualifier || b.local === root));
   }
 
   /** The new name already defined beside the renamed one (same module level or same class), or bound in a module that imports it. */
