@@ -19,6 +19,15 @@ export const blastRadiusTool = defineTool({
   description:
     'Which tests can fail because of a change: changed files → changed definitions (against HEAD) → tests whose per-test coverage hits them (distance 0) → tests covering their callers up to max_hops in the reference graph → test files reaching them through the import graph where coverage is missing or stale. Ranked, each with the command that runs it.',
   inputSchema: input,
+  outputSchema: z
+    .object({
+      candidates: z.array(z.object({ distance: z.number().int(), confidence: z.number() }).passthrough()),
+      changed: z.array(z.object({}).passthrough()),
+      notes: z.array(z.string()),
+      counts: z.object({ candidates: z.number().int(), suite_tests: z.number().int(), by_distance: z.record(z.number().int()) }).passthrough(),
+      test_impact: z.object({ coverage: z.enum(['none', 'fresh', 'stale']), tests: z.number().int(), stale_files: z.array(z.string()), scheduler: z.object({}).passthrough().nullable(), summary: z.string() }).passthrough(),
+    })
+    .passthrough(),
   returns:
     '`candidates` [{test_id, file, distance, confidence, evidence {source: coverage|import-time|call-graph|import-graph, definitions, changed_lines_hit}, command, duration_ms}], `changed` [{path, status, changed_lines, definitions, coverage: fresh|stale|missing|not-applicable}], `notes` (missing or stale coverage, uncovered changed lines), `counts`, and `test_impact` (scheduler state and freshness).',
   whenToUse: 'After editing code, to run the few tests that can fail instead of the whole suite; run the first candidates first.',

@@ -25,6 +25,19 @@ export const checkpointTool = defineTool({
   description:
     'Finishes a task: lints the repository (auto-fixing), runs the tests the change can break nearest first (tests importing the changed files, farther ones only when those pass), and with commit_message commits when everything passes (pre-commit hooks run), then optionally pushes.',
   inputSchema: input,
+  outputSchema: z
+    .object({
+      ok: z.boolean(),
+      summary: z.string(),
+      changed_files: z.array(z.string()),
+      lint: z.object({}).passthrough().nullable(),
+      tests: z.object({}).passthrough().nullable(),
+      commit: z.object({}).passthrough().nullable(),
+      push: z.object({}).passthrough().nullable(),
+      skipped: z.array(z.object({ step: z.string(), reason: z.string() }).passthrough()),
+      test_impact: z.object({}).passthrough().optional(),
+    })
+    .passthrough(),
   returns:
     '`ok`, a one-line `summary`, `lint` (per linter: ran / not_applicable with reason / failed; errors, warnings, `problems` as `path:line:col rule message`, `by_rule` counts when there are many, `fixed_files`), `tests` (per hop: files, status, counts, rerun commands; `failures` with test id, message and the stack frames inside the repository; `note` on what lies beyond max_test_hops), `commit` (sha, files, hook_modified) or why not, `push`, `skipped` steps with reasons; `test_impact` on request.',
   whenToUse: 'After editing files, to check and commit the work: first without commit_message to see problems, then with it to commit.',

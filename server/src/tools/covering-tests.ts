@@ -35,6 +35,15 @@ export const coveringTestsTool = defineTool({
   readOnly: true,
   description: "Maps each definition of a file (def_uid) to the tests whose per-test coverage runs it, with each test's command.",
   inputSchema: input,
+  outputSchema: z
+    .object({
+      file_path: z.string(),
+      coverage: z.enum(['fresh', 'stale', 'missing']),
+      definitions: z.record(z.object({ qualified_name: z.string(), kind: z.string(), start_line: z.number().int(), end_line: z.number().int(), tests: z.array(z.object({}).passthrough()) }).passthrough()),
+      import_time_lines: z.number().int(),
+      test_impact: z.object({ coverage: z.enum(['none', 'fresh', 'stale']), tests: z.number().int(), stale_files: z.array(z.string()), scheduler: z.object({}).passthrough().nullable(), summary: z.string() }).passthrough(),
+    })
+    .passthrough(),
   returns: '`definitions` {def_uid: {qualified_name, kind, start_line, end_line, tests [{test_id, file, lines_hit, command}]}}, `coverage` (fresh|stale|missing), `import_time_lines`, and `test_impact` (scheduler state and freshness).',
   whenToUse: 'Before changing a function, to know which tests exercise it; or to find a definition no test runs.',
   related: ['blast_radius', 'recon_line_coverage'],

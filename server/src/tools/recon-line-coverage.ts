@@ -37,6 +37,19 @@ export const reconLineCoverageTool = defineTool({
   readOnly: true,
   description: 'Covered and uncovered lines (1-based, inclusive) of a file or a line range, from per-test coverage; with include_tests, which tests hit each line.',
   inputSchema: input,
+  outputSchema: z
+    .object({
+      file_path: z.string(),
+      line_start: z.number().int(),
+      line_end: z.number().int(),
+      coverage: z.enum(['fresh', 'stale', 'missing']),
+      covered: z.array(z.number().int()),
+      uncovered: z.array(z.number().int()),
+      import_time: z.array(z.number().int()),
+      tests_by_line: z.record(z.array(z.string())).optional(),
+      test_impact: z.object({ coverage: z.enum(['none', 'fresh', 'stale']), tests: z.number().int(), stale_files: z.array(z.string()), scheduler: z.object({}).passthrough().nullable(), summary: z.string() }).passthrough(),
+    })
+    .passthrough(),
   returns: '`covered`, `uncovered` (code lines no test ran), `import_time` (lines run while test files loaded), `tests_by_line` {line: [test ids]} with include_tests, `coverage` (fresh|stale|missing), and `test_impact` (scheduler state and freshness).',
   whenToUse: 'To see whether the lines you are about to change are tested at all, and by which tests.',
   related: ['covering_tests', 'blast_radius'],

@@ -14,6 +14,7 @@ export const refactorCancelTool = defineTool({
   readOnly: false,
   description: 'Discards a pending refactor preview. Nothing in the repository changes.',
   inputSchema: input,
+  outputSchema: z.object({ refactor_id: z.string(), cancelled: z.literal(true), display_to_user: z.string() }).passthrough(),
   returns: '`refactor_id`, `cancelled: true` and `display_to_user`.',
   whenToUse: 'When a preview is wrong, stale (E_PREVIEW_STALE) or blocked by a collision; then make a new one.',
   related: ['refactor_rename', 'refactor_move', 'refactor_commit'],

@@ -32,6 +32,22 @@ export const refactorCommitTool = defineTool({
   description:
     'Applies a pending refactor preview, all files or none: refuses with E_PREVIEW_STALE (writing nothing) when any file changed since the preview, moves tracked files with git mv, and re-indexes before answering. With inspect_path it applies nothing and shows that file\'s medium/low-certainty hunks with context.',
   inputSchema: input,
+  outputSchema: z
+    .object({
+      refactor_id: z.string(),
+      applied: z.boolean(),
+      display_to_user: z.string(),
+      // apply
+      files_changed: z.array(z.string()).optional(),
+      moves: z.array(z.object({ from: z.string(), to: z.string() }).passthrough()).optional(),
+      counts: z.record(z.number().int()).optional(),
+      epoch: z.number().int().optional(),
+      // inspect
+      path: z.string().optional(),
+      hunks: z.array(z.object({ old: z.string(), new: z.string(), line: z.number().int(), context: z.string() }).passthrough()).optional(),
+      high: z.number().int().optional(),
+    })
+    .passthrough(),
   returns: 'Apply: `applied`, `files_changed`, `moves`, `counts` per certainty, the new index `epoch`, `display_to_user`. Inspect: `hunks` (with numbered `context`), `high` (count not shown), `applied: false`.',
   whenToUse: 'After reviewing a refactor_rename/refactor_move preview; use inspect_path first when verification_required is true. Then checkpoint to lint, test and commit.',
   related: ['refactor_rename', 'refactor_move', 'refactor_cancel', 'checkpoint'],
