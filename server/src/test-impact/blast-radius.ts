@@ -200,6 +200,11 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
         candidates.add(testId, 0, hit.length ? CONFIDENCE.exactLine : CONFIDENCE.definition, 'coverage', defLabel(def), hit);
       }
     }
+    // Changed lines outside every definition the language pack extracts (e.g. `res.send = function (...) {...}`
+    // bodies, module code): the tests that ran those very lines.
+    if (change.moduleLines.length) {
+      for (const [testId, hit] of store.testsCoveringLines(path, change.moduleLines)) candidates.add(testId, 0, CONFIDENCE.exactLine, 'coverage', `${path}:${hit.join(',')}`, hit);
+    }
     // Import-time lines (module bodies, decorators, default values): every test whose file loads the module.
     const importTime = store.importTimeLines(path);
     const importTimeChanged = change.changedLines.filter((line) => importTime.has(line));
