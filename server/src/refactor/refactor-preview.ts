@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Certainty, FileMove, RefactorEdit, RenameCollision } from '@agentgov/core';
+import { z } from 'zod';
 
 /** One exact replacement as the agent sees it: the replaced text, its replacement, and where. */
 export interface PreviewHunk {
@@ -31,6 +32,25 @@ export interface RefactorPreviewResult {
   };
   display_to_user: string;
 }
+
+/** The output schema of a preview (refactor_rename and refactor_move answer the same shape). */
+export const refactorPreviewSchema = z
+  .object({
+    refactor_id: z.string(),
+    kind: z.enum(['rename', 'move']),
+    preview: z
+      .object({
+        edits: z.array(z.object({ path: z.string(), hunks: z.array(z.object({ old: z.string(), new: z.string(), line: z.number().int(), certainty: z.enum(['high', 'medium', 'low']) }).passthrough()) }).passthrough()),
+        moves: z.array(z.object({ from: z.string(), to: z.string(), git: z.boolean() }).passthrough()),
+        collisions: z.array(z.object({}).passthrough()),
+        counts: z.record(z.number().int()),
+        files: z.number().int(),
+        verification_required: z.boolean(),
+      })
+      .passthrough(),
+    display_to_user: z.string(),
+  })
+  .passthrough();
 
 /** A pending preview as the server keeps it: the exact edits and each touched file's content hash. */
 export interface RefactorPreview {

@@ -2,8 +2,12 @@ import type { RepositoryIndex } from '../index/repository-index.js';
 import type { SessionState } from '../tools/tool.js';
 import { coverageStoreOf } from './scheduler-for.js';
 import type { SchedulerStatus, TestScheduler } from './test-scheduler.js';
+import { z } from 'zod';
 
 /** Freshness of stored coverage and what the scheduler does, as every test-impact answer shows it. */
+/** The output schema of a TestImpactStatus, shared by the three test-impact tools. */
+export const testImpactStatusSchema = z.object({ coverage: z.enum(['none', 'fresh', 'stale']), tests: z.number().int(), stale_files: z.array(z.string()), scheduler: z.object({}).passthrough().nullable(), summary: z.string() }).passthrough();
+
 export interface TestImpactStatus {
   /** `none`: no coverage stored; `fresh`: every covered file unchanged since its tests ran; `stale`: some changed since. */
   coverage: 'none' | 'fresh' | 'stale';

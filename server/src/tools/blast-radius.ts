@@ -2,7 +2,7 @@ import type { LanguagePack } from '@agentgov/core';
 import { z } from 'zod';
 import { blastRadius, type BlastRadiusResult } from '../test-impact/blast-radius.js';
 import { coverageStoreOf, schedulerFor } from '../test-impact/scheduler-for.js';
-import { testImpactStatus, type TestImpactStatus } from '../test-impact/status.js';
+import { type TestImpactStatus, testImpactStatus, testImpactStatusSchema } from '../test-impact/status.js';
 import { defineTool } from './tool.js';
 
 const input = z
@@ -25,7 +25,7 @@ export const blastRadiusTool = defineTool({
       changed: z.array(z.object({}).passthrough()),
       notes: z.array(z.string()),
       counts: z.object({ candidates: z.number().int(), suite_tests: z.number().int(), by_distance: z.record(z.number().int()) }).passthrough(),
-      test_impact: z.object({ coverage: z.enum(['none', 'fresh', 'stale']), tests: z.number().int(), stale_files: z.array(z.string()), scheduler: z.object({}).passthrough().nullable(), summary: z.string() }).passthrough(),
+      test_impact: testImpactStatusSchema,
     })
     .passthrough(),
   returns:

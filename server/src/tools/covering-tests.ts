@@ -1,7 +1,7 @@
 import { AgentgovError } from '@agentgov/core';
 import { z } from 'zod';
 import { coverageStoreOf, schedulerFor } from '../test-impact/scheduler-for.js';
-import { testImpactStatus, type TestImpactStatus } from '../test-impact/status.js';
+import { type TestImpactStatus, testImpactStatus, testImpactStatusSchema } from '../test-impact/status.js';
 import { defineTool } from './tool.js';
 
 const input = z
@@ -41,7 +41,7 @@ export const coveringTestsTool = defineTool({
       coverage: z.enum(['fresh', 'stale', 'missing']),
       definitions: z.record(z.object({ qualified_name: z.string(), kind: z.string(), start_line: z.number().int(), end_line: z.number().int(), tests: z.array(z.object({}).passthrough()) }).passthrough()),
       import_time_lines: z.number().int(),
-      test_impact: z.object({ coverage: z.enum(['none', 'fresh', 'stale']), tests: z.number().int(), stale_files: z.array(z.string()), scheduler: z.object({}).passthrough().nullable(), summary: z.string() }).passthrough(),
+      test_impact: testImpactStatusSchema,
     })
     .passthrough(),
   returns: '`definitions` {def_uid: {qualified_name, kind, start_line, end_line, tests [{test_id, file, lines_hit, command}]}}, `coverage` (fresh|stale|missing), `import_time_lines`, and `test_impact` (scheduler state and freshness).',

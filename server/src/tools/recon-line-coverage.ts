@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { AgentgovError } from '@agentgov/core';
 import { z } from 'zod';
 import { coverageStoreOf, schedulerFor } from '../test-impact/scheduler-for.js';
-import { testImpactStatus, type TestImpactStatus } from '../test-impact/status.js';
+import { type TestImpactStatus, testImpactStatus, testImpactStatusSchema } from '../test-impact/status.js';
 import { defineTool } from './tool.js';
 
 const input = z
@@ -47,7 +47,7 @@ export const reconLineCoverageTool = defineTool({
       uncovered: z.array(z.number().int()),
       import_time: z.array(z.number().int()),
       tests_by_line: z.record(z.array(z.string())).optional(),
-      test_impact: z.object({ coverage: z.enum(['none', 'fresh', 'stale']), tests: z.number().int(), stale_files: z.array(z.string()), scheduler: z.object({}).passthrough().nullable(), summary: z.string() }).passthrough(),
+      test_impact: testImpactStatusSchema,
     })
     .passthrough(),
   returns: '`covered`, `uncovered` (code lines no test ran), `import_time` (lines run while test files loaded), `tests_by_line` {line: [test ids]} with include_tests, `coverage` (fresh|stale|missing), and `test_impact` (scheduler state and freshness).',

@@ -3,7 +3,7 @@ import { AgentgovError, type FileMove, type RefactorEdit, type RefactorEngine } 
 import { simpleGit } from 'simple-git';
 import { z } from 'zod';
 import { refactorService, requireRecon } from '../refactor/refactor-context.js';
-import { renderPreview, type RefactorPreviewResult } from '../refactor/refactor-preview.js';
+import { refactorPreviewSchema, renderPreview, type RefactorPreviewResult } from '../refactor/refactor-preview.js';
 import { storePreview } from '../refactor/preview-builder.js';
 import { defineTool } from './tool.js';
 
@@ -32,23 +32,7 @@ export const refactorMoveTool = defineTool({
   description:
     'Previews moving a file or directory and rewriting every import that reaches it (relative specifiers with or without extension, `.js` specifiers of `.ts` sources, index files, tsconfig paths, re-exports, dynamic import() and require(), Python absolute/relative/aliased imports) plus the moved files\' own relative imports. Writes nothing; refactor_commit applies it (git mv for tracked files).',
   inputSchema: input,
-  outputSchema: z
-    .object({
-      refactor_id: z.string(),
-      kind: z.enum(['rename', 'move']),
-      preview: z
-        .object({
-          edits: z.array(z.object({ path: z.string(), hunks: z.array(z.object({ old: z.string(), new: z.string(), line: z.number().int(), certainty: z.enum(['high', 'medium', 'low']) }).passthrough()) }).passthrough()),
-          moves: z.array(z.object({ from: z.string(), to: z.string(), git: z.boolean() }).passthrough()),
-          collisions: z.array(z.object({}).passthrough()),
-          counts: z.record(z.number().int()),
-          files: z.number().int(),
-          verification_required: z.boolean(),
-        })
-        .passthrough(),
-      display_to_user: z.string(),
-    })
-    .passthrough(),
+  outputSchema: refactorPreviewSchema,
   returns: '`refactor_id`, `preview.moves` (from, to, git), `preview.edits` (per file: hunks with `old`, `new`, `line`, `column`, `range`, `certainty`), `preview.counts`, `preview.verification_required`, `display_to_user`.',
   whenToUse: 'To move or rename a module or directory without breaking its importers, after recon (recon_impact on the file shows its importers).',
   related: ['recon', 'recon_impact', 'refactor_commit', 'refactor_cancel', 'refactor_rename'],

@@ -1,7 +1,7 @@
 import { AgentgovError } from '@agentgov/core';
 import { z } from 'zod';
 import { refactorService, requireRecon } from '../refactor/refactor-context.js';
-import { renderPreview, type RefactorPreviewResult } from '../refactor/refactor-preview.js';
+import { refactorPreviewSchema, renderPreview, type RefactorPreviewResult } from '../refactor/refactor-preview.js';
 import { storePreview, withinContexts } from '../refactor/preview-builder.js';
 import { resolveSymbol } from '../refactor/symbol-lookup.js';
 import { defineTool } from './tool.js';
@@ -23,23 +23,7 @@ export const refactorRenameTool = defineTool({
   description:
     'Previews renaming a symbol across the whole codebase, with the exact edits an editor would make: TypeScript/JavaScript through the TypeScript language service, Python through the index\'s scope and import resolution. Writes nothing; refactor_commit applies the preview.',
   inputSchema: input,
-  outputSchema: z
-    .object({
-      refactor_id: z.string(),
-      kind: z.enum(['rename', 'move']),
-      preview: z
-        .object({
-          edits: z.array(z.object({ path: z.string(), hunks: z.array(z.object({ old: z.string(), new: z.string(), line: z.number().int(), certainty: z.enum(['high', 'medium', 'low']) }).passthrough()) }).passthrough()),
-          moves: z.array(z.object({ from: z.string(), to: z.string(), git: z.boolean() }).passthrough()),
-          collisions: z.array(z.object({}).passthrough()),
-          counts: z.record(z.number().int()),
-          files: z.number().int(),
-          verification_required: z.boolean(),
-        })
-        .passthrough(),
-      display_to_user: z.string(),
-    })
-    .passthrough(),
+  outputSchema: refactorPreviewSchema,
   returns:
     '`refactor_id`, `preview.edits` (per file: hunks with `old`, `new`, `line`, `column`, exact `range`, `certainty`: high = resolved, medium = same name but unresolved, low = comment/string), `preview.collisions` (the new name already taken; the commit is then refused), `preview.counts`, `preview.verification_required`, `display_to_user`.',
   whenToUse: 'To rename a function, class, method, variable, type or property everywhere it is used, after recon (and recon_impact when unsure). Review medium/low hunks with refactor_commit inspect_path, then refactor_commit.',
