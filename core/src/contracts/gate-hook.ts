@@ -97,3 +97,48 @@ export function checkToolCallPayload(value: unknown, options: { framework: strin
   }
   return input;
 }
+
+/**
+ * The Claude-Code-style PreToolUse protocol (Claude Code, and agentx-code that copies it): the hook
+ * payload `{session_id, cwd, hook_event_name, tool_name, tool_input, tool_use_id}`, or the neutral
+ * Score request shape; the answer never grants what the agent's own permissions would not: an
+ * allowed call prints nothing, a warning prints a `systemMessage` without a decision, `ask` and
+ * `deny` are `hookSpecificOutput.permissionDecision`. `probeExtra` adds fields the framework's
+ * payload carries beside those (Claude Code's `transcript_path`).
+ */
+export function preToolUseGateFormat(framework: string, probeExtra: Record<string, unknown> = {}): GateHookFormat {
+  return {
+    name: framework,
+    parseInput(value) {
+      const hook = typeof value === 'object' && value !== null && 'tool_input' in value;
+      return checkToolCallPayload(value, hook ? { framework, argsField: 'tool_input', hookEvent: 'PreToolUse' } : { framework: 'gate', argsField: 'arguments' });
+    },
+    render(outcome) {
+      const { verdict, assessment, notes = [] } = outcome;
+      const message = [verdict.reason, ...notes].join(' ');
+      if (verdict.decision === 'ask' || verdict.decision === 'deny') {
+        const out = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: verdict.decision, permissionDecisionReason: message } };
+        return { stdout: `${JSON.stringify(out)}\n`, exitCode: 0 };
+      }
+      if (assessment?.action === 'warn' || notes.length) return { stdout: `${JSON.stringify({ systemMessage: message })}\n`, exitCode: 0 };
+      return { stdout: '', exitCode: 0 };
+    },
+    probePayload(cwd) {
+      return { session_id: 'agentgov-probe', ...probeExtra, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 'agentgov-probe' };
+    },
+    readDecision(stdout, exitCode): HookDecision | undefined {
+      if (exitCode === 2) return 'deny';
+      if (exitCode !== 0) return undefined;
+      if (stdout.trim() === '') return 'allow';
+      let value: { hookSpecificOutput?: { permissionDecision?: unknown }; systemMessage?: unknown };
+      try {
+        value = JSON.parse(stdout) as typeof value;
+      } catch {
+        return undefined;
+      }
+      const decision = value.hookSpecificOutput?.permissionDecision;
+      if (decision === 'ask' || decision === 'deny' || decision === 'allow') return decision;
+      return decision === undefined && typeof value.systemMessage === 'string' ? 'warn' : undefined;
+    },
+  };
+}

@@ -1,50 +1,9 @@
 /**
- * The agentx-code PreToolUse hook protocol (`gate --format agentx-code`): the payload the agent
- * sends and the answer it reads. Loaded by the gate client without the plugin host (declared in
+ * The agentx-code PreToolUse hook protocol (`gate --format agentx-code`), Claude Code's own shape:
+ * see `preToolUseGateFormat`. Loaded by the gate client without the plugin host (declared in
  * package.json `agentgov.gateFormats`), so it imports nothing at run time but core's gate-hook
  * helpers, which import nothing.
- *
- * The answer never grants what the agent's own permissions would not: an allowed call prints no
- * permission decision (the agent's own rules and prompts still apply), a warning prints a
- * message without a decision, `ask` and `deny` are decisions.
  */
-import { checkToolCallPayload, type GateHookFormat, type HookDecision } from '@agentgov/core/gate-hook';
+import { preToolUseGateFormat, type GateHookFormat } from '@agentgov/core/gate-hook';
 
-const FRAMEWORK = 'agentx-code';
-
-export const gateFormat: GateHookFormat = {
-  name: FRAMEWORK,
-  parseInput(value) {
-    // The framework-neutral Score request shape is accepted too (by hand, or from a script).
-    const hook = typeof value === 'object' && value !== null && 'tool_input' in value;
-    return checkToolCallPayload(value, hook ? { framework: FRAMEWORK, argsField: 'tool_input', hookEvent: 'PreToolUse' } : { framework: 'gate', argsField: 'arguments' });
-  },
-  render(outcome) {
-    const { verdict, assessment, notes = [] } = outcome;
-    const message = [verdict.reason, ...notes].join(' ');
-    if (verdict.decision === 'ask' || verdict.decision === 'deny') {
-      const out = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: verdict.decision, permissionDecisionReason: message } };
-      return { stdout: `${JSON.stringify(out)}\n`, exitCode: 0 };
-    }
-    if (assessment?.action === 'warn' || notes.length) return { stdout: `${JSON.stringify({ systemMessage: message })}\n`, exitCode: 0 };
-    return { stdout: '', exitCode: 0 };
-  },
-  probePayload(cwd) {
-    return { session_id: 'agentgov-probe', cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 'agentgov-probe' };
-  },
-  readDecision(stdout, exitCode): HookDecision | undefined {
-    if (exitCode === 2) return 'deny';
-    if (exitCode !== 0) return undefined;
-    if (stdout.trim() === '') return 'allow';
-    let value: { hookSpecificOutput?: { permissionDecision?: unknown }; systemMessage?: unknown };
-    try {
-      value = JSON.parse(stdout) as typeof value;
-    } catch {
-      return undefined;
-    }
-    const decision = value.hookSpecificOutput?.permissionDecision;
-    if (decision === 'ask' || decision === 'deny' || decision === 'allow') return decision;
-    if (decision === undefined && typeof value.systemMessage === 'string') return 'warn';
-    return undefined;
-  },
-};
+export const gateFormat: GateHookFormat = preToolUseGateFormat('agentx-code');
