@@ -67,7 +67,10 @@ export function checkHookCommand(command: string, format: GateHookFormat, option
     timeout: options.timeoutMs ?? 20_000,
   });
   const stderr = (run.stderr ?? '').trim().split('\n').slice(-3).join(' / ');
-  if (run.error || run.status === null) return { ok: false, exitCode: null, message: `the hook did not finish: ${run.error?.message ?? `killed by ${run.signal}`}` };
+  // A hook that exits before reading its stdin (a directory, a missing file) races the write of the
+  // payload: Node then reports EPIPE next to a real exit status, and the status is what the agent sees.
+  const pipeOnly = (run.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' && run.status !== null;
+  if ((run.error && !pipeOnly) || run.status === null) return { ok: false, exitCode: null, message: `the hook did not finish: ${run.error?.message ?? `killed by ${run.signal}`}` };
   if (run.status !== 0 && run.status !== 2) return { ok: false, exitCode: run.status, message: `the hook exited ${run.status}, which the agent treats as a hook error and runs the call ungoverned${stderr ? `: ${stderr}` : ''}` };
   const decision = format.readDecision(run.stdout, run.status);
   if (!decision) return { ok: false, exitCode: run.status, message: `the hook ran but its output is not a ${format.name} hook answer: ${JSON.stringify(run.stdout.slice(0, 200))}` };

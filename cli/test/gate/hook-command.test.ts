@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { AgentgovError } from '@agentgov/core';
 import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
-import { BIN_ENTRY, gateHookCommand, shellQuote } from '../../src/gate/hook-command.js';
+import { preToolUseGateFormat } from '@agentgov/core/gate-hook';
+import { BIN_ENTRY, checkHookCommand, gateHookCommand, shellQuote } from '../../src/gate/hook-command.js';
 
 describe('gate/hook-command', () => {
   it('quotes only what the shell would split or expand', () => {
@@ -31,5 +32,18 @@ describe('gate/hook-command', () => {
     expect(() => gateHookCommand('x', { entry: dir })).to.throw(AgentgovError, /not a regular file/);
     expect(() => gateHookCommand('x', { node: dir })).to.throw(AgentgovError, /not a regular file/);
     expect(() => gateHookCommand('x', { entry: join(dir, 'missing.js') })).to.throw(AgentgovError, /does not exist/);
+  });
+
+  it('reports the exit status of a hook that quits before reading its payload (EPIPE is no timeout)', () => {
+    // A payload far larger than a pipe buffer makes the write race lose every time: the shell exits
+    // 126 on a directory without reading stdin, and the check must still say "exited 126".
+    const dir = makeTempDir('hc-epipe-');
+    const format = { ...preToolUseGateFormat('agentx-code'), probePayload: () => ({ padding: 'x'.repeat(4 << 20) }) };
+    for (let round = 0; round < 3; round += 1) {
+      const check = checkHookCommand(`${dir} gate --stdin`, format, { cwd: dir });
+      expect(check.ok).to.equal(false);
+      expect(check.exitCode).to.equal(126);
+      expect(check.message).to.contain('exited 126');
+    }
   });
 });
