@@ -46,7 +46,7 @@ describe('agentgov replay', function () {
     const result = await runCli(['replay', projects, '--adapter', 'agentx-code'], { env });
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stderr).to.contain('replayed 4 file(s) with agentx-code: 16 new event(s), 0 already recorded');
-    expect(result.stderr).to.contain('skipped: 5 (invalid_tool_use: 1, malformed_json: 2, unknown_block_type: 1, unknown_line_type: 1)');
+    expect(result.stderr).to.contain('skipped: 5 (invalid_tool_use: 1, malformed_json: 1, not_an_object: 1, unknown_block_type: 1, unknown_line_type: 1)');
     expect(result.stderr).to.contain('incomplete last lines left for later: 1');
     const printed = result.stdout.trimEnd().split('\n');
     expect(printed.some((l) => /DENY .* rm -rf \/ \(/.test(l))).to.equal(true);
@@ -93,7 +93,7 @@ describe('agentgov replay', function () {
     const out = join(home, 'broken-records.jsonl');
     const result = await runCli(['replay', file, '--adapter', 'agentx-code', '--output', out], { env });
     expect(result.code, result.stderr).to.equal(0);
-    expect(result.stderr).to.contain('skipped: 3 (invalid_tool_use: 1, malformed_json: 2)');
+    expect(result.stderr).to.contain('skipped: 3 (invalid_tool_use: 1, malformed_json: 1, not_an_object: 1)');
     expect(result.stderr).to.match(/WARNING .*broken\.jsonl: skipped 3/);
     expect(readRecords(out).map((r) => r.event.arguments)).to.deep.equal([
       { command: 'git status' },

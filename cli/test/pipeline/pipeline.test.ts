@@ -117,13 +117,13 @@ describe('governance pipeline', function () {
     copyFileSync(SESSION_B, file);
     const first = await h.pipeline.ingestFile(h.adapter, file);
     expect(first.events).to.equal(3);
-    expect(first.skipped).to.deep.equal({ malformed_json: 2, invalid_tool_use: 1 });
+    expect(first.skipped).to.deep.equal({ malformed_json: 1, not_an_object: 1, invalid_tool_use: 1 });
     expect(first.pendingBytes).to.be.greaterThan(0);
     appendFileSync(file, 'sh","input":{"command":"shutdown -h now"}}]}}\n');
     const second = await h.pipeline.ingestFile(h.adapter, file);
     expect(second).to.deep.include({ events: 1, pendingBytes: 0, offset: statSync(file).size });
     expect(h.db.records.find('agentx-code:sess-bbbb-2222:toolu_b4')?.event.arguments).to.deep.equal({ command: 'shutdown -h now' });
-    expect(h.db.offsets.get(file)?.skipped).to.deep.equal({ malformed_json: 2, invalid_tool_use: 1 });
+    expect(h.db.offsets.get(file)?.skipped).to.deep.equal({ malformed_json: 1, not_an_object: 1, invalid_tool_use: 1 });
     await h.pipeline.close();
   });
 

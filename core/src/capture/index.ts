@@ -1,2 +1,3 @@
 export * from './json-lines.js';
 export * from './capture-files.js';
+export * from './claude-transcript.js';

@@ -44,7 +44,7 @@ describe('agentx-code transcript parser', () => {
     const bytes = readFileSync(SESSION_B);
     const parsed = parseTranscript(bytes.toString('utf8'), { file: SESSION_B });
     expect(parsed.events.map((e) => e.id)).to.deep.equal(['toolu_b1', 'toolu_b2', 'toolu_b3'].map((id) => eventId('sess-bbbb-2222', id)));
-    expect(parsed.skipped).to.deep.equal({ malformed_json: 2, invalid_tool_use: 1 });
+    expect(parsed.skipped).to.deep.equal({ malformed_json: 1, not_an_object: 1, invalid_tool_use: 1 });
     const lastLine = bytes.subarray(bytes.lastIndexOf(0x0a) + 1);
     expect(lastLine.length).to.be.greaterThan(0);
     expect(parsed.consumedBytes).to.equal(bytes.length - lastLine.length);
