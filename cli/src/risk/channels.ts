@@ -254,6 +254,22 @@ function sqlClient(program: string): Finder {
       .map((m) => ({ via: `${program} \\!`, script: m[1] ?? '' }));
 }
 
+/** `trap 'cmd' EXIT INT …`: the shell runs cmd when a listed signal (or exit) comes; `''` ignores, `-` resets. */
+function trap(args: string[]): Payload[] {
+  const rest = args[0] === '--' ? args.slice(1) : args;
+  const action = rest[0];
+  if (action === undefined || rest.length < 2 || action === '' || action === '-' || /^-[lp]$/.test(action)) return [];
+  return [{ via: 'trap', script: action }];
+}
+
+/** `alias ls='rm -rf ~'`: the value runs wherever the alias is used (a shell rc file, a later line). */
+function alias(args: string[]): Payload[] {
+  return args
+    .filter((arg) => /^[^=\s-][^=\s]*=/.test(arg))
+    .map((arg) => ({ via: 'alias', script: arg.slice(arg.indexOf('=') + 1) }))
+    .filter((payload) => payload.script.trim() !== '');
+}
+
 /** Program name → its channel finder. */
 export const CHANNELS: Record<string, Finder> = {
   awk,
@@ -289,6 +305,8 @@ export const CHANNELS: Record<string, Finder> = {
   mysql: sqlClient('mysql'),
   mariadb: sqlClient('mariadb'),
   psql: sqlClient('psql'),
+  trap,
+  alias,
 };
 
 export function channelPayloads(program: string, args: string[]): Payload[] {

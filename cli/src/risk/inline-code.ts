@@ -8,6 +8,12 @@
 const SPAWN_CALL =
   /\b(?:system|popen|popen2|Popen|getoutput|getstatusoutput|check_output|check_call|call|run|exec|exec[lv]p?e?|spawn[lv]?p?e?|execute|execSync|execFileSync|execFile|spawn|spawnSync|shell_exec|passthru|proc_open|Command|IO\.popen|Open3\.\w+)\s*\(\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)/g;
 const SPAWN_CALL_NO_PAREN = /\b(?:system|exec)\s+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/g;
+/** Perl's quote operators given to a spawning call: `system(q{…})`, `exec qq(…)`, `system q[…]`. */
+const PERL_QUOTED_SPAWN = /\b(?:system|exec)\s*\(?\s*q?q\s*(?:\{([^}]*)\}|\(([^)]*)\)|\[([^\]]*)\]|<([^>]*)>|([/|!#~])((?:(?!\5)[^\\]|\\.)*)\5)/g;
+/** Code that runs a process at all (the command may be a variable: `c="rm -rf ~"; os.system(c)`). */
+const SPAWNS = /\bos\.(system|popen|exec\w*|spawn\w*)\s*\(|\bsubprocess\.|\bchild_process\b|\bexecSync\b|\bspawnSync\b|\bsystem\s*[(\s]|\bexec\s*[(\s]|\bIO\.popen|\bOpen3\b|\bshell_exec\b|\bpassthru\b|\bproc_open\b|Runtime\.getRuntime|\bKernel\.(system|spawn|exec)/;
+/** A bracketed or parenthesised list of two or more string literals. */
+const WORD_LIST = /[[(]\s*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*,\s*)+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*,?\s*[\])]/g;
 const BACKTICKS = /`((?:[^`\\]|\\.)+)`/g;
 const QUOTED_EXEC = /(?:%x|qx)\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|\/([^/]*)\/|\|([^|]*)\|)/g;
 const STRING_LITERAL = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g;
@@ -18,6 +24,13 @@ export function extractShellFromCode(code: string): string[] {
   for (const match of code.matchAll(SPAWN_CALL_NO_PAREN)) scripts.add(literalToScript(match[1] ?? ''));
   for (const match of code.matchAll(BACKTICKS)) scripts.add(match[1] ?? '');
   for (const match of code.matchAll(QUOTED_EXEC)) scripts.add(match.slice(1).find((g) => g !== undefined) ?? '');
+  for (const match of code.matchAll(PERL_QUOTED_SPAWN)) scripts.add([match[1], match[2], match[3], match[4], match[6]].find((g) => g !== undefined) ?? '');
+  // The command is built elsewhere in the code: every string literal may be what runs.
+  if (SPAWNS.test(code)) {
+    for (const literal of stringLiterals(code)) if (/\s/.test(literal.trim())) scripts.add(literal);
+    // …or a list of words kept in a variable: `my @a = ("rm", "-rf", "/"); system(@a)`.
+    for (const match of code.matchAll(WORD_LIST)) scripts.add(literalToScript(`[${(match[0] ?? '').slice(1, -1)}]`));
+  }
   scripts.delete('');
   return [...scripts];
 }

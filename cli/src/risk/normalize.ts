@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseShell, UPSTREAM_OVERFLOW, type RawCommand, type Redirect } from './shell-parse.js';
+import { parseShell, printedText, UPSTREAM_OVERFLOW, type RawCommand, type Redirect } from './shell-parse.js';
 import { READ_LIMITS, ReadBudget } from './budget.js';
 import { channelPayloads, gitSettingPayload, variablePayload, type Payload } from './channels.js';
 import { extractShellFromCode, pathsInCode, stringLiterals } from './inline-code.js';
@@ -84,6 +84,8 @@ const DOWNLOAD_OUTPUT_OPTIONS = new Set(['-o', '--output', '-O', '--output-docum
 class Walker {
   /** Files a downloader wrote earlier in the same command line, by basename → downloader. */
   private readonly downloaded = new Map<string, string>();
+  /** Files written earlier in the same command line with literal text (`echo 'rm -rf ~' > x.sh`), by basename → text. */
+  private readonly writtenScripts = new Map<string, string>();
 
   constructor(
     private readonly out: Normalized,
@@ -145,6 +147,7 @@ class Walker {
       state.cwd = this.changeDir(state.cwd, args[0]);
     }
     if (raw.stdinText !== undefined) this.stdinScript(words, raw.stdinText, frame);
+    this.trackWrittenScript(raw, words, frame);
     // `PAGER='sh -c …' man ls`, `GIT_SSH_COMMAND=… git fetch`: a variable the program runs.
     for (const [key, value] of Object.entries(raw.assignments)) {
       const payload = variablePayload(key, value);
@@ -185,6 +188,37 @@ class Walker {
     }
     const family = interpreterFamily(name);
     if (family && operands.every((w) => w === '-')) this.inlineCode(family, text, frame, `${name} <<stdin`);
+    // `echo 'rm -rf ~' | at now`: at and batch run their stdin with /bin/sh later (unless -f names a file).
+    if ((name === 'at' || name === 'batch') && !words.slice(1).some((w) => /^-[a-zA-Z]*f/.test(w))) {
+      this.script(text, { ...frame, via: [...frame.via, `${name} <<stdin`], depth: frame.depth + 1 });
+    }
+  }
+
+  /**
+   * `echo 'rm -rf ~' > x.sh && bash x.sh` (or `./x.sh`, `source x.sh`): literal text written to a
+   * file earlier in the same command line is read as the script a later command runs from it.
+   */
+  private trackWrittenScript(raw: RawCommand, words: string[], frame: Frame): void {
+    const text = printedText(raw);
+    if (text !== undefined) {
+      for (const redirect of raw.redirects) {
+        if (/^\d*>>?\|?$|^&>>?$/.test(redirect.op) && redirect.target && !/^&?\d$/.test(redirect.target)) {
+          const key = redirect.target.slice(redirect.target.lastIndexOf('/') + 1);
+          // `>>` appends: the file runs everything written to it.
+          const before = redirect.op.includes('>>') ? this.writtenScripts.get(key) : undefined;
+          this.writtenScripts.set(key, before === undefined ? text : `${before}\n${text}`);
+        }
+      }
+      return;
+    }
+    if (this.writtenScripts.size === 0) return;
+    const name = programName(words[0] ?? '');
+    const runner = SHELLS.has(name) || name === 'source' || name === '.';
+    const operands = runner ? words.slice(1).filter((a) => !a.startsWith('-')).slice(0, 1) : [words[0] ?? ''];
+    for (const operand of operands) {
+      const script = this.writtenScripts.get(operand.slice(operand.lastIndexOf('/') + 1));
+      if (script !== undefined) this.script(script, { ...frame, via: [...frame.via, `runs written ${operand}`], depth: frame.depth + 1 });
+    }
   }
 
   argv(words: string[], frame: Frame): void {

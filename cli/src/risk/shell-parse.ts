@@ -383,7 +383,8 @@ function feed(producer: RawCommand, consumer: RawCommand): void {
   if (text !== undefined) consumer.stdinText = text;
 }
 
-function printedText(cmd: RawCommand): string | undefined {
+/** The text a command prints literally (echo, printf, cat or tee of a heredoc/herestring), or undefined. */
+export function printedText(cmd: RawCommand): string | undefined {
   const name = commandName(cmd);
   const args = cmd.words.slice(1);
   if (name === 'echo') {

@@ -60,6 +60,14 @@ describe('agentgov score: the risk probes of issue 16 (real binary, real HTTP)',
     expect((await score('Bash', { command: 'echo "rm -rf ~" | bash' })).recommendation).to.deep.equal({ action: 'deny', reason_code: 'destructive_delete_critical' });
   });
 
+  // Allowed before the second probing round: a trap action, an alias, a script written then run, a
+  // command held in a one-liner's variable, at's stdin.
+  for (const command of [`trap 'rm -rf ~' EXIT; true`, `alias ls='rm -rf ~'; ls`, `echo "rm -rf ~" > x.sh && bash x.sh`, `python3 -c 'import os; c="rm -rf ~"; os.system(c)'`, `printf 'rm -rf ~' | at now`]) {
+    it(`${command} is denied`, async () => {
+      expect((await score('Bash', { command })).recommendation).to.deep.equal({ action: 'deny', reason_code: 'destructive_delete_critical' });
+    });
+  }
+
   it('a channel payload is judged as a command, and the evidence names the channel', async () => {
     const answer = await score('Bash', { command: `git -c core.pager='sh -c "rm -rf ~"' log` });
     expect(answer.recommendation).to.deep.equal({ action: 'deny', reason_code: 'destructive_delete_critical' });

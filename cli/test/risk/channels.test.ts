@@ -52,6 +52,19 @@ describe('risk engine: execution channels and their evidence', function () {
     [`systemd-run --user sh -c 'rm -rf ~'`, 'destructive_delete_critical', 'systemd-run'],
     [`echo "rm -rf ~" | sudo bash`, 'destructive_delete_critical', 'bash <<stdin'],
     [`stdbuf -oL flock /tmp/l nohup setsid timeout 9 nice env rm -rf ~`, 'destructive_delete_critical', 'stdbuf'],
+    // Found by probing after issue 16 closed its first round: each of these was allowed.
+    [`trap 'rm -rf ~' EXIT; true`, 'destructive_delete_critical', 'trap'],
+    [`alias ls='rm -rf ~'; ls`, 'destructive_delete_critical', 'alias'],
+    [`printf 'rm -rf ~' | at now`, 'destructive_delete_critical', 'at <<stdin'],
+    [`echo 'rm -rf ~' | batch`, 'destructive_delete_critical', 'batch <<stdin'],
+    [`echo "rm -rf ~" > /tmp/x.sh && bash /tmp/x.sh`, 'destructive_delete_critical', 'runs written /tmp/x.sh'],
+    [`echo "rm -rf ~" > x.sh; chmod +x x.sh; ./x.sh`, 'destructive_delete_critical', 'runs written ./x.sh'],
+    [`printf 'rm -rf ~\n' >> run.sh && source run.sh`, 'destructive_delete_critical', 'runs written run.sh'],
+    [`perl -e "system(q{rm -rf ~})"`, 'destructive_delete_critical', 'perl -e'],
+    [`perl -e 'exec qq(rm -rf ~)'`, 'destructive_delete_critical', 'perl -e'],
+    [`perl -e '$c="rm -rf ~"; system($c)'`, 'destructive_delete_critical', 'perl -e'],
+    [`python3 -c 'import os; c="rm -rf ~"; os.system(c)'`, 'destructive_delete_critical', 'python3 -c'],
+    [`node -e 'const c="rm -rf ~"; require("child_process").execSync(c)'`, 'destructive_delete_critical', 'node -e'],
   ];
   for (const [command, code, via] of channels) {
     it(`${command} → ${code}, via ${via}`, function () {
@@ -79,6 +92,37 @@ describe('risk engine: execution channels and their evidence', function () {
       expect(answer.action).to.be.oneOf(['ask', 'deny']);
       expect(answer.reason_code).to.equal(code);
       expect(answer.evidence.rules.map((r) => r.rule_id)).to.include(rule);
+    });
+  }
+
+  // What must stay quiet next to those channels.
+  for (const command of [`trap '' INT`, 'trap - INT', 'trap -p', `alias ll='ls -la'`, `echo "ls -la" > x.sh && bash x.sh`, `echo 'make build' | at midnight`, `python3 -c 'import os; os.system("ls"); print("hello world")'`]) {
+    it(`${command} is not a delete`, function () {
+      const answer = engine.assess(event(command));
+      expect(answer.reason_code).to.not.match(/^destructive_delete/);
+      expect(answer.action).to.not.equal('deny');
+    });
+  }
+
+  const containersAndDevices: Array<[string, string, string]> = [
+    ['tar -cf /dev/sda .', 'raw_device_write', 'device.tar-write'],
+    ['tar cf /dev/sdb src', 'raw_device_write', 'device.tar-write'],
+    ['docker run -v ~/:/h alpine rm -rf /h', 'privilege_escalation', 'priv.container-host-access'],
+    ['docker run -v "$HOME":/h alpine', 'privilege_escalation', 'priv.container-host-access'],
+    ['docker run --mount type=bind,source=/home/dev,target=/h alpine', 'privilege_escalation', 'priv.container-host-access'],
+    ['podman run -v /etc:/host-etc alpine', 'privilege_escalation', 'priv.container-host-access'],
+  ];
+  for (const [command, code, rule] of containersAndDevices) {
+    it(`${command} → ${code} (${rule})`, function () {
+      const answer = engine.assess(event(command));
+      expect(answer.action).to.be.oneOf(['ask', 'deny']);
+      expect(answer.reason_code).to.equal(code);
+      expect(answer.evidence.rules.map((r) => r.rule_id)).to.include(rule);
+    });
+  }
+  for (const command of ['tar -xf /dev/sr0', 'tar -czf backup.tgz src', 'docker run --rm -v "$(pwd)":/app -w /app node:20 npm test', 'docker run -v ./data:/data postgres']) {
+    it(`${command} is allowed`, function () {
+      expect(engine.assess(event(command)).action).to.be.oneOf(['allow', 'warn']);
     });
   }
 
