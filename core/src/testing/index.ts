@@ -33,3 +33,4 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): N
 export * from './memory-retrieval-index.js';
 export * from './python-venv.js';
 export { FRAMEWORK_HOME_VARIABLES } from './framework-homes.js';
+export * from './node-packages.js';
