@@ -16,6 +16,7 @@ const { parseQuery, MAX_TASK_CHARS } = await import(join(ROOT, 'server/dist/src/
 const { runRecon } = await import(join(ROOT, 'server/dist/src/recon/recon.js'));
 const { retrievalIndexOf } = await import(join(ROOT, 'server/dist/src/recon/retrieval-index.js'));
 const { runnerOf } = await import(join(ROOT, 'server/dist/src/recon/runner-of.js'));
+const { TEST_VOCABULARY } = await import(join(ROOT, 'server/dist/src/recon/priors.js'));
 
 let hostPromise;
 function host() {
@@ -75,7 +76,11 @@ export async function open(dir) {
           defs[c.def_uid] = def ? { def_uid: def.def_uid, path: def.path, kind: def.kind, name: def.name, qualified_name: def.qualified_name, start_line: def.start_line, end_line: def.end_line } : null;
         }
       }
-      return { query, pool, expand: [...retrieval.expand], defs };
+      // The per-repository facts the priors read: file classes of the candidates' files, product vocabulary.
+      const classes = {};
+      for (const def of Object.values(defs)) if (def && !(def.path in classes)) classes[def.path] = view.fileClass?.(def.path) ?? null;
+      const productWords = TEST_VOCABULARY.filter((w) => view.isProductWord?.(w));
+      return { query, pool, expand: [...retrieval.expand], defs, classes, productWords };
     },
     /** The retrieval view of the index (bench/answers asks it for the nearest names of an UNSAT answer). */
     view: () => retrievalIndexOf(index),

@@ -36,7 +36,7 @@ for (const set of values.sets.split(',')) {
   const total = loaded.total;
   const rows = loaded.rows.filter((r) => r.sha);
   const noBase = loaded.rows.length - rows.length;
-  const acc = { base: [], path: [], recon: [], gates: {}, latency: [], cold: [], index: [], skipped: noBase, rows: 0 };
+  const acc = { base: [], path: [], recon: [], gates: {}, latency: [], cold: [], index: [], skipped: noBase, unextractable: 0, rows: 0 };
   // Same tree for neighbouring rows, trees in commit order: every tree is prepared once, and a
   // tree's index can be seeded from its predecessor's.
   const ordered = inCommitOrder(rows);
@@ -44,14 +44,26 @@ for (const set of values.sets.split(',')) {
   const seeded = { seeded: 0, reused: 0, cold: 0 };
   for (const row of ordered) {
     if (!current || current.key !== `${row.repo}@${row.sha}`) {
-      current?.bm25.close();
+      current?.bm25?.close();
       await current?.recon?.close();
       const previous = current?.repo === row.repo ? current.dir : null;
-      const dir = treeOf(row.repo, row.sha);
-      const files = sourceFiles(dir);
-      if (engine) seeded[seedIndex(dir, values['no-seed'] ? null : previous)] += 1;
-      current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir, files: new Set(files), bm25: new FileBm25(dir, files), recon: engine ? await engine.open(dir) : null };
+      current = null;
+      try {
+        const dir = treeOf(row.repo, row.sha);
+        const files = sourceFiles(dir);
+        if (engine) seeded[seedIndex(dir, values['no-seed'] ? null : previous)] += 1;
+        current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir, files: new Set(files), bm25: new FileBm25(dir, files), recon: engine ? await engine.open(dir) : null };
+      } catch (error) {
+        // A tree that cannot be extracted (a sha missing from the mirror, a full disk) loses its rows, counted.
+        current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir: null, failed: String(error?.message ?? error).split('\n')[0] };
+      }
       if (current.recon) acc.index.push(current.recon.index_ms);
+    }
+    if (current.failed) {
+      acc.skipped += 1;
+      acc.unextractable += 1;
+      emit({ set, id: row.id, skipped: `tree not extractable: ${current.failed}` });
+      continue;
     }
     const gold = row.gold.filter((g) => SOURCE_FILE.test(g) && current.files.has(g));
     if (gold.length === 0) {
@@ -76,10 +88,10 @@ for (const set of values.sets.split(',')) {
     }
     emit(record);
   }
-  current?.bm25.close();
+  current?.bm25?.close();
   await current?.recon?.close();
   const agg = (list) => ({ r1: mean(list.map((m) => m.r1)), r5: mean(list.map((m) => m.r5)), r10: mean(list.map((m) => m.r10)), mrr: mean(list.map((m) => m.rr)) });
-  const entry = { set, rows: acc.rows, total, skipped: acc.skipped, baseline: agg(acc.base), baseline_path: agg(acc.path) };
+  const entry = { set, rows: acc.rows, total, skipped: acc.skipped, unextractable: acc.unextractable, baseline: agg(acc.base), baseline_path: agg(acc.path) };
   if (engine) Object.assign(entry, { recon: agg(acc.recon), gates: acc.gates, p50_ms: percentile(acc.latency, 50), p95_ms: percentile(acc.latency, 95), cold_p50_ms: percentile(acc.cold, 50), trees: { ...seeded, index_p50_ms: percentile(acc.index, 50) } });
   emit({ summary: entry });
   summary.push(entry);
@@ -96,5 +108,7 @@ for (const s of summary) {
     table.push(`| ${s.set} | | **recon** (misses@5 cut ${(cut * 100).toFixed(0)}%) | ${f(s.recon.r1)} | ${f(s.recon.r5)} | ${f(s.recon.r10)} | ${f(s.recon.mrr)} | ${Object.entries(s.gates).map(([g, n]) => `${g} ${n}`).join(', ')} | ${f(s.p50_ms)} | ${f(s.p95_ms)} |`);
   }
 }
+const unextractable = summary.filter((s) => s.unextractable > 0).map((s) => `${s.set} ${s.unextractable}`);
+if (unextractable.length) table.push('', `rows skipped because their tree could not be extracted: ${unextractable.join(', ')}`);
 console.log(`\n${table.join('\n')}\n\ncommand: node bench/recon/run.mjs ${process.argv.slice(2).join(' ')}`);
 if (values.out) writeFileSync(values.out, `${lines.join('\n')}\n`);

@@ -22,7 +22,12 @@ export function treeOf(repo, sha) {
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  execSync(`git -C ${JSON.stringify(mirrorOf(repo))} archive ${sha} | tar -x -C ${JSON.stringify(tmp)}`, { stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 30 });
+  try {
+    execSync(`set -o pipefail; git -C ${JSON.stringify(mirrorOf(repo))} archive ${sha} | tar -x -C ${JSON.stringify(tmp)}`, { shell: '/bin/bash', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 30 });
+  } catch (error) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new Error(`cannot extract ${repo}@${sha}: ${String(error.stderr ?? error.message).trim().split('\n')[0]}`);
+  }
   renameSync(tmp, dir);
   return dir;
 }

@@ -28,6 +28,7 @@ for (const row of rows) {
   row.poolMap = new Map(Object.entries(row.pool).map(([name, list]) => [name, new Map(list.map(([uid, score, explicit]) => [uid, { def_uid: uid, score, ...(explicit ? { explicit: true } : {}) }]))]));
   row.expandSet = new Set(row.expand);
   row.index = { definition: (uid) => row.defs[uid] ?? undefined };
+  row.repoFacts = { fileClass: (path) => row.classes?.[path] ?? undefined, isProductWord: (word) => (row.productWords ?? []).includes(word) };
 }
 
 for (const variant of variants) {
@@ -37,7 +38,8 @@ for (const variant of variants) {
   const per = {};
   for (const row of rows) {
     const { ranked } = fuse(row.poolMap, row.index, row.expandSet, weights);
-    const ordered = applyPriors(ranked, row.query, priors);
+    // `"repoFacts": false` ranks as before per-repository file classes and test vocabulary existed.
+    const ordered = applyPriors(ranked, row.query, priors, variant.repoFacts === false ? undefined : row.repoFacts);
     const keep = cutoff(ordered.map((c) => c.score), bounds).keep;
     const files = [...new Set(ordered.slice(0, keep).map((c) => c.def.path))];
     if (variant.dump && row.set === variant.dump) console.log(JSON.stringify({ id: row.id, gold: row.gold, top: files.slice(0, 5), hit: fileMetrics(files, row.gold).r5 }));

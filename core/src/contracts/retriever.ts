@@ -65,6 +65,21 @@ export interface RetrievalIndex {
   isKnownName(name: string): boolean;
   /** PageRank of a definition in the reference graph, normalised so the mean is 1. */
   pagerank(defUid: string): number;
+  /** Vendored or generated code, recognised from the repository itself; undefined for the repository's own code. */
+  fileClass?(path: string): FileClass | undefined;
+  /** True when `word` is frequent in this repository's product code (not tests, examples or vendored code). */
+  isProductWord?(word: string): boolean;
+  /** Files this file imports (`imports`) and files importing it (`importers`), from the import graph. */
+  fileImports?(path: string): { imports: string[]; importers: string[] };
+}
+
+/** Why a file is not the repository's own hand-written code. */
+export interface FileClass {
+  kind: 'vendored' | 'generated';
+  /** What says so, e.g. `own package metadata: lib/packages/six/LICENSE` or `header: @generated`. */
+  reason: string;
+  /** The vendored package's directory name (`six`), which a task naming it explicitly may use. */
+  name?: string;
 }
 
 export interface RetrievalContext {

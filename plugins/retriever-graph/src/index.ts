@@ -60,15 +60,90 @@ export function createGraphRetriever(options: GraphOptions): Retriever {
   };
 }
 
-export default definePlugin<GraphOptions>({
+/** Re-export hubs and package entry points: they import what they re-export or register. */
+const HUB_FILE = /(^|\/)(index\.[cm]?[jt]sx?|__init__\.py|mod\.rs|lib\.rs)$/;
+/** Error catalogs: imported by the code that raises their errors. */
+const CATALOG_FILE = /(^|\/)(errors?|exceptions?)\.(py|[cm]?[jt]sx?)$/;
+
+export interface HubOptions {
+  /** Depth within each primary retriever's ranking at which a file counts as a strong candidate (default 10). */
+  depth: number;
+  /** Hubs returned at most (default 3), so they never flood an answer. */
+  limit: number;
+  /** A hub needs at least this much strength from the candidates it links (default 1: one top-ranked file, or several lower ones). */
+  minScore: number;
+}
+
+/**
+ * Import-graph signal for hub files: a re-export hub (`index.ts`, `__init__.py`) that imports strong
+ * candidates, or an error catalog that strong candidates import, is offered with the summed strength
+ * of those candidates (1/rank in each primary retriever). Only hubs, only linked to the top of the
+ * primary rankings, and only a few: the hub gets a fair chance without flooding every answer.
+ */
+export function createHubRetriever(options: HubOptions): Retriever {
+  return {
+    name: 'hub',
+    phase: 'expand',
+    async retrieve(_query, { index, prior }) {
+      if (!prior || !index.fileImports) return [];
+      const strength = new Map<string, number>();
+      for (const candidates of prior.values()) {
+        const best = new Map<string, number>();
+        const ordered = [...candidates.values()].sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
+        for (const c of ordered) {
+          const path = index.definition(c.def_uid)?.path;
+          if (path === undefined || best.has(path)) continue;
+          best.set(path, best.size + 1);
+          if (best.size >= options.depth) break;
+        }
+        for (const [path, rank] of best) strength.set(path, (strength.get(path) ?? 0) + 1 / rank);
+      }
+      const hubs = new Map<string, { score: number; via: string[] }>();
+      const credit = (hub: string, from: string, gain: number) => {
+        if (hub === from) return;
+        const entry = hubs.get(hub) ?? { score: 0, via: [] };
+        entry.score += gain;
+        entry.via.push(from);
+        hubs.set(hub, entry);
+      };
+      for (const [path, gain] of strength) {
+        const { imports, importers } = index.fileImports(path);
+        for (const importer of importers) if (HUB_FILE.test(importer)) credit(importer, path, gain);
+        for (const imported of imports) if (CATALOG_FILE.test(imported)) credit(imported, path, gain);
+      }
+      const out: RetrieverCandidate[] = [];
+      for (const [path, hub] of hubs) {
+        if (hub.score < options.minScore) continue;
+        const def = index.definitionsIn(path)[0];
+        if (!def) continue;
+        const role = CATALOG_FILE.test(path) ? 'error catalog used by' : 're-exports';
+        out.push({ def_uid: def.def_uid, score: hub.score, why: `${role} ${hub.via.slice(0, 3).join(', ')}${hub.via.length > 3 ? ` +${hub.via.length - 3}` : ''}` });
+      }
+      out.sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
+      return out.slice(0, options.limit);
+    },
+  };
+}
+
+export default definePlugin<GraphOptions & HubOptions>({
   name: NAME,
   optionsSchema: {
     type: 'object',
-    properties: { maxStarts: { type: 'integer', minimum: 1, default: 20 }, limit: { type: 'integer', minimum: 1, default: 100 }, signalDepth: { type: 'integer', minimum: 1, default: 20 } },
+    properties: {
+      maxStarts: { type: 'integer', minimum: 1, default: 20 },
+      limit: { type: 'integer', minimum: 1, default: 100 },
+      signalDepth: { type: 'integer', minimum: 1, default: 20 },
+      depth: { type: 'integer', minimum: 1, default: 10 },
+      minScore: { type: 'number', minimum: 0, default: 1 },
+    },
     additionalProperties: false,
   },
   apply(hooks, { options }) {
     const retriever = createGraphRetriever({ maxStarts: options.maxStarts ?? 20, limit: options.limit ?? 100, signalDepth: options.signalDepth ?? 20 });
-    hooks.retrievers.tap(NAME, (registry) => registry.add(retriever));
+    const hub = createHubRetriever({ depth: options.depth ?? 10, limit: 3, minScore: options.minScore ?? 1 });
+    hooks.retrievers.tap(NAME, (registry) => {
+      registry.add(retriever);
+      registry.add(hub);
+    });
   },
 });

@@ -1,5 +1,5 @@
 import type { Gate, GateFeatures } from './gate.js';
-import type { ReconMetrics, ReconResult } from './recon.js';
+import type { ReconMetrics, ReconResult, ReconSubtask } from './recon.js';
 import type { ReconSpan } from './snippets.js';
 
 /**
@@ -63,6 +63,8 @@ export interface ReconAnswer {
   nearest?: Record<string, string[]>;
   /** AMBIG: the term and the subsystems it matches in. */
   ambiguous?: { term: string; subsystems: string[] };
+  /** BROAD: the subsystems the results fall into, largest first — the narrower tasks to ask instead. */
+  decomposition?: ReconSubtask[];
   /** Diagnostics, only with `verbose: true`. */
   metrics?: ReconMetrics;
 }
@@ -80,7 +82,7 @@ export interface ReconAnswerOptions {
 export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOptions): { answer: ReconAnswer; text: string } {
   const budgetChars = options.budgetTokens * CHARS_PER_TOKEN - FOOTER_CHARS;
   const spans = result.gate === 'UNSAT' ? result.results.slice(0, UNSAT_RESULTS) : result.results;
-  const header = headerOf(result.gate, result.hint, result.metrics.gate_features, options.nearest ?? {});
+  const header = headerOf(result.gate, result.hint, result.metrics.gate_features, options.nearest ?? {}, result.decomposition);
   let used = header.length;
   const blocks: string[] = [];
   const out: ReconAnswerSpan[] = [];
@@ -125,6 +127,7 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
     budget: { tokens: options.budgetTokens, used_tokens: Math.ceil(text.length / CHARS_PER_TOKEN), ...counts, omitted, ...(more ? { more } : {}) },
     ...(result.gate === 'UNSAT' && features.mentions_missing.length ? { missing: features.mentions_missing, nearest: options.nearest ?? {} } : {}),
     ...(result.gate === 'AMBIG' && features.ambiguous_term ? { ambiguous: { term: features.ambiguous_term, subsystems: features.subsystems } } : {}),
+    ...(result.gate === 'BROAD' && result.decomposition ? { decomposition: result.decomposition } : {}),
     ...(options.verbose ? { metrics: result.metrics } : {}),
   };
   return { answer, text };
@@ -147,7 +150,7 @@ function answerSpan(span: ReconSpan, rank: number): Omit<ReconAnswerSpan, 'detai
   };
 }
 
-function headerOf(gate: Gate, hint: string, features: GateFeatures, nearest: Record<string, string[]>): string {
+function headerOf(gate: Gate, hint: string, features: GateFeatures, nearest: Record<string, string[]>, decomposition?: ReconSubtask[]): string {
   const lines = [`gate: ${gate}`];
   if (gate === 'UNSAT') {
     for (const name of features.mentions_missing) {
@@ -156,6 +159,10 @@ function headerOf(gate: Gate, hint: string, features: GateFeatures, nearest: Rec
     }
   }
   if (gate === 'AMBIG' && features.ambiguous_term) lines.push(`ambiguous: '${features.ambiguous_term}' in ${features.subsystems.join(', ')}`);
+  if (gate === 'BROAD' && decomposition) {
+    lines.push('split into:');
+    for (const part of decomposition) lines.push(`- ${part.subsystem} (${part.results} results): ${part.files.join(', ')}`);
+  }
   lines.push(`hint: ${hint}`);
   return lines.join('\n');
 }

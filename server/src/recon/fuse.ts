@@ -17,6 +17,8 @@ export interface RankedCandidate {
   /** How strongly it was named: 1 for a seed or pin, less for an identifier or path in the task, 0 if not named. */
   named: number;
   score: number;
+  /** Set by the priors when the candidate was demoted as vendored or generated code: what says so. */
+  demoted?: string;
 }
 
 export interface FusionWeights {
@@ -36,7 +38,7 @@ export interface FusionWeights {
 // (callers, importers of what the task names) finds the files that use a named symbol.
 export const DEFAULT_WEIGHTS: FusionWeights = {
   k: 10,
-  retriever: { lexical: 1, lexical_file: 2, term: 0.5, symbol: 1.2, graph: 1 },
+  retriever: { lexical: 1, lexical_file: 2, term: 0.5, symbol: 1.2, graph: 1, hub: 0.5 },
   agreement: 0.3,
   explicit: 0.5,
 };

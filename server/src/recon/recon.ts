@@ -1,8 +1,8 @@
 import type { CandidatePool, RetrievalIndex, RetrievalQuery } from '@agentgov/core';
 import { cutoff, type CutoffReason } from './cutoff.js';
 import { fuse } from './fuse.js';
-import { applyPriors } from './priors.js';
-import { decideGate, type Gate, type GateFeatures } from './gate.js';
+import { applyPriors, DEFAULT_PRIORS } from './priors.js';
+import { decideGate, subsystemLabels, type Gate, type GateFeatures } from './gate.js';
 import { reconHint } from './hints.js';
 import type { RetrievalRunner } from './retrieval.js';
 import { buildSpans, DEFAULT_SNIPPET_BUDGET, type ReconSpan, type SnippetBudget } from './snippets.js';
@@ -20,9 +20,18 @@ export interface ReconMetrics {
   dropped: number;
 }
 
+/** One part a BROAD task would split into: a subsystem of the results, its share and its best files. */
+export interface ReconSubtask {
+  subsystem: string;
+  results: number;
+  files: string[];
+}
+
 export interface ReconResult {
   gate: Gate;
   results: ReconSpan[];
+  /** BROAD only: the subsystems the results fall into, largest first — the narrower tasks to ask. */
+  decomposition?: ReconSubtask[];
   metrics: ReconMetrics;
   hint: string;
 }
@@ -42,15 +51,17 @@ export async function runRecon(query: RetrievalQuery, runner: RetrievalRunner, i
   // Fusion feeds both the gate's features and the ranking; it is timed as `rank`.
   const { ranked, dropped } = stage('rank', () => {
     const fused = fuse(retrieval.pool, index, retrieval.expand);
-    return { ranked: applyPriors(fused.ranked, query), dropped: fused.dropped };
+    return { ranked: applyPriors(fused.ranked, query, DEFAULT_PRIORS, index), dropped: fused.dropped };
   });
   const { gate, features } = stage('gate', () => decideGate(query, ranked, index));
   const cut = stage('cutoff', () => cutoff(ranked.map((c) => c.score)));
   const kept = ranked.slice(0, cut.keep);
   const built = stage('snippets', () => buildSpans(kept, index, snippets));
+  const decomposition = gate === 'BROAD' ? decompose(kept.map((c) => c.def.path)) : undefined;
   return {
     gate,
     results: built.spans,
+    ...(decomposition ? { decomposition } : {}),
     hint: reconHint(gate, features, kept[0]?.def.qualified_name),
     metrics: {
       timings_ms: timings,
@@ -63,6 +74,27 @@ export async function runRecon(query: RetrievalQuery, runner: RetrievalRunner, i
       dropped,
     },
   };
+}
+
+/** Subtasks shown at most: more is no longer a decomposition. */
+const MAX_SUBTASKS = 6;
+
+/**
+ * Groups result paths (in rank order) by subsystem — the first folder below their common folder —
+ * largest group first; null when they all sit in one folder.
+ */
+export function decompose(paths: readonly string[]): ReconSubtask[] | undefined {
+  const labels = subsystemLabels(paths);
+  if (!labels) return undefined;
+  const groups = new Map<string, ReconSubtask>();
+  paths.forEach((path, i) => {
+    const label = labels[i] as string;
+    const group = groups.get(label) ?? { subsystem: label, results: 0, files: [] };
+    group.results += 1;
+    if (!group.files.includes(path) && group.files.length < 3) group.files.push(path);
+    groups.set(label, group);
+  });
+  return [...groups.values()].sort((a, b) => b.results - a.results).slice(0, MAX_SUBTASKS);
 }
 
 function contributions(pool: CandidatePool, kept: Set<string>): ReconMetrics['contributions'] {

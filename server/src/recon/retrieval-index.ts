@@ -1,13 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { resolveRepoPath } from '../paths/repo-path.js';
-import type { GraphRelation, RetrievalDefinition, RetrievalIndex } from '@agentgov/core';
+import type { FileClass, GraphRelation, RetrievalDefinition, RetrievalIndex } from '@agentgov/core';
 import { eq } from 'drizzle-orm';
 import { pagerank } from '../graph/graph-algorithms.js';
 import { refs } from '../index/store/schema.js';
 import type { RepositoryIndex } from '../index/repository-index.js';
+import { classifyFiles } from './file-classes.js';
+import { isPeripheralPath, isTestPath, TEST_VOCABULARY } from './priors.js';
 
 /** Same-file siblings offered per definition at most: enough context, no flooding from huge files. */
 const MAX_SIBLINGS = 8;
+/**
+ * A test word in at least this share of the product files is this repository's product vocabulary
+ * (`fixture` in a test framework), not evidence that a task is about tests.
+ */
+const PRODUCT_WORD_SHARE = 0.2;
+/** ... and in at least this many of them, so a tiny repository does not turn every word into product vocabulary. */
+const PRODUCT_WORD_MIN_FILES = 3;
 
 /**
  * The retrievers' view of the repository index, built once per index epoch: definitions by uid,
@@ -22,6 +31,8 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   readonly #files: string[];
   #ranks: Map<string, number> | undefined;
   readonly #known = new Map<string, boolean>();
+  #classes: Map<string, FileClass> | undefined;
+  #productWords: Set<string> | undefined;
 
   constructor(private readonly index: RepositoryIndex) {
     this.version = `${index.root}@${index.epoch()}`;
@@ -108,6 +119,33 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       }
     }
     return out;
+  }
+
+  fileClass(path: string): FileClass | undefined {
+    this.#classes ??= classifyFiles({ root: this.index.root, files: this.#files, text: (p) => this.fileText(p) });
+    return this.#classes.get(path);
+  }
+
+  isProductWord(word: string): boolean {
+    if (!this.#productWords) {
+      const product = this.#files.filter((p) => !isTestPath(p) && !isPeripheralPath(p) && !this.fileClass(p));
+      const counts = new Map<string, number>();
+      const pattern = new RegExp(`(?<![\\w$])(${TEST_VOCABULARY.join('|')})(?![\\w$])`, 'gi');
+      for (const path of product) {
+        const seen = new Set<string>();
+        for (const m of (this.fileText(path) ?? '').matchAll(pattern)) seen.add((m[1] ?? '').toLowerCase());
+        for (const w of seen) counts.set(w, (counts.get(w) ?? 0) + 1);
+      }
+      const needed = Math.max(PRODUCT_WORD_MIN_FILES, product.length * PRODUCT_WORD_SHARE);
+      this.#productWords = new Set([...counts].filter(([, n]) => n >= needed).map(([w]) => w));
+    }
+    return this.#productWords.has(word.toLowerCase());
+  }
+
+  fileImports(path: string): { imports: string[]; importers: string[] } {
+    const graph = this.index.fileGraph();
+    if (!graph.hasNode(path)) return { imports: [], importers: [] };
+    return { imports: graph.outNeighbors(path), importers: graph.inNeighbors(path) };
   }
 
   pagerank(defUid: string): number {

@@ -55,6 +55,7 @@ export function buildSpans(kept: readonly RankedCandidate[], index: Pick<Retriev
       found_by: signals.map(([name]) => name),
       why: signals.slice(0, 3).map(([name, signal]) => (signal.why && signal.why !== `file ${def.path}` ? `${name}: ${signal.why}` : name)),
     };
+    if (candidate.demoted) span.why.push(`demoted: ${candidate.demoted}`);
     if (i >= full) return span;
     const snippet = readSnippet(def.path, def.start_line, def.end_line, index, lineCache, budget.maxLinesPerSnippet);
     if (snippet === undefined) return span;
