@@ -130,10 +130,11 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     if (!this.#productWords) {
       const product = this.#files.filter((p) => !isTestPath(p) && !isPeripheralPath(p) && !this.fileClass(p));
       const counts = new Map<string, number>();
-      const pattern = new RegExp(`(?<![\\w$])(${TEST_VOCABULARY.join('|')})(?![\\w$])`, 'gi');
+      // A method call (`/re/.test(s)`) is not vocabulary; a word in a name, comment or decorator (`@pytest.fixture`) is.
+      const pattern = new RegExp(`(?<![\\w$])(${TEST_VOCABULARY.join('|')})(?![\\w$])(?!\\s*\\()|(?<![\\w$.])(${TEST_VOCABULARY.join('|')})(?![\\w$])`, 'gi');
       for (const path of product) {
         const seen = new Set<string>();
-        for (const m of (this.fileText(path) ?? '').matchAll(pattern)) seen.add((m[1] ?? '').toLowerCase());
+        for (const m of (this.fileText(path) ?? '').matchAll(pattern)) seen.add((m[1] ?? m[2] ?? '').toLowerCase());
         for (const w of seen) counts.set(w, (counts.get(w) ?? 0) + 1);
       }
       const needed = Math.max(PRODUCT_WORD_MIN_FILES, product.length * PRODUCT_WORD_SHARE);
