@@ -11,25 +11,35 @@ const { values } = parseArgs({ options: { sets: { type: 'string', default: 'issu
 const engine = await import('./engine.mjs');
 const out = createWriteStream(values.out);
 let written = 0;
+let unextractable = 0;
 for (const set of values.sets.split(',')) {
   const rows = loadSet(set, Number(values.limit) || 0).rows.filter((r) => r.sha);
   const ordered = inCommitOrder(rows);
   let current = null;
   for (const row of ordered) {
     if (!current || current.key !== `${row.repo}@${row.sha}`) {
-      await current?.recon.close();
+      await current?.recon?.close();
       const previous = current?.repo === row.repo ? current.dir : null;
-      const dir = treeOf(row.repo, row.sha);
-      seedIndex(dir, previous);
-      current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir, files: new Set(sourceFiles(dir)), recon: await engine.open(dir) };
+      try {
+        const dir = treeOf(row.repo, row.sha);
+        seedIndex(dir, previous);
+        current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir, files: new Set(sourceFiles(dir)), recon: await engine.open(dir) };
+      } catch (error) {
+        current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir: null, recon: null };
+        console.error(`skipped ${row.id}: ${error.message.split('\n')[0]}`);
+      }
+    }
+    if (!current.recon) {
+      unextractable += 1;
+      continue;
     }
     const gold = row.gold.filter((g) => SOURCE_FILE.test(g) && current.files.has(g));
     if (gold.length === 0) continue;
     out.write(`${JSON.stringify({ set, id: row.id, gold, ...(await current.recon.pool(row.task)) })}\n`);
     written += 1;
   }
-  await current?.recon.close();
+  await current?.recon?.close();
   console.error(`${set}: ${written} rows so far`);
 }
 out.end();
-console.error(`wrote ${written} rows to ${values.out}`);
+console.error(`wrote ${written} rows to ${values.out}${unextractable ? `; ${unextractable} rows skipped, their tree could not be extracted` : ''}`);

@@ -66,8 +66,15 @@ function commitTimes(rows) {
   const times = new Map();
   const byRepo = new Map();
   for (const row of rows) (byRepo.get(row.repo) ?? byRepo.set(row.repo, new Set()).get(row.repo)).add(row.sha);
+  const show = (repo, shas) => execFileSync('git', ['-C', mirrorOf(repo), 'show', '-s', '--format=%H %ct', ...shas], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] });
   for (const [repo, shas] of byRepo) {
-    const out = execFileSync('git', ['-C', mirrorOf(repo), 'show', '-s', '--format=%H %ct', ...shas], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    let out;
+    try {
+      out = show(repo, [...shas]);
+    } catch {
+      // A sha the mirror lacks (or no mirror): date the others one by one; the unknown ones go last and fail at extraction.
+      out = [...shas].map((sha) => { try { return show(repo, [sha]); } catch { return ''; } }).join('');
+    }
     for (const line of out.split('\n').filter(Boolean)) {
       const [sha, ct] = line.split(' ');
       times.set(`${repo}@${sha}`, Number(ct));
@@ -82,7 +89,7 @@ function commitTimes(rows) {
  */
 export function inCommitOrder(rows) {
   const times = commitTimes(rows);
-  const time = (row) => times.get(`${row.repo}@${row.sha}`);
+  const time = (row) => times.get(`${row.repo}@${row.sha}`) ?? Number.MAX_SAFE_INTEGER;
   return [...rows].sort((a, b) => a.repo.localeCompare(b.repo) || time(a) - time(b) || a.sha.localeCompare(b.sha));
 }
 
