@@ -20,13 +20,16 @@ for (const set of values.sets.split(',')) {
     if (!current || current.key !== `${row.repo}@${row.sha}`) {
       await current?.recon?.close();
       const previous = current?.repo === row.repo ? current.dir : null;
+      let dir;
       try {
-        const dir = treeOf(row.repo, row.sha);
-        seedIndex(dir, previous);
-        current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir, files: new Set(sourceFiles(dir)), recon: await engine.open(dir) };
+        dir = treeOf(row.repo, row.sha);
       } catch (error) {
         current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir: null, recon: null };
         console.error(`skipped ${row.id}: ${error.message.split('\n')[0]}`);
+      }
+      if (dir) {
+        seedIndex(dir, previous);
+        current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir, files: new Set(sourceFiles(dir)), recon: await engine.open(dir) };
       }
     }
     if (!current.recon) {

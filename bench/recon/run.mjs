@@ -47,15 +47,17 @@ for (const set of values.sets.split(',')) {
       current?.bm25?.close();
       await current?.recon?.close();
       const previous = current?.repo === row.repo ? current.dir : null;
-      current = null;
+      let dir;
       try {
-        const dir = treeOf(row.repo, row.sha);
-        const files = sourceFiles(dir);
-        if (engine) seeded[seedIndex(dir, values['no-seed'] ? null : previous)] += 1;
-        current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir, files: new Set(files), bm25: new FileBm25(dir, files), recon: engine ? await engine.open(dir) : null };
+        dir = treeOf(row.repo, row.sha);
       } catch (error) {
         // A tree that cannot be extracted (a sha missing from the mirror, a full disk) loses its rows, counted.
         current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir: null, failed: String(error?.message ?? error).split('\n')[0] };
+      }
+      if (dir) {
+        const files = sourceFiles(dir);
+        if (engine) seeded[seedIndex(dir, values['no-seed'] ? null : previous)] += 1;
+        current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir, files: new Set(files), bm25: new FileBm25(dir, files), recon: engine ? await engine.open(dir) : null };
       }
       if (current.recon) acc.index.push(current.recon.index_ms);
     }

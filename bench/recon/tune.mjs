@@ -37,7 +37,9 @@ for (const variant of variants) {
   const bounds = { ...DEFAULT_CUTOFF, ...variant.cutoff };
   const per = {};
   for (const row of rows) {
-    const { ranked } = fuse(row.poolMap, row.index, row.expandSet, weights);
+    // `"minScore": {"hub": 2}` drops a retriever's candidates scored below the bound (as its own option would).
+    const pool = variant.minScore ? new Map([...row.poolMap].map(([name, list]) => [name, new Map([...list].filter(([, c]) => c.score >= (variant.minScore[name] ?? -Infinity)))])) : row.poolMap;
+    const { ranked } = fuse(pool, row.index, row.expandSet, weights);
     // `"repoFacts": false` ranks as before per-repository file classes and test vocabulary existed.
     const ordered = applyPriors(ranked, row.query, priors, variant.repoFacts === false ? undefined : row.repoFacts);
     const keep = cutoff(ordered.map((c) => c.score), bounds).keep;
