@@ -31,7 +31,7 @@ export function classifyFiles({ root, files, text }: Inputs): Map<string, FileCl
   const attributes = gitattributes(root, files);
   const dirs = directoriesOf(files);
   const holdsSource = new Set(files.map(dirOf));
-  const nested = nestedPackages(root, dirs, holdsSource);
+  const nested = nestedPackages(root, dirs, holdsSource, new Set(files), text);
   for (const path of files) {
     const attribute = attributes(path);
     if (attribute) {
@@ -58,21 +58,33 @@ export function classifyFiles({ root, files, text }: Inputs): Map<string, FileCl
 }
 
 /**
- * Directories with their own package metadata nested inside another package's source: some
+ * Directories with their own package metadata (or, for Python, their own `__version__`) nested inside another package's source: some
  * directory between the repository root and them holds source files directly (a monorepo's
  * `packages/<name>/` sits in a folder without source files, so it is not vendored).
  */
-function nestedPackages(root: string, dirs: readonly string[], holdsSource: ReadonlySet<string>): { dir: string; file: string }[] {
+function nestedPackages(root: string, dirs: readonly string[], holdsSource: ReadonlySet<string>, files: ReadonlySet<string>, text: Inputs['text']): { dir: string; file: string }[] {
   const found: { dir: string; file: string }[] = [];
   for (const dir of dirs) {
     if (dir === '') continue;
     const ancestors = ancestorsOf(dir);
     if (!ancestors.some((a) => a !== '' && holdsSource.has(a))) continue;
     if (found.some((p) => dir.startsWith(`${p.dir}/`))) continue;
-    const file = metadataIn(join(root, dir));
+    const file = metadataIn(join(root, dir)) ?? versionedSubpackage(dir, files, text);
     if (file) found.push({ dir, file });
   }
   return found;
+}
+
+/**
+ * A Python package inside another Python package whose `__init__.py` declares its own release
+ * metadata (`__version__`, `__license__`, `__author__`): a copied-in distribution, not a subpackage.
+ */
+function versionedSubpackage(dir: string, files: ReadonlySet<string>, text: Inputs['text']): string | undefined {
+  const init = `${dir}/__init__.py`;
+  const parent = dirOf(dir);
+  if (!files.has(init) || !files.has(parent ? `${parent}/__init__.py` : '__init__.py')) return undefined;
+  const declared = /^(__version__|__license__|__author__)\s*=/m.exec(text(init) ?? '');
+  return declared ? `__init__.py (${declared[1]})` : undefined;
 }
 
 function metadataIn(absolute: string): string | undefined {

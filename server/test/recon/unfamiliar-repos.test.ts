@@ -25,12 +25,16 @@ describe('recon on repositories it was not tuned on', function () {
   describe('vendored and generated code, recognised from the repository itself', () => {
     it('a nested directory with its own licence or package metadata inside a package is vendored; a monorepo package or a sub-path stub is not', () => {
       const classes = classesOf({
-        'shop/__init__.py': PY,
+        'shop/__init__.py': "__version__ = '1.0'\n",
         'shop/cart.py': PY,
         'shop/packages/__init__.py': '',
         'shop/packages/urllib9/__init__.py': PY,
         'shop/packages/urllib9/LICENSE.txt': 'MIT',
         'shop/packages/urllib9/util/retry.py': PY,
+        'shop/packages/chardet7/__init__.py': "__version__ = '7.0.1'\n",
+        'shop/packages/chardet7/detect.py': PY,
+        'shop/payments/__init__.py': 'from .card import charge\n',
+        'shop/payments/card.py': PY,
         'web/src/app.js': 'module.exports = 1;\n',
         'web/src/lib/leftpad/package.json': JSON.stringify({ name: 'leftpad', version: '1.0.0' }),
         'web/src/lib/leftpad/index.js': 'module.exports = 2;\n',
@@ -42,7 +46,8 @@ describe('recon on repositories it was not tuned on', function () {
       expect(classes.get('shop/packages/urllib9/util/retry.py')).to.deep.equal({ kind: 'vendored', reason: 'own package metadata: shop/packages/urllib9/LICENSE.txt', name: 'urllib9' });
       expect(classes.get('shop/packages/urllib9/__init__.py')?.kind).to.equal('vendored');
       expect(classes.get('web/src/lib/leftpad/index.js')).to.include({ kind: 'vendored', name: 'leftpad' });
-      for (const own of ['shop/cart.py', 'shop/__init__.py', 'shop/packages/__init__.py', 'web/src/app.js', 'packages/core/src/index.ts', 'packages/core/src/v2/index.ts']) {
+      expect(classes.get('shop/packages/chardet7/detect.py')).to.deep.equal({ kind: 'vendored', reason: 'own package metadata: shop/packages/chardet7/__init__.py (__version__)', name: 'chardet7' });
+      for (const own of ['shop/cart.py', 'shop/__init__.py', 'shop/payments/card.py', 'shop/payments/__init__.py', 'shop/packages/__init__.py', 'web/src/app.js', 'packages/core/src/index.ts', 'packages/core/src/v2/index.ts']) {
         expect(classes.has(own), own).to.equal(false);
       }
     });
