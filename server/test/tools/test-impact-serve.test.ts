@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
+import { isolatedEnv, linkTestNodePackages, makeTempDir, writeTree } from '@agentgov/core/testing';
 // @ts-expect-error: a plain .mjs script (the pytest plugin's test set-up), no types
 import { ensurePythonEnv } from '@agentgov/plugin-testrunner-pytest/python-env';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,6 +16,8 @@ const requireHere = createRequire(import.meta.url);
 
 interface Fixture {
   name: string;
+  /** The runner's name, which its errors start with. */
+  runner: string;
   files: Record<string, string>;
   /** Installs the runner into the temp repo (links agentgov's own copy). */
   install?(root: string): void;
@@ -39,6 +41,7 @@ function link(root: string, pkg: string): void {
 
 const JS_MOCHA: Fixture = {
   name: 'JavaScript + mocha',
+  runner: 'mocha',
   files: {
     '.gitignore': 'node_modules/\n',
     'package.json': JSON.stringify({ name: 'demo', private: true, scripts: { test: 'mocha test/' } }),
@@ -87,6 +90,7 @@ describe('strings', () => {
 
 const PY_PYTEST: Fixture = {
   name: 'Python + pytest',
+  runner: 'pytest',
   files: {
     'pytest.ini': '[pytest]\ntestpaths = tests\npythonpath = .\n',
     'calc/__init__.py': '',
@@ -116,6 +120,57 @@ def unused(x):
   otherTestFile: 'tests/test_strings.py',
   unusedLines: [13, 14],
   breakConfig: { 'pytest.ini': '[pytest]\ntestpaths = tests\naddopts = --no-such-option\n' },
+  brokenCode: 'E_TEST_CONFIG_INVALID',
+};
+
+/** The real vitest, installed from the npm registry once per checkout (ensureTestNodePackages) and linked as the project's node_modules. */
+const VITEST = 'vitest@4.1.12';
+
+const TS_VITEST: Fixture = {
+  name: 'TypeScript + vitest',
+  runner: 'vitest',
+  files: {
+    '.gitignore': 'node_modules\n',
+    'package.json': JSON.stringify({ name: 'demo', private: true, type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '4.1.12' } }),
+    'vitest.config.ts': `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'] } });\n`,
+    'src/math.ts': `export function clamp(value: number, low: number, high: number): number {
+  if (value < low) return low;
+  if (value > high) return high;
+  return value;
+}
+
+export function unused(x: number): number {
+  const doubled: number = x * 2;
+  return doubled + 1;
+}
+`,
+    'src/strings.ts': `export function shout(text: string): string {\n  return text.toUpperCase() + '!';\n}\n`,
+    'test/math.test.ts': `import { describe, expect, it } from 'vitest';
+import { clamp } from '../src/math';
+
+describe('math', () => {
+  it('clamps high values', () => {
+    expect(clamp(20, 0, 10)).toBe(10);
+  });
+});
+`,
+    'test/strings.test.ts': `import { describe, expect, it } from 'vitest';
+import { shout } from '../src/strings';
+
+describe('strings', () => {
+  it('shouts', () => {
+    expect(shout('a')).toBe('A!');
+  });
+});
+`,
+  },
+  install: (root) => linkTestNodePackages(root, [VITEST]),
+  math: 'src/math.ts',
+  edit: ['if (value > high) return high;', 'if (value >= high) return high;'],
+  clampTest: 'test/math.test.ts > math > clamps high values',
+  otherTestFile: 'test/strings.test.ts',
+  unusedLines: [8, 9],
+  breakConfig: { 'vitest.config.ts': `throw new Error('this config is broken');\n` },
   brokenCode: 'E_TEST_CONFIG_INVALID',
 };
 
@@ -155,7 +210,7 @@ async function until(call: () => Promise<Structured>, done: (answer: Structured)
 type Impact = { coverage: string; stale_files: string[]; scheduler: { state: string; last_run: { kind: string } | null } | null };
 type Candidate = { test_id: string; file: string; distance: number; confidence: number; command: string; evidence: { source: string } };
 
-for (const fixture of [JS_MOCHA, PY_PYTEST]) {
+for (const fixture of [JS_MOCHA, TS_VITEST, PY_PYTEST]) {
   describe(`test impact over MCP: ${fixture.name}`, function () {
     this.timeout(300_000);
     let server: Awaited<ReturnType<typeof serve>>;
@@ -215,7 +270,7 @@ for (const fixture of [JS_MOCHA, PY_PYTEST]) {
       try {
         const answer = await until(() => server.call('blast_radius', { changed_files: [fixture.math] }), (a) => a.error !== undefined, 'the runner error');
         expect(answer.error?.code).to.equal(fixture.brokenCode);
-        expect(answer.error?.message).to.match(fixture.name.includes('mocha') ? /^mocha: / : /^pytest: /);
+        expect(answer.error?.message).to.match(new RegExp(`^${fixture.runner}: `));
       } finally {
         await server.client.close();
       }
@@ -225,17 +280,19 @@ for (const fixture of [JS_MOCHA, PY_PYTEST]) {
 
 describe('test impact over MCP: the runner is not installed', function () {
   this.timeout(120_000);
-  it('answers E_TEST_RUNNER_MISSING naming mocha when the project has no node_modules/mocha', async () => {
-    const repo = makeTempDir('agentgov-missing-');
-    writeTree(repo, JS_MOCHA.files);
-    gitInit(repo);
-    const server = await serve(repo, {});
-    try {
-      const answer = await until(() => server.call('covering_tests', { file_path: JS_MOCHA.math }), (a) => a.error !== undefined, 'the missing-runner error');
-      expect(answer.error?.code).to.equal('E_TEST_RUNNER_MISSING');
-      expect(answer.error?.message).to.match(/^mocha: /);
-    } finally {
-      await server.client.close();
-    }
-  });
+  for (const fixture of [JS_MOCHA, TS_VITEST]) {
+    it(`answers E_TEST_RUNNER_MISSING naming ${fixture.runner} when the project has no node_modules/${fixture.runner}`, async () => {
+      const repo = makeTempDir('agentgov-missing-');
+      writeTree(repo, fixture.files);
+      gitInit(repo);
+      const server = await serve(repo, {});
+      try {
+        const answer = await until(() => server.call('covering_tests', { file_path: fixture.math }), (a) => a.error !== undefined, 'the missing-runner error');
+        expect(answer.error?.code).to.equal('E_TEST_RUNNER_MISSING');
+        expect(answer.error?.message).to.match(new RegExp(`^${fixture.runner}: `));
+      } finally {
+        await server.client.close();
+      }
+    });
+  }
 });
