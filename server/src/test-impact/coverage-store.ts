@@ -118,6 +118,16 @@ export class CoverageStore {
     return this.sqlite.prepare(`SELECT 1 FROM coverage_files LIMIT 1`).get() !== undefined;
   }
 
+  /** Whether a test runner's coverage is stored (imported reports aside): the scheduler builds it when not. */
+  hasRunnerCoverage(): boolean {
+    return this.sqlite.prepare(`SELECT 1 FROM coverage_files WHERE source NOT LIKE 'import:%' LIMIT 1`).get() !== undefined;
+  }
+
+  /** Whether coverage imported from a report (`coverage_import`) is stored. */
+  hasImportedCoverage(): boolean {
+    return this.sqlite.prepare(`SELECT 1 FROM coverage_files WHERE source LIKE 'import:%' LIMIT 1`).get() !== undefined;
+  }
+
   testCase(id: string): StoredTestCase | undefined {
     const row = this.db.select().from(testCases).where(eq(testCases.testId, id)).get();
     return row ? { test_id: row.testId, runner: row.runner, file: row.file, title_path: JSON.parse(row.title) as string[], status: row.status, duration_ms: row.durationMs, run_at: row.runAt } : undefined;

@@ -1,4 +1,4 @@
-import type { TestRunner } from '@agentgov/core';
+import type { AgentgovError, TestRunner } from '@agentgov/core';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import type { ToolContext } from '../tools/tool.js';
 import { CoverageStore } from './coverage-store.js';
@@ -36,6 +36,16 @@ export function schedulerFor(ctx: Pick<ToolContext, 'index' | 'host' | 'logger' 
   impact.scheduler = scheduler;
   ctx.index.on('updated', (update: { changedFiles: string[] }) => scheduler.filesChanged(update.changedFiles));
   return scheduler;
+}
+
+/**
+ * The scheduler's error a test-impact tool answers with: a broken config always; a missing runner
+ * only when no imported report (`coverage_import`) can answer instead.
+ */
+export function schedulerFailure(scheduler: TestScheduler | undefined, store: CoverageStore): AgentgovError | undefined {
+  const failure = scheduler?.error();
+  if (failure?.code === 'E_TEST_RUNNER_MISSING' && store.hasImportedCoverage()) return undefined;
+  return failure;
 }
 
 /** The scheduler when one runs for this index, without starting one. */

@@ -93,7 +93,7 @@ export class TestScheduler {
         throw new AgentgovError('E_TEST_RUNNER_MISSING', `no test runner recognises ${root} (tried: ${names}); add its config (.mocharc.*, vitest.config.*, pytest.ini/pyproject.toml) or install a test-runner plugin`, { runner: null, tried: runners.map((r) => r.name) });
       }
       const files = await this.#runner.discover(root);
-      if (!this.options.store.hasCoverage()) this.#enqueue(files, 'build');
+      if (!this.options.store.hasRunnerCoverage()) this.#enqueue(files, 'build');
       else this.refreshStale();
     } catch (error) {
       this.#fail(error);

@@ -1,7 +1,7 @@
 import type { LanguagePack } from '@agentgov/core';
 import { z } from 'zod';
 import { blastRadius, type BlastRadiusResult } from '../test-impact/blast-radius.js';
-import { coverageStoreOf, schedulerFor } from '../test-impact/scheduler-for.js';
+import { coverageStoreOf, schedulerFailure, schedulerFor } from '../test-impact/scheduler-for.js';
 import { type TestImpactStatus, testImpactStatus, testImpactStatusSchema } from '../test-impact/status.js';
 import { defineTool } from './tool.js';
 
@@ -40,7 +40,7 @@ export const blastRadiusTool = defineTool({
     const files = args.changed_files.map((path) => ctx.resolveRepoPath(path).relative);
     const scheduler = schedulerFor(ctx);
     await scheduler?.started;
-    const failure = scheduler?.error();
+    const failure = schedulerFailure(scheduler, coverageStoreOf(ctx.index));
     if (failure) throw failure;
     const store = coverageStoreOf(ctx.index);
     const runner = scheduler?.runner();

@@ -1,6 +1,6 @@
 import { AgentgovError } from '@agentgov/core';
 import { z } from 'zod';
-import { coverageStoreOf, schedulerFor } from '../test-impact/scheduler-for.js';
+import { coverageStoreOf, schedulerFailure, schedulerFor } from '../test-impact/scheduler-for.js';
 import { type TestImpactStatus, testImpactStatus, testImpactStatusSchema } from '../test-impact/status.js';
 import { defineTool } from './tool.js';
 
@@ -55,7 +55,7 @@ export const coveringTestsTool = defineTool({
     const path = ctx.resolveRepoPath(args.file_path).relative;
     const scheduler = schedulerFor(ctx);
     await scheduler?.started;
-    const failure = scheduler?.error();
+    const failure = schedulerFailure(scheduler, coverageStoreOf(ctx.index));
     if (failure) throw failure;
     const store = coverageStoreOf(ctx.index);
     const defs = ctx.index.definitions({ path });
@@ -68,7 +68,8 @@ export const coveringTestsTool = defineTool({
     for (const def of defs) {
       const tests = [...store.testsCoveringRange(path, def.start_line, def.end_line)].map(([testId, lines]) => {
         const stored = store.testCase(testId);
-        const file = stored?.file ?? testId;
+        // A test known only from an imported report: its file is the id's first part (node id or title path).
+        const file = stored?.file ?? testId.split(/::| > /)[0]!;
         return { test_id: testId, file, lines_hit: new Set(lines).size, command: stored && runner?.testCommand ? runner.testCommand({ id: testId, file, titlePath: stored.title_path }) : (runner?.command([file]) ?? file) };
       });
       tests.sort((a, b) => b.lines_hit - a.lines_hit || a.test_id.localeCompare(b.test_id));

@@ -1,6 +1,7 @@
 import { checkpointTool } from './checkpoint.js';
 import { blastRadiusTool } from './blast-radius.js';
 import { coveringTestsTool } from './covering-tests.js';
+import { coverageImportTool } from './coverage-import.js';
 import { describeTool } from './describe.js';
 import { graphCommunitiesTool } from './graph-communities.js';
 import { graphCyclesTool } from './graph-cycles.js';
@@ -37,6 +38,7 @@ export const TOOLS: readonly AnyToolDefinition[] = [
   blastRadiusTool,
   coveringTestsTool,
   reconLineCoverageTool,
+  coverageImportTool,
 ];
 
 /** The tools a server lists: dev-only tools only with `--dev-mode`. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { AgentgovError } from '@agentgov/core';
 import { z } from 'zod';
-import { coverageStoreOf, schedulerFor } from '../test-impact/scheduler-for.js';
+import { coverageStoreOf, schedulerFailure, schedulerFor } from '../test-impact/scheduler-for.js';
 import { type TestImpactStatus, testImpactStatus, testImpactStatusSchema } from '../test-impact/status.js';
 import { defineTool } from './tool.js';
 
@@ -66,7 +66,7 @@ export const reconLineCoverageTool = defineTool({
     if (start > end) throw new AgentgovError('E_INVALID_ARGUMENT', `line_start ${start} is after line_end ${end}`, { argument: 'line_start' });
     const scheduler = schedulerFor(ctx);
     await scheduler?.started;
-    const failure = scheduler?.error();
+    const failure = schedulerFailure(scheduler, coverageStoreOf(ctx.index));
     if (failure) throw failure;
     const store = coverageStoreOf(ctx.index);
     store.forgetHashes();
