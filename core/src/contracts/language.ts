@@ -92,7 +92,16 @@ export interface ImportBinding {
   local: string | null;
 }
 
-export type ImportKind = 'import' | 'reexport' | 'require' | 'dynamic' | 'python';
+/**
+ * How an import is written, which decides when its target loads. `python` is a Python import that
+ * runs when the module loads; `type-only` is followed by type checkers alone (Python under
+ * `if TYPE_CHECKING:`); `deferred` runs when its enclosing function runs (a Python import inside a
+ * function body), as `dynamic` (`import()`) runs when reached.
+ */
+export type ImportKind = 'import' | 'reexport' | 'require' | 'dynamic' | 'python' | 'type-only' | 'deferred';
+
+/** Import kinds whose target does not load with the importing module: they close no load-time import cycle. */
+export const NOT_LOADED_IMPORT_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>(['type-only', 'deferred', 'dynamic']);
 
 export interface ExtractedImport {
   /** The specifier as written (`./a`, `@/x`, `..pkg.mod`, `os.path`). */

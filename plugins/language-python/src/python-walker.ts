@@ -1,6 +1,6 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
 import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
-import type { DefinitionKind, ExtractedDefinition, ExtractedFacts, ExtractedImport, ExtractedReference, ReferenceContext } from '@agentgov/core/contracts';
+import type { DefinitionKind, ExtractedDefinition, ExtractedFacts, ExtractedImport, ExtractedReference, ImportKind, ReferenceContext } from '@agentgov/core/contracts';
 import type Parser from 'tree-sitter';
 
 type SyntaxNode = Parser.SyntaxNode;
@@ -60,6 +60,19 @@ function docstringOf(body: SyntaxNode | null): string | null {
   const indent = indents.length > 0 ? Math.min(...indents) : 0;
   const text = [lines[0]!.trim(), ...lines.slice(1).map((line) => line.slice(indent).trimEnd())].join('\n').trim();
   return text.length > 0 ? text : null;
+}
+
+/** `TYPE_CHECKING` or `typing.TYPE_CHECKING` (any module alias): true only while a type checker reads the code. */
+const TYPE_CHECKING_CONDITION = /^(?:[A-Za-z_]\w*\.)?TYPE_CHECKING$/;
+
+/** Whether `node` sits in the body of an `if TYPE_CHECKING:` (not its `else`). Walks native parents: call it only for imports. */
+function underTypeChecking(node: SyntaxNode): boolean {
+  for (let child = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type !== 'if_statement' || !TYPE_CHECKING_CONDITION.test(parent.childForFieldName('condition')?.text ?? '')) continue;
+    const body = parent.childForFieldName('consequence');
+    if (body && body.startIndex === child.startIndex && body.endIndex === child.endIndex) return true;
+  }
+  return false;
 }
 
 /** Walks one Python syntax tree into definitions, references and imports. */
@@ -262,20 +275,27 @@ class PythonWalker {
     }
   }
 
+  /** When the import runs: with the module, only for a type checker, or when its enclosing function runs. */
+  #importKind(node: SyntaxNode): ImportKind {
+    if (this.#frames.has('if_statement') && underTypeChecking(node)) return 'type-only';
+    return this.#scopes.some((scope) => !scope.isClass) ? 'deferred' : 'python';
+  }
+
   /** `import a.b` binds `a.b` as a namespace (qualifier `a.b` in `a.b.f()`); `import a.b as c` binds `c`. */
   #importStatement(node: SyntaxNode): void {
+    const kind = this.#importKind(node);
     for (const child of node.namedChildren) {
       const dotted = child.type === 'aliased_import' ? child.childForFieldName('name') : child;
       if (!dotted || dotted.type !== 'dotted_name') continue;
       const alias = child.type === 'aliased_import' ? child.childForFieldName('alias')?.text ?? null : null;
-      this.#imports.push({ specifier: dotted.text, kind: 'python', bindings: [{ imported: '*', local: alias ?? dotted.text }], star: false, line: node.startPosition.row + 1 });
+      this.#imports.push({ specifier: dotted.text, kind, bindings: [{ imported: '*', local: alias ?? dotted.text }], star: false, line: node.startPosition.row + 1 });
     }
   }
 
   #importFrom(node: SyntaxNode): void {
     const module = node.childForFieldName('module_name');
     if (!module) return;
-    const entry: ExtractedImport = { specifier: module.text.replace(/\s+/g, ''), kind: 'python', bindings: [], star: false, line: node.startPosition.row + 1 };
+    const entry: ExtractedImport = { specifier: module.text.replace(/\s+/g, ''), kind: this.#importKind(node), bindings: [], star: false, line: node.startPosition.row + 1 };
     for (const child of node.namedChildren) {
       if (child.startIndex === module.startIndex) continue;
       if (child.type === 'wildcard_import') entry.star = true;

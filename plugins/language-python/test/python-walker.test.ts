@@ -65,4 +65,55 @@ _registry = {}
       ['pick', null, 'Cache._evict'],
     ]);
   });
+
+  it('imports under if TYPE_CHECKING are type-only and imports in function bodies are deferred', () => {
+    const result = facts(`from __future__ import annotations
+import typing
+from typing import TYPE_CHECKING
+from .app import Flask
+
+if TYPE_CHECKING:
+    from .wrappers import Response
+    import _typeshed as ts
+else:
+    from .compat import Response
+
+if typing.TYPE_CHECKING:
+    from .ctx import AppContext
+
+if DEBUG:
+    from .debug import trace
+
+
+class Blueprint:
+    from .scaffold import Scaffold
+
+    def register(self, app):
+        from .globals import current_app
+        if TYPE_CHECKING:
+            from .sansio import App
+
+        def inner():
+            import json
+
+
+def main():
+    import click
+`);
+    expect(result.imports.map((entry) => [entry.specifier, entry.kind, entry.line])).to.deep.equal([
+      ['typing', 'python', 2],
+      ['typing', 'python', 3],
+      ['.app', 'python', 4],
+      ['.wrappers', 'type-only', 7],
+      ['_typeshed', 'type-only', 8],
+      ['.compat', 'python', 10],
+      ['.ctx', 'type-only', 13],
+      ['.debug', 'python', 16],
+      ['.scaffold', 'python', 20],
+      ['.globals', 'deferred', 23],
+      ['.sansio', 'type-only', 25],
+      ['json', 'deferred', 28],
+      ['click', 'deferred', 32],
+    ]);
+  });
 });

@@ -1,9 +1,11 @@
+import { NOT_LOADED_IMPORT_KINDS } from '@agentgov/core';
 import { DirectedGraph } from 'graphology';
 import type { IndexStore } from '../index/store/index-store.js';
 
 /**
  * The file import graph: a node per indexed file (attributes `language`, `lines`), an edge per
- * importing → imported file pair with `weight` = number of import statements.
+ * importing → imported file pair with `weight` = number of import statements and `loadWeight` =
+ * how many of them load the target with the importer (not type-only, deferred or dynamic).
  */
 export function buildFileGraph(store: IndexStore): DirectedGraph {
   const graph = new DirectedGraph();
@@ -11,11 +13,27 @@ export function buildFileGraph(store: IndexStore): DirectedGraph {
     graph.addNode(row.path, { language: row.language, lines: row.lines });
   }
   const edges = store.sqlite.prepare(
-    `SELECT from_path, to_path, count(*) AS weight FROM imports WHERE to_path IS NOT NULL AND to_path != from_path GROUP BY from_path, to_path ORDER BY from_path, to_path`,
+    `SELECT from_path, to_path, count(*) AS weight, sum(kind NOT IN (${notLoaded})) AS load_weight FROM imports WHERE to_path IS NOT NULL AND to_path != from_path
+     GROUP BY from_path, to_path ORDER BY from_path, to_path`,
   );
-  for (const row of edges.iterate() as Iterable<{ from_path: string; to_path: string; weight: number }>) {
-    if (graph.hasNode(row.from_path) && graph.hasNode(row.to_path)) graph.addDirectedEdge(row.from_path, row.to_path, { weight: row.weight });
+  for (const row of edges.iterate() as Iterable<{ from_path: string; to_path: string; weight: number; load_weight: number }>) {
+    if (graph.hasNode(row.from_path) && graph.hasNode(row.to_path)) graph.addDirectedEdge(row.from_path, row.to_path, { weight: row.weight, loadWeight: row.load_weight });
   }
+  return graph;
+}
+
+const notLoaded = [...NOT_LOADED_IMPORT_KINDS].map((kind) => `'${kind}'`).join(', ');
+
+/**
+ * What loading a module runs: the file graph without the edges whose imports are all type-only,
+ * deferred or dynamic (`loadWeight` 0). An import cycle that is not a cycle here never runs as one.
+ */
+export function loadTimeGraph(fileGraph: DirectedGraph): DirectedGraph {
+  const graph = fileGraph.emptyCopy();
+  fileGraph.forEachEdge((_edge, attributes, source, target) => {
+    const loadWeight = attributes['loadWeight'] as number | undefined;
+    if (loadWeight === undefined || loadWeight > 0) graph.addDirectedEdge(source, target, { weight: loadWeight ?? attributes['weight'] });
+  });
   return graph;
 }
 

@@ -2,7 +2,7 @@ import { AgentgovError } from '@agentgov/core';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import { summarizeCoverage, type CoverageSummary } from './coverage.js';
 import { findEntryPoints, type EntryPoint } from './entry-points.js';
-import { communitiesOf, communityLabel, cyclesOf, rankOf, restrictGraph, weightedInDegree } from './graph-summary.js';
+import { communitiesOf, communityLabel, importCyclesOf, rankOf, restrictGraph, weightedInDegree } from './graph-summary.js';
 import { structuralWarning } from './hazards.js';
 import { summarizeLint, type LintSummary } from './lint.js';
 import { compressTree, type ZoomTarget } from './tree.js';
@@ -38,7 +38,8 @@ export interface Briefing {
   top_files: { path: string; score: number; importers: number; imports: number }[];
   top_symbols: { def_uid: string; name: string; qualified_name: string; kind: string; path: string; line: number; score: number; references: number }[];
   communities: { total: number; shown: number; modularity: number; resolution: number; items: { id: number; label: string; size: number; members: string[]; members_shown: number }[] };
-  cycles: { total: number; shown: number; items: { size: number; chain: string[]; files: string[]; files_shown: number }[] };
+  /** Import cycles loading runs into; `deferred` counts those closed only through type-only, deferred or dynamic imports. */
+  cycles: { total: number; shown: number; items: { size: number; chain: string[]; files: string[]; files_shown: number }[]; deferred: { total: number; largest: number } };
   coverage: CoverageSummary | null;
   coverage_reason?: string;
   lint: LintSummary | null;
@@ -57,11 +58,12 @@ function limit(truncate: boolean, explicit: number | undefined, fallback: number
   return truncate ? fallback : Number.POSITIVE_INFINITY;
 }
 
-function contextSentence(scopeLabel: string, languages: Briefing['languages'], files: number, topDirs: string[], topFile: string | undefined, cycles: number): string {
+function contextSentence(scopeLabel: string, languages: Briefing['languages'], files: number, topDirs: string[], topFile: string | undefined, cycles: number, deferred: number): string {
   const langs = languages.slice(0, 2).map((l) => `${l.language} (${Math.round(l.share * 100)}%)`).join(' and ');
   const areas = topDirs.length ? `, mostly in ${topDirs.slice(0, 3).join(', ')}` : '';
   const hub = topFile ? `; the most-imported file is ${topFile}` : '';
-  const loops = cycles ? `; ${cycles} import cycle${cycles === 1 ? '' : 's'}` : '; no import cycles';
+  const later = deferred ? ` (${deferred} more only through deferred or type-only imports)` : '';
+  const loops = `${cycles ? `; ${cycles} import cycle${cycles === 1 ? '' : 's'}` : '; no import cycles'}${later}`;
   return `${scopeLabel} holds ${files} indexed ${langs || 'source'} files${areas}${hub}${loops}.`;
 }
 
@@ -132,7 +134,8 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
     return { id, label: communityLabel(members), size: members.length, members: ranked.slice(0, maxMembers), members_shown: Math.min(members.length, maxMembers) };
   });
 
-  const allCycles = cyclesOf(fileGraph);
+  const importCycles = importCyclesOf(fileGraph);
+  const allCycles = importCycles.load;
   const maxCycles = limit(options.truncate, options.maxCycles, DEFAULT_MAX_CYCLES);
   const filesPerCycle = options.truncate ? DEFAULT_MAX_FILES_PER_CYCLE : Number.POSITIVE_INFINITY;
   const cycleItems = allCycles.slice(0, maxCycles).map((c) => ({ size: c.members.length, chain: c.chain, files: c.members.slice(0, filesPerCycle), files_shown: Math.min(c.members.length, filesPerCycle) }));
@@ -147,7 +150,7 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
   const topDirs = mainAreas(files.map((f) => f.path), options.scope);
   return {
     scope: options.scope || null,
-    context: contextSentence(options.scope ? `${options.scope}/` : 'The repository', languages, files.length, topDirs, top_files[0]?.path, allCycles.length),
+    context: contextSentence(options.scope ? `${options.scope}/` : 'The repository', languages, files.length, topDirs, top_files[0]?.path, allCycles.length, importCycles.deferred.length),
     ...(warning ? { warning } : {}),
     tree: tree.lines.join('\n'),
     zoom_targets: tree.zoomTargets,
@@ -156,7 +159,7 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
     top_files,
     top_symbols,
     communities: { total: clusters.length, shown: communityItems.length, modularity: round(found.modularity), resolution: found.resolution, items: communityItems },
-    cycles: { total: allCycles.length, shown: cycleItems.length, items: cycleItems },
+    cycles: { total: allCycles.length, shown: cycleItems.length, items: cycleItems, deferred: { total: importCycles.deferred.length, largest: importCycles.deferred[0]?.members.length ?? 0 } },
     coverage: coverage.value,
     ...(coverage.reason ? { coverage_reason: coverage.reason } : {}),
     lint: lint.value,

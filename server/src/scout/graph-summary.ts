@@ -1,4 +1,5 @@
 import { DirectedGraph } from 'graphology';
+import { loadTimeGraph } from '../graph/build-graphs.js';
 import { communities, cycles, pagerank } from '../graph/graph-algorithms.js';
 
 /**
@@ -73,6 +74,24 @@ export interface CycleFacts {
 
 export function cyclesOf(graph: DirectedGraph): CycleFacts[] {
   return cycles(graph).map((members) => ({ members, chain: cycleChain(graph, members) }));
+}
+
+export interface ImportCycles {
+  /** Cycles loading runs into: every edge has an import that loads with its module. */
+  load: CycleFacts[];
+  /** Cycles of the whole import graph that close only through type-only, deferred or dynamic imports. */
+  deferred: CycleFacts[];
+}
+
+const loadTimeGraphs = new WeakMap<DirectedGraph, DirectedGraph>();
+
+/** The import cycles of a file graph, split by whether loading the modules can run into them. */
+export function importCyclesOf(fileGraph: DirectedGraph): ImportCycles {
+  let loading = loadTimeGraphs.get(fileGraph);
+  if (!loading) loadTimeGraphs.set(fileGraph, (loading = loadTimeGraph(fileGraph)));
+  const load = cyclesOf(loading);
+  const loadKeys = new Set(load.map((c) => c.members.join('\0')));
+  return { load, deferred: cyclesOf(fileGraph).filter((c) => !loadKeys.has(c.members.join('\0'))) };
 }
 
 export interface CommunityFacts {

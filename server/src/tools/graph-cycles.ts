@@ -1,34 +1,43 @@
 import { z } from 'zod';
-import { cyclesOf } from '../scout/graph-summary.js';
+import { cyclesOf, importCyclesOf, type CycleFacts } from '../scout/graph-summary.js';
 import { compareMembers, graphMemberSchema, graphOf, levelParameter, memberLabel, memberOf, type GraphLevel, type GraphMember } from './graph-level.js';
 import { defineTool } from './tool.js';
 
 const input = z.object({ level: levelParameter }).strict();
 
+type CycleItem = { size: number; members: GraphMember[]; chain: GraphMember[] };
+
 export interface CyclesResult {
   /** Read first: how many cycles, and the sizes of the largest. */
-  summary: { cycles: number; nodes_in_cycles: number; largest_sizes: number[] };
+  summary: { cycles: number; nodes_in_cycles: number; largest_sizes: number[]; deferred_cycles: number };
   level: GraphLevel;
-  graph: { nodes: number; edges: number };
+  /** `deferred_edges`: file pairs whose imports are all type-only, deferred or dynamic (level file). */
+  graph: { nodes: number; edges: number; deferred_edges: number };
   total: number;
-  cycles: { size: number; members: GraphMember[]; chain: GraphMember[] }[];
+  cycles: CycleItem[];
+  /** Level file: cycles that close only through type-only, deferred or dynamic imports (loading never runs into them). */
+  deferred_cycles: CycleItem[];
 }
+
+const cycleItemSchema = z.object({ size: z.number().int(), members: z.array(graphMemberSchema), chain: z.array(graphMemberSchema) }).strict();
 
 export const graphCyclesTool = defineTool({
   name: 'graph_cycles',
   group: 'Analysis',
   readOnly: true,
   description:
-    'Every strongly connected component with more than one node (a circular dependency) of the file import graph or of the definition reference graph, untruncated, with one concrete chain through each and the graph size.',
+    'Every strongly connected component with more than one node (a circular dependency) of the file import graph or of the definition reference graph, untruncated, with one concrete chain through each and the graph size. At file level, cycles that close only through imports that do not load with the module (Python `if TYPE_CHECKING:` imports, imports inside function bodies, `import()`) are listed apart as deferred_cycles.',
   inputSchema: input,
   outputSchema: z.object({
-    summary: z.object({ cycles: z.number().int(), nodes_in_cycles: z.number().int(), largest_sizes: z.array(z.number().int()) }).strict(),
+    summary: z.object({ cycles: z.number().int(), nodes_in_cycles: z.number().int(), largest_sizes: z.array(z.number().int()), deferred_cycles: z.number().int() }).strict(),
     level: z.enum(['file', 'def']),
-    graph: z.object({ nodes: z.number().int(), edges: z.number().int() }).strict(),
+    graph: z.object({ nodes: z.number().int(), edges: z.number().int(), deferred_edges: z.number().int() }).strict(),
     total: z.number().int(),
-    cycles: z.array(z.object({ size: z.number().int(), members: z.array(graphMemberSchema), chain: z.array(graphMemberSchema) }).strict()),
+    cycles: z.array(cycleItemSchema),
+    deferred_cycles: z.array(cycleItemSchema),
   }),
-  returns: 'summary {cycles, nodes_in_cycles, largest_sizes} first, then level, graph {nodes, edges}, total, cycles [{size, members (sorted), chain}] largest first in a stable order; members are file paths (level file) or {def_uid, qualified_name, kind, path} (level def); chain starts and ends on the same member.',
+  returns:
+    'summary {cycles, nodes_in_cycles, largest_sizes, deferred_cycles} first, then level, graph {nodes, edges, deferred_edges}, total, cycles [{size, members (sorted), chain}] largest first in a stable order, deferred_cycles (same shape; level file: cycles closed only through type-only, deferred or dynamic imports, which may contain load-time cycles); members are file paths (level file) or {def_uid, qualified_name, kind, path} (level def); chain starts and ends on the same member.',
   whenToUse: 'When recon_scout reports cycles (or a cycle warning) and you need all of them in full, e.g. before moving files or breaking a dependency loop.',
   related: ['recon_scout', 'graph_communities', 'refactor_move'],
   errors: [],
@@ -36,14 +45,23 @@ export const graphCyclesTool = defineTool({
   needsIndex: true,
   async handler(args, ctx): Promise<CyclesResult> {
     const graph = graphOf(ctx.index, args.level);
-    const cycles = cyclesOf(graph)
-      .map((c) => ({ size: c.members.length, members: c.members.map((n) => memberOf(graph, args.level, n)).sort(compareMembers), chain: c.chain.map((n) => memberOf(graph, args.level, n)) }))
-      .sort((a, b) => b.size - a.size || compareMembers(a.members[0]!, b.members[0]!));
-    const summary = { cycles: cycles.length, nodes_in_cycles: cycles.reduce((n, c) => n + c.size, 0), largest_sizes: cycles.slice(0, 5).map((c) => c.size) };
-    return { summary, level: args.level, graph: { nodes: graph.order, edges: graph.size }, total: cycles.length, cycles };
+    const found = args.level === 'file' ? importCyclesOf(graph) : { load: cyclesOf(graph), deferred: [] };
+    const items = (list: CycleFacts[]): CycleItem[] =>
+      list
+        .map((c) => ({ size: c.members.length, members: c.members.map((n) => memberOf(graph, args.level, n)).sort(compareMembers), chain: c.chain.map((n) => memberOf(graph, args.level, n)) }))
+        .sort((a, b) => b.size - a.size || compareMembers(a.members[0]!, b.members[0]!));
+    const cycles = items(found.load);
+    const deferred_cycles = items(found.deferred);
+    const summary = { cycles: cycles.length, nodes_in_cycles: cycles.reduce((n, c) => n + c.size, 0), largest_sizes: cycles.slice(0, 5).map((c) => c.size), deferred_cycles: deferred_cycles.length };
+    const deferred_edges = graph.filterEdges((_edge, attributes) => attributes['loadWeight'] === 0).length;
+    return { summary, level: args.level, graph: { nodes: graph.order, edges: graph.size, deferred_edges }, total: cycles.length, cycles, deferred_cycles };
   },
   render(result) {
     const head = `${result.total} cycle${result.total === 1 ? '' : 's'} in the ${result.level} graph (${result.graph.nodes} nodes, ${result.graph.edges} edges); ${result.summary.nodes_in_cycles} nodes in cycles${result.total ? `, largest: ${result.summary.largest_sizes.join(', ')}` : ''}`;
-    return [head, ...result.cycles.map((c, i) => `${i + 1}. ${c.size} members: ${c.chain.map(memberLabel).join(' → ')}${c.size > c.chain.length - 1 ? `\n   all: ${c.members.map(memberLabel).join(', ')}` : ''}`)].join('\n');
+    const line = (c: CycleItem, i: number) => `${i + 1}. ${c.size} members: ${c.chain.map(memberLabel).join(' → ')}${c.size > c.chain.length - 1 ? `\n   all: ${c.members.map(memberLabel).join(', ')}` : ''}`;
+    const deferred = result.deferred_cycles.length
+      ? [`${result.deferred_cycles.length} more closed only through type-only, deferred or dynamic imports (${result.graph.deferred_edges} such file pairs); loading never runs into them:`, ...result.deferred_cycles.map(line)]
+      : [];
+    return [head, ...result.cycles.map(line), ...deferred].join('\n');
   },
 });
