@@ -5,7 +5,7 @@ export function defaultConfig(): AgentgovConfig {
     log_level: 'INFO',
     plugins: [],
     bundled_plugins: 'auto',
-    server: { repo: null, http: null, dev_mode: false, index: { max_file_bytes: 1048576, exclude: [], watch: true, watch_debounce_ms: 150 }, refactor: { preview_idle_minutes: 30 } },
+    server: { repo: null, http: null, dev_mode: false, index: { max_file_bytes: 1048576, exclude: [], watch: true, watch_debounce_ms: 150 }, refactor: { preview_idle_minutes: 30 }, impact: { language_service_ms: 5000 } },
     governance: { frameworks: [], db: null },
     risk: { rules: [] },
     gate: { on_unavailable: 'ask', timeout_ms: 3000 },

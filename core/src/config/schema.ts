@@ -61,6 +61,18 @@ export const CONFIG_SCHEMA = {
             preview_idle_minutes: { type: 'number', exclusiveMinimum: 0, default: 30, description: 'A refactor preview not used for this long expires (refactor_commit then answers E_PREVIEW_NOT_FOUND).' },
           },
         },
+        impact: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            language_service_ms: {
+              type: 'integer',
+              minimum: 0,
+              default: 5000,
+              description: 'How long recon_impact lets a language service (TypeScript) search for references before answering from the index alone; 0 never asks one.',
+            },
+          },
+        },
       },
     },
     governance: {

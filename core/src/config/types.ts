@@ -13,6 +13,7 @@ export interface AgentgovConfig {
     dev_mode: boolean;
     index: { max_file_bytes: number; exclude: string[]; watch: boolean; watch_debounce_ms: number };
     refactor: { preview_idle_minutes: number };
+    impact: { language_service_ms: number };
   };
   governance: { frameworks: string[]; db: string | null };
   risk: { rules: string[] };

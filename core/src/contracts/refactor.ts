@@ -147,8 +147,12 @@ export interface RefactorEngine {
   declarations(name: string, workspace: RefactorWorkspace): Promise<RefactorSymbol[]>;
   rename(request: RenameRequest, workspace: RefactorWorkspace): Promise<RenamePlan>;
   move(request: MoveRequest, workspace: RefactorWorkspace): Promise<MovePlan>;
-  /** Every reference to the symbol, definitions included (optional: for impact analysis). */
-  references?(symbol: RefactorSymbol, workspace: RefactorWorkspace): Promise<EngineReference[]>;
+  /**
+   * Every reference to the symbol, definitions included (optional: for impact analysis). A search
+   * that runs longer than `options.timeoutMs` stops and the promise rejects with E_DEADLINE_EXCEEDED;
+   * loading the engine's project (once, then kept warm) is not counted.
+   */
+  references?(symbol: RefactorSymbol, workspace: RefactorWorkspace, options?: { timeoutMs?: number }): Promise<EngineReference[]>;
   /** A commit changed these files and made these moves: drop what depends on them (a move changes project membership). */
   invalidate?(change: { changed: string[]; moved: FileMove[] }): void;
   /** Releases warm state (language services). */

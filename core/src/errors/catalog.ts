@@ -19,6 +19,11 @@ export const ERROR_CATALOG = {
     causes: ['The server just started on a repository that has no index yet', 'The index was corrupt or of an old schema and is being rebuilt'],
     remediation: 'Wait and retry; `details.progress` shows files done out of the total, and progress notifications report it as it advances.',
   },
+  E_DEADLINE_EXCEEDED: {
+    meaning: 'A bounded step stopped at its time bound before it finished.',
+    causes: ['A language service searched a large project for references longer than the bound allows'],
+    remediation: 'The tool answers without that step and says so; retry later (language services stay warm between calls) or narrow the target.',
+  },
   E_READ_ONLY_SESSION: {
     meaning: 'The session is research-only, so tools that change the repository are blocked.',
     causes: ['An earlier `recon` call in this session set `read_only: true`'],

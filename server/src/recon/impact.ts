@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AgentgovError } from '@agentgov/core';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import type { Definition, Reference } from '../index/types.js';
+import type { TypeAwareReport } from './type-aware-impact.js';
 
 export type Certainty = 'high' | 'medium' | 'low';
 
@@ -13,6 +14,8 @@ export interface ImpactReference {
   match_text: string;
   certainty: Certainty;
   context: string;
+  /** Set when a language service found this reference (type-aware, `high`). */
+  by?: 'language-service';
 }
 
 export interface ImpactResult {
@@ -22,12 +25,14 @@ export interface ImpactResult {
   references: ImpactReference[];
   importers?: { path: string; line: number; specifier: string }[];
   counts: Record<Certainty, number>;
+  /** Symbols in languages with a reference-finding engine: what each engine added, or why nothing. */
+  type_aware?: TypeAwareReport[];
 }
 
 const MAX_MATCH_TEXT = 200;
 
 /** Lines of files, read once per call. */
-class LineReader {
+export class LineReader {
   readonly #cache = new Map<string, string[]>();
   constructor(private readonly root: string) {}
   line(path: string, line: number): string {
@@ -99,7 +104,7 @@ export function fileImpact(index: RepositoryIndex, path: string): ImpactResult {
   return { target: path, target_kind: 'file', definitions: [], references, importers, counts: countByCertainty(references) };
 }
 
-function countByCertainty(references: ImpactReference[]): Record<Certainty, number> {
+export function countByCertainty(references: ImpactReference[]): Record<Certainty, number> {
   const counts: Record<Certainty, number> = { high: 0, medium: 0, low: 0 };
   for (const r of references) counts[r.certainty] += 1;
   return counts;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import { fileImpact, symbolImpact, type ImpactResult } from '../recon/impact.js';
+import { withTypeAwareReferences } from '../recon/type-aware-impact.js';
+import { refactorService } from '../refactor/refactor-context.js';
 import { defineTool } from './tool.js';
 
 const input = z
@@ -26,11 +28,28 @@ export const reconImpactTool = defineTool({
     target: z.string(),
     target_kind: z.enum(['symbol', 'file']),
     definitions: z.array(z.object({ def_uid: z.string(), path: z.string(), line: z.number().int(), kind: z.string(), qualified_name: z.string() }).passthrough()),
-    references: z.array(z.object({ path: z.string(), line: z.number().int(), column: z.number().int(), match_text: z.string(), certainty: z.enum(['high', 'medium', 'low']), context: z.string() }).passthrough()),
+    references: z.array(
+      z.object({ path: z.string(), line: z.number().int(), column: z.number().int(), match_text: z.string(), certainty: z.enum(['high', 'medium', 'low']), context: z.string(), by: z.literal('language-service').optional() }).passthrough(),
+    ),
     importers: z.array(z.object({ path: z.string(), line: z.number().int(), specifier: z.string() }).passthrough()).optional(),
     counts: z.record(z.number().int()),
+    type_aware: z
+      .array(
+        z.object({
+          engine: z.string(),
+          status: z.enum(['complete', 'deadline', 'failed']),
+          definitions: z.number().int(),
+          references: z.number().int(),
+          confirmed: z.number().int(),
+          added: z.number().int(),
+          ms: z.number().int(),
+          note: z.string().optional(),
+        }).strict(),
+      )
+      .optional(),
   }).passthrough(),
-  returns: '`references` (path, line, column, match_text, certainty: high = resolved through scope or imports, medium = same name but unresolved, low = comment or string; context), `definitions` of the symbol, `importers` for a file target, and `counts` per certainty.',
+  returns:
+    '`references` (path, line, column, match_text, certainty: high = resolved through scope or imports, or found by a language service (`by: "language-service"`, TypeScript/JavaScript), medium = same name but unresolved, low = comment or string; context), `definitions` of the symbol, `importers` for a file target, `counts` per certainty, and for TS/JS symbols `type_aware` [{engine, status (complete, or deadline/failed: the answer is the index\'s alone), definitions, references, confirmed, added, ms, note?}].',
   whenToUse: 'Before renaming, moving, deleting or changing the signature of a symbol or file.',
   related: ['recon', 'refactor_rename', 'refactor_move'],
   errors: ['E_INDEX_NOT_READY', 'E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],
@@ -40,6 +59,7 @@ export const reconImpactTool = defineTool({
     const { index } = ctx;
     const target = args.target.trim();
     if (isFileTarget(target, index)) return fileImpact(index, ctx.resolveRepoPath(target).relative);
-    return symbolImpact(index, target, args.include_comments);
+    const indexed = symbolImpact(index, target, args.include_comments);
+    return withTypeAwareReferences(indexed, index, refactorService(ctx), ctx.config.server.impact?.language_service_ms ?? 5000);
   },
 });

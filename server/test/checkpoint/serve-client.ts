@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureTestVenv, isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,9 +17,16 @@ export class ServeClient {
   stderr = '';
   private constructor(readonly client: Client) {}
 
-  static async start(repo: string, env: Record<string, string> = {}): Promise<ServeClient> {
+  /** `config`: the text of an agentgov.yaml passed with `--config`; `args`: more `serve` arguments. */
+  static async start(repo: string, env: Record<string, string> = {}, options: { config?: string; args?: string[] } = {}): Promise<ServeClient> {
     const home = makeTempDir('agentgov-home-');
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'serve', '--repo', repo], env: isolatedEnv(home, env) as Record<string, string>, stderr: 'pipe' });
+    const args = [MAIN, 'serve', '--repo', repo, ...(options.args ?? [])];
+    if (options.config !== undefined) {
+      const file = join(makeTempDir('agentgov-config-'), 'agentgov.yaml');
+      writeFileSync(file, options.config);
+      args.push('--config', file);
+    }
+    const transport = new StdioClientTransport({ command: process.execPath, args, env: isolatedEnv(home, env) as Record<string, string>, stderr: 'pipe' });
     const serve = new ServeClient(new Client({ name: 'checkpoint-test', version: '0.0.0' }));
     transport.stderr?.on('data', (chunk: Buffer) => void (serve.stderr += chunk.toString()));
     await serve.client.connect(transport).catch((error: Error) => {

@@ -69,6 +69,13 @@ export class TypeScriptProjects {
 
   #fingerprint: string | undefined;
 
+  /**
+   * Every service polls this token during long operations (reference searches check it per file);
+   * past `deadline` it reports cancellation and the service throws `OperationCanceledException`.
+   */
+  deadline = Number.POSITIVE_INFINITY;
+  readonly #cancellation: TS.HostCancellationToken = { isCancellationRequested: () => Date.now() > this.deadline };
+
   absolute(path: string): string {
     return join(this.#workspace.root, path);
   }
@@ -184,6 +191,7 @@ export class TypeScriptProjects {
       getDirectories: (dir) => ts.sys.getDirectories(dir),
       realpath: ts.sys.realpath,
       useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
+      getCancellationToken: () => this.#cancellation,
     };
     const service = ts.createLanguageService(host, this.#registry);
     return { key, service, fileNames: names };

@@ -117,11 +117,22 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     return { edits };
   }
 
-  async references(symbol: RefactorSymbol, workspace: RefactorWorkspace): Promise<EngineReference[]> {
+  async references(symbol: RefactorSymbol, workspace: RefactorWorkspace, options: { timeoutMs?: number } = {}): Promise<EngineReference[]> {
     const projects = await this.#load(workspace);
+    // loading the project (parsing every file once) is not interruptible and not counted; the search is
     const { project, fileName, position } = this.#locate(projects, symbol);
+    let groups: TS.ReferencedSymbol[];
+    projects.deadline = Date.now() + (options.timeoutMs ?? Number.POSITIVE_INFINITY);
+    try {
+      groups = project.service.findReferences(fileName, position) ?? [];
+    } catch (error) {
+      if (!(error instanceof projects.ts.OperationCanceledException)) throw error;
+      throw new AgentgovError('E_DEADLINE_EXCEEDED', `the TypeScript language service did not finish finding references to ${symbol.qualifiedName} within ${options.timeoutMs} ms`, { engine: this.name, symbol: symbol.qualifiedName });
+    } finally {
+      projects.deadline = Number.POSITIVE_INFINITY;
+    }
     const out: EngineReference[] = [];
-    for (const group of project.service.findReferences(fileName, position) ?? []) {
+    for (const group of groups) {
       for (const ref of group.references) {
         const path = projects.relative(ref.fileName);
         const text = path === null ? undefined : workspace.read(path);
