@@ -2,7 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Assessment, LoadedConfig, PluginHost, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
 import { normalizeShell, type ParsedCommand } from './normalize.js';
-import { classifyPath, projectRootOf, resolvePath, type ClassifiedPath } from './paths.js';
+import { agentgovHome } from '@agentgov/core/paths';
+import { classifyPath, projectRootOf, realTarget, resolvePath, type ClassifiedPath } from './paths.js';
 import { loadRuleSet, type CompiledRule, type RuleSet } from './rules.js';
 import { ShellRuleIndex, type Hit } from './shell-rules.js';
 import { actionForScore, actionSeverity, levelForScore } from './scoring.js';
@@ -24,12 +25,22 @@ export interface RiskEngineOptions {
   sources?: RiskRuleSource[];
   /** The home directory `~` stands for (default: the current user's). */
   home?: string;
+  /**
+   * agentgov's own state, in the `governance` path class besides the agents' hook settings the
+   * rule files name (default: `$AGENTGOV_HOME`, `~/.agentgov` without it).
+   */
+  protectedPaths?: string[];
+  /** Judge a path by where its symbolic links lead (default true; the filesystem is read, never written). */
+  followLinks?: boolean;
 }
 
 /** Loads the shipped rules plus any extra files and plugin sources; rejects on an invalid rule. */
 export async function createRiskEngine(options: RiskEngineOptions = {}): Promise<RiskEngine> {
   const rules = await loadRuleSet(options.extraRuleFiles ?? [], options.sources ?? []);
-  return new RuleEngine(rules, options.home ?? os.homedir());
+  const governance = rules.classPatterns.get('governance') ?? [];
+  for (const dir of options.protectedPaths ?? [agentgovHome()]) governance.push(new RegExp(`^${escapeRegExp(path.resolve(dir))}(/|$)`));
+  rules.classPatterns.set('governance', governance);
+  return new RuleEngine(rules, options.home ?? os.homedir(), options.followLinks ?? true);
 }
 
 /**
@@ -66,6 +77,7 @@ class RuleEngine implements RiskEngine {
   constructor(
     private readonly set: RuleSet,
     private readonly home: string,
+    private readonly followLinks: boolean,
   ) {
     this.rulesLoaded = set.rules.length;
     this.ruleFiles = [...set.files];
@@ -81,6 +93,17 @@ class RuleEngine implements RiskEngine {
       this.fileRules.set(tool, rules);
     }
     this.fetchRules = set.rules.filter((rule) => rule.tools.includes('fetch') && rule.match.spec.url_hosts !== undefined);
+  }
+
+  /** Per assessment: each path's real target, read once (links may change between calls). */
+  private realPaths(): ((absolute: string) => string) | undefined {
+    if (!this.followLinks) return undefined;
+    const known = new Map<string, string>();
+    return (absolute) => {
+      let real = known.get(absolute);
+      if (real === undefined) known.set(absolute, (real = realTarget(absolute)));
+      return real;
+    };
   }
 
   assess(event: ToolCallEvent): Assessment {
@@ -133,7 +156,7 @@ class RuleEngine implements RiskEngine {
     }
     const normalized = normalizeShell(text, { cwd, home: this.home, budget });
     factors.push(...normalized.factors);
-    const hits = this.shellRules.hits(normalized, { projectRoot, home: this.home, classPatterns: this.set.classPatterns });
+    const hits = this.shellRules.hits(normalized, { projectRoot, home: this.home, classPatterns: this.set.classPatterns, realPath: this.realPaths() });
     for (const hit of hits) {
       const wrapper = hit.via.find((v) => /^(sudo|doas|su|run0|pkexec)\b/.test(v));
       if (wrapper) factors.push(`${hit.rule.id} runs with elevated privileges (${wrapper})`);
@@ -165,7 +188,7 @@ class RuleEngine implements RiskEngine {
       return finish([], { rules: [], factors: [...factors, `no file path among ${PATH_KEYS.join(', ')}`] }, code);
     }
     const raw = args[key] as string;
-    const classified = classifyPath(raw, { cwd, projectRoot, home: this.home, env: {}, classPatterns: this.set.classPatterns });
+    const classified = classifyPath(raw, { cwd, projectRoot, home: this.home, env: {}, classPatterns: this.set.classPatterns, realPath: this.realPaths() });
     const tilde = classified.resolved && classified.resolved.startsWith(`${this.home}/`) ? `~${classified.resolved.slice(this.home.length)}` : classified.resolved;
     const hits: Hit[] = [];
     for (const rule of this.fileRules.get(tool) ?? []) {
@@ -249,3 +272,7 @@ function dedupe(items: string[]): string[] {
   return [...new Set(items)];
 }
 
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -71,6 +71,8 @@ export function pathsInCode(code: string): string[] {
   for (const [i, literal] of literals.entries()) {
     if (literal === '' || literal.length > 4096 || /\s{2}|\n/.test(literal)) continue;
     if (literal.startsWith('/') || literal.startsWith('~/') || literal === '~') found.add(literal);
+    // A relative path (placed by the command's directory): `.env`, `.claude/settings.json`, `src/a.ts`.
+    else if (/^\.{0,2}[\w-][\w.-]*(\/[\w.-]+)*\/?$/.test(literal) && (literal.includes('/') || literal.startsWith('.'))) found.add(literal);
     if (!home) continue;
     if (literal.startsWith('/')) found.add(`~${literal}`);
     else if (/^\.?[\w.-]+(\/[\w.-]+)*$/.test(literal)) {

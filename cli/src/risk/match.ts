@@ -165,7 +165,7 @@ function classifyIn(scratch: CommandScratch, cmd: ParsedCommand, pathContext: Om
   const known = (scratch.paths ??= new Map());
   let found = known.get(raw);
   if (found === undefined) {
-    found = classifyPath(raw, { cwd: cmd.cwd, projectRoot: pathContext.projectRoot, home: pathContext.home, env: cmd.env, classPatterns: pathContext.classPatterns });
+    found = classifyPath(raw, { ...pathContext, cwd: cmd.cwd, env: cmd.env });
     known.set(raw, found);
   }
   return found;

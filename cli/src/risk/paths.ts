@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { anyMatches, joinPatterns } from './patterns.js';
 
@@ -24,6 +25,12 @@ export interface PathContext {
   home: string;
   env: Record<string, string>;
   classPatterns: ReadonlyMap<string, RegExp[]>;
+  /**
+   * Where an absolute path really points (symbolic links followed, see realTarget); when given, a
+   * path whose real target differs is judged by its target: a link inside the project to
+   * `~/.ssh` is `~/.ssh`. The project root and home are compared by their real paths too.
+   */
+  realPath?: (absolute: string) => string;
 }
 
 export interface ClassifiedPath {
@@ -56,6 +63,20 @@ export function classifyPath(raw: string, context: PathContext): ClassifiedPath 
   if (path.posix.isAbsolute(stripped)) resolved = resolvePath(stripped);
   else if (context.cwd !== null) resolved = resolvePath(context.cwd, stripped);
   else return { raw, resolved: null, classes: ['unknown', ...dataClasses(stripped, stripped, context)] };
+  if (context.realPath) {
+    const real = context.realPath(resolved);
+    const realRoot = context.projectRoot === null ? null : context.realPath(context.projectRoot);
+    const realHome = context.realPath(context.home);
+    if (real !== resolved || realRoot !== context.projectRoot || realHome !== context.home) {
+      const plain = { ...context, realPath: undefined };
+      const target = classifyPath(real, { ...plain, cwd: null, projectRoot: realRoot, home: realHome });
+      // Where it really points decides the position; the data classes of either name count.
+      const classes = target.classes;
+      for (const cls of classifyPath(resolved, plain).classes) if (!classes.includes(cls) && !Object.hasOwn(BUILTIN_PATH_CLASSES, cls)) classes.push(cls);
+      if (hasGlob && !classes.includes('glob')) classes.push('glob');
+      return { raw, resolved: real === resolved ? resolved : real, classes };
+    }
+  }
   const classes = positionClasses(resolved, context);
   if (hasGlob && !classes.includes('dynamic')) classes.push('glob');
   const tilde = resolved === context.home ? '~' : resolved.startsWith(`${context.home}/`) ? `~${resolved.slice(context.home.length)}` : resolved;
@@ -172,4 +193,26 @@ function expand(raw: string, context: PathContext): string | null {
   // A default of `~` (`${DEST:-~}`) is expanded like one written as such.
   if (text === '~' || text.startsWith('~/')) text = context.home + text.slice(1);
   return text;
+}
+
+/**
+ * The real location of an absolute path: its nearest existing ancestor with symbolic links
+ * resolved, and the rest of the path (not there yet) appended as written. The path itself when
+ * nothing of it can be resolved.
+ */
+export function realTarget(absolute: string): string {
+  const rest: string[] = [];
+  let dir = absolute;
+  for (let guard = 0; guard < 256; guard += 1) {
+    try {
+      const real = realpathSync.native(dir);
+      return rest.length === 0 ? real : path.posix.join(real, ...rest.reverse());
+    } catch {
+      const parent = path.posix.dirname(dir);
+      if (parent === dir) return absolute;
+      rest.push(path.posix.basename(dir));
+      dir = parent;
+    }
+  }
+  return absolute;
 }

@@ -43,6 +43,7 @@ export const REASON_CODES = {
   shell_escape: { title: 'Shell escape', meaning: 'A program opens a shell through one of its command channels (awk system(), find -exec, vim :!, a pager, git/ssh settings, tar/zip/rsync options) or an interpreter one-liner replaces itself with a shell.' },
   reverse_shell: { title: 'Reverse or bind shell', meaning: 'A shell is wired to a network connection: its input comes from, or its output goes to, a socket (netcat, telnet, openssl s_client, /dev/tcp, gawk /inet, interpreter sockets).' },
   metadata_access: { title: 'Cloud metadata or local admin endpoint', meaning: 'A request goes to a cloud metadata endpoint (instance credentials), a link-local address, or an admin API on this machine (Docker, kubelet, etcd …).' },
+  governance_tampering: { title: 'Governance tampering', meaning: "An agent's hook settings (where the gate hook is installed) or agentgov's own state ($AGENTGOV_HOME, agentgov.yaml) are changed, moved or removed: the call could switch the gate off." },
   history_tampering: { title: 'Shell history tampering', meaning: 'Shell history is cleared or disabled, hiding what ran.' },
 } as const satisfies Record<string, ReasonCodeEntry>;
 

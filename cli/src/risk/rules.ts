@@ -86,7 +86,7 @@ export function defaultRulesDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../rules');
 }
 
-export const DEFAULT_RULE_FILES = ['destructive.yaml', 'git.yaml', 'system.yaml', 'secrets.yaml', 'network.yaml', 'files.yaml', 'execution.yaml'];
+export const DEFAULT_RULE_FILES = ['destructive.yaml', 'git.yaml', 'system.yaml', 'secrets.yaml', 'network.yaml', 'files.yaml', 'execution.yaml', 'governance.yaml'];
 
 export async function loadRuleSet(extraFiles: string[], sources: RiskRuleSource[]): Promise<RuleSet> {
   const set: RuleSet = { rules: [], classPatterns: new Map(), files: [] };
