@@ -3,7 +3,7 @@
 // against the whole suite to find the tests it fails, and three selectors compared on them:
 // blast_radius (max_hops 0/1/2), the import-graph selector (jest --findRelatedTests), the whole suite.
 //
-//   node bench/test-impact/run.mjs [--repos express,flask] [--mutants 150] [--seed 14] [--deadline ISO]
+//   node bench/test-impact/run.mjs [--repos express,flask] [--mutants 150] [--seed 14] [--deadline ISO] [--score-only] [--work DIR]
 //
 // Trees, dependencies and per-mutant results live under bench/.work/test-impact/ (never committed);
 // a rerun resumes from the results already there.
@@ -53,10 +53,14 @@ const { values: options } = parseArgs({
     mutants: { type: 'string', default: '150' },
     seed: { type: 'string', default: '14' },
     deadline: { type: 'string' },
+    // another work directory (e.g. a copy, to re-score while a run goes on in the default one)
+    work: { type: 'string' },
+    // score the mutants already run, run no new ones
+    'score-only': { type: 'boolean', default: false },
   },
 });
 const deadline = options.deadline ? Date.parse(options.deadline) : Infinity;
-const BENCH_DIR = join(WORK_DIR, 'test-impact');
+const BENCH_DIR = options.work ?? join(WORK_DIR, 'test-impact');
 
 function git(root, ...args) {
   return execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -147,6 +151,7 @@ async function benchRepo(name, spec) {
   const isTestFile = (path) => testFiles.has(path);
   for (const mutant of mutants) {
     if (done.has(mutant.id)) continue;
+    if (options['score-only']) break;
     if (Date.now() > deadline) {
       console.log(`# ${name}: deadline reached after ${done.size} mutants`);
       break;

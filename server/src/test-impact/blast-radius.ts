@@ -1,7 +1,7 @@
 import type { LanguagePack, TestRunner } from '@agentgov/core';
 import type { DirectedGraph } from 'graphology';
 import type { Definition } from '../index/types.js';
-import { changeOf, type FileChange } from './changed-definitions.js';
+import { changeInCoveredVersion, changeOf, type FileChange } from './changed-definitions.js';
 import type { CoverageStore, StoredTestCase } from './coverage-store.js';
 
 export type CandidateSource = 'coverage' | 'import-time' | 'call-graph' | 'import-graph';
@@ -142,13 +142,21 @@ class CandidateSet {
   }
 }
 
-/** Whether coverage of the file was taken at HEAD's version, at the working version (after the edit), at neither, or never. */
-function coverageState(store: CoverageStore, change: FileChange): { state: ChangedFileSummary['coverage']; side: 'head' | 'current' } {
+/**
+ * Whether coverage of the file was taken at HEAD's version, at the working version (after the
+ * edit), at an earlier version whose text the store kept (after an earlier edit: the change is then
+ * read in that version's numbering), at none of these, or never.
+ */
+function coverageState(store: CoverageStore, change: FileChange): { state: ChangedFileSummary['coverage']; side: 'head' | 'current' | 'covered'; text?: string } {
   if (change.status === 'added') return { state: 'not-applicable', side: 'head' };
   const hashes = store.coverageHashes(change.path);
   if (hashes.size === 0) return { state: 'missing', side: 'head' };
   if (change.headHash !== null && hashes.has(change.headHash)) return { state: 'fresh', side: 'head' };
   if (change.currentHash !== null && hashes.has(change.currentHash)) return { state: 'fresh', side: 'current' };
+  for (const [hash] of [...hashes].sort((a, b) => b[1] - a[1])) {
+    const text = change.status === 'modified' ? store.coverageSource(hash) : undefined;
+    if (text !== undefined) return { state: 'fresh', side: 'covered', text };
+  }
   return { state: 'stale', side: 'head' };
 }
 
@@ -170,10 +178,14 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
 
   for (const path of input.changedFiles) {
     const fullChange = await changeOf(input.root, path, input.languages);
-    const located = anyCoverage ? coverageState(store, fullChange) : { state: 'missing' as const, side: 'head' as const };
+    const located: ReturnType<typeof coverageState> = anyCoverage ? coverageState(store, fullChange) : { state: 'missing', side: 'head' };
     const state = located.state;
-    // Coverage taken after the edit (the scheduler refreshed it) is in the working version's numbering.
-    const change = located.side === 'current' ? { ...fullChange, ...fullChange.currentSide } : fullChange;
+    // Coverage taken after the edit (the scheduler refreshed it) is in the working version's numbering;
+    // coverage taken after an earlier edit, in that version's.
+    let change: FileChange = fullChange;
+    if (located.side === 'current') change = { ...fullChange, ...fullChange.currentSide };
+    else if (located.side === 'covered' && located.text !== undefined) change = { ...fullChange, ...(await changeInCoveredVersion(input.root, path, located.text, input.languages)) };
+    if (located.side === 'covered') notes.push(`Coverage of ${path} was taken at an earlier edit of it (neither HEAD nor the working version); the changed lines are read against that version.`);
     changed.push({
       path,
       status: change.status,

@@ -1,5 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { LanguagePack } from '@agentgov/core';
 import { simpleGit } from 'simple-git';
 import { extractFile, sha1 } from '../index/extract-file.js';
@@ -87,4 +90,45 @@ function side(changedLines: number[], definitions: Definition[]): FileChange['cu
     else moduleLines.push(line);
   }
   return { changedLines, changedDefinitions: [...changed.values()], moduleLines };
+}
+
+/** `git diff --no-index -U0` of two texts (through temp files outside the repository). */
+async function diffTexts(before: string, after: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'agentgov-diff-'));
+  try {
+    writeFileSync(join(dir, 'a'), before);
+    writeFileSync(join(dir, 'b'), after);
+    try {
+      await promisify(execFile)('git', ['diff', '--no-index', '-U0', '--no-color', '--no-ext-diff', 'a', 'b'], { cwd: dir, maxBuffer: 1 << 28 });
+      return '';
+    } catch (error) {
+      // exit status 1: the texts differ, the diff is on stdout
+      const failed = error as { code?: number; stdout?: string };
+      if (failed.code === 1 && typeof failed.stdout === 'string') return failed.stdout;
+      throw error;
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The change in the numbering of `coveredText`, a version coverage was taken at that is neither
+ * HEAD nor the working version (the scheduler ran the tests after an earlier edit): its lines that
+ * differ from the working version, plus its lines that already differed from HEAD (the earlier
+ * edit itself is still part of the change against HEAD), and the definitions holding them.
+ */
+export async function changeInCoveredVersion(root: string, path: string, coveredText: string, languages: readonly LanguagePack[]): Promise<FileChange['currentSide']> {
+  const absolute = join(root, path);
+  const current = existsSync(absolute) ? readFileSync(absolute, 'utf8') : '';
+  let head = '';
+  try {
+    head = await simpleGit(root).show([`HEAD:${path}`]);
+  } catch {
+    head = '';
+  }
+  const sinceCovered = oldSideLines(await diffTexts(coveredText, current), 'old');
+  const sinceHead = oldSideLines(await diffTexts(head, coveredText), 'new');
+  const lines = [...new Set([...sinceCovered, ...sinceHead])].sort((a, b) => a - b);
+  return side(lines, extractFile(path, coveredText, languages)?.definitions ?? []);
 }

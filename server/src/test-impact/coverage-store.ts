@@ -74,6 +74,17 @@ export class CoverageStore {
     const deleteFiles = this.sqlite.prepare(`DELETE FROM coverage_files WHERE scope = ? AND test_id = ?`);
     const insertFile = this.sqlite.prepare(`INSERT OR REPLACE INTO coverage_files (scope, test_id, path, hash, source) VALUES (?, ?, ?, ?, ?)`);
     const insertLine = this.sqlite.prepare(`INSERT INTO coverage_lines (scope, test_id, path, line) VALUES (?, ?, ?, ?)`);
+    const insertSource = this.sqlite.prepare(`INSERT OR IGNORE INTO coverage_sources (hash, path, text) VALUES (?, ?, ?)`);
+    const sourced = new Set<string>();
+    /** Keeps the text of the covered version while the file on disk still is that version. */
+    const keepSource = (path: string, hash: string) => {
+      if (sourced.has(hash)) return;
+      sourced.add(hash);
+      const absolute = join(this.root, path);
+      if (!existsSync(absolute)) return;
+      const text = readFileSync(absolute, 'utf8');
+      if (sha1(text) === hash) insertSource.run(hash, path, text);
+    };
     let facts = 0;
     let skippedFiles = 0;
     this.sqlite.transaction(() => {
@@ -87,12 +98,20 @@ export class CoverageStore {
             continue;
           }
           insertFile.run(entry.scope, entry.id, covered.file, hash, source);
+          keepSource(covered.file, hash);
           for (const line of covered.lines) insertLine.run(entry.scope, entry.id, covered.file, line);
           facts += covered.lines.length;
         }
       }
+      // versions no coverage refers to any more
+      this.sqlite.exec(`DELETE FROM coverage_sources WHERE hash NOT IN (SELECT DISTINCT hash FROM coverage_files)`);
     })();
     return { facts, skippedFiles };
+  }
+
+  /** The text of a covered file version, by its content hash, when the store kept it. */
+  coverageSource(hash: string): string | undefined {
+    return (this.sqlite.prepare(`SELECT text FROM coverage_sources WHERE hash = ?`).get(hash) as { text: string } | undefined)?.text;
   }
 
   /** Drops results and coverage of tests that no longer exist in `files` (their test files), keeping the rest. */

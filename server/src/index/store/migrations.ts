@@ -37,6 +37,11 @@ export const MIGRATIONS: readonly string[][] = [
     `CREATE INDEX coverage_lines_path_line ON coverage_lines(path, line)`,
     `CREATE INDEX coverage_lines_test ON coverage_lines(scope, test_id)`,
   ],
+  [
+    // The text of each covered file version (by content hash), so a change can be diffed against the
+    // version a test's coverage was taken at when that is neither HEAD nor the working version.
+    `CREATE TABLE coverage_sources (hash TEXT PRIMARY KEY, path TEXT NOT NULL, text TEXT NOT NULL)`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
