@@ -82,12 +82,11 @@ function lintSection(step: Awaited<ReturnType<typeof runLint>>, autofix: boolean
   return section;
 }
 
-function beyondNote(selection: TestSelection, maxHops: number): string | undefined {
-  const selected = selection.hops.flat().length;
+function beyondNote(selection: TestSelection, maxHops: number, selected: number): string | undefined {
   const next = selection.beyond[0];
-  if (!next) return selected === 0 ? 'no test file imports the changed files, directly or through other files' : undefined;
+  if (!next) return selected === 0 ? 'no test file imports the changed files, directly or through other files.' : undefined;
   const reach = `${next.files} more test file(s) reach the changed files at distance ${next.distance}; pass max_test_hops: ${next.distance} to run them`;
-  return selected === 0 ? `no test file imports the changed files within ${maxHops} hop(s); ${reach}` : reach;
+  return `${selected === 0 ? `no test file imports the changed files within ${maxHops} hop(s); ${reach}` : reach}.`;
 }
 
 /** Hop 0 from coverage for the changed files it covers, the import graph for the rest and for farther hops. */
@@ -155,7 +154,7 @@ async function testStep(args: CheckpointArgs, changed: string[], maxHops: number
       ? { used: run.cached.length, reason: `background results still true for the tests below (oldest ${oldest} s): every file they covered is unchanged since they ran`, tests: run.cached.slice(0, FAILURES_SHOWN * 2) }
       : { used: 0, reason: store.hasCoverage() ? 'no stored result still holds for the selected tests (a file they cover changed since they ran, or they never ran)' : 'no background results yet: the test scheduler is building coverage' },
   };
-  const notes = [beyondNote(selection, maxHops), ...(coverage?.notes ?? [])].filter((n): n is string => Boolean(n));
+  const notes = [beyondNote(selection, maxHops, hops.flat().length), ...(coverage?.notes ?? [])].filter((n): n is string => Boolean(n));
   if (notes.length) section.note = notes.join(' ');
   return { section, blocking: run.blocking, selection };
 }

@@ -30,6 +30,12 @@ export async function coverageCandidates(ctx: ToolContext, store: CoverageStore,
   if (!store.hasCoverage()) return undefined;
   const runner = runningScheduler(ctx.index)?.runner();
   const knownTestFiles = new Set(store.allTests().map((test) => test.file));
+  // the runner answers from the project's config (a glob per question): once per path
+  const asked = new Map<string, boolean>();
+  const askRunner = (path: string) => {
+    if (!asked.has(path)) asked.set(path, runner?.isTestFile(ctx.repoRoot, path) ?? false);
+    return asked.get(path)!;
+  };
   const result = await blastRadius({
     root: ctx.repoRoot,
     changedFiles: changed,
@@ -40,7 +46,7 @@ export async function coverageCandidates(ctx: ToolContext, store: CoverageStore,
     fileGraph: ctx.index.fileGraph(),
     definition: (uid) => ctx.index.definition(uid),
     runner,
-    isTestFile: (path) => knownTestFiles.has(path) || (runner?.isTestFile(ctx.repoRoot, path) ?? false),
+    isTestFile: (path) => knownTestFiles.has(path) || askRunner(path),
   });
   const fresh = result.changed.filter((c) => c.coverage === 'fresh' && c.status !== 'unchanged' && c.status !== 'added').map((c) => c.path);
   const byFile = new Map<string, string[]>();

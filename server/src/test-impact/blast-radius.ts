@@ -119,26 +119,30 @@ class CandidateSet {
   }
 
   /**
-   * Nearest and most certain first. Within one (distance, confidence) tier: tests whose id names a
-   * changed definition or file first, then focused tests (fewer covered lines) first, taken round-robin
-   * over test files, so the first few candidates span several test files instead of one.
+   * Nearest and most certain first. Within one (distance, confidence) tier: tests in a test file named
+   * after a function holding a changed line first, then tests whose id (file and title) names such a
+   * function, then those naming more words of the changed
+   * lines (an edit of `'json escape'` handling → the tests titled "json escape"), then those that ran
+   * more changed lines, then focused tests (fewer covered lines), then fast ones.
    */
-  ranked(sizes: Map<string, number>, names: string[]): TestCandidate[] {
-    const affinity = (c: TestCandidate) => (names.some((name) => c.test_id.toLowerCase().includes(name)) ? 1 : 0);
-    const key = (c: TestCandidate) => `${c.distance}\0${c.confidence}`;
+  ranked(sizes: Map<string, number>, names: string[], words: string[]): TestCandidate[] {
+    const affinity = new Map<string, number>();
+    const mentions = new Map<string, number>();
+    for (const candidate of this.byId.values()) {
+      const id = candidate.test_id.toLowerCase();
+      const fileWords = candidate.file.toLowerCase().split('/').pop()!.replace(/\.[^.]+$/, '').split(/[^a-z0-9]+/);
+      // 2: the test file is named after the function (test/res.redirect.js, tests/test_views.py); 1: the id mentions it
+      affinity.set(candidate.test_id, names.some((name) => fileWords.includes(name)) ? 2 : names.some((name) => id.includes(name)) ? 1 : 0);
+      mentions.set(candidate.test_id, words.filter((word) => id.includes(word)).length);
+    }
     const within = (a: TestCandidate, b: TestCandidate) =>
-      affinity(b) - affinity(a) || b.evidence.changed_lines_hit.length - a.evidence.changed_lines_hit.length || (sizes.get(a.test_id) ?? Infinity) - (sizes.get(b.test_id) ?? Infinity) || (a.duration_ms ?? 0) - (b.duration_ms ?? 0) || a.test_id.localeCompare(b.test_id);
-    const tiers = new Map<string, TestCandidate[]>();
-    for (const candidate of this.byId.values()) tiers.set(key(candidate), [...(tiers.get(key(candidate)) ?? []), candidate]);
-    const order = [...tiers.values()].sort((a, b) => a[0]!.distance - b[0]!.distance || b[0]!.confidence - a[0]!.confidence);
-    return order.flatMap((tier) => {
-      const byFile = new Map<string, TestCandidate[]>();
-      for (const candidate of tier.sort(within)) byFile.set(candidate.file, [...(byFile.get(candidate.file) ?? []), candidate]);
-      const queues = [...byFile.values()];
-      const out: TestCandidate[] = [];
-      for (let round = 0; out.length < tier.length; round++) for (const queue of queues) if (queue[round]) out.push(queue[round]!);
-      return out;
-    });
+      affinity.get(b.test_id)! - affinity.get(a.test_id)! ||
+      mentions.get(b.test_id)! - mentions.get(a.test_id)! ||
+      b.evidence.changed_lines_hit.length - a.evidence.changed_lines_hit.length ||
+      (sizes.get(a.test_id) ?? Infinity) - (sizes.get(b.test_id) ?? Infinity) ||
+      (a.duration_ms ?? 0) - (b.duration_ms ?? 0) ||
+      a.test_id.localeCompare(b.test_id);
+    return [...this.byId.values()].sort((a, b) => a.distance - b.distance || b.confidence - a.confidence || within(a, b));
   }
 }
 
@@ -174,10 +178,13 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
   const anyCoverage = store.hasCoverage();
   if (!anyCoverage) notes.push('No per-test coverage is stored yet; candidates come from the import graph only (the test scheduler builds coverage in the background).');
   const needImportGraph: string[] = [];
+  const ranking = { names: [] as string[], words: [] as string[] };
   const frontier = new Map<string, number>();
 
   for (const path of input.changedFiles) {
     const fullChange = await changeOf(input.root, path, input.languages);
+    ranking.names.push(...fullChange.ranking.names);
+    ranking.words.push(...fullChange.ranking.words);
     const located: ReturnType<typeof coverageState> = anyCoverage ? coverageState(store, fullChange) : { state: 'missing', side: 'head' };
     const state = located.state;
     // Coverage taken after the edit (the scheduler refreshed it) is in the working version's numbering;
@@ -258,11 +265,8 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
     }
   }
 
-  const names = [
-    ...changed.flatMap((file) => file.definitions.map((d) => d.qualified_name.split('.').pop()!.toLowerCase())),
-    ...changed.map((file) => file.path.split('/').pop()!.replace(/\.[^.]+$/, '').toLowerCase()),
-  ].filter((name) => name.length >= 3 && name !== 'index' && name !== '__init__');
-  const ranked = candidates.ranked(store.coverageSizes(), names);
+  const names = [...new Set([...changed.flatMap((file) => file.definitions.map((d) => d.qualified_name.split('.').pop()!.toLowerCase())), ...ranking.names])].filter((name) => name.length >= 3 && name !== '__init__');
+  const ranked = candidates.ranked(store.coverageSizes(), names, ranking.words);
   if (!ranked.length && input.changedFiles.length) notes.push('No test candidates: no stored coverage or import path connects a test to the changed files.');
   const byDistance: Record<string, number> = {};
   for (const candidate of ranked) byDistance[candidate.distance] = (byDistance[candidate.distance] ?? 0) + 1;

@@ -23,6 +23,53 @@ export interface FileChange {
   moduleLines: number[];
   /** The same in the working version's numbering, for coverage taken after the edit. */
   currentSide: { changedLines: number[]; changedDefinitions: Definition[]; moduleLines: number[] };
+  /** For ranking only: the names of the functions holding the changed lines (as written, extracted or not) and the words of the changed lines, lower case. */
+  ranking: { names: string[]; words: string[] };
+}
+
+const KEYWORDS = new Set(
+  'function return const let var this self cls true false null undefined none typeof instanceof else elif while break continue throw raise new delete void class extends super import export from default async await yield case switch catch finally pass def lambda with assert not and for try'.split(' '),
+);
+
+/** Identifiers and words of `text`, also split at `_` and camelCase, lower case, at least 3 letters, no keywords. */
+export function wordsOf(text: string): string[] {
+  const words = (text.match(/[A-Za-z_$][\w$]*/g) ?? []).flatMap((word) => [word, ...word.split(/_|(?<=[a-z])(?=[A-Z])/)]);
+  return [...new Set(words.map((word) => word.toLowerCase()).filter((word) => word.length >= 3 && !KEYWORDS.has(word)))];
+}
+
+const FUNCTION_HEADER = /(?:([\w$]+)\s*[:=]\s*(?:async\s+)?function\b|function\s*\*?\s*([\w$]+)\s*\(|\bdef\s+(\w+)|\bclass\s+(\w+))/;
+
+/**
+ * The name of the nearest function or class header above `line` (1-based) at a smaller indent:
+ * `res.send = function send(`, `name: function (`, `function name(`, `def name`, `class Name`,
+ * including functions the language pack does not extract as definitions.
+ */
+export function enclosingName(lines: readonly string[], line: number): string | undefined {
+  const own = lines[line - 1] ?? '';
+  let indent = own.trim() ? own.length - own.trimStart().length : Infinity;
+  for (let i = line - 2; i >= 0 && indent > 0; i--) {
+    const text = lines[i]!;
+    if (!text.trim()) continue;
+    const lead = text.length - text.trimStart().length;
+    if (lead >= indent) continue;
+    indent = lead;
+    const match = FUNCTION_HEADER.exec(text);
+    if (match) return (match[1] ?? match[2] ?? match[3] ?? match[4])!.toLowerCase();
+  }
+  return undefined;
+}
+
+function rankingOf(headLines: readonly string[], headChanged: number[], currentLines: readonly string[], currentChanged: number[]): FileChange['ranking'] {
+  const names = new Set<string>();
+  const words = new Set<string>();
+  for (const [lines, changed] of [[headLines, headChanged], [currentLines, currentChanged]] as const) {
+    for (const line of changed) {
+      const name = enclosingName(lines, line);
+      if (name && name.length >= 3) names.add(name);
+      for (const word of wordsOf(lines[line - 1] ?? '')) words.add(word);
+    }
+  }
+  return { names: [...names], words: [...words] };
 }
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -69,16 +116,17 @@ export async function changeOf(root: string, path: string, languages: readonly L
   if (head === null) {
     const defs = current === null ? [] : (extractFile(path, current, languages)?.definitions ?? []);
     const all = { changedLines: [], changedDefinitions: defs, moduleLines: [] };
-    return { ...base, status: 'added', ...all, currentSide: all };
+    return { ...base, status: 'added', ...all, currentSide: all, ranking: { names: [], words: [] } };
   }
   const headDefinitions = extractFile(path, head, languages)?.definitions ?? [];
-  if (current === null) return { ...base, status: 'deleted', changedLines: [], changedDefinitions: headDefinitions, moduleLines: [], currentSide: { changedLines: [], changedDefinitions: [], moduleLines: [] } };
+  const unranked = { names: [], words: [] };
+  if (current === null) return { ...base, status: 'deleted', changedLines: [], changedDefinitions: headDefinitions, moduleLines: [], currentSide: { changedLines: [], changedDefinitions: [], moduleLines: [] }, ranking: unranked };
   const none = { changedLines: [], changedDefinitions: [], moduleLines: [] };
-  if (base.headHash === base.currentHash) return { ...base, status: 'unchanged', ...none, currentSide: none };
+  if (base.headHash === base.currentHash) return { ...base, status: 'unchanged', ...none, currentSide: none, ranking: unranked };
   const diff = await git.raw(['diff', '-U0', '--no-color', '--no-ext-diff', 'HEAD', '--', path]);
   const headSide = side(oldSideLines(diff, 'old'), headDefinitions);
   const currentSide = side(oldSideLines(diff, 'new'), extractFile(path, current, languages)?.definitions ?? []);
-  return { ...base, status: 'modified', ...headSide, currentSide };
+  return { ...base, status: 'modified', ...headSide, currentSide, ranking: rankingOf(head.split('\n'), headSide.changedLines, current.split('\n'), currentSide.changedLines) };
 }
 
 function side(changedLines: number[], definitions: Definition[]): FileChange['currentSide'] {

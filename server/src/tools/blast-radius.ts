@@ -45,6 +45,12 @@ export const blastRadiusTool = defineTool({
     const store = coverageStoreOf(ctx.index);
     const runner = scheduler?.runner();
     const knownTestFiles = new Set(store.allTests().map((test) => test.file));
+  // the runner answers from the project's config (a glob per question): once per path
+  const asked = new Map<string, boolean>();
+  const askRunner = (path: string) => {
+    if (!asked.has(path)) asked.set(path, runner?.isTestFile(ctx.repoRoot, path) ?? false);
+    return asked.get(path)!;
+  };
     const result = await blastRadius({
       root: ctx.repoRoot,
       changedFiles: files,
@@ -55,7 +61,7 @@ export const blastRadiusTool = defineTool({
       fileGraph: ctx.index.fileGraph(),
       definition: (uid) => ctx.index.definition(uid),
       runner,
-      isTestFile: (path) => knownTestFiles.has(path) || (runner?.isTestFile(ctx.repoRoot, path) ?? false),
+      isTestFile: (path) => knownTestFiles.has(path) || askRunner(path),
     });
     return { ...result, test_impact: testImpactStatus(ctx, scheduler) };
   },
