@@ -10,3 +10,4 @@ export * from './plugins/index.js';
 export * from './text/identifier-words.js';
 export * from './governance/index.js';
 export * from './test-runs/index.js';
+export * from './text/shell-quote.js';

@@ -9,17 +9,14 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AgentgovError } from '@agentgov/core';
+import { argvToShell } from '@agentgov/core/shell-quote';
 import type { GateHookFormat, HookDecision } from '@agentgov/core/gate-hook';
 import { PROBE_ENV } from './run-gate.js';
-
-const SHELL_SAFE = /^[A-Za-z0-9_./@%+=:,-]+$/;
 
 /** The committed bin entry, from dist/src/gate/hook-command.js. */
 export const BIN_ENTRY = fileURLToPath(new URL('../../../bin/agentgov.js', import.meta.url));
 
-export function shellQuote(word: string): string {
-  return SHELL_SAFE.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
+export { shellQuote } from '@agentgov/core/shell-quote';
 
 function regularFile(path: string, what: string, mode: number): string {
   let real: string;
@@ -41,7 +38,7 @@ function regularFile(path: string, what: string, mode: number): string {
 export function gateHookCommand(format: string, options: { entry?: string; node?: string } = {}): string {
   const node = regularFile(options.node ?? process.execPath, 'the Node binary', constants.X_OK);
   const entry = regularFile(options.entry ?? BIN_ENTRY, 'the agentgov entry', constants.R_OK);
-  return [node, entry, 'gate', '--stdin', '--format', format].map(shellQuote).join(' ');
+  return argvToShell([node, entry, 'gate', '--stdin', '--format', format]);
 }
 
 export interface HookCheck {

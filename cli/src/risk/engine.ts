@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Assessment, LoadedConfig, PluginHost, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
 import { normalizeShell, type ParsedCommand } from './normalize.js';
 import { agentgovHome } from '@agentgov/core/paths';
+import { argvToShell } from '@agentgov/core/shell-quote';
 import { classifyPath, projectRootOf, realTarget, resolvePath, type ClassifiedPath } from './paths.js';
 import { loadRuleSet, type CompiledRule, type RuleSet } from './rules.js';
 import { ShellRuleIndex, type Hit } from './shell-rules.js';
@@ -139,7 +140,8 @@ class RuleEngine implements RiskEngine {
 
   private assessShell(args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
     let command = args.command ?? args.cmd;
-    if (Array.isArray(command) && command.every((c) => typeof c === 'string')) command = command.join(' ');
+    // An argv array (`["bash", "-lc", "rm -rf ~"]`) is quoted, not joined: joined, the shell would split it differently.
+    if (Array.isArray(command) && command.every((c) => typeof c === 'string')) command = argvToShell(command);
     if (typeof command !== 'string') {
       return finish([], { rules: [], factors: [...factors, `arguments.command is ${command === undefined ? 'missing' : `a ${typeof command}, not a string`}: nothing to assess`] }, 'invalid_arguments');
     }
