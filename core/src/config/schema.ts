@@ -73,6 +73,14 @@ export const CONFIG_SCHEMA = {
             },
           },
         },
+        test_impact: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            scheduler: { type: 'string', enum: ['on-demand', 'startup'], default: 'on-demand', description: 'When the background test scheduler starts: at the first test-impact call of a read-write session (`on-demand`), or when serve starts (`startup`). It runs the project\'s tests, so it executes project code.' },
+            niceness: { type: 'integer', minimum: 0, maximum: 19, default: 10, description: 'Process priority of the test processes the scheduler starts (0 normal, 19 lowest).' },
+          },
+        },
       },
     },
     governance: {

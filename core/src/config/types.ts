@@ -14,6 +14,8 @@ export interface AgentgovConfig {
     index: { max_file_bytes: number; exclude: string[]; watch: boolean; watch_debounce_ms: number };
     refactor: { preview_idle_minutes: number };
     impact: { language_service_ms: number };
+    /** The background test scheduler: started by the first test-impact call (`on-demand`) or when serve starts (`startup`); child niceness 0..19. */
+    test_impact: { scheduler: 'on-demand' | 'startup'; niceness: number };
   };
   governance: { frameworks: string[]; db: string | null };
   risk: { rules: string[] };

@@ -5,6 +5,7 @@ import { serveHttp, parseHttpAddress } from './http.js';
 import { openRepositoryIndex, type RepositoryIndex } from '../index/repository-index.js';
 import { serveStdio } from './stdio.js';
 import { ToolServer } from './tool-server.js';
+import { runningScheduler, schedulerFor } from '../test-impact/scheduler-for.js';
 
 export interface ServeOptions {
   /** Repository root; defaults to `config.server.repo`, then the current directory. */
@@ -66,6 +67,11 @@ export async function runServe(options: ServeOptions): Promise<void> {
   const repoRoot = resolveRepoRoot(options.repo ?? config.server.repo ?? process.cwd());
   const index = await openIndex(repoRoot, options);
   const toolServer = new ToolServer({ repoRoot, index, host: options.host, config, logger, devMode: options.devMode });
+  if (config.server.test_impact?.scheduler === 'startup') {
+    // Configured to run the project's tests from the start (it executes project code; the default waits for a test-impact call).
+    schedulerFor({ index, host: options.host, logger: logger.child('tests'), session: { readOnly: false, didRecon: false }, repoRoot, config });
+    logger.info('test scheduler started at start-up (server.test_impact.scheduler: startup)');
+  }
   const stop = options.stop ?? signalled();
   logger.info(`serving ${repoRoot}`, { tools: toolServer.tools.map((t) => t.name), dev_mode: options.devMode, transport: address ? 'http' : 'stdio' });
   try {
@@ -84,6 +90,8 @@ export async function runServe(options: ServeOptions): Promise<void> {
     }
   } finally {
     await toolServer.close();
+    // A test process the scheduler started must not outlive the server.
+    await runningScheduler(index)?.close();
     await index.close();
     logger.info('server stopped');
   }

@@ -1,4 +1,4 @@
-import type { AgentgovError, TestRunner } from '@agentgov/core';
+import type { AgentgovConfig, AgentgovError, TestRunner } from '@agentgov/core';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import type { ToolContext } from '../tools/tool.js';
 import { CoverageStore } from './coverage-store.js';
@@ -23,7 +23,7 @@ export function coverageStoreOf(index: RepositoryIndex): CoverageStore {
  * A read-only session never starts it (running tests executes the project's code); it sees what an
  * earlier session built. Index updates forward changed files to it.
  */
-export function schedulerFor(ctx: Pick<ToolContext, 'index' | 'host' | 'logger' | 'session' | 'repoRoot'>, niceness = 10): TestScheduler | undefined {
+export function schedulerFor(ctx: Pick<ToolContext, 'index' | 'host' | 'logger' | 'session' | 'repoRoot'> & { config?: Pick<AgentgovConfig, 'server'> }, niceness = ctx.config?.server.test_impact?.niceness ?? 10): TestScheduler | undefined {
   const store = coverageStoreOf(ctx.index);
   const impact = byIndex.get(ctx.index)!;
   if (impact.scheduler) {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { buildBriefing, warmBriefing, DEFAULT_MAX_COMMUNITIES, DEFAULT_MAX_CYCLES, DEFAULT_MAX_MEMBERS_PER_COMMUNITY, type Briefing } from '../scout/briefing.js';
+import { runningScheduler } from '../test-impact/scheduler-for.js';
+import { type TestImpactStatus, testImpactStatus, testImpactStatusSchema } from '../test-impact/status.js';
 import { defineTool } from './tool.js';
 
 const count = (what: string) => z.number().int().min(0).max(100_000).optional().describe(what);
@@ -61,18 +63,19 @@ export const reconScoutTool = defineTool({
     lint: z.object({}).passthrough().nullable(),
     lint_reason: z.string().optional(),
     index: z.object({ epoch: z.number().int(), files: z.number().int(), definitions: z.number().int(), skipped: z.record(z.number()) }).passthrough(),
+    test_impact: testImpactStatusSchema,
   }).passthrough(),
   returns:
-    'scope, context (one sentence), warning (only when a real hazard exists), tree, zoom_targets [{path, files, lines}], languages [{language, files, lines, share}], entry_points {total, shown, items [{path, kind, name, declared_in, indexed, source?, also? (other declarations of the same file)}]}, top_files [{path, score, importers, imports}], top_symbols [{def_uid, name, qualified_name, kind, path, line, score, references}], communities {total, shown, modularity, resolution, items [{id, label, size, members, members_shown}]}, cycles {total, shown, items [{size, chain, files, files_shown}], deferred {total, largest} (cycles closed only through type-only, deferred or dynamic imports; not in items, not a warning)}, coverage (or null + coverage_reason), lint (or null + lint_reason), index {epoch, files, definitions, skipped}.',
+    'scope, context (one sentence), warning (only when a real hazard exists), tree, zoom_targets [{path, files, lines}], languages [{language, files, lines, share}], entry_points {total, shown, items [{path, kind, name, declared_in, indexed, source?, also? (other declarations of the same file)}]}, top_files [{path, score, importers, imports}], top_symbols [{def_uid, name, qualified_name, kind, path, line, score, references}], communities {total, shown, modularity, resolution, items [{id, label, size, members, members_shown}]}, cycles {total, shown, items [{size, chain, files, files_shown}], deferred {total, largest} (cycles closed only through type-only, deferred or dynamic imports; not in items, not a warning)}, coverage (or null + coverage_reason), lint (or null + lint_reason), index {epoch, files, definitions, skipped}, test_impact (per-test coverage freshness and the test scheduler\'s state and progress; recon_scout never starts it).',
   whenToUse: 'First, to orient in an unfamiliar repository; again with `scope` set to a zoom target to see inside a collapsed directory.',
   related: ['recon', 'graph_cycles', 'graph_communities', 'describe'],
   errors: ['E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],
   example: { scope: 'src', truncate: true },
   needsIndex: true,
   pathArguments: ['scope'],
-  async handler(args, ctx): Promise<Briefing> {
+  async handler(args, ctx): Promise<Briefing & { test_impact: TestImpactStatus }> {
     const scope = args.scope ? ctx.resolveRepoPath(args.scope).relative : '';
-    return buildBriefing(ctx.index, {
+    const briefing = await buildBriefing(ctx.index, {
       scope,
       truncate: args.truncate,
       maxCycles: args.max_cycles,
@@ -80,7 +83,9 @@ export const reconScoutTool = defineTool({
       maxMembersPerCommunity: args.max_members_per_community,
       linters: ctx.host.registries.linters.names(),
     });
+    // Shows the test scheduler's progress and coverage freshness; orienting never starts it.
+    return { ...briefing, test_impact: testImpactStatus(ctx, runningScheduler(ctx.index)) };
   },
-  render: renderBriefing,
+  render: (result) => `${renderBriefing(result)}\n\ntest impact: ${result.test_impact.summary}${result.test_impact.scheduler?.progress ? ` (${result.test_impact.scheduler.progress.done}/${result.test_impact.scheduler.progress.total} test files)` : ''}`,
   warm: warmBriefing,
 });

@@ -296,3 +296,40 @@ describe('test impact over MCP: the runner is not installed', function () {
     });
   }
 });
+
+describe('test impact over MCP: the scheduler from config, progress in recon_scout', function () {
+  this.timeout(300_000);
+  const repoWith = () => {
+    const repo = makeTempDir('agentgov-startup-');
+    writeTree(repo, JS_MOCHA.files);
+    gitInit(repo);
+    JS_MOCHA.install!(repo);
+    return repo;
+  };
+  type Scout = { test_impact: Impact & { tests: number; scheduler: { state: string; last_run: { kind: string; tests: number } | null; niceness: number } | null } };
+
+  it('server.test_impact.scheduler: startup builds coverage without any test-impact call; recon_scout shows it', async () => {
+    const repo = repoWith();
+    const config = join(makeTempDir('agentgov-config-'), 'agentgov.yaml');
+    writeFileSync(config, 'server:\n  test_impact:\n    scheduler: startup\n    niceness: 15\n');
+    const server = await serve(repo, { AGENTGOV_CONFIG: config });
+    try {
+      const scout = (await until(() => server.call('recon_scout', {}), (a) => (a as unknown as Scout).test_impact?.scheduler?.last_run?.kind === 'build', 'the start-up build')) as unknown as Scout;
+      expect(scout.test_impact.scheduler).to.deep.include({ state: 'idle', niceness: 15 });
+      expect(scout.test_impact.tests).to.equal(2);
+      expect(scout.test_impact.coverage).to.equal('fresh');
+    } finally {
+      await server.client.close();
+    }
+  });
+
+  it('by default nothing runs until a test-impact call: recon_scout says the scheduler has not started', async () => {
+    const server = await serve(repoWith(), {});
+    try {
+      const scout = (await server.call('recon_scout', {})) as unknown as Scout;
+      expect(scout.test_impact).to.deep.include({ coverage: 'none', tests: 0, scheduler: null });
+    } finally {
+      await server.client.close();
+    }
+  });
+});
