@@ -1,31 +1,68 @@
 /**
- * The gate without `watch`: the same config, plugins, rules and engine as `watch` (the CLI host and
- * `loadRiskEngine`), the same decision (`createGateDecider`: the `assess` waterfall, the `gate` bail
- * hook, else the assessment's action), so the verdict is the one `watch` would give. The decision
- * goes to the gate journal instead of system.db (the next `watch` records it); a probe run by
- * `init`/`doctor` is not journaled. Loaded only when `watch` cannot answer.
+ * The gate without `watch`: the same config, plugins, rules and engine as `watch`, the same
+ * decision (`createGateDecider`: the `assess` waterfall, the `gate` bail hook, else the
+ * assessment's action), so the verdict is the one `watch` would give. The decision goes to the
+ * gate journal instead of system.db (the next `watch` records it); a probe run by `init`/`doctor`
+ * is not journaled. Loaded only when `watch` cannot answer.
+ *
+ * Two ways to the same engine. The lean path, when the gate cache (gate-cache.ts) holds an entry
+ * for this configuration that still matches every file it names: the rules are compiled from the
+ * validated specs it keeps (no yaml, ajv, cosmiconfig, plugin host) and only the plugins that can
+ * change a verdict are loaded. Otherwise, or when anything on the lean path fails, the full start
+ * (assess-full.ts), which writes a fresh entry.
  */
-import { runAssess, silentLogger } from '@agentgov/core';
+import type { Assessment, GateVerdict, ToolCallEvent } from '@agentgov/core';
 import type { GateInput, GateOutcome } from '@agentgov/core/gate-hook';
-import { startCliHost } from '../host.js';
-import { loadRiskEngine } from '../pipeline/risk-engine.js';
+import { createRiskEngineFromRuleSet } from '../risk/engine.js';
+import { ruleSetFromSpecs } from '../risk/rule-compile.js';
 import { createGateDecider } from './decide.js';
+import { gateCacheKey, readGateCache, type GateCacheEntry } from './gate-cache.js';
 import { appendJournal } from './journal.js';
 
+/** What the decider needs from a start: the assessment (engine + `assess` taps), the `gate` taps, and what the project policy ignored. */
+export interface LocalAssessor {
+  assess(event: ToolCallEvent): Promise<Assessment>;
+  gateHook(event: ToolCallEvent, assessment: Assessment): Promise<GateVerdict | undefined>;
+  ignored: string[];
+}
+
+/** AGENTGOV_GATE_TRACE=1: say on stderr which path a call took (for people and tests; the hook's stdout is unchanged). */
+function tracer(env: NodeJS.ProcessEnv): (message: string) => void {
+  return env['AGENTGOV_GATE_TRACE'] ? (message) => process.stderr.write(`agentgov gate: ${message}\n`) : () => undefined;
+}
+
+async function leanAssessor(entry: GateCacheEntry, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<LocalAssessor> {
+  const riskPlugins = entry.plugins.filter((plugin) => plugin.risk);
+  if (riskPlugins.length === 0) {
+    // No plugin taps assess or gate: the waterfall returns the engine's assessment and the bail hook no verdict.
+    const engine = createRiskEngineFromRuleSet(ruleSetFromSpecs(entry.rules), { warm: false });
+    return { ignored: entry.ignored, assess: async (event) => engine.assess(event), gateHook: async () => undefined };
+  }
+  const { leanHostAssessor } = await import('./assess-subset.js');
+  return leanHostAssessor(entry, riskPlugins, options);
+}
+
 export async function assessLocally(input: GateInput, options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean }): Promise<GateOutcome> {
-  const { host, loaded, ignored } = await startCliHost({ cwd: options.cwd, env: options.env }, silentLogger);
-  const engine = await loadRiskEngine(host, loaded);
+  const trace = tracer(options.env);
+  let assessor: LocalAssessor | undefined;
+  let key: string | undefined;
+  try {
+    key = gateCacheKey(options.cwd, options.env);
+    const read = readGateCache(key, options.env);
+    if ('entry' in read) {
+      assessor = await leanAssessor(read.entry, options);
+      trace(`lean path: rules and plugins from the gate cache (${read.entry.plugins.filter((p) => p.risk).length} plugin(s) loaded)`);
+    } else trace(`full start: ${read.stale}`);
+  } catch (error) {
+    trace(`full start: the lean path failed (${(error as Error).message})`);
+  }
+  if (!assessor) {
+    const { fullAssessor } = await import('./assess-full.js');
+    assessor = await fullAssessor(options, key, trace);
+  }
   const decider = createGateDecider({
-    // As the pipeline does: a failing assess plugin keeps the engine's answer and says why.
-    assess: async (event) => {
-      const initial = engine.assess(event);
-      try {
-        return await runAssess(host.hooks, initial, event);
-      } catch (error) {
-        return { ...initial, evidence: { ...initial.evidence, factors: [...(initial.evidence.factors ?? []), `assess hook failed: ${(error as Error).message}`] } };
-      }
-    },
-    gateHook: (event, assessment) => host.hooks.gate.promise(event, assessment),
+    assess: assessor.assess,
+    gateHook: assessor.gateHook,
     record: (decision) => {
       if (options.journal) appendJournal(decision, options.env);
     },
@@ -34,6 +71,6 @@ export async function assessLocally(input: GateInput, options: { cwd: string; en
   });
   const decision = await decider.decide(input);
   const outcome: GateOutcome = { verdict: { ...decision.verdict, reason: `${decision.verdict.reason} (assessed in process: watch is not running)` }, event_id: decision.event_id, assessment: decision.assessment };
-  if (ignored.length) outcome.notes = ignored;
+  if (assessor.ignored.length) outcome.notes = assessor.ignored;
   return outcome;
 }

@@ -12,21 +12,21 @@ import type { GateEndpoint } from './endpoint.js';
 
 const CWD_CONFIG_NAMES = ['agentgov.yaml', 'agentgov.yml'];
 
-export function resolveConfigFileCheaply(cwd: string, env: NodeJS.ProcessEnv): string | null {
-  if (env['AGENTGOV_CONFIG']) return resolve(cwd, env['AGENTGOV_CONFIG']);
+export function resolveConfigFileCheaply(cwd: string, env: NodeJS.ProcessEnv): { file: string | null; source: 'env' | 'cwd' | 'home' | 'defaults' } {
+  if (env['AGENTGOV_CONFIG']) return { file: resolve(cwd, env['AGENTGOV_CONFIG']), source: 'env' };
   for (const name of CWD_CONFIG_NAMES) {
     const candidate = join(cwd, name);
-    if (existsSync(candidate)) return candidate;
+    if (existsSync(candidate)) return { file: candidate, source: 'cwd' };
   }
   const home = join(agentgovHome(env), 'config.yaml');
-  return existsSync(home) ? home : null;
+  return existsSync(home) ? { file: home, source: 'home' } : { file: null, source: 'defaults' };
 }
 
 export type GateSettings = GateEndpoint['gate'];
 
 /** Gate settings: from the endpoint when it loaded the same file, else from the full config load. */
 export async function gateSettings(endpoint: GateEndpoint | undefined, cwd: string, env: NodeJS.ProcessEnv): Promise<{ settings: GateSettings; problem?: string }> {
-  const file = resolveConfigFileCheaply(cwd, env);
+  const { file } = resolveConfigFileCheaply(cwd, env);
   if (endpoint?.gate && endpoint.config_file === file) return { settings: endpoint.gate };
   const { loadConfig, defaultConfig } = await import('@agentgov/core');
   try {

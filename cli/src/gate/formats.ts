@@ -44,8 +44,12 @@ interface PackageManifest {
 
 const readManifest = (url: URL): PackageManifest => JSON.parse(readFileSync(url, 'utf8')) as PackageManifest;
 
-/** Where each format's module is: name → module URL, from the CLI's bundled framework plugins. */
-export function gateFormatModules(): Map<string, URL> {
+/**
+ * Where each format's module is: name → module URL, from the CLI's bundled framework plugins, in
+ * their order (the first plugin to declare a name provides it). With `wanted`, stops at the
+ * plugin that provides that format.
+ */
+export function gateFormatModules(wanted?: string): Map<string, URL> {
   const modules = new Map<string, URL>();
   const cli = readManifest(new URL('../../../package.json', import.meta.url));
   // CommonJS resolution: import.meta.resolve would wait on module hooks a host may have registered.
@@ -61,6 +65,7 @@ export function gateFormatModules(): Map<string, URL> {
     for (const [format, path] of Object.entries(readManifest(manifestUrl).agentgov?.gateFormats ?? {})) {
       if (!modules.has(format)) modules.set(format, new URL(path, manifestUrl));
     }
+    if (wanted !== undefined && modules.has(wanted)) break;
   }
   return modules;
 }
@@ -73,7 +78,7 @@ export function gateFormatNames(): string[] {
 /** The format called `name`, or undefined when no bundled plugin provides it. */
 export async function loadGateFormat(name: string): Promise<GateHookFormat | undefined> {
   if (name === 'json') return jsonFormat;
-  const url = gateFormatModules().get(name);
+  const url = gateFormatModules(name).get(name);
   if (!url) return undefined;
   const module = (await import(url.href)) as { gateFormat?: GateHookFormat };
   return module.gateFormat;

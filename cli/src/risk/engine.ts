@@ -5,7 +5,7 @@ import { normalizeShell, type ParsedCommand } from './normalize.js';
 import { agentgovHome } from '@agentgov/core/paths';
 import { argvToShell } from '@agentgov/core/shell-quote';
 import { classifyPath, projectRootOf, realTarget, resolvePath, type ClassifiedPath } from './paths.js';
-import { loadRuleSet, type CompiledRule, type RuleSet } from './rules.js';
+import type { CompiledRule, RuleSet } from './rule-compile.js';
 import { ShellRuleIndex, type Hit } from './shell-rules.js';
 import { actionForScore, actionSeverity, levelForScore } from './scoring.js';
 import { READ_LIMITS, ReadBudget } from './budget.js';
@@ -33,15 +33,29 @@ export interface RiskEngineOptions {
   protectedPaths?: string[];
   /** Judge a path by where its symbolic links lead (default true; the filesystem is read, never written). */
   followLinks?: boolean;
+  /** Load and run the shell parser now (default), rather than on the first command that needs it (outside that command's time budget). */
+  warm?: boolean;
 }
 
 /** Loads the shipped rules plus any extra files and plugin sources; rejects on an invalid rule. */
-export async function createRiskEngine(options: RiskEngineOptions = {}): Promise<RiskEngine> {
+export async function createRiskEngine(options: RiskEngineOptions = {}): Promise<RiskEngine & { readonly ruleSet: RuleSet }> {
+  // Imported here: reading and validating rules loads yaml and ajv, which an engine built from
+  // already validated specs (the gate's rule cache) does without.
+  const { loadRuleSet } = await import('./rules.js');
   const rules = await loadRuleSet(options.extraRuleFiles ?? [], options.sources ?? []);
+  return createRiskEngineFromRuleSet(rules, options);
+}
+
+/**
+ * An engine over an already compiled rule set (see rule-compile.ts's `ruleSetFromSpecs`), with
+ * the same options: the protected paths join the set's `governance` class here, so an engine
+ * built from cached specs judges them as one built from the YAML does.
+ */
+export function createRiskEngineFromRuleSet(rules: RuleSet, options: Omit<RiskEngineOptions, 'extraRuleFiles' | 'sources'> = {}): RiskEngine & { readonly ruleSet: RuleSet } {
   const governance = rules.classPatterns.get('governance') ?? [];
   for (const dir of options.protectedPaths ?? [agentgovHome()]) governance.push(new RegExp(`^${escapeRegExp(path.resolve(dir))}(/|$)`));
   rules.classPatterns.set('governance', governance);
-  return new RuleEngine(rules, options.home ?? os.homedir(), options.followLinks ?? true);
+  return new RuleEngine(rules, options.home ?? os.homedir(), options.followLinks ?? true, options.warm ?? true);
 }
 
 /**
@@ -76,16 +90,17 @@ class RuleEngine implements RiskEngine {
   private readonly fetchRules: CompiledRule[];
 
   constructor(
-    private readonly set: RuleSet,
+    readonly ruleSet: RuleSet,
     private readonly home: string,
     private readonly followLinks: boolean,
+    warm: boolean,
   ) {
-    this.rulesLoaded = set.rules.length;
-    this.ruleFiles = [...set.files];
-    this.shellRules = new ShellRuleIndex(set.rules.filter((rule) => rule.tools.includes('shell')));
-    warmShellParser();
+    this.rulesLoaded = ruleSet.rules.length;
+    this.ruleFiles = [...ruleSet.files];
+    this.shellRules = new ShellRuleIndex(ruleSet.rules.filter((rule) => rule.tools.includes('shell')));
+    if (warm) warmShellParser();
     for (const tool of FILE_TOOLS) {
-      const rules = set.rules.filter((rule) => {
+      const rules = ruleSet.rules.filter((rule) => {
         const m = rule.match;
         if (!rule.tools.includes(tool as CompiledRule['tools'][number])) return false;
         if (m.perCommand || m.text.length > 0 || m.code.length > 0) return false;
@@ -93,7 +108,7 @@ class RuleEngine implements RiskEngine {
       });
       this.fileRules.set(tool, rules);
     }
-    this.fetchRules = set.rules.filter((rule) => rule.tools.includes('fetch') && rule.match.spec.url_hosts !== undefined);
+    this.fetchRules = ruleSet.rules.filter((rule) => rule.tools.includes('fetch') && rule.match.spec.url_hosts !== undefined);
   }
 
   /** Per assessment: each path's real target, read once (links may change between calls). */
@@ -158,7 +173,7 @@ class RuleEngine implements RiskEngine {
     }
     const normalized = normalizeShell(text, { cwd, home: this.home, budget });
     factors.push(...normalized.factors);
-    const hits = this.shellRules.hits(normalized, { projectRoot, home: this.home, classPatterns: this.set.classPatterns, realPath: this.realPaths() });
+    const hits = this.shellRules.hits(normalized, { projectRoot, home: this.home, classPatterns: this.ruleSet.classPatterns, realPath: this.realPaths() });
     for (const hit of hits) {
       const wrapper = hit.via.find((v) => /^(sudo|doas|su|run0|pkexec)\b/.test(v));
       if (wrapper) factors.push(`${hit.rule.id} runs with elevated privileges (${wrapper})`);
@@ -190,7 +205,7 @@ class RuleEngine implements RiskEngine {
       return finish([], { rules: [], factors: [...factors, `no file path among ${PATH_KEYS.join(', ')}`] }, code);
     }
     const raw = args[key] as string;
-    const classified = classifyPath(raw, { cwd, projectRoot, home: this.home, env: {}, classPatterns: this.set.classPatterns, realPath: this.realPaths() });
+    const classified = classifyPath(raw, { cwd, projectRoot, home: this.home, env: {}, classPatterns: this.ruleSet.classPatterns, realPath: this.realPaths() });
     const tilde = classified.resolved && classified.resolved.startsWith(`${this.home}/`) ? `~${classified.resolved.slice(this.home.length)}` : classified.resolved;
     const hits: Hit[] = [];
     for (const rule of this.fileRules.get(tool) ?? []) {

@@ -2,7 +2,7 @@ import type { ParsedCommand } from './normalize.js';
 import { classifyPath, type ClassifiedPath, type PathContext } from './paths.js';
 import { anyMatches } from './patterns.js';
 import { hostClasses } from './hosts.js';
-import { matchesProgram, type CompiledMatch } from './rules.js';
+import { matchesProgram, type CompiledMatch } from './rule-compile.js';
 
 /** A command's arguments read with one rule's option spec. */
 export interface ParsedOptions {

@@ -1,73 +1,21 @@
+/**
+ * Reading and validating risk rules: the YAML files (shipped, from the config's `risk.rules`, from
+ * plugins) and plugins' rule objects, checked against the rule schema, then compiled
+ * (rule-compile.ts). yaml and ajv are loaded here only, so a gate call that finds its rules in the
+ * rule cache (rule-cache.ts) never pays for them.
+ */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { AgentgovError, type CanonicalTool, type RiskAction, type RiskRuleSource } from '@agentgov/core';
+import type { RiskRuleSource } from '@agentgov/core';
+import { AgentgovError } from '@agentgov/core/errors';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { joinPatterns } from './patterns.js';
-import { RISK_RULE_SCHEMA, RULE_FILE_SCHEMA, RULE_MATCH_SCHEMA, type RiskRuleSpec, type RuleFileSpec, type RuleMatchSpec } from './rule-schema.js';
+import { DEFAULT_RULE_FILES, defaultRulesDir, ruleSetFromSpecs, toRegex, type RuleSet, type RuleSourceSpec } from './rule-compile.js';
+import { RISK_RULE_SCHEMA, RULE_FILE_SCHEMA, type RiskRuleSpec, type RuleFileSpec } from './rule-schema.js';
 
-/** A rule ready to match: regular expressions compiled, lists normalised. */
-export interface CompiledRule {
-  id: string;
-  title: string;
-  reasonCode: string;
-  score: number;
-  action: RiskAction | undefined;
-  tools: CanonicalTool[];
-  /** Where the rule came from (file path or `plugin:<source>`). */
-  origin: string;
-  match: CompiledMatch;
-}
-
-/** A list of program globs, compiled: literal names in a Set, the wildcard ones in one regex. */
-export interface ProgramMatcher {
-  names: Set<string>;
-  glob: RegExp | null;
-}
-
-export function matchesProgram(matcher: ProgramMatcher, program: string): boolean {
-  return matcher.names.has(program) || (matcher.glob !== null && matcher.glob.test(program));
-}
-
-function programMatcher(globs: string[]): ProgramMatcher {
-  const names = new Set<string>();
-  const wild: string[] = [];
-  for (const glob of globs) {
-    if (/[*?]/.test(glob)) wild.push(globToRegex(glob).source.slice(1, -1));
-    else names.add(glob.toLowerCase());
-  }
-  return { names, glob: wild.length > 0 ? new RegExp(`^(?:${wild.join('|')})$`) : null };
-}
-
-export interface CompiledMatch {
-  spec: RuleMatchSpec;
-  command: RegExp[] | undefined;
-  commandNone: RegExp[];
-  /** `command` and `command_none` compiled for one lookup per program. */
-  commandMatcher: ProgramMatcher | undefined;
-  /** Undefined when the rule has no `command_none` (most rules). */
-  commandNoneMatcher: ProgramMatcher | undefined;
-  subcommand: string[][] | undefined;
-  valueOptions: Map<string, string[] | null>;
-  /** Same key, same reading of a command's arguments (option style + value options). */
-  optionsKey: string;
-  flagsAll: string[][];
-  /** Regex lists are asked only "does any match", so each is joined (see joinPatterns). */
-  argsRegex: RegExp[];
-  argvRegex: RegExp[];
-  code: RegExp[];
-  text: RegExp[];
-  pathRegex: RegExp[];
-  /** Whether the rule looks at individual commands (as opposed to only text/code). */
-  perCommand: boolean;
-}
-
-export interface RuleSet {
-  rules: CompiledRule[];
-  classPatterns: Map<string, RegExp[]>;
-  files: string[];
-}
+export { compileRule, DEFAULT_RULE_FILES, defaultRulesDir, matchesProgram, ruleSetFromSpecs, toRegex } from './rule-compile.js';
+export type { CompiledMatch, CompiledRule, ProgramMatcher, RuleSet, RuleSourceSpec } from './rule-compile.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 ajv.addFormat('regex', (value: string) => {
@@ -81,23 +29,17 @@ ajv.addFormat('regex', (value: string) => {
 const validateFile = ajv.compile<RuleFileSpec>(RULE_FILE_SCHEMA);
 const validateRule = ajv.compile<RiskRuleSpec>(RISK_RULE_SCHEMA);
 
-/** The shipped rule files, in the CLI package's `rules/` directory. */
-export function defaultRulesDir(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../rules');
+/** The shipped rule files, then `extraFiles`, then the sources' files, then the sources' rule objects: read, validated, compiled. */
+export async function loadRuleSet(extraFiles: string[], sources: RiskRuleSource[]): Promise<RuleSet> {
+  return ruleSetFromSpecs(await readRuleSources(extraFiles, sources));
 }
 
-export const DEFAULT_RULE_FILES = ['destructive.yaml', 'git.yaml', 'system.yaml', 'secrets.yaml', 'network.yaml', 'files.yaml', 'execution.yaml', 'governance.yaml'];
-
-export async function loadRuleSet(extraFiles: string[], sources: RiskRuleSource[]): Promise<RuleSet> {
-  const set: RuleSet = { rules: [], classPatterns: new Map(), files: [] };
-  const seen = new Map<string, string>();
+/** The validated specs of every rule source, in the order they are compiled. */
+export async function readRuleSources(extraFiles: string[], sources: RiskRuleSource[]): Promise<RuleSourceSpec[]> {
+  const specs: RuleSourceSpec[] = [];
   const files = [...DEFAULT_RULE_FILES.map((f) => path.join(defaultRulesDir(), f)), ...extraFiles.map((f) => path.resolve(f))];
   for (const source of sources) if (source.file) files.push(path.resolve(source.file));
-  for (const file of files) {
-    const spec = await readRuleFile(file);
-    addFile(set, spec, file, seen);
-    set.files.push(file);
-  }
+  for (const file of files) specs.push(await readRuleFile(file));
   for (const source of sources) {
     if (!source.rules) continue;
     const origin = `plugin:${source.name}`;
@@ -105,110 +47,29 @@ export async function loadRuleSet(extraFiles: string[], sources: RiskRuleSource[
       if (!validateRule(rule)) throw invalid(origin, validateRule.errors ?? [], `/rules/${index}`);
       return rule;
     });
-    addFile(set, { rules }, origin, seen);
+    specs.push({ origin, spec: { rules } });
   }
-  return set;
+  return specs;
 }
 
-async function readRuleFile(file: string): Promise<RuleFileSpec> {
-  let text: string;
+async function readRuleFile(file: string): Promise<RuleSourceSpec> {
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     throw new AgentgovError('E_CONFIG_INVALID', `risk rules file ${file} cannot be read: ${(error as Error).message}`, { file });
   }
   let data: unknown;
   try {
-    data = parseYaml(text);
+    data = parseYaml(bytes.toString('utf8'));
   } catch (error) {
     throw new AgentgovError('E_CONFIG_INVALID', `risk rules file ${file} is not valid YAML: ${(error as Error).message}`, { file });
   }
   if (!validateFile(data)) throw invalid(file, validateFile.errors ?? []);
-  return data;
+  return { origin: file, file, sha256: createHash('sha256').update(bytes).digest('hex'), spec: data };
 }
 
 function invalid(origin: string, errors: ErrorObject[], prefix = ''): AgentgovError {
   const problems = errors.map((e) => `${prefix}${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
   return new AgentgovError('E_CONFIG_INVALID', `risk rules from ${origin} do not match the rule schema: ${problems.join('; ')}`, { origin, problems });
-}
-
-function addFile(set: RuleSet, spec: RuleFileSpec, origin: string, seen: Map<string, string>): void {
-  for (const [name, patterns] of Object.entries(spec.path_classes ?? {})) {
-    const list = set.classPatterns.get(name) ?? [];
-    list.push(...patterns.map((p) => toRegex(p)));
-    set.classPatterns.set(name, list);
-  }
-  for (const rule of spec.rules ?? []) {
-    const earlier = seen.get(rule.id);
-    if (earlier !== undefined) {
-      throw new AgentgovError('E_CONFIG_INVALID', `risk rule '${rule.id}' in ${origin} is already defined in ${earlier}`, { rule: rule.id, origins: [earlier, origin] });
-    }
-    seen.set(rule.id, origin);
-    set.rules.push(compileRule(rule, origin));
-  }
-}
-
-export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
-  const m = rule.match;
-  const valueOptions = new Map<string, string[] | null>();
-  for (const option of m.value_options ?? []) {
-    const eq = option.indexOf('=');
-    if (eq > 0) valueOptions.set(option.slice(0, eq), option.slice(eq + 1).split('|'));
-    else valueOptions.set(option, null);
-  }
-  const perCommandKeys: Array<keyof RuleMatchSpec> = ['command', 'command_none', 'subcommand', 'via', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'target_operands', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin', 'url_hosts'];
-  return {
-    id: rule.id,
-    title: rule.title ?? rule.id,
-    reasonCode: rule.reason_code,
-    score: rule.score,
-    action: rule.action,
-    tools: rule.tools ?? ['shell'],
-    origin,
-    match: {
-      spec: uniformSpec(m),
-      command: m.command === undefined ? undefined : list(m.command).map(globToRegex),
-      commandNone: (m.command_none ?? []).map(globToRegex),
-      commandMatcher: m.command === undefined ? undefined : programMatcher(list(m.command)),
-      commandNoneMatcher: m.command_none && m.command_none.length > 0 ? programMatcher(m.command_none) : undefined,
-      subcommand: m.subcommand === undefined ? undefined : list(m.subcommand).map((s) => s.toLowerCase().split(/\s+/)),
-      valueOptions,
-      optionsKey: JSON.stringify([m.option_style ?? 'gnu', [...valueOptions]]),
-      flagsAll: (m.flags_all ?? []).map(list),
-      argsRegex: joinPatterns((m.args_regex ?? []).map(toRegex)),
-      argvRegex: joinPatterns((m.argv_regex ?? []).map(toRegex)),
-      code: joinPatterns((m.code ?? []).map(toRegex)),
-      text: joinPatterns((m.text ?? []).map(toRegex)),
-      pathRegex: joinPatterns((m.path_regex ?? []).map(toRegex)),
-      perCommand: perCommandKeys.some((k) => m[k] !== undefined),
-    },
-  };
-}
-
-/** Every key a rule's `match` can have (the schema allows no others), in the schema's order. */
-const MATCH_KEYS = Object.keys(RULE_MATCH_SCHEMA.properties) as Array<keyof RuleMatchSpec>;
-
-/**
- * The spec with every key present, in one order (absent ones undefined): the specs of all rules
- * then share one object shape, and the matcher's many reads of them stay monomorphic instead of
- * going through V8's slow lookups for objects of dozens of shapes.
- */
-function uniformSpec(m: RuleMatchSpec): RuleMatchSpec {
-  const spec: Record<string, unknown> = {};
-  for (const key of MATCH_KEYS) spec[key] = m[key];
-  return spec as RuleMatchSpec;
-}
-
-function list(value: string | string[]): string[] {
-  return Array.isArray(value) ? value : [value];
-}
-
-function globToRegex(glob: string): RegExp {
-  const escaped = glob.toLowerCase().replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${escaped}$`);
-}
-
-/** Compiles a rule regex; a leading `(?i)` (as in PCRE) makes it case-insensitive. */
-export function toRegex(source: string): RegExp {
-  return source.startsWith('(?i)') ? new RegExp(source.slice(4), 'i') : new RegExp(source);
 }

@@ -57,8 +57,16 @@ function shellParser(): Parser {
   return parser;
 }
 
-/** Loads the parser and runs it once, so that no assessment's time budget pays for the start-up. */
+let warm = false;
+
+/**
+ * Loads the parser and runs it once, so that no assessment's time budget pays for the start-up.
+ * An engine that is not warmed at construction (the gate's lean path: most calls never need the
+ * parser) warms it on first use, outside the budget (see `parse`).
+ */
 export function warmShellParser(): void {
+  if (warm) return;
+  warm = true;
   parseWithTreeSitter('true "$x" | cat');
 }
 
@@ -68,6 +76,10 @@ export function warmShellParser(): void {
  */
 function parse(text: string, budget?: ReadBudget): Parser.SyntaxNode | null {
   const options: Parser.Options = { bufferSize: Math.min(text.length + 1, 32 * 1024) };
+  if (!warm) {
+    if (budget) budget.excluding(warmShellParser);
+    else warmShellParser();
+  }
   if (budget !== undefined) options.progressCallback = budget.halt;
   const tree = shellParser().parse(text, undefined, options) as Parser.Tree | undefined | null;
   if (tree) return tree.rootNode;

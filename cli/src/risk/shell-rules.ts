@@ -2,7 +2,7 @@ import { commandScratch, matchCommand, type CommandScratch } from './match.js';
 import { anyMatches, joinPatterns } from './patterns.js';
 import type { Normalized, ParsedCommand } from './normalize.js';
 import { classifyPath, type ClassifiedPath, type PathContext } from './paths.js';
-import type { CompiledMatch, CompiledRule } from './rules.js';
+import type { CompiledMatch, CompiledRule } from './rule-compile.js';
 
 export interface Hit {
   rule: CompiledRule;

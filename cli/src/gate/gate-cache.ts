@@ -1,0 +1,176 @@
+/**
+ * The gate cache: what a full start (config stack, plugin host, YAML rules validated by ajv) found,
+ * kept so that the next `gate --stdin` without `watch` can assess with the same config, rules and
+ * plugins without paying for that start again (its start-up is a budget; see bench/gate).
+ *
+ * One file per configuration, `$AGENTGOV_HOME/cache/gate/<key>.json` (0600, in 0700 directories).
+ * The key is a SHA-256 over everything that decides what a full start would load: the cache
+ * format, the CLI's package.json (version, bundled plugins), the rule schema's and rule reader's
+ * build, the config file that resolution picks (path, source, content) and, for a project's
+ * config, the trust store and the user's own config (which decide what the project may do). The
+ * entry then records what cannot be keyed before reading it: every rule file's SHA-256 and every
+ * loaded plugin's entry file (size, mtime). Any difference, a file that is not ours or not
+ * private, or one that does not parse, and the cache is not used: the gate takes the full start,
+ * which writes a fresh entry. So an edited rule file, a newly configured plugin or a rebuilt one is
+ * never missed, and a corrupt entry is rebuilt, never trusted.
+ *
+ * Only plugins whose code can change a verdict (they tap `assess` or `gate`, or provide
+ * `riskRules`) are listed as `riskPlugins`; the lean path loads those and no other.
+ * Node built-ins and this package's lean modules only: gate path.
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AgentgovConfig } from '@agentgov/core';
+import { agentgovHome, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, userConfigPath } from '@agentgov/core/paths';
+import type { RuleSourceSpec } from '../risk/rule-compile.js';
+import { resolveConfigFileCheaply } from './config-file.js';
+
+/** Bump when the entry's shape or the meaning of a cached spec changes. */
+const CACHE_FORMAT = 1;
+/** Entries kept; the oldest beyond this are removed when one is written. */
+const MAX_ENTRIES = 32;
+
+export interface CachedPlugin {
+  name: string;
+  specifier: string;
+  origin: 'config' | 'bundled';
+  /** Absolute entry file, with its size and mtime when the entry was written. */
+  file: string;
+  size: number;
+  mtimeMs: number;
+  /** Whether it taps `assess`/`gate` or provides `riskRules`: loaded by the lean path. */
+  risk: boolean;
+  /** Whether it provides `riskRules` (then its rules are read live, not from the cache). */
+  riskRules: boolean;
+}
+
+export interface GateCacheEntry {
+  format: number;
+  key: string;
+  written_at: string;
+  /** The effective config after the project policy, and what the policy ignored. */
+  config: { file: string | null; source: string; baseDir: string; config: AgentgovConfig };
+  ignored: string[];
+  plugins: CachedPlugin[];
+  /** The validated rule specs in compile order; files carry the SHA-256 of the bytes validated. */
+  rules: RuleSourceSpec[];
+}
+
+export const gateCacheDir = (env: NodeJS.ProcessEnv): string => join(agentgovHome(env), 'cache', 'gate');
+
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+function fileDigest(file: string | null): string {
+  if (!file) return 'none';
+  try {
+    return sha256(readFileSync(file));
+  } catch (error) {
+    return `unreadable:${(error as NodeJS.ErrnoException).code ?? 'error'}`;
+  }
+}
+
+function statStamp(url: URL): string {
+  try {
+    const stat = statSync(url);
+    return `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/** The key of the configuration a gate call in `cwd` would load, computed without loading it. */
+export function gateCacheKey(cwd: string, env: NodeJS.ProcessEnv): string {
+  const { file, source } = resolveConfigFileCheaply(cwd, env);
+  const parts = [
+    `format ${CACHE_FORMAT}`,
+    `cli ${fileDigest(fileURLToPath(new URL('../../../package.json', import.meta.url)))}`,
+    `schema ${statStamp(new URL('../risk/rule-schema.js', import.meta.url))} ${statStamp(new URL('../risk/rules.js', import.meta.url))} ${statStamp(new URL('../config-trust.js', import.meta.url))}`,
+    `config ${source} ${file ?? ''} ${fileDigest(file)}`,
+  ];
+  // What a project's config may do depends on the trust store and the user's own config.
+  if (source === 'cwd') parts.push(`trust ${fileDigest(join(agentgovHome(env), 'trust.json'))}`, `user ${fileDigest(existsSync(userConfigPath(env)) ? userConfigPath(env) : null)}`);
+  return sha256(parts.join('\n'));
+}
+
+export type GateCacheRead = { entry: GateCacheEntry } | { stale: string };
+
+/** The entry for `key` when it exists, is private and ours, parses and still matches every file it names. */
+export function readGateCache(key: string, env: NodeJS.ProcessEnv): GateCacheRead {
+  const file = join(gateCacheDir(env), `${key}.json`);
+  let text: string;
+  try {
+    const stat = lstatSync(file);
+    if (!stat.isFile()) return { stale: `${file} is not a regular file` };
+    if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return { stale: `${file} is not owned by this user` };
+    if ((stat.mode & 0o077) !== 0) return { stale: `${file} is readable or writable by others` };
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return { stale: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no cache entry for this configuration' : `${file} cannot be read: ${(error as Error).message}` };
+  }
+  let entry: GateCacheEntry;
+  try {
+    entry = JSON.parse(text) as GateCacheEntry;
+  } catch {
+    return { stale: `${file} is corrupt (not JSON)` };
+  }
+  if (!isEntry(entry) || entry.format !== CACHE_FORMAT || entry.key !== key) return { stale: `${file} is corrupt or of another format` };
+  for (const source of entry.rules) {
+    if (!source.file) continue;
+    if (fileDigest(source.file) !== source.sha256) return { stale: `rule file ${source.file} changed` };
+  }
+  for (const plugin of entry.plugins) {
+    try {
+      const stat = statSync(plugin.file);
+      if (stat.size !== plugin.size || stat.mtimeMs !== plugin.mtimeMs) return { stale: `plugin ${plugin.name} (${plugin.file}) changed` };
+    } catch {
+      return { stale: `plugin ${plugin.name} (${plugin.file}) is gone` };
+    }
+  }
+  return { entry };
+}
+
+function isEntry(value: unknown): value is GateCacheEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Partial<GateCacheEntry>;
+  return (
+    typeof entry.key === 'string' &&
+    typeof entry.config?.config === 'object' &&
+    entry.config.config !== null &&
+    Array.isArray(entry.ignored) &&
+    entry.ignored.every((note) => typeof note === 'string') &&
+    Array.isArray(entry.plugins) &&
+    entry.plugins.every((p) => typeof p?.file === 'string' && typeof p.name === 'string' && typeof p.specifier === 'string' && typeof p.size === 'number' && typeof p.mtimeMs === 'number') &&
+    Array.isArray(entry.rules) &&
+    entry.rules.every((r) => typeof r?.origin === 'string' && typeof r.spec === 'object' && r.spec !== null && (r.file === undefined || typeof r.sha256 === 'string'))
+  );
+}
+
+/** Writes an entry (temp file + rename, 0600 in 0700) and removes the oldest beyond MAX_ENTRIES. */
+export function writeGateCache(entry: Omit<GateCacheEntry, 'format' | 'written_at'>, env: NodeJS.ProcessEnv): string {
+  const home = agentgovHome(env);
+  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const dir = gateCacheDir(env);
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  chmodSync(join(home, 'cache'), PRIVATE_DIR_MODE);
+  chmodSync(dir, PRIVATE_DIR_MODE);
+  const file = join(dir, `${entry.key}.json`);
+  const temp = join(dir, `.${process.pid}.${Date.now()}.tmp`);
+  writeFileSync(temp, JSON.stringify({ format: CACHE_FORMAT, written_at: new Date().toISOString(), ...entry }), { mode: PRIVATE_FILE_MODE });
+  renameSync(temp, file);
+  prune(dir);
+  return file;
+}
+
+function prune(dir: string): void {
+  try {
+    const entries = readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => ({ file: join(dir, name), mtime: statSync(join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime);
+    for (const old of entries.slice(MAX_ENTRIES)) rmSync(old.file, { force: true });
+  } catch {
+    // Pruning is housekeeping: a failure leaves an extra entry, nothing else.
+  }
+}
