@@ -352,7 +352,19 @@ class Walker {
         const payload = gitSettingPayload(arg === '-c' ? args[i + 1] ?? '' : arg.slice(2));
         if (payload) this.channel(payload, frame);
         i += arg === '-c' ? 2 : 1;
-      } else if (arg === '-c' || arg === '--git-dir' || arg === '--work-tree' || arg === '--namespace' || arg === '--config-env' || arg === '--exec-path' || arg === '--super-prefix' || arg === '--list-cmds') {
+      } else if (arg === '--config-env' || arg.startsWith('--config-env=')) {
+        // `git --config-env=core.pager=VAR`: the setting's value is $VAR. Known (an assignment in
+        // effect), it is assessed like `-c key=value`; unknown, the setting runs "$VAR".
+        const spec = arg === '--config-env' ? (args[i + 1] ?? '') : arg.slice('--config-env='.length);
+        const eq = spec.lastIndexOf('=');
+        if (eq > 0) {
+          const name = spec.slice(eq + 1);
+          const known = Object.prototype.hasOwnProperty.call(frame.env, name) ? frame.env[name] : undefined;
+          const payload = gitSettingPayload(`${spec.slice(0, eq)}=${known ?? `"$${name}"`}`);
+          if (payload) this.channel({ via: payload.via.replace(/^git /, 'git --config-env '), script: payload.script }, frame);
+        }
+        i += arg === '--config-env' ? 2 : 1;
+      } else if (arg === '-c' || arg === '--git-dir' || arg === '--work-tree' || arg === '--namespace' || arg === '--exec-path' || arg === '--super-prefix' || arg === '--list-cmds') {
         if (arg === '--work-tree' || arg === '--git-dir') env[arg === '--git-dir' ? 'GIT_DIR' : 'GIT_WORK_TREE'] = args[i + 1] ?? '';
         i += 2;
       } else {
