@@ -4,7 +4,7 @@ import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotoco
 import type { AnyToolDefinition, ToolContext } from '../tools/tool.js';
 import { renderValue } from './render.js';
 import { annotationsOf, listTools, mcpDescription } from './tool-listing.js';
-import { asAgentgovError, errorResult, invalidArguments, successResult } from './tool-result.js';
+import { asAgentgovError, errorResult, invalidArguments, successResult, withoutRepoRoot } from './tool-result.js';
 
 /** What the dispatcher needs per call: a context bound to the session and the request. */
 export type ContextFactory = (call: { tool: string; signal: AbortSignal; progressToken: string | number | undefined; sendProgress: ToolContext['progress'] }) => ToolContext;
@@ -37,7 +37,7 @@ export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: To
     const failure = asAgentgovError(error);
     if (failure.code === 'E_INTERNAL') ctx.logger.error(`${tool.name} failed`, { error: error instanceof Error ? error.stack : String(error) });
     else ctx.logger.debug(`${tool.name} answered ${failure.code}`, { message: failure.message });
-    return errorResult(failure);
+    return errorResult(withoutRepoRoot(failure, ctx.repoRoot));
   }
 }
 

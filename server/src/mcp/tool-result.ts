@@ -28,6 +28,28 @@ export function invalidArguments(tool: string, error: ZodError): AgentgovError {
   return new AgentgovError('E_INVALID_ARGUMENT', `invalid arguments for ${tool}: ${summary}`, { tool, issues });
 }
 
+/**
+ * The error with the repository's absolute root taken out of its message and details: a path
+ * inside the repository becomes repo-relative, the root itself `<repository root>`. An agent
+ * names paths relative to the repository; where the repository lives on this machine (a home
+ * directory, a user name) is not its business.
+ */
+export function withoutRepoRoot(error: AgentgovError, root: string): AgentgovError {
+  if (root.length <= 1) return error;
+  const trimmed = root.replace(/\/+$/, '');
+  const redact = (text: string): string => text.split(`${trimmed}/`).join('').split(trimmed).join('<repository root>');
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return redact(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, walk(v)]));
+    return value;
+  };
+  const message = redact(error.message);
+  const details = walk(error.details) as Record<string, unknown>;
+  if (message === error.message && JSON.stringify(details) === JSON.stringify(error.details)) return error;
+  return new AgentgovError(error.code, message, details, { cause: error });
+}
+
 /** Anything thrown that is not an AgentgovError is a bug: E_INTERNAL, with the message kept. */
 export function asAgentgovError(error: unknown): AgentgovError {
   if (error instanceof AgentgovError) return error;

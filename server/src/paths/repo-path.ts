@@ -26,8 +26,9 @@ function realOrNearest(target: string): string {
   return resolve(realpathSync(existing), ...missing);
 }
 
-function refuse(input: string, root: string, why: string): AgentgovError {
-  return new AgentgovError('E_PATH_OUTSIDE_REPO', `path '${input}' resolves outside the repository ${root} (${why})`, { path: input, repo: root, reason: why });
+/** The root is not named: where the repository lives on this machine is not the caller's business. */
+function refuse(input: string, why: string): AgentgovError {
+  return new AgentgovError('E_PATH_OUTSIDE_REPO', `path '${input}' resolves outside the repository (${why})`, { path: input, reason: why });
 }
 
 /**
@@ -41,9 +42,9 @@ export function resolveRepoPath(root: string, input: string): RepoPath {
   // The root may be given through a symlink (e.g. /tmp on macOS): accept paths lexically under either spelling.
   const bases = [realpathSync(root), resolve(root)];
   const base = bases.find((b) => inside(b, resolve(b, input)));
-  if (!base) throw refuse(input, root, isAbsolute(input) ? 'absolute path outside the repository' : 'climbs out with ..');
+  if (!base) throw refuse(input, isAbsolute(input) ? 'absolute path outside the repository' : 'climbs out with ..');
   const lexical = resolve(base, input);
   const real = realOrNearest(lexical);
-  if (!inside(bases[0]!, real)) throw refuse(input, root, 'a symlink points outside the repository');
+  if (!inside(bases[0]!, real)) throw refuse(input, 'a symlink points outside the repository');
   return { absolute: lexical, relative: relative(base, lexical).split(sep).join('/') };
 }
