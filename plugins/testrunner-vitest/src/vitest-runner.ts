@@ -15,6 +15,7 @@ import {
   type TestRunReport,
   type TestRunRequest,
 } from '@agentgov/core';
+import { globSync } from 'tinyglobby';
 import type { DriverAnswer, DriverRequest } from './vitest-driver.js';
 
 const DRIVER = fileURLToPath(new URL('./vitest-driver.js', import.meta.url));
@@ -62,8 +63,12 @@ function configName(root: string): string {
 }
 
 export function createVitestRunner(): TestRunner {
-  /** Test files of each root from its last discovery, so `isTestFile` answers without a process. */
-  const discovered = new Map<string, Set<string>>();
+  /**
+   * Per root, from its last discovery: the files vitest selected, and those vitest's default pattern
+   * matches but the project's config leaves out. `isTestFile` answers from them without a process; a
+   * file in neither (added since) counts as a test when the default pattern matches it.
+   */
+  const discovered = new Map<string, { selected: Set<string>; rejected: Set<string> }>();
   return {
     name: 'vitest',
     async detect(root) {
@@ -71,12 +76,15 @@ export function createVitestRunner(): TestRunner {
     },
     async discover(root) {
       const answer = await drive(root, { mode: 'discover' }, {});
-      discovered.set(root, new Set(answer.files));
+      const selected = new Set(answer.files);
+      const defaults = globSync(['**/*.{test,spec}.?(c|m)[jt]s?(x)'], { cwd: root, ignore: ['**/node_modules/**'], onlyFiles: true, expandDirectories: false });
+      discovered.set(root, { selected, rejected: new Set(defaults.filter((file) => !selected.has(file))) });
       return answer.files;
     },
     isTestFile(root, file) {
       const known = discovered.get(root);
-      return known ? known.has(file) : DEFAULT_TEST_FILE.test(file) && !file.includes('node_modules/');
+      if (known?.selected.has(file)) return true;
+      return DEFAULT_TEST_FILE.test(file) && !file.includes('node_modules/') && !known?.rejected.has(file);
     },
     command(files, nameFilter) {
       const filter = nameFilter ? ` -t ${JSON.stringify(nameFilter)}` : '';

@@ -79,6 +79,9 @@ describe('vitest runner', function () {
     expect(await runner.discover(root)).to.deep.equal(['test/math.check.ts', 'test/other.check.ts']);
     expect(runner.isTestFile(root, 'test/other.check.ts')).to.equal(true);
     expect(runner.isTestFile(root, 'test/ignored.test.ts')).to.equal(false);
+    // A file added after the discovery that vitest's default pattern matches counts as a test until the next one.
+    expect(runner.isTestFile(root, 'test/added.test.ts')).to.equal(true);
+    expect(runner.isTestFile(root, 'src/math.ts')).to.equal(false);
   });
 
   it('reports every test case with a stable id, status, duration and failure message', async () => {
