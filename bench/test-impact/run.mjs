@@ -183,7 +183,8 @@ async function benchRepo(name, spec) {
   // Selections are computed after the runs, for every mutant with the same code, so a ranking change re-scores all.
   const records = [...done.values()].filter((r) => mutants.some((m) => m.id === r.id && m.line === r.line && m.file === r.file));
   const selectStarted = performance.now();
-  for (const record of records) {
+  // only mutants that fail a test are scored (the selectors are compared on those)
+  for (const record of records.filter((r) => r.status === 'killed')) {
     const mutant = mutants.find((m) => m.id === record.id);
     const absolute = join(root, mutant.file);
     const original = readFileSync(absolute, 'utf8');
@@ -204,7 +205,8 @@ async function benchRepo(name, spec) {
       writeFileSync(absolute, original);
     }
   }
-  console.log(`# ${name}: blast_radius answered ${records.length * 3} queries in ${((performance.now() - selectStarted) / 1000).toFixed(1)} s (${((performance.now() - selectStarted) / Math.max(1, records.length * 3)).toFixed(0)} ms each, including git diff and parsing)`);
+  const queries = records.filter((r) => r.status === 'killed').length * 3;
+  console.log(`# ${name}: blast_radius answered ${queries} queries in ${((performance.now() - selectStarted) / 1000).toFixed(1)} s (${((performance.now() - selectStarted) / Math.max(1, queries)).toFixed(0)} ms each, including git diff and parsing)`);
   await index.close();
   report(name, spec, base, records, suiteIds, duration);
 }

@@ -13,6 +13,12 @@ export const COVERAGE_ENV = {
   out: 'AGENTGOV_COVERAGE_OUT',
   /** `debugger`: read executed sources from V8 (for code a loader transformed, e.g. vitest); default: read the file. */
   sources: 'AGENTGOV_COVERAGE_SOURCES',
+  /**
+   * `suite`: one take for each run of consecutive tests of one suite (runners whose hooks name the
+   * suite: mocha), its lines given to each of them — a superset of each test's own lines, so fewer
+   * takes (each costs time for every function the process ever ran) but a coarser ranking; default one take per test.
+   */
+  group: 'AGENTGOV_COVERAGE_GROUP',
 } as const;
 
 interface ScriptInfo {
@@ -39,36 +45,72 @@ export class PerTestCollector {
   private flushes = 0;
   private started = false;
   private readonly useDebugger: boolean;
+  private readonly grouped: boolean;
+  /** With grouping: the tests of the current suite that ran since the last take. */
+  private pending: { suite: string; ids: string[] } | undefined;
 
   constructor(
     private readonly root: string,
     private readonly out: string,
     sources: string | undefined,
+    group: string | undefined = undefined,
   ) {
+    this.grouped = group === 'suite';
     this.useDebugger = sources === 'debugger';
     this.session.connect();
     this.post('Profiler.enable');
     if (this.useDebugger) this.post('Debugger.enable');
+    // callCount: the binary modes report a function only the first time it runs, so later tests would miss it
     this.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
     mkdirSync(out, { recursive: true });
   }
 
   /** Lines run since the last take belong to the `file` scope of `testFile` (`*` before the first test). */
-  beginTest(testFile: string | undefined): void {
+  beginTest(testFile: string | undefined, suite?: string): void {
     // The first take holds the loading of every test file the runner required up front. Later ones
     // are skipped: what ran since the previous test's end (suite hooks) is charged to this test.
-    if (this.started) return;
+    if (this.started) {
+      if (this.pending && this.pending.suite !== suite) this.takePending();
+      return;
+    }
     this.take('file', '*');
     this.started = true;
     void testFile;
   }
 
-  endTest(testId: string): void {
-    this.take('test', testId);
+  endTest(testId: string, suite?: string): void {
+    if (!this.grouped || suite === undefined) {
+      this.take('test', testId);
+      return;
+    }
+    if (this.pending && this.pending.suite !== suite) this.takePending();
+    if (this.pending) this.pending.ids.push(testId);
+    else this.pending = { suite, ids: [testId] };
+  }
+
+  private takePending(): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (!pending) return;
+    const [first, ...rest] = pending.ids;
+    this.take('test', first!);
+    const taken = this.buckets.get(`test\0${first}`);
+    if (!taken) return;
+    for (const id of rest) {
+      const key = `test\0${id}`;
+      let bucket = this.buckets.get(key);
+      if (!bucket) this.buckets.set(key, (bucket = { scope: 'test', id, files: new Map() }));
+      for (const [path, lines] of taken.files) {
+        let target = bucket.files.get(path);
+        if (!target) bucket.files.set(path, (target = new Set()));
+        for (const line of lines) target.add(line);
+      }
+    }
   }
 
   /** Writes everything gathered since the last flush; `testFile` gets what ran since the last test. */
   flush(testFile?: string): void {
+    this.takePending();
     this.take('file', testFile ? this.relativePath(testFile) : '*');
     const coverage: TestCoverage[] = [...this.buckets.values()]
       .filter((bucket) => bucket.files.size > 0)
@@ -158,6 +200,6 @@ export function collectorFromEnv(env: NodeJS.ProcessEnv = process.env): PerTestC
   const root = env[COVERAGE_ENV.root];
   const out = env[COVERAGE_ENV.out];
   if (!root || !out) return undefined;
-  shared = new PerTestCollector(root, out, env[COVERAGE_ENV.sources]);
+  shared = new PerTestCollector(root, out, env[COVERAGE_ENV.sources], env[COVERAGE_ENV.group]);
   return shared;
 }

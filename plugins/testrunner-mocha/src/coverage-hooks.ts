@@ -3,19 +3,22 @@
 import { collectorFromEnv, testCaseId } from '@agentgov/core/coverage-collector';
 
 interface HookContext {
-  currentTest?: { file?: string; titlePath(): string[] };
+  currentTest?: { file?: string; titlePath(): string[]; parent?: { fullTitle(): string } };
 }
+
+/** The suite a test belongs to (its file and the titles above it), for grouped takes. */
+const suiteOf = (test: HookContext['currentTest']) => (test ? `${test.file ?? ''}\0${test.parent?.fullTitle() ?? ''}` : undefined);
 
 const collector = collectorFromEnv();
 
 export const mochaHooks = collector
   ? {
       beforeEach(this: HookContext) {
-        collector.beginTest(this.currentTest?.file);
+        collector.beginTest(this.currentTest?.file, suiteOf(this.currentTest));
       },
       afterEach(this: HookContext) {
         const test = this.currentTest;
-        if (test?.file) collector.endTest(testCaseId(collector.relativePath(test.file), test.titlePath()));
+        if (test?.file) collector.endTest(testCaseId(collector.relativePath(test.file), test.titlePath()), suiteOf(test));
       },
       afterAll() {
         collector.flush();

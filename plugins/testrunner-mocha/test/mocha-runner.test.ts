@@ -117,6 +117,19 @@ describe('mocha runner', () => {
     expect(loaded).to.not.include(11);
   });
 
+  it('with AGENTGOV_COVERAGE_GROUP=suite, the tests of one suite share one take: each gets the suite\'s lines', async () => {
+    const root = project();
+    const report = await runner.run(root, { files: ['test/math.test.js', 'test/other.test.js'], coverage: true, env: { AGENTGOV_COVERAGE_GROUP: 'suite' } });
+    const linesOf = (id: string, file: string) => report.coverage?.find((c) => c.id === id)?.files.find((f) => f.file === file)?.lines ?? [];
+    // 'raises low values' alone never reaches line 7; its suite-mate 'keeps values inside' does
+    expect(linesOf('test/math.test.js > clamp > raises low values', 'src/math.js')).to.include.members([5, 7]);
+    expect(linesOf('test/math.test.js > clamp > keeps values inside', 'src/math.js')).to.deep.equal(linesOf('test/math.test.js > clamp > raises low values', 'src/math.js'));
+    expect(linesOf('test/math.test.js > clamp > raises low values', 'src/math.js')).to.not.include.members([11, 12]);
+    // another suite still gets only its own lines
+    expect(linesOf('test/other.test.js > greet > greets', 'src/math.js')).to.deep.equal([]);
+    expect(linesOf('test/other.test.js > greet > greets', 'src/other.js')).to.include(3);
+  });
+
   it('names mocha when it is not installed in the project', async () => {
     const root = makeTempDir('no-mocha-');
     writeTree(root, { 'package.json': JSON.stringify({ scripts: { test: 'mocha' } }), 'test/a.js': '' });
