@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
@@ -29,6 +29,26 @@ async function stdioClient(args: string[], home: string): Promise<{ client: Clie
     throw new Error(`serve did not start: ${(error as Error).message}\n${stderr}`);
   }
   return { client, stderr: () => stderr };
+}
+
+/** A git repository of `count` TypeScript files importing each other (a tree), large enough for a first build to take a while. */
+function largeRepo(count: number): string {
+  const repo = makeTempDir('agentgov-serve-large-');
+  const files: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    const dep = `./m${Math.floor(i / 2)}`;
+    files[`src/d${i % 30}/m${i}.ts`] = `${i > 1 ? `import { f${Math.floor(i / 2)} } from '../d${Math.floor(i / 2) % 30}/${dep.slice(2)}';\n` : ''}/** Function ${i}. */\nexport function f${i}(n: number): number {\n  return n + ${i};\n}\n\nexport class C${i} {\n  value = f${i}(1);\n}\n`;
+  }
+  writeTree(repo, files);
+  execFileSync('git', ['init', '-q'], { cwd: repo });
+  return repo;
+}
+
+/** A config file in which index-backed calls do not wait for the first build (they answer E_INDEX_NOT_READY at once). */
+function noIndexWait(): string {
+  const file = join(makeTempDir('agentgov-serve-config-'), 'agentgov.yaml');
+  writeFileSync(file, 'server:\n  index:\n    wait_ms: 0\n');
+  return file;
 }
 
 const errorCode = (result: unknown) => ((result as CallToolResult).structuredContent as { error?: { code: string } }).error?.code;
@@ -169,16 +189,9 @@ describe('agentgov serve (the real binary)', function () {
 
   it('answers E_INDEX_NOT_READY with progress during the first build of a large repository, then the briefing', async function () {
     this.timeout(180_000);
-    const repo = makeTempDir('agentgov-serve-large-');
-    const files: Record<string, string> = {};
     const FILES = 3000;
-    for (let i = 0; i < FILES; i++) {
-      const dep = `./m${Math.floor(i / 2)}`;
-      files[`src/d${i % 30}/m${i}.ts`] = `${i > 1 ? `import { f${Math.floor(i / 2)} } from '../d${Math.floor(i / 2) % 30}/${dep.slice(2)}';\n` : ''}/** Function ${i}. */\nexport function f${i}(n: number): number {\n  return n + ${i};\n}\n\nexport class C${i} {\n  value = f${i}(1);\n}\n`;
-    }
-    writeTree(repo, files);
-    execFileSync('git', ['init', '-q'], { cwd: repo });
-    const { client } = await stdioClient(['--repo', repo], makeTempDir('agentgov-serve-home-'));
+    const repo = largeRepo(FILES);
+    const { client } = await stdioClient(['--repo', repo, '--config', noIndexWait()], makeTempDir('agentgov-serve-home-'));
     const notifications: { event: string; done: number; total: number }[] = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       if (n.params.logger === 'agentgov.index') notifications.push(n.params.data as { event: string; done: number; total: number });
@@ -211,6 +224,31 @@ describe('agentgov serve (the real binary)', function () {
     } finally {
       await client.close();
     }
+  });
+
+  it('--wait-for-index: the first call waits for the first build (server.index.wait_ms is 0) and answers it', async function () {
+    this.timeout(180_000);
+    const FILES = 1500;
+    const repo = largeRepo(FILES);
+    const { client } = await stdioClient(['--repo', repo, '--config', noIndexWait(), '--wait-for-index'], makeTempDir('agentgov-serve-home-'));
+    try {
+      const progress: { progress: number; total?: number; message?: string }[] = [];
+      const result = (await client.callTool({ name: 'recon_scout', arguments: {} }, undefined, { onprogress: (p) => void progress.push(p), timeout: 170_000 })) as CallToolResult;
+      expect(result.isError, JSON.stringify(result.structuredContent).slice(0, 500)).to.not.equal(true);
+      expect((result.structuredContent as { index: unknown }).index).to.deep.include({ files: FILES });
+      // notifications come only if the build was still running when the call came: each says what it is, and they only increase
+      for (const p of progress) expect(p).to.include({ message: 'indexing the repository' });
+      const values = progress.map((p) => p.progress);
+      expect(values).to.deep.equal([...new Set(values)].sort((a, b) => a - b));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('--wait-for-index with a value that is not seconds is a usage error', () => {
+    const result = spawnSync(process.execPath, [MAIN, 'serve', '--repo', fixtureRepo(), '--wait-for-index=soon'], { env: isolatedEnv(makeTempDir('agentgov-serve-home-')), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(result.status, result.stderr).to.equal(2);
+    expect(result.stderr).to.contain("--wait-for-index takes a number of seconds ≥ 0, or nothing to wait until the index is ready (got 'soon')");
   });
 
   it('ends quietly (exit 0, no crash) when the client goes away before reading its answer', async () => {

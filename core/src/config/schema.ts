@@ -52,6 +52,12 @@ export const CONFIG_SCHEMA = {
             exclude: { type: 'array', items: { type: 'string' }, default: [], description: 'Extra glob patterns to leave out of the index.' },
             watch: { type: 'boolean', default: true, description: 'Re-index changed files while the server runs.' },
             watch_debounce_ms: { type: 'integer', minimum: 0, default: 150, description: 'Debounce of the file watcher.' },
+            wait_ms: {
+              type: 'integer',
+              minimum: 0,
+              default: 10000,
+              description: 'How long an index-backed tool call waits for the first index build (sending progress) before answering E_INDEX_NOT_READY; `serve --wait-for-index` overrides it.',
+            },
           },
         },
         refactor: {

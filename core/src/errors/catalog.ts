@@ -17,7 +17,7 @@ export const ERROR_CATALOG = {
   E_INDEX_NOT_READY: {
     meaning: 'The repository index is still being built, so index-backed tools cannot answer yet.',
     causes: ['The server just started on a repository that has no index yet', 'The index was corrupt or of an old schema and is being rebuilt'],
-    remediation: 'Wait and retry; `details.progress` shows files done out of the total, and progress notifications report it as it advances.',
+    remediation: 'Wait and retry; `details.progress` shows files done out of the total, and progress notifications report it as it advances. The call already waited `details.waited_ms` (`server.index.wait_ms`); `agentgov serve --wait-for-index` makes calls wait for the first build.',
   },
   E_DEADLINE_EXCEEDED: {
     meaning: 'A bounded step stopped at its time bound before it finished.',

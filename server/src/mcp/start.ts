@@ -18,6 +18,8 @@ export interface ServeOptions {
   host: PluginHost;
   config: AgentgovConfig;
   logger: Logger;
+  /** `--wait-for-index`: index-backed calls wait this long for the first build (Infinity: until it is ready); default `server.index.wait_ms`. */
+  indexWaitMs?: number | undefined;
   /** Called once the server listens (HTTP: with its URL). */
   onListening?: (where: { transport: 'stdio' } | { transport: 'http'; url: string }) => void;
   /** Resolves to stop the server (default: SIGINT/SIGTERM, or stdin closing for stdio). */
@@ -66,7 +68,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
   const address = http ? parseHttpAddress(http) : undefined;
   const repoRoot = resolveRepoRoot(options.repo ?? config.server.repo ?? process.cwd());
   const index = await openIndex(repoRoot, options);
-  const toolServer = new ToolServer({ repoRoot, index, host: options.host, config, logger, devMode: options.devMode });
+  const toolServer = new ToolServer({ repoRoot, index, host: options.host, config, logger, devMode: options.devMode, ...(options.indexWaitMs !== undefined ? { indexWaitMs: options.indexWaitMs } : {}) });
   if (config.server.test_impact?.scheduler === 'startup') {
     // Configured to run the project's tests from the start (it executes project code; the default waits for a test-impact call).
     schedulerFor({ index, host: options.host, logger: logger.child('tests'), session: { readOnly: false, didRecon: false }, repoRoot, config });

@@ -2,6 +2,7 @@ import { AgentgovError } from '@agentgov/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/tool.js';
+import { waitForIndex, type IndexGate } from './index-wait.js';
 import { renderValue } from './render.js';
 import { annotationsOf, listTools, mcpDescription } from './tool-listing.js';
 import { asAgentgovError, errorResult, invalidArguments, successResult, withoutRepoRoot } from './tool-result.js';
@@ -9,8 +10,11 @@ import { asAgentgovError, errorResult, invalidArguments, successResult, withoutR
 /** What the dispatcher needs per call: a context bound to the session and the request. */
 export type ContextFactory = (call: { tool: string; signal: AbortSignal; progressToken: string | number | undefined; sendProgress: ToolContext['progress'] }) => ToolContext;
 
+/** Answer at once while the index builds (no failure known). */
+const NO_WAIT: IndexGate = { failure: () => undefined, waitMs: 0, progressIntervalMs: 250 };
+
 /** Runs one tool call to completion; every failure becomes a catalog error result, never a thrown error. */
-export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: ToolContext, indexFailure?: Error): Promise<CallToolResult> {
+export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: ToolContext, gate: IndexGate = NO_WAIT): Promise<CallToolResult> {
   try {
     const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
     if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
@@ -21,14 +25,17 @@ export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: To
     if (!tool.readOnly && ctx.session.readOnly && (tool.mutates?.(parsed.data) ?? true)) {
       throw new AgentgovError('E_READ_ONLY_SESSION', `${tool.name} changes the repository, but this session is research-only`, { tool: tool.name });
     }
-    if (tool.needsIndex && indexFailure) {
-      throw new AgentgovError('E_INTERNAL', `the repository index could not be built: ${indexFailure.message}`, { index: 'failed' });
-    }
-    if (tool.needsIndex && !ctx.index.isReady()) {
-      const { done, total, phase } = ctx.index.progress();
-      const progress = { done, total, phase };
-      await ctx.progress(progress.done, progress.total, 'indexing the repository');
-      throw new AgentgovError('E_INDEX_NOT_READY', `the repository index is still being built (${progress.done}/${progress.total} files)`, { progress });
+    if (tool.needsIndex) {
+      const started = Date.now();
+      const ready = gate.failure() === undefined && (await waitForIndex(ctx, gate));
+      const failure = gate.failure();
+      if (failure) throw new AgentgovError('E_INTERNAL', `the repository index could not be built: ${failure.message}`, { index: 'failed' });
+      if (!ready) {
+        const { done, total, phase } = ctx.index.progress();
+        const waited_ms = Date.now() - started;
+        const waited = gate.waitMs > 0 ? `; waited ${(waited_ms / 1000).toFixed(1)} s` : '';
+        throw new AgentgovError('E_INDEX_NOT_READY', `the repository index is still being built (${done}/${total} files${waited})`, { progress: { done, total, phase }, waited_ms });
+      }
     }
     const result = (await tool.handler(parsed.data, ctx)) as object;
     const text = tool.render ? tool.render(result) : renderValue(result);
@@ -47,7 +54,7 @@ export async function runTool(tool: AnyToolDefinition, rawArgs: unknown, ctx: To
  * bad argument gets the catalog's `E_INVALID_ARGUMENT` with every issue in `details`, not the SDK's
  * generic text.
  */
-export function registerTools(server: McpServer, tools: AnyToolDefinition[], makeContext: ContextFactory, indexFailure: () => Error | undefined = () => undefined): void {
+export function registerTools(server: McpServer, tools: AnyToolDefinition[], makeContext: ContextFactory, gate: IndexGate = NO_WAIT): void {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   for (const tool of tools) {
     server.registerTool(tool.name, { title: tool.name, description: mcpDescription(tool), inputSchema: tool.inputSchema, annotations: annotationsOf(tool) }, async () => {
@@ -66,7 +73,7 @@ export function registerTools(server: McpServer, tools: AnyToolDefinition[], mak
     if (!tool) {
       return errorResult(new AgentgovError('E_NOT_FOUND', `unknown tool '${name}'`, { tool: name, available: [...byName.keys()] }));
     }
-    return runTool(tool, request.params.arguments, ctx, indexFailure());
+    return runTool(tool, request.params.arguments, ctx, gate);
   });
   listTools(server, tools);
 }

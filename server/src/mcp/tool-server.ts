@@ -12,7 +12,7 @@ const SERVER_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json',
 
 const INSTRUCTIONS =
   'agentgov: code intelligence over one repository. Start with `recon_scout` to orient, `describe` documents any tool or error code. ' +
-  'While the first index build runs, index-backed tools answer E_INDEX_NOT_READY with progress; indexing progress is also sent as logging notifications (logger "agentgov.index").';
+  'While the first index build runs, index-backed tools wait for it a bounded time (progress notifications when the call carries a progressToken), then answer E_INDEX_NOT_READY with progress; indexing progress is also sent as logging notifications (logger "agentgov.index").';
 
 export interface ToolServerOptions {
   repoRoot: string;
@@ -23,8 +23,13 @@ export interface ToolServerOptions {
   devMode: boolean;
   /** Defaults to every registered tool, filtered by dev mode. */
   tools?: readonly AnyToolDefinition[];
-  /** Minimum milliseconds between two indexing-progress notifications to a session (default 250). */
+  /** Minimum milliseconds between two indexing-progress notifications to a session or a call (default 250). */
   progressIntervalMs?: number;
+  /**
+   * How long an index-backed call waits for the first index build before answering
+   * E_INDEX_NOT_READY (Infinity: until it is ready); default `server.index.wait_ms`.
+   */
+  indexWaitMs?: number;
 }
 
 interface OpenSession {
@@ -66,7 +71,11 @@ export class ToolServer {
   createSession(): McpServer {
     const server = new McpServer({ name: 'agentgov', version: SERVER_VERSION }, { capabilities: { logging: {} }, instructions: INSTRUCTIONS });
     const session: OpenSession = { server, state: { readOnly: false, didRecon: false }, lastProgressAt: 0 };
-    registerTools(server, this.tools, (call) => this.#context(session.state, call.signal, call.sendProgress, call.tool), () => this.#indexFailure);
+    registerTools(server, this.tools, (call) => this.#context(session.state, call.signal, call.sendProgress, call.tool), {
+      failure: () => this.#indexFailure,
+      waitMs: this.options.indexWaitMs ?? this.options.config.server.index.wait_ms ?? 0,
+      progressIntervalMs: this.options.progressIntervalMs ?? 250,
+    });
     this.#sessions.add(session);
     server.server.onclose = () => this.#sessions.delete(session);
     return server;

@@ -50,7 +50,7 @@ describe('tool dispatch over MCP (in-process client)', () => {
     const repo = makeTempDir('agentgov-dispatch-');
     writeTree(repo, { 'a.ts': 'export const a = 1;\n' });
     index = new ControlledIndex();
-    ({ client, close } = await connectClient({ repoRoot: repo, index, tools: TEST_TOOLS, progressIntervalMs: 0 }));
+    ({ client, close } = await connectClient({ repoRoot: repo, index, tools: TEST_TOOLS, progressIntervalMs: 0, indexWaitMs: 0 }));
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
   });
   after(async () => close());
@@ -71,7 +71,9 @@ describe('tool dispatch over MCP (in-process client)', () => {
     const result = await client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } }, undefined, { onprogress: (p) => void progress.push(p) });
     const error = errorOf(result);
     expect(error.code).to.equal('E_INDEX_NOT_READY');
-    expect(error.details).to.deep.equal({ progress: { done: 3, total: 10, phase: 'parsing' } });
+    expect(error.details['progress']).to.deep.equal({ done: 3, total: 10, phase: 'parsing' });
+    expect(error.details['waited_ms']).to.be.a('number');
+    expect(error.message).to.equal('the repository index is still being built (3/10 files)');
     expect(progress).to.deep.equal([{ progress: 3, total: 10, message: 'indexing the repository' }]);
   });
 
@@ -123,6 +125,59 @@ describe('tool dispatch over MCP (in-process client)', () => {
     const error = errorOf(await client.callTool({ name: 'test_dev_only', arguments: { path: 'a.ts' } }));
     expect(error.code).to.equal('E_NOT_FOUND');
     expect(error.details['available']).to.deep.equal(['describe', 'test_read', 'test_mutate', 'test_crash', 'test_warm']);
+  });
+});
+
+describe('index-backed calls wait a bounded time for the first build (in-process client)', () => {
+  const repo = () => {
+    const root = makeTempDir('agentgov-wait-');
+    writeTree(root, { 'a.ts': 'export const a = 1;\n' });
+    return root;
+  };
+  const until = async (condition: () => boolean) => {
+    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+
+  it('waits for the build and answers, sending a progress notification per step when the call carries a progressToken', async () => {
+    const index = new ControlledIndex();
+    index.advance(1, 4);
+    const { client, close } = await connectClient({ repoRoot: repo(), index, tools: TEST_TOOLS, progressIntervalMs: 0, indexWaitMs: 60_000 });
+    try {
+      const progress: { progress: number; total?: number; message?: string }[] = [];
+      const answer = client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } }, undefined, { onprogress: (p) => void progress.push(p) });
+      await until(() => progress.length === 1);
+      index.advance(2, 4);
+      await until(() => progress.length === 2);
+      index.advance(2, 4); // no step: no notification (progress only increases)
+      index.advance(3, 4);
+      index.advance(4, 4);
+      const result = (await answer) as CallToolResult;
+      expect(result.isError, JSON.stringify(result.structuredContent)).to.not.equal(true);
+      expect(result.structuredContent).to.deep.equal({ path: 'a.ts', limit: 5 });
+      const values = progress.map((p) => p.progress);
+      expect(values.slice(0, 3)).to.deep.equal([1, 2, 3]);
+      expect(values).to.deep.equal([...new Set(values)].sort((a, b) => a - b));
+      for (const p of progress) expect(p).to.deep.include({ total: 4, message: 'indexing the repository' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers E_INDEX_NOT_READY with the progress and the time waited once the bound passes', async () => {
+    const index = new ControlledIndex();
+    index.advance(2, 10);
+    const { client, close } = await connectClient({ repoRoot: repo(), index, tools: TEST_TOOLS, progressIntervalMs: 0, indexWaitMs: 300 });
+    try {
+      const error = errorOf(await client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } }));
+      expect(error.code).to.equal('E_INDEX_NOT_READY');
+      expect(error.details['progress']).to.deep.equal({ done: 2, total: 10, phase: 'parsing' });
+      expect(error.details['waited_ms']).to.be.at.least(250);
+      expect(error.message).to.match(/^the repository index is still being built \(2\/10 files; waited \d+\.\d s\)$/);
+      // tools that need no index answer at once
+      expect(((await client.callTool({ name: 'describe', arguments: { action: 'error', code: 'E_INDEX_NOT_READY' } })) as CallToolResult).isError).to.not.equal(true);
+    } finally {
+      await close();
+    }
   });
 });
 
