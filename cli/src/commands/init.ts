@@ -13,13 +13,14 @@ export class InitCommand extends AgentgovCommand {
       ['Protect another project, in your personal settings file', '$0 init agentx-code --project ~/src/app --scope local'],
       ['Gate Codex for every project (~/.codex/hooks.json)', '$0 init codex --scope user'],
       ["Register agentgov's MCP tool server for Claude Code in the project's .mcp.json", '$0 init claude-code --mcp'],
+      ["Register agentgov's MCP tool server for agentx-code (mcpServers of .agentx/settings.json)", '$0 init agentx-code --mcp'],
     ],
   });
 
   agent = Option.String({ name: 'AGENT' });
   project = Option.String('--project,-p', '.', { description: 'Project root directory (default: .)' });
   mcp = Option.Boolean('--mcp', false, { description: "Register `agentgov serve` in the agent's MCP server configuration instead of installing the gate hook (default: false)" });
-  scope = Option.String('--scope', { description: "Settings scope to write (agentx-code: project or local; claude-code: local, project or user; codex, gemini-cli, cursor, copilot-cli: project or user) (default: the agent's first)" });
+  scope = Option.String('--scope', { description: "Settings scope to write (agentx-code: project or local, with --mcp also user; claude-code: local, project or user; codex, gemini-cli, cursor, copilot-cli: project or user) (default: the agent's first)" });
 
   async run(): Promise<number> {
     const logger = this.logger('WARNING');
@@ -66,6 +67,8 @@ export class InitCommand extends AgentgovCommand {
       changed ? `installed the ${installer.agent} PreToolUse hook in ${settingsFile}:\n  ${command}\n` : `the ${installer.agent} PreToolUse hook is already in ${settingsFile}; nothing changed\n`,
     );
     this.context.stdout.write(`checked: ${check.message}\n`);
+    const framework = host.registries.frameworks.values().find((f) => f.name === this.agent);
+    if (framework?.mcpRegistrar) this.context.stdout.write(`to give ${this.agent} the agentgov tools too, register the MCP server: agentgov init ${this.agent} --mcp${this.project === '.' ? '' : ` --project ${this.project}`}\n`);
     return EXIT.OK;
   }
 }

@@ -9,6 +9,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect } from 'chai';
 import { parse as parseToml } from 'smol-toml';
 import { runCli } from '../support/cli-process.js';
@@ -151,7 +153,7 @@ describe('framework gate hooks: init writes them, the written command blocks in 
 
   it('init --mcp registers agentgov serve once in each framework MCP configuration, and refuses an unparseable one', async () => {
     const home = makeHome();
-    const files: Record<string, string> = { 'claude-code': '.mcp.json', codex: '.codex/config.toml', 'gemini-cli': '.gemini/settings.json', cursor: '.cursor/mcp.json' };
+    const files: Record<string, string> = { 'agentx-code': '.agentx/settings.json', 'claude-code': '.mcp.json', codex: '.codex/config.toml', 'gemini-cli': '.gemini/settings.json', cursor: '.cursor/mcp.json' };
     for (const [adapter, relative] of Object.entries(files)) {
       const first = await runCli(['init', adapter, '--mcp', '--project', home.project], { env: home.env });
       expect(first.code, `${adapter}: ${first.stderr}`).to.equal(0);
@@ -170,5 +172,42 @@ describe('framework gate hooks: init writes them, the written command blocks in 
     expect(readFileSync(join(home.project, '.mcp.json'), 'utf8')).to.equal('{ broken');
     const unknown = await runCli(['init', 'copilot-cli', '--mcp', '--project', home.project], { env: home.env });
     expect(unknown.code).to.equal(2);
+  });
+
+  it('init agentx-code offers the MCP server; init agentx-code --mcp registers a command the agent can start (MCP initialize + tools/list)', async () => {
+    const home = makeHome();
+    writeFileSync(join(home.project, 'app.ts'), 'export function hello(): string {\n  return "hi";\n}\n');
+    const hook = await runCli(['init', 'agentx-code', '--project', home.project], { env: home.env });
+    expect(hook.code, hook.stderr).to.equal(0);
+    expect(hook.stdout).to.contain(`register the MCP server: agentgov init agentx-code --mcp --project ${home.project}`);
+    const registered = await runCli(['init', 'agentx-code', '--mcp', '--project', home.project], { env: home.env });
+    expect(registered.code, registered.stderr).to.equal(0);
+    const settings = JSON.parse(readFileSync(join(home.project, '.agentx', 'settings.json'), 'utf8')) as Json;
+    // the gate hook and the MCP server share the settings file: registering kept the hook
+    expect(groupCommands(settings, 'PreToolUse')).to.have.length(1);
+    const server = (settings['mcpServers'] as Record<string, { type: string; command: string; args: string[] }>)['agentgov']!;
+    expect(server.type).to.equal('stdio');
+    expect(server.args.slice(1)).to.deep.equal(['serve', '--repo', home.project]);
+    // started exactly as the agent starts it: the registered command and arguments, from another directory
+    const transport = new StdioClientTransport({ command: server.command, args: server.args, cwd: home.root, env: home.env as Record<string, string>, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    const client = new Client({ name: 'agentx-code', version: '0.0.0' });
+    await client.connect(transport).catch((error: Error) => {
+      throw new Error(`the registered command did not start an MCP server: ${error.message}\n${stderr}`);
+    });
+    try {
+      expect(client.getServerVersion()?.name).to.equal('agentgov');
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).to.include.members(['recon_scout', 'recon', 'recon_impact', 'graph_cycles']);
+      const described = await client.callTool({ name: 'describe', arguments: { action: 'tool', name: 'recon' } });
+      expect(described.isError).to.not.equal(true);
+    } finally {
+      await client.close();
+    }
+    const user = await runCli(['init', 'agentx-code', '--mcp', '--scope', 'user', '--project', home.project], { env: home.env });
+    expect(user.code, user.stderr).to.equal(0);
+    const userSettings = JSON.parse(readFileSync(join(home.root, '.agentx', 'settings.json'), 'utf8')) as Json;
+    expect((userSettings['mcpServers'] as Record<string, { args: string[] }>)['agentgov']!.args.slice(1)).to.deep.equal(['serve']);
   });
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { agentxHome, findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
 import { agentxHookInstaller } from './hook-installer.js';
+import { agentxMcpRegistrar } from './mcp-config.js';
 import { FRAMEWORK, parseTranscript } from './transcript.js';
 
 /**
@@ -23,4 +24,5 @@ export const agentxAdapter: FrameworkAdapter = {
   listCaptures: async (env) => findCaptureFiles(join(agentxHome(env), 'projects'), (name) => name.endsWith('.jsonl')),
   parse: parseTranscript,
   hookInstaller: agentxHookInstaller,
+  mcpRegistrar: agentxMcpRegistrar,
 };
