@@ -10,13 +10,21 @@ const input = z
   })
   .strict();
 
+/** A definition of a singleton community, its file said once by the group it is in. */
+type SingletonDef = { def_uid: string; qualified_name: string; kind: string };
+
 export interface CommunitiesResult {
   /** Read first: counts, modularity, and the largest communities, so a client can stop reading after it. */
   summary: { communities: number; singletons: number; largest: { id: number; label: string; size: number }[] };
   level: GraphLevel;
   graph: { nodes: number; edges: number; modularity: number; resolution: number; communities: number };
-  /** Largest first, then by label; members sorted by path (and name at level def); ids follow this order. */
+  /** Communities of two or more members: largest first, then by label; members sorted by path (and name at level def); ids follow this order. */
   communities: { id: number; size: number; label: string; members: GraphMember[] }[];
+  /**
+   * The communities of one member, compactly, grouped by file and sorted by path: at level file one
+   * entry per file (`defs` absent), at level def each file's singleton definitions in `defs`.
+   */
+  singletons: { path: string; defs?: SingletonDef[] }[];
 }
 
 /** How many of the largest communities the summary names. */
@@ -34,8 +42,10 @@ export const graphCommunitiesTool = defineTool({
     level: z.enum(['file', 'def']),
     graph: z.object({ nodes: z.number().int(), edges: z.number().int(), modularity: z.number(), resolution: z.number(), communities: z.number().int() }).strict(),
     communities: z.array(z.object({ id: z.number().int(), size: z.number().int(), label: z.string(), members: z.array(graphMemberSchema) }).strict()),
+    singletons: z.array(z.object({ path: z.string(), defs: z.array(z.object({ def_uid: z.string(), qualified_name: z.string(), kind: z.string() }).strict()).optional() }).strict()),
   }),
-  returns: 'summary {communities, singletons, largest [{id, label, size}]} first, then level, graph {nodes, edges, modularity, resolution, communities}, communities [{id, size, label (dominant directory), members}] largest first in a stable order; members are file paths (level file) or {def_uid, qualified_name, kind, path} (level def), sorted by path.',
+  returns:
+    'summary {communities, singletons, largest [{id, label, size}]} first, then level, graph {nodes, edges, modularity, resolution, communities (all, singletons included)}, communities [{id, size, label (dominant directory), members}] of two or more members, largest first in a stable order (members are file paths at level file or {def_uid, qualified_name, kind, path} at level def, sorted by path), then singletons [{path, defs? [{def_uid, qualified_name, kind}]}]: every community of one member, grouped by file.',
   whenToUse: 'When you need the full module structure (recon_scout shows only the largest communities, truncated), e.g. to decide where new code belongs or which files move together.',
   related: ['recon_scout', 'graph_cycles'],
   errors: [],
@@ -44,24 +54,51 @@ export const graphCommunitiesTool = defineTool({
   async handler(args, ctx): Promise<CommunitiesResult> {
     const graph = graphOf(ctx.index, args.level);
     const found = communitiesOf(graph, args.resolution);
-    const communities = found.communities
+    const all = found.communities
       .map((nodes) => {
         const members = nodes.map((n) => memberOf(graph, args.level, n)).sort(compareMembers);
         return { size: nodes.length, label: communityLabel(members.map(memberPath)), members };
       })
       .sort((a, b) => b.size - a.size || a.label.localeCompare(b.label) || compareMembers(a.members[0]!, b.members[0]!))
       .map((community, id) => ({ id, ...community }));
+    const communities = all.filter((c) => c.size > 1);
+    const singletons = singletonsByFile(all.filter((c) => c.size === 1).map((c) => c.members[0]!));
     const summary = {
-      communities: communities.length,
-      singletons: communities.filter((c) => c.size === 1).length,
+      communities: all.length,
+      singletons: all.length - communities.length,
       largest: communities.slice(0, SUMMARY_LARGEST).map(({ id, label, size }) => ({ id, label, size })),
     };
-    return { summary, level: args.level, graph: { nodes: graph.order, edges: graph.size, modularity: found.modularity, resolution: found.resolution, communities: communities.length }, communities };
+    return { summary, level: args.level, graph: { nodes: graph.order, edges: graph.size, modularity: found.modularity, resolution: found.resolution, communities: all.length }, communities, singletons };
   },
   render(result) {
     const g = result.graph;
     const head = `${g.communities} communities in the ${result.level} graph (${g.nodes} nodes, ${g.edges} edges), modularity ${g.modularity.toFixed(4)} at resolution ${g.resolution}; ${result.summary.singletons} of one node`;
     const largest = `largest: ${result.summary.largest.map((c) => `${c.id}. ${c.label} (${c.size})`).join(', ')}`;
-    return [head, largest, '', ...result.communities.map((c) => `${c.id}. ${c.label} (${c.size}): ${c.members.map(memberLabel).join(', ')}`)].join('\n');
+    const members = (list: GraphMember[]) => (result.level === 'file' ? list.map(memberLabel).join(', ') : byFile(list.map((m) => [memberPath(m), (m as { qualified_name: string }).qualified_name] as const)));
+    const lonely = result.singletons.length
+      ? [
+          '',
+          `${result.summary.singletons} singletons (one node each)${result.level === 'def' ? ', by file' : ''}:`,
+          result.level === 'file' ? result.singletons.map((s) => s.path).join(', ') : byFile(result.singletons.flatMap((s) => (s.defs ?? []).map((d) => [s.path, d.qualified_name] as const)), '\n'),
+        ]
+      : [];
+    return [head, largest, '', ...result.communities.map((c) => `${c.id}. ${c.label} (${c.size}): ${members(c.members)}`), ...lonely].join('\n');
   },
 });
+
+/** `path: a, b; other: c`: names grouped under their file, in the order given (sorted by path). */
+function byFile(entries: ReadonlyArray<readonly [string, string]>, separator = '; '): string {
+  const groups = new Map<string, string[]>();
+  for (const [path, name] of entries) groups.set(path, [...(groups.get(path) ?? []), name]);
+  return [...groups].map(([path, names]) => `${path}: ${names.join(', ')}`).join(separator);
+}
+
+/** Singleton members grouped by file, sorted by path (and by name within a file). */
+function singletonsByFile(members: GraphMember[]): CommunitiesResult['singletons'] {
+  const groups = new Map<string, SingletonDef[]>();
+  for (const member of [...members].sort(compareMembers)) {
+    if (typeof member === 'string') groups.set(member, []);
+    else groups.set(member.path, [...(groups.get(member.path) ?? []), { def_uid: member.def_uid, qualified_name: member.qualified_name, kind: member.kind }]);
+  }
+  return [...groups].map(([path, defs]) => (defs.length ? { path, defs } : { path }));
+}

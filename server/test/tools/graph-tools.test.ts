@@ -53,7 +53,7 @@ describe('graph_cycles and graph_communities over a fixture repository', () => {
     const result = structured<CommunitiesResult>(await call('graph_communities', { level: 'file' }));
     expect(result.graph).to.include({ nodes: 12, resolution: 1 });
     expect(result.graph.modularity).to.be.greaterThan(0.1);
-    const all = result.communities.flatMap((c) => c.members as string[]).sort();
+    const all = [...result.communities.flatMap((c) => c.members as string[]), ...result.singletons.map((s) => s.path)].sort();
     expect(all).to.have.length(12);
     expect(new Set(all).size).to.equal(12);
     const home = (path: string) => result.communities.find((c) => (c.members as string[]).includes(path))!;
@@ -69,8 +69,16 @@ describe('graph_cycles and graph_communities over a fixture repository', () => {
     expect(JSON.stringify(again.structuredContent)).to.equal(JSON.stringify(first.structuredContent));
     const result = structured<CommunitiesResult>(first);
     expect(Object.keys(result)[0]).to.equal('summary');
-    expect(result.summary.communities).to.equal(result.communities.length);
-    expect(result.summary.singletons).to.equal(result.communities.filter((c) => c.size === 1).length);
+    expect(result.summary.communities).to.equal(result.communities.length + result.summary.singletons);
+    // communities of one are listed compactly, grouped by file: every definition once, none in `communities`
+    const lonely = result.singletons.flatMap((s) => s.defs!.map((d) => ({ ...d, path: s.path })));
+    expect(result.summary.singletons).to.equal(lonely.length).and.to.be.greaterThan(0);
+    expect(result.graph.communities).to.equal(result.communities.length + lonely.length);
+    expect(result.communities.every((c) => c.size > 1)).to.equal(true);
+    const listed = [...result.communities.flatMap((c) => c.members as { def_uid: string }[]), ...lonely].map((m) => m.def_uid);
+    expect(listed.length).to.equal(result.graph.nodes);
+    expect(new Set(listed).size).to.equal(result.graph.nodes);
+    expect(result.singletons.map((s) => s.path)).to.deep.equal([...new Set(result.singletons.map((s) => s.path))].sort((a, b) => a.localeCompare(b)));
     expect(result.summary.largest.map((c) => c.size)).to.deep.equal(result.communities.slice(0, 5).map((c) => c.size));
     const sizes = result.communities.map((c) => c.size);
     expect(sizes).to.deep.equal([...sizes].sort((a, b) => b - a));
@@ -81,6 +89,8 @@ describe('graph_cycles and graph_communities over a fixture repository', () => {
     }
     const text = (first.content as { text: string }[])[0]!.text;
     expect(text.split('\n')[1]).to.match(/^largest: 0\. /);
+    const lonelyText = text.slice(text.indexOf(`${result.summary.singletons} singletons (one node each), by file:\n`));
+    expect(lonelyText.split('\n')[1]).to.equal(`${result.singletons[0]!.path}: ${result.singletons[0]!.defs!.map((d) => d.qualified_name).join(', ')}`);
     const cycles = structured<CyclesResult>(await call('graph_cycles', {}));
     expect(cycles.summary).to.deep.equal({ cycles: 2, nodes_in_cycles: 5, largest_sizes: [3, 2], deferred_cycles: 0 });
   });
