@@ -78,6 +78,13 @@ const MAX_EVIDENCE_COMMANDS = 40;
 const FILE_TOOLS = new Set(['read', 'write', 'edit', 'search']);
 const URL_KEYS = ['url', 'uri', 'href', 'endpoint'];
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'absolute_path'];
+/** Arguments of an MCP or other tool that hold a shell command. */
+const COMMAND_KEYS = ['command', 'cmd', 'script', 'shell_command', 'commandLine', 'command_line'];
+/** Arguments of an MCP or other tool that hold a file path (a move has two). */
+const GENERIC_PATH_KEYS = [...PATH_KEYS, 'file', 'source', 'destination', 'target', 'src', 'dest', 'dst', 'from', 'to', 'old_path', 'new_path', 'directory', 'dir'];
+/** Words in a tool's name that say it changes files, or only reads them. */
+const WRITE_VERBS = new Set(['write', 'edit', 'create', 'update', 'delete', 'remove', 'rm', 'move', 'mv', 'rename', 'append', 'put', 'patch', 'save', 'upload', 'copy', 'cp', 'mkdir', 'replace', 'insert', 'set', 'modify', 'apply', 'overwrite', 'truncate', 'chmod']);
+const READ_VERBS = new Set(['read', 'get', 'view', 'cat', 'open', 'show', 'list', 'ls', 'search', 'find', 'grep', 'stat', 'info', 'download', 'head', 'tail', 'glob', 'tree']);
 
 class RuleEngine implements RiskEngine {
   readonly rulesLoaded: number;
@@ -150,7 +157,37 @@ class RuleEngine implements RiskEngine {
     if (tool === 'shell') return this.assessShell(args, cwd, projectRoot, factors);
     if (FILE_TOOLS.has(tool)) return this.assessFile(tool, args, cwd, projectRoot, factors);
     if (tool === 'fetch') return this.assessFetch(args, factors);
-    return finish([], { rules: [], factors: [...factors, `tool kind '${tool}' has no risk rules`] }, 'no_risk_detected');
+    return this.assessByArguments(typeof event?.tool_name === 'string' ? event.tool_name : '', tool, args, cwd, projectRoot, factors);
+  }
+
+  /**
+   * MCP and other tools have no rules of their own, but many run commands or touch files for the
+   * agent (a shell server's `run_command`, a filesystem server's `write_file`): such a call is
+   * judged by what its arguments are — a command as a shell command, a path as a file read or
+   * write (by the verb in the tool's name; both when the name does not say), a URL as a fetch —
+   * and the most severe answer wins.
+   */
+  private assessByArguments(toolName: string, tool: string, args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
+    const answers: Assessment[] = [];
+    const shown = toolName || tool;
+    const commandKey = COMMAND_KEYS.find((k) => typeof args[k] === 'string' || (Array.isArray(args[k]) && (args[k] as unknown[]).length > 0 && (args[k] as unknown[]).every((w) => typeof w === 'string')));
+    if (commandKey !== undefined) answers.push(this.assessShell({ command: args[commandKey] }, cwd, projectRoot, [...factors, `${shown} takes a command (arguments.${commandKey}): judged as a shell command`]));
+    const pathKeys = GENERIC_PATH_KEYS.filter((k) => typeof args[k] === 'string' && args[k] !== '');
+    if (pathKeys.length > 0) {
+      const words = toolName.toLowerCase().split(/[^a-z]+/);
+      const writes = words.some((w) => WRITE_VERBS.has(w));
+      const reads = words.some((w) => READ_VERBS.has(w));
+      const kinds = writes ? ['write'] : reads ? ['read'] : ['read', 'write'];
+      for (const key of pathKeys) {
+        for (const kind of kinds) answers.push(this.assessFile(kind, { file_path: args[key] }, cwd, projectRoot, [...factors, `${shown} names a path (arguments.${key}): judged as a file ${kind}`]));
+      }
+    }
+    const urlKey = URL_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
+    if (urlKey !== undefined) answers.push(this.assessFetch({ url: args[urlKey] }, factors));
+    if (answers.length === 0) return finish([], { rules: [], factors: [...factors, `tool kind '${tool}' has no risk rules, and its arguments hold no command, path or URL`] }, 'no_risk_detected');
+    let worst = answers[0] as Assessment;
+    for (const answer of answers.slice(1)) if (actionSeverity(answer.action) > actionSeverity(worst.action) || (answer.action === worst.action && answer.score > worst.score)) worst = answer;
+    return worst;
   }
 
   private assessShell(args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {

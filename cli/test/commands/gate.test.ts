@@ -125,6 +125,15 @@ describe('agentgov gate (the real binary)', () => {
     });
   }
 
+  it('an MCP tool that runs a shell command is judged as that command (agentx-code hook payload, watch down)', async () => {
+    const input = JSON.stringify({ session_id: 's', transcript_path: '/t.jsonl', cwd: home, hook_event_name: 'PreToolUse', tool_name: 'mcp__shell__run_command', tool_input: { command: 'rm -rf ~' }, tool_use_id: 'tu1' });
+    const result = await runCli(['gate', '--stdin', '--format', 'agentx-code'], { env, cwd: home, input });
+    expect(result.code, result.stderr).to.equal(0);
+    const out = JSON.parse(result.stdout) as HookOutput;
+    expect(out.hookSpecificOutput.permissionDecision).to.equal('deny');
+    expect(out.hookSpecificOutput.permissionDecisionReason).to.contain('destructive_delete_critical');
+  });
+
   it('--help goes through the full CLI', async () => {
     const result = await runCli(['gate', '--help'], { env, cwd: home });
     expect(result.code).to.equal(0);
