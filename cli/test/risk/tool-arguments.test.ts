@@ -1,4 +1,3 @@
-import type { ToolCallEvent } from '@agentgov/core';
 import { expect } from 'chai';
 import { createRiskEngine, type RiskEngine } from '../../src/risk/engine.js';
 
