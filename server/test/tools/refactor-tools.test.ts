@@ -222,11 +222,13 @@ describe('refactor previews expire after the configured idle time', function () 
 });
 
 const PY_REPO = {
-  'pkg/__init__.py': '',
+  'pkg/__init__.py': 'from . import util  # noqa: F401\n',
   'pkg/core.py': 'from .util import scale\n\n\ndef run(x):\n    """run scales x"""\n    return scale(x) + 1\n\n\nclass Meter:\n    def read(self):\n        return run(2)\n',
   'pkg/util.py': 'def scale(x):\n    return x * 2\n',
   'pkg/app.py': 'import pkg.core\nfrom pkg.core import run as go\nfrom pkg import util\nfrom . import core as c\n\n\ndef main(m):\n    # run the meter\n    return pkg.core.run(1) + go(2) + util.scale(3) + c.Meter().read() + m.read()\n',
   'main.py': 'from pkg.app import main\nfrom pkg.core import Meter\nprint(main(Meter()))\n',
+  // flask's tests: `import flask` … `flask.templating.Environment`, a submodule reached through the imported package
+  'stats.py': 'import pkg\nimport pkg as p\n\n\ndef total():\n    return pkg.util.scale(1) + p.util.scale(2)\n',
 };
 
 describe('refactor tools on Python over MCP stdio', function () {
@@ -266,6 +268,19 @@ describe('refactor tools on Python over MCP stdio', function () {
     expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error).to.equal(undefined);
     expect(readFileSync(join(server.repo, 'pkg/engine/core2.py'), 'utf8')).to.contain('from ..util import scale');
     expect(readFileSync(join(server.repo, 'main.py'), 'utf8')).to.contain('from pkg.engine.core2 import Meter');
+    expect(runMain()).to.equal('24');
+  });
+
+  it('moves a submodule used through its package (`import pkg` … `pkg.util.scale`, aliased too): the attribute path is respelled', async () => {
+    const total = () => execFileSync('python3', ['-c', 'import stats; print(stats.total())'], { cwd: server.repo, encoding: 'utf8' }).trim();
+    expect(total()).to.equal('6');
+    const preview = await server.call('refactor_move', { from_path: 'pkg/util.py', to_path: 'pkg/tools/util.py', justification: 't' });
+    expect(preview.error?.code, JSON.stringify(preview.error)).to.equal(undefined);
+    const stats = preview.preview!.edits.find((f) => f.path === 'stats.py')!.hunks.map((h) => `${h.line}:${h.column} ${h.old} -> ${h.new} ${h.certainty}`);
+    expect(stats).to.deep.equal(['6:11 pkg.util -> pkg.tools.util high', '6:31 p.util -> p.tools.util high']);
+    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error).to.equal(undefined);
+    expect(readFileSync(join(server.repo, 'stats.py'), 'utf8')).to.contain('return pkg.tools.util.scale(1) + p.tools.util.scale(2)\n');
+    expect(total()).to.equal('6');
     expect(runMain()).to.equal('24');
   });
 });

@@ -28,7 +28,8 @@ const KEYWORDS = new Set([
  * the definition through scope, imports and attribute access on a resolved module or class are
  * `high`; a member access of the same name on a value the index cannot type is `medium`; mentions
  * in comments, strings and docstrings are `low`. Moves rewrite every import statement whose module
- * moves (absolute, relative, aliased, `from pkg import module`) and `import a.b` users' `a.b.x`.
+ * moves (absolute, relative, aliased, `from pkg import module`) and the attribute paths of `import a.b`
+ * users that name a moved module (`a.b.x`, `a.moved.x`).
  */
 export class PythonRefactorEngine implements RefactorEngine {
   readonly name = 'python-index-resolution';
@@ -154,6 +155,9 @@ export class PythonRefactorEngine implements RefactorEngine {
       }
       return null;
     };
+    // a module whose `import` reaches a moving module: itself or one of its submodules moves
+    const oldModules = [...renames.map((r) => r.old), ...(movedDir ? [oldNames.moduleOf(`${movedDir.from}/__init__.py`)] : [])].filter(Boolean);
+    const reaches = (module: string) => oldModules.some((old) => old === module || old.startsWith(`${module}.`));
     const edits: RefactorEdit[] = [];
     for (const path of files) {
       const text = workspace.read(path);
@@ -161,7 +165,7 @@ export class PythonRefactorEngine implements RefactorEngine {
       const lines = text.split('\n');
       const oldPackage = oldNames.packageOf(path);
       const newPackage = newNames.packageOf(newPathOf(path));
-      for (const edge of workspace.imports(path)) this.#rewriteImport(edge, lines, oldPackage, newPackage, rename, edits, workspace);
+      for (const edge of workspace.imports(path)) this.#rewriteImport(edge, lines, oldPackage, newPackage, rename, reaches, edits, workspace);
     }
     if (request.includeComments) {
       for (const r of renames) if (r.old && r.old !== r.next) this.#mentions(files, r.old, r.next, workspace, edits);
@@ -170,7 +174,7 @@ export class PythonRefactorEngine implements RefactorEngine {
   }
 
   /** One import statement: its module specifier (and, for `from pkg import module`, the imported name), plus `a.b.x` uses of `import a.b`. */
-  #rewriteImport(edge: RefactorIndexImport, lines: string[], oldPackage: string[], newPackage: string[], rename: (m: string) => string | null, edits: RefactorEdit[], workspace: RefactorWorkspace): void {
+  #rewriteImport(edge: RefactorIndexImport, lines: string[], oldPackage: string[], newPackage: string[], rename: (m: string) => string | null, reaches: (m: string) => boolean, edits: RefactorEdit[], workspace: RefactorWorkspace): void {
     const path = edge.from_path;
     const target = absoluteModule(edge.specifier, oldPackage);
     if (target === null) return;
@@ -195,10 +199,11 @@ export class PythonRefactorEngine implements RefactorEngine {
       if (nextStem !== writtenName) this.#replaceName(path, lines, edge.line, writtenName, binding.local === writtenName ? `${nextStem} as ${writtenName}` : nextStem, edits);
       return;
     }
+    const local = edge.bindings.length === 1 ? edge.bindings[0]!.local : null;
+    if (!isFrom && !relative && local && reaches(target)) this.#qualifiedUses(path, lines, local, target, rename, edits, workspace);
     if (moved === null && !importerMoved) return;
     const next = spell(moved ?? target);
     if (next !== edge.specifier) this.#replaceSpecifier(path, lines, edge, next, edits);
-    if (!isFrom && !relative && moved !== null && edge.bindings.every((b) => b.local === edge.specifier)) this.#qualifiedUses(path, lines, edge.specifier, moved, edits, workspace);
   }
 
   #replaceSpecifier(path: string, lines: string[], edge: RefactorIndexImport, next: string, edits: RefactorEdit[]): void {
@@ -224,18 +229,38 @@ export class PythonRefactorEngine implements RefactorEngine {
     }
   }
 
-  /** `import a.b` binds `a.b`: its uses `a.b.x` carry the module path as the qualifier of `x`. */
-  #qualifiedUses(path: string, lines: string[], old: string, next: string, edits: RefactorEdit[], workspace: RefactorWorkspace): void {
+  /**
+   * `import a.b [as z]`: a use `a.b.c.x` (`z.c.x`) carries its module path as the qualifier of `x`.
+   * The shortest module on that path that moves is respelled: the imported module itself (`import
+   * a.b` → its uses become the new name; an alias stays as it is, the statement changes), or a
+   * submodule reached through it (`import flask` … `flask.templating.Environment` when
+   * `flask/templating.py` moves into `flask/rendering/`). A submodule moved out of the imported
+   * package's reach (another top-level package) is left alone: no attribute path can name it.
+   */
+  #qualifiedUses(path: string, lines: string[], local: string, module: string, rename: (m: string) => string | null, edits: RefactorEdit[], workspace: RefactorWorkspace): void {
     const seen = new Set<string>();
+    const top = (name: string) => name.split('.')[0];
     for (const ref of workspace.references({ path })) {
-      if (ref.qualifier === null || (ref.qualifier !== old && !ref.qualifier.startsWith(`${old}.`))) continue;
+      const chain = ref.qualifier === null ? ref.name : `${ref.qualifier}.${ref.name}`;
+      if (chain !== local && !chain.startsWith(`${local}.`)) continue;
+      const start = ref.qualifier === null ? ref.start_col : ref.start_col - ref.qualifier.length - 1;
       const text = lines[ref.start_line - 1] ?? '';
-      const start = ref.start_col - ref.qualifier.length - 1;
-      if (start < 0 || text.slice(start, start + old.length) !== old) continue;
-      const key = `${ref.start_line}:${start}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      edits.push({ path, span: { startLine: ref.start_line, startCol: start, endLine: ref.start_line, endCol: start + old.length }, oldText: old, newText: next, certainty: 'high' });
+      const rest = chain.slice(local.length).split('.').filter(Boolean);
+      for (let n = 0; n <= rest.length; n += 1) {
+        const moved = rename([module, ...rest.slice(0, n)].join('.'));
+        if (moved === null) continue;
+        const written = [local, ...rest.slice(0, n)].join('.');
+        let next: string | null = null;
+        if (n === 0) next = local === module ? moved : null;
+        else if (moved.startsWith(`${module}.`)) next = local + moved.slice(module.length);
+        else if (local === module && top(moved) === top(module)) next = moved; // `import a.b` binds `a`
+        const key = `${ref.start_line}:${start}`;
+        if (next !== null && next !== written && start >= 0 && text.slice(start, start + written.length) === written && !seen.has(key)) {
+          seen.add(key);
+          edits.push({ path, span: { startLine: ref.start_line, startCol: start, endLine: ref.start_line, endCol: start + written.length }, oldText: written, newText: next, certainty: 'high' });
+        }
+        break;
+      }
     }
   }
 
