@@ -167,6 +167,7 @@ if (!values['skip-apply']) {
     resetTree(dir);
     await new Promise((resolve) => setTimeout(resolve, 1500)); // let the watcher re-index the reset tree
     const label = job.kind === 'rename' ? `rename ${job.row.symbol} (${PKG}/${job.row.decl.file}:${job.row.decl.line})` : `move ${job.from} -> ${job.to}`;
+    const previewStarted = performance.now();
     const { result } =
       job.kind === 'rename'
         ? await preview(call, 'refactor_rename', { symbol: job.row.symbol, new_name: `${job.row.symbol}Renamed`, justification: 'bench', include_comments: false }, `${PKG}/${job.row.decl.file}:${job.row.decl.line}`)
@@ -176,7 +177,10 @@ if (!values['skip-apply']) {
       console.log(JSON.stringify({ job: label, error: result?.error?.code, message: result?.error?.message }));
       continue;
     }
+    const previewMs = Math.round(performance.now() - previewStarted);
+    const commitStarted = performance.now();
     const committed = await call('refactor_commit', { refactor_id: result.refactor_id });
+    const commitMs = Math.round(performance.now() - commitStarted);
     if (committed?.error) {
       failures.push({ label, error: committed.error.code });
       console.log(JSON.stringify({ job: label, commit_error: committed.error.code, message: committed.error.message }));
@@ -185,7 +189,7 @@ if (!values['skip-apply']) {
     const after = tscErrors(dir);
     const ok = after.total <= base.total && after.syntax === 0;
     if (!ok) failures.push({ label, tsc_errors: after.total, new_lines: after.lines.filter((l) => !base.lines.includes(l)).slice(0, 5) });
-    console.log(JSON.stringify({ job: label, files_changed: committed.files_changed.length, edits: result.preview.counts, tsc_errors: after.total, syntax_errors: after.syntax, ok }));
+    console.log(JSON.stringify({ job: label, files_changed: committed.files_changed.length, edits: result.preview.counts, tsc_errors: after.total, syntax_errors: after.syntax, preview_ms: previewMs, commit_ms: commitMs, ok }));
   }
   resetTree(dir);
   console.log(JSON.stringify({ apply: { jobs: jobs.length, ok: jobs.length - failures.length, failures } }));
