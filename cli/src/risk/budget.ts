@@ -35,7 +35,7 @@ export class ReadBudget {
   private cpuExcluded = 0;
   private wallDeadline: number;
 
-  constructor(private readonly limits: Pick<typeof READ_LIMITS, 'nodes' | 'ms' | 'wallMs'> = READ_LIMITS) {
+  constructor(private readonly limits: { nodes: number; ms: number; wallMs: number } = READ_LIMITS) {
     this.nodesLeft = limits.nodes;
     this.wallDeadline = performance.now() + limits.wallMs;
   }

@@ -35,6 +35,12 @@ export interface RiskEngineOptions {
   followLinks?: boolean;
   /** Load and run the shell parser now (default), rather than on the first command that needs it (outside that command's time budget). */
   warm?: boolean;
+  /**
+   * The time reading one command may take (default READ_LIMITS: 30 ms of CPU, 500 ms of wall
+   * clock). Tests that check what a command *is*, not how the budget trips, raise it, so that a
+   * loaded machine cannot turn their benign commands into `command_unreadable`.
+   */
+  readTime?: { ms: number; wallMs: number };
 }
 
 /** Loads the shipped rules plus any extra files and plugin sources; rejects on an invalid rule. */
@@ -55,7 +61,8 @@ export function createRiskEngineFromRuleSet(rules: RuleSet, options: Omit<RiskEn
   const governance = rules.classPatterns.get('governance') ?? [];
   for (const dir of options.protectedPaths ?? [agentgovHome()]) governance.push(new RegExp(`^${escapeRegExp(path.resolve(dir))}(/|$)`));
   rules.classPatterns.set('governance', governance);
-  return new RuleEngine(rules, options.home ?? os.homedir(), options.followLinks ?? true, options.warm ?? true);
+  const limits = { nodes: READ_LIMITS.nodes, ms: options.readTime?.ms ?? READ_LIMITS.ms, wallMs: options.readTime?.wallMs ?? READ_LIMITS.wallMs };
+  return new RuleEngine(rules, options.home ?? os.homedir(), options.followLinks ?? true, options.warm ?? true, limits);
 }
 
 /**
@@ -101,6 +108,7 @@ class RuleEngine implements RiskEngine {
     private readonly home: string,
     private readonly followLinks: boolean,
     warm: boolean,
+    private readonly readLimits: ConstructorParameters<typeof ReadBudget>[0],
   ) {
     this.rulesLoaded = ruleSet.rules.length;
     this.ruleFiles = [...ruleSet.files];
@@ -199,7 +207,7 @@ class RuleEngine implements RiskEngine {
     }
     if (command.trim() === '') return finish([], { rules: [], factors: [...factors, 'empty command'] }, 'no_risk_detected');
     let text = command;
-    const budget = new ReadBudget();
+    const budget = new ReadBudget(this.readLimits);
     if (text.length > MAX_COMMAND_CHARS) {
       budget.stop('chars', `command is ${text.length} characters: only the first ${MAX_COMMAND_CHARS} were read`);
       text = text.slice(0, MAX_COMMAND_CHARS);

@@ -39,7 +39,12 @@ function eventOf(row: CaseRow): ToolCallEvent {
 describe('risk classes of issue 16: the labelled cases', function () {
   const engines = new Map<string, RiskEngine>();
   before(async function () {
-    for (const home of new Set(rows.map((r) => r.home ?? '/home/dev'))) engines.set(home, await createRiskEngine({ home }));
+    // A benign case must be read in full to be judged benign: its engine gets time enough even on a
+    // loaded machine (a dangerous case is flagged either way, so it keeps the shipped budget).
+    for (const home of new Set(rows.map((r) => r.home ?? '/home/dev'))) {
+      engines.set(home, await createRiskEngine({ home }));
+      engines.set(`${home} (time enough)`, await createRiskEngine({ home, readTime: { ms: 10_000, wallMs: 60_000 } }));
+    }
   });
 
   it('the file has dangerous cases and benign look-alikes for every class', function () {
@@ -54,7 +59,7 @@ describe('risk classes of issue 16: the labelled cases', function () {
   for (const row of rows) {
     const shown = (row.note ?? row.command ?? JSON.stringify(row.arguments)).slice(0, 100);
     it(`[${row.class}] ${row.label === 'deny' ? 'dangerous' : 'benign'}${row.known ? ' (known error)' : ''}: ${shown}`, function () {
-      const engine = engines.get(row.home ?? '/home/dev') as RiskEngine;
+      const engine = engines.get(`${row.home ?? '/home/dev'}${row.label === 'allow' ? ' (time enough)' : ''}`) as RiskEngine;
       const answer = engine.assess(eventOf(row));
       const flagged = answer.action === 'ask' || answer.action === 'deny';
       const right = flagged === (row.label === 'deny');

@@ -21,6 +21,16 @@ describe('risk engine: read limits and text fed to shells', function () {
     engine = await createRiskEngine({ home: HOME });
   });
   const assess = (command: string, cwd?: string) => engine.assess(event(command, cwd));
+
+  it('the time budget is the engine’s option: spent at once, a benign command asks; with time enough, it is allowed', async function () {
+    const benign = 'echo ok; '.repeat(200);
+    const starved = await createRiskEngine({ home: HOME, readTime: { ms: 0, wallMs: 0 } });
+    const answer = starved.assess(event(benign));
+    expect(answer).to.include({ action: 'ask', reason_code: 'command_unreadable' });
+    expect((answer.evidence.factors ?? []).join(' ')).to.contain('time budget (0 ms of CPU, 0 ms of wall clock)');
+    const ample = await createRiskEngine({ home: HOME, readTime: { ms: 10_000, wallMs: 60_000 } });
+    expect(ample.assess(event(benign)).action).to.equal('allow');
+  });
   const factors = (command: string) => (assess(command).evidence.factors ?? []).join('\n');
 
   describe('the probes of the issue', function () {
