@@ -227,6 +227,8 @@ const PY_REPO = {
   'pkg/util.py': 'def scale(x):\n    return x * 2\n',
   'pkg/app.py': 'import pkg.core\nfrom pkg.core import run as go\nfrom pkg import util\nfrom . import core as c\n\n\ndef main(m):\n    # run the meter\n    return pkg.core.run(1) + go(2) + util.scale(3) + c.Meter().read() + m.read()\n',
   'main.py': 'from pkg.app import main\nfrom pkg.core import Meter\nprint(main(Meter()))\n',
+  // flask's tests: `click.get_current_context().obj.load_app()`, a value of ours reached through an external module's call
+  'pkg/clone.py': 'import copy\n\n\ndef twice(m):\n    return copy.copy(m).read() * 2\n',
   // flask's tests: `import flask` … `flask.templating.Environment`, a submodule reached through the imported package
   'stats.py': 'import pkg\nimport pkg as p\n\n\ndef total():\n    return pkg.util.scale(1) + p.util.scale(2)\n',
 };
@@ -257,7 +259,7 @@ describe('refactor tools on Python over MCP stdio', function () {
   it('renames a method: self and typed uses high, an untyped member access medium', async () => {
     const preview = await server.call('refactor_rename', { symbol: 'Meter.read', new_name: 'sample', justification: 't' });
     const rows = preview.preview!.edits.flatMap((f) => f.hunks.map((h) => `${f.path}:${h.line} ${h.certainty}`));
-    expect(rows).to.include.members(['pkg/core.py:10 high', 'pkg/app.py:9 medium']);
+    expect(rows).to.include.members(['pkg/core.py:10 high', 'pkg/app.py:9 medium', 'pkg/clone.py:5 medium']);
     expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error).to.equal(undefined);
     expect(runMain()).to.equal('24');
   });

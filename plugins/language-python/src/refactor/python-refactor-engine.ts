@@ -100,8 +100,13 @@ export class PythonRefactorEngine implements RefactorEngine {
     return { edits: distinct(edits), collisions: definition ? this.#collisions(definition, newName, resolved.map((r) => r.path), workspace) : [] };
   }
 
-  /** `werkzeug.utils.x`: the qualifier names a module imported from outside the repository, so `x` is not ours. */
+  /**
+   * `werkzeug.utils.x`: the qualifier names a module imported from outside the repository, so `x`
+   * is not ours. A value reached through a call or subscript (`click.get_current_context().obj.x`)
+   * can hold an object of ours: still a `medium` candidate.
+   */
   #externalModule(path: string, qualifier: string, workspace: RefactorWorkspace): boolean {
+    if (!/^[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*$/u.test(qualifier)) return false;
     const root = qualifier.split('.')[0]!;
     return workspace.imports(path).some((edge) => edge.to_path === null && edge.bindings.some((b) => b.local === qualifier || b.local === root));
   }
