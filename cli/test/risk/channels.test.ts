@@ -114,6 +114,15 @@ describe('risk engine: execution channels and their evidence', function () {
     });
   }
 
+  // A delete call whose arguments hold parentheses of their own, and Perl's rmtree without any.
+  for (const command of [`node -e "require('fs').rmSync(require('os').homedir(), {recursive: true, force: true})"`, `perl -MFile::Path -e 'rmtree glob "~"'`, `node -e 'fs.promises.rm(path.join(os.homedir(), "x"), {recursive: true})'`]) {
+    it(`${command} → interpreter_dangerous_call (code.shell-spawn-destructive)`, function () {
+      const answer = engine.assess(event(command));
+      expect(answer.action).to.be.oneOf(['ask', 'deny']);
+      expect(answer.evidence.rules.map((r) => r.rule_id)).to.include('code.shell-spawn-destructive');
+    });
+  }
+
   const containersAndDevices: Array<[string, string, string]> = [
     ['tar -cf /dev/sda .', 'raw_device_write', 'device.tar-write'],
     ['tar cf /dev/sdb src', 'raw_device_write', 'device.tar-write'],
