@@ -137,10 +137,19 @@ class Walker {
       if (raw.redirects.length > 0) this.emit([], frame);
       return;
     }
-    // `a=rm; $a -rf /`: a command name held in a variable set earlier is expanded.
-    const variable = words[0]?.startsWith('$') ? /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(words[0]) : null;
-    const value = variable ? env[variable[1] ?? ''] : undefined;
-    if (value !== undefined && value.trim() !== '' && !/[$`]/.test(value)) words.splice(0, 1, ...value.trim().split(/\s+/));
+    // `a=rm; $a -rf /`, `a=r; b=m; $a$b -rf /`: a command name built from variables set earlier is expanded.
+    if (words[0]?.includes('$') && !words[0].includes('$(')) {
+      let unknown = false;
+      const expanded = words[0].replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (whole, name: string) => {
+        const value = env[name];
+        if (value === undefined || /[$`]/.test(value)) unknown = true;
+        return value ?? whole;
+      });
+      if (!unknown && expanded.trim() !== '') words.splice(0, 1, ...expanded.trim().split(/\s+/));
+    }
+    // `$(echo rm) -rf ~`, `` `printf rm` -rf ~ ``: a substitution that only prints a literal is that literal.
+    const printedName = /^(?:\$\(|`)\s*(?:echo|printf)\s+(?:-[neE]+\s+)?(['"]?)([^'"`()$;|&<>]*)\1\s*(?:\)|`)$/.exec(words[0] ?? '');
+    if (printedName && (printedName[2] ?? '').trim() !== '') words.splice(0, 1, ...(printedName[2] ?? '').trim().split(/\s+/));
     const name = programName(words[0] ?? '');
     if (name === 'cd' || name === 'pushd' || (name === 'builtin' && programName(words[1] ?? '') === 'cd')) {
       const args = words.slice(name === 'builtin' ? 2 : 1).filter((w) => !/^-[LPe@]+$/.test(w));

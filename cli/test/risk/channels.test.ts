@@ -123,6 +123,20 @@ describe('risk engine: execution channels and their evidence', function () {
     });
   }
 
+  // The program's name built at run time: resolved when the line shows it, else asked about on critical paths.
+  for (const [command, code] of [['$(echo rm) -rf ~', 'destructive_delete_critical'], ['`printf rm` -rf ~', 'destructive_delete_critical'], ['a=r; b=m; $a$b -rf ~', 'destructive_delete_critical'], ['$(cat cmd.txt) -rf ~', 'dynamic_code_execution'], ['"$TOOL" -rf /', 'dynamic_code_execution']] as const) {
+    it(`${command} → ${code}`, function () {
+      const answer = engine.assess(event(command));
+      expect(answer.action).to.be.oneOf(['ask', 'deny']);
+      expect(answer.reason_code).to.equal(code);
+    });
+  }
+  for (const command of ['$EDITOR src/a.ts', '${PYTHON:-python3} scripts/build.py', '"$@"', '$(which python3) -m pytest']) {
+    it(`${command} is not asked about`, function () {
+      expect(engine.assess(event(command)).action).to.be.oneOf(['allow', 'warn']);
+    });
+  }
+
   const containersAndDevices: Array<[string, string, string]> = [
     ['tar -cf /dev/sda .', 'raw_device_write', 'device.tar-write'],
     ['tar cf /dev/sdb src', 'raw_device_write', 'device.tar-write'],
