@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withDirectoryLock } from './directory-lock.js';
 
 /**
  * npm packages that tests install into temp projects (vitest, a project's own test runner): one
@@ -10,28 +11,6 @@ import { fileURLToPath } from 'node:url';
  */
 export function testNodePackagesDir(): string {
   return process.env['AGENTGOV_TEST_NODE_PACKAGES'] ?? fileURLToPath(new URL('../../../../.node-test', import.meta.url));
-}
-
-const LOCK_STALE_MS = 10 * 60_000;
-
-function withLock<T>(dir: string, fn: () => T): T {
-  const lock = `${dir}.lock`;
-  const deadline = Date.now() + LOCK_STALE_MS;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`another process holds ${lock}; remove it if no test run is installing npm packages`);
-      execFileSync('sleep', ['1']);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
 }
 
 /** `name@version` → whether `node_modules/name` holds exactly that version. */
@@ -56,7 +35,7 @@ export function ensureTestNodePackages(packages: string[], dir = testNodePackage
   const nodeModules = join(dir, 'node_modules');
   const missing = () => packages.filter((spec) => !installed(nodeModules, spec));
   if (missing().length === 0) return nodeModules;
-  return withLock(dir, () => {
+  return withDirectoryLock(dir, 'installing npm packages', () => {
     mkdirSync(dir, { recursive: true });
     if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'agentgov-test-node-packages', private: true }));
     const todo = missing();

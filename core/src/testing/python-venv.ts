@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withDirectoryLock } from './directory-lock.js';
 
 /**
  * The virtual environment tests use for Python tools (ruff, pytest, coverage): one per checkout,
@@ -10,28 +11,6 @@ import { fileURLToPath } from 'node:url';
  */
 export function testVenvDir(): string {
   return process.env['AGENTGOV_TEST_VENV'] ?? fileURLToPath(new URL('../../../../.venv-test', import.meta.url));
-}
-
-const LOCK_STALE_MS = 10 * 60_000;
-
-function withLock<T>(dir: string, fn: () => T): T {
-  const lock = `${dir}.lock`;
-  const deadline = Date.now() + LOCK_STALE_MS;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`another process holds ${lock}; remove it if no test run is installing Python tools`);
-      execFileSync('sleep', ['1']);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
 }
 
 /**
@@ -63,7 +42,7 @@ export function ensureTestVenv(packages: string[], dir = testVenvDir()): string 
   const bin = join(dir, 'bin');
   const missing = () => packages.filter((p) => !existsSync(join(bin, p)));
   if (missing().length === 0) return bin;
-  return withLock(dir, () => {
+  return withDirectoryLock(dir, 'installing Python tools', () => {
     if (!existsSync(join(bin, 'python'))) run('python3', ['-m', 'venv', dir]);
     const todo = missing();
     if (todo.length) run(join(bin, 'python'), ['-m', 'pip', 'install', '--quiet', '--no-cache-dir', ...todo]);
