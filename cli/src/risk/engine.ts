@@ -85,6 +85,8 @@ const MAX_EVIDENCE_COMMANDS = 40;
 const FILE_TOOLS = new Set(['read', 'write', 'edit', 'search']);
 const URL_KEYS = ['url', 'uri', 'href', 'endpoint'];
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'absolute_path'];
+/** File-tool arguments that list several paths (a patch's files). */
+const MULTI_PATH_KEYS = ['files', 'paths'];
 /** Arguments of an MCP or other tool that hold a shell command. */
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'shell_command', 'commandLine', 'command_line'];
 /** Arguments of an MCP or other tool that hold a file path (a move has two). */
@@ -243,13 +245,27 @@ class RuleEngine implements RiskEngine {
     return finish(hits, evidence, 'no_risk_detected');
   }
 
+  /**
+   * File tools: the path in one of PATH_KEYS, and every path of a `files`/`paths` list (a patch that
+   * touches several files: Codex's apply_patch); the most severe answer wins.
+   */
   private assessFile(tool: string, args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
     const key = PATH_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
-    if (key === undefined) {
+    const listed = MULTI_PATH_KEYS.flatMap((k) => (Array.isArray(args[k]) ? (args[k] as unknown[]).filter((p): p is string => typeof p === 'string' && p !== '') : []));
+    const paths = [...new Set([...(key === undefined ? [] : [args[key] as string]), ...listed])];
+    if (paths.length === 0) {
       const code = tool === 'search' ? 'no_risk_detected' : 'invalid_arguments';
-      return finish([], { rules: [], factors: [...factors, `no file path among ${PATH_KEYS.join(', ')}`] }, code);
+      return finish([], { rules: [], factors: [...factors, `no file path among ${[...PATH_KEYS, ...MULTI_PATH_KEYS].join(', ')}`] }, code);
     }
-    const raw = args[key] as string;
+    let worst: Assessment | undefined;
+    for (const raw of paths) {
+      const answer = this.assessPath(tool, raw, cwd, projectRoot, factors);
+      if (worst === undefined || actionSeverity(answer.action) > actionSeverity(worst.action) || (answer.action === worst.action && answer.score > worst.score)) worst = answer;
+    }
+    return worst as Assessment;
+  }
+
+  private assessPath(tool: string, raw: string, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
     const classified = classifyPath(raw, { cwd, projectRoot, home: this.home, env: {}, classPatterns: this.ruleSet.classPatterns, realPath: this.realPaths() });
     const tilde = classified.resolved && classified.resolved.startsWith(`${this.home}/`) ? `~${classified.resolved.slice(this.home.length)}` : classified.resolved;
     const hits: Hit[] = [];

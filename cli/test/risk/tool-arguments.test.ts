@@ -34,6 +34,14 @@ describe('risk engine: MCP and other tools judged by their arguments', function 
     });
   }
 
+  it('a file tool that lists several files (a patch) is judged by the worst of them', async function () {
+    const edit = (files: string[]) => engine.assess({ id: 't:s:1', framework: 'test', session_id: 's', timestamp: '2026-11-23T00:00:00Z', cwd: '/home/dev/proj', tool_name: 'apply_patch', canonical_tool: 'edit', arguments: { patch: '…', files, file_path: files[0] } });
+    const answer = edit(['src/a.ts', '/home/dev/.bashrc', 'src/b.ts']);
+    expect(answer.action).to.equal('ask');
+    expect(answer.reason_code).to.equal('persistence');
+    expect(edit(['src/a.ts', 'src/b.ts']).action).to.equal('allow');
+  });
+
   const quiet: Array<[string, Record<string, unknown>]> = [
     ['mcp__filesystem__read_file', { path: 'src/a.ts' }],
     ['mcp__filesystem__write_file', { path: 'src/a.ts', content: 'x' }],

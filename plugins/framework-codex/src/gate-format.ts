@@ -7,6 +7,7 @@
  */
 import { checkToolCallPayload, type GateHookFormat, type HookDecision } from '@agentgov/core/gate-hook';
 import { shellCommandOf } from './argv.js';
+import { patchArguments } from './patch.js';
 
 const FRAMEWORK = 'codex';
 /** Opens the reason of an ask rendered as a deny. */
@@ -21,6 +22,9 @@ export const gateFormat: GateHookFormat = {
     if ('tool_name' in input) {
       const command = input.arguments['command'];
       if (Array.isArray(command) && command.every((w) => typeof w === 'string')) input.arguments = { ...input.arguments, argv: command, command: shellCommandOf(command as string[]) };
+      // apply_patch: the files the patch adds, updates, deletes or moves to are what the gate judges.
+      const patch = input.arguments['input'] ?? input.arguments['patch'];
+      if (input.tool_name === 'apply_patch' && typeof patch === 'string') input.arguments = { ...input.arguments, ...patchArguments(patch) };
     }
     return input;
   },

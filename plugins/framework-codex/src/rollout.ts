@@ -8,6 +8,7 @@
 import { basename, extname } from 'node:path';
 import { canonicalToolOf, clipResultContent, countSkip, isJsonObject, walkJsonLines, type CanonicalTool, type CaptureCompletion, type CaptureParseContext, type CaptureParseResult, type SkipCounts, type ToolCallEvent, type ToolCallResult } from '@agentgov/core';
 import { shellCommandOf } from './argv.js';
+import { patchArguments } from './patch.js';
 
 export const FRAMEWORK = 'codex';
 
@@ -111,12 +112,6 @@ function withCommand(args: Json): Json {
   if (argv && argv.every((w) => typeof w === 'string')) return { ...args, argv, command: shellCommandOf(argv as string[]) };
   if (typeof args['command'] !== 'string' && typeof args['cmd'] === 'string') return { ...args, command: args['cmd'] };
   return args;
-}
-
-/** An apply_patch call: the patch, and the files it touches (the first as `file_path`, for the path rules). */
-function patchArguments(patch: string): Json {
-  const files = [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => (m[1] ?? '').trim());
-  return { patch, files, ...(files[0] ? { file_path: files[0] } : {}) };
 }
 
 function readCall(item: Json, timestamp: string, chunk: Chunk): void {

