@@ -137,6 +137,18 @@ describe('risk engine: execution channels and their evidence', function () {
     });
   }
 
+  // A process's environment holds the tokens it was given.
+  for (const command of ['cat /proc/self/environ', "tr '\\0' '\\n' < /proc/1/environ", 'printenv AWS_SECRET_ACCESS_KEY', 'printenv GITHUB_TOKEN']) {
+    it(`${command} → secret_access`, function () {
+      const answer = engine.assess(event(command));
+      expect(answer.action).to.be.oneOf(['ask', 'deny']);
+      expect(answer.reason_code).to.equal('secret_access');
+    });
+  }
+  it('printenv of an ordinary variable stays allowed', function () {
+    expect(engine.assess(event('printenv PATH')).action).to.equal('allow');
+  });
+
   const containersAndDevices: Array<[string, string, string]> = [
     ['tar -cf /dev/sda .', 'raw_device_write', 'device.tar-write'],
     ['tar cf /dev/sdb src', 'raw_device_write', 'device.tar-write'],
