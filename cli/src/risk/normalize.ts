@@ -267,6 +267,11 @@ class Walker {
       return;
     }
     if (name === 'git') return this.git(args, frame);
+    // `npm pkg set scripts.x="cmd"`, `npm set-script x "cmd"`: a script npm runs in a shell later.
+    if (name === 'npm' || name === 'pnpm' || name === 'yarn') {
+      const scripts = args[0] === 'set-script' && args[2] !== undefined ? [args[2]] : args[0] === 'pkg' && args[1] === 'set' ? args.slice(2).flatMap((a) => (/^scripts\.[^=]+=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : [])) : [];
+      for (const script of scripts) if (script.trim() !== '') this.channel({ via: `${name} script`, script }, frame);
+    }
     if (name === 'xargs') return this.xargs(args, frame, deeper);
     if (name === 'parallel') return this.parallel(args, frame, deeper);
     if (name === 'find') return this.find(args, frame, deeper);
@@ -383,7 +388,19 @@ class Walker {
       }
     }
     const via = cwd !== frame.cwd ? [...frame.via, 'git -C'] : frame.via;
-    this.emit(['git', ...args.slice(i)], { ...frame, cwd, env, via });
+    // `git config [--global] core.pager 'cmd'`: a setting git runs in a shell, stored for every later
+    // git command — judged like `-c core.pager=cmd`.
+    const rest = args.slice(i);
+    if (rest[0] === 'config') {
+      const words = rest.slice(1).filter((w) => !/^--(global|local|system|worktree|add|replace-all|type=\S+|bool|path|int)$/.test(w));
+      const set = words[0] === 'set' ? words.slice(1) : words;
+      const [key, value] = set;
+      if (key !== undefined && value !== undefined && !key.startsWith('-')) {
+        const payload = gitSettingPayload(`${key}=${value}`);
+        if (payload) this.channel({ via: payload.via.replace(/^git /, 'git config '), script: payload.script }, frame);
+      }
+    }
+    this.emit(['git', ...rest], { ...frame, cwd, env, via });
   }
 
   private xargs(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
