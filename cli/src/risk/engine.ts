@@ -195,9 +195,7 @@ class RuleEngine implements RiskEngine {
     const urlKey = URL_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
     if (urlKey !== undefined) answers.push(this.assessFetch({ url: args[urlKey] }, factors));
     if (answers.length === 0) return finish([], { rules: [], factors: [...factors, `tool kind '${tool}' has no risk rules, and its arguments hold no command, path or URL`] }, 'no_risk_detected');
-    let worst = answers[0] as Assessment;
-    for (const answer of answers.slice(1)) if (actionSeverity(answer.action) > actionSeverity(worst.action) || (answer.action === worst.action && answer.score > worst.score)) worst = answer;
-    return worst;
+    return mostSevere(answers);
   }
 
   private assessShell(args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
@@ -257,12 +255,7 @@ class RuleEngine implements RiskEngine {
       const code = tool === 'search' ? 'no_risk_detected' : 'invalid_arguments';
       return finish([], { rules: [], factors: [...factors, `no file path among ${[...PATH_KEYS, ...MULTI_PATH_KEYS].join(', ')}`] }, code);
     }
-    let worst: Assessment | undefined;
-    for (const raw of paths) {
-      const answer = this.assessPath(tool, raw, cwd, projectRoot, factors);
-      if (worst === undefined || actionSeverity(answer.action) > actionSeverity(worst.action) || (answer.action === worst.action && answer.score > worst.score)) worst = answer;
-    }
-    return worst as Assessment;
+    return mostSevere(paths.map((raw) => this.assessPath(tool, raw, cwd, projectRoot, factors)));
   }
 
   private assessPath(tool: string, raw: string, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
@@ -350,6 +343,13 @@ function dedupe(items: string[]): string[] {
   return [...new Set(items)];
 }
 
+
+/** Of several readings of one call (its command, each path, its URL), the one with the strictest action, then the highest score. */
+function mostSevere(answers: Assessment[]): Assessment {
+  let worst = answers[0] as Assessment;
+  for (const answer of answers.slice(1)) if (actionSeverity(answer.action) > actionSeverity(worst.action) || (answer.action === worst.action && answer.score > worst.score)) worst = answer;
+  return worst;
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
