@@ -1,7 +1,6 @@
-import type { LanguagePack } from '@agentgov/core';
-import { blastRadius } from '../test-impact/blast-radius.js';
 import type { CoverageStore } from '../test-impact/coverage-store.js';
 import { coverageStoreOf, runningScheduler, schedulerFor } from '../test-impact/scheduler-for.js';
+import { blastRadiusIn } from '../tools/blast-radius.js';
 import type { ToolContext } from '../tools/tool.js';
 
 /** The per-test candidates at distance 0 that stored coverage gives for the changed files. */
@@ -28,26 +27,7 @@ export function coverageFor(ctx: ToolContext): CoverageStore {
 /** blast_radius at distance 0 for the changed files; undefined when no per-test coverage is stored. */
 export async function coverageCandidates(ctx: ToolContext, store: CoverageStore, changed: string[]): Promise<CoverageCandidates | undefined> {
   if (!store.hasCoverage()) return undefined;
-  const runner = runningScheduler(ctx.index)?.runner();
-  const knownTestFiles = new Set(store.allTests().map((test) => test.file));
-  // the runner answers from the project's config (a glob per question): once per path
-  const asked = new Map<string, boolean>();
-  const askRunner = (path: string) => {
-    if (!asked.has(path)) asked.set(path, runner?.isTestFile(ctx.repoRoot, path) ?? false);
-    return asked.get(path)!;
-  };
-  const result = await blastRadius({
-    root: ctx.repoRoot,
-    changedFiles: changed,
-    maxHops: 0,
-    store,
-    languages: ctx.host.registries.languages.values() as LanguagePack[],
-    defGraph: ctx.index.defGraph(),
-    fileGraph: ctx.index.fileGraph(),
-    definition: (uid) => ctx.index.definition(uid),
-    runner,
-    isTestFile: (path) => knownTestFiles.has(path) || askRunner(path),
-  });
+  const result = await blastRadiusIn(ctx, store, runningScheduler(ctx.index)?.runner(), changed, 0);
   const fresh = result.changed.filter((c) => c.coverage === 'fresh' && c.status !== 'unchanged' && c.status !== 'added').map((c) => c.path);
   const byFile = new Map<string, string[]>();
   const reached = new Set<string>();

@@ -1,9 +1,10 @@
-import type { LanguagePack } from '@agentgov/core';
+import type { LanguagePack, TestRunner } from '@agentgov/core';
 import { z } from 'zod';
 import { blastRadius, type BlastRadiusResult } from '../test-impact/blast-radius.js';
+import type { CoverageStore } from '../test-impact/coverage-store.js';
 import { coverageStoreOf, schedulerFailure, schedulerFor } from '../test-impact/scheduler-for.js';
 import { type TestImpactStatus, testImpactStatus, testImpactStatusSchema } from '../test-impact/status.js';
-import { defineTool } from './tool.js';
+import { defineTool, type ToolContext } from './tool.js';
 
 const input = z
   .object({
@@ -42,27 +43,7 @@ export const blastRadiusTool = defineTool({
     await scheduler?.started;
     const failure = schedulerFailure(scheduler, coverageStoreOf(ctx.index));
     if (failure) throw failure;
-    const store = coverageStoreOf(ctx.index);
-    const runner = scheduler?.runner();
-    const knownTestFiles = new Set(store.allTests().map((test) => test.file));
-  // the runner answers from the project's config (a glob per question): once per path
-  const asked = new Map<string, boolean>();
-  const askRunner = (path: string) => {
-    if (!asked.has(path)) asked.set(path, runner?.isTestFile(ctx.repoRoot, path) ?? false);
-    return asked.get(path)!;
-  };
-    const result = await blastRadius({
-      root: ctx.repoRoot,
-      changedFiles: files,
-      maxHops: args.max_hops,
-      store,
-      languages: ctx.host.registries.languages.values() as LanguagePack[],
-      defGraph: ctx.index.defGraph(),
-      fileGraph: ctx.index.fileGraph(),
-      definition: (uid) => ctx.index.definition(uid),
-      runner,
-      isTestFile: (path) => knownTestFiles.has(path) || askRunner(path),
-    });
+    const result = await blastRadiusIn(ctx, coverageStoreOf(ctx.index), scheduler?.runner(), files, args.max_hops);
     return { ...result, test_impact: testImpactStatus(ctx, scheduler) };
   },
   render(result) {
@@ -76,3 +57,29 @@ export const blastRadiusTool = defineTool({
     ].join('\n');
   },
 });
+
+/**
+ * blast_radius over this session's index and coverage store: a path is a test file when the store
+ * knows tests in it or the runner says so (the runner answers from the project's config, a glob per
+ * question: asked once per path).
+ */
+export function blastRadiusIn(ctx: ToolContext, store: CoverageStore, runner: TestRunner | undefined, changedFiles: string[], maxHops: number): Promise<BlastRadiusResult> {
+  const knownTestFiles = new Set(store.allTests().map((test) => test.file));
+  const asked = new Map<string, boolean>();
+  const askRunner = (path: string): boolean => {
+    if (!asked.has(path)) asked.set(path, runner?.isTestFile(ctx.repoRoot, path) ?? false);
+    return asked.get(path)!;
+  };
+  return blastRadius({
+    root: ctx.repoRoot,
+    changedFiles,
+    maxHops,
+    store,
+    languages: ctx.host.registries.languages.values() as LanguagePack[],
+    defGraph: ctx.index.defGraph(),
+    fileGraph: ctx.index.fileGraph(),
+    definition: (uid) => ctx.index.definition(uid),
+    runner,
+    isTestFile: (path) => knownTestFiles.has(path) || askRunner(path),
+  });
+}
