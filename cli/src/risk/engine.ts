@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Assessment, LoadedConfig, PluginHost, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
 import { normalizeShell, type ParsedCommand } from './normalize.js';
 import { agentgovHome } from '@agentgov/core/paths';
@@ -87,8 +88,13 @@ const URL_KEYS = ['url', 'uri', 'href', 'endpoint'];
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'absolute_path'];
 /** File-tool arguments that list several paths (a patch's files). */
 const MULTI_PATH_KEYS = ['files', 'paths'];
-/** Arguments of an MCP or other tool that hold a shell command. */
-const COMMAND_KEYS = ['command', 'cmd', 'script', 'shell_command', 'commandLine', 'command_line'];
+/** Arguments of an MCP or other tool that hold a shell command (text, or an argv array). */
+const COMMAND_KEYS = ['command', 'cmd', 'script', 'shell_command', 'commandLine', 'command_line', 'argv'];
+/**
+ * How far into nested arguments a tool's call is read (a proxy tool's `{name, arguments: {command}}`),
+ * and how many values at most: past either, the call is `ask` — what was not read could do anything.
+ */
+const NESTED_ARGS = { depth: 6, values: 2000 };
 /** Arguments of an MCP or other tool that hold a file path (a move has two). */
 const GENERIC_PATH_KEYS = [...PATH_KEYS, 'file', 'source', 'destination', 'target', 'src', 'dest', 'dst', 'from', 'to', 'old_path', 'new_path', 'directory', 'dir'];
 /** Words in a tool's name that say it changes files, or only reads them. */
@@ -166,7 +172,7 @@ class RuleEngine implements RiskEngine {
     if (cwd !== null && projectRoot === null) factors.push(`cwd ${cwd} is the home directory, the root or a system directory, not a project: nothing counts as inside the project`);
     if (tool === 'shell') return this.assessShell(args, cwd, projectRoot, factors);
     if (FILE_TOOLS.has(tool)) return this.assessFile(tool, args, cwd, projectRoot, factors);
-    if (tool === 'fetch') return this.assessFetch(args, factors);
+    if (tool === 'fetch') return this.assessFetch(args, factors, cwd, projectRoot);
     return this.assessByArguments(typeof event?.tool_name === 'string' ? event.tool_name : '', tool, args, cwd, projectRoot, factors);
   }
 
@@ -180,30 +186,53 @@ class RuleEngine implements RiskEngine {
   private assessByArguments(toolName: string, tool: string, args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
     const answers: Assessment[] = [];
     const shown = toolName || tool;
-    const commandKey = COMMAND_KEYS.find((k) => typeof args[k] === 'string' || (Array.isArray(args[k]) && (args[k] as unknown[]).length > 0 && (args[k] as unknown[]).every((w) => typeof w === 'string')));
-    if (commandKey !== undefined) answers.push(this.assessShell({ command: args[commandKey] }, cwd, projectRoot, [...factors, `${shown} takes a command (arguments.${commandKey}): judged as a shell command`]));
-    const pathKeys = GENERIC_PATH_KEYS.filter((k) => typeof args[k] === 'string' && args[k] !== '');
-    if (pathKeys.length > 0) {
-      const words = toolName.toLowerCase().split(/[^a-z]+/);
-      const writes = words.some((w) => WRITE_VERBS.has(w));
-      const reads = words.some((w) => READ_VERBS.has(w));
-      const kinds = writes ? ['write'] : reads ? ['read'] : ['read', 'write'];
-      for (const key of pathKeys) {
-        for (const kind of kinds) answers.push(this.assessFile(kind, { file_path: args[key] }, cwd, projectRoot, [...factors, `${shown} names a path (arguments.${key}): judged as a file ${kind}`]));
+    const words = toolName.toLowerCase().split(/[^a-z]+/);
+    const writes = words.some((w) => WRITE_VERBS.has(w));
+    const reads = words.some((w) => READ_VERBS.has(w));
+    const kinds = writes ? ['write'] : reads ? ['read'] : ['read', 'write'];
+    // Nested objects are read too: a proxy or meta tool carries the real call one level down
+    // (`{name: "shell", arguments: {command: "rm -rf ~"}}`).
+    let seen = 0;
+    let truncated = false;
+    const visit = (value: Record<string, unknown>, where: string, depth: number): void => {
+      const commandKey = COMMAND_KEYS.find((k) => typeof value[k] === 'string' || isWordList(value[k]));
+      if (commandKey !== undefined) answers.push(this.assessShell({ command: value[commandKey] }, cwd, projectRoot, [...factors, `${shown} takes a command (${where}.${commandKey}): judged as a shell command`]));
+      for (const key of GENERIC_PATH_KEYS) {
+        const raw = value[key];
+        const paths = typeof raw === 'string' && raw !== '' ? [raw] : [];
+        for (const p of paths) for (const kind of kinds) answers.push(this.assessFile(kind, { file_path: p }, cwd, projectRoot, [...factors, `${shown} names a path (${where}.${key}): judged as a file ${kind}`]));
       }
-    }
-    const urlKey = URL_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
-    if (urlKey !== undefined) answers.push(this.assessFetch({ url: args[urlKey] }, factors));
+      for (const key of MULTI_PATH_KEYS) {
+        if (!isWordList(value[key])) continue;
+        for (const kind of kinds) answers.push(this.assessFile(kind, { [key]: value[key] }, cwd, projectRoot, [...factors, `${shown} names paths (${where}.${key}): judged as file ${kind}s`]));
+      }
+      const urlKey = URL_KEYS.find((k) => typeof value[k] === 'string' && value[k] !== '');
+      if (urlKey !== undefined) answers.push(this.assessFetch({ url: value[urlKey] }, factors, cwd, projectRoot));
+      for (const [key, child] of Object.entries(value)) {
+        const items = Array.isArray(child) ? child : [child];
+        for (const item of items) {
+          if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
+          if (++seen > NESTED_ARGS.values || depth + 1 > NESTED_ARGS.depth) {
+            truncated = true;
+            return;
+          }
+          visit(item as Record<string, unknown>, `${where}.${key}`, depth + 1);
+        }
+      }
+    };
+    visit(args, 'arguments', 0);
+    if (truncated) answers.push(unreadable(finish([], { rules: [], factors: [...factors] }, 'no_risk_detected'), [`${shown}'s arguments nest deeper than ${NESTED_ARGS.depth} levels or hold more than ${NESTED_ARGS.values} objects`]));
     if (answers.length === 0) return finish([], { rules: [], factors: [...factors, `tool kind '${tool}' has no risk rules, and its arguments hold no command, path or URL`] }, 'no_risk_detected');
     return mostSevere(answers);
   }
 
   private assessShell(args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
-    let command = args.command ?? args.cmd;
+    const key = COMMAND_KEYS.find((k) => args[k] !== undefined) ?? 'command';
+    let command = args[key];
     // An argv array (`["bash", "-lc", "rm -rf ~"]`) is quoted, not joined: joined, the shell would split it differently.
-    if (Array.isArray(command) && command.every((c) => typeof c === 'string')) command = argvToShell(command);
+    if (isWordList(command)) command = argvToShell(command);
     if (typeof command !== 'string') {
-      return finish([], { rules: [], factors: [...factors, `arguments.command is ${command === undefined ? 'missing' : `a ${typeof command}, not a string`}: nothing to assess`] }, 'invalid_arguments');
+      return invalidArguments([...factors, `arguments.${key} is ${command === undefined ? 'missing' : `${describeValue(command)}, not a string`}: the command could not be read`]);
     }
     if (command.trim() === '') return finish([], { rules: [], factors: [...factors, 'empty command'] }, 'no_risk_detected');
     let text = command;
@@ -231,11 +260,24 @@ class RuleEngine implements RiskEngine {
     return budget.exhausted ? unreadable(assessment, budget.incomplete) : assessment;
   }
 
-  /** Fetch tools: the URL's host, read through the URL parser (see hosts.ts). */
-  private assessFetch(args: Record<string, unknown>, factors: string[]): Assessment {
+  /**
+   * Fetch tools: the URL's host, read through the URL parser (see hosts.ts). A `file:` URL is a
+   * read of that file, judged as the read tool would judge it.
+   */
+  private assessFetch(args: Record<string, unknown>, factors: string[], cwd: string | null, projectRoot: string | null): Assessment {
     const key = URL_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
     if (key === undefined) return finish([], { rules: [], factors: [...factors, `no URL among ${URL_KEYS.join(', ')}`] }, 'no_risk_detected');
     const url = args[key] as string;
+    if (/^\s*file:/i.test(url)) {
+      let file: string | null = null;
+      try {
+        file = fileURLToPath(new URL(url.trim()));
+      } catch {
+        file = null;
+      }
+      if (file === null) return invalidArguments([...factors, `${url} is a file: URL that names no local path (a remote host, or malformed)`]);
+      return this.assessPath('read', file, cwd, projectRoot, [...factors, `${url} is a file: URL: judged as a read of ${file}`]);
+    }
     const classes = hostClasses(url);
     const hits: Hit[] = [];
     for (const rule of this.fetchRules) if (classes.some((c) => rule.match.spec.url_hosts?.includes(c))) hits.push({ rule, subject: url, paths: [], via: [] });
@@ -248,12 +290,15 @@ class RuleEngine implements RiskEngine {
    * touches several files: Codex's apply_patch); the most severe answer wins.
    */
   private assessFile(tool: string, args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
-    const key = PATH_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
+    // A file tool's own path key first; else any key a path goes by (`file`, `target`, …).
+    const key = PATH_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '') ?? GENERIC_PATH_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
     const listed = MULTI_PATH_KEYS.flatMap((k) => (Array.isArray(args[k]) ? (args[k] as unknown[]).filter((p): p is string => typeof p === 'string' && p !== '') : []));
     const paths = [...new Set([...(key === undefined ? [] : [args[key] as string]), ...listed])];
     if (paths.length === 0) {
-      const code = tool === 'search' ? 'no_risk_detected' : 'invalid_arguments';
-      return finish([], { rules: [], factors: [...factors, `no file path among ${[...PATH_KEYS, ...MULTI_PATH_KEYS].join(', ')}`] }, code);
+      const why = `no file path among ${[...GENERIC_PATH_KEYS, ...MULTI_PATH_KEYS].join(', ')}`;
+      // A search without a path searches the project; a read, write or edit without one could be of anything.
+      if (tool === 'search') return finish([], { rules: [], factors: [...factors, why] }, 'no_risk_detected');
+      return invalidArguments([...factors, why]);
     }
     return mostSevere(paths.map((raw) => this.assessPath(tool, raw, cwd, projectRoot, factors)));
   }
@@ -283,6 +328,24 @@ function unreadable(assessment: Assessment, reasons: string[]): Assessment {
   if (actionSeverity(assessment.action) >= actionSeverity('ask') && assessment.score >= UNREADABLE_SCORE) return { ...assessment, evidence };
   const score = Math.max(assessment.score, UNREADABLE_SCORE);
   return { score, level: levelForScore(score), action: 'ask', reason_code: 'command_unreadable', evidence };
+}
+
+/**
+ * A call whose command or path could not be read (missing, not text, a key we do not know) is
+ * `ask`: the agent's program may read it differently, and what was not read could do anything.
+ */
+function invalidArguments(factors: string[]): Assessment {
+  return { score: UNREADABLE_SCORE, level: levelForScore(UNREADABLE_SCORE), action: 'ask', reason_code: 'invalid_arguments', evidence: { rules: [], factors: dedupe(factors) } };
+}
+
+function isWordList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length > 0 && value.every((w) => typeof w === 'string');
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array of non-strings';
+  return `a ${typeof value}`;
 }
 
 function finish(hits: Hit[], evidence: Assessment['evidence'], fallback: string): Assessment {

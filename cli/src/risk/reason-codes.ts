@@ -13,7 +13,7 @@ export const REASON_CODES = {
   parse_incomplete: { title: 'Command only partly readable', meaning: 'The shell text has syntax errors; it was scored on the parts that parsed, and nothing dangerous was seen there.' },
   assessment_error: { title: 'Assessment failed', meaning: 'The engine hit an internal error on this call; it answers `ask` rather than guess, and the evidence names the error.' },
   command_unreadable: { title: 'Command not read in full', meaning: 'The command is longer than 64 KiB, has more than 2,000 parts, nests deeper than 6 levels or took more than its time budget (30 ms of CPU) to read; what was not read could do anything, so the answer is at least `ask`.' },
-  invalid_arguments: { title: 'Unreadable tool arguments', meaning: 'The call carries no readable command or path (missing, not a string, empty); nothing could be checked.' },
+  invalid_arguments: { title: 'Unreadable tool arguments', meaning: 'The call carries no readable command or path (missing, not a string, under a key the engine does not read, a `file:` URL of another host); nothing could be checked, so the answer is `ask`.' },
   destructive_delete_critical: { title: 'Delete of /, home or a system path', meaning: 'A recursive or forced delete targets the filesystem root, the home directory, a system directory or everything under one.' },
   destructive_delete_project_root: { title: 'Delete of the whole project', meaning: 'A recursive delete targets the project root itself or a directory containing it.' },
   destructive_delete_outside_project: { title: 'Delete outside the project', meaning: 'A recursive forced delete targets a path outside the project root (temporary directories excepted).' },

@@ -134,6 +134,24 @@ describe('agentgov gate (the real binary)', () => {
     expect(out.hookSpecificOutput.permissionDecisionReason).to.contain('destructive_delete_critical');
   });
 
+  // Each was allowed before: a proxy tool's nested call, a fetch of a file: URL, a shell command that is not text.
+  const hidden: Array<[string, Record<string, unknown>, string, string]> = [
+    ['mcp__proxy__call_tool', { name: 'shell', arguments: { command: 'rm -rf ~' } }, 'deny', 'destructive_delete_critical'],
+    ['WebFetch', { url: 'file://localhost/HOME/.ssh/id_rsa' }, 'ask', 'secret_access'],
+    ['Bash', { command: { cmd: 'rm -rf ~' } }, 'ask', 'invalid_arguments'],
+  ];
+  for (const [tool, args, decision, code] of hidden) {
+    it(`${tool} ${JSON.stringify(args)} is ${decision} (${code}) through the real binary, watch down`, async () => {
+      const toolInput = JSON.parse(JSON.stringify(args).replace('/HOME', home)) as Record<string, unknown>;
+      const input = JSON.stringify({ session_id: 's', transcript_path: '/t.jsonl', cwd: join(home, 'proj'), hook_event_name: 'PreToolUse', tool_name: tool, tool_input: toolInput, tool_use_id: 'tu1' });
+      const result = await runCli(['gate', '--stdin', '--format', 'agentx-code'], { env, cwd: home, input });
+      expect(result.code, result.stderr).to.equal(0);
+      const out = JSON.parse(result.stdout) as HookOutput;
+      expect(out.hookSpecificOutput.permissionDecision).to.equal(decision);
+      expect(out.hookSpecificOutput.permissionDecisionReason).to.contain(code);
+    });
+  }
+
   it('--help goes through the full CLI', async () => {
     const result = await runCli(['gate', '--help'], { env, cwd: home });
     expect(result.code).to.equal(0);

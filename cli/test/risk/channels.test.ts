@@ -266,6 +266,19 @@ describe('risk engine: execution channels and their evidence', function () {
         expect(answer.reason_code).to.equal('metadata_access');
       });
     }
+    // Allowed before: the URL's host was all that was read, and a file: URL has none.
+    for (const [url, code] of [['file:///etc/shadow', 'secret_access'], ['file://localhost/home/dev/.aws/credentials', 'secret_access'], ['FILE:///home/dev/.ssh/id_ed25519', 'secret_access']]) {
+      it(`a fetch tool reading ${url} is judged as a read of that file → ${code}`, function () {
+        const answer = engine.assess(event('', { tool_name: 'WebFetch', canonical_tool: 'fetch', arguments: { url } }));
+        expect(answer.action).to.be.oneOf(['ask', 'deny']);
+        expect(answer.reason_code).to.equal(code);
+        expect(answer.evidence.factors?.join(' ')).to.match(/file: URL/);
+      });
+    }
+    it('a fetch tool to a file: URL on another host asks', function () {
+      const answer = engine.assess(event('', { tool_name: 'WebFetch', canonical_tool: 'fetch', arguments: { url: 'file://fileserver/share/x' } }));
+      expect(answer).to.include({ action: 'ask', reason_code: 'invalid_arguments' });
+    });
     it('a fetch tool to an ordinary site is allowed', function () {
       expect(engine.assess(event('', { tool_name: 'WebFetch', canonical_tool: 'fetch', arguments: { url: 'https://docs.python.org/3/' } })).action).to.equal('allow');
     });

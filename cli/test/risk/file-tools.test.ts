@@ -58,10 +58,17 @@ describe('risk engine: file tools are judged by path', function () {
     expect(engine.assess(fileEvent('edit', { notebook_path: '/etc/passwd' })).reason_code).to.equal('system_path_write');
   });
 
-  it('a write tool without any path says the arguments were unreadable', function () {
+  // Allowed before: a write whose path was under a key we did not read was "nothing to check".
+  it('a write tool without any path it can read asks, and says the arguments were unreadable', function () {
     const result = engine.assess(fileEvent('write', { content: 'x' }));
-    expect(result).to.include({ action: 'allow', reason_code: 'invalid_arguments' });
+    expect(result).to.include({ action: 'ask', reason_code: 'invalid_arguments' });
     expect(result.evidence.factors?.join(' ')).to.match(/no file path/);
+    expect(engine.assess(fileEvent('search', { pattern: 'x' })).action).to.equal('allow');
+  });
+
+  it('a file tool naming its path by another key (file, target, dest) is judged by it', function () {
+    expect(engine.assess(fileEvent('write', { file: '~/.bashrc', content: 'x' })).reason_code).to.equal('persistence');
+    expect(engine.assess(fileEvent('read', { target: '~/.ssh/id_rsa' })).reason_code).to.equal('secret_access');
   });
 
   it('relative paths without a project root are not assumed to be inside it', function () {

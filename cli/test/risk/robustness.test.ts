@@ -29,16 +29,22 @@ describe('risk engine: malformed input never throws', function () {
     ['an array of numbers', [1, 2]],
   ];
   for (const [what, command] of odd) {
-    it(`command that is ${what} → invalid_arguments`, function () {
+    // Allowed before: `{command: {cmd: 'rm -rf /'}}` was waved through as "nothing to assess".
+    it(`command that is ${what} → invalid_arguments, ask`, function () {
       const result = engine.assess(event({ command }));
       expectWellFormed(result);
-      expect(result).to.include({ reason_code: 'invalid_arguments', action: 'allow' });
+      expect(result).to.include({ reason_code: 'invalid_arguments', action: 'ask' });
       expect(result.evidence.factors?.join(' ')).to.match(/not a string|missing/);
     });
   }
 
-  it('a missing command → invalid_arguments', function () {
-    expect(engine.assess(event({})).reason_code).to.equal('invalid_arguments');
+  it('a missing command → invalid_arguments, ask (the program may read a key we do not)', function () {
+    expect(engine.assess(event({}))).to.include({ reason_code: 'invalid_arguments', action: 'ask' });
+  });
+
+  it('a shell tool whose command is under another command key is read there', function () {
+    expect(engine.assess(event({ cmd: 'rm -rf ~' })).reason_code).to.equal('destructive_delete_critical');
+    expect(engine.assess(event({ argv: ['rm', '-rf', '/'] })).reason_code).to.equal('destructive_delete_critical');
   });
 
   it('an argv array is joined and assessed', function () {
