@@ -96,10 +96,16 @@ function resumePoint(stored: IngestOffset | undefined, stat: Stats, fd: number, 
   return { offset: 0, skipped: {}, events: 0, ...kept, reset };
 }
 
+/** Events assessed between two turns of the event loop. */
+const YIELD_EVERY = 200;
+
 /** A chunk's events in file order: new ones with their assessment, recorded ones as stored. */
 async function assessChunk(ctx: IngestContext, parsed: CaptureParseResult): Promise<{ record: GovernanceRecord; stored: boolean }[]> {
   const out: { record: GovernanceRecord; stored: boolean }[] = [];
-  for (const event of parsed.events) {
+  for (const [i, event] of parsed.events.entries()) {
+    // Let I/O waiting behind a long chunk run now and then (an outbox sink's round trips to its
+    // database): assessing a 4 MiB chunk would otherwise hold the event loop for its whole length.
+    if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const existing = ctx.db.records.has(event.id) ? ctx.db.records.find(event.id) : undefined;
     if (existing) {
       if (event.result && !existing.event.result) parsed.completions.push({ event_id: event.id, result: event.result });
