@@ -3,7 +3,7 @@
 // side with bare Node start-up (`node -e 0`) measured in the same run, interleaved so that machine
 // load affects both alike. Target: gate p95 < 1.5 × node p95, both ways.
 //
-//   node bench/gate/run.mjs [--runs 200] [--warmup 10] [--down-runs 40]
+//   npm run build && node bench/gate/run.mjs [--runs 200] [--warmup 10] [--down-runs 40] [--no-bundle]
 //
 // Prints one JSON object per variant, then a summary table and the reproduce command.
 import { spawn, spawnSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '200' }, warmup: { type: 'string', default: '10' }, 'down-runs': { type: 'string', default: '40' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '200' }, warmup: { type: 'string', default: '10' }, 'down-runs': { type: 'string', default: '40' }, 'no-bundle': { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
 const warmup = Number(values.warmup);
 const downRuns = Number(values['down-runs']);
@@ -23,6 +23,9 @@ const main = fileURLToPath(new URL('../../cli/bin/agentgov.js', import.meta.url)
 const home = mkdtempSync(join(tmpdir(), 'bench-gate-'));
 const env = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov'), AGENTX_HOME: join(home, '.agentx') };
 delete env.AGENTGOV_CONFIG;
+// --no-bundle measures the gate loaded module by module (dist/src), as before the one-file bundle.
+if (values['no-bundle']) env.AGENTGOV_GATE_BUNDLE = '0';
+else delete env.AGENTGOV_GATE_BUNDLE;
 mkdirSync(join(home, '.agentx', 'projects'), { recursive: true });
 
 const watch = spawn(process.execPath, [main, 'watch', '--no-score'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -67,6 +70,11 @@ function measure(count, label) {
   return { samples, decisions };
 }
 
+// Which code the hook runs: the one-file bundle (made by `npm run build`) or dist/src module by module.
+const traced = spawnSync(process.execPath, [main, 'gate', '--stdin'], { env: { ...env, AGENTGOV_GATE_TRACE: '1' }, input: JSON.stringify({ ...payloads[0], tool_use_id: 'trace' }), encoding: 'utf8' });
+const bundled = /running from the gate bundle/.test(traced.stderr);
+console.log(JSON.stringify({ gate_bundle: bundled, ...(bundled || values['no-bundle'] ? {} : { note: 'no fresh gate bundle: run `npm run build` (tsc -b alone does not make it)' }) }));
+
 const up = measure(runs, 'up');
 watch.kill('SIGTERM');
 await new Promise((r) => watch.once('exit', r));
@@ -95,4 +103,4 @@ console.log(JSON.stringify({ journal_entries_written_with_watch_down: journaled 
 console.log('\n| variant | runs | p50 ms | p95 ms | mean ms |\n|---|---|---|---|---|');
 for (const s of rows) console.log(`| ${s.variant} | ${s.runs} | ${s.p50_ms} | ${s.p95_ms} | ${s.mean_ms} |`);
 console.log(`\n${summary.join('\n')}`);
-console.log(`reproduce: npx tsc -b && node bench/gate/run.mjs --runs ${runs} --warmup ${warmup} --down-runs ${downRuns}`);
+console.log(`reproduce: npm run build && node bench/gate/run.mjs --runs ${runs} --warmup ${warmup} --down-runs ${downRuns}${values['no-bundle'] ? ' --no-bundle' : ''}`);

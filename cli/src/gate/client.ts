@@ -3,7 +3,7 @@
  * timeout. Every way it can fail is a `GateFailure` value whose message says exactly what failed;
  * `gate.on_unavailable` turns it into a verdict. Node built-ins only: gate start-up path.
  */
-import { connect } from 'node:net';
+import { createRequire } from 'node:module';
 import type { GateEndpoint } from './endpoint.js';
 import type { GateInput } from './input.js';
 import { encodeFrame, FrameDecoder, PROTOCOL_VERSION, type GateDecision, type GateResponse } from './protocol.js';
@@ -37,6 +37,8 @@ export function isGateFailure(value: unknown): value is GateFailure {
 /** Sends one event to the endpoint and resolves to the decision or to the failure. Never rejects. */
 export function requestDecision(endpoint: GateEndpoint, input: GateInput, timeoutMs: number): Promise<GateDecision | GateFailure> {
   return new Promise((resolve) => {
+    // node:net is loaded here, not at start-up: with watch down no connection is made (~5 ms a call).
+    const { connect } = createRequire(import.meta.url)('node:net') as typeof import('node:net');
     const socket = connect(endpoint.socket);
     const decoder = new FrameDecoder();
     let settled = false;
