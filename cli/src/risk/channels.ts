@@ -62,7 +62,13 @@ function editorCommand(command: string, via: string): Payload[] {
   // `:set shell=/bin/sh|:shell`: `|` separates commands (but belongs to a `:!` command's shell text).
   const bar = command.indexOf('|');
   if (bar > 0 && !/^\s*:*\s*!/.test(command)) return [...editorCommand(command.slice(0, bar), via), ...editorCommand(command.slice(bar + 1), via)];
-  const text = command.trim().replace(/^:+\s*/, '');
+  // Ex modifiers before the command itself: `:silent !cmd`, `:sil! exe '!cmd'`, `:noautocmd`, `:keepalt`, `:verbose`.
+  const text = command
+    .trim()
+    .replace(/^:+\s*/, '')
+    .replace(/^(?:(?:sil(?:ent)?!?|unsil(?:ent)?|noa(?:utocmd)?|keepa(?:lt)?|keepj(?:umps)?|verb(?:ose)?|uns(?:ilent)?)\s+)+/, '')
+    .replace(/^exe(?:c|cu|cut|cute)?\s+(['"])(.*)\1\s*$/s, '$2')
+    .replace(/^:+\s*/, '');
   if (text.startsWith('!')) return [{ via: `${via} :!`, script: text.slice(1) }];
   if (/^(sh|she|shel|shell|terminal|term)\b/.test(text)) return [{ via: `${via} :shell`, script: '' }];
   const found: Payload[] = [];
@@ -270,6 +276,12 @@ function alias(args: string[]): Payload[] {
     .filter((payload) => payload.script.trim() !== '');
 }
 
+/** `aria2c --on-download-complete=CMD` (and the other event hooks): aria2 runs the program when the event comes. */
+function aria2c(args: string[]): Payload[] {
+  const hooks = ['--on-download-complete', '--on-download-start', '--on-download-error', '--on-download-stop', '--on-download-pause', '--on-bt-download-complete'];
+  return optionValues(args, hooks).map(([name, value]) => ({ via: `aria2c ${name}`, script: value }));
+}
+
 /** Program name → its channel finder. */
 export const CHANNELS: Record<string, Finder> = {
   awk,
@@ -307,6 +319,7 @@ export const CHANNELS: Record<string, Finder> = {
   psql: sqlClient('psql'),
   trap,
   alias,
+  aria2c,
 };
 
 export function channelPayloads(program: string, args: string[]): Payload[] {

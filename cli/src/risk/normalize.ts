@@ -145,7 +145,11 @@ class Walker {
         if (value === undefined || /[$`]/.test(value)) unknown = true;
         return value ?? whole;
       });
-      if (!unknown && expanded.trim() !== '') words.splice(0, 1, ...expanded.trim().split(/\s+/));
+      // Split as the shell splits an unquoted expansion: on the characters of IFS when it was set (`IFS=_; c=rm_-rf_~; $c`).
+      const ifs = env['IFS'];
+      const separators = ifs === undefined ? /\s+/ : new RegExp(`[${ifs.replace(/[\\\]^-]/g, '\\$&')}]+`);
+      const split = ifs === '' ? [expanded] : expanded.split(separators).filter((w) => w !== '');
+      if (!unknown && split.length > 0) words.splice(0, 1, ...split);
     }
     // `$(echo rm) -rf ~`, `` `printf rm` -rf ~ ``: a substitution that only prints a literal is that literal.
     const printedName = /^(?:\$\(|`)\s*(?:echo|printf)\s+(?:-[neE]+\s+)?(['"]?)([^'"`()$;|&<>]*)\1\s*(?:\)|`)$/.exec(words[0] ?? '');
@@ -552,6 +556,8 @@ class Walker {
     const written = this.trackDownloads(argv, frame);
     // `dd of=FILE` writes FILE.
     if (argv[0] === 'dd') for (const arg of argv) if (arg.startsWith('of=') && arg.length > 3) written.push(arg.slice(3));
+    // `git log --output=/etc/passwd`, `pytest --log-file F`: an option naming a file the program writes.
+    if (!DOWNLOADERS.has(argv[0] ?? '')) written.push(...outputOptionFiles(argv));
     this.out.commands.push({
       argv,
       cwd: frame.cwd,
@@ -595,6 +601,31 @@ class Walker {
   private factor(text: string): void {
     if (!this.out.factors.includes(text)) this.out.factors.push(text);
   }
+}
+
+/** Long options that name a file the program writes, as `--name=FILE` or (those marked) `--name FILE`. */
+const OUTPUT_OPTIONS = new Map<string, boolean>([
+  ['--output', false],
+  ['--output-file', true],
+  ['--output-document', true],
+  ['--outfile', true],
+  ['--out-file', true],
+  ['--log-file', true],
+  ['--logfile', true],
+]);
+
+function outputOptionFiles(argv: string[]): string[] {
+  const files: string[] = [];
+  for (let i = 1; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') break;
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (!OUTPUT_OPTIONS.has(name)) continue;
+    const value = eq > 0 ? arg.slice(eq + 1) : OUTPUT_OPTIONS.get(name) ? (argv[i + 1] ?? '') : '';
+    if (value !== '' && value !== '-' && /^[~/.]/.test(value)) files.push(value);
+  }
+  return files;
 }
 
 export function programName(word: string): string {

@@ -401,20 +401,41 @@ export function printedText(cmd: RawCommand): string | undefined {
   const args = cmd.words.slice(1);
   if (name === 'echo') {
     let i = 0;
-    while (i < args.length && /^-[neE]+$/.test(args[i] ?? '')) i += 1;
-    return args.slice(i).join(' ');
+    let escapes = false;
+    while (i < args.length && /^-[neE]+$/.test(args[i] ?? '')) {
+      escapes = /e[^E]*$/.test(args[i] ?? '');
+      i += 1;
+    }
+    const text = args.slice(i).join(' ');
+    return escapes ? decodeEscapes(text) : text;
   }
   if (name === 'printf') {
     const rest = args[0] === '--' ? args.slice(1) : args;
     if (rest.length === 0 || rest[0]?.startsWith('-')) return undefined;
-    const format = (rest[0] ?? '').replace(/\\n/g, '\n').replace(/\\t/g, '\t');
     const values = rest.slice(1);
     let used = 0;
-    const printed = format.replace(/%[-0-9.]*[sbdq]/g, () => values[used++] ?? '');
+    // `%b` expands escapes in its value too (`printf %b '\x72\x6d'`).
+    const printed = decodeEscapes(rest[0] ?? '').replace(/%[-0-9.]*([sbdq%])/g, (_m, kind: string) => (kind === '%' ? '%' : kind === 'b' ? decodeEscapes(values[used++] ?? '') : (values[used++] ?? '')));
     return [printed, ...values.slice(used)].join(' ');
   }
   if ((name === 'cat' && args.every((a) => a === '-')) || (name === 'tee' && cmd.stdinText !== undefined)) return cmd.stdinText;
   return undefined;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+
+/**
+ * Backslash escapes as bash's `$'…'`, `printf` and `echo -e` expand them: `\n`, `\t`, …, octal
+ * `\NNN` (and echo's `\0NNN`), hex `\xHH`, Unicode `\uHHHH`/`\UHHHHHHHH`, control `\cX`; an
+ * unknown escape stays as written. (`$'\x72\x6d' -rf ~` is `rm -rf ~`.)
+ */
+export function decodeEscapes(text: string): string {
+  if (!text.includes('\\')) return text;
+  return text.replace(/\\(?:([abeEfnrtv\\'"?])|0?([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8})|c(.))/g, (whole, simple?: string, octal?: string, hex?: string, u4?: string, u8?: string, control?: string) => {
+    if (simple !== undefined) return SIMPLE_ESCAPES[simple] ?? whole;
+    const code = octal !== undefined ? parseInt(octal, 8) : hex !== undefined ? parseInt(hex, 16) : u4 !== undefined ? parseInt(u4, 16) : u8 !== undefined ? parseInt(u8, 16) : control !== undefined ? control.toUpperCase().charCodeAt(0) ^ 0x40 : NaN;
+    return Number.isNaN(code) || code > 0x10ffff ? whole : String.fromCodePoint(code);
+  });
 }
 
 export function commandName(cmd: RawCommand): string {
@@ -432,7 +453,7 @@ export function wordText(node: SyntaxNode): string {
     case 'string':
       return unescapeDouble(node.text.slice(1, node.text.endsWith('"') && node.text.length > 1 ? -1 : undefined));
     case 'ansi_c_string':
-      return node.text.slice(2, -1).replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\(.)/g, '$1');
+      return decodeEscapes(node.text.slice(2, node.text.endsWith("'") ? -1 : undefined));
     case 'concatenation':
       return node.children.map(wordText).join('');
     default:

@@ -206,7 +206,7 @@ const TABLE: Record<string, Row[]> = {
     ['aws s3 rm s3://bucket --recursive', ASK, 'infrastructure_destroy'],
     ['psql -c "DROP DATABASE prod"', ASK, 'infrastructure_destroy'],
     ['npm install -g typescript', WARN, 'global_install'],
-    ['history -c', WARN, 'history_tampering'],
+    ['history -c', ASK, 'history_tampering'],
     ['python manage.py flush --noinput', WARN, 'infrastructure_destroy'],
     ['docker compose down -v', WARN, 'infrastructure_destroy'],
     ['npx prisma migrate reset --force', WARN, 'infrastructure_destroy'],
