@@ -201,6 +201,12 @@ class Walker {
     }
     const family = interpreterFamily(name);
     if (family && operands.every((w) => w === '-')) this.inlineCode(family, text, frame, `${name} <<stdin`);
+    // `echo 'all:; rm -rf ~' | make -f -`: make runs the recipes of the makefile on its stdin.
+    if (name === 'make' || name === 'gmake') {
+      const args = words.slice(1);
+      const fromStdin = args.some((w, i) => ((w === '-f' || w === '--file' || w === '--makefile') && args[i + 1] === '-') || w === '-f-' || w === '--file=-' || w === '--makefile=-');
+      if (fromStdin) for (const payload of makeRecipes(text, 'make -f - recipe')) this.channel(payload, frame);
+    }
     // `echo 'rm -rf ~' | at now`: at and batch run their stdin with /bin/sh later (unless -f names a file).
     if ((name === 'at' || name === 'batch') && !words.slice(1).some((w) => /^-[a-zA-Z]*f/.test(w))) {
       this.script(text, { ...frame, via: [...frame.via, `${name} <<stdin`], depth: frame.depth + 1 });
@@ -217,6 +223,8 @@ class Walker {
       for (const redirect of raw.redirects) {
         if (/^\d*>>?\|?$|^&>>?$/.test(redirect.op) && redirect.target && !/^&?\d$/.test(redirect.target)) {
           const key = redirect.target.slice(redirect.target.lastIndexOf('/') + 1);
+          // A manifest whose commands a tool runs later: package.json's install scripts, a Makefile's recipes.
+          for (const payload of manifestCommands(key, text)) this.channel(payload, frame);
           // `>>` appends: the file runs everything written to it.
           const before = redirect.op.includes('>>') ? this.writtenScripts.get(key) : undefined;
           this.writtenScripts.set(key, before === undefined ? text : `${before}\n${text}`);
@@ -601,6 +609,42 @@ class Walker {
   private factor(text: string): void {
     if (!this.out.factors.includes(text)) this.out.factors.push(text);
   }
+}
+
+/** npm's lifecycle scripts that `npm install` (or `npm ci`, `npm pack`) runs by itself. */
+const INSTALL_SCRIPTS = new Set(['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare', 'prepublish', 'prepack', 'postpack', 'dependencies']);
+
+/** Commands a file written with this text makes a tool run later (see raw()): by the file's name. */
+function manifestCommands(fileName: string, text: string): Payload[] {
+  if (fileName === 'package.json') {
+    const found: Payload[] = [];
+    for (const m of text.matchAll(/"([A-Za-z:-]+)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) {
+      if (!INSTALL_SCRIPTS.has(m[1] ?? '')) continue;
+      let script = m[2] ?? '';
+      try {
+        script = JSON.parse(`"${script}"`) as string;
+      } catch {
+        // an escape JSON does not know: the text as written
+      }
+      found.push({ via: `package.json scripts.${m[1]}`, script });
+    }
+    return found;
+  }
+  if (/^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(fileName)) return makeRecipes(text, `${fileName} recipe`);
+  return [];
+}
+
+/** The shell commands of a makefile's recipes: tab-indented lines, and what follows `target: prerequisites ;`. */
+function makeRecipes(text: string, via: string): Payload[] {
+  const found: Payload[] = [];
+  for (const line of text.split('\n')) {
+    const recipe = line.startsWith('\t') ? line.slice(1) : /^[^\t#=:]+::?[^=;]*;(.*)$/.exec(line)?.[1];
+    if (recipe === undefined) continue;
+    // `@` (silent), `-` (ignore errors) and `+` prefixes; `$$` is a `$` for the shell.
+    const script = recipe.replace(/^[\s@+-]+/, '').replace(/\$\$/g, '$');
+    if (script.trim() !== '') found.push({ via, script });
+  }
+  return found;
 }
 
 /** Long options that name a file the program writes, as `--name=FILE` or (those marked) `--name FILE`. */

@@ -45,6 +45,7 @@ export const REASON_CODES = {
   metadata_access: { title: 'Cloud metadata or local admin endpoint', meaning: 'A request goes to a cloud metadata endpoint (instance credentials), a link-local address, or an admin API on this machine (Docker, kubelet, etcd …).' },
   governance_tampering: { title: 'Governance tampering', meaning: "An agent's hook settings (where the gate hook is installed) or agentgov's own state ($AGENTGOV_HOME, agentgov.yaml) are changed, moved or removed: the call could switch the gate off." },
   history_tampering: { title: 'Shell history tampering', meaning: 'Shell history is cleared or disabled, hiding what ran.' },
+  supply_chain: { title: 'Code from an unvetted package source', meaning: 'A package manager installs or runs a package from a URL, a VCS repository or a registry/index other than the default one, or is configured to; the package\'s install code runs on this machine.' },
 } as const satisfies Record<string, ReasonCodeEntry>;
 
 export type ReasonCode = keyof typeof REASON_CODES;
