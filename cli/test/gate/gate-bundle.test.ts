@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { BENCH_COMMANDS } from '../risk/bench-commands.js';
+import { runCli, type CliResult } from '../support/cli-process.js';
 
 /**
  * The gate's one-file bundle (scripts/bundle-gate.mjs, made by the build and by this package's
@@ -21,24 +21,9 @@ const CLASS_CASES = readFileSync(join(REPO_DIR, 'bench', 'risk', 'classes.jsonl'
   .filter((line) => line.trim() !== '')
   .map((line) => (JSON.parse(line) as { command: string }).command);
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliResult;
 
-function runBin(bin: string, input: string, env: NodeJS.ProcessEnv, cwd: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'gate', '--stdin', '--format', 'json'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const runBin = (bin: string, input: string, env: NodeJS.ProcessEnv, cwd: string): Promise<Run> => runCli(['gate', '--stdin', '--format', 'json'], { entry: bin, input, env, cwd });
 
 interface JsonOutcome {
   verdict: { decision: string; reason: string; decided_by: string };
@@ -94,30 +79,28 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
     return { bin: join(cli, 'bin', 'agentgov.js'), bundleDir: join(cli, 'dist', 'gate-bundle') };
   }
 
-  it('a copy of the install runs from its bundle (the check below is of the copy, not of a missing bundle)', async () => {
-    const { bin } = copyInstall();
-    const run = await runBin(bin, input('rm -rf ~'), env, project);
-    expect(run.stderr).to.contain('running from the gate bundle');
-    expect(essence(run).decision).to.equal('deny');
-  });
-
-  it('a bundle made from other files than the build is not used: dist/src answers', async () => {
-    const { bin, bundleDir } = copyInstall();
-    const stamp = JSON.parse(readFileSync(join(bundleDir, 'stamp.json'), 'utf8')) as { built_from: [string, number, number][] };
-    stamp.built_from[3]![1] -= 1000; // as if that file was rebuilt after the bundle was made
-    writeFileSync(join(bundleDir, 'stamp.json'), JSON.stringify(stamp));
-    const run = await runBin(bin, input('rm -rf ~'), env, project);
-    expect(run.stderr).to.contain('no gate bundle made from this build');
-    expect(essence(run).decision).to.equal('deny');
-  });
-
-  it('a bundle that cannot be loaded is not used: dist/src answers', async () => {
-    const { bin, bundleDir } = copyInstall();
-    writeFileSync(join(bundleDir, 'gate.mjs'), 'export const = ;\n');
-    const run = await runBin(bin, input('rm -rf ~'), env, project);
-    expect(run.stderr).to.contain('the gate bundle cannot be loaded');
-    expect(essence(run).decision).to.equal('deny');
-  });
+  const breakages: Array<[string, (bundleDir: string) => void, string]> = [
+    ['a copy of the install runs from its bundle (the checks below are of the copy, not of a missing bundle)', () => undefined, 'running from the gate bundle'],
+    [
+      'a bundle made from other files than the build is not used: dist/src answers',
+      (bundleDir) => {
+        const stamp = JSON.parse(readFileSync(join(bundleDir, 'stamp.json'), 'utf8')) as { built_from: [string, number, number][] };
+        stamp.built_from[3]![1] -= 1000; // as if that file was rebuilt after the bundle was made
+        writeFileSync(join(bundleDir, 'stamp.json'), JSON.stringify(stamp));
+      },
+      'no gate bundle made from this build',
+    ],
+    ['a bundle that cannot be loaded is not used: dist/src answers', (bundleDir) => writeFileSync(join(bundleDir, 'gate.mjs'), 'export const = ;\n'), 'the gate bundle cannot be loaded'],
+  ];
+  for (const [title, breakIt, trace] of breakages) {
+    it(title, async () => {
+      const { bin, bundleDir } = copyInstall();
+      breakIt(bundleDir);
+      const run = await runBin(bin, input('rm -rf ~'), env, project);
+      expect(run.stderr).to.contain(trace);
+      expect(essence(run).decision).to.equal('deny');
+    });
+  }
 
   it('a bundle that breaks while it runs blocks the call (exit 2), never lets it through', async () => {
     const { bin, bundleDir } = copyInstall();
