@@ -199,8 +199,8 @@ class RuleEngine implements RiskEngine {
       if (commandKey !== undefined) answers.push(this.assessShell({ command: value[commandKey] }, cwd, projectRoot, [...factors, `${shown} takes a command (${where}.${commandKey}): judged as a shell command`]));
       for (const key of GENERIC_PATH_KEYS) {
         const raw = value[key];
-        const paths = typeof raw === 'string' && raw !== '' ? [raw] : [];
-        for (const p of paths) for (const kind of kinds) answers.push(this.assessFile(kind, { file_path: p }, cwd, projectRoot, [...factors, `${shown} names a path (${where}.${key}): judged as a file ${kind}`]));
+        if (typeof raw !== 'string' || raw === '') continue;
+        for (const kind of kinds) answers.push(this.assessFile(kind, { file_path: raw }, cwd, projectRoot, [...factors, `${shown} names a path (${where}.${key}): judged as a file ${kind}`]));
       }
       for (const key of MULTI_PATH_KEYS) {
         if (!isWordList(value[key])) continue;
@@ -286,12 +286,12 @@ class RuleEngine implements RiskEngine {
   }
 
   /**
-   * File tools: the path in one of PATH_KEYS, and every path of a `files`/`paths` list (a patch that
+   * File tools: the path in one of GENERIC_PATH_KEYS, and every path of a `files`/`paths` list (a patch that
    * touches several files: Codex's apply_patch); the most severe answer wins.
    */
   private assessFile(tool: string, args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
-    // A file tool's own path key first; else any key a path goes by (`file`, `target`, …).
-    const key = PATH_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '') ?? GENERIC_PATH_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
+    // A file tool's own path keys first (GENERIC_PATH_KEYS begins with them); else any key a path goes by (`file`, `target`, …).
+    const key = GENERIC_PATH_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
     const listed = MULTI_PATH_KEYS.flatMap((k) => (Array.isArray(args[k]) ? (args[k] as unknown[]).filter((p): p is string => typeof p === 'string' && p !== '') : []));
     const paths = [...new Set([...(key === undefined ? [] : [args[key] as string]), ...listed])];
     if (paths.length === 0) {
