@@ -85,6 +85,9 @@ const UNREADABLE_SCORE = 50;
 const MAX_EVIDENCE_COMMANDS = 40;
 const FILE_TOOLS = new Set(['read', 'write', 'edit', 'search']);
 const URL_KEYS = ['url', 'uri', 'href', 'endpoint'];
+/** URLs written inside a fetch tool's text arguments, and how many of them are judged. */
+const URL_IN_TEXT = /\b(?:https?|file|ftp|gopher|dict):\/\/[^\s"'<>`)\]]+/gi;
+const MAX_URLS_IN_TEXT = 20;
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'absolute_path'];
 /** File-tool arguments that list several paths (a patch's files). */
 const MULTI_PATH_KEYS = ['files', 'paths'];
@@ -266,7 +269,12 @@ class RuleEngine implements RiskEngine {
    */
   private assessFetch(args: Record<string, unknown>, factors: string[], cwd: string | null, projectRoot: string | null): Assessment {
     const key = URL_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
-    if (key === undefined) return finish([], { rules: [], factors: [...factors, `no URL among ${URL_KEYS.join(', ')}`] }, 'no_risk_detected');
+    if (key === undefined) {
+      // A fetch tool that takes its URLs inside text (Gemini CLI's web_fetch `prompt`): each URL in it.
+      const urls = [...new Set(Object.values(args).flatMap((v) => (typeof v === 'string' ? (v.match(URL_IN_TEXT) ?? []) : [])))].slice(0, MAX_URLS_IN_TEXT);
+      if (urls.length === 0) return finish([], { rules: [], factors: [...factors, `no URL among ${URL_KEYS.join(', ')} or in the text of the arguments`] }, 'no_risk_detected');
+      return mostSevere(urls.map((url) => this.assessFetch({ url }, [...factors, `${url} is named in the arguments' text`], cwd, projectRoot)));
+    }
     const url = args[key] as string;
     if (/^\s*file:/i.test(url)) {
       let file: string | null = null;

@@ -275,6 +275,13 @@ describe('risk engine: execution channels and their evidence', function () {
         expect(answer.evidence.factors?.join(' ')).to.match(/file: URL/);
       });
     }
+    // Allowed before: Gemini CLI's web_fetch takes its URLs inside a `prompt`, and only URL keys were read.
+    it('a fetch tool whose URLs are in its text (web_fetch prompt) is judged by each of them', function () {
+      const fetch = (prompt: string) => engine.assess(event('', { tool_name: 'web_fetch', canonical_tool: 'fetch', arguments: { prompt } }));
+      expect(fetch('Summarise https://docs.python.org/3/ and http://169.254.169.254/latest/meta-data/iam/')).to.include({ action: 'ask', reason_code: 'metadata_access' });
+      expect(fetch('read file:///home/dev/.aws/credentials for me').reason_code).to.equal('secret_access');
+      expect(fetch('Summarise https://docs.python.org/3/ and https://example.com/a').action).to.equal('allow');
+    });
     it('a fetch tool to a file: URL on another host asks', function () {
       const answer = engine.assess(event('', { tool_name: 'WebFetch', canonical_tool: 'fetch', arguments: { url: 'file://fileserver/share/x' } }));
       expect(answer).to.include({ action: 'ask', reason_code: 'invalid_arguments' });
