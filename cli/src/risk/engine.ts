@@ -98,6 +98,12 @@ const COMMAND_KEYS = ['command', 'cmd', 'script', 'shell_command', 'commandLine'
  * and how many values at most: past either, the call is `ask` — what was not read could do anything.
  */
 const NESTED_ARGS = { depth: 6, values: 2000 };
+/**
+ * Where a shell tool's command is: the command keys, then text typed into a running shell session
+ * (Codex's `write_stdin` `chars`, Copilot CLI's `write_bash` `input`) — only for shell tools: an
+ * MCP tool's `input` is not a command.
+ */
+const SHELL_COMMAND_KEYS = [...COMMAND_KEYS, 'chars', 'input'];
 /** Arguments of an MCP or other tool that hold a file path (a move has two). */
 const GENERIC_PATH_KEYS = [...PATH_KEYS, 'file', 'source', 'destination', 'target', 'src', 'dest', 'dst', 'from', 'to', 'old_path', 'new_path', 'directory', 'dir'];
 /** Words in a tool's name that say it changes files, or only reads them. */
@@ -230,7 +236,7 @@ class RuleEngine implements RiskEngine {
   }
 
   private assessShell(args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
-    const key = COMMAND_KEYS.find((k) => args[k] !== undefined) ?? 'command';
+    const key = SHELL_COMMAND_KEYS.find((k) => args[k] !== undefined) ?? 'command';
     let command = args[key];
     // An argv array (`["bash", "-lc", "rm -rf ~"]`) is quoted, not joined: joined, the shell would split it differently.
     if (isWordList(command)) command = argvToShell(command);
