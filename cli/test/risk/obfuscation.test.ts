@@ -90,6 +90,7 @@ describe('risk engine: obfuscated spellings are read as the shell reads them', f
     'npm install lodash',
     'pip install -r requirements.txt',
     'pip install --index-url https://pypi.org/simple requests',
+    'pip install --no-index --find-links ./wheels -r requirements.txt',
     'npx -y create-vite@latest app',
     'npm config set registry https://registry.npmjs.org/',
     `echo '{"name":"x","scripts":{"test":"mocha"}}' > package.json`,
