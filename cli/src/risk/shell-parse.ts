@@ -100,7 +100,7 @@ export function parseShell(text: string, budget?: ReadBudget): ShellParse {
 }
 
 /**
- * Plain commands: words of letters, digits and `_ . / , + -` (later words also `: @ % =`),
+ * Plain commands: words of letters, digits and `_ . / , + -` (later words also `: @ % =`, or `~` alone or before a `/`),
  * separated by single spaces, the first starting with a letter, digit, `_`, `.` or `/` — nothing
  * quoted, escaped, expanded, redirected or reserved — optionally several joined by ` | `, ` && `,
  * ` || ` or `; `. Tree-sitter parses such a text as exactly these simple commands (a ` | ` run as a
@@ -112,7 +112,7 @@ export function parseShell(text: string, budget?: ReadBudget): ShellParse {
  * shell-parse.test checks the answer against tree-sitter's over every risk bench command it
  * applies to, every short word over the alphabet, and generated commands and lists.
  */
-const PLAIN_WORDS = /^[A-Za-z0-9_./][A-Za-z0-9_./,+-]*(?: [A-Za-z0-9_./,:@%+=-]+)*$/;
+const PLAIN_WORDS = /^[A-Za-z0-9_./][A-Za-z0-9_./,+-]*(?: (?:[A-Za-z0-9_./,:@%+=-]+|~(?:\/[A-Za-z0-9_./,:@%+=-]*)?))*$/;
 /** What joins plain commands into a list or pipeline (the only spacing accepted around each). */
 const JOINER = / (\|\||&&|\|) |; /g;
 /** First words the grammar reads as something other than a command name (and a few more, to be safe). */
