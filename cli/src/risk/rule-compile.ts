@@ -120,14 +120,6 @@ function addFile(set: RuleSet, spec: RuleFileSpec, origin: string, seen: Map<str
 }
 
 export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
-  const m = rule.match;
-  const valueOptions = new Map<string, string[] | null>();
-  for (const option of m.value_options ?? []) {
-    const eq = option.indexOf('=');
-    if (eq > 0) valueOptions.set(option.slice(0, eq), option.slice(eq + 1).split('|'));
-    else valueOptions.set(option, null);
-  }
-  const perCommandKeys: Array<keyof RuleMatchSpec> = ['command', 'command_none', 'subcommand', 'via', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'target_operands', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin', 'url_hosts'];
   return {
     id: rule.id,
     title: rule.title ?? rule.id,
@@ -136,24 +128,88 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
     action: rule.action,
     tools: rule.tools ?? ['shell'],
     origin,
-    match: {
-      spec: uniformSpec(m),
-      command: m.command === undefined ? undefined : list(m.command).map(globToRegex),
-      commandNone: (m.command_none ?? []).map(globToRegex),
-      commandMatcher: m.command === undefined ? undefined : programMatcher(list(m.command)),
-      commandNoneMatcher: m.command_none && m.command_none.length > 0 ? programMatcher(m.command_none) : undefined,
-      subcommand: m.subcommand === undefined ? undefined : list(m.subcommand).map((s) => s.toLowerCase().split(/\s+/)),
-      valueOptions,
-      optionsKey: JSON.stringify([m.option_style ?? 'gnu', [...valueOptions]]),
-      flagsAll: (m.flags_all ?? []).map(list),
-      argsRegex: joinPatterns((m.args_regex ?? []).map(toRegex)),
-      argvRegex: joinPatterns((m.argv_regex ?? []).map(toRegex)),
-      code: joinPatterns((m.code ?? []).map(toRegex)),
-      text: joinPatterns((m.text ?? []).map(toRegex)),
-      pathRegex: joinPatterns((m.path_regex ?? []).map(toRegex)),
-      perCommand: perCommandKeys.some((k) => m[k] !== undefined),
-    },
+    match: new LazyMatch(rule.match),
   };
+}
+
+const PER_COMMAND_KEYS: Array<keyof RuleMatchSpec> = ['command', 'command_none', 'subcommand', 'via', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'target_operands', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin', 'url_hosts'];
+
+/**
+ * A rule's match, compiled as it is first asked for: what the shell rule index sorts rules by
+ * (program names, subcommands, whether the rule looks at commands) at once, the rest — regular
+ * expressions, option tables, the uniform spec — on the first read of each. A gate call without
+ * `watch` compiles every rule and uses a handful, so it pays only for those (bench/gate). The
+ * specs were validated when they were read (every regex compiles), so a late compile cannot fail.
+ */
+class LazyMatch implements CompiledMatch {
+  readonly commandMatcher: ProgramMatcher | undefined;
+  readonly subcommand: string[][] | undefined;
+  readonly perCommand: boolean;
+  #spec: RuleMatchSpec | undefined;
+  #command: RegExp[] | undefined;
+  #commandNone: RegExp[] | undefined;
+  #commandNoneMatcher: ProgramMatcher | null | undefined;
+  #valueOptions: Map<string, string[] | null> | undefined;
+  #optionsKey: string | undefined;
+  #flagsAll: string[][] | undefined;
+  #argsRegex: RegExp[] | undefined;
+  #argvRegex: RegExp[] | undefined;
+  #code: RegExp[] | undefined;
+  #text: RegExp[] | undefined;
+  #pathRegex: RegExp[] | undefined;
+
+  constructor(private readonly m: RuleMatchSpec) {
+    this.commandMatcher = m.command === undefined ? undefined : programMatcher(list(m.command));
+    this.subcommand = m.subcommand === undefined ? undefined : list(m.subcommand).map((s) => s.toLowerCase().split(/\s+/));
+    this.perCommand = PER_COMMAND_KEYS.some((k) => m[k] !== undefined);
+  }
+
+  get spec(): RuleMatchSpec {
+    return (this.#spec ??= uniformSpec(this.m));
+  }
+  get command(): RegExp[] | undefined {
+    if (this.m.command === undefined) return undefined;
+    return (this.#command ??= list(this.m.command).map(globToRegex));
+  }
+  get commandNone(): RegExp[] {
+    return (this.#commandNone ??= (this.m.command_none ?? []).map(globToRegex));
+  }
+  get commandNoneMatcher(): ProgramMatcher | undefined {
+    if (this.#commandNoneMatcher === undefined) this.#commandNoneMatcher = this.m.command_none && this.m.command_none.length > 0 ? programMatcher(this.m.command_none) : null;
+    return this.#commandNoneMatcher ?? undefined;
+  }
+  get valueOptions(): Map<string, string[] | null> {
+    if (this.#valueOptions === undefined) {
+      this.#valueOptions = new Map();
+      for (const option of this.m.value_options ?? []) {
+        const eq = option.indexOf('=');
+        if (eq > 0) this.#valueOptions.set(option.slice(0, eq), option.slice(eq + 1).split('|'));
+        else this.#valueOptions.set(option, null);
+      }
+    }
+    return this.#valueOptions;
+  }
+  get optionsKey(): string {
+    return (this.#optionsKey ??= JSON.stringify([this.m.option_style ?? 'gnu', [...this.valueOptions]]));
+  }
+  get flagsAll(): string[][] {
+    return (this.#flagsAll ??= (this.m.flags_all ?? []).map(list));
+  }
+  get argsRegex(): RegExp[] {
+    return (this.#argsRegex ??= joinPatterns((this.m.args_regex ?? []).map(toRegex)));
+  }
+  get argvRegex(): RegExp[] {
+    return (this.#argvRegex ??= joinPatterns((this.m.argv_regex ?? []).map(toRegex)));
+  }
+  get code(): RegExp[] {
+    return (this.#code ??= joinPatterns((this.m.code ?? []).map(toRegex)));
+  }
+  get text(): RegExp[] {
+    return (this.#text ??= joinPatterns((this.m.text ?? []).map(toRegex)));
+  }
+  get pathRegex(): RegExp[] {
+    return (this.#pathRegex ??= joinPatterns((this.m.path_regex ?? []).map(toRegex)));
+  }
 }
 
 /** Every key a rule's `match` can have (the schema allows no others), in the schema's order. */
