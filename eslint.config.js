@@ -13,4 +13,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-expressions': 'off',
     },
   },
+  // The bin runs as CommonJS (cli/bin/package.json) and, copied alone, as an ES module: it reads
+  // `require` and `__dirname` only after checking that they exist.
+  { files: ['cli/bin/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } } },
 );

@@ -75,11 +75,28 @@ export function gateFormatNames(): string[] {
   return ['json', ...gateFormatModules().keys()].sort();
 }
 
+type FormatModule = { gateFormat?: GateHookFormat };
+
+/**
+ * The formats compiled into the gate bundle (scripts/bundle-gate.mjs), by name: the modules
+ * gateFormatModules() found when the bundle was made. The bundle is used only while every file it
+ * was made from, these plugins' package.json files included, is unchanged, so the answer is the
+ * one gateFormatModules() would give. Empty when the gate runs from dist/src.
+ */
+const compiledFormats = new Map<string, () => Promise<FormatModule>>();
+
+/** Called once by the gate bundle's entry. */
+export function registerCompiledGateFormats(formats: Record<string, () => Promise<FormatModule>>): void {
+  for (const [name, load] of Object.entries(formats)) compiledFormats.set(name, load);
+}
+
 /** The format called `name`, or undefined when no bundled plugin provides it. */
 export async function loadGateFormat(name: string): Promise<GateHookFormat | undefined> {
   if (name === 'json') return jsonFormat;
+  const compiled = compiledFormats.get(name);
+  if (compiled) return (await compiled()).gateFormat;
   const url = gateFormatModules(name).get(name);
   if (!url) return undefined;
-  const module = (await import(url.href)) as { gateFormat?: GateHookFormat };
+  const module = (await import(url.href)) as FormatModule;
   return module.gateFormat;
 }

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
@@ -65,8 +65,25 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
     expect([...decisions]).to.include.members(['allow', 'deny', 'ask']);
   });
 
+  it('speaks every hook format as dist/src does (the formats are compiled into the bundle)', async function () {
+    const { gateFormatNames, loadGateFormat } = await import('../../src/gate/formats.js');
+    const names = gateFormatNames().filter((name) => name !== 'json');
+    expect(names).to.include.members(['agentx-code', 'claude-code', 'codex', 'cursor', 'gemini-cli', 'copilot-cli']);
+    for (const name of names) {
+      const format = await loadGateFormat(name);
+      // The format's own probe (what init runs to check a hook): a dangerous call in that agent's shape.
+      const payload = JSON.stringify(format!.probePayload(project));
+      const args = ['gate', '--stdin', '--format', name];
+      const bundled = await runCli(args, { entry: BIN, input: payload, env, cwd: project });
+      const modules = await runCli(args, { entry: BIN, input: payload, env: { ...env, AGENTGOV_GATE_BUNDLE: '0' }, cwd: project });
+      expect(bundled.stderr, name).to.contain('running from the gate bundle');
+      expect([bundled.code, bundled.stdout], name).to.deep.equal([modules.code, modules.stdout]);
+      expect(format!.readDecision(bundled.stdout, bundled.code ?? -1), name).to.be.oneOf(['deny', 'ask']);
+    }
+  });
+
   /** A copy of the CLI's install whose bin and bundle the test may break; everything else links to the real one. */
-  function copyInstall(): { bin: string; bundleDir: string } {
+  function copyInstall(options: { binManifest?: boolean } = {}): { bin: string; bundleDir: string } {
     const root = makeTempDir('gate-bundle-install-');
     for (const dir of ['node_modules', 'core', 'plugins', 'server']) symlinkSync(join(REPO_DIR, dir), join(root, dir));
     const cli = join(root, 'cli');
@@ -75,8 +92,28 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
     for (const entry of ['node_modules', 'rules', 'package.json']) symlinkSync(join(CLI_DIR, entry), join(cli, entry));
     symlinkSync(join(CLI_DIR, 'dist', 'src'), join(cli, 'dist', 'src'));
     copyFileSync(BIN, join(cli, 'bin', 'agentgov.js'));
-    for (const file of ['gate.mjs', 'stamp.json']) copyFileSync(join(CLI_DIR, 'dist', 'gate-bundle', file), join(cli, 'dist', 'gate-bundle', file));
-    return { bin: join(cli, 'bin', 'agentgov.js'), bundleDir: join(cli, 'dist', 'gate-bundle') };
+    if (options.binManifest !== false) copyFileSync(join(CLI_DIR, 'bin', 'package.json'), join(cli, 'bin', 'package.json'));
+    const real = join(CLI_DIR, 'dist', 'gate-bundle');
+    const bundleDir = join(cli, 'dist', 'gate-bundle');
+    for (const file of ['gate.cjs', 'stamp.json', stampOf(real).code_cache]) copyFileSync(join(real, file), join(bundleDir, file));
+    rebuildBundle(bundleDir, readFileSync(join(bundleDir, 'gate.cjs'), 'utf8')); // the copy's time in the stamp
+    return { bin: join(cli, 'bin', 'agentgov.js'), bundleDir };
+  }
+
+  interface Stamp {
+    built_from: [string, number, number][];
+    code_cache: string;
+  }
+  const stampOf = (bundleDir: string): Stamp => JSON.parse(readFileSync(join(bundleDir, 'stamp.json'), 'utf8')) as Stamp;
+
+  /** Replaces the bundle as a build would: its entry in the stamp follows, so the bin takes it for the current one. */
+  function rebuildBundle(bundleDir: string, text: string): void {
+    const file = join(bundleDir, 'gate.cjs');
+    writeFileSync(file, text);
+    const stamp = stampOf(bundleDir);
+    const stat = statSync(file);
+    for (const entry of stamp.built_from) if (entry[0] === './gate.cjs') [entry[1], entry[2]] = [stat.mtimeMs, stat.size];
+    writeFileSync(join(bundleDir, 'stamp.json'), JSON.stringify(stamp));
   }
 
   const breakages: Array<[string, (bundleDir: string) => void, string]> = [
@@ -84,13 +121,32 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
     [
       'a bundle made from other files than the build is not used: dist/src answers',
       (bundleDir) => {
-        const stamp = JSON.parse(readFileSync(join(bundleDir, 'stamp.json'), 'utf8')) as { built_from: [string, number, number][] };
+        const stamp = stampOf(bundleDir);
         stamp.built_from[3]![1] -= 1000; // as if that file was rebuilt after the bundle was made
         writeFileSync(join(bundleDir, 'stamp.json'), JSON.stringify(stamp));
       },
       'no gate bundle made from this build',
     ],
-    ['a bundle that cannot be loaded is not used: dist/src answers', (bundleDir) => writeFileSync(join(bundleDir, 'gate.mjs'), 'export const = ;\n'), 'the gate bundle cannot be loaded'],
+    [
+      'a bundle changed after it was made is not used: dist/src answers',
+      (bundleDir) => writeFileSync(join(bundleDir, 'gate.cjs'), readFileSync(join(bundleDir, 'gate.cjs'), 'utf8').replace('"use strict";', '"use strict"; ')),
+      'no gate bundle made from this build',
+    ],
+    ['a bundle that cannot be loaded is not used: dist/src answers', (bundleDir) => rebuildBundle(bundleDir, 'exports.x = ;\n'), 'the gate bundle cannot be loaded'],
+    [
+      'a code cache that is not V8 data is turned down: the bundle answers, and writes a good one',
+      (bundleDir) => writeFileSync(join(bundleDir, stampOf(bundleDir).code_cache), Buffer.alloc(4096, 7)),
+      'code cache turned down',
+    ],
+    [
+      'a code cache that cannot be written leaves nothing behind: the bundle answers without one',
+      (bundleDir) => {
+        const cache = join(bundleDir, stampOf(bundleDir).code_cache);
+        rmSync(cache);
+        mkdirSync(join(cache, 'in-the-way'), { recursive: true }); // as an install the hook cannot write to
+      },
+      'no code cache yet',
+    ],
   ];
   for (const [title, breakIt, trace] of breakages) {
     it(title, async () => {
@@ -99,12 +155,42 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
       const run = await runBin(bin, input('rm -rf ~'), env, project);
       expect(run.stderr).to.contain(trace);
       expect(essence(run).decision).to.equal('deny');
+      expect(readdirSync(bundleDir).filter((name) => name.endsWith('.tmp')), 'no temp file left').to.deep.equal([]);
+      if (trace === 'code cache turned down') expect((await runBin(bin, input('ls'), env, project)).stderr).to.contain('code cache used');
     });
   }
 
+  it('a code cache is used once written, and another bundle\'s cache never is', async () => {
+    const { bin, bundleDir } = copyInstall();
+    const { code_cache: cache } = stampOf(bundleDir);
+    rmSync(join(bundleDir, cache));
+    expect((await runBin(bin, input('rm -rf ~'), env, project)).stderr).to.contain('no code cache yet');
+    expect(existsSync(join(bundleDir, cache)), 'written after the call').to.equal(true);
+    const second = await runBin(bin, input('rm -rf ~'), env, project);
+    expect(second.stderr).to.contain('code cache used');
+    expect(essence(second).decision).to.equal('deny');
+    // A rebuilt bundle is named by its own content: the old cache is not its cache.
+    rebuildBundle(bundleDir, readFileSync(join(bundleDir, 'gate.cjs'), 'utf8').replace('"use strict";', '"use strict"; '));
+    const stamp = stampOf(bundleDir);
+    stamp.code_cache = 'gate-0000000000000000.cache';
+    writeFileSync(join(bundleDir, 'stamp.json'), JSON.stringify(stamp));
+    const third = await runBin(bin, input('rm -rf ~'), env, project);
+    expect(third.stderr).to.contain('no code cache yet');
+    expect(essence(third).decision).to.equal('deny');
+  });
+
+  it('copied without bin/package.json, the bin runs as an ES module and still governs', async () => {
+    const { bin } = copyInstall({ binManifest: false });
+    const run = await runBin(bin, input('rm -rf ~'), env, project);
+    expect(run.stderr).to.contain('running from the gate bundle');
+    expect(essence(run).decision).to.equal('deny');
+    const allowed = await runBin(bin, input('ls'), env, project);
+    expect(essence(allowed).decision).to.equal('allow');
+  });
+
   it('a bundle that breaks while it runs blocks the call (exit 2), never lets it through', async () => {
     const { bin, bundleDir } = copyInstall();
-    writeFileSync(join(bundleDir, 'gate.mjs'), "export const gateFormatOf = () => 'json';\nexport async function runGateHook() { throw new Error('broken bundle'); }\n");
+    rebuildBundle(bundleDir, "exports.gateFormatOf = () => 'json';\nexports.runGateHook = async () => { throw new Error('broken bundle'); };\n");
     const run = await runBin(bin, input('ls'), env, project);
     expect(run.code).to.equal(2);
     expect(run.stderr).to.contain('the call is blocked').and.contain('broken bundle');
