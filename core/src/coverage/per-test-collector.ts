@@ -5,6 +5,8 @@ import type { TraceMap } from '@jridgewell/trace-mapping';
 import type { TestCoverage } from '../contracts/test-runner.js';
 import { executedLines, lineSpans, mapLines, scriptPathOf, sourceMapOf, type V8ScriptCoverage } from './v8-lines.js';
 
+export { executedLines, lineSpans, scriptPathOf, type V8FunctionCoverage, type V8Range, type V8ScriptCoverage } from './v8-lines.js';
+
 /** Environment the host sets for a test process whose tests it wants per-test coverage of. */
 export const COVERAGE_ENV = {
   /** Repository root: only files under it (outside node_modules) are recorded. */
@@ -19,6 +21,12 @@ export const COVERAGE_ENV = {
    * takes (each costs time for every function the process ever ran) but a coarser ranking; default one take per test.
    */
   group: 'AGENTGOV_COVERAGE_GROUP',
+  /**
+   * How a runner that can choose gathers lines (mocha): `instrument` (istanbul counters in the
+   * project's CommonJS files: a take reads a few counters instead of asking V8 about every function
+   * the process ran), `v8` (V8 precise coverage); default: `instrument` for a CommonJS package.
+   */
+  engine: 'AGENTGOV_COVERAGE_ENGINE',
 } as const;
 
 interface ScriptInfo {
@@ -32,38 +40,33 @@ interface ScriptInfo {
 type Bucket = Map<string, Set<number>>;
 
 /**
- * Per-test V8 precise coverage inside the test process: the runner's hooks call `beginTest`
- * before and `endTest` after each test. `endTest` takes (and resets) the counters, so what ran
- * since the previous test ended (its suite hooks, its own hooks and body) belongs to that test.
- * What ran before the first test (loading the test files and what they import) goes to the `file`
- * scope as `*`. `flush` writes what was gathered so far as one JSON file of `TestCoverage[]`.
+ * Per-test coverage inside the test process: the runner's hooks call `beginTest` before and
+ * `endTest` after each test. `endTest` takes (and resets) what ran, so what ran since the previous
+ * test ended (its suite hooks, its own hooks and body) belongs to that test. What ran before the
+ * first test (loading the test files and what they import) goes to the `file` scope as `*`.
+ * `flush` writes what was gathered so far as one JSON file of `TestCoverage[]`. Subclasses say
+ * what ran since the last take (`executedSinceLastTake`): V8 precise coverage (PerTestCollector)
+ * or counters of instrumented sources (the mocha runner's).
  */
-export class PerTestCollector {
-  private readonly session = new Session();
-  private readonly scripts = new Map<string, ScriptInfo | null>();
+export abstract class TestCoverageCollector {
   private readonly buckets = new Map<string, { scope: 'test' | 'file'; id: string; files: Bucket }>();
   private flushes = 0;
   private started = false;
-  private readonly useDebugger: boolean;
   private readonly grouped: boolean;
   /** With grouping: the tests of the current suite that ran since the last take. */
   private pending: { suite: string; ids: string[] } | undefined;
 
   constructor(
-    private readonly root: string,
+    protected readonly root: string,
     private readonly out: string,
-    sources: string | undefined,
     group: string | undefined = undefined,
   ) {
     this.grouped = group === 'suite';
-    this.useDebugger = sources === 'debugger';
-    this.session.connect();
-    this.post('Profiler.enable');
-    if (this.useDebugger) this.post('Debugger.enable');
-    // callCount: the binary modes report a function only the first time it runs, so later tests would miss it
-    this.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
     mkdirSync(out, { recursive: true });
   }
+
+  /** Absolute file → 1-based lines executed since the previous call (which resets). */
+  protected abstract executedSinceLastTake(): Iterable<[string, Iterable<number>]>;
 
   /** Lines run since the last take belong to the `file` scope of `testFile` (`*` before the first test). */
   beginTest(testFile: string | undefined, suite?: string): void {
@@ -123,6 +126,51 @@ export class PerTestCollector {
     return relative(this.root, absolute).split(sep).join('/');
   }
 
+  /** Lines that count for every test (the `file` scope `*`), whenever they ran. */
+  protected chargeToEveryTest(lines: Map<string, Iterable<number>>): void {
+    this.addLines('file\0*', 'file', '*', lines);
+  }
+
+  /** The repo-relative path of a file inside the repository and outside node_modules, else undefined. */
+  protected inRepo(absolute: string): string | undefined {
+    const path = this.relativePath(absolute);
+    if (path.startsWith('..') || path.includes('node_modules/') || path.startsWith('/')) return undefined;
+    return path;
+  }
+
+  private take(scope: 'test' | 'file', id: string): void {
+    this.addLines(`${scope}\0${id}`, scope, id, this.executedSinceLastTake());
+  }
+
+  private addLines(key: string, scope: 'test' | 'file', id: string, executed: Iterable<[string, Iterable<number>]>): void {
+    for (const [absolute, lines] of executed) {
+      const path = this.inRepo(absolute);
+      if (!path) continue;
+      let bucket = this.buckets.get(key);
+      if (!bucket) this.buckets.set(key, (bucket = { scope, id, files: new Map() }));
+      let target = bucket.files.get(path);
+      if (!target) bucket.files.set(path, (target = new Set()));
+      for (const line of lines) target.add(line);
+    }
+  }
+}
+
+/** Per-test coverage from V8 precise coverage (`Profiler.takePreciseCoverage`, block counts): any code V8 runs, whatever loaded it. */
+export class PerTestCollector extends TestCoverageCollector {
+  private readonly session = new Session();
+  private readonly scripts = new Map<string, ScriptInfo | null>();
+  private readonly useDebugger: boolean;
+
+  constructor(root: string, out: string, sources: string | undefined, group: string | undefined = undefined) {
+    super(root, out, group);
+    this.useDebugger = sources === 'debugger';
+    this.session.connect();
+    this.post('Profiler.enable');
+    if (this.useDebugger) this.post('Debugger.enable');
+    // callCount: the binary modes report a function only the first time it runs, so later tests would miss it
+    this.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+  }
+
   private post<T = unknown>(method: string, params?: object): T {
     let result: T | undefined;
     let failure: Error | null = null;
@@ -137,9 +185,8 @@ export class PerTestCollector {
     return result as T;
   }
 
-  private take(scope: 'test' | 'file', id: string): void {
+  protected *executedSinceLastTake(): Iterable<[string, Iterable<number>]> {
     const { result } = this.post<{ result: V8ScriptCoverage[] }>('Profiler.takePreciseCoverage');
-    const key = `${scope}\0${id}`;
     for (const script of result) {
       if (this.scripts.get(script.scriptId) === null) continue;
       if (!script.functions.some((fn) => fn.ranges.some((range) => range.count > 0))) continue;
@@ -147,23 +194,9 @@ export class PerTestCollector {
       if (!info) continue;
       const lines = info.spans ? executedLines(info.spans, script.functions) : [];
       if (lines.length === 0) continue;
-      let bucket = this.buckets.get(key);
-      if (!bucket) this.buckets.set(key, (bucket = { scope, id, files: new Map() }));
-      const mapped = info.map ? mapLines(info.map, info.absolute, lines) : new Map([[info.absolute, new Set(lines)]]);
-      for (const [absolute, set] of mapped) {
-        const path = this.inRepo(absolute);
-        if (!path) continue;
-        let target = bucket.files.get(path);
-        if (!target) bucket.files.set(path, (target = new Set()));
-        for (const line of set) target.add(line);
-      }
+      if (info.map) yield* mapLines(info.map, info.absolute, lines);
+      else yield [info.absolute, lines];
     }
-  }
-
-  private inRepo(absolute: string): string | undefined {
-    const path = this.relativePath(absolute);
-    if (path.startsWith('..') || path.includes('node_modules/') || path.startsWith('/')) return undefined;
-    return path;
   }
 
   private scriptInfo(script: V8ScriptCoverage): ScriptInfo | null {
@@ -192,14 +225,17 @@ export function testCaseId(file: string, titlePath: readonly string[]): string {
   return [file, ...titlePath].join(' > ');
 }
 
-let shared: PerTestCollector | undefined;
+let shared: TestCoverageCollector | undefined;
 
-/** The process's collector, created from `COVERAGE_ENV`; undefined when the host did not ask for coverage. */
-export function collectorFromEnv(env: NodeJS.ProcessEnv = process.env): PerTestCollector | undefined {
+/**
+ * The process's collector, created from `COVERAGE_ENV`; undefined when the host did not ask for
+ * coverage. `create` makes a runner's own collector (it returns undefined to take V8's).
+ */
+export function collectorFromEnv(env: NodeJS.ProcessEnv = process.env, create?: (root: string, out: string) => TestCoverageCollector | undefined): TestCoverageCollector | undefined {
   if (shared) return shared;
   const root = env[COVERAGE_ENV.root];
   const out = env[COVERAGE_ENV.out];
   if (!root || !out) return undefined;
-  shared = new PerTestCollector(root, out, env[COVERAGE_ENV.sources], env[COVERAGE_ENV.group]);
+  shared = create?.(root, out) ?? new PerTestCollector(root, out, env[COVERAGE_ENV.sources], env[COVERAGE_ENV.group]);
   return shared;
 }

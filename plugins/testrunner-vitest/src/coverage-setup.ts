@@ -3,7 +3,7 @@
 // every test, so what ran in between belongs to that test. Vitest transforms modules before running
 // them, so the collector reads each script's source from V8 (`AGENTGOV_COVERAGE_SOURCES=debugger`)
 // and maps it back to the .ts lines through the inline source map vitest attaches.
-import { collectorFromEnv, testCaseId, type PerTestCollector } from '@agentgov/core/coverage-collector';
+import { collectorFromEnv, testCaseId, type TestCoverageCollector } from '@agentgov/core/coverage-collector';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 interface TaskLike {
@@ -15,7 +15,7 @@ interface TaskLike {
 }
 
 const KEY = Symbol.for('agentgov.vitest.collector');
-const scope = globalThis as unknown as Record<symbol, PerTestCollector | undefined>;
+const scope = globalThis as unknown as Record<symbol, TestCoverageCollector | undefined>;
 // With vitest's module isolation this file is evaluated once per test file: keep one collector (one
 // inspector session, one flush counter) per worker process.
 const collector = (scope[KEY] ??= collectorFromEnv());
