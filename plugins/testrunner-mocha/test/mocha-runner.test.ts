@@ -101,20 +101,63 @@ describe('mocha runner', () => {
     expect(report.tests.map((t) => t.id)).to.deep.equal(['test/math.test.js > clamp > raises low values']);
   });
 
-  it('collects per-test coverage: a test covers the lines it ran, module bodies count as import time', async () => {
-    const root = project();
-    const report = await runner.run(root, { files: ['test/math.test.js', 'test/other.test.js'], coverage: true });
-    expect(report.coverageGranularity).to.equal('test');
-    const linesOf = (id: string, file: string) => report.coverage?.find((c) => c.id === id)?.files.find((f) => f.file === file)?.lines ?? [];
-    const inside = linesOf('test/math.test.js > clamp > keeps values inside', 'src/math.js');
-    expect(inside).to.include.members([5, 6, 7]);
-    expect(inside).to.not.include.members([11, 12]);
-    expect(linesOf('test/math.test.js > clamp > raises low values', 'src/math.js')).to.include(5).and.not.include(7);
-    expect(linesOf('test/other.test.js > greet > greets', 'src/math.js')).to.deep.equal([]);
-    expect(linesOf('test/other.test.js > greet > greets', 'src/other.js')).to.include(3);
-    const loaded = linesOf('*', 'src/math.js');
-    expect(loaded).to.include.members([1, 2, 15]);
-    expect(loaded).to.not.include(11);
+  // A CommonJS project is instrumented by default; V8 precise coverage on request (and for ES modules).
+  for (const [engine, env] of [
+    ['instrumented sources (the default for CommonJS)', {}],
+    ['V8 precise coverage (AGENTGOV_COVERAGE_ENGINE=v8)', { AGENTGOV_COVERAGE_ENGINE: 'v8' }],
+  ] as const) {
+    it(`collects per-test coverage with ${engine}: a test covers the lines it ran, module bodies count as import time`, async () => {
+      const root = project();
+      const report = await runner.run(root, { files: ['test/math.test.js', 'test/other.test.js'], coverage: true, env });
+      expect(report.tests.filter((t) => t.status === 'passed')).to.have.length(3); // --check-leaks: the coverage global is not a leak
+      expect(report.coverageGranularity).to.equal('test');
+      const linesOf = (id: string, file: string) => report.coverage?.find((c) => c.id === id)?.files.find((f) => f.file === file)?.lines ?? [];
+      const inside = linesOf('test/math.test.js > clamp > keeps values inside', 'src/math.js');
+      expect(inside).to.include.members([5, 6, 7]);
+      expect(inside).to.not.include.members([11, 12]);
+      expect(linesOf('test/math.test.js > clamp > raises low values', 'src/math.js')).to.include(5).and.not.include(7);
+      expect(linesOf('test/other.test.js > greet > greets', 'src/math.js')).to.deep.equal([]);
+      expect(linesOf('test/other.test.js > greet > greets', 'src/other.js')).to.include(3);
+      const loaded = linesOf('*', 'src/math.js');
+      expect(loaded).to.include.members([1, 2, 15]);
+      expect(loaded).to.not.include(11);
+    });
+  }
+
+  it('instrumented sources keep their line numbers in a failure\'s stack', async () => {
+    const root = project({
+      'src/thrower.js': "'use strict';\n\nfunction check(value) {\n  if (value > 1) {\n    throw new Error('too big: ' + value);\n  }\n  return value;\n}\nmodule.exports = { check };\n",
+      'test/thrower.test.js': "const { check } = require('../src/thrower');\ndescribe('check', () => {\n  it('throws', () => check(5));\n});\n",
+    });
+    const report = await runner.run(root, { files: ['test/thrower.test.js'], coverage: true });
+    const failure = report.tests.find((t) => t.id === 'test/thrower.test.js > check > throws')?.failure;
+    expect(failure?.message).to.equal('too big: 5');
+    expect(failure?.stack, failure?.stack).to.match(/src\/thrower\.js:5:/);
+    expect(report.coverage?.find((c) => c.id === 'test/thrower.test.js > check > throws')?.files.find((f) => f.file === 'src/thrower.js')?.lines).to.include.members([4, 5]).and.not.include(7);
+  });
+
+  it('project code that ran without instrumentation (an ES module) counts for every test, and says so', async () => {
+    const root = project({
+      'src/esm.mjs': 'export function twice(x) {\n  return x * 2;\n}\n',
+      'test/esm.test.js': "const assert = require('node:assert');\ndescribe('twice', () => {\n  it('doubles', async () => assert.strictEqual((await import('../src/esm.mjs')).twice(2), 4));\n});\n",
+    });
+    const report = await runner.run(root, { files: ['test/esm.test.js', 'test/other.test.js'], coverage: true });
+    expect(report.tests.every((t) => t.status === 'passed')).to.equal(true);
+    const everyTest = report.coverage?.find((c) => c.scope === 'file' && c.id === '*')?.files.find((f) => f.file === 'src/esm.mjs')?.lines;
+    expect(everyTest, 'charged to the file scope *').to.include.members([1, 2]);
+    expect(report.output).to.contain('src/esm.mjs ran without instrumentation');
+  });
+
+  it('an ES module package gets V8 coverage: nothing is left uncounted', async () => {
+    const root = project({
+      'package.json': JSON.stringify({ name: 'p', private: true, type: 'module', scripts: { test: 'mocha test/' } }),
+      'src/math.js': 'export function clamp(value, low, high) {\n  if (value < low) return low;\n  return value;\n}\n',
+      'test/math.test.js': "import assert from 'node:assert';\nimport { clamp } from '../src/math.js';\ndescribe('clamp', () => {\n  it('raises', () => assert.strictEqual(clamp(-1, 0, 10), 0));\n});\n",
+    });
+    const report = await runner.run(root, { files: ['test/math.test.js'], coverage: true });
+    const lines = report.coverage?.find((c) => c.id === 'test/math.test.js > clamp > raises')?.files.find((f) => f.file === 'src/math.js')?.lines;
+    expect(lines).to.include(2).and.not.include(3);
+    expect(report.output).to.not.contain('without instrumentation');
   });
 
   it('with AGENTGOV_COVERAGE_GROUP=suite, the tests of one suite share one take: each gets the suite\'s lines', async () => {
