@@ -7,6 +7,7 @@ import type { CoverageStore } from '../test-impact/coverage-store.js';
 import { coverageCandidates, coverageFor, type CoverageCandidates } from './coverage-selection.js';
 import { detectRunners, runnerOf, selectByImports, type DetectedRunner, type SelectedTestFile, type TestSelection } from './test-selection.js';
 import { runHops, type CachedFile, type HopOutcome, type TestFailure } from './test-step.js';
+import { runningScheduler } from '../test-impact/scheduler-for.js';
 
 /** Lint problems listed one per line; past this many the answer counts them per rule instead. */
 export const PROBLEMS_SHOWN = 20;
@@ -67,6 +68,8 @@ export interface CheckpointResult {
   /** Steps that did not run, and why. */
   skipped: { step: string; reason: string }[];
   test_impact?: { candidates: { file: string; runner: string; distance: number; reaches: string }[]; coverage: CoverageSummary | null; coverage_reason: string | null };
+  /** Wall time of each step that ran: where a slow checkpoint spent it. */
+  durations_ms: { lint?: number; test_selection?: number; tests?: number; commit?: number; push?: number };
 }
 
 function lintSection(step: Awaited<ReturnType<typeof runLint>>, autofix: boolean): LintSection {
@@ -122,7 +125,15 @@ function cachedResults(store: CoverageStore, coverage: CoverageCandidates | unde
   };
 }
 
-async function testStep(args: CheckpointArgs, changed: string[], maxHops: number, ctx: ToolContext, skipped: CheckpointResult['skipped']): Promise<{ section: TestSection | null; blocking: boolean; selection?: TestSelection }> {
+async function testStep(
+  args: CheckpointArgs,
+  changed: string[],
+  maxHops: number,
+  ctx: ToolContext,
+  skipped: CheckpointResult['skipped'],
+  durations: CheckpointResult['durations_ms'],
+): Promise<{ section: TestSection | null; blocking: boolean; selection?: TestSelection }> {
+  const started = performance.now();
   const runners = ctx.host.registries.testRunners.values();
   const detected = await detectRunners(runners, ctx.repoRoot);
   if (detected.length === 0) {
@@ -137,6 +148,7 @@ async function testStep(args: CheckpointArgs, changed: string[], maxHops: number
   const byCoverage = coverage !== undefined && coverage.covered.size > 0;
   const hops = byCoverage ? mergeSelection(selection, coverage, detected, ctx.repoRoot) : selection.hops;
   const byName = new Map<string, TestRunner>(detected.map((d) => [d.runner.name, d.runner]));
+  durations.test_selection = Math.round(performance.now() - started);
   const run = await runHops(hops, byName, ctx.repoRoot, { nameFilter: args.test_filter ?? undefined, signal: ctx.signal, cached: cachedResults(store, byCoverage ? coverage : undefined, new Set(changed), args) });
   const sum = (key: 'passed' | 'failed' | 'skipped') => run.hops.reduce((n, h) => n + h[key], 0);
   const oldest = run.cached.reduce((max, c) => Math.max(max, c.age_s), 0);
@@ -176,12 +188,25 @@ function summaryOf(result: CheckpointResult): string {
 export async function runCheckpoint(args: CheckpointArgs, ctx: ToolContext): Promise<CheckpointResult> {
   const changed = [...new Set(args.changed_files.map((f) => ctx.resolveRepoPath(f).relative))].sort();
   const maxHops = args.max_test_hops ?? (args.commit_message ? 2 : 0);
-  const result: CheckpointResult = { ok: true, summary: '', changed_files: changed, lint: null, tests: null, commit: null, push: null, skipped: [] };
+  const result: CheckpointResult = { ok: true, summary: '', changed_files: changed, lint: null, tests: null, commit: null, push: null, skipped: [], durations_ms: {} };
+  // The agent waits on this checkpoint: the background test scheduler pauses (its running batch is
+  // stopped and queued again) until the checks are done, so the two do not share the machine.
+  const release = args.lint || args.tests ? runningScheduler(ctx.index)?.hold() : undefined;
+  let selection: TestSelection | undefined;
+  try {
+    selection = await checks(args, ctx, changed, maxHops, result);
+  } finally {
+    release?.();
+  }
+  return finish(args, ctx, changed, result, selection);
+}
+
+/** Lint, then tests: what decides whether the checkpoint passes. */
+async function checks(args: CheckpointArgs, ctx: ToolContext, changed: string[], maxHops: number, result: CheckpointResult): Promise<TestSelection | undefined> {
   let blocking = false;
   let selection: TestSelection | undefined;
-
   if (args.lint) {
-    const step = await runLint(ctx.host.registries.linters.values(), ctx.repoRoot, args.autofix, ctx.signal);
+    const step = await timed(result, 'lint', () => runLint(ctx.host.registries.linters.values(), ctx.repoRoot, args.autofix, ctx.signal));
     result.lint = lintSection(step, args.autofix);
     blocking ||= step.blocking;
     if (step.linters.length === 0) result.skipped.push({ step: 'lint', reason: 'no linter plugin is loaded' });
@@ -189,18 +214,35 @@ export async function runCheckpoint(args: CheckpointArgs, ctx: ToolContext): Pro
   } else result.skipped.push({ step: 'lint', reason: 'lint: false' });
 
   if (args.tests) {
-    const tests = await testStep(args, changed, maxHops, ctx, result.skipped);
+    const started = performance.now();
+    const tests = await testStep(args, changed, maxHops, ctx, result.skipped, result.durations_ms);
+    result.durations_ms.tests = Math.round(performance.now() - started) - (result.durations_ms.test_selection ?? 0);
     result.tests = tests.section;
     selection = tests.selection;
     blocking ||= tests.blocking;
   } else result.skipped.push({ step: 'tests', reason: 'tests: false' });
-
   result.ok = !blocking;
+  return selection;
+}
+
+/** Runs one step and adds its wall time to `durations_ms`. */
+async function timed<T>(result: CheckpointResult, step: keyof CheckpointResult['durations_ms'], work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    result.durations_ms[step] = Math.round(performance.now() - started) + (result.durations_ms[step] ?? 0);
+  }
+}
+
+/** Commit and push when asked and the checks passed; the test-impact summary; the one-line summary. */
+async function finish(args: CheckpointArgs, ctx: ToolContext, changed: string[], result: CheckpointResult, selection: TestSelection | undefined): Promise<CheckpointResult> {
   if (args.commit_message) {
-    if (blocking) {
+    if (!result.ok) {
       result.commit = { committed: false, files: [], hook_modified: [], reason: 'checks failed; nothing was staged or committed' };
     } else {
-      result.commit = await commitFiles(ctx.repoRoot, [...changed, ...(result.lint?.fixed_files ?? [])], args.commit_message);
+      const message = args.commit_message;
+      result.commit = await timed(result, 'commit', () => commitFiles(ctx.repoRoot, [...changed, ...(result.lint?.fixed_files ?? [])], message));
       result.ok = result.commit.committed;
     }
   }
@@ -209,7 +251,8 @@ export async function runCheckpoint(args: CheckpointArgs, ctx: ToolContext): Pro
     else if (!result.commit?.committed || !result.commit.sha) result.skipped.push({ step: 'push', reason: 'nothing was committed' });
     else {
       try {
-        result.push = await pushBranch(ctx.repoRoot, result.commit.sha);
+        const sha = result.commit.sha;
+        result.push = await timed(result, 'push', () => pushBranch(ctx.repoRoot, sha));
       } catch (error) {
         // the commit is made: the error carries what the checkpoint did, so nothing is lost
         if (error instanceof AgentgovError) error.details['checkpoint'] = summaryOf({ ...result, ok: false });

@@ -125,7 +125,7 @@ class CandidateSet {
    * lines (an edit of `'json escape'` handling → the tests titled "json escape"), then those that ran
    * more changed lines, then focused tests (fewer covered lines), then fast ones.
    */
-  ranked(sizes: Map<string, number>, names: string[], words: string[]): TestCandidate[] {
+  ranked(sizes: ReadonlyMap<string, number>, names: string[], words: string[]): TestCandidate[] {
     const affinity = new Map<string, number>();
     const mentions = new Map<string, number>();
     for (const candidate of this.byId.values()) {

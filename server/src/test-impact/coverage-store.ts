@@ -33,6 +33,14 @@ export interface LineHits {
 export class CoverageStore {
   private readonly sqlite: Database.Database;
   private readonly hashes = new Map<string, string | null>();
+  /**
+   * What the reads below computed from the tables as they are (every test case, coverage sizes):
+   * a checkpoint or blast_radius asks for them several times per call, and the whole-table reads
+   * cost more than the rest of a selection. Dropped on every write here, and when another
+   * connection wrote (SQLite's `data_version`: a second server on the same index).
+   */
+  private memo: { key: string; values: Map<string, unknown> } = { key: '', values: new Map() };
+  private writes = 0;
 
   constructor(
     private readonly db: IndexDatabase,
@@ -54,12 +62,20 @@ export class CoverageStore {
     this.hashes.clear();
   }
 
+  private memoized<T>(name: string, compute: () => T): T {
+    const key = `${this.writes}:${this.sqlite.pragma('data_version', { simple: true }) as number}`;
+    if (this.memo.key !== key) this.memo = { key, values: new Map() };
+    if (!this.memo.values.has(name)) this.memo.values.set(name, compute());
+    return this.memo.values.get(name) as T;
+  }
+
   /** Stores test results (replacing earlier ones of the same ids). */
   recordResults(runner: string, tests: TestCaseResult[], runAt = Date.now()): void {
     const upsert = this.sqlite.prepare(
       `INSERT INTO test_cases (test_id, runner, file, title, status, duration_ms, failure, run_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(test_id) DO UPDATE SET runner = excluded.runner, file = excluded.file, title = excluded.title, status = excluded.status, duration_ms = excluded.duration_ms, failure = excluded.failure, run_at = excluded.run_at`,
     );
+    this.writes++;
     this.sqlite.transaction(() => {
       for (const test of tests) upsert.run(test.id, runner, test.file, JSON.stringify(test.titlePath), test.status, test.durationMs, test.failure ? JSON.stringify(test.failure) : null, runAt);
     })();
@@ -70,6 +86,7 @@ export class CoverageStore {
    * covered file as it is now. `hashOf` may supply the hashes (e.g. of the version that ran).
    */
   recordCoverage(source: string, coverage: TestCoverage[], hashOf: (path: string) => string | null = (path) => this.currentHash(path)): { facts: number; skippedFiles: number } {
+    this.writes++;
     const deleteLines = this.sqlite.prepare(`DELETE FROM coverage_lines WHERE scope = ? AND test_id = ?`);
     const deleteFiles = this.sqlite.prepare(`DELETE FROM coverage_files WHERE scope = ? AND test_id = ?`);
     const insertFile = this.sqlite.prepare(`INSERT OR REPLACE INTO coverage_files (scope, test_id, path, hash, source) VALUES (?, ?, ?, ?, ?)`);
@@ -117,6 +134,7 @@ export class CoverageStore {
   /** Drops results and coverage of tests that no longer exist in `files` (their test files), keeping the rest. */
   forgetTestFiles(files: string[]): void {
     if (!files.length) return;
+    this.writes++;
     const ids = this.db.select({ id: testCases.testId }).from(testCases).where(inArray(testCases.file, files)).all().map((row) => row.id);
     const deleteLines = this.sqlite.prepare(`DELETE FROM coverage_lines WHERE scope = 'test' AND test_id = ?`);
     const deleteFiles = this.sqlite.prepare(`DELETE FROM coverage_files WHERE scope = 'test' AND test_id = ?`);
@@ -148,32 +166,40 @@ export class CoverageStore {
   }
 
   testCase(id: string): StoredTestCase | undefined {
-    const row = this.db.select().from(testCases).where(eq(testCases.testId, id)).get();
-    return row ? { test_id: row.testId, runner: row.runner, file: row.file, title_path: JSON.parse(row.title) as string[], status: row.status, duration_ms: row.durationMs, run_at: row.runAt } : undefined;
+    return this.memoized('byId', () => new Map(this.allTests().map((test) => [test.test_id, test]))).get(id);
   }
 
   testsOfFile(file: string): StoredTestCase[] {
-    return this.db
-      .select()
-      .from(testCases)
-      .where(eq(testCases.file, file))
-      .all()
-      .map((row) => ({ test_id: row.testId, runner: row.runner, file: row.file, title_path: JSON.parse(row.title) as string[], status: row.status, duration_ms: row.durationMs, run_at: row.runAt }));
+    const byFile = this.memoized('byFile', () => {
+      const out = new Map<string, StoredTestCase[]>();
+      for (const test of this.allTests()) out.set(test.file, [...(out.get(test.file) ?? []), test]);
+      return out;
+    });
+    return [...(byFile.get(file) ?? [])];
   }
 
-  allTests(): StoredTestCase[] {
-    return this.db
-      .select()
-      .from(testCases)
-      .all()
-      .map((row) => ({ test_id: row.testId, runner: row.runner, file: row.file, title_path: JSON.parse(row.title) as string[], status: row.status, duration_ms: row.durationMs, run_at: row.runAt }));
+  /** Every stored test case (a shared array: callers read it, never change it). */
+  allTests(): readonly StoredTestCase[] {
+    return this.memoized('all', () =>
+      (this.sqlite.prepare(`SELECT test_id, runner, file, title, status, duration_ms, run_at FROM test_cases`).all() as { test_id: string; runner: string; file: string; title: string; status: string; duration_ms: number; run_at: number }[]).map((row) => ({
+        test_id: row.test_id,
+        runner: row.runner,
+        file: row.file,
+        title_path: JSON.parse(row.title) as string[],
+        status: row.status as StoredTestCase['status'],
+        duration_ms: row.duration_ms,
+        run_at: row.run_at,
+      })),
+    );
   }
 
   /** How many lines each test covered in all (small = a focused unit test). */
-  coverageSizes(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const row of this.sqlite.prepare(`SELECT test_id, count(*) AS n FROM coverage_lines WHERE scope = 'test' GROUP BY test_id`).iterate() as Iterable<{ test_id: string; n: number }>) out.set(row.test_id, row.n);
-    return out;
+  coverageSizes(): ReadonlyMap<string, number> {
+    return this.memoized('sizes', () => {
+      const out = new Map<string, number>();
+      for (const row of this.sqlite.prepare(`SELECT test_id, count(*) AS n FROM coverage_lines WHERE scope = 'test' GROUP BY test_id`).iterate() as Iterable<{ test_id: string; n: number }>) out.set(row.test_id, row.n);
+      return out;
+    });
   }
 
   /** The hashes a file's coverage was taken at (usually one), with how many tests each. */
@@ -188,7 +214,8 @@ export class CoverageStore {
     const wanted = [...new Set(lines)];
     const out = new Map<string, number[]>();
     if (!wanted.length) return out;
-    const query = this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND scope = 'test' AND line IN (SELECT value FROM json_each(?))`);
+    // `+scope`: the (path, line) index answers; SQLite's planner would otherwise take the scope index and read every test's lines (87 ms on express).
+    const query = this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND +scope = 'test' AND line IN (SELECT value FROM json_each(?))`);
     for (const row of query.iterate(path, JSON.stringify(wanted)) as Iterable<{ test_id: string; line: number }>) {
       const list = out.get(row.test_id);
       if (list) list.push(row.line);
@@ -200,7 +227,7 @@ export class CoverageStore {
   /** Tests (scope `test`) covering any line in [start, end] of `path`. */
   testsCoveringRange(path: string, start: number, end: number): Map<string, number[]> {
     const out = new Map<string, number[]>();
-    const query = this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND scope = 'test' AND line BETWEEN ? AND ?`);
+    const query = this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND +scope = 'test' AND line BETWEEN ? AND ?`);
     for (const row of query.iterate(path, start, end) as Iterable<{ test_id: string; line: number }>) {
       const list = out.get(row.test_id);
       if (list) list.push(row.line);
@@ -212,7 +239,7 @@ export class CoverageStore {
   /** Lines of `path` that ran while test files loaded (import time), and which loads (test files, or `*`) ran them. */
   importTimeLines(path: string): Map<number, string[]> {
     const out = new Map<number, string[]>();
-    for (const row of this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND scope = 'file'`).iterate(path) as Iterable<{ test_id: string; line: number }>) {
+    for (const row of this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND +scope = 'file'`).iterate(path) as Iterable<{ test_id: string; line: number }>) {
       const list = out.get(row.line);
       if (list) list.push(row.test_id);
       else out.set(row.line, [row.test_id]);
@@ -253,12 +280,14 @@ export class CoverageStore {
 
   staleFiles(): Map<string, string[]> {
     const out = new Map<string, string[]>();
-    for (const row of this.sqlite.prepare(`SELECT DISTINCT path, hash, test_id, scope FROM coverage_files`).iterate() as Iterable<{ path: string; hash: string; test_id: string; scope: string }>) {
-      if (this.currentHash(row.path) === row.hash) continue;
-      const list = out.get(row.path);
-      const id = row.scope === 'test' ? row.test_id : `load:${row.test_id}`;
-      if (list) list.push(id);
-      else out.set(row.path, [id]);
+    // The (file, version) pairs first — a few dozen — and the tests only of those that changed.
+    const versions = this.memoized('versions', () => this.sqlite.prepare(`SELECT DISTINCT path, hash FROM coverage_files`).all() as { path: string; hash: string }[]);
+    const testsOf = this.sqlite.prepare(`SELECT DISTINCT test_id, scope FROM coverage_files WHERE path = ? AND hash = ?`);
+    for (const { path, hash } of versions) {
+      if (this.currentHash(path) === hash) continue;
+      const list = out.get(path) ?? [];
+      for (const row of testsOf.iterate(path, hash) as Iterable<{ test_id: string; scope: string }>) list.push(row.scope === 'test' ? row.test_id : `load:${row.test_id}`);
+      out.set(path, list);
     }
     return out;
   }

@@ -60,6 +60,11 @@ export class TestScheduler {
   #pumping: Promise<void> | undefined;
   #started: Promise<void>;
   #closed = false;
+  /** Foreground runs (a checkpoint's tests) holding the background back; see `hold`. */
+  #holds = 0;
+  #held: { promise: Promise<void>; release: () => void } | undefined;
+  /** The running batch was stopped for a hold: it goes back to the front of the queue. */
+  #requeue = false;
 
   constructor(private readonly options: TestSchedulerOptions) {
     this.#started = this.#start();
@@ -152,13 +157,20 @@ export class TestScheduler {
     let failed = 0;
     let files = 0;
     while (this.#queue.length && !this.#closed) {
+      if (this.#held) await this.#held.promise;
+      if (this.#closed) break;
       this.#state = this.#kind === 'build' ? 'building' : 'refreshing';
       const batch = this.#queue.splice(0, batchSize);
       this.#abort = new AbortController();
       try {
         this.options.store.forgetHashes();
         const batchStart = Date.now();
-        const report = await runner.run(this.options.root, { files: batch, coverage: true, signal: this.#abort.signal, niceness: this.options.niceness ?? 10, timeoutMs: this.options.timeoutMs ?? 600_000 });
+        let report: Awaited<ReturnType<TestRunner['run']>>;
+        try {
+          report = await runner.run(this.options.root, { files: batch, coverage: true, signal: this.#abort.signal, niceness: this.options.niceness ?? 10, timeoutMs: this.options.timeoutMs ?? 600_000 });
+        } finally {
+          this.#abort = undefined; // no run to stop between batches
+        }
         this.options.store.forgetTestFiles(batch);
         this.options.store.recordResults(runner.name, report.tests);
         // A file written while the tests ran may not be the version they ran: its facts get a hash no
@@ -169,6 +181,12 @@ export class TestScheduler {
         files += batch.length;
         this.#progress!.done += batch.length;
       } catch (error) {
+        if ((error as Error).name === 'AbortError' && this.#requeue) {
+          // stopped for a foreground run: the same files run again once it is over
+          this.#requeue = false;
+          this.#queue.unshift(...batch.filter((file) => !this.#queue.includes(file)));
+          continue;
+        }
         if ((error as Error).name === 'AbortError') {
           this.#state = 'cancelled';
           return;
@@ -182,9 +200,37 @@ export class TestScheduler {
     this.#progress = null;
   }
 
+  /**
+   * Holds background runs back while a foreground run needs the machine (checkpoint runs the tests
+   * an agent waits for): the batch running now is stopped and queued again, and nothing starts
+   * until every hold is released. Returns the release (calling it twice is harmless).
+   */
+  hold(): () => void {
+    this.#holds++;
+    if (!this.#held) {
+      let release!: () => void;
+      const promise = new Promise<void>((resolve) => (release = resolve));
+      this.#held = { promise, release };
+    }
+    if (this.#pumping && this.#abort && !this.#abort.signal.aborted) {
+      this.#requeue = true;
+      this.#abort.abort();
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#holds > 0) return;
+      const held = this.#held;
+      this.#held = undefined;
+      held?.release();
+    };
+  }
+
   /** Stops the running test process and drops the queue. */
   cancel(): void {
     this.#queue = [];
+    this.#requeue = false;
     this.#abort?.abort();
   }
 
@@ -219,6 +265,7 @@ export class TestScheduler {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#held?.release();
     this.cancel();
     await this.#pumping?.catch(() => undefined);
   }
