@@ -84,14 +84,15 @@ const keepOutside = {
 // The entry: the hook's two functions, with every format the gate would find compiled in (each
 // loaded only when a hook asks for it).
 const { gateFormatModules } = await import(pathToFileURL(path.join(distSrc, 'gate', 'formats.js')).href);
-const formats = [...gateFormatModules()].map(([name, url]) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(relativeUrl(cliDir, fileURLToPath(url)))}),`);
+const found = gateFormatModules();
+const formats = [...found].map(([name, url]) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(relativeUrl(cliDir, fileURLToPath(url)))}),`);
 const entry = [
   "import { registerCompiledGateFormats } from './dist/src/gate/formats.js';",
   `registerCompiledGateFormats({\n${formats.join('\n')}\n});`,
   "export { gateFormatOf, runGateHook } from './dist/src/gate/hook-main.js';",
 ].join('\n');
 // What formats.js reads to find the formats: a change to any of them makes the bundle stale.
-const manifests = [path.join(cliDir, 'package.json'), ...[...gateFormatModules().values()].map((url) => manifestOf(fileURLToPath(url)))];
+const manifests = [path.join(cliDir, 'package.json'), ...[...found.values()].map((url) => manifestOf(fileURLToPath(url)))];
 
 const bundleFile = path.join(outDir, 'gate.cjs');
 rmSync(outDir, { recursive: true, force: true });

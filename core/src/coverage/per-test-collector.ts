@@ -172,17 +172,7 @@ export class PerTestCollector extends TestCoverageCollector {
   }
 
   private post<T = unknown>(method: string, params?: object): T {
-    let result: T | undefined;
-    let failure: Error | null = null;
-    let done = false;
-    this.session.post(method, params ?? {}, (error, value) => {
-      failure = error;
-      result = value as T;
-      done = true;
-    });
-    if (!done) throw new Error(`inspector ${method} did not answer synchronously`);
-    if (failure) throw failure;
-    return result as T;
+    return postNow<T>(this.session, method, params);
   }
 
   protected *executedSinceLastTake(): Iterable<[string, Iterable<number>]> {
@@ -218,6 +208,21 @@ export class PerTestCollector extends TestCoverageCollector {
     this.scripts.set(script.scriptId, info);
     return info;
   }
+}
+
+/** An inspector command on a session connected to this thread, which answers before `post` returns; throws its error. */
+export function postNow<T = unknown>(session: Session, method: string, params?: object): T {
+  let result: T | undefined;
+  let failure: Error | null = null;
+  let done = false;
+  session.post(method, params ?? {}, (error, value) => {
+    failure = error;
+    result = value as T;
+    done = true;
+  });
+  if (!done) throw new Error(`inspector ${method} did not answer synchronously`);
+  if (failure) throw failure;
+  return result as T;
 }
 
 /** The stable id of a JS test case: its repo-relative file and its title path, joined by ` > `. */

@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { createInstrumenter } from 'istanbul-lib-instrument';
 import { addHook } from 'pirates';
-import { executedLines, lineSpans, scriptPathOf, TestCoverageCollector, type V8Range, type V8ScriptCoverage } from '@agentgov/core/coverage-collector';
+import { executedLines, lineSpans, postNow, scriptPathOf, TestCoverageCollector, type V8Range, type V8ScriptCoverage } from '@agentgov/core/coverage-collector';
 
 /** The global the instrumented code counts in (created before mocha notes the globals, so `--check-leaks` accepts it). */
 const COVERAGE_VARIABLE = '__agentgov_coverage__';
@@ -105,7 +105,7 @@ export class InstrumentedCollector extends TestCoverageCollector {
       { exts: ['.js', '.cjs'], ignoreNodeModules: true, matcher: (filename) => this.inRepo(filename) !== undefined },
     );
     this.session.connect();
-    this.session.post('Profiler.enable');
+    postNow(this.session, 'Profiler.enable');
   }
 
   protected *executedSinceLastTake(): Iterable<[string, Iterable<number>]> {
@@ -137,10 +137,13 @@ export class InstrumentedCollector extends TestCoverageCollector {
    * `file` scope `*`), so a change to them is never missed. Reported on stderr once per file.
    */
   private chargeUninstrumented(): void {
-    let result: V8ScriptCoverage[] = [];
-    this.session.post('Profiler.getBestEffortCoverage', (error, value) => {
-      if (!error) result = (value as { result: V8ScriptCoverage[] }).result;
-    });
+    let result: V8ScriptCoverage[];
+    try {
+      ({ result } = postNow<{ result: V8ScriptCoverage[] }>(this.session, 'Profiler.getBestEffortCoverage'));
+    } catch (error) {
+      process.stderr.write(`agentgov coverage: could not look for project code that ran without instrumentation: ${(error as Error).message}\n`);
+      return;
+    }
     const lines = new Map<string, number[]>();
     for (const script of result) {
       const absolute = scriptPathOf(script.url);

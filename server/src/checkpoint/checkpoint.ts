@@ -149,7 +149,9 @@ async function testStep(
   const hops = byCoverage ? mergeSelection(selection, coverage, detected, ctx.repoRoot) : selection.hops;
   const byName = new Map<string, TestRunner>(detected.map((d) => [d.runner.name, d.runner]));
   durations.test_selection = Math.round(performance.now() - started);
-  const run = await runHops(hops, byName, ctx.repoRoot, { nameFilter: args.test_filter ?? undefined, signal: ctx.signal, cached: cachedResults(store, byCoverage ? coverage : undefined, new Set(changed), args) });
+  const run = await timed(durations, 'tests', () =>
+    runHops(hops, byName, ctx.repoRoot, { nameFilter: args.test_filter ?? undefined, signal: ctx.signal, cached: cachedResults(store, byCoverage ? coverage : undefined, new Set(changed), args) }),
+  );
   const sum = (key: 'passed' | 'failed' | 'skipped') => run.hops.reduce((n, h) => n + h[key], 0);
   const oldest = run.cached.reduce((max, c) => Math.max(max, c.age_s), 0);
   const section: TestSection = {
@@ -206,7 +208,7 @@ async function checks(args: CheckpointArgs, ctx: ToolContext, changed: string[],
   let blocking = false;
   let selection: TestSelection | undefined;
   if (args.lint) {
-    const step = await timed(result, 'lint', () => runLint(ctx.host.registries.linters.values(), ctx.repoRoot, args.autofix, ctx.signal));
+    const step = await timed(result.durations_ms, 'lint', () => runLint(ctx.host.registries.linters.values(), ctx.repoRoot, args.autofix, ctx.signal));
     result.lint = lintSection(step, args.autofix);
     blocking ||= step.blocking;
     if (step.linters.length === 0) result.skipped.push({ step: 'lint', reason: 'no linter plugin is loaded' });
@@ -214,9 +216,7 @@ async function checks(args: CheckpointArgs, ctx: ToolContext, changed: string[],
   } else result.skipped.push({ step: 'lint', reason: 'lint: false' });
 
   if (args.tests) {
-    const started = performance.now();
     const tests = await testStep(args, changed, maxHops, ctx, result.skipped, result.durations_ms);
-    result.durations_ms.tests = Math.round(performance.now() - started) - (result.durations_ms.test_selection ?? 0);
     result.tests = tests.section;
     selection = tests.selection;
     blocking ||= tests.blocking;
@@ -225,13 +225,13 @@ async function checks(args: CheckpointArgs, ctx: ToolContext, changed: string[],
   return selection;
 }
 
-/** Runs one step and adds its wall time to `durations_ms`. */
-async function timed<T>(result: CheckpointResult, step: keyof CheckpointResult['durations_ms'], work: () => Promise<T>): Promise<T> {
+/** Runs one step and adds its wall time to `durations`. */
+async function timed<T>(durations: CheckpointResult['durations_ms'], step: keyof CheckpointResult['durations_ms'], work: () => Promise<T>): Promise<T> {
   const started = performance.now();
   try {
     return await work();
   } finally {
-    result.durations_ms[step] = Math.round(performance.now() - started) + (result.durations_ms[step] ?? 0);
+    durations[step] = Math.round(performance.now() - started) + (durations[step] ?? 0);
   }
 }
 
@@ -242,7 +242,7 @@ async function finish(args: CheckpointArgs, ctx: ToolContext, changed: string[],
       result.commit = { committed: false, files: [], hook_modified: [], reason: 'checks failed; nothing was staged or committed' };
     } else {
       const message = args.commit_message;
-      result.commit = await timed(result, 'commit', () => commitFiles(ctx.repoRoot, [...changed, ...(result.lint?.fixed_files ?? [])], message));
+      result.commit = await timed(result.durations_ms, 'commit', () => commitFiles(ctx.repoRoot, [...changed, ...(result.lint?.fixed_files ?? [])], message));
       result.ok = result.commit.committed;
     }
   }
@@ -252,7 +252,7 @@ async function finish(args: CheckpointArgs, ctx: ToolContext, changed: string[],
     else {
       try {
         const sha = result.commit.sha;
-        result.push = await timed(result, 'push', () => pushBranch(ctx.repoRoot, sha));
+        result.push = await timed(result.durations_ms, 'push', () => pushBranch(ctx.repoRoot, sha));
       } catch (error) {
         // the commit is made: the error carries what the checkpoint did, so nothing is lost
         if (error instanceof AgentgovError) error.details['checkpoint'] = summaryOf({ ...result, ok: false });

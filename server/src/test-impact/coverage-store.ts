@@ -41,12 +41,14 @@ export class CoverageStore {
    */
   private memo: { key: string; values: Map<string, unknown> } = { key: '', values: new Map() };
   private writes = 0;
+  private readonly dataVersion: Database.Statement;
 
   constructor(
     private readonly db: IndexDatabase,
     private readonly root: string,
   ) {
     this.sqlite = (db as unknown as { $client: Database.Database }).$client;
+    this.dataVersion = this.sqlite.prepare('PRAGMA data_version').pluck();
   }
 
   /** The content hash of a file now (sha1, as the index computes it); null when it does not exist. Cached until `forgetHashes`. */
@@ -63,7 +65,7 @@ export class CoverageStore {
   }
 
   private memoized<T>(name: string, compute: () => T): T {
-    const key = `${this.writes}:${this.sqlite.pragma('data_version', { simple: true }) as number}`;
+    const key = `${this.writes}:${this.dataVersion.get() as number}`;
     if (this.memo.key !== key) this.memo = { key, values: new Map() };
     if (!this.memo.values.has(name)) this.memo.values.set(name, compute());
     return this.memo.values.get(name) as T;
@@ -172,7 +174,11 @@ export class CoverageStore {
   testsOfFile(file: string): StoredTestCase[] {
     const byFile = this.memoized('byFile', () => {
       const out = new Map<string, StoredTestCase[]>();
-      for (const test of this.allTests()) out.set(test.file, [...(out.get(test.file) ?? []), test]);
+      for (const test of this.allTests()) {
+        const list = out.get(test.file);
+        if (list) list.push(test);
+        else out.set(test.file, [test]);
+      }
       return out;
     });
     return [...(byFile.get(file) ?? [])];

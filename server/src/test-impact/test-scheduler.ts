@@ -212,7 +212,8 @@ export class TestScheduler {
       const promise = new Promise<void>((resolve) => (release = resolve));
       this.#held = { promise, release };
     }
-    if (this.#pumping && this.#abort && !this.#abort.signal.aborted) {
+    // #abort is set only while a batch runs
+    if (this.#abort && !this.#abort.signal.aborted) {
       this.#requeue = true;
       this.#abort.abort();
     }
