@@ -43,6 +43,23 @@ export interface CaptureParseContext {
 /** Where `init` writes: a settings scope of the agent (agentx-code: `project` = shared, `local` = personal). */
 export interface HookInstallOptions {
   scope?: string;
+  /** The environment the agent runs with (its home and config directories, opt-in variables); default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * One condition the agent itself needs before it calls an installed hook: the hook file where this agent
+ * version reads it, the agent's trust state for the project and the hook, an opt-in variable.
+ */
+export interface HookActivationCheck {
+  /** Short name of the condition, e.g. `hooks file read in headless mode`, `workspace trusted`. */
+  name: string;
+  /** `ok`: the agent will call the hook; `fail`: it will not; `unknown`: the agent's state cannot be read. */
+  status: 'ok' | 'fail' | 'unknown';
+  /** What was found, with the file or variable it was read from. */
+  detail: string;
+  /** The exact step the user still has to take when the status is not `ok`. */
+  remedy?: string;
 }
 
 /**
@@ -65,6 +82,15 @@ export interface HookInstaller {
   install(projectDir: string, gateCommand: string, options?: HookInstallOptions): Promise<{ changed: boolean; settingsFile: string }>;
   /** The agentgov gate commands installed in the scope's settings file (what `doctor` re-checks). */
   installed(projectDir: string, options?: HookInstallOptions): Promise<{ settingsFile: string; commands: string[] }>;
+  /** The agent versions whose hook locations and trust steps this installer was tested with (docs, `doctor`). */
+  testedWith?: string;
+  /**
+   * What the agent needs, beyond agentgov's own hook answering, before it calls the hook installed in the
+   * scope. `doctor` reports every `fail` as a failure with its remedy (an installed-but-inert hook is never
+   * `ok`); `init` prints every check that is not `ok` as a step the user still has to take, and never calls
+   * an install verified while one fails.
+   */
+  activation?(projectDir: string, options?: HookInstallOptions): Promise<HookActivationCheck[]>;
 }
 
 /** How an MCP client starts a stdio server: `agentgov serve` as `init --mcp` registers it. */
