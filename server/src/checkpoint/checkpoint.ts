@@ -186,10 +186,14 @@ async function testStep(
 
 function summaryOf(result: CheckpointResult): string {
   const parts: string[] = [];
-  const linted = result.lint?.linters.some((l) => l.status !== 'not_applicable');
-  if (result.lint && !linted) parts.push('lint: no linter applies');
-  else if (result.lint) parts.push(`lint: ${result.lint.errors} error(s), ${result.lint.warnings} warning(s)${result.lint.fixed_files.length ? `, ${result.lint.fixed_files.length} file(s) fixed` : ''}`);
-  if (!result.tests && result.skipped.some((s) => s.step === 'tests' && s.reason !== 'tests: false')) parts.push('tests: no runner applies');
+  const lint = result.lint;
+  if (lint && lint.linters.every((l) => l.status === 'not_applicable')) parts.push('lint: no linter applies');
+  else if (lint) {
+    const fixed = lint.fixed_files.length ? `, ${lint.fixed_files.length} file(s) fixed` : '';
+    parts.push(`lint: ${lint.errors} error(s), ${lint.warnings} warning(s)${fixed}`);
+  }
+  const noRunner = result.skipped.some((s) => s.step === 'tests' && s.reason !== 'tests: false');
+  if (!result.tests && noRunner) parts.push('tests: no runner applies');
   if (result.tests) parts.push(`tests: ${result.tests.passed} passed, ${result.tests.failed} failed${result.tests.file_errors.length ? `, ${result.tests.file_errors.length} file error(s)` : ''}`);
   if (result.commit) parts.push(result.commit.committed ? `committed ${result.commit.sha?.slice(0, 12)}` : `not committed: ${result.commit.reason}`);
   if (result.push) parts.push(`pushed ${result.push.branch} to origin`);
@@ -215,7 +219,18 @@ export async function runCheckpoint(args: CheckpointArgs, ctx: ToolContext): Pro
   await refuseOperationInProgress(ctx.repoRoot);
   await requireChangedFiles(ctx.repoRoot, changed);
   if (args.commit_message) await requireIdentity(ctx.repoRoot);
-  const result: CheckpointResult = { ok: true, verdict: 'PASS', summary: '', changed_files: changed, lint: null, tests: null, commit: null, push: null, skipped: [], durations_ms: {} };
+  const result: CheckpointResult = {
+    ok: true,
+    verdict: 'PASS',
+    summary: '',
+    changed_files: changed,
+    lint: null,
+    tests: null,
+    commit: null,
+    push: null,
+    skipped: [],
+    durations_ms: {},
+  };
   // The agent waits on this checkpoint: the background test scheduler pauses (its running batch is
   // stopped and queued again) until the checks are done, so the two do not share the machine.
   const release = args.lint || args.tests ? runningScheduler(ctx.index)?.hold() : undefined;
@@ -272,8 +287,10 @@ async function finish(args: CheckpointArgs, ctx: ToolContext, changed: string[],
       // exactly the changed files (with the linters' fixes to them); a fix elsewhere is the user's to commit
       const elsewhere = (result.lint?.fixed_files ?? []).filter((f) => !changed.includes(f));
       try {
-        result.commit = await timed(result.durations_ms, 'commit', () => commitFiles(ctx.repoRoot, changed, message, deadline));
+        const commit = () => commitFiles(ctx.repoRoot, changed, message, deadline);
+        result.commit = await timed(result.durations_ms, 'commit', commit);
       } catch (error) {
+        // nothing was committed: the error carries what the checks found, so nothing is lost
         if (error instanceof AgentgovError) error.details['checkpoint'] = summaryOf({ ...result, ok: false, verdict: 'FAIL' });
         throw error;
       }

@@ -35,7 +35,8 @@ function keepTail(text: string): string {
  */
 export function runGit(root: string, args: readonly string[], options: GitRunOptions = {}): Promise<GitRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: root, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const env = { ...process.env, ...options.env };
+    const child = spawn('git', args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const run: GitRun = { code: null, stdout: '', stderr: '', output: '', timedOut: false };
     let settled = false;
     const killGroup = () => {
@@ -45,7 +46,11 @@ export function runGit(root: string, args: readonly string[], options: GitRunOpt
         // the group is gone already
       }
     };
-    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((run.timedOut = true), killGroup()), options.timeoutMs);
+    const expire = () => {
+      run.timedOut = true;
+      killGroup();
+    };
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(expire, options.timeoutMs);
     const onAbort = () => killGroup();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const finish = (code: number | null) => {

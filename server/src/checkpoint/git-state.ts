@@ -13,14 +13,24 @@ interface Operation {
 
 const OPERATIONS: readonly Operation[] = [
   { name: 'merge', marker: 'MERGE_HEAD', finish: 'resolve the conflicts and `git commit`', abort: 'git merge --abort' },
-  { name: 'rebase', marker: 'rebase-merge', finish: 'resolve and `git rebase --continue`', abort: 'git rebase --abort' },
-  { name: 'rebase', marker: 'rebase-apply', finish: 'resolve and `git rebase --continue` (or `git am --continue`)', abort: 'git rebase --abort' },
-  { name: 'cherry-pick', marker: 'CHERRY_PICK_HEAD', finish: 'resolve and `git cherry-pick --continue`', abort: 'git cherry-pick --abort' },
+  { name: 'rebase', marker: 'rebase-merge', finish: '`git rebase --continue`', abort: 'git rebase --abort' },
+  {
+    name: 'rebase',
+    marker: 'rebase-apply',
+    finish: 'resolve and `git rebase --continue` (or `git am --continue`)',
+    abort: 'git rebase --abort',
+  },
+  {
+    name: 'cherry-pick',
+    marker: 'CHERRY_PICK_HEAD',
+    finish: 'resolve and `git cherry-pick --continue`',
+    abort: 'git cherry-pick --abort',
+  },
   { name: 'revert', marker: 'REVERT_HEAD', finish: 'resolve and `git revert --continue`', abort: 'git revert --abort' },
   { name: 'bisect', marker: 'BISECT_LOG', finish: 'mark the last commits', abort: 'git bisect reset' },
 ];
 
-/** git's identity complaint in short: its first line and its fatal/error lines ("Author identity unknown; fatal: …"). */
+/** git's complaint in short: its first line and its fatal/error lines ("Author identity unknown; fatal: …"). */
 function gitSays(stderr: string): string {
   const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
   const fatal = lines.filter((l) => /^(fatal|error):/.test(l));
@@ -43,7 +53,8 @@ export async function refuseOperationInProgress(root: string): Promise<void> {
   if (!found) return;
   throw new AgentgovError(
     'E_GIT_OPERATION_IN_PROGRESS',
-    `a ${found.name} is in progress (${found.marker}): checkpoint does not lint, test or commit in the middle of one, ` +
+    `a ${found.name} is in progress (${found.marker}): checkpoint does not lint, test or commit in the middle ` +
+      'of one, ' +
       `since its auto-fixes and its commit would land in the ${found.name}. Finish it (${found.finish}) or abort it ` +
       `(\`${found.abort}\`), then run checkpoint again.`,
     { operation: found.name, marker: found.marker },
@@ -52,7 +63,8 @@ export async function refuseOperationInProgress(root: string): Promise<void> {
 
 /** Whether git knows `path` (in the index or in HEAD): a missing file it tracks is a deletion. */
 async function tracked(root: string, path: string): Promise<boolean> {
-  const inIndex = await runGit(root, ['ls-files', '--cached', '-z', '--', path], { env: { GIT_LITERAL_PATHSPECS: '1' } });
+  const literal = { GIT_LITERAL_PATHSPECS: '1' };
+  const inIndex = await runGit(root, ['ls-files', '--cached', '-z', '--', path], { env: literal });
   if (inIndex.code === 0 && inIndex.stdout.length > 0) return true;
   const inHead = await runGit(root, ['rev-parse', '-q', '--verify', `HEAD:${path}`]);
   return inHead.code === 0;
@@ -74,13 +86,14 @@ export async function requireChangedFiles(root: string, changed: readonly string
       continue;
     }
     if (isDirectory) {
-      throw new AgentgovError('E_INVALID_ARGUMENT', `changed_files names the directory ${path}: list the files in it that the task changed`, { path });
+      const message = `changed_files names the directory ${path}: list the files in it that the task changed`;
+      throw new AgentgovError('E_INVALID_ARGUMENT', message, { path });
     }
   }
   if (missing.length === 0) return;
   throw new AgentgovError(
     'E_NOT_FOUND',
-    `changed_files names ${missing.length === 1 ? 'a file' : 'files'} that do${missing.length === 1 ? 'es' : ''} not exist: ` +
+    `changed_files names ${missing.length === 1 ? 'a file that does' : 'files that do'} not exist: ` +
       `${missing.join(', ')} (not in the work tree, and not a file git tracks, so not a deletion either). ` +
       'Nothing was linted, tested or committed.',
     { missing },
@@ -97,7 +110,8 @@ export async function requireIdentity(root: string): Promise<void> {
     if (run.code === 0) continue;
     throw new AgentgovError(
       'E_COMMIT_FAILED',
-      `git has no identity to commit with, so nothing was linted, tested or committed. git says: ${gitSays(run.stderr)}. ` +
+      'git has no identity to commit with, so nothing was linted, tested or committed. ' +
+        `git says: ${gitSays(run.stderr)}. ` +
         'Set one with `git config user.name "Your Name"` and `git config user.email you@example.com` ' +
         '(add --global for every repository), then run checkpoint again.',
       { reason: 'identity', output: run.stderr.trim() },

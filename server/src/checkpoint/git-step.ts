@@ -45,6 +45,11 @@ function nul(text: string): string[] {
   return text.split('\0').filter(Boolean);
 }
 
+/** A scratch file name in the git directory, unique to this call. */
+function scratchIn(gitDir: string, what: string): string {
+  return join(gitDir, `agentgov-${what}-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
 /** The commit HEAD names, or '' when the branch has no commit yet. */
 async function headCommit(root: string): Promise<string> {
   const run = await runGit(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
@@ -60,55 +65,78 @@ async function parentsOf(root: string, commit: string): Promise<string[]> {
 async function must(root: string, args: string[], env: Record<string, string>, step: string): Promise<string> {
   const run = await runGit(root, args, { env });
   if (run.code !== 0) {
-    throw new AgentgovError('E_COMMIT_FAILED', `could not ${step}: git ${args[0]} exited ${run.code}: ${tail(run.stderr, 5)}; nothing was committed`, { output: tail(run.output) });
+    const said = tail(run.stderr, 5);
+    const message = `could not ${step}: git ${args[0]} exited ${run.code}: ${said}; nothing was committed`;
+    throw new AgentgovError('E_COMMIT_FAILED', message, { output: tail(run.output) });
   }
   return run.stdout;
 }
 
-/** One `git commit` run and what came of it, judged from HEAD itself. */
+/** One `git commit` or `git push` run and what came of it; for a commit, judged from HEAD itself. */
 interface Attempt {
   run: GitRun;
   trace: GitTrace;
-  /** The new commit, when HEAD moved to a commit whose parent is the expected one. */
+  /** The new commit, when git exited 0 and HEAD moved to a commit whose parent is the old HEAD. */
   made?: string;
   head: string;
+}
+
+interface Failure {
+  message: string;
+  details: Record<string, unknown>;
 }
 
 function hookLabel(hook: HookRun): string {
   return `the ${hook.name} hook (${hook.path})`;
 }
 
-/** Why a commit or push attempt did not succeed, in git's terms: a hook by name, signing, git's own message. */
-function failureOf(attempt: Attempt, action: 'commit' | 'push', timeoutMs: number, before: string): { message: string; details: Record<string, unknown> } {
+/** Why a commit or push did not succeed, in git's terms: a hook by name, a deadline, signing, git's own message. */
+function failureOf(attempt: Attempt, action: 'commit' | 'push', timeoutMs: number, before: string): Failure {
   const { run, trace } = attempt;
   const output = tail(run.output);
   const nothing = action === 'commit' ? 'nothing was committed' : 'nothing was pushed';
   if (run.timedOut) {
     const hung = trace.hooks.find((h) => h.code === null);
-    const what = hung ? hookLabel(hung) : `git ${action}`;
     return {
-      message: `${what} did not finish within ${timeoutMs / 1000} s (server.checkpoint.hook_timeout_s); it was stopped (its process group killed) and ${nothing}`,
+      message:
+        `${hung ? hookLabel(hung) : `git ${action}`} did not finish within ${timeoutMs / 1000} s ` +
+        `(server.checkpoint.hook_timeout_s); it was stopped (its process group killed) and ${nothing}`,
       details: { reason: 'timeout', ...(hung ? { hook: hung.name, hook_path: hung.path } : {}), output },
     };
   }
   const refused = trace.hooks.find((h) => h.code !== 0);
   if (refused) {
+    const silent = output ? '' : ' without printing anything';
     return {
-      message: `${hookLabel(refused)} refused the ${action}: it exited ${refused.code}${output ? '' : ' without printing anything'}; ${nothing}`,
+      message: `${hookLabel(refused)} refused the ${action}: it exited ${refused.code}${silent}; ${nothing}`,
       details: { reason: 'hook', hook: refused.name, hook_path: refused.path, exit_code: refused.code, output },
     };
   }
   const said = trace.errors.length ? trace.errors.join('; ') : tail(run.stderr, 5).replace(/\n/g, ' ');
   if (/\bsign/i.test(said) || trace.failedChildren.some((c) => /gpg|ssh-keygen|x509|sign/i.test(c.program))) {
-    return { message: `git could not sign the ${action}: ${said}. Check commit.gpgsign, gpg.format, gpg.program and user.signingkey; ${nothing}`, details: { reason: 'signing', output } };
+    return {
+      message:
+        `git could not sign the ${action}: ${said}. ` +
+        `Check commit.gpgsign, gpg.format, gpg.program and user.signingkey; ${nothing}`,
+      details: { reason: 'signing', output },
+    };
   }
   if (run.code === 0 && action === 'push') {
-    return { message: 'git push exited 0 but did not report the branch as updated', details: { reason: 'no_update', output } };
+    const message = 'git push exited 0 but did not report the branch as updated';
+    return { message, details: { reason: 'no_update', output } };
   }
   if (run.code === 0) {
-    return { message: `git exited 0 but HEAD did not move to a new commit on top of ${before.slice(0, 12) || 'the empty branch'} (it is ${attempt.head.slice(0, 12) || 'unborn'}); ${nothing}`, details: { reason: 'no_commit', head: attempt.head, output } };
+    const on = before.slice(0, 12) || 'the empty branch';
+    const now = attempt.head.slice(0, 12) || 'unborn';
+    return {
+      message: `git exited 0 but HEAD did not move to a new commit on top of ${on} (it is ${now}); ${nothing}`,
+      details: { reason: 'no_commit', head: attempt.head, output },
+    };
   }
-  return { message: `git ${action} exited ${run.code ?? 'on a signal'}: ${said || 'without a message'}; ${nothing}`, details: { reason: 'git', exit_code: run.code, output } };
+  return {
+    message: `git ${action} exited ${run.code ?? 'on a signal'}: ${said || 'without a message'}; ${nothing}`,
+    details: { reason: 'git', exit_code: run.code, output },
+  };
 }
 
 /**
@@ -123,33 +151,45 @@ function failureOf(attempt: Attempt, action: 'commit' | 'push', timeoutMs: numbe
  * a hook past its deadline (killed with its process group), a signing failure: `E_COMMIT_FAILED`
  * naming it in git's words, with the output.
  */
-export async function commitFiles(root: string, files: readonly string[], message: string, deadline: GitDeadline): Promise<CommitOutcome> {
+export async function commitFiles(
+  root: string,
+  files: readonly string[],
+  message: string,
+  deadline: GitDeadline,
+): Promise<CommitOutcome> {
   const paths = [...new Set(files)].sort();
   const gitDir = (await must(root, ['rev-parse', '--absolute-git-dir'], {}, 'find the git directory')).trim();
   const top = (await must(root, ['rev-parse', '--show-toplevel'], {}, 'find the top of the work tree')).trim();
-  const scratch = join(gitDir, `agentgov-checkpoint-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const scratch = scratchIn(gitDir, 'checkpoint');
   const index = { GIT_INDEX_FILE: `${scratch}.index` };
   const literal = { ...index, GIT_LITERAL_PATHSPECS: '1' };
   const before = await headCommit(root);
+  const attempt = async (args: string[], replacing: string): Promise<Attempt> => {
+    const traceFile = `${scratch}.trace2`;
+    rmSync(traceFile, { force: true });
+    const env = { ...index, GIT_TRACE2_EVENT: traceFile };
+    const run = await runGit(root, args, { env, timeoutMs: deadline.timeoutMs, signal: deadline.signal });
+    const trace = readTrace(traceFile);
+    const head = await headCommit(root);
+    const onTop = head !== '' && head !== replacing && (await parentsOf(root, head)).join(' ') === before;
+    return { run, trace, head, ...(run.code === 0 && onTop ? { made: head } : {}) };
+  };
+  /** Changed files a hook rewrote in the work tree without staging its fix. */
+  const rewritten = async () => {
+    const unstaged = ['diff', '--name-only', '--relative', '-z', '--', ...paths];
+    return nul(await must(root, unstaged, literal, 'compare the work tree'));
+  };
+  const restage = (fixed: string[]) => must(root, ['add', '-A', '--', ...fixed], literal, "re-stage the hook's fixes");
   try {
-    await must(root, before ? ['read-tree', before] : ['read-tree', '--empty'], index, 'prepare a temporary index from HEAD');
+    const fromHead = before ? ['read-tree', before] : ['read-tree', '--empty'];
+    await must(root, fromHead, index, 'prepare a temporary index from HEAD');
     await must(root, ['add', '-A', '--', ...paths], literal, 'stage the changed files');
-    const staged = nul(await must(root, ['diff', '--cached', '--name-only', '--no-renames', '--relative', '-z'], index, 'list the staged files'));
-    if (staged.length === 0) return { committed: false, files: [], hook_modified: [], reason: 'nothing to commit: the changed files match HEAD' };
-
-    const attempt = async (args: string[], parent: string): Promise<Attempt> => {
-      const traceFile = `${scratch}.trace2`;
-      rmSync(traceFile, { force: true });
-      const run = await runGit(root, args, { env: { ...index, GIT_TRACE2_EVENT: traceFile }, timeoutMs: deadline.timeoutMs, signal: deadline.signal });
-      const trace = readTrace(traceFile);
-      const head = await headCommit(root);
-      const moved = head !== '' && head !== parent;
-      const onTop = moved && (await parentsOf(root, head)).join(' ') === before;
-      return { run, trace, head, ...(run.code === 0 && onTop ? { made: head } : {}) };
-    };
-    /** Changed files the hook rewrote in the work tree without staging its fix. */
-    const rewritten = async () => nul(await must(root, ['diff', '--name-only', '--relative', '-z', '--', ...paths], literal, 'compare the work tree'));
-    const restage = async (fixed: string[]) => must(root, ['add', '-A', '--', ...fixed], literal, "re-stage the hook's fixes");
+    const listStaged = ['diff', '--cached', '--name-only', '--no-renames', '--relative', '-z'];
+    const staged = nul(await must(root, listStaged, index, 'list the staged files'));
+    if (staged.length === 0) {
+      const reason = 'nothing to commit: the changed files match HEAD';
+      return { committed: false, files: [], hook_modified: [], reason };
+    }
 
     let last = await attempt(['commit', '-q', '-m', message], before);
     const hookModified = last.run.timedOut ? [] : await rewritten();
@@ -161,7 +201,12 @@ export async function commitFiles(root: string, files: readonly string[], messag
       if ((await headCommit(root)) === first) {
         const amended = await attempt(['commit', '-q', '--amend', '--no-edit'], first);
         if (amended.made) last = amended;
-        else note = `a hook refused the amend adding its own fix to ${hookModified.join(', ')}: the commit holds the change without it, and the fix is left in the work tree. ${failureOf(amended, 'commit', deadline.timeoutMs, first).message}`;
+        else {
+          const why = failureOf(amended, 'commit', deadline.timeoutMs, first).message;
+          note =
+            `a hook refused the amend adding its own fix to ${hookModified.join(', ')}: the commit holds the change ` +
+            `without it, and the fix is left in the work tree. ${why}`;
+        }
       }
     } else if (hookModified.length && !last.run.timedOut && last.trace.hooks.some((h) => h.code !== 0)) {
       await restage(hookModified);
@@ -169,13 +214,18 @@ export async function commitFiles(root: string, files: readonly string[], messag
     }
     if (!last.made) {
       const failure = failureOf(last, 'commit', deadline.timeoutMs, before);
-      throw new AgentgovError('E_COMMIT_FAILED', failure.message, { ...failure.details, files: staged, ...(hookModified.length ? { hook_modified: hookModified } : {}) });
+      const rewrote = hookModified.length ? { hook_modified: hookModified } : {};
+      const details = { ...failure.details, files: staged, ...rewrote };
+      throw new AgentgovError('E_COMMIT_FAILED', failure.message, details);
     }
     const sha = last.made;
-    const committed = nul(await must(top, ['diff-tree', '--no-commit-id', '--name-only', '--no-renames', '-r', '-z', ...(before ? [before] : ['--root']), sha], {}, 'list the committed files'));
-    await syncIndex(top, committed);
-    const relativeFiles = nul(await must(root, ['diff-tree', '--no-commit-id', '--name-only', '--no-renames', '--relative', '-r', '-z', ...(before ? [before] : ['--root']), sha], {}, 'list the committed files'));
-    return { committed: true, sha, ...(before ? { parent: before } : {}), files: relativeFiles, hook_modified: hookModified, ...(note ? { note } : {}) };
+    const range = before ? [before, sha] : ['--root', sha];
+    const changes = ['diff-tree', '--no-commit-id', '--name-only', '--no-renames', '-r', '-z', ...range];
+    await syncIndex(top, nul(await must(top, changes, {}, 'list the committed files')));
+    const relative = [...changes.slice(0, 1), '--relative', ...changes.slice(1)];
+    const committed = nul(await must(root, relative, {}, 'list the committed files'));
+    const extra = { ...(before ? { parent: before } : {}), ...(note ? { note } : {}) };
+    return { committed: true, sha, files: committed, hook_modified: hookModified, ...extra };
   } finally {
     for (const suffix of ['.index', '.index.lock', '.trace2']) rmSync(`${scratch}${suffix}`, { force: true });
   }
@@ -188,8 +238,11 @@ export async function commitFiles(root: string, files: readonly string[], messag
 async function syncIndex(top: string, committed: string[]): Promise<void> {
   if (committed.length === 0) return;
   const run = await runGit(top, ['reset', '-q', '--', ...committed], { env: { GIT_LITERAL_PATHSPECS: '1' } });
+  // `git reset -q -- paths` exits 1 when entries still differ from the work tree: not a failure
   if (run.code !== 0 && run.code !== 1) {
-    throw new AgentgovError('E_COMMIT_FAILED', `committed, but could not update the index for ${committed.join(', ')}: ${tail(run.stderr, 3)}`, { output: tail(run.output) });
+    const why = tail(run.stderr, 3);
+    const message = `committed, but could not update the index for ${committed.join(', ')}: ${why}`;
+    throw new AgentgovError('E_COMMIT_FAILED', message, { output: tail(run.output) });
   }
 }
 
@@ -199,22 +252,32 @@ async function syncIndex(top: string, committed: string[]): Promise<void> {
  * rejected push, a pre-push hook that refuses or hangs: `E_PUSH_FAILED` naming the commit that stays local.
  */
 export async function pushBranch(root: string, commit: string, deadline: GitDeadline): Promise<PushOutcome> {
-  const fail = (why: string, remediation: string, details: Record<string, unknown> = {}) =>
-    new AgentgovError('E_PUSH_FAILED', `committed ${commit.slice(0, 12)} locally, but did not push: ${why}. The local commit stays. ${remediation}`, { commit, ...details });
+  const fail = (why: string, remediation: string, details: Record<string, unknown> = {}) => {
+    const local = `committed ${commit.slice(0, 12)} locally`;
+    const message = `${local}, but did not push: ${why}. The local commit stays. ${remediation}`;
+    return new AgentgovError('E_PUSH_FAILED', message, { commit, ...details });
+  };
   const branch = (await runGit(root, ['rev-parse', '--abbrev-ref', 'HEAD'])).stdout.trim();
   if (branch === 'HEAD') throw fail('HEAD is detached', 'Check out a branch, then push it yourself.');
   const remotes = (await runGit(root, ['remote'])).stdout.split('\n').map((r) => r.trim());
-  if (!remotes.includes('origin')) throw fail('the repository has no remote named origin', 'Add one (`git remote add origin URL`), then push.', { branch });
+  if (!remotes.includes('origin')) {
+    const remediation = 'Add one (`git remote add origin URL`), then push.';
+    throw fail('the repository has no remote named origin', remediation, { branch });
+  }
   const upstreamRun = await runGit(root, ['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}']);
   const upstream = upstreamRun.code === 0 ? upstreamRun.stdout.trim() : '';
   if (!upstream.startsWith('origin/')) {
-    throw fail(`branch ${branch} has no upstream on origin${upstream ? ` (its upstream is ${upstream})` : ''}`, `Push it once yourself with \`git push -u origin ${branch}\`.`, { branch });
+    const its = upstream ? ` (its upstream is ${upstream})` : '';
+    const remediation = `Push it once yourself with \`git push -u origin ${branch}\`.`;
+    throw fail(`branch ${branch} has no upstream on origin${its}`, remediation, { branch });
   }
   const target = `refs/heads/${upstream.slice('origin/'.length)}`;
-  const scratch = join((await runGit(root, ['rev-parse', '--absolute-git-dir'])).stdout.trim(), `agentgov-push-${process.pid}-${randomBytes(4).toString('hex')}.trace2`);
+  const gitDir = (await runGit(root, ['rev-parse', '--absolute-git-dir'])).stdout.trim();
+  const traceFile = `${scratchIn(gitDir, 'push')}.trace2`;
   try {
-    const run = await runGit(root, ['push', '--porcelain', 'origin', `refs/heads/${branch}:${target}`], { env: { GIT_TRACE2_EVENT: scratch }, timeoutMs: deadline.timeoutMs, signal: deadline.signal });
-    const trace = readTrace(scratch);
+    const env = { GIT_TRACE2_EVENT: traceFile };
+    const push = ['push', '--porcelain', 'origin', `refs/heads/${branch}:${target}`];
+    const run = await runGit(root, push, { env, timeoutMs: deadline.timeoutMs, signal: deadline.signal });
     // porcelain: `<flag>\t<from>:<to>\t<summary>`; ' ' fast-forward, '*' new, '=' up to date, '!' rejected
     const line = run.stdout.split('\n').find((l) => l.split('\t')[1]?.endsWith(`:${target}`));
     const [flag, , summary = ''] = line?.split('\t') ?? [];
@@ -224,11 +287,13 @@ export async function pushBranch(root: string, commit: string, deadline: GitDead
     }
     const text = tail(run.output, 8);
     if (flag === '!' && /rejected|non-fast-forward|fetch first/i.test(summary)) {
-      throw fail('origin rejected the push (it has commits this branch lacks)', 'Pull (rebase) and push again; nothing was forced.', { branch, git: text });
+      const remediation = 'Pull (rebase) and push again; nothing was forced.';
+      throw fail('origin rejected the push (it has commits this branch lacks)', remediation, { branch, git: text });
     }
-    const failure = failureOf({ run, trace, head: commit }, 'push', deadline.timeoutMs, commit);
-    throw fail(failure.message.replace(/; nothing was pushed$/, ''), 'Fix the cause and push yourself.', { branch, ...failure.details, git: text });
+    const failure = failureOf({ run, trace: readTrace(traceFile), head: commit }, 'push', deadline.timeoutMs, commit);
+    const why = failure.message.replace(/; nothing was pushed$/, '');
+    throw fail(why, 'Fix the cause and push yourself.', { branch, ...failure.details, git: text });
   } finally {
-    rmSync(scratch, { force: true });
+    rmSync(traceFile, { force: true });
   }
 }

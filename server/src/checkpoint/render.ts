@@ -35,12 +35,14 @@ export function renderCheckpoint(result: CheckpointResult): string {
   if (result.commit) {
     const c = result.commit;
     if (c.committed) {
-      const hook = c.hook_modified.length ? ` (pre-commit hook rewrote ${c.hook_modified.join(', ')}; re-staged and included)` : '';
+      const rewrote = c.hook_modified.join(', ');
+      const hook = rewrote ? ` (pre-commit hook rewrote ${rewrote}; re-staged and included)` : '';
       lines.push(`commit ${c.sha} on ${c.parent?.slice(0, 12) ?? 'an empty branch'}: ${c.files.join(', ')}${hook}`);
     } else lines.push(`not committed: ${c.reason}`);
     if (c.note) lines.push(`  note: ${c.note}`);
     if (c.fixes_not_committed?.length) {
-      lines.push(`  not committed (lint fixes outside changed_files, left in the work tree): ${c.fixes_not_committed.join(', ')}`);
+      const left = c.fixes_not_committed.join(', ');
+      lines.push(`  not committed (lint fixes outside changed_files, left in the work tree): ${left}`);
     }
   }
   if (result.push) lines.push(`pushed ${result.push.branch} to ${result.push.remote}${result.push.range ? ` (${result.push.range})` : ''}`);

@@ -18,7 +18,7 @@ const FILES = {
 };
 
 type Commit = { committed: boolean; sha?: string; files: string[]; hook_modified: string[]; reason?: string };
-type Answer = { ok: boolean; verdict: string; summary: string; commit: Commit | null; push: { pushed: boolean } | null };
+type Answer = { ok: boolean; verdict: string; commit: Commit | null; push: { pushed: boolean } | null };
 const answer = (data: Structured) => data as unknown as Answer;
 
 /** Silent: strips trailing blanks from the staged .txt files and exits 1 when it changed one, printing nothing. */
@@ -81,7 +81,8 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
         // not in progress
       }
     }
-    for (const f of readdirSync(join(repo, '.git/hooks'))) if (!f.endsWith('.sample')) rmSync(join(repo, '.git/hooks', f));
+    const hooks = join(repo, '.git/hooks');
+    for (const f of readdirSync(hooks)) if (!f.endsWith('.sample')) rmSync(join(hooks, f));
     for (const key of ['core.hooksPath', 'commit.gpgsign', 'gpg.program', 'user.useConfigOnly']) {
       try {
         git(repo, 'config', '--unset', key);
@@ -101,14 +102,15 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     writeTree(repo, { 'notes/a.txt': 'alpha, edited\n' });
     const { data, text } = await serve.call('checkpoint', { changed_files: ['notes/a.txt'], commit_message: 'edit a' });
     expect(data.error?.code, text).to.equal('E_COMMIT_FAILED');
-    expect(data.error?.message).to.match(/pre-commit hook \(\.git\/hooks\/pre-commit\) refused the commit: it exited 1/);
+    const refusal = /pre-commit hook \(\.git\/hooks\/pre-commit\) refused the commit: it exited 1 /;
+    expect(data.error?.message).to.match(refusal);
     expect(text).to.not.match(/committed [0-9a-f]{12}/);
     expect(head()).to.equal(before);
     expect(staged(), 'the index is as it was').to.deep.equal([]);
     expect(readFileSync(join(repo, 'notes/a.txt'), 'utf8')).to.equal('alpha, edited\n');
   });
 
-  it('a silent hook that fixes a file and exits 1: one new commit on top, the user\'s last commit untouched', async () => {
+  it('a silent hook that fixes a file and exits 1: one new commit on top, the last commit untouched', async () => {
     hook('pre-commit', SILENT_FIXER_EXIT_1);
     const before = head();
     const beforeTree = git(repo, 'rev-parse', 'HEAD^{tree}');
@@ -153,7 +155,8 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
   });
 
   it('a commit-msg hook that refuses is named as the commit-msg hook', async () => {
-    hook('commit-msg', "#!/bin/sh\ngrep -q '^JIRA-' \"$1\" || { echo 'the message must start with a JIRA key'; exit 1; }\n");
+    const jira = "grep -q '^JIRA-' \"$1\" && exit 0\necho 'the message must start with a JIRA key'\nexit 1\n";
+    hook('commit-msg', `#!/bin/sh\n${jira}`);
     const before = head();
     writeTree(repo, { 'notes/a.txt': 'alpha, edited\n' });
     const { data } = await serve.call('checkpoint', { changed_files: ['notes/a.txt'], commit_message: 'edit a' });
@@ -166,7 +169,7 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     expect(answer(retry.data).commit).to.include({ committed: true });
   });
 
-  it('husky + lint-staged style hook via core.hooksPath: its fix is committed, the user\'s staged file is not', async () => {
+  it('husky + lint-staged style hook (core.hooksPath): its fix is committed, the user\'s staged file not', async () => {
     writeTree(repo, HUSKY);
     chmodSync(join(repo, '.husky/_/pre-commit'), 0o755);
     git(repo, 'config', 'core.hooksPath', '.husky/_');
@@ -187,7 +190,7 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
   });
 
   it('a file the user staged stays staged and uncommitted, and is not pushed', async () => {
-    writeTree(repo, { 'notes/user.txt': 'the user\'s work in progress\n', 'notes/b.txt': 'beta, staged by the user\n' });
+    writeTree(repo, { 'notes/user.txt': 'work in progress\n', 'notes/b.txt': 'beta, staged by the user\n' });
     git(repo, 'add', 'notes/user.txt', 'notes/b.txt');
     const before = head();
     writeTree(repo, { 'notes/a.txt': 'alpha, edited by the agent\n' });
@@ -207,6 +210,36 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     expect(git(origin, 'rev-parse', 'main')).to.equal(head());
     expect(git(origin, 'ls-tree', '--name-only', '-r', 'main')).to.not.contain('notes/user.txt');
     expect(git(origin, 'show', 'main:notes/b.txt')).to.equal('beta');
+  });
+
+  it('a hook that rewrites a file outside changed_files does not get it committed', async () => {
+    hook('pre-commit', "#!/bin/sh\necho 'touched by the hook' >> README.md\nexit 1\n");
+    const before = head();
+    writeTree(repo, { 'notes/a.txt': 'alpha, edited\n' });
+    const { data } = await serve.call('checkpoint', { changed_files: ['notes/a.txt'], commit_message: 'edit a' });
+    expect(data.error?.code, 'it fixed nothing among the changed files: no retry').to.equal('E_COMMIT_FAILED');
+    expect(head()).to.equal(before);
+    hook('pre-commit', "#!/bin/sh\necho 'touched by the hook' >> README.md\nexit 0\n");
+    const args = { changed_files: ['notes/a.txt'], commit_message: 'edit a' };
+    const { data: passed, text } = await serve.call('checkpoint', args);
+    expect(passed.error, text).to.equal(undefined);
+    expect(answer(passed).commit?.hook_modified).to.deep.equal([]);
+    expect(git(repo, 'diff-tree', '--no-commit-id', '--name-only', '-r', 'HEAD')).to.equal('notes/a.txt');
+    expect(git(repo, 'status', '--porcelain', '--', 'README.md')).to.equal('M README.md');
+  });
+
+  it('a silent pre-push hook that exits 1: E_PUSH_FAILED naming it, the local commit stays', async () => {
+    hook('pre-push', '#!/bin/sh\nexit 1\n');
+    const remote = git(origin, 'rev-parse', 'main');
+    writeTree(repo, { 'notes/a.txt': 'alpha, edited\n' });
+    const args = { changed_files: ['notes/a.txt'], commit_message: 'edit a', push: true };
+    const { data } = await serve.call('checkpoint', args);
+    expect(data.error?.code).to.equal('E_PUSH_FAILED');
+    const refusal = /^committed [0-9a-f]{12} locally, but did not push: the pre-push hook .*exited 1/;
+    expect(data.error?.message).to.match(refusal);
+    expect(data.error?.details['commit']).to.equal(head());
+    expect(subject('HEAD')).to.equal('edit a');
+    expect(git(origin, 'rev-parse', 'main'), 'origin did not move').to.equal(remote);
   });
 
   it('no git identity: git\'s own reason, no hook blamed, nothing staged', async () => {
@@ -274,7 +307,8 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
   it('a changed file that does not exist is an error naming it; a deleted tracked file is committed', async () => {
     const before = head();
     writeTree(repo, { 'notes/a.txt': 'alpha, edited\n' });
-    const missing = await serve.call('checkpoint', { changed_files: ['notes/a.txt', 'notes/nope.txt'], commit_message: 'x' });
+    const both = ['notes/a.txt', 'notes/nope.txt'];
+    const missing = await serve.call('checkpoint', { changed_files: both, commit_message: 'x' });
     expect(missing.data.error?.code).to.equal('E_NOT_FOUND');
     expect(missing.data.error?.message).to.contain('notes/nope.txt');
     expect(missing.data.error?.message).to.not.contain('notes/a.txt');
@@ -286,7 +320,8 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     expect(data.error, text).to.equal(undefined);
     expect(answer(data).commit).to.include({ committed: true });
     expect(git(repo, 'diff-tree', '--no-commit-id', '--name-status', '-r', 'HEAD')).to.equal('D\tnotes/b.txt');
-    expect(git(repo, 'status', '--porcelain', '--', 'notes/a.txt'), 'a.txt was not in changed_files').to.equal('M notes/a.txt');
+    const a = git(repo, 'status', '--porcelain', '--', 'notes/a.txt');
+    expect(a, 'a.txt was not in changed_files').to.equal('M notes/a.txt');
   });
 
   it('a run where no linter and no test applied says NOTHING CHECKED, never PASS', async () => {
@@ -296,7 +331,8 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     expect(answer(data).verdict).to.equal('NOTHING CHECKED');
     expect(text.split('\n')[0]).to.match(/^NOTHING CHECKED — /);
     expect(text).to.not.match(/^PASS/m);
-    const off = await serve.call('checkpoint', { changed_files: ['notes/a.txt'], lint: false, tests: false, commit_message: 'edit a' });
+    const unchecked = { changed_files: ['notes/a.txt'], lint: false, tests: false, commit_message: 'edit a' };
+    const off = await serve.call('checkpoint', unchecked);
     expect(off.text.split('\n')[0]).to.match(/^NOTHING CHECKED — .*committed [0-9a-f]{12}/);
     expect(answer(off.data).commit).to.include({ committed: true, sha: head() });
   });
@@ -337,7 +373,8 @@ describe('checkpoint over MCP: a hung hook meets its deadline', function () {
     expect(alive(pid), `the hook's child ${pid} was killed`).to.equal(false);
     expect(git(repo, 'diff', '--cached', '--name-only')).to.equal('');
     expect(existsSync(join(repo, '.git/index.lock')), 'no lock is left behind').to.equal(false);
-    expect(readdirSync(join(repo, '.git')).filter((f) => f.startsWith('agentgov-')), 'no temporary files left').to.deep.equal([]);
+    const scratch = readdirSync(join(repo, '.git')).filter((f) => f.startsWith('agentgov-'));
+    expect(scratch, 'no temporary files left').to.deep.equal([]);
   });
 });
 
