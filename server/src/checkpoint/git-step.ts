@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { join } from 'node:path';
 import { AgentgovError } from '@agentgov/core';
 import { readTrace, runGit, type GitRun, type GitTrace, type HookRun } from './git-process.js';
@@ -104,6 +105,9 @@ function failureOf(attempt: Attempt, action: 'commit' | 'push', timeoutMs: numbe
       details: { reason: 'timeout', ...(hung ? { hook: hung.name, hook_path: hung.path } : {}), output },
     };
   }
+  if (run.code === null) {
+    return { message: `git ${action} was stopped: the call was cancelled; ${nothing}`, details: { reason: 'cancelled', output } };
+  }
   const refused = trace.hooks.find((h) => h.code !== 0);
   if (refused) {
     const silent = output ? '' : ' without printing anything';
@@ -181,7 +185,17 @@ export async function commitFiles(
   };
   const restage = (fixed: string[]) => must(root, ['add', '-A', '--', ...fixed], literal, "re-stage the hook's fixes");
   try {
-    const fromHead = before ? ['read-tree', before] : ['read-tree', '--empty'];
+    // HEAD's tree, keeping the real index's stat data where an entry matches HEAD, so git does not
+    // re-hash the whole work tree when it refreshes the temporary index before committing
+    const realIndex = (await must(root, ['rev-parse', '--git-path', 'index'], {}, 'find the index')).trim();
+    const realIndexPath = isAbsolute(realIndex) ? realIndex : join(root, realIndex);
+    if (before && existsSync(realIndexPath)) {
+      copyFileSync(realIndexPath, index.GIT_INDEX_FILE);
+      // git's racy-entry check compares file times with the index file's own mtime: keep it
+      const { atime, mtime } = statSync(realIndexPath);
+      utimesSync(index.GIT_INDEX_FILE, atime, mtime);
+    }
+    const fromHead = before ? ['read-tree', '-m', before] : ['read-tree', '--empty'];
     await must(root, fromHead, index, 'prepare a temporary index from HEAD');
     await must(root, ['add', '-A', '--', ...paths], literal, 'stage the changed files');
     const listStaged = ['diff', '--cached', '--name-only', '--no-renames', '--relative', '-z'];
