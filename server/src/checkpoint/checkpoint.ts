@@ -2,7 +2,7 @@ import { AgentgovError, type LintProblem, type TestRunner } from '@agentgov/core
 import type { ToolContext } from '../tools/tool.js';
 import { summarizeCoverage, type CoverageSummary } from '../scout/coverage.js';
 import { commitFiles, pushBranch, type CommitOutcome, type GitDeadline, type PushOutcome } from './git-step.js';
-import { refuseOperationInProgress, requireChangedFiles, requireIdentity } from './git-state.js';
+import { refuseOperationInProgress, requireChangedFiles, requireCommitPossible } from './git-state.js';
 import { runLint, type LinterOutcome } from './lint-step.js';
 import type { CoverageStore } from '../test-impact/coverage-store.js';
 import { coverageCandidates, coverageFor, type CoverageCandidates } from './coverage-selection.js';
@@ -218,7 +218,7 @@ export async function runCheckpoint(args: CheckpointArgs, ctx: ToolContext): Pro
   // refused before anything runs: a merge in the middle, a file that is not there, no one to commit as
   await refuseOperationInProgress(ctx.repoRoot);
   await requireChangedFiles(ctx.repoRoot, changed);
-  if (args.commit_message) await requireIdentity(ctx.repoRoot);
+  if (args.commit_message) await requireCommitPossible(ctx.repoRoot);
   const result: CheckpointResult = {
     ok: true,
     verdict: 'PASS',

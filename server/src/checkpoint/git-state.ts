@@ -101,10 +101,22 @@ export async function requireChangedFiles(root: string, changed: readonly string
 }
 
 /**
- * git must know who commits before any hook runs: otherwise `E_COMMIT_FAILED` in git's own words
- * ("Author identity unknown … Please tell me who you are").
+ * Before a checkpoint that commits runs anything: the repository must be a git work tree, and git
+ * must know who commits; otherwise `E_COMMIT_FAILED` in git's own words ("Author identity unknown
+ * … Please tell me who you are").
  */
-export async function requireIdentity(root: string): Promise<void> {
+export async function requireCommitPossible(root: string): Promise<void> {
+  const inside = await runGit(root, ['rev-parse', '--is-inside-work-tree']);
+  if (inside.code !== 0 || inside.stdout.trim() !== 'true') {
+    const said = gitSays(inside.stderr) || inside.stdout.trim();
+    throw new AgentgovError(
+      'E_COMMIT_FAILED',
+      `the repository is not a git work tree (git says: ${said}), so there is nothing to commit to; nothing was ` +
+        'linted, tested or committed. Run checkpoint without commit_message to check the change, or make the ' +
+        'directory a git repository (`git init`).',
+      { reason: 'not_a_work_tree' },
+    );
+  }
   for (const who of ['GIT_AUTHOR_IDENT', 'GIT_COMMITTER_IDENT']) {
     const run = await runGit(root, ['var', who]);
     if (run.code === 0) continue;

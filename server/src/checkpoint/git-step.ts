@@ -106,7 +106,8 @@ function failureOf(attempt: Attempt, action: 'commit' | 'push', timeoutMs: numbe
     };
   }
   if (run.code === null) {
-    return { message: `git ${action} was stopped: the call was cancelled; ${nothing}`, details: { reason: 'cancelled', output } };
+    const message = `git ${action} was stopped: the call was cancelled; ${nothing}`;
+    return { message, details: { reason: 'cancelled', output } };
   }
   const refused = trace.hooks.find((h) => h.code !== 0);
   if (refused) {

@@ -316,10 +316,14 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     expect(head()).to.equal(before);
 
     rmSync(join(repo, 'notes/b.txt'));
-    const { data, text } = await serve.call('checkpoint', { changed_files: ['notes/b.txt'], commit_message: 'drop b' });
+    writeTree(repo, { 'notes/d.txt': 'delta, a new file\n' });
+    const changed = ['notes/b.txt', 'notes/d.txt'];
+    const { data, text } = await serve.call('checkpoint', { changed_files: changed, commit_message: 'b becomes d' });
     expect(data.error, text).to.equal(undefined);
     expect(answer(data).commit).to.include({ committed: true });
-    expect(git(repo, 'diff-tree', '--no-commit-id', '--name-status', '-r', 'HEAD')).to.equal('D\tnotes/b.txt');
+    const statuses = git(repo, 'diff-tree', '--no-commit-id', '--name-status', '-r', 'HEAD');
+    expect(statuses).to.equal('D\tnotes/b.txt\nA\tnotes/d.txt');
+    expect(git(repo, 'status', '--porcelain', '--', 'notes/b.txt', 'notes/d.txt'), 'the index caught up').to.equal('');
     const a = git(repo, 'status', '--porcelain', '--', 'notes/a.txt');
     expect(a, 'a.txt was not in changed_files').to.equal('M notes/a.txt');
   });
@@ -375,6 +379,33 @@ describe('checkpoint over MCP: a hung hook meets its deadline', function () {
     expect(existsSync(join(repo, '.git/index.lock')), 'no lock is left behind').to.equal(false);
     const scratch = readdirSync(join(repo, '.git')).filter((f) => f.startsWith('agentgov-'));
     expect(scratch, 'no temporary files left').to.deep.equal([]);
+  });
+});
+
+describe('checkpoint over MCP: a directory that is not a git work tree', function () {
+  this.timeout(120_000);
+  let serve: ServeClient;
+  let dir: string;
+
+  before(async () => {
+    dir = mkdtempSync('/var/tmp/agentgov-checkpoint-plain-');
+    writeTree(dir, { 'notes/a.txt': 'alpha\n' });
+    serve = await ServeClient.start(dir, { GIT_CEILING_DIRECTORIES: '/var/tmp' });
+  });
+  after(async () => {
+    await serve?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('checks without commit_message; with it, E_COMMIT_FAILED before anything runs', async () => {
+    const checked = await serve.call('checkpoint', { changed_files: ['notes/a.txt'] });
+    expect(checked.data.error).to.equal(undefined);
+    expect(answer(checked.data).verdict).to.equal('NOTHING CHECKED');
+    const { data } = await serve.call('checkpoint', { changed_files: ['notes/a.txt'], commit_message: 'x' });
+    expect(data.error?.code).to.equal('E_COMMIT_FAILED');
+    expect(data.error?.message).to.match(/^the repository is not a git work tree/);
+    const missing = await serve.call('checkpoint', { changed_files: ['notes/nope.txt'] });
+    expect(missing.data.error?.code).to.equal('E_NOT_FOUND');
   });
 });
 
