@@ -117,7 +117,7 @@ function failureOf(attempt: Attempt, action: 'commit' | 'push', timeoutMs: numbe
       details: { reason: 'hook', hook: refused.name, hook_path: refused.path, exit_code: refused.code, output },
     };
   }
-  const said = trace.errors.length ? trace.errors.join('; ') : tail(run.stderr, 5).replace(/\n/g, ' ');
+  const said = trace.errors.length ? trace.errors.join('; ') : tail(run.stderr || run.output, 5).replace(/\n/g, ' ');
   if (/\bsign/i.test(said) || trace.failedChildren.some((c) => /gpg|ssh-keygen|x509|sign/i.test(c.program))) {
     return {
       message:
@@ -236,10 +236,11 @@ export async function commitFiles(
     const sha = last.made;
     const range = before ? [before, sha] : ['--root', sha];
     const changes = ['diff-tree', '--no-commit-id', '--name-only', '--no-renames', '-r', '-z', ...range];
-    await syncIndex(top, nul(await must(top, changes, {}, 'list the committed files')));
+    const indexNote = await syncIndex(top, nul(await must(top, changes, {}, 'list the committed files')));
     const relative = [...changes.slice(0, 1), '--relative', ...changes.slice(1)];
     const committed = nul(await must(root, relative, {}, 'list the committed files'));
-    const extra = { ...(before ? { parent: before } : {}), ...(note ? { note } : {}) };
+    const notes = [note, indexNote].filter(Boolean).join(' ');
+    const extra = { ...(before ? { parent: before } : {}), ...(notes ? { note: notes } : {}) };
     return { committed: true, sha, files: committed, hook_modified: hookModified, ...extra };
   } finally {
     for (const suffix of ['.index', '.index.lock', '.trace2']) rmSync(`${scratch}${suffix}`, { force: true });
@@ -248,17 +249,18 @@ export async function commitFiles(
 
 /**
  * The real index catches up with the commit for the committed paths only (they now match HEAD);
- * every other entry, the user's staged work, stays as it was.
+ * every other entry, the user's staged work, stays as it was. The commit is made either way: a
+ * failure here (another git process holds index.lock) is a note saying how to catch up by hand.
  */
-async function syncIndex(top: string, committed: string[]): Promise<void> {
-  if (committed.length === 0) return;
+async function syncIndex(top: string, committed: string[]): Promise<string | undefined> {
+  if (committed.length === 0) return undefined;
   const run = await runGit(top, ['reset', '-q', '--', ...committed], { env: { GIT_LITERAL_PATHSPECS: '1' } });
   // `git reset -q -- paths` exits 1 when entries still differ from the work tree: not a failure
-  if (run.code !== 0 && run.code !== 1) {
-    const why = tail(run.stderr, 3);
-    const message = `committed, but could not update the index for ${committed.join(', ')}: ${why}`;
-    throw new AgentgovError('E_COMMIT_FAILED', message, { output: tail(run.output) });
-  }
+  if (run.code === 0 || run.code === 1) return undefined;
+  return (
+    `the index was not updated for ${committed.join(', ')} (git reset: ${tail(run.stderr, 3).replace(/\n/g, ' ')}); ` +
+    'they show as staged reversals until `git reset -q -- <those files>` is run.'
+  );
 }
 
 /**
@@ -301,6 +303,11 @@ export async function pushBranch(root: string, commit: string, deadline: GitDead
       return { pushed: true, remote: 'origin', branch, ...(range ? { range } : {}) };
     }
     const text = tail(run.output, 8);
+    if (flag === '!' && /remote rejected/i.test(summary)) {
+      // origin's own hooks or branch protection: `[remote rejected] main -> main (pre-receive hook declined)`
+      const remediation = 'Fix what origin names, then push yourself.';
+      throw fail(`origin refused the push: ${summary}`, remediation, { branch, git: text });
+    }
     if (flag === '!' && /rejected|non-fast-forward|fetch first/i.test(summary)) {
       const remediation = 'Pull (rebase) and push again; nothing was forced.';
       throw fail('origin rejected the push (it has commits this branch lacks)', remediation, { branch, git: text });

@@ -242,6 +242,21 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     expect(git(origin, 'rev-parse', 'main'), 'origin did not move').to.equal(remote);
   });
 
+  it('origin\'s pre-receive hook declining: E_PUSH_FAILED with origin\'s reason, not "it has commits"', async () => {
+    writeTree(origin, { 'hooks/pre-receive': '#!/bin/sh\necho "main is protected" >&2\nexit 1\n' });
+    chmodSync(join(origin, 'hooks/pre-receive'), 0o755);
+    try {
+      writeTree(repo, { 'notes/a.txt': 'alpha, edited\n' });
+      const args = { changed_files: ['notes/a.txt'], commit_message: 'edit a', push: true };
+      const { data } = await serve.call('checkpoint', args);
+      expect(data.error?.code).to.equal('E_PUSH_FAILED');
+      expect(data.error?.message).to.match(/did not push: origin refused the push: .*pre-receive hook declined/);
+      expect(data.error?.details['git']).to.contain('main is protected');
+    } finally {
+      rmSync(join(origin, 'hooks/pre-receive'));
+    }
+  });
+
   it('no git identity: git\'s own reason, no hook blamed, nothing staged', async () => {
     git(repo, 'config', '--unset', 'user.name');
     git(repo, 'config', '--unset', 'user.email');
