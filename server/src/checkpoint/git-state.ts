@@ -66,7 +66,7 @@ async function tracked(root: string, path: string): Promise<boolean> {
   const literal = { GIT_LITERAL_PATHSPECS: '1' };
   const inIndex = await runGit(root, ['ls-files', '--cached', '-z', '--', path], { env: literal });
   if (inIndex.code === 0 && inIndex.stdout.length > 0) return true;
-  const inHead = await runGit(root, ['rev-parse', '-q', '--verify', `HEAD:${path}`]);
+  const inHead = await runGit(root, ['rev-parse', '-q', '--verify', `HEAD:./${path}`]);
   return inHead.code === 0;
 }
 

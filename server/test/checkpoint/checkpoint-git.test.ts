@@ -331,16 +331,15 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     expect(head()).to.equal(before);
 
     rmSync(join(repo, 'notes/b.txt'));
+    git(repo, 'rm', '-q', 'notes/c.txt'); // gone from the index too: known from HEAD
     writeTree(repo, { 'notes/d.txt': 'delta, a new file\n' });
-    const changed = ['notes/b.txt', 'notes/d.txt'];
-    const { data, text } = await serve.call('checkpoint', { changed_files: changed, commit_message: 'b becomes d' });
+    const changed = ['notes/b.txt', 'notes/c.txt', 'notes/d.txt'];
+    const { data, text } = await serve.call('checkpoint', { changed_files: changed, commit_message: 'b, c become d' });
     expect(data.error, text).to.equal(undefined);
     expect(answer(data).commit).to.include({ committed: true });
     const statuses = git(repo, 'diff-tree', '--no-commit-id', '--name-status', '-r', 'HEAD');
-    expect(statuses).to.equal('D\tnotes/b.txt\nA\tnotes/d.txt');
-    expect(git(repo, 'status', '--porcelain', '--', 'notes/b.txt', 'notes/d.txt'), 'the index caught up').to.equal('');
-    const a = git(repo, 'status', '--porcelain', '--', 'notes/a.txt');
-    expect(a, 'a.txt was not in changed_files').to.equal('M notes/a.txt');
+    expect(statuses).to.equal('D\tnotes/b.txt\nD\tnotes/c.txt\nA\tnotes/d.txt');
+    expect(git(repo, 'status', '--porcelain', '--', 'notes'), 'the index caught up').to.equal('M notes/a.txt');
   });
 
   it('a run where no linter and no test applied says NOTHING CHECKED, never PASS', async () => {
@@ -394,6 +393,36 @@ describe('checkpoint over MCP: a hung hook meets its deadline', function () {
     expect(existsSync(join(repo, '.git/index.lock')), 'no lock is left behind').to.equal(false);
     const scratch = readdirSync(join(repo, '.git')).filter((f) => f.startsWith('agentgov-'));
     expect(scratch, 'no temporary files left').to.deep.equal([]);
+  });
+});
+
+describe('checkpoint over MCP: serving a package inside a larger git work tree', function () {
+  this.timeout(120_000);
+  let serve: ServeClient;
+  let repo: string;
+
+  before(async () => {
+    ({ repo } = repoWithOrigin({ ...FILES, 'pkg/src/x.txt': 'x\n', 'pkg/README.md': '# pkg\n' }, '*.txt'));
+    unlinkSync(join(repo, '.git/hooks/pre-commit'));
+    serve = await ServeClient.start(join(repo, 'pkg'));
+  });
+  after(async () => {
+    await serve?.close();
+  });
+
+  it('takes changed_files relative to the package and commits exactly them', async () => {
+    const before = git(repo, 'rev-parse', 'HEAD');
+    writeTree(repo, { 'notes/a.txt': 'outside the package, staged by the user\n', 'pkg/src/x.txt': 'x, edited\n' });
+    git(repo, 'add', 'notes/a.txt');
+    git(repo, 'rm', '-q', 'pkg/README.md');
+    const changed = ['src/x.txt', 'README.md'];
+    const { data, text } = await serve.call('checkpoint', { changed_files: changed, commit_message: 'pkg: edit x' });
+    expect(data.error, text).to.equal(undefined);
+    expect(answer(data).commit?.files).to.deep.equal(['README.md', 'src/x.txt']);
+    expect(git(repo, 'rev-parse', 'HEAD~1')).to.equal(before);
+    const statuses = git(repo, 'diff-tree', '--no-commit-id', '--name-status', '-r', 'HEAD');
+    expect(statuses).to.equal('D\tpkg/README.md\nM\tpkg/src/x.txt');
+    expect(git(repo, 'diff', '--cached', '--name-only')).to.equal('notes/a.txt');
   });
 });
 
