@@ -291,7 +291,8 @@ async function finish(args: CheckpointArgs, ctx: ToolContext, changed: string[],
         result.commit = await timed(result.durations_ms, 'commit', commit);
       } catch (error) {
         // nothing was committed: the error carries what the checks found, so nothing is lost
-        if (error instanceof AgentgovError) error.details['checkpoint'] = summaryOf({ ...result, ok: false, verdict: 'FAIL' });
+        const checks = summaryOf({ ...result, ok: false, verdict: 'FAIL' });
+        if (error instanceof AgentgovError) error.details['checkpoint'] = checks;
         throw error;
       }
       if (elsewhere.length) result.commit.fixes_not_committed = elsewhere;
@@ -307,7 +308,8 @@ async function finish(args: CheckpointArgs, ctx: ToolContext, changed: string[],
         result.push = await timed(result.durations_ms, 'push', () => pushBranch(ctx.repoRoot, sha, deadline));
       } catch (error) {
         // the commit is made: the error carries what the checkpoint did, so nothing is lost
-        if (error instanceof AgentgovError) error.details['checkpoint'] = summaryOf({ ...result, ok: false, verdict: 'FAIL' });
+        const checks = summaryOf({ ...result, ok: false, verdict: 'FAIL' });
+        if (error instanceof AgentgovError) error.details['checkpoint'] = checks;
         throw error;
       }
     }

@@ -34,7 +34,10 @@ export const checkpointTool = defineTool({
   readOnly: false,
   mutates: (args) => (args.lint && args.autofix) || args.commit_message !== null,
   description:
-    'Finishes a task: lints the repository (auto-fixing), runs the tests the change can break nearest first (tests importing the changed files, farther ones only when those pass), and with commit_message commits when everything passes (pre-commit hooks run), then optionally pushes.',
+    'Finishes a task: lints the repository (auto-fixing), runs the tests the change can break nearest first ' +
+    '(tests importing the changed files, farther ones only when those pass), and with commit_message commits ' +
+    'exactly the changed files when no check failed (hooks run; what else is staged stays staged), then ' +
+    'optionally pushes. Refuses during a merge, rebase, cherry-pick, revert or bisect.',
   inputSchema: input,
   outputSchema: z
     .object({
@@ -51,7 +54,14 @@ export const checkpointTool = defineTool({
     })
     .passthrough(),
   returns:
-    '`ok` (nothing failed), `verdict` (PASS, FAIL, or NOTHING CHECKED when no linter and no test looked at anything), a one-line `summary`, `lint` (per linter: ran / not_applicable with reason / failed; errors, warnings, `problems` as `path:line:col rule message`, `by_rule` counts when there are many, `fixed_files`), `tests` (per hop: files, status, counts, rerun commands; `failures` with test id, message and the stack frames inside the repository; `note` on what lies beyond max_test_hops), `commit` (sha, parent = the old HEAD, exactly the files committed, hook_modified) or why not; a refused commit is E_COMMIT_FAILED naming the hook or git\'s reason, `push`, `skipped` steps with reasons; `test_impact` on request.',
+    '`ok` (nothing failed), `verdict` (PASS, FAIL, or NOTHING CHECKED when no linter and no test looked ' +
+      'at anything), a one-line `summary`, `lint` (per linter: ran / not_applicable with reason / failed; ' +
+      'errors, warnings, `problems` as `path:line:col rule message`, `by_rule` counts when there are many, ' +
+      '`fixed_files`), `tests` (per hop: files, status, counts, rerun commands; `failures` with test id, ' +
+      'message and the stack frames inside the repository; `note` on what lies beyond max_test_hops), ' +
+      '`commit` (sha, parent = the old HEAD, exactly the files committed, hook_modified) or why not; a ' +
+      'refused commit is E_COMMIT_FAILED naming the hook or git\'s reason, `push`, `skipped` steps with ' +
+      'reasons; `test_impact` on request.',
   whenToUse: 'After editing files, to check and commit the work: first without commit_message to see problems, then with it to commit.',
   related: ['semantic_diff', 'recon_impact', 'refactor_commit'],
   errors: [
