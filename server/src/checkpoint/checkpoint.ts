@@ -218,7 +218,7 @@ export async function runCheckpoint(args: CheckpointArgs, ctx: ToolContext): Pro
   // refused before anything runs: a merge in the middle, a file that is not there, no one to commit as
   await refuseOperationInProgress(ctx.repoRoot);
   await requireChangedFiles(ctx.repoRoot, changed);
-  if (args.commit_message) await requireCommitPossible(ctx.repoRoot);
+  if (args.commit_message) await requireCommitPossible(ctx.repoRoot, changed);
   const result: CheckpointResult = {
     ok: true,
     verdict: 'PASS',

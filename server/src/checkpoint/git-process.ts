@@ -16,6 +16,8 @@ export interface GitRun {
 export interface GitRunOptions {
   /** Added to the server's environment (GIT_INDEX_FILE, GIT_TRACE2_EVENT, …). */
   env?: Record<string, string>;
+  /** Written to git's stdin (otherwise stdin is empty: a hook that reads it gets end-of-file). */
+  input?: string;
   /** Kill git and its hooks (the whole process group) after this long. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -36,7 +38,9 @@ function keepTail(text: string): string {
 export function runGit(root: string, args: readonly string[], options: GitRunOptions = {}): Promise<GitRun> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...options.env };
-    const child = spawn('git', args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const stdin = options.input === undefined ? 'ignore' : 'pipe';
+    const child = spawn('git', args, { cwd: root, env, stdio: [stdin, 'pipe', 'pipe'], detached: true });
+    if (options.input !== undefined) child.stdin?.end(options.input);
     const run: GitRun = { code: null, stdout: '', stderr: '', output: '', timedOut: false };
     let settled = false;
     const killGroup = () => {
@@ -61,11 +65,11 @@ export function runGit(root: string, args: readonly string[], options: GitRunOpt
       run.code = run.timedOut ? null : code;
       resolve(run);
     };
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       run.stdout = keepTail(run.stdout + chunk.toString());
       run.output = keepTail(run.output + chunk.toString());
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       run.stderr = keepTail(run.stderr + chunk.toString());
       run.output = keepTail(run.output + chunk.toString());
     });

@@ -105,7 +105,7 @@ export async function requireChangedFiles(root: string, changed: readonly string
  * must know who commits; otherwise `E_COMMIT_FAILED` in git's own words ("Author identity unknown
  * … Please tell me who you are").
  */
-export async function requireCommitPossible(root: string): Promise<void> {
+export async function requireCommitPossible(root: string, changed: readonly string[]): Promise<void> {
   const inside = await runGit(root, ['rev-parse', '--is-inside-work-tree']);
   if (inside.code !== 0 || inside.stdout.trim() !== 'true') {
     const said = gitSays(inside.stderr) || inside.stdout.trim();
@@ -127,6 +127,25 @@ export async function requireCommitPossible(root: string): Promise<void> {
         'Set one with `git config user.name "Your Name"` and `git config user.email you@example.com` ' +
         '(add --global for every repository), then run checkpoint again.',
       { reason: 'identity', output: run.stderr.trim() },
+    );
+  }
+  // an untracked file git ignores cannot be committed without forcing it: say so now, not after the tests
+  const input = changed.map((f) => `${f}\0`).join('');
+  const ignored = await runGit(root, ['check-ignore', '--stdin', '-z', '-v'], { input });
+  // -z -v: source, line number, pattern, path, each NUL-terminated
+  const fields = ignored.stdout.split('\0');
+  const rules: string[] = [];
+  for (let i = 0; i + 3 < fields.length; i += 4) {
+    const [source, line, pattern, path] = fields.slice(i, i + 4);
+    rules.push(`${path} (${source}:${line} ${pattern})`);
+  }
+  if (ignored.code === 0 && rules.length) {
+    throw new AgentgovError(
+      'E_COMMIT_FAILED',
+      `changed_files names ${rules.length === 1 ? 'a file' : 'files'} git ignores, so the commit cannot hold ` +
+        `${rules.length === 1 ? 'it' : 'them'}: ${rules.join(', ')}. Nothing was linted, tested or committed. ` +
+        'Leave it out of changed_files, or track it yourself (`git add -f`) if it belongs in the repository.',
+      { reason: 'ignored', ignored: rules },
     );
   }
 }

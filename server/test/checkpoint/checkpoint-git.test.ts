@@ -342,6 +342,19 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     expect(git(repo, 'status', '--porcelain', '--', 'notes'), 'the index caught up').to.equal('M notes/a.txt');
   });
 
+  it('a changed file git ignores is refused before anything runs, naming the rule', async () => {
+    writeTree(repo, { '.gitignore': 'build/\n', 'build/out.txt': 'generated\n', 'notes/a.txt': 'alpha, edited\n' });
+    git(repo, 'add', '.gitignore');
+    git(repo, 'commit', '-q', '-m', 'ignore build');
+    const before = head();
+    const args = { changed_files: ['notes/a.txt', 'build/out.txt'], commit_message: 'edit a' };
+    const { data } = await serve.call('checkpoint', args);
+    expect(data.error?.code).to.equal('E_COMMIT_FAILED');
+    expect(data.error?.message).to.contain('build/out.txt (.gitignore:1 build/)');
+    expect(head()).to.equal(before);
+    expect(staged()).to.deep.equal([]);
+  });
+
   it('a run where no linter and no test applied says NOTHING CHECKED, never PASS', async () => {
     writeTree(repo, { 'notes/a.txt': 'alpha, edited\n' });
     const { data, text } = await serve.call('checkpoint', { changed_files: ['notes/a.txt'] });
