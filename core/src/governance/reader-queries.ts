@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type {
   AssessmentRecord,
+  CallCounts,
   CallEvidence,
   CallFilter,
   CallSummary,
@@ -80,23 +81,13 @@ function callsCte(d: ReaderDialect, filter: CallFilter, extra: SQL[] = []): SQL 
     ), c AS (SELECT * FROM j ${outerSql})`;
 }
 
-const COUNTS = sql`count(*) AS calls,
-  SUM(CASE WHEN level IN (${list(RISKY)}) THEN 1 ELSE 0 END) AS risky,
-  SUM(CASE WHEN action = 'allow' THEN 1 ELSE 0 END) AS allow,
-  SUM(CASE WHEN action = 'warn' THEN 1 ELSE 0 END) AS warn,
-  SUM(CASE WHEN action = 'ask' THEN 1 ELSE 0 END) AS ask,
-  SUM(CASE WHEN action = 'deny' THEN 1 ELSE 0 END) AS deny`;
+const emptyCounts = (): CallCounts => ({ calls: 0, risky: 0, allow: 0, warn: 0, ask: 0, deny: 0 });
 
-type CountRow = { calls: unknown; risky: unknown; allow: unknown; warn: unknown; ask: unknown; deny: unknown };
-
-const counts = (row: CountRow) => ({
-  calls: num(row.calls),
-  risky: num(row.risky),
-  allow: num(row.allow),
-  warn: num(row.warn),
-  ask: num(row.ask),
-  deny: num(row.deny),
-});
+function add(counts: CallCounts, group: { level: RiskLevel; action: RiskAction }, n: number): void {
+  counts.calls += n;
+  if (RISKY.includes(group.level)) counts.risky += n;
+  counts[group.action] += n;
+}
 
 type CallRow = {
   id: string;
@@ -160,46 +151,68 @@ export class SqlGovernanceReader implements GovernanceReader {
     private readonly onClose: () => Promise<void>,
   ) {}
 
+  /**
+   * One scan of the period's calls, grouped by everything the overview breaks them down by (a few
+   * thousand groups at most), then summed here per day, agent, project and reason; the rules come
+   * from a second scan of only the calls that were not plainly allowed.
+   */
   async overview(filter: CallFilter): Promise<Overview> {
     const c = callsCte(this.d, filter);
-    const byKey = async (column: SQL, limit: number, where: SQL = sql``): Promise<KeyCounts[]> => {
-      const rows = await this.d.run<CountRow & { key: string }>(
-        sql`${c} SELECT ${column} AS key, ${COUNTS} FROM c ${where} GROUP BY ${column} ORDER BY calls DESC, key LIMIT ${limit}`,
-      );
-      return rows.map((row) => ({ key: row.key, ...counts(row) }));
-    };
-    const perDay = await this.d.run<CountRow & { day: string }>(
-      sql`${c} SELECT substr("timestamp", 1, 10) AS day, ${COUNTS} FROM c GROUP BY substr("timestamp", 1, 10) ORDER BY day`,
+    type Group = { day: string; framework: string; cwd: string; reason_code: string; level: RiskLevel; action: RiskAction; n: unknown };
+    const groups = await this.d.run<Group>(
+      sql`${c} SELECT substr("timestamp", 1, 10) AS day, framework, cwd, reason_code, level, action, count(*) AS n
+        FROM c GROUP BY substr("timestamp", 1, 10), framework, cwd, reason_code, level, action`,
     );
-    const per_day = perDay.map((row) => ({ day: row.day, ...counts(row) }));
-    const totals = { calls: 0, risky: 0, allow: 0, warn: 0, ask: 0, deny: 0 };
-    for (const day of per_day) for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += day[key];
+    const tallies = { day: new Map<string, CallCounts>(), agent: new Map<string, CallCounts>(), project: new Map<string, CallCounts>(), reason: new Map<string, CallCounts>() };
+    const totals = emptyCounts();
+    for (const g of groups) {
+      const n = num(g.n);
+      const keys = { day: g.day, agent: g.framework, project: g.cwd, reason: g.reason_code };
+      for (const [dimension, key] of Object.entries(keys) as [keyof typeof tallies, string][]) {
+        let counts = tallies[dimension].get(key);
+        if (!counts) tallies[dimension].set(key, (counts = emptyCounts()));
+        add(counts, g, n);
+      }
+      add(totals, g, n);
+    }
+    const ranked = (map: Map<string, CallCounts>, limit: number): KeyCounts[] =>
+      [...map]
+        .map(([key, counts]) => ({ key, ...counts }))
+        .sort((a, b) => b.calls - a.calls || (a.key < b.key ? -1 : 1))
+        .slice(0, limit);
+    tallies.reason.delete('no_risk_detected');
     const { from, ruleId } = this.d.ruleHits;
-    const rules = await this.d.run<{ rule_id: string; calls: unknown }>(
-      sql`${c} SELECT ${ruleId} AS rule_id, count(DISTINCT c.id) AS calls FROM c, ${from}
-        WHERE c.action <> 'allow' OR c.level IN (${list(RISKY)})
-        GROUP BY ${ruleId} ORDER BY calls DESC, rule_id LIMIT 10`,
-    );
+    // Ranked here, not by ORDER BY: the stores' collations would break ties differently.
+    const rules = (
+      await this.d.run<{ rule_id: string; calls: unknown }>(
+        sql`${c} SELECT ${ruleId} AS rule_id, count(DISTINCT c.id) AS calls FROM c, ${from}
+          WHERE c.action <> 'allow' OR c.level IN (${list(RISKY)}) GROUP BY ${ruleId}`,
+      )
+    )
+      .map((row) => ({ rule_id: row.rule_id, calls: num(row.calls) }))
+      .sort((a, b) => b.calls - a.calls || (a.rule_id < b.rule_id ? -1 : 1))
+      .slice(0, 10);
     return {
       totals,
-      per_day,
-      by_agent: await byKey(sql`framework`, 50),
-      by_project: await byKey(sql`cwd`, 20),
-      top_reasons: await byKey(sql`reason_code`, 10, sql`WHERE reason_code <> 'no_risk_detected'`),
-      top_rules: rules.map((row) => ({ rule_id: row.rule_id, calls: num(row.calls) })),
+      per_day: [...tallies.day].map(([day, counts]) => ({ day, ...counts })).sort((a, b) => (a.day < b.day ? -1 : 1)),
+      by_agent: ranked(tallies.agent, 50),
+      by_project: ranked(tallies.project, 20),
+      top_reasons: ranked(tallies.reason, 10),
+      top_rules: rules,
     };
   }
 
   async sessions(filter: CallFilter, page: Page): Promise<{ total: number; rows: SessionSummary[] }> {
     const c = callsCte(this.d, filter);
-    const [total] = await this.d.run<{ n: unknown }>(
-      sql`${c} SELECT count(*) AS n FROM (SELECT 1 AS one FROM c GROUP BY framework, session_id) s`,
-    );
-    const rows = await this.d.run<SessionRow>(
-      sql`${c} SELECT ${SESSION_COLUMNS} FROM c GROUP BY framework, session_id
+    // The number of sessions rides along each row (a window over the groups): one scan, not two.
+    const rows = await this.d.run<SessionRow & { total: unknown }>(
+      sql`${c} SELECT ${SESSION_COLUMNS}, count(*) OVER () AS total FROM c GROUP BY framework, session_id
         ORDER BY last_call DESC, framework, session_id LIMIT ${page.limit} OFFSET ${page.offset}`,
     );
-    return { total: num(total?.n), rows: rows.map(sessionSummary) };
+    if (rows.length > 0 || page.offset === 0) return { total: num(rows[0]?.total), rows: rows.map(sessionSummary) };
+    // A page past the end has no row to carry the count.
+    const [total] = await this.d.run<{ n: unknown }>(sql`${c} SELECT count(*) AS n FROM (SELECT 1 AS one FROM c GROUP BY framework, session_id) s`);
+    return { total: num(total?.n), rows: [] };
   }
 
   async session(framework: string, sessionId: string, page: Page) {
