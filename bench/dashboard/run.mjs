@@ -9,7 +9,7 @@
 // time; the week is the overview's default period (the last seven days of data, ≈ 1/4 of 30 days).
 // Prints one JSON object per measurement, then a table and the command that reproduces it.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -26,6 +26,7 @@ export class FilterError extends Error {
 export const FILTER_PARAMETERS = ['since', 'until', 'agent', 'project', 'level', 'action', 'reason', 'q'] as const;
 export const PAGE_PARAMETERS = ['page', 'page_size'] as const;
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it refuses
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const REASON = /^[a-z][a-z0-9_]{0,63}$/;
