@@ -89,7 +89,8 @@ describe('the installed hook runs however agentgov was started (bash -c, as the 
       const prefix = launcher(join(root, 'launch'));
       const init = bash(`${prefix} init agentx-code --project '${project}'`, { cwd: root, env });
       expect(init.code, init.stderr + init.stdout).to.equal(0);
-      expect(init.stdout).to.contain("checked: the hook ran and answered 'deny'");
+      expect(init.stdout).to.contain("the hook command works: the hook ran and answered 'deny'");
+      expect(init.stdout).to.contain('verified: agentx-code will call the hook');
       const [command, ...more] = installedCommands(join(project, '.agentx', 'settings.json'));
       expect(more).to.deep.equal([]);
       // The dangerous call is never allowed; the harmless one gets no permission decision (no widening).
