@@ -97,6 +97,11 @@ export interface HookInstaller {
 export interface McpServerEntry {
   command: string;
   args: string[];
+  /**
+   * Environment the agent must give the server (`AGENTGOV_HOME`, `AGENTGOV_CONFIG` as set when `init --mcp`
+   * ran): agents start MCP servers with a filtered environment (Codex), so agentgov's files would move.
+   */
+  env?: Record<string, string>;
 }
 
 /** Registers `agentgov serve` in an agent's own MCP server configuration (`init AGENT --mcp`). */

@@ -4,13 +4,14 @@
  * scripted server on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentBin } from '../src/install-agents.mjs';
 import { findFiles, gateJournal, replay, status, watchOnce } from '../src/agentgov-record.mjs';
 import { startModelServer } from '../src/model-server.mjs';
 import anthropic from '../src/protocols/anthropic-messages.mjs';
 import { agentgov, createRun, describeRun, removeRun, runAgent, runProcess } from '../src/run-agent.mjs';
+import { RECON_TASK, writeSampleProject } from '../src/sample-project.mjs';
 
 const AGENT = 'claude-code';
 
@@ -114,5 +115,33 @@ describe('Claude Code (real CLI) with agentgov init claude-code', function () {
     assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(result)}`);
     const [use] = toolUses(server.requests);
     assert.match(toolResults(server.requests).get(use.id)?.text ?? '', /agentgov: deny \(destructive_delete_critical/);
+  });
+
+  it('init claude-code --mcp: Claude Code lists agentgov\'s tools and its model\'s recon call gets an answer, files where AGENTGOV_HOME said', async () => {
+    writeSampleProject(run.project);
+    // agentgov's files live elsewhere for this person; the agent is started without that variable
+    const agentgovHome = join(run.home, '.local', 'share', 'agentgov');
+    const init = await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project], { env: { AGENTGOV_HOME: agentgovHome } });
+    assert.equal(init.code, 0, describeRun(init));
+    const registered = JSON.parse(readFileSync(join(run.project, '.mcp.json'), 'utf8')).mcpServers.agentgov;
+    assert.deepEqual(registered.env, { AGENTGOV_HOME: agentgovHome });
+
+    server.setScript({ calls: [{ kind: 'mcp', tool: 'recon', arguments: { task: RECON_TASK } }], text: 'done' });
+    // Claude Code asks before an MCP tool runs; headless, the person allows agentgov's tools by flag
+    const result = await runClaude(['--allowedTools', 'mcp__agentgov']);
+    assert.equal(result.code, 0, describeRun(result));
+    const offered = new Set(server.requests.flatMap((r) => (r.body?.tools ?? []).map((t) => t.name)));
+    const listed = server.requests.flatMap((r) => JSON.stringify(r.body?.messages ?? []).match(/mcp__agentgov__[a-z_]+/g) ?? []);
+    const agentgovTools = new Set([...offered, ...listed].filter((n) => n.startsWith('mcp__agentgov__')));
+    for (const tool of ['recon', 'recon_impact', 'blast_radius', 'checkpoint']) assert.ok(agentgovTools.has(`mcp__agentgov__${tool}`), `agentgov's ${tool} not listed: ${[...agentgovTools].join(', ')}`);
+    const recon = toolUses(server.requests).find((u) => u.name === 'mcp__agentgov__recon');
+    assert.ok(recon, 'the model called recon');
+    const answer = toolResults(server.requests).get(recon.id);
+    assert.equal(answer?.isError, false, `recon failed: ${JSON.stringify(answer)}`);
+    assert.match(answer.text, /fetchWithRetry/);
+    assert.match(answer.text, /src\/retry\.ts/);
+    const logs = existsSync(join(agentgovHome, 'logs')) ? readdirSync(join(agentgovHome, 'logs')) : [];
+    assert.ok(logs.some((f) => f.startsWith('serve-')), `the server Claude Code started did not log under ${agentgovHome}`);
+    assert.ok(!existsSync(join(run.home, '.agentgov', 'logs')), 'the server wrote to the default home');
   });
 });

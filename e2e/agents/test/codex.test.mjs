@@ -8,7 +8,7 @@
  * calling the hook meanwhile, and the block after them.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { agentBin } from '../src/install-agents.mjs';
 import { codexHooks, trustReviewedHooks } from '../src/codex-hooks-review.mjs';
@@ -16,6 +16,7 @@ import { findFiles, gateJournal, replay, status, watchOnce } from '../src/agentg
 import { startModelServer } from '../src/model-server.mjs';
 import responses from '../src/protocols/openai-responses.mjs';
 import { agentgov, createRun, describeRun, removeRun, runAgent, runProcess } from '../src/run-agent.mjs';
+import { RECON_TASK, writeSampleProject } from '../src/sample-project.mjs';
 
 const AGENT = 'codex';
 
@@ -154,5 +155,45 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     const { calls, outputs } = callsAndOutputs(server.requests);
     assert.match(outputs.get(calls[0].call_id), /README\.md/);
     assert.deepEqual(gateJournal(run).map((e) => [e.event.arguments.command, e.verdict.decision]), [['ls', 'allow']]);
+  });
+
+  it('init codex --mcp: Codex waits for agentgov (required), lists its tools from the first request on, recon gets an answer, files where AGENTGOV_HOME said', async () => {
+    writeSampleProject(run.project);
+    const agentgovHome = join(run.home, '.local', 'share', 'agentgov');
+    const init = await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project], { env: { AGENTGOV_HOME: agentgovHome } });
+    assert.equal(init.code, 0, describeRun(init));
+    assert.match(readFileSync(join(run.project, '.codex', 'config.toml'), 'utf8'), /required = true/);
+
+    server.setScript({ calls: [{ kind: 'mcp', tool: 'recon', arguments: { task: RECON_TASK } }], text: 'done' });
+    // Codex reads a project's .codex/config.toml only once the folder is trusted: the person's --trust
+    const result = await runCodex(['--trust']);
+    assert.equal(result.code, 0, describeRun(result));
+    // Codex defers MCP tools: its first request names the agentgov namespace (the server is up before the
+    // first turn), and the model's tool_search gets agentgov's tools back
+    const first = server.requests.find((r) => r.path.startsWith('/v1/responses'));
+    assert.match(JSON.stringify(first?.body?.input ?? []), /Deferred tool namespaces:.*- mcp__agentgov: agentgov: code intelligence/);
+    const searched = server.requests.flatMap((r) => (r.body?.input ?? []).filter((i) => i?.type === 'tool_search_output').flatMap((i) => i.tools ?? []));
+    const names = searched.filter((t) => t.name === 'mcp__agentgov').flatMap((t) => (t.tools ?? []).map((u) => u.name));
+    for (const tool of ['recon', 'recon_impact', 'recon_scout', 'describe']) assert.ok(names.includes(tool), `tool_search did not list agentgov's ${tool}: ${names.join(', ')}`);
+    const { calls, outputs } = callsAndOutputs(server.requests);
+    const recon = calls.find((c) => c.name === 'recon' || c.name.endsWith('__recon'));
+    assert.ok(recon, `the model called recon: ${JSON.stringify(server.requests.map((r) => r.error ?? r.status))}`);
+    assert.match(outputs.get(recon.call_id) ?? '', /fetchWithRetry/, describeRun(result));
+    assert.match(outputs.get(recon.call_id), /src\/retry\.ts/);
+    const logs = existsSync(join(agentgovHome, 'logs')) ? readdirSync(join(agentgovHome, 'logs')) : [];
+    assert.ok(logs.some((f) => f.startsWith('serve-')), `the server Codex started did not log under ${agentgovHome}`);
+    assert.ok(!existsSync(join(run.home, '.agentgov', 'logs')), 'the server wrote to the default home');
+  });
+
+  it('the reason for required = true: without it Codex sends its first request before agentgov is up', async () => {
+    writeSampleProject(run.project);
+    assert.equal((await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project])).code, 0);
+    const file = join(run.project, '.codex', 'config.toml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^required = true\n/m, ''));
+    server.setScript({ calls: [], text: 'done' });
+    const result = await runCodex(['--trust']);
+    assert.equal(result.code, 0, describeRun(result));
+    const first = server.requests.find((r) => r.path.startsWith('/v1/responses'));
+    assert.doesNotMatch(JSON.stringify(first?.body ?? {}), /mcp__agentgov/);
   });
 });

@@ -16,6 +16,7 @@ export const claudeMcpRegistrar: McpRegistrar = {
   scopes: ['project', 'user'],
   async register(projectDir, server, { scope, env }) {
     const configFile = claudeMcpConfigFile(projectDir, scope, env);
-    return { ...registerJsonMcpServer(configFile, 'agentgov', { type: 'stdio', command: server.command, args: server.args }), configFile };
+    const entry = { type: 'stdio', command: server.command, args: server.args, ...(server.env ? { env: server.env } : {}) };
+    return { ...registerJsonMcpServer(configFile, 'agentgov', entry), configFile };
   },
 };
