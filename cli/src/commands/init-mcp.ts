@@ -54,5 +54,7 @@ export async function registerMcpServer(host: PluginHost, options: InitMcpOption
       ? `registered the agentgov MCP server for ${options.agent} in ${configFile}:\n  ${[server.command, ...server.args].join(' ')}${envText}\n`
       : `the agentgov MCP server is already registered for ${options.agent} in ${configFile}; nothing changed\n`,
   );
+  const steps = registrar.remainingSteps?.(projectDir, { scope, env: process.env }) ?? [];
+  if (steps.length) context.stdout.write(`for ${options.agent} to use it, you still have to:\n${steps.map((step, i) => `  ${i + 1}. ${step}\n`).join('')}`);
   return EXIT.OK;
 }

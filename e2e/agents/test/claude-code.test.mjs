@@ -123,6 +123,7 @@ describe('Claude Code (real CLI) with agentgov init claude-code', function () {
     const agentgovHome = join(run.home, '.local', 'share', 'agentgov');
     const init = await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project], { env: { AGENTGOV_HOME: agentgovHome } });
     assert.equal(init.code, 0, describeRun(init));
+    assert.match(init.stdout, /for claude-code to use it, you still have to:\n.*approve agentgov\n.*`--allowedTools mcp__agentgov`/);
     const registered = JSON.parse(readFileSync(join(run.project, '.mcp.json'), 'utf8')).mcpServers.agentgov;
     assert.deepEqual(registered.env, { AGENTGOV_HOME: agentgovHome });
 

@@ -163,6 +163,7 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     const init = await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project], { env: { AGENTGOV_HOME: agentgovHome } });
     assert.equal(init.code, 0, describeRun(init));
     assert.match(readFileSync(join(run.project, '.codex', 'config.toml'), 'utf8'), /required = true/);
+    assert.match(init.stdout, /for codex to use it, you still have to:\n {2}1\. Codex reads .*config\.toml only in a trusted project/);
 
     server.setScript({ calls: [{ kind: 'mcp', tool: 'recon', arguments: { task: RECON_TASK } }], text: 'done' });
     // Codex reads a project's .codex/config.toml only once the folder is trusted: the person's --trust

@@ -72,4 +72,8 @@ export const codexMcpRegistrar: McpRegistrar = {
     writeSettingsText(configFile, next);
     return { changed: true, configFile };
   },
+  remainingSteps(projectDir, { scope }) {
+    if (scope !== 'project') return [];
+    return [`Codex reads ${join(projectDir, '.codex', 'config.toml')} only in a trusted project: start \`codex\` in ${projectDir} and answer that you trust this folder (headless: add \`--trust\` to one \`codex exec\` run in it)`];
+  },
 };
