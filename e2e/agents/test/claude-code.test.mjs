@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentBin } from '../src/install-agents.mjs';
-import { findFiles, gateJournal, replay, status, watchOnce } from '../src/agentgov-record.mjs';
+import { findFiles, gateJournal, replay, startWatch, status, watchOnce } from '../src/agentgov-record.mjs';
 import { startModelServer } from '../src/model-server.mjs';
 import anthropic from '../src/protocols/anthropic-messages.mjs';
 import { agentgov, createRun, describeRun, removeRun, runAgent, runProcess } from '../src/run-agent.mjs';
@@ -105,6 +105,32 @@ describe('Claude Code (real CLI) with agentgov init claude-code', function () {
     const db = await status(run);
     assert.equal(db.events, 2, `one event per call: ${JSON.stringify(db)}`);
     assert.equal(db.sessions, 1);
+  });
+
+  it('with watch running: the gate answers through it, watch tails the transcript, and a call is one event however it arrives', async () => {
+    assert.equal((await agentgov(run, ['init', AGENT, '--project', run.project])).code, 0);
+    const watch = await startWatch(run);
+    let result;
+    try {
+      server.setScript({ calls: [{ kind: 'shell', command: 'rm -rf ~' }, { kind: 'shell', command: 'ls' }], text: 'done' });
+      result = await runClaude([]);
+      assert.equal(result.code, 0, describeRun(result));
+      // watch tails Claude Code's transcript (a scan every second catches what file events miss)
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    } finally {
+      assert.equal(await watch.stop(), 0, watch.output());
+    }
+    assert.ok(existsSync(run.marker));
+    const uses = toolUses(server.requests);
+    assert.match(toolResults(server.requests).get(uses[0].id)?.text ?? '', /agentgov: deny \(destructive_delete_critical/);
+    assert.doesNotMatch(toolResults(server.requests).get(uses[0].id)?.text ?? '', /assessed in process/, 'watch answered, not the in-process fallback');
+    assert.deepEqual(gateJournal(run), [], 'watch recorded the decisions itself');
+    const { session_id: sessionId } = JSON.parse(result.stdout);
+    const [transcript] = findFiles(join(run.home, '.claude', 'projects'), new RegExp(`^${sessionId}\\.jsonl$`));
+    const replayed = await replay(run, transcript, AGENT);
+    assert.match(replayed.summary, /0 new event\(s\), 2 already recorded/);
+    assert.deepEqual(replayed.records.map((r) => r.event.id), uses.map((u) => `claude-code:${sessionId}:${u.id}`));
+    assert.equal((await status(run)).events, 2);
   });
 
   it('blocks rm -rf ~ with the hook alone when Claude Code bypasses its own permission prompts', async () => {

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { agentBin } from '../src/install-agents.mjs';
 import { codexHooks, trustReviewedHooks } from '../src/codex-hooks-review.mjs';
-import { findFiles, gateJournal, replay, status, watchOnce } from '../src/agentgov-record.mjs';
+import { findFiles, gateJournal, replay, startWatch, status, watchOnce } from '../src/agentgov-record.mjs';
 import { startModelServer } from '../src/model-server.mjs';
 import responses from '../src/protocols/openai-responses.mjs';
 import { agentgov, createRun, describeRun, removeRun, runAgent, runProcess } from '../src/run-agent.mjs';
@@ -142,19 +142,31 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     assert.equal((await status(run)).events, 3);
   });
 
-  it('runs ls without a prompt in its default headless mode once the hook is trusted', async () => {
+  it('runs ls without a prompt in its default headless mode; with watch running the call is one event (gate, rollout, replay)', async () => {
     assert.equal((await agentgov(run, ['init', AGENT, '--project', run.project])).code, 0);
     server.setScript({ calls: [], text: 'hello' });
     assert.equal((await runCodex(['--trust'])).code, 0);
     const listed = await codexHooks(codex, run.project, run.env);
     assert.deepEqual(listed.map((h) => [h.eventName, h.trustStatus]), [['preToolUse', 'untrusted']]);
     await trustReviewedHooks(codex, run.project, run.env, (hook) => hook.command?.includes('agentgov.js gate --stdin --format codex'));
-    server.setScript({ calls: [{ kind: 'shell', command: 'ls' }], text: 'done' });
-    const result = await runCodex([]);
-    assert.equal(result.code, 0, describeRun(result));
+    const watch = await startWatch(run);
+    let result;
+    try {
+      server.setScript({ calls: [{ kind: 'shell', command: 'ls' }], text: 'done' });
+      result = await runCodex([]);
+      assert.equal(result.code, 0, describeRun(result));
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    } finally {
+      assert.equal(await watch.stop(), 0, watch.output());
+    }
     const { calls, outputs } = callsAndOutputs(server.requests);
     assert.match(outputs.get(calls[0].call_id), /README\.md/);
-    assert.deepEqual(gateJournal(run).map((e) => [e.event.arguments.command, e.verdict.decision]), [['ls', 'allow']]);
+    assert.deepEqual(gateJournal(run), [], 'watch answered the hook and recorded the decision itself');
+    const rollouts = findFiles(join(run.home, '.codex', 'sessions'), /^rollout-.*\.jsonl$/);
+    const replayed = await replay(run, rollouts.at(-1), AGENT);
+    assert.match(replayed.summary, /0 new event\(s\), 1 already recorded/);
+    assert.deepEqual(replayed.records.map((r) => [r.event.arguments.command, r.assessment.action]), [['ls', 'allow']]);
+    assert.equal((await status(run)).events, 1);
   });
 
   it('init codex --mcp: Codex waits for agentgov (required), lists its tools from the first request on, recon gets an answer, files where AGENTGOV_HOME said', async () => {
