@@ -14,7 +14,7 @@
  * end the response. A route's `path` is a string (matched exactly, query string ignored) or a RegExp
  * (tested on the path without the query string).
  *
- * The script (one per test, `server.setScript`):
+ * The script (one per test, `server.setScript`, which also empties `server.requests`):
  *
  *   { calls: [ToolCall, ...], text: 'done' }
  *   ToolCall = { kind: 'shell', command: 'rm -rf ~' }
