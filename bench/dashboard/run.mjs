@@ -58,7 +58,7 @@ const kinds = {
   'overview (week, one agent)': `/api/overview?${week}&agent=codex`,
   'sessions (week, deny)': `/api/sessions?${week}&action=deny`,
   'sessions (week, agent + level + text)': `/api/sessions?${week}&agent=claude-code&level=high,critical&q=aws`,
-  'sessions (all time, page 10)': `/api/sessions?page=10`,
+  'sessions (week, page 10)': `/api/sessions?${week}&page=10`,
   'session timeline': null,
   'call evidence': null,
 };
