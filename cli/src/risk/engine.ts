@@ -226,6 +226,8 @@ class RuleEngine implements RiskEngine {
       for (const child of Object.values(value)) {
         for (const item of Array.isArray(child) ? child : [child]) if (typeof item === 'string' && texts.length < NESTED_ARGS.values) texts.push(item.length > MAX_COMMAND_CHARS ? item.slice(0, MAX_COMMAND_CHARS) : item);
       }
+      // A proxy's inner call names its tool (`CallMcpTool {toolName: "delete_repository"}`).
+      for (const key of ['toolName', 'tool_name', 'tool', 'name']) if (typeof value[key] === 'string' && depth + (key === 'name' ? 0 : 1) > 0) texts.push(`tool_name=${value[key] as string}`);
       const commandKey = COMMAND_KEYS.find((k) => typeof value[k] === 'string' || isWordList(value[k]));
       if (commandKey !== undefined) answers.push(this.assessShell({ command: value[commandKey] }, cwd, projectRoot, [...factors, `${shown} takes a command (${where}.${commandKey}): judged as a shell command`]));
       for (const key of GENERIC_PATH_KEYS) {
