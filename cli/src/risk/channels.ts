@@ -474,12 +474,22 @@ export const COMMAND_VARIABLES: Record<string, string> = {
   PROMPT_COMMAND: 'bash prompt',
   BASH_ENV: 'bash startup file',
   RSYNC_RSH: 'rsync -e',
+  RUSTC_WRAPPER: 'cargo rustc wrapper',
+  CARGO_BUILD_RUSTC_WRAPPER: 'cargo rustc wrapper',
+  RUSTC: 'cargo compiler',
+  CC: 'compiler',
+  CXX: 'compiler',
+  GIT_PROXY_COMMAND: 'git proxy',
+  SUDO_ASKPASS: 'sudo askpass',
+  BROWSER: 'browser',
+  FCEDIT: 'fc editor',
+  DIFFPROG: 'diff program',
 };
 
 /** The payload of `NAME=value` when NAME is a command variable (`LESSOPEN='|cmd %s'` drops its pipe). */
 export function variablePayload(name: string, value: string): Payload | undefined {
   const label = Object.hasOwn(COMMAND_VARIABLES, name) ? COMMAND_VARIABLES[name] : undefined;
-  if (label === undefined || value === '' || /^(cat|less|more|vi|vim|nano|true|emacs|code --wait)$/.test(value.trim())) return undefined;
+  if (label === undefined || value === '' || /^(cat|less|more|vi|vim|nano|true|emacs|code --wait|gcc|g\+\+|clang|clang\+\+|cc|c\+\+|sccache|ccache|rustc)$/.test(value.trim())) return undefined;
   if (name === 'BASH_ENV') return undefined;
   return { via: `$${name} (${label})`, script: name.startsWith('LESS') ? value.replace(/^\|+-?/, '') : value };
 }
