@@ -51,13 +51,15 @@ export class ReadBudget {
 
   /**
    * A file the command runs was read (write, then run): reading it gets a budget of its own
-   * (time, syntax nodes; the caller adds commands), for at most READ_FILE_EXTENSIONS files.
+   * (twice the CPU time, the wall clock and syntax nodes of a command; the caller adds commands),
+   * for at most READ_FILE_EXTENSIONS files.
    * True when it was granted.
    */
   extend(): boolean {
     if (this.extensionsLeft <= 0 || this.met.has('ms')) return false;
     this.extensionsLeft -= 1;
-    this.msAllowed += this.limits.ms;
+    // Twice the time of a command: a file is up to 64 KiB of script, read by a cold gate process.
+    this.msAllowed += 2 * this.limits.ms;
     this.wallDeadline += this.limits.wallMs;
     this.nodesLeft += this.limits.nodes;
     return true;
