@@ -213,6 +213,11 @@ class Walker {
       if (!unknown && split.length > 0) words.splice(0, 1, ...split);
     }
     // `$(echo rm) -rf ~`, `` `printf rm` -rf ~ ``: a substitution that only prints a literal is that literal.
+    // `$(which sh)`, `` `command -v bash` ``: the program found on PATH by that name.
+    for (let i = 0; i < words.length; i += 1) {
+      const found = /^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[pP]|whereis\s+-b)\s+([\w.+-]+)\s*(?:\)|`)$/.exec(words[i] ?? '');
+      if (found) words[i] = `/usr/bin/${found[1] ?? ''}`;
+    }
     const printedName = /^(?:\$\(|`)\s*(?:echo|printf)\s+(?:-[neE]+\s+)?(['"]?)([^'"`()$;|&<>]*)\1\s*(?:\)|`)$/.exec(words[0] ?? '');
     if (printedName && (printedName[2] ?? '').trim() !== '') words.splice(0, 1, ...(printedName[2] ?? '').trim().split(/\s+/));
     else if (/^(?:\$\(|`)/.test(words[0] ?? '')) {
@@ -329,6 +334,15 @@ class Walker {
     for (const operand of operands) {
       const script = this.writtenScripts.get(operand.slice(operand.lastIndexOf('/') + 1));
       if (script !== undefined) this.script(script, { ...frame, via: [...frame.via, `runs written ${operand}`], depth: frame.depth + 1 });
+    }
+    // Handed to another program (`nmap --script=$TF`, `gdb -x $TF`, `python $TF`): the written text
+    // is read as code — what it spawns runs (`os.execute("/bin/sh")`).
+    if (runner) return;
+    for (const arg of words.slice(1)) {
+      const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+      if (value === '' || value.startsWith('-')) continue;
+      const script = this.writtenScripts.get(value.slice(value.lastIndexOf('/') + 1));
+      if (script !== undefined) this.inlineCode(interpreterFamily(name) ?? 'script', script, frame, `${name} reads written ${value}`);
     }
   }
 
