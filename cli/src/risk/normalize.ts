@@ -868,6 +868,13 @@ class Walker {
     const name = argv[0] ?? '';
     if (name === 'git' && argv[1] === 'clone') this.trackClone(argv.slice(2), frame);
     else if (this.cloned.length > 0) this.runsCloned(argv, frame);
+    // `curl URL | tar xz`, `wget URL && unzip x.zip`: the files extracted there came from the network.
+    if (/^(tar|gtar|bsdtar|unzip|7z|7za)$/.test(name) && (frame.inputFrom.some((p) => DOWNLOADERS.has(p)) || argv.slice(1).some((a) => this.downloaded.has(a.slice(a.lastIndexOf('/') + 1))))) {
+      const at = argv.findIndex((a) => a === '-C' || a === '--directory' || a === '-d');
+      const dir = at > 0 ? argv[at + 1] : argv.find((a) => a.startsWith('--directory='))?.slice(12);
+      const target = dir === undefined ? frame.cwd : path.posix.isAbsolute(dir) ? dir : frame.cwd !== null ? path.posix.resolve(frame.cwd, dir) : dir;
+      if (target !== null) this.cloned.push(target);
+    }
     if (DOWNLOADERS.has(name)) {
       const options = argv.flatMap((arg, i) => (DOWNLOAD_OUTPUT_OPTIONS.has(arg) || /^-[a-zA-Z]+[oO]$/.test(arg) ? [argv[i + 1] ?? ''] : /^--output(-document)?=/.test(arg) ? [arg.slice(arg.indexOf('=') + 1)] : /^-[oO]./.test(arg) ? [arg.slice(2)] : [])).filter((o) => o !== '' && o !== '-');
       // aria2c writes into `-d DIR` (named by `-o`, or by the URL), wget into `-P DIR`.
@@ -921,7 +928,7 @@ class Walker {
     const runsFile = operand !== undefined && inClone(place(operand));
     const builds = inClone(frame.cwd) && (CLONE_RUNNERS.test(argv.join(' ')) || (!runner && /\.(sh|bash|py|pl|rb|js|mjs|ts|ps1)$|^(install|setup|configure|bootstrap|build|run|init|deploy)$/.test(name)));
     if (!runsFile && !builds) return;
-    this.out.commands.push({ argv: [runner ? name : 'sh'], cwd: frame.cwd, env: frame.env, via: [...frame.via, `runs cloned ${operand ?? name}`], redirects: [], inputFrom: ['git-clone'], argsFromStdin: false });
+    this.out.commands.push({ argv: [runner ? name : 'sh'], cwd: frame.cwd, env: frame.env, via: [...frame.via, `runs fetched ${operand ?? name}`], redirects: [], inputFrom: ['git-clone'], argsFromStdin: false });
   }
 
   private factor(text: string): void {
