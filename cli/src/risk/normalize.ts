@@ -460,7 +460,7 @@ class Walker {
     const family = interpreterFamily(name);
     if (word0.includes('/') && !SHELLS.has(name) && family === undefined && !Object.hasOwn(WRAPPERS, name)) return script(place(word0), 'script');
     if (SHELLS.has(name) || name === 'source' || name === '.') return script(place(operand(args, ['-o', '+o', '-O', '+O', '--rcfile', '--init-file']) ?? '') , 'shell');
-    if (family !== undefined && inlineCodeOf(family, args) === undefined) {
+    if (family !== undefined && SCRIPT_RUNNERS.has(family) && inlineCodeOf(family, args) === undefined) {
       if (args.includes('-m') && /^(pytest|py\.test)$/.test(args[args.indexOf('-m') + 1] ?? '')) return this.conftest(dir, script);
       if (args.includes('-m') && /^pip$/.test(args[args.indexOf('-m') + 1] ?? '')) return this.pipInstall(args.slice(args.indexOf('-m') + 2), place, script);
       const file = operand(args, INTERPRETERS_VALUE_OPTIONS[family] ?? []);
@@ -977,6 +977,9 @@ function combinations(lists: string[][], cap: number): string[][] {
   }
   return result;
 }
+
+/** Interpreter families whose file operand is a script they run (an editor's or package tool's is not). */
+const SCRIPT_RUNNERS = new Set(['python', 'node', 'perl', 'ruby', 'php', 'lua', 'deno', 'bun', 'r', 'rscript', 'julia', 'pwsh', 'powershell', 'osascript', 'tclsh', 'groovy', 'elixir', 'guile', 'racket']);
 
 /** Where files run by a command are never read from: the system's own trees and pseudo-filesystems. */
 const NOT_READ_FOR_RUN = /^\/(proc|sys|dev|run|etc|usr|bin|sbin|lib\w*|boot|var\/(lib|log|run|spool|cache))(\/|$)/;
