@@ -309,7 +309,11 @@ class RuleEngine implements RiskEngine {
    */
   private normalizedHits(normalized: Normalized, projectRoot: string | null): Hit[] {
     const hits = this.shellRules.hits(normalized, { projectRoot, home: this.home, classPatterns: this.ruleSet.classPatterns, realPath: this.realPaths() });
-    return hits.filter((hit) => hit.rule.reasonCode !== 'interpreter_dangerous_call' || !hit.via.some((v) => /^(runs file|writes) /.test(v)));
+    return hits.filter((hit) => {
+      if (hit.rule.reasonCode === 'interpreter_dangerous_call' && hit.via.some((v) => /^(runs file|writes) /.test(v))) return false;
+      // What a written file will do on request (publish, tear down, push) is judged when it is run.
+      return !(WRITE_TIME_LATER.has(hit.rule.reasonCode) && hit.via.some((v) => v.startsWith('writes ')));
+    });
   }
 
   /**
@@ -424,6 +428,12 @@ function unreadable(assessment: Assessment, reasons: string[]): Assessment {
   const score = Math.max(assessment.score, UNREADABLE_SCORE);
   return { score, level: levelForScore(score), action: 'ask', reason_code: 'command_unreadable', evidence };
 }
+
+/**
+ * Reasons a written file's commands are not held against the write: a release workflow publishes,
+ * a makefile's `destroy` target tears down, a script pushes — on request, judged when they run.
+ */
+const WRITE_TIME_LATER = new Set(['package_publish', 'global_install', 'infrastructure_destroy', 'git_history_loss', 'git_worktree_discard', 'broad_process_kill', 'system_power']);
 
 /** A command that runs files the gate could not read (too large, not a regular file): at least `ask`. */
 function unreadFiles(assessment: Assessment, reasons: string[]): Assessment {
