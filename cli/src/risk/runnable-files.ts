@@ -23,12 +23,20 @@ export interface Runnable {
 }
 
 /** npm's lifecycle scripts that `npm install` (or `npm ci`, `npm pack`) runs by itself. */
-export const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare', 'prepublish', 'prepack', 'postpack', 'dependencies'];
+export const INSTALL_SCRIPTS = [
+  'preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare',
+  'prepublish', 'prepack', 'postpack', 'dependencies',
+];
 /** Scripts judged when package.json is written: the ones npm runs by itself or on the usual verbs. */
-const WRITE_TIME_SCRIPTS = new Set([...INSTALL_SCRIPTS, 'pretest', 'test', 'posttest', 'prestart', 'start', 'poststart']);
+const WRITE_TIME_SCRIPTS = new Set([
+  ...INSTALL_SCRIPTS, 'pretest', 'test', 'posttest', 'prestart', 'start', 'poststart',
+]);
 
 const SHELL_SCRIPT = /\.(sh|bash|zsh|ksh|command)$/;
-const CODE_BY_EXTENSION: Record<string, string> = { '.py': 'python', '.js': 'node', '.mjs': 'node', '.cjs': 'node', '.ts': 'node', '.pl': 'perl', '.rb': 'ruby', '.php': 'php', '.lua': 'lua', '.ps1': 'pwsh' };
+const CODE_BY_EXTENSION: Record<string, string> = {
+  '.py': 'python', '.js': 'node', '.mjs': 'node', '.cjs': 'node', '.ts': 'node',
+  '.pl': 'perl', '.rb': 'ruby', '.php': 'php', '.lua': 'lua', '.ps1': 'pwsh',
+};
 const SHEBANG_LANGUAGE: Array<[RegExp, string]> = [
   [/\b(ba|z|da|k|mk|a)?sh\b/, 'shell'],
   [/\bpython[0-9.]*\b/, 'python'],
@@ -39,8 +47,15 @@ const SHEBANG_LANGUAGE: Array<[RegExp, string]> = [
   [/\b(pwsh|powershell)\b/, 'pwsh'],
 ];
 const GIT_HOOK = /(^|\/)\.(git\/hooks|husky|githooks)\/[^/]+$/;
-const WORKFLOW = /(^|\/)(\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|azure-pipelines\.ya?ml|\.circleci\/config\.ya?ml|bitbucket-pipelines\.ya?ml|\.forgejo\/workflows\/[^/]+\.ya?ml|\.gitea\/workflows\/[^/]+\.ya?ml)$/;
-const MCP_CONFIG = /(^|\/)(\.mcp\.json|mcp\.json|\.cursor\/mcp\.json|\.vscode\/mcp\.json|\.gemini\/settings\.json|claude_desktop_config\.json|\.claude\.json|\.roo\/mcp\.json|cline_mcp_settings\.json|\.codex\/config\.toml)$/;
+const WORKFLOW = new RegExp(
+  String.raw`(^|/)(\.(github|forgejo|gitea)/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|azure-pipelines\.ya?ml|` +
+    String.raw`\.circleci/config\.ya?ml|bitbucket-pipelines\.ya?ml)$`,
+);
+const MCP_CONFIG = new RegExp(
+  String.raw`(^|/)(\.mcp\.json|mcp\.json|\.(cursor|vscode|roo)/mcp\.json|\.gemini/settings\.json|` +
+    String.raw`claude_desktop_config\.json|` +
+    String.raw`\.claude\.json|cline_mcp_settings\.json|\.codex/config\.toml)$`,
+);
 const PYTHON_RUN_BY_TOOLS = /(^|\/)(conftest|setup|noxfile|sitecustomize|usercustomize|fabfile|tasks|dodo)\.py$|\.pth$/;
 
 /** What a file with this path and text makes runnable; an empty answer when it runs nothing known. */
@@ -48,7 +63,9 @@ export function runnableContent(filePath: string, text: string): Runnable {
   const out: Runnable = { scripts: [], code: [], autorun: [] };
   const name = path.posix.basename(filePath);
   if (name === 'package.json') {
-    for (const [script, body] of packageScripts(text)) if (WRITE_TIME_SCRIPTS.has(script)) out.scripts.push({ via: `package.json scripts.${script}`, script: body });
+    for (const [script, body] of packageScripts(text)) {
+      if (WRITE_TIME_SCRIPTS.has(script)) out.scripts.push({ via: `package.json scripts.${script}`, script: body });
+    }
     return out;
   }
   if (/^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name)) {
@@ -56,7 +73,9 @@ export function runnableContent(filePath: string, text: string): Runnable {
     return out;
   }
   if (/^[Jj]ustfile$|\.just$/.test(name)) {
-    for (const line of text.split('\n')) if (/^\s+\S/.test(line)) out.scripts.push({ via: `${name} recipe`, script: line.trim().replace(/^[@-]+/, '') });
+    for (const line of text.split('\n')) {
+      if (/^\s+\S/.test(line)) out.scripts.push({ via: `${name} recipe`, script: line.trim().replace(/^[@-]+/, '') });
+    }
     return out;
   }
   if (/(^|\/)\.vscode\/tasks\.json$/.test(filePath) || name === 'tasks.json') {
@@ -125,16 +144,21 @@ function readTasks(text: string, out: Runnable): void {
   } catch {
     parsed = undefined;
   }
-  const tasks = parsed && typeof parsed === 'object' && Array.isArray((parsed as { tasks?: unknown }).tasks) ? ((parsed as { tasks: unknown[] }).tasks as Array<Record<string, unknown>>) : [];
+  const list = parsed && typeof parsed === 'object' ? (parsed as { tasks?: unknown }).tasks : undefined;
+  const tasks = Array.isArray(list) ? (list as Array<Record<string, unknown>>) : [];
   for (const task of tasks) {
     if (!task || typeof task !== 'object') continue;
-    const command = [task['command'], ...(Array.isArray(task['args']) ? task['args'] : [])].filter((w): w is string => typeof w === 'string').join(' ');
+    const command = wordsOf(task['command'], task['args']).join(' ');
     const label = typeof task['label'] === 'string' ? task['label'] : 'task';
     if (command.trim() !== '') out.scripts.push({ via: `.vscode/tasks.json ${label}`, script: command });
     const options = task['runOptions'];
-    if (options && typeof options === 'object' && (options as Record<string, unknown>)['runOn'] === 'folderOpen') out.autorun.push(`task '${label}' runs when the folder is opened`);
+    if (options && typeof options === 'object' && (options as Record<string, unknown>)['runOn'] === 'folderOpen') {
+      out.autorun.push(`task '${label}' runs when the folder is opened`);
+    }
   }
-  if (tasks.length === 0 && /"runOn"\s*:\s*"folderOpen"/.test(text)) out.autorun.push('a task runs when the folder is opened');
+  if (tasks.length === 0 && /"runOn"\s*:\s*"folderOpen"/.test(text)) {
+    out.autorun.push('a task runs when the folder is opened');
+  }
 }
 
 /** MCP server entries (`mcpServers`, `servers`, `[mcp_servers.x]`): each server's command and args start a process. */
@@ -152,8 +176,10 @@ function readMcpServers(text: string, name: string, out: Runnable): void {
     for (const [server, spec] of Object.entries(servers as Record<string, unknown>)) {
       if (!spec || typeof spec !== 'object') continue;
       const entry = spec as Record<string, unknown>;
-      const words = [entry['command'], ...(Array.isArray(entry['args']) ? entry['args'] : [])].filter((w): w is string => typeof w === 'string');
-      if (words.length > 0) out.scripts.push({ via: `${name} MCP server ${server}`, script: words.map(quoteWord).join(' ') });
+      const words = wordsOf(entry['command'], entry['args']);
+      if (words.length > 0) {
+        out.scripts.push({ via: `${name} MCP server ${server}`, script: words.map(quoteWord).join(' ') });
+      }
     }
   }
   // TOML (Codex's config.toml): `command = "…"` and `args = [ … ]` lines.
@@ -170,7 +196,9 @@ function readMcpServers(text: string, name: string, out: Runnable): void {
  * `${{ secrets.NAME }}` becomes `$SECRETS_NAME`, so a secret sent in a request is seen as one.
  */
 function readWorkflow(text: string, name: string, out: Runnable): void {
-  const source = text.replace(/\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}/g, '$SECRETS_$1').replace(/\$\{\{\s*toJSON\(\s*secrets\s*\)\s*\}\}/gi, '$ALL_SECRETS_JSON');
+  const source = text
+    .replace(/\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}/g, '$SECRETS_$1')
+    .replace(/\$\{\{\s*toJSON\(\s*secrets\s*\)\s*\}\}/gi, '$ALL_SECRETS_JSON');
   const lines = source.split('\n');
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i] ?? '';
@@ -190,6 +218,11 @@ function readWorkflow(text: string, name: string, out: Runnable): void {
     const script = block.join('\n').trim();
     if (script !== '') out.scripts.push({ via: `${name} ${m[2]} step`, script });
   }
+}
+
+/** A command and its args list, as words (what is not text is left out). */
+function wordsOf(command: unknown, args: unknown): string[] {
+  return [command, ...(Array.isArray(args) ? args : [])].filter((w): w is string => typeof w === 'string');
 }
 
 function quoteWord(word: string): string {
@@ -225,7 +258,9 @@ export function readRunFile(absolute: string): FileRead {
     }
     // A compiled program is not a script: it is judged by its name, like any program.
     if (buffer.subarray(0, Math.min(read, 8000)).includes(0)) return null;
-    if (stat.size > RUN_FILE_LIMIT) return { unreadable: `${absolute} is ${stat.size} bytes: only files up to ${RUN_FILE_LIMIT} bytes are read` };
+    if (stat.size > RUN_FILE_LIMIT) {
+      return { unreadable: `${absolute} is ${stat.size} bytes: only files up to ${RUN_FILE_LIMIT} bytes are read` };
+    }
     return { text: buffer.subarray(0, read).toString('utf8') };
   } catch (error) {
     return { unreadable: `${absolute} could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
