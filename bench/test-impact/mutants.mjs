@@ -1,5 +1,6 @@
 // Single-point mutants of non-test source: flip a comparison or boolean operator, change a
 // constant, or delete a statement. One mutant changes one line; line count never changes.
+import { seededRandom } from '@agentgov/core';
 
 const JS_OPERATORS = [
   ['===', '!=='], ['!==', '==='], [' == ', ' != '], [' != ', ' == '],
@@ -90,17 +91,8 @@ export function mutationPoints(file, text) {
   return points;
 }
 
-/** A seeded PRNG (mulberry32), so a bench run picks the same mutants every time. */
-export function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG, so a bench run picks the same mutants every time. */
+export const random = seededRandom;
 
 /** `count` points drawn without replacement, seeded. */
 export function sample(points, count, seed) {

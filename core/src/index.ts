@@ -11,3 +11,4 @@ export * from './text/identifier-words.js';
 export * from './governance/index.js';
 export * from './test-runs/index.js';
 export * from './text/shell-quote.js';
+export * from './random/seeded-random.js';

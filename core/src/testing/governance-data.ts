@@ -1,5 +1,6 @@
 import type { Assessment, GateVerdict, RiskAction, RiskLevel, ToolCallEvent } from '../contracts/events.js';
 import type { GovernanceDb } from '../governance/db.js';
+import { seededRandom } from '../random/seeded-random.js';
 
 /**
  * Recorded calls for dashboard tests and benches: sessions of five agents over a span of days,
@@ -72,17 +73,6 @@ const TEMPLATES: Template[] = [
 
 const TOTAL_WEIGHT = TEMPLATES.reduce((n, t) => n + t.weight, 0);
 
-/** mulberry32: small, fast and the same on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick(r: () => number): Template {
   let x = r() * TOTAL_WEIGHT;
@@ -95,7 +85,7 @@ function pick(r: () => number): Template {
 
 /** The calls, in time order per session; sessions interleave across the span. */
 export function* generateGovernanceData(options: GovernanceDataOptions): Generator<GeneratedCall> {
-  const r = random(options.seed ?? 7);
+  const r = seededRandom(options.seed ?? 7);
   const days = options.days ?? 30;
   const end = Date.parse(options.end ?? '2026-11-25T18:00:00.000Z');
   const span = days * 86_400_000;

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { seededRandom } from '@agentgov/core';
 import { UndirectedGraph } from 'graphology';
 import { stronglyConnectedComponents } from 'graphology-components';
 import type { AbstractGraph } from 'graphology-types';
@@ -22,18 +23,6 @@ export function pagerank(graph: AbstractGraph): Array<{ node: string; score: num
   return Object.entries(scores)
     .map(([node, score]) => ({ node, score }))
     .sort((a, b) => b.score - a.score || (a.node < b.node ? -1 : 1));
-}
-
-/** A fixed-seed generator so the same graph always yields the same communities. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The undirected projection Louvain runs on: parallel/antiparallel edges merged, weights summed. */
