@@ -9,7 +9,7 @@ import { defineTool, type ToolContext } from './tool.js';
 const input = z
   .object({
     changed_files: z.array(z.string().min(1)).min(1).max(1000).describe('Repo-relative paths of changed files (against HEAD)'),
-    max_hops: z.number().int().min(0).max(10).default(2).describe('Max call-graph hops from a changed definition to the definitions whose tests are added'),
+    max_hops: z.number().int().min(0).max(10).default(2).describe('Max call-graph hops from a changed definition. The tests of definitions up to this many calls away are added'),
   })
   .strict();
 
@@ -17,6 +17,10 @@ export const blastRadiusTool = defineTool({
   name: 'blast_radius',
   group: 'Test Impact',
   readOnly: true,
+  brief:
+    'Ranks the tests that can fail because of changed files (per-test coverage, call graph, imports), ' +
+    'each with the command that runs it. Use it after editing to run the few tests that matter instead of ' +
+    'the whole suite.',
   description:
     'Which tests can fail because of a change: changed files → changed definitions (against HEAD) → tests whose per-test coverage hits them (distance 0) → tests covering their callers up to max_hops in the reference graph → test files reaching them through the import graph where coverage is missing or stale. Ranked, each with the command that runs it.',
   inputSchema: input,

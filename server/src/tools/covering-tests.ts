@@ -33,6 +33,9 @@ export const coveringTestsTool = defineTool({
   name: 'covering_tests',
   group: 'Test Impact',
   readOnly: true,
+  brief:
+    'Maps each definition (function, class, method) of a file to the tests that run it, from per-test ' +
+    'coverage. Use it before changing code to know which tests exercise it.',
   description: "Maps each definition of a file (def_uid) to the tests whose per-test coverage runs it, with each test's command.",
   inputSchema: input,
   outputSchema: z

@@ -5,7 +5,7 @@ import { defineTool, TOOL_GROUPS, type AnyToolDefinition } from './tool.js';
 
 const input = z
   .object({
-    action: z.enum(['tool', 'error']).describe('What to describe: `tool` documents one tool, `error` decodes one error code'),
+    action: z.enum(['tool', 'error']).describe('`tool` documents one tool, `error` decodes one error code'),
     name: z.string().min(1).optional().describe('Tool name; required when action is `tool`'),
     code: z.string().min(1).optional().describe('Error code such as `E_INDEX_NOT_READY`; required when action is `error`'),
   })
@@ -17,6 +17,7 @@ export interface ToolDoc {
   group: string;
   read_only: boolean;
   dev_only: boolean;
+  brief: string;
   description: string;
   parameters: ParameterDoc[];
   returns: string;
@@ -45,6 +46,7 @@ export function toolDoc(tool: AnyToolDefinition): ToolDoc {
     group: tool.group,
     read_only: tool.readOnly,
     dev_only: tool.devOnly ?? false,
+    brief: tool.brief,
     description: tool.description,
     parameters: parametersOf(tool.inputSchema),
     returns: tool.returns,
@@ -83,6 +85,10 @@ export const describeTool = defineTool({
   name: 'describe',
   group: 'Introspection',
   readOnly: true,
+  brief:
+    'Documents one tool of this server (parameters, defaults, result fields, example, errors) or decodes ' +
+    'an error code (meaning, causes, remediation). Use it before calling a tool the first time, or to act ' +
+    'on an error.',
   description: 'Documents a tool of this server (parameters with types and defaults, result, when to use it, related tools, errors, an example) or decodes an error code (meaning, causes, remediation).',
   inputSchema: input,
   outputSchema: z.object({

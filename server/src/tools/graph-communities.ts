@@ -6,7 +6,7 @@ import { defineTool } from './tool.js';
 const input = z
   .object({
     level: levelParameter,
-    resolution: z.number().positive().max(100).default(1.0).describe('Louvain resolution; higher gives more, smaller communities'),
+    resolution: z.number().positive().max(100).default(1.0).describe('Louvain resolution; higher = more, smaller communities'),
   })
   .strict();
 
@@ -34,6 +34,9 @@ export const graphCommunitiesTool = defineTool({
   name: 'graph_communities',
   group: 'Analysis',
   readOnly: true,
+  brief:
+    'Module clusters (Louvain communities) of the file import graph or the definition reference graph, ' +
+    'with their members. Use it to see which files belong together or where new code fits.',
   description:
     'Module clusters found by Louvain community detection on the file import graph or the definition reference graph (as undirected, weighted by edge counts): every community with its full member list, untruncated, plus the modularity of the partition.',
   inputSchema: input,

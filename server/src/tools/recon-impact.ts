@@ -8,8 +8,8 @@ import { defineTool } from './tool.js';
 const input = z
   .object({
     target: z.string().min(1).describe('Symbol name (`parse`, `Parser.parse`) or repository-relative file path'),
-    justification: z.string().min(1).describe('Why the analysis is run (recorded with the call)'),
-    include_comments: z.boolean().default(true).describe('Include mentions in comments and strings (low certainty)'),
+    justification: z.string().min(1).describe('Why the analysis is run. Recorded with the call'),
+    include_comments: z.boolean().default(true).describe('Include mentions in comments and strings. They have low certainty'),
   })
   .strict();
 
@@ -22,6 +22,10 @@ export const reconImpactTool = defineTool({
   name: 'recon_impact',
   group: 'Discovery',
   readOnly: true,
+  brief:
+    'Lists every reference to a symbol (its callers and usages) or every importer of a file, grouped by ' +
+    'file with certainty. Use it before changing a signature, renaming, moving or deleting code. Large ' +
+    'answers are cut to a budget and say how to page (`offset`).',
   description: 'Lists every reference to a symbol (or every importer of a file) with its certainty, so you know what a change touches before making it. Creates no refactor.',
   inputSchema: input,
   outputSchema: z.object({

@@ -11,18 +11,18 @@ const stringOrList = (what: string) => z.union([z.string(), z.array(z.string())]
 
 const input = z
   .object({
-    task: z.string().describe('What you are about to do, in plain words; name symbols and files when you know them'),
-    seeds: stringOrList('Symbol names to prioritise (a name or a list of names)'),
-    pins: stringOrList('Repository-relative file paths whose definitions are always included'),
-    read_only: z.boolean().nullable().default(null).describe('Session intent: true = research only (mutating tools blocked), false = read-write, null/omitted keeps the current intent'),
+    task: z.string().describe('What you are about to do, in plain words. Name symbols and files when you know them'),
+    seeds: stringOrList('Symbol names to prioritise'),
+    pins: stringOrList('Files whose definitions are always included'),
+    read_only: z.boolean().nullable().default(null).describe('true = research only, false = read-write, null keeps the session intent. Mutating tools are blocked in a research-only session'),
     budget: z
       .number()
       .int()
       .min(MIN_RECON_BUDGET_TOKENS)
       .max(MAX_RECON_BUDGET_TOKENS)
       .default(DEFAULT_RECON_BUDGET_TOKENS)
-      .describe(`Answer size in tokens (≈ characters / 4): full code for the best results, signatures below, names only past that; the answer says what was cut`),
-    verbose: z.boolean().default(false).describe('Add the retrieval diagnostics (timings, pool, per-retriever contributions, gate features) to the answer'),
+      .describe(`Answer size in tokens (≈ characters / 4). Full code for the best results, signatures below, names only past that; the answer says what was cut`),
+    verbose: z.boolean().default(false).describe('Full retrieval diagnostics. Per-retriever contributions, pool and gate details beyond the compact metrics'),
   })
   .strict();
 
@@ -30,6 +30,11 @@ export const reconTool = defineTool({
   name: 'recon',
   group: 'Discovery',
   readOnly: true,
+  brief:
+    'Finds the code for a task: ranked definitions (functions, classes, methods, files) with their code, ' +
+    'and a gate saying whether the task fits the codebase (OK, UNSAT, BROAD, AMBIG). Use it before ' +
+    'reading or editing code, to locate where something is implemented; required before refactor_rename ' +
+    'and refactor_move.',
   description: 'Finds the code that matters for a task: ranked definitions with code for the top half and signature/docstring for the rest, plus a quality gate (OK, UNSAT, BROAD, AMBIG) saying whether the task fits the codebase.',
   inputSchema: input,
   outputSchema: z.object({

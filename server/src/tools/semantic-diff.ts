@@ -5,9 +5,9 @@ import { defineTool } from './tool.js';
 
 const input = z
   .object({
-    base: z.string().min(1).default('HEAD').describe('Base ref: commit SHA, branch, tag, or `epoch:N` for index epoch N'),
+    base: z.string().min(1).default('HEAD').describe('Base ref: commit, branch, tag, or `epoch:N`. `epoch:N` is index epoch N'),
     target: z.string().min(1).nullable().default(null).describe('Target ref; null/omitted = the working tree'),
-    paths: z.array(z.string().min(1)).nullable().default(null).describe('Limit to these repository-relative paths (files or directories); null = all'),
+    paths: z.array(z.string().min(1)).nullable().default(null).describe('Limit to these files or directories; null = all'),
     scope_id: z.string().min(1).nullable().default(null).describe('Scope id for budget tracking; echoed in the result'),
   })
   .strict();
@@ -16,6 +16,10 @@ export const semanticDiffTool = defineTool({
   name: 'semantic_diff',
   group: 'Analysis',
   readOnly: true,
+  brief:
+    'Which definitions (functions, classes, methods) were added, removed, modified, renamed or changed ' +
+    'signature between two git refs (commit, branch, tag) or since an index epoch. Use it to review what ' +
+    'a change did before committing.',
   description: 'Which definitions changed between two versions: added, removed, modified (body), renamed (same body, new name) and signature-changed, from parsing both versions. `epoch:N` compares against an index epoch.',
   inputSchema: input,
   outputSchema: z.object({

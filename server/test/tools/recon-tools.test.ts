@@ -10,6 +10,7 @@ const probeWrite = defineTool({
   name: 'probe_write',
   group: 'Refactor',
   readOnly: false,
+  brief: 'test probe',
   description: 'test probe',
   inputSchema: z.object({}).strict(),
   returns: 'session state',
