@@ -77,7 +77,7 @@ describe('agentgov serve (the real binary)', function () {
         const definition = TOOLS.find((t) => t.name === tool.name)!;
         expect(tool.inputSchema).to.include({ type: 'object', additionalProperties: false });
         expect(tool.description).to.equal(definition.brief);
-        expect(tool.annotations).to.deep.include({ readOnlyHint: definition.readOnly, destructiveHint: !definition.readOnly });
+        expect(tool.annotations).to.deep.include({ readOnlyHint: definition.readOnly, ...(definition.readOnly ? {} : { destructiveHint: true }) });
       }
     });
 

@@ -6,14 +6,14 @@ import { defineTool } from './tool.js';
 const input = z
   .object({
     changed_files: z.array(z.string().min(1)).min(1).describe('Files modified in the task. Repository-relative; tests are chosen from them, and they are what gets committed'),
-    lint: z.boolean().default(true).describe('Run lint on the whole repository before tests'),
+    lint: z.boolean().default(true).describe('Lint the whole repository first'),
     autofix: z.boolean().default(true).describe("Apply the linters' automatic fixes. The fixed files are listed and committed with the change"),
     tests: z.boolean().default(true).describe('Run the tests the change can break'),
     test_filter: z.string().min(1).nullable().default(null).describe("Test-name filter (mocha --grep, pytest -k). Passed to the test runner's name-filter option"),
     max_test_hops: z.number().int().min(0).max(10).nullable().default(null).describe('Import-graph hops for test selection; null = 0, or 2 with commit_message. 0 = tests importing the changed files directly, 1 = plus one file in between'),
     commit_message: z.string().min(1).nullable().default(null).describe('Commit with this message when every check passes. Stages the changed files and lint fixes; pre-commit hooks run'),
     push: z.boolean().default(false).describe('Push to origin after the commit. Never forced; only used with commit_message'),
-    include_test_impact: z.boolean().default(false).describe('Add the test candidates and a coverage summary to the answer'),
+    include_test_impact: z.boolean().default(false).describe('Add test candidates and a coverage summary'),
   })
   .strict();
 

@@ -7,7 +7,7 @@ const input = z
   .object({
     action: z.enum(['tool', 'error']).describe('`tool` documents one tool, `error` decodes one error code'),
     name: z.string().min(1).optional().describe('Tool name; required when action is `tool`'),
-    code: z.string().min(1).optional().describe('Error code such as `E_INDEX_NOT_READY`; required when action is `error`'),
+    code: z.string().min(1).optional().describe('Error code (E_...); required when action is `error`'),
   })
   .strict();
 
@@ -86,7 +86,7 @@ export const describeTool = defineTool({
   group: 'Introspection',
   readOnly: true,
   brief:
-    'Documents one tool of this server (parameters, defaults, result fields, example, errors) or decodes ' +
+    'Documents one tool of this server (parameters, result, example, errors) or decodes ' +
     'an error code (meaning, causes, remediation). Use it before calling a tool the first time, or to act ' +
     'on an error.',
   description: 'Documents a tool of this server (parameters with types and defaults, result, when to use it, related tools, errors, an example) or decodes an error code (meaning, causes, remediation).',

@@ -10,7 +10,7 @@ const input = z
     file_path: z.string().min(1).describe('Repo-relative file path'),
     line_start: z.number().int().min(1).nullable().default(null).describe('Start line (1-based, inclusive); null = whole file'),
     line_end: z.number().int().min(1).nullable().default(null).describe('End line (1-based, inclusive); null = whole file'),
-    include_tests: z.boolean().default(false).describe('Include which tests hit each covered line'),
+    include_tests: z.boolean().default(false).describe('Name the tests hitting each line'),
   })
   .strict();
 

@@ -44,7 +44,7 @@ export const reconScoutTool = defineTool({
   group: 'Discovery',
   readOnly: true,
   brief:
-    'Orientation briefing of the repository or of one directory (`scope`): directory tree, languages, ' +
+    'Orientation briefing of the repository or one directory (`scope`): directory tree, languages, ' +
     'entry points, most important files and symbols, module clusters, import cycles, coverage and lint ' +
     'health. Use it first in an unfamiliar codebase.',
   description:

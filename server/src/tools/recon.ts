@@ -32,7 +32,7 @@ export const reconTool = defineTool({
   readOnly: true,
   brief:
     'Finds the code for a task: ranked definitions (functions, classes, methods, files) with their code, ' +
-    'and a gate saying whether the task fits the codebase (OK, UNSAT, BROAD, AMBIG). Use it before ' +
+    'and a gate saying whether the task fits the codebase. Use it before ' +
     'reading or editing code, to locate where something is implemented; required before refactor_rename ' +
     'and refactor_move.',
   description: 'Finds the code that matters for a task: ranked definitions with code for the top half and signature/docstring for the rest, plus a quality gate (OK, UNSAT, BROAD, AMBIG) saying whether the task fits the codebase.',

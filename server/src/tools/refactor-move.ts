@@ -31,7 +31,7 @@ export const refactorMoveTool = defineTool({
   readOnly: false,
   brief:
     'Previews moving a file or directory and rewriting every import that reaches it; writes nothing until ' +
-    'refactor_commit. Requires a recon earlier in the session.',
+    'refactor_commit. Needs a prior recon in the session.',
   description:
     'Previews moving a file or directory and rewriting every import that reaches it (relative specifiers with or without extension, `.js` specifiers of `.ts` sources, index files, tsconfig paths, re-exports, dynamic import() and require(), Python absolute/relative/aliased imports) plus the moved files\' own relative imports. Writes nothing; refactor_commit applies it (git mv for tracked files).',
   inputSchema: input,

@@ -21,8 +21,8 @@ export const refactorRenameTool = defineTool({
   group: 'Refactor',
   readOnly: false,
   brief:
-    'Previews renaming a symbol (function, class, method, variable, type) everywhere it is used, as exact ' +
-    'edits; writes nothing until refactor_commit. Requires a recon earlier in the session.',
+    'Previews renaming a symbol (function, class, method, variable, type) everywhere it is used; writes ' +
+    'nothing until refactor_commit. Needs a prior recon in the session.',
   description:
     'Previews renaming a symbol across the whole codebase, with the exact edits an editor would make: TypeScript/JavaScript through the TypeScript language service, Python through the index\'s scope and import resolution. Writes nothing; refactor_commit applies the preview.',
   inputSchema: input,

@@ -62,7 +62,7 @@ describe('tool dispatch over MCP (in-process client)', () => {
     const read = tools.find((t) => t.name === 'test_read')!;
     expect(read.inputSchema).to.deep.include({ type: 'object', required: ['path'], additionalProperties: false });
     expect(read.inputSchema.properties!['limit']).to.deep.include({ type: 'integer', default: 5, minimum: 1, description: 'A bounded integer' });
-    expect(read.annotations).to.deep.include({ readOnlyHint: true, destructiveHint: false });
+    expect(read.annotations).to.deep.include({ readOnlyHint: true }).and.not.have.property('destructiveHint');
     expect(tools.find((t) => t.name === 'test_mutate')!.annotations).to.deep.include({ readOnlyHint: false, destructiveHint: true });
   });
 
