@@ -14,8 +14,8 @@ const CHARS_PER_TOKEN = 4;
 /** UNSAT answers list only this many nearest results: the task does not fit, so code would be noise. */
 const UNSAT_RESULTS = 5;
 const DOC_CHARS = 160;
-/** Room kept for the closing line that says what was cut. */
-const FOOTER_CHARS = 320;
+/** Room kept for the closing lines: what was cut, and the metrics. */
+const FOOTER_CHARS = 440;
 
 /** How much of a result the budget left room for. */
 export type ReconDetail = 'code' | 'signature' | 'listed';
@@ -65,8 +65,45 @@ export interface ReconAnswer {
   ambiguous?: { term: string; subsystems: string[] };
   /** BROAD: the subsystems the results fall into, largest first — the narrower tasks to ask instead. */
   decomposition?: ReconSubtask[];
-  /** Diagnostics, only with `verbose: true`. */
-  metrics?: ReconMetrics;
+  /** Compact retrieval metrics, on every answer: pool sizes, per-stage timings, the gate's features. */
+  metrics: ReconAnswerMetrics;
+  /** The full retrieval diagnostics, only with `verbose: true`. */
+  diagnostics?: ReconMetrics;
+}
+
+/** What every recon answer says about how it was found: a few hundred bytes. */
+export interface ReconAnswerMetrics {
+  /** Candidates ranked, kept by the cutoff, in the answer. */
+  pool: { candidates: number; kept: number; results: number };
+  /** Wall time of each stage, and in all. */
+  timings_ms: Record<string, number>;
+  /** Why the gate said what it said: counts of the features it decided from. */
+  gate: {
+    mentions: number;
+    mentions_missing: number;
+    strong: number;
+    spread: number;
+    flatness: number;
+    ambiguous: boolean;
+  };
+  cutoff: string;
+}
+
+export function compactMetrics(metrics: ReconMetrics, results: number): ReconAnswerMetrics {
+  const f = metrics.gate_features;
+  const total = Object.values(metrics.timings_ms).reduce((sum, ms) => sum + ms, 0);
+  return {
+    pool: { candidates: metrics.pool_size, kept: metrics.cutoff.kept, results },
+    timings_ms: { ...metrics.timings_ms, total: Math.round(total * 10) / 10 },
+    gate: { mentions: f.mentions, mentions_missing: f.mentions_missing.length, strong: f.strong, spread: f.spread, flatness: f.flatness, ambiguous: f.ambiguous_term !== null },
+    cutoff: metrics.cutoff.reason,
+  };
+}
+
+/** The metrics as one line of the text answer. */
+function metricsLine(m: ReconAnswerMetrics): string {
+  const stages = Object.entries(m.timings_ms).filter(([name]) => name !== 'total').map(([name, ms]) => `${name} ${ms}`).join(', ');
+  return `metrics: ${m.pool.candidates} candidates, ${m.pool.kept} kept, ${m.pool.results} shown; ${m.timings_ms['total']} ms (${stages})`;
 }
 
 export interface ReconAnswerOptions {
@@ -116,9 +153,10 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
     }
   }
   const more = moreHint(result.gate, toSignature, counts.listed, omitted, options.budgetTokens);
-  const footer = more ? `\n${more}` : '';
-  const metricsText = options.verbose ? `\n\nmetrics:\n${JSON.stringify(result.metrics, null, 1)}` : '';
-  const text = `${header}${blocks.length ? `\n\n${blocks.join('\n')}` : ''}${footer}${metricsText}`;
+  const metrics = compactMetrics(result.metrics, out.length);
+  const footer = `${more ? `\n${more}` : ''}\n${metricsLine(metrics)}`;
+  const diagnosticsText = options.verbose ? `\n\ndiagnostics:\n${JSON.stringify(result.metrics, null, 1)}` : '';
+  const text = `${header}${blocks.length ? `\n\n${blocks.join('\n')}` : ''}${footer}${diagnosticsText}`;
   const features = result.metrics.gate_features;
   const answer: ReconAnswer = {
     gate: result.gate,
@@ -128,7 +166,8 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
     ...(result.gate === 'UNSAT' && features.mentions_missing.length ? { missing: features.mentions_missing, nearest: options.nearest ?? {} } : {}),
     ...(result.gate === 'AMBIG' && features.ambiguous_term ? { ambiguous: { term: features.ambiguous_term, subsystems: features.subsystems } } : {}),
     ...(result.gate === 'BROAD' && result.decomposition ? { decomposition: result.decomposition } : {}),
-    ...(options.verbose ? { metrics: result.metrics } : {}),
+    metrics,
+    ...(options.verbose ? { diagnostics: result.metrics } : {}),
   };
   return { answer, text };
 }

@@ -111,12 +111,18 @@ export const describeTool = defineTool({
     if (args.action === 'error') {
       if (!args.code) throw new AgentgovError('E_INVALID_ARGUMENT', 'describe with action "error" needs `code`', { issues: [{ path: 'code', message: 'Required when action is error' }], available: errorCodes() });
       const code = args.code.trim().toUpperCase();
-      if (!isErrorCode(code)) throw new AgentgovError('E_NOT_FOUND', `unknown error code '${args.code}'`, { code: args.code, available: errorCodes() });
+      if (!isErrorCode(code)) {
+        const remediation = `Pass one of the codes in details.available (${errorCodes().length} codes, all starting with E_), as a tool error's error.code gives it.`;
+        throw new AgentgovError('E_NOT_FOUND', `unknown error code '${args.code}'`, { code: args.code, available: errorCodes() }, { remediation });
+      }
       return { kind: 'error', code, ...ERROR_CATALOG[code], causes: [...ERROR_CATALOG[code].causes] };
     }
     if (!args.name) throw new AgentgovError('E_INVALID_ARGUMENT', 'describe with action "tool" needs `name`', { issues: [{ path: 'name', message: 'Required when action is tool' }], available: availableTools(ctx.tools) });
     const tool = ctx.tools.find((t) => t.name === args.name);
-    if (!tool) throw new AgentgovError('E_NOT_FOUND', `unknown tool '${args.name}'`, { name: args.name, available: availableTools(ctx.tools) });
+    if (!tool) {
+      const remediation = `This server has no tool '${args.name}'; pass one of: ${ctx.tools.map((t) => t.name).join(', ')}.`;
+      throw new AgentgovError('E_NOT_FOUND', `unknown tool '${args.name}'`, { name: args.name, available: availableTools(ctx.tools) }, { remediation });
+    }
     return toolDoc(tool);
   },
   render: renderDoc,

@@ -53,9 +53,18 @@ export const reconTool = defineTool({
     missing: z.array(z.string()).optional(),
     nearest: z.record(z.array(z.string())).optional(),
     ambiguous: z.object({ term: z.string(), subsystems: z.array(z.string()) }).strict().optional(),
-    metrics: z.object({}).passthrough().optional(),
+    metrics: z
+      .object({
+        pool: z.object({ candidates: z.number().int(), kept: z.number().int(), results: z.number().int() }).strict(),
+        timings_ms: z.record(z.number()),
+        gate: z.object({ mentions: z.number().int(), mentions_missing: z.number().int(), strong: z.number().int(), spread: z.number().int(), flatness: z.number(), ambiguous: z.boolean() }).passthrough(),
+        cutoff: z.string(),
+      })
+      .passthrough(),
+    diagnostics: z.object({}).passthrough().optional(),
   }),
-  returns: '`gate` (OK | UNSAT | BROAD | AMBIG), `hint` (the next step), `results` (ranked spans: path, lines, kind, qualified name, why it was found, signature, doc; the text shows the code of the best ones as numbered fenced blocks), `budget` (what fit, what was cut and how to get more); `missing` names for UNSAT, the `ambiguous` term for AMBIG; `metrics` only with verbose.',
+  returns: '`gate` (OK | UNSAT | BROAD | AMBIG), `hint` (the next step), `results` (ranked spans: path, lines, kind, qualified name, why it was found, signature, doc; the text shows the code of the best ones as numbered fenced blocks), `budget` (what fit, what was cut and how to get more); `missing` names for UNSAT, the `ambiguous` term for AMBIG; `metrics` on every answer ' +
+    '(pool {candidates, kept, results}, timings_ms per stage and total, the gate\'s features, the cutoff\'s reason); `diagnostics` (per-retriever timings and contributions, full gate features) only with verbose.',
   whenToUse: 'Before reading or editing code for a task; required before refactor_rename and refactor_move. Set read_only to declare whether the session will change files.',
   related: ['recon_scout', 'recon_impact', 'refactor_rename'],
   errors: ['E_INDEX_NOT_READY', 'E_PATH_OUTSIDE_REPO'],
