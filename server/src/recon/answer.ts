@@ -7,7 +7,7 @@ import type { ReconSpan } from './snippets.js';
  * with line numbers) and a structured copy without the code, so the snippets are paid for once.
  * Tokens are estimated as characters / 4, the rule of thumb the issue's measurements use.
  */
-export const DEFAULT_RECON_BUDGET_TOKENS = 6000;
+export const DEFAULT_RECON_BUDGET_TOKENS = 3000;
 export const MIN_RECON_BUDGET_TOKENS = 500;
 export const MAX_RECON_BUDGET_TOKENS = 60_000;
 const CHARS_PER_TOKEN = 4;
@@ -130,9 +130,11 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
   // once one does not fit at all, the rest are left out (a later, shorter result never jumps ahead).
   const order: ReconDetail[] = ['code', 'signature', 'listed'];
   let floor = 0;
+  // The spec's shape: code for the top half of the results, signature and docstring for the bottom half.
+  const codeRanks = Math.ceil(spans.length / 2);
   for (const [i, span] of spans.entries()) {
     const base = answerSpan(span, i + 1);
-    const first = Math.max(floor, span.snippet !== undefined && result.gate !== 'UNSAT' ? 0 : 1);
+    const first = Math.max(floor, span.snippet !== undefined && result.gate !== 'UNSAT' && i < codeRanks ? 0 : 1);
     let placed = false;
     for (let tier = first; tier < order.length && !placed; tier += 1) {
       const detail = order[tier]!;
@@ -142,7 +144,7 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
       used += block.length + 1;
       blocks.push(block);
       counts[detail] += 1;
-      if (span.snippet !== undefined && result.gate !== 'UNSAT' && detail === 'signature') toSignature += 1;
+      if (span.snippet !== undefined && result.gate !== 'UNSAT' && detail === 'signature' && i < codeRanks) toSignature += 1;
       out.push(structuredSpan(span, base, detail));
       if (tier > 0) floor = tier;
       placed = true;

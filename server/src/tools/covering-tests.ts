@@ -56,7 +56,7 @@ export const coveringTestsTool = defineTool({
   returns:
     '`definitions` {def_uid: {qualified_name, kind, start_line, end_line, tests [{test_id, file, lines_hit, command}], tests_total when a definition\'s tests were cut}}, ' +
     '`coverage` (fresh|stale|missing), `import_time_lines`, `test_impact` (scheduler state and freshness), and `page` {total, offset, shown, omitted, next_offset, more}: ' +
-    'the definitions listed are as many as fit `budget` (tokens, default 6000) from `offset`, in file order.',
+    'the definitions listed are as many as fit `budget` (tokens, default 3000) from `offset`, in file order.',
   whenToUse: 'Before changing a function, to know which tests exercise it; or to find a definition no test runs.',
   related: ['blast_radius', 'recon_line_coverage'],
   errors: ['E_INDEX_NOT_READY', 'E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO', 'E_TEST_RUNNER_MISSING', 'E_TEST_CONFIG_INVALID'],

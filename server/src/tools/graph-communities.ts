@@ -62,7 +62,7 @@ export const graphCommunitiesTool = defineTool({
   }),
   returns:
     'summary {communities, singletons, largest [{id, label, size}]} first, then level, graph {nodes, edges, modularity, resolution, communities (all, singletons included)}, communities [{id, size, label (dominant directory), members}] of two or more members, largest first in a stable order (members are file paths at level file or {def_uid, qualified_name, kind, path} at level def, sorted by path), then singletons [{path, defs? [{def_uid, qualified_name, kind}]}]: every community of one member, grouped by file. ' +
-    'The answer fits `budget` (tokens, default 6000): the communities, then the singleton groups, from `offset` while they fit; ' +
+    'The answer fits `budget` (tokens, default 3000): the communities, then the singleton groups, from `offset` while they fit; ' +
     '`page` {total, offset, shown, omitted, next_offset, more} says what was left out; a community larger than half the budget ' +
     'lists its first members (`members_shown` of `size`), a singleton group its first defs (`defs_total`).',
   whenToUse: 'When you need the full module structure (recon_scout shows only the largest communities, truncated), e.g. to decide where new code belongs or which files move together.',

@@ -57,7 +57,7 @@ export const graphCyclesTool = defineTool({
   }),
   returns:
     'summary {cycles, nodes_in_cycles, largest_sizes, deferred_cycles} first, then level, graph {nodes, edges, deferred_edges}, total, cycles [{size, members (sorted), chain}] largest first in a stable order, deferred_cycles (same shape; level file: cycles closed only through type-only, deferred or dynamic imports, which may contain load-time cycles); members are file paths (level file) or {def_uid, qualified_name, kind, path} (level def); chain starts and ends on the same member. ' +
-    'The answer fits `budget` (tokens, default 6000): the cycles, then the deferred ones, from `offset` while they fit; `page` ' +
+    'The answer fits `budget` (tokens, default 3000): the cycles, then the deferred ones, from `offset` while they fit; `page` ' +
     '{total, offset, shown, omitted, next_offset, more} says what was left out; a cycle larger than half the budget lists its ' +
     'first members and chain links (`members_shown`, `chain_shown` of `size`).',
   whenToUse: 'When recon_scout reports cycles (or a cycle warning) and you need all of them in full, e.g. before moving files or breaking a dependency loop.',

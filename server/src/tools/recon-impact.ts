@@ -33,7 +33,7 @@ export const reconImpactTool = defineTool({
     'with `offset`.',
   description:
     'Lists every reference to a symbol (or every importer of a file) with its certainty, so you know what a change touches ' +
-    'before making it. Creates no refactor. The answer fits a token budget (default 6000, as recon): every count, the ' +
+    'before making it. Creates no refactor. The answer fits a token budget (default 3000, as recon): every count, the ' +
     'files with references grouped and counted, then one page of the references, file by file (files with resolved ' +
     'references first); what was left out is counted and `offset` (or a larger `budget`, or a narrower target) gets it.',
   inputSchema: input,

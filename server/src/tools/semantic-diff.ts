@@ -43,7 +43,7 @@ export const semanticDiffTool = defineTool({
     page: pageSchema,
   }),
   returns: '`changes` (change, path, name, qualified_name, kind, line; old_name for renames, old_path for moved files, old_signature/signature for signature changes), `counts` per change kind, `files_compared`, and `skipped` files no language pack parses. ' +
-    '`changes` is one page: as many as fit `budget` (tokens, default 6000) from `offset`; `counts` are of all changes, and `page` ' +
+    '`changes` is one page: as many as fit `budget` (tokens, default 3000) from `offset`; `counts` are of all changes, and `page` ' +
     '{total, offset, shown, omitted, next_offset, more} says what was left out.',
   whenToUse: 'To review what a change did at the definition level before committing, or what changed since an earlier index epoch.',
   related: ['recon_impact', 'checkpoint'],

@@ -54,9 +54,9 @@ describe('answers of tools that grow with the repository fit a budget (agentgov 
     expect(impact.page.omitted).to.equal(total - impact.page.shown);
     expect(impact.page.more).to.match(new RegExp(`offset: ${impact.page.shown}`));
     expect(text).to.include(impact.page.more!);
-    // the default budget is recon's: 6000 tokens ≈ 24,000 characters, for the text and for the structured copy
-    expect(text.length).to.be.at.most(24_000);
-    expect(JSON.stringify(data).length).to.be.at.most(24_000);
+    // the default budget is recon's: 3000 tokens ≈ 12,000 characters, for the text and for the structured copy
+    expect(text.length).to.be.at.most(12_000);
+    expect(JSON.stringify(data).length).to.be.at.most(12_000);
     // files: grouped, counted, the counts add up for the files listed
     const listed = impact.files.reduce((n, f) => n + f.references, 0);
     expect(impact.files.length + impact.files_omitted).to.equal(FILES);

@@ -84,7 +84,7 @@ export function untyped(pool: any) {
     expect(JSON.stringify(structured)).to.not.include('evict(');
     expect(structured).to.not.have.property('diagnostics');
     expect(structured).to.have.property('metrics');
-    expect(structured.budget.tokens).to.equal(6000);
+    expect(structured.budget.tokens).to.equal(3000);
     expect(Buffer.byteLength(JSON.stringify(structured))).to.be.at.most(Buffer.byteLength(text) + 2000);
     const verbose = await call('recon', { task: 'LruCache evict', verbose: true });
     expect(verbose['diagnostics']).to.have.property('pool_size');
