@@ -76,7 +76,10 @@ export function shapeImpactAnswer(result: ImpactResult, options: ImpactAnswerOpt
     result.target_kind === 'symbol'
       ? `a qualified name (Class.method)${result.counts.low ? ', include_comments: false' : ''}, or recon_impact on one of the files`
       : 'recon_impact on a symbol the file defines';
-  const { items, page } = pageWithinBudget(ordered, { offset: options.offset, limit: options.limit, budgetTokens: options.budgetTokens, cost: jsonCost, reserved, noun: 'references', narrower });
+  // A file target's reference is listed twice: as a reference and as its import statement in `importers`.
+  const importerOf = new Map((result.importers ?? []).map((i) => [`${i.path}:${i.line}`, i]));
+  const cost = (ref: ImpactReference): number => jsonCost(ref) + (importerOf.has(`${ref.path}:${ref.line}`) ? jsonCost(importerOf.get(`${ref.path}:${ref.line}`)) : 0);
+  const { items, page } = pageWithinBudget(ordered, { offset: options.offset, limit: options.limit, budgetTokens: options.budgetTokens, cost, reserved, noun: 'references', narrower });
   const shownImports = new Set(items.map((r) => `${r.path}:${r.line}`));
   const answer: ImpactAnswer = {
     target: result.target,

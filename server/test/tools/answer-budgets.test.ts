@@ -102,6 +102,8 @@ describe('answers of tools that grow with the repository fit a budget (agentgov 
     expect(impact.page.shown).to.be.below(FILES);
     expect(impact.importers!.map((i) => i.path)).to.deep.equal(impact.references.map((r) => r.path));
     expect(text.length).to.be.at.most(8_000);
+    // each reference is also an importer entry: both count against the budget
+    expect(JSON.stringify(data).length).to.be.at.most(2000 * 4);
   });
 
   it('graph_communities cuts a community too large for the budget to its first members and says so', async () => {
