@@ -15,11 +15,13 @@ export const SETS = {
 
 /**
  * Commit sets built from a mirror the way shared/bench built its commit sets: the most recent `count`
- * non-merge commits of the mirror's HEAD touching 1–3 source files with a message of 8+ words; the task is the
+ * non-merge commits of the mirror's HEAD touching 1–3 source files (test files do not count) with a message of 8+ words; the task is the
  * message, the gold files the source files it changed, the tree its parent.
  */
 export const MIRROR_SETS = { vue: { repo: 'vuejs/core', count: 150 } };
 const SOURCE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts)$/;
+/** Test files are not "source files" here, as in shared/bench's commit sets (their gold files hold no tests). */
+const TEST = /(?:^|\/)(?:__tests__|tests?|dts-test|test-dts|type-tests)\/|\.(?:spec|test|test-d)\.[cm]?[jt]sx?$|(?:^|\/)test_[^/]*\.py$/;
 
 function mirrorRows(name) {
   const { repo, count } = MIRROR_SETS[name];
@@ -30,7 +32,7 @@ function mirrorRows(name) {
     const [head, message, names] = entry.split('\x01');
     const [sha, parent] = head.trim().split(' ');
     const task = message.trim();
-    const gold = names.split('\n').map((n) => n.trim()).filter((n) => SOURCE.test(n));
+    const gold = names.split('\n').map((n) => n.trim()).filter((n) => SOURCE.test(n) && !TEST.test(n));
     if (!parent || gold.length < 1 || gold.length > 3 || task.split(/\s+/).length < 8) continue;
     rows.push({ set: name, id: sha, repo, sha: parent, task, gold });
     if (rows.length === count) break;
