@@ -36,7 +36,7 @@ for (const set of values.sets.split(',')) {
   const total = loaded.total;
   const rows = loaded.rows.filter((r) => r.sha);
   const noBase = loaded.rows.length - rows.length;
-  const acc = { base: [], path: [], recon: [], gates: {}, latency: [], cold: [], index: [], skipped: noBase, unextractable: 0, rows: 0 };
+  const acc = { base: [], path: [], recon: [], gates: {}, latency: [], cold: [], index: [], skipped: noBase, unextractable: 0, rows: 0, vendoredRows: 0 };
   // Same tree for neighbouring rows, trees in commit order: every tree is prepared once, and a
   // tree's index can be seeded from its predecessor's.
   const ordered = inCommitOrder(rows);
@@ -86,7 +86,12 @@ for (const set of values.sets.split(',')) {
       acc.gates[run.result.gate] = (acc.gates[run.result.gate] ?? 0) + 1;
       acc.latency.push(run.warm_ms);
       acc.cold.push(run.cold_ms);
-      Object.assign(record, { recon: m, gate: run.result.gate, ms: run.warm_ms, top_files: filesOf(run.result.results).slice(0, 5) });
+      const top = filesOf(run.result.results).slice(0, 5);
+      // Vendored demotions: top-5 files demoted as vendored, and gold files the classes call vendored (demoted wrongly).
+      const vendoredTop = top.filter((file) => run.result.results.some((r) => r.path === file && r.why?.some((w) => w.startsWith('demoted: vendored'))));
+      const goldVendored = gold.filter((file) => current.recon.view().fileClass?.(file)?.kind === 'vendored');
+      acc.vendoredRows += goldVendored.length > 0 ? 1 : 0;
+      Object.assign(record, { recon: m, gate: run.result.gate, ms: run.warm_ms, top_files: top, top5_vendored: vendoredTop.length, gold_vendored: goldVendored.length });
     }
     emit(record);
   }
@@ -94,7 +99,7 @@ for (const set of values.sets.split(',')) {
   await current?.recon?.close();
   const agg = (list) => ({ r1: mean(list.map((m) => m.r1)), r5: mean(list.map((m) => m.r5)), r10: mean(list.map((m) => m.r10)), mrr: mean(list.map((m) => m.rr)) });
   const entry = { set, rows: acc.rows, total, skipped: acc.skipped, unextractable: acc.unextractable, baseline: agg(acc.base), baseline_path: agg(acc.path) };
-  if (engine) Object.assign(entry, { recon: agg(acc.recon), gates: acc.gates, p50_ms: percentile(acc.latency, 50), p95_ms: percentile(acc.latency, 95), cold_p50_ms: percentile(acc.cold, 50), trees: { ...seeded, index_p50_ms: percentile(acc.index, 50) } });
+  if (engine) Object.assign(entry, { recon: agg(acc.recon), gates: acc.gates, unsat_rate: (acc.gates.UNSAT ?? 0) / Math.max(1, acc.rows), rows_with_vendored_gold: acc.vendoredRows, p50_ms: percentile(acc.latency, 50), p95_ms: percentile(acc.latency, 95), cold_p50_ms: percentile(acc.cold, 50), trees: { ...seeded, index_p50_ms: percentile(acc.index, 50) } });
   emit({ summary: entry });
   summary.push(entry);
 }
@@ -107,9 +112,12 @@ for (const s of summary) {
   if (s.recon) {
     const stronger = s.baseline_path.r5 >= s.baseline.r5 ? s.baseline_path : s.baseline;
     const cut = stronger.r5 < 1 ? 1 - (1 - s.recon.r5) / (1 - stronger.r5) : 0;
-    table.push(`| ${s.set} | | **recon** (misses@5 cut ${(cut * 100).toFixed(0)}%) | ${f(s.recon.r1)} | ${f(s.recon.r5)} | ${f(s.recon.r10)} | ${f(s.recon.mrr)} | ${Object.entries(s.gates).map(([g, n]) => `${g} ${n}`).join(', ')} | ${f(s.p50_ms)} | ${f(s.p95_ms)} |`);
+    const gates = `${Object.entries(s.gates).map(([g, n]) => `${g} ${n}`).join(', ')} (UNSAT ${(s.unsat_rate * 100).toFixed(1)}%)`;
+    table.push(`| ${s.set} | | **recon** (misses@5 cut ${(cut * 100).toFixed(0)}%) | ${f(s.recon.r1)} | ${f(s.recon.r5)} | ${f(s.recon.r10)} | ${f(s.recon.mrr)} | ${gates} | ${f(s.p50_ms)} | ${f(s.p95_ms)} |`);
   }
 }
+const vendored = summary.filter((s) => s.rows_with_vendored_gold > 0).map((s) => `${s.set} ${s.rows_with_vendored_gold}`);
+if (vendored.length) table.push('', `rows whose gold file is classified vendored (demoted): ${vendored.join(', ')}`);
 const unextractable = summary.filter((s) => s.unextractable > 0).map((s) => `${s.set} ${s.unextractable}`);
 if (unextractable.length) table.push('', `rows skipped because their tree could not be extracted: ${unextractable.join(', ')}`);
 console.log(`\n${table.join('\n')}\n\ncommand: node bench/recon/run.mjs ${process.argv.slice(2).join(' ')}`);

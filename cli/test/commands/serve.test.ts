@@ -76,8 +76,8 @@ describe('agentgov serve (the real binary)', function () {
       for (const tool of tools) {
         const definition = TOOLS.find((t) => t.name === tool.name)!;
         expect(tool.inputSchema).to.include({ type: 'object', additionalProperties: false });
-        expect(tool.description).to.contain(definition.description);
-        expect(tool.annotations).to.deep.include({ readOnlyHint: definition.readOnly, destructiveHint: !definition.readOnly });
+        expect(tool.description).to.equal(definition.brief);
+        expect(tool.annotations).to.deep.include({ readOnlyHint: definition.readOnly, ...(definition.readOnly ? {} : { destructiveHint: true }) });
       }
     });
 

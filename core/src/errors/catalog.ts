@@ -49,8 +49,8 @@ export const ERROR_CATALOG = {
   E_NOT_FOUND: {
     meaning: 'The named symbol, file, ref or item does not exist.',
     causes: ['A typo in a symbol or path', 'The file was deleted or not indexed', 'An unknown git ref or epoch'],
-    remediation: 'Check the name; `recon` or `recon_scout` shows what exists.',
-    cliRemediation: 'Check the name; `agentgov <command> --help` says what the command accepts, and `agentgov detect` lists the frameworks found.',
+    remediation: 'Check the name or path the message gives; `describe` with action "tool" says what the tool accepts.',
+    cliRemediation: 'Check the name or path the message gives; `agentgov <command> --help` says what the command accepts.',
   },
   E_NOT_A_GIT_REPOSITORY: {
     meaning: 'The repository is not a git checkout, so there are no git refs to compare.',

@@ -20,8 +20,15 @@ export async function resolveRef(git: SimpleGit, ref: string): Promise<string> {
   const sha = await git.raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).then((out) => out.trim(), () => '');
   if (!/^[0-9a-f]{40,64}$/.test(sha)) {
     const commits = await git.raw(['rev-list', '-n', '1', '--all']).then((out) => out.trim(), () => '');
-    if (!commits) throw new AgentgovError('E_NOT_FOUND', `unknown git ref '${ref}': the repository has no commits yet`, { ref, commits: 0 });
-    throw new AgentgovError('E_NOT_FOUND', `unknown git ref '${ref}'`, { ref });
+    if (!commits) {
+      const remediation = 'The repository has no commits yet, so no git ref exists: commit first, or compare index epochs (base: "epoch:N").';
+      throw new AgentgovError('E_NOT_FOUND', `unknown git ref '${ref}': the repository has no commits yet`, { ref, commits: 0 }, { remediation });
+    }
+    const known = await git.raw(['for-each-ref', '--count=8', '--sort=-committerdate', '--format=%(refname:short)', 'refs/heads', 'refs/tags']).then((out) => out.split('\n').filter(Boolean), () => []);
+    const remediation =
+      `'${ref}' is not a branch, tag or commit of this repository${known.length ? ` (recent refs: ${known.join(', ')})` : ''}. ` +
+      'List refs with `git branch -a` and `git tag`, commits with `git log --oneline`; HEAD~N counts back from HEAD; base "epoch:N" compares index epochs instead.';
+    throw new AgentgovError('E_NOT_FOUND', `unknown git ref '${ref}'`, { ref, known_refs: known }, { remediation });
   }
   return sha;
 }

@@ -32,9 +32,12 @@ export function resolveRepoRoot(repo: string): string {
   try {
     stats = statSync(root);
   } catch {
-    throw new AgentgovError('E_NOT_FOUND', `repository ${root} does not exist`, { repo: root });
+    const remediation = `${root} does not exist: pass --repo the root directory of an existing repository (a relative path counts from ${process.cwd()}), or run agentgov serve inside the repository; server.repo in the config sets a default.`;
+    throw new AgentgovError('E_NOT_FOUND', `repository ${root} does not exist`, { repo: root }, { remediation });
   }
-  if (!stats.isDirectory()) throw new AgentgovError('E_INVALID_ARGUMENT', `--repo must be a directory: ${root}`, { repo: root });
+  if (!stats.isDirectory()) {
+    throw new AgentgovError('E_INVALID_ARGUMENT', `--repo must be a directory: ${root}`, { repo: root }, { remediation: `${root} is a file: pass --repo the repository's root directory.` });
+  }
   return realpathSync(root);
 }
 

@@ -71,7 +71,8 @@ export function registerTools(server: McpServer, tools: AnyToolDefinition[], mak
     };
     const ctx = makeContext({ tool: name, signal: extra.signal, progressToken, sendProgress });
     if (!tool) {
-      return errorResult(new AgentgovError('E_NOT_FOUND', `unknown tool '${name}'`, { tool: name, available: [...byName.keys()] }));
+      const remediation = `This server has no tool '${name}'. Call one it lists (tools/list): ${[...byName.keys()].join(', ')}; describe with action "tool" documents each.`;
+      return errorResult(new AgentgovError('E_NOT_FOUND', `unknown tool '${name}'`, { tool: name, available: [...byName.keys()] }, { remediation }));
     }
     return runTool(tool, request.params.arguments, ctx, gate);
   });

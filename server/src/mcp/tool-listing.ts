@@ -22,26 +22,67 @@ const ERROR_ENVELOPE = {
   },
 } as const;
 
-/** The JSON Schema published as a tool's `outputSchema`: its result, or the error envelope. */
+/**
+ * The JSON Schema published as a tool's `outputSchema`: an object with the result's required fields, or
+ * the error envelope's `error`. Only that: the SDK client validates every structured result against it,
+ * and every agent session pays for the listing's bytes; the full shape of each result is in `describe`
+ * (`returns`) and docs/tools.md.
+ */
 export function publishedOutputSchema(tool: AnyToolDefinition): Tool['outputSchema'] | undefined {
   if (!tool.outputSchema) return undefined;
-  // No $refs: the result schema is nested under anyOf, where root-relative references would not resolve.
-  const { $schema: _draft, ...result } = zodToJsonSchema(tool.outputSchema, { strictUnions: true, pipeStrategy: 'output', $refStrategy: 'none' }) as Record<string, unknown>;
-  return { type: 'object', anyOf: [result, ERROR_ENVELOPE] } as Tool['outputSchema'];
+  const result = zodToJsonSchema(tool.outputSchema, { $refStrategy: 'none' }) as { required?: string[] };
+  return { type: 'object', anyOf: [{ required: result.required ?? [] }, { required: [...ERROR_ENVELOPE.required] }] } as Tool['outputSchema'];
+}
+
+/** A JSON Schema object node, as far as the listing reads it. */
+interface SchemaNode {
+  description?: string;
+  properties?: Record<string, SchemaNode>;
+  [key: string]: unknown;
+}
+
+/** A parameter's description in the listing: its first sentence (the rest is in `describe`). */
+export function listedParameterDescription(description: string): string {
+  const end = description.search(/\.\s/);
+  return end < 0 ? description.replace(/\.$/, '') : description.slice(0, end);
+}
+
+/**
+ * `anyOf: [{type: T, ...keywords}, {type: 'null'}]` as `{type: [T, 'null'], ...keywords}`: the same
+ * values (a string, integer or array keyword does not apply to null), in fewer bytes. Other nodes unchanged.
+ */
+function collapsedNullable(node: SchemaNode): SchemaNode {
+  const branches = node['anyOf'];
+  if (!Array.isArray(branches) || branches.length !== 2) return node;
+  const [value, nil] = branches as SchemaNode[];
+  if (nil?.['type'] !== 'null' || Object.keys(nil).length !== 1 || typeof value?.['type'] !== 'string' || value['anyOf'] || value['type'] === 'object') return node;
+  const { anyOf: _anyOf, ...rest } = node;
+  return { ...value, ...rest, type: [value['type'], 'null'] };
+}
+
+/** A tool's input schema as listed: JSON Schema of its zod schema, each parameter with its first sentence only. */
+export function listedInputSchema(tool: AnyToolDefinition): Tool['inputSchema'] {
+  const { $schema: _draft, ...schema } = toJsonSchemaCompat(tool.inputSchema, { strictUnions: true, pipeStrategy: 'input' }) as SchemaNode;
+  for (const [name, node] of Object.entries(schema.properties ?? {})) {
+    const listed = collapsedNullable(node);
+    if (listed.description) listed.description = listedParameterDescription(listed.description);
+    schema.properties![name] = listed;
+  }
+  return schema as Tool['inputSchema'];
 }
 
 /**
  * tools/list, answered from the tool definitions: the SDK's own listing publishes an output schema
- * only as one zod object, which cannot also admit the error envelope.
+ * only as one zod object, which cannot also admit the error envelope. Each tool is listed with its
+ * brief (what it does, when to use it); `describe` has the rest.
  */
 export function listTools(server: McpServer, tools: readonly AnyToolDefinition[]): void {
   const listed: Tool[] = tools.map((tool) => {
     const output = publishedOutputSchema(tool);
     return {
       name: tool.name,
-      title: tool.name,
       description: mcpDescription(tool),
-      inputSchema: toJsonSchemaCompat(tool.inputSchema, { strictUnions: true, pipeStrategy: 'input' }) as Tool['inputSchema'],
+      inputSchema: listedInputSchema(tool),
       ...(output ? { outputSchema: output } : {}),
       annotations: annotationsOf(tool),
     };
@@ -49,11 +90,15 @@ export function listTools(server: McpServer, tools: readonly AnyToolDefinition[]
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
 }
 
-/** The MCP annotations of a tool: read-only tools say so; every other tool may change the repository. */
-export function annotationsOf(tool: AnyToolDefinition): { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean } {
-  return { title: tool.name, readOnlyHint: tool.readOnly, destructiveHint: !tool.readOnly, idempotentHint: tool.readOnly, openWorldHint: false };
+/**
+ * The MCP annotations of a tool: read-only tools say so; every other tool may change the repository
+ * (`destructiveHint`, which MCP reads only when `readOnlyHint` is false, so read-only tools omit it).
+ */
+export function annotationsOf(tool: AnyToolDefinition): { readOnlyHint: boolean; destructiveHint?: boolean; openWorldHint: boolean } {
+  return { readOnlyHint: tool.readOnly, ...(tool.readOnly ? {} : { destructiveHint: true }), openWorldHint: false };
 }
 
+/** The description tools/list carries: the tool's brief. */
 export function mcpDescription(tool: AnyToolDefinition): string {
-  return `${tool.description}\n\nReturns: ${tool.returns}\nWhen to use: ${tool.whenToUse}\nRelated: ${tool.related.join(', ') || 'none'}`;
+  return tool.brief;
 }

@@ -46,8 +46,10 @@ export function withoutRepoRoot(error: AgentgovError, root: string): AgentgovErr
   };
   const message = redact(error.message);
   const details = walk(error.details) as Record<string, unknown>;
-  if (message === error.message && JSON.stringify(details) === JSON.stringify(error.details)) return error;
-  return new AgentgovError(error.code, message, details, { cause: error });
+  const specific = error.specificRemediation;
+  const remediation = specific.remediation === undefined ? undefined : redact(specific.remediation);
+  if (message === error.message && remediation === specific.remediation && JSON.stringify(details) === JSON.stringify(error.details)) return error;
+  return new AgentgovError(error.code, message, details, { cause: error, ...(remediation === undefined ? {} : { remediation }) });
 }
 
 /** Anything thrown that is not an AgentgovError is a bug: E_INTERNAL, with the message kept. */

@@ -7,15 +7,15 @@ import type { ReconSpan } from './snippets.js';
  * with line numbers) and a structured copy without the code, so the snippets are paid for once.
  * Tokens are estimated as characters / 4, the rule of thumb the issue's measurements use.
  */
-export const DEFAULT_RECON_BUDGET_TOKENS = 6000;
+export const DEFAULT_RECON_BUDGET_TOKENS = 3000;
 export const MIN_RECON_BUDGET_TOKENS = 500;
 export const MAX_RECON_BUDGET_TOKENS = 60_000;
 const CHARS_PER_TOKEN = 4;
 /** UNSAT answers list only this many nearest results: the task does not fit, so code would be noise. */
 const UNSAT_RESULTS = 5;
 const DOC_CHARS = 160;
-/** Room kept for the closing line that says what was cut. */
-const FOOTER_CHARS = 320;
+/** Room kept for the closing lines: what was cut, and the metrics. */
+const FOOTER_CHARS = 440;
 
 /** How much of a result the budget left room for. */
 export type ReconDetail = 'code' | 'signature' | 'listed';
@@ -65,8 +65,45 @@ export interface ReconAnswer {
   ambiguous?: { term: string; subsystems: string[] };
   /** BROAD: the subsystems the results fall into, largest first — the narrower tasks to ask instead. */
   decomposition?: ReconSubtask[];
-  /** Diagnostics, only with `verbose: true`. */
-  metrics?: ReconMetrics;
+  /** Compact retrieval metrics, on every answer: pool sizes, per-stage timings, the gate's features. */
+  metrics: ReconAnswerMetrics;
+  /** The full retrieval diagnostics, only with `verbose: true`. */
+  diagnostics?: ReconMetrics;
+}
+
+/** What every recon answer says about how it was found: a few hundred bytes. */
+export interface ReconAnswerMetrics {
+  /** Candidates ranked, kept by the cutoff, in the answer. */
+  pool: { candidates: number; kept: number; results: number };
+  /** Wall time of each stage, and in all. */
+  timings_ms: Record<string, number>;
+  /** Why the gate said what it said: counts of the features it decided from. */
+  gate: {
+    mentions: number;
+    mentions_missing: number;
+    strong: number;
+    spread: number;
+    flatness: number;
+    ambiguous: boolean;
+  };
+  cutoff: string;
+}
+
+export function compactMetrics(metrics: ReconMetrics, results: number): ReconAnswerMetrics {
+  const f = metrics.gate_features;
+  const total = Object.values(metrics.timings_ms).reduce((sum, ms) => sum + ms, 0);
+  return {
+    pool: { candidates: metrics.pool_size, kept: metrics.cutoff.kept, results },
+    timings_ms: { ...metrics.timings_ms, total: Math.round(total * 10) / 10 },
+    gate: { mentions: f.mentions, mentions_missing: f.mentions_missing.length, strong: f.strong, spread: f.spread, flatness: f.flatness, ambiguous: f.ambiguous_term !== null },
+    cutoff: metrics.cutoff.reason,
+  };
+}
+
+/** The metrics as one line of the text answer. */
+function metricsLine(m: ReconAnswerMetrics): string {
+  const stages = Object.entries(m.timings_ms).filter(([name]) => name !== 'total').map(([name, ms]) => `${name} ${ms}`).join(', ');
+  return `metrics: ${m.pool.candidates} candidates, ${m.pool.kept} kept, ${m.pool.results} shown; ${m.timings_ms['total']} ms (${stages})`;
 }
 
 export interface ReconAnswerOptions {
@@ -93,9 +130,11 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
   // once one does not fit at all, the rest are left out (a later, shorter result never jumps ahead).
   const order: ReconDetail[] = ['code', 'signature', 'listed'];
   let floor = 0;
+  // The spec's shape: code for the top half of the results, signature and docstring for the bottom half.
+  const codeRanks = Math.ceil(spans.length / 2);
   for (const [i, span] of spans.entries()) {
     const base = answerSpan(span, i + 1);
-    const first = Math.max(floor, span.snippet !== undefined && result.gate !== 'UNSAT' ? 0 : 1);
+    const first = Math.max(floor, span.snippet !== undefined && result.gate !== 'UNSAT' && i < codeRanks ? 0 : 1);
     let placed = false;
     for (let tier = first; tier < order.length && !placed; tier += 1) {
       const detail = order[tier]!;
@@ -105,7 +144,7 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
       used += block.length + 1;
       blocks.push(block);
       counts[detail] += 1;
-      if (span.snippet !== undefined && result.gate !== 'UNSAT' && detail === 'signature') toSignature += 1;
+      if (span.snippet !== undefined && result.gate !== 'UNSAT' && detail === 'signature' && i < codeRanks) toSignature += 1;
       out.push(structuredSpan(span, base, detail));
       if (tier > 0) floor = tier;
       placed = true;
@@ -116,9 +155,10 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
     }
   }
   const more = moreHint(result.gate, toSignature, counts.listed, omitted, options.budgetTokens);
-  const footer = more ? `\n${more}` : '';
-  const metricsText = options.verbose ? `\n\nmetrics:\n${JSON.stringify(result.metrics, null, 1)}` : '';
-  const text = `${header}${blocks.length ? `\n\n${blocks.join('\n')}` : ''}${footer}${metricsText}`;
+  const metrics = compactMetrics(result.metrics, out.length);
+  const footer = `${more ? `\n${more}` : ''}\n${metricsLine(metrics)}`;
+  const diagnosticsText = options.verbose ? `\n\ndiagnostics:\n${JSON.stringify(result.metrics, null, 1)}` : '';
+  const text = `${header}${blocks.length ? `\n\n${blocks.join('\n')}` : ''}${footer}${diagnosticsText}`;
   const features = result.metrics.gate_features;
   const answer: ReconAnswer = {
     gate: result.gate,
@@ -128,7 +168,8 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
     ...(result.gate === 'UNSAT' && features.mentions_missing.length ? { missing: features.mentions_missing, nearest: options.nearest ?? {} } : {}),
     ...(result.gate === 'AMBIG' && features.ambiguous_term ? { ambiguous: { term: features.ambiguous_term, subsystems: features.subsystems } } : {}),
     ...(result.gate === 'BROAD' && result.decomposition ? { decomposition: result.decomposition } : {}),
-    ...(options.verbose ? { metrics: result.metrics } : {}),
+    metrics,
+    ...(options.verbose ? { diagnostics: result.metrics } : {}),
   };
   return { answer, text };
 }

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileClass } from '@agentgov/core';
+import { parse as parseToml } from 'smol-toml';
+import { parse as parseYaml } from 'yaml';
 import { globToRegExp } from '../index/discovery.js';
 
 /** Folders that hold someone else's code by convention. */
@@ -31,7 +33,8 @@ export function classifyFiles({ root, files, text }: Inputs): Map<string, FileCl
   const attributes = gitattributes(root, files);
   const dirs = directoriesOf(files);
   const holdsSource = new Set(files.map(dirOf));
-  const nested = nestedPackages(root, dirs, holdsSource, new Set(files), text);
+  const members = workspaceMembers(root);
+  const nested = nestedPackages(root, dirs, holdsSource, new Set(files), text, members);
   for (const path of files) {
     const attribute = attributes(path);
     if (attribute) {
@@ -58,14 +61,22 @@ export function classifyFiles({ root, files, text }: Inputs): Map<string, FileCl
 }
 
 /**
- * Directories with their own package metadata (or, for Python, their own `__version__`) nested inside another package's source: some
+ * Directories with their own package metadata (or, for Python, their own `__version__`) nested inside another package's source,
+ * workspace members excepted: some
  * directory between the repository root and them holds source files directly (a monorepo's
  * `packages/<name>/` sits in a folder without source files, so it is not vendored).
  */
-function nestedPackages(root: string, dirs: readonly string[], holdsSource: ReadonlySet<string>, files: ReadonlySet<string>, text: Inputs['text']): { dir: string; file: string }[] {
+function nestedPackages(
+  root: string,
+  dirs: readonly string[],
+  holdsSource: ReadonlySet<string>,
+  files: ReadonlySet<string>,
+  text: Inputs['text'],
+  members: readonly RegExp[],
+): { dir: string; file: string }[] {
   const found: { dir: string; file: string }[] = [];
   for (const dir of dirs) {
-    if (dir === '') continue;
+    if (dir === '' || members.some((member) => member.test(dir))) continue;
     const ancestors = ancestorsOf(dir);
     if (!ancestors.some((a) => a !== '' && holdsSource.has(a))) continue;
     if (found.some((p) => dir.startsWith(`${p.dir}/`))) continue;
@@ -73,6 +84,62 @@ function nestedPackages(root: string, dirs: readonly string[], holdsSource: Read
     if (file) found.push({ dir, file });
   }
   return found;
+}
+
+/**
+ * The repository's own workspace members, as the workspace manifests at its root declare them: npm/yarn
+ * `workspaces` in package.json, pnpm-workspace.yaml `packages`, lerna.json `packages`, Cargo.toml
+ * `[workspace] members`, go.work `use`. Each is a test of a directory. A member is the product, never
+ * vendored code, whatever metadata or licence it carries. An unreadable manifest declares nothing.
+ */
+export function workspaceMembers(root: string): RegExp[] {
+  const patterns: string[] = [];
+  const read = (name: string): string | undefined => {
+    try {
+      return readFileSync(join(root, name), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+  const attempt = (parse: () => void): void => {
+    try {
+      parse();
+    } catch {
+      // a manifest that does not parse declares no members
+    }
+  };
+  const pkg = read('package.json');
+  if (pkg) attempt(() => {
+    const workspaces = (JSON.parse(pkg) as { workspaces?: unknown }).workspaces;
+    patterns.push(...strings(workspaces), ...strings((workspaces as { packages?: unknown } | undefined)?.packages));
+  });
+  const pnpm = read('pnpm-workspace.yaml') ?? read('pnpm-workspace.yml');
+  if (pnpm) attempt(() => patterns.push(...strings((parseYaml(pnpm) as { packages?: unknown } | null)?.packages)));
+  const lerna = read('lerna.json');
+  if (lerna) attempt(() => patterns.push(...strings((JSON.parse(lerna) as { packages?: unknown }).packages)));
+  const cargo = read('Cargo.toml');
+  if (cargo) attempt(() => patterns.push(...strings((parseToml(cargo) as { workspace?: { members?: unknown } }).workspace?.members)));
+  const gowork = read('go.work');
+  if (gowork) {
+    // `use ./a` or `use ( ./a ./b )`: directories, one per line inside the block
+    const block = /^use\s*\(([^)]*)\)/m.exec(gowork)?.[1] ?? '';
+    const single = [...gowork.matchAll(/^use\s+([^\s(]+)\s*$/gm)].map((m) => m[1]!);
+    patterns.push(...single, ...block.split('\n').map((line) => line.replace(/\/\/.*$/, '').trim()).filter(Boolean));
+  }
+  return patterns
+    .filter((pattern) => !pattern.startsWith('!'))
+    .map((pattern) => pattern.replace(/^\.\//, '').replace(/\/+$/, ''))
+    .filter((pattern) => pattern !== '' && pattern !== '.')
+    .map(memberTest);
+}
+
+/** A workspace pattern (`packages/*`, `crates/**`, `tools/cli`) as a test of a directory: the directory itself, not one below it. */
+function memberTest(pattern: string): RegExp {
+  // globToRegExp matches a path and everything below it, a pattern without `/` at any depth; a member is rooted and exact
+  const source = globToRegExp(pattern).source;
+  const rooted = source.startsWith('(?:^|\\/)') ? `^${source.slice('(?:^|\\/)'.length)}` : source;
+  return new RegExp(rooted.replace(/\(\?:\\\/\.\*\)\?\$$/, '$'));
 }
 
 /**

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { AgentgovError } from '@agentgov/core';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import type { Definition, Reference } from '../index/types.js';
+import { nearestNames } from './nearest-names.js';
+import { retrievalIndexOf } from './retrieval-index.js';
 import type { TypeAwareReport } from './type-aware-impact.js';
 
 export type Certainty = 'high' | 'medium' | 'low';
@@ -64,7 +66,14 @@ export function definitionsOf(index: RepositoryIndex, symbol: string): Definitio
  */
 export function symbolImpact(index: RepositoryIndex, symbol: string, includeComments: boolean): ImpactResult {
   const defs = definitionsOf(index, symbol);
-  if (defs.length === 0) throw new AgentgovError('E_NOT_FOUND', `no definition named '${symbol}' in the index`, { target: symbol });
+  if (defs.length === 0) {
+    const bare = symbol.split('.').pop() ?? symbol;
+    const nearest = nearestNames([bare], retrievalIndexOf(index))[bare] ?? [];
+    const remediation =
+      `No definition is named '${symbol}'${nearest.length ? `; the nearest names defined here: ${nearest.join(', ')}` : ''}. ` +
+      'Pass a defined name (recon finds it from a description), a qualified one (Class.method), or a repository-relative file path.';
+    throw new AgentgovError('E_NOT_FOUND', `no definition named '${symbol}' in the index`, { target: symbol, nearest }, { remediation });
+  }
   const uids = new Set(defs.map((d) => d.def_uid));
   const name = defs[0]?.name ?? symbol;
   const reader = new LineReader(index.root);
@@ -97,7 +106,10 @@ export function symbolImpact(index: RepositoryIndex, symbol: string, includeComm
 
 /** A file's importers, each import statement a high-certainty reference. */
 export function fileImpact(index: RepositoryIndex, path: string): ImpactResult {
-  if (!index.files().some((f) => f.path === path)) throw new AgentgovError('E_NOT_FOUND', `'${path}' is not an indexed file`, { target: path });
+  if (!index.files().some((f) => f.path === path)) {
+    const remediation = `'${path}' is not a file the index parsed (it does not exist, or no language pack reads it): pass the repository-relative path of a source file, or a symbol name.`;
+    throw new AgentgovError('E_NOT_FOUND', `'${path}' is not an indexed file`, { target: path }, { remediation });
+  }
   const reader = new LineReader(index.root);
   const importers = index.importers(path).map((edge) => ({ path: edge.from_path, line: edge.line, specifier: edge.specifier }));
   const references: ImpactReference[] = importers.map((i) => ({ path: i.path, line: i.line, column: 0, match_text: reader.line(i.path, i.line), certainty: 'high', context: 'import' }));

@@ -5,26 +5,15 @@ import { defineTool } from './tool.js';
 
 const input = z
   .object({
-    changed_files: z.array(z.string().min(1)).min(1).describe('Files modified in the task (repository-relative); tests are chosen from them, and they are what gets committed'),
-    lint: z.boolean().default(true).describe('Run lint on the whole repository before tests'),
-    autofix: z
-      .boolean()
-      .default(true)
-      .describe("Apply the linters' automatic fixes (listed; fixes to the changed files are committed with them)"),
+    changed_files: z.array(z.string().min(1)).min(1).describe('Files modified in the task. Repository-relative; tests are chosen from them, and they are what gets committed'),
+    lint: z.boolean().default(true).describe('Lint the whole repository first'),
+    autofix: z.boolean().default(true).describe("Apply the linters' automatic fixes. Fixes to the changed files are committed with them"),
     tests: z.boolean().default(true).describe('Run the tests the change can break'),
-    test_filter: z.string().min(1).nullable().default(null).describe("Test-name filter passed to the test runner's name-filter option (mocha --grep, pytest -k, ...)"),
-    max_test_hops: z.number().int().min(0).max(10).nullable().default(null).describe('Import-graph hop depth for test selection: 0 = tests importing the changed files directly, 1 = plus one file in between; null = 0, or 2 when commit_message is set'),
-    commit_message: z
-      .string()
-      .min(1)
-      .nullable()
-      .default(null)
-      .describe(
-        "When set and no check failed: commit exactly the changed files (with the linters' and hooks' fixes to them) " +
-          'with this message; hooks run; what else the user staged stays staged and out of the commit',
-      ),
-    push: z.boolean().default(false).describe('Push the current branch to origin after the commit (never forced); only used with commit_message'),
-    include_test_impact: z.boolean().default(false).describe('Add the test candidates and a coverage summary to the answer'),
+    test_filter: z.string().min(1).nullable().default(null).describe("Test-name filter (mocha --grep, pytest -k). Passed to the test runner's name-filter option"),
+    max_test_hops: z.number().int().min(0).max(10).nullable().default(null).describe('Import-graph hops for test selection; null = 0, or 2 with commit_message. 0 = tests importing the changed files directly, 1 = plus one file in between'),
+    commit_message: z.string().min(1).nullable().default(null).describe('Commit the changed files alone when no check failed. Hooks run; what else is staged stays staged'),
+    push: z.boolean().default(false).describe('Push to origin after the commit. Never forced; only used with commit_message'),
+    include_test_impact: z.boolean().default(false).describe('Add test candidates and a coverage summary'),
   })
   .strict();
 
@@ -33,6 +22,9 @@ export const checkpointTool = defineTool({
   group: 'Commit',
   readOnly: false,
   mutates: (args) => (args.lint && args.autofix) || args.commit_message !== null,
+  brief:
+    'Finishes a task: lints (auto-fixing), runs the tests the changed files can break, and with ' +
+    '`commit_message` commits when everything passes, optionally pushing. Use it after editing files.',
   description:
     'Finishes a task: lints the repository (auto-fixing), runs the tests the change can break nearest first ' +
     '(tests importing the changed files, farther ones only when those pass), and with commit_message commits ' +

@@ -8,8 +8,8 @@ import { defineTool } from './tool.js';
 
 const input = z
   .object({
-    report_path: z.string().min(1).describe('Repo-relative path of the report: istanbul coverage-final.json, lcov.info, or coverage.py JSON (`coverage json --show-contexts`)'),
-    format: z.enum(['istanbul', 'lcov', 'coverage.py']).nullable().default(null).describe('The report format; null = detect from the name and content'),
+    report_path: z.string().min(1).describe('Repo-relative path of the report. istanbul coverage-final.json, lcov.info, or coverage.py JSON (`coverage json --show-contexts`)'),
+    format: z.enum(['istanbul', 'lcov', 'coverage.py']).nullable().default(null).describe('Report format; null = detect'),
   })
   .strict();
 
@@ -38,6 +38,9 @@ export const coverageImportTool = defineTool({
   readOnly: false,
   // It writes agentgov's index, never the repository, and runs no project code.
   mutates: () => false,
+  brief:
+    'Imports an existing coverage report (istanbul JSON, lcov, coverage.py JSON) so the test-impact tools ' +
+    'can use it when no test-runner plugin collects coverage.',
   description:
     "Ingests an existing coverage report (istanbul coverage-final.json, lcov.info, coverage.py JSON) into the index's coverage facts, stamped with each covered file's content hash, for repositories whose test runner has no plugin. coverage.py contexts that are pytest node ids become per-test coverage; everything else counts for the suite as a whole (per file).",
   inputSchema: input,

@@ -5,9 +5,9 @@ import { defineTool, TOOL_GROUPS, type AnyToolDefinition } from './tool.js';
 
 const input = z
   .object({
-    action: z.enum(['tool', 'error']).describe('What to describe: `tool` documents one tool, `error` decodes one error code'),
+    action: z.enum(['tool', 'error']).describe('`tool` documents one tool, `error` decodes one error code'),
     name: z.string().min(1).optional().describe('Tool name; required when action is `tool`'),
-    code: z.string().min(1).optional().describe('Error code such as `E_INDEX_NOT_READY`; required when action is `error`'),
+    code: z.string().min(1).optional().describe('Error code (E_...); required when action is `error`'),
   })
   .strict();
 
@@ -17,6 +17,7 @@ export interface ToolDoc {
   group: string;
   read_only: boolean;
   dev_only: boolean;
+  brief: string;
   description: string;
   parameters: ParameterDoc[];
   returns: string;
@@ -45,6 +46,7 @@ export function toolDoc(tool: AnyToolDefinition): ToolDoc {
     group: tool.group,
     read_only: tool.readOnly,
     dev_only: tool.devOnly ?? false,
+    brief: tool.brief,
     description: tool.description,
     parameters: parametersOf(tool.inputSchema),
     returns: tool.returns,
@@ -83,6 +85,10 @@ export const describeTool = defineTool({
   name: 'describe',
   group: 'Introspection',
   readOnly: true,
+  brief:
+    'Documents one tool of this server (parameters, result, example, errors) or decodes ' +
+    'an error code (meaning, causes, remediation). Use it before calling a tool the first time, or to act ' +
+    'on an error.',
   description: 'Documents a tool of this server (parameters with types and defaults, result, when to use it, related tools, errors, an example) or decodes an error code (meaning, causes, remediation).',
   inputSchema: input,
   outputSchema: z.object({
@@ -105,12 +111,18 @@ export const describeTool = defineTool({
     if (args.action === 'error') {
       if (!args.code) throw new AgentgovError('E_INVALID_ARGUMENT', 'describe with action "error" needs `code`', { issues: [{ path: 'code', message: 'Required when action is error' }], available: errorCodes() });
       const code = args.code.trim().toUpperCase();
-      if (!isErrorCode(code)) throw new AgentgovError('E_NOT_FOUND', `unknown error code '${args.code}'`, { code: args.code, available: errorCodes() });
+      if (!isErrorCode(code)) {
+        const remediation = `Pass one of the codes in details.available (${errorCodes().length} codes, all starting with E_), as a tool error's error.code gives it.`;
+        throw new AgentgovError('E_NOT_FOUND', `unknown error code '${args.code}'`, { code: args.code, available: errorCodes() }, { remediation });
+      }
       return { kind: 'error', code, ...ERROR_CATALOG[code], causes: [...ERROR_CATALOG[code].causes] };
     }
     if (!args.name) throw new AgentgovError('E_INVALID_ARGUMENT', 'describe with action "tool" needs `name`', { issues: [{ path: 'name', message: 'Required when action is tool' }], available: availableTools(ctx.tools) });
     const tool = ctx.tools.find((t) => t.name === args.name);
-    if (!tool) throw new AgentgovError('E_NOT_FOUND', `unknown tool '${args.name}'`, { name: args.name, available: availableTools(ctx.tools) });
+    if (!tool) {
+      const remediation = `This server has no tool '${args.name}'; pass one of: ${ctx.tools.map((t) => t.name).join(', ')}.`;
+      throw new AgentgovError('E_NOT_FOUND', `unknown tool '${args.name}'`, { name: args.name, available: availableTools(ctx.tools) }, { remediation });
+    }
     return toolDoc(tool);
   },
   render: renderDoc,

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { communitiesOf, communityLabel } from '../scout/graph-summary.js';
 import { compareMembers, graphMemberSchema, graphOf, levelParameter, memberLabel, memberOf, memberPath, type GraphLevel, type GraphMember } from './graph-level.js';
+import { budgetParameter, headWithin, itemCap, jsonCost, offsetParameter, pageSchema, pageWithinBudget, type Page } from './answer-budget.js';
 import { defineTool } from './tool.js';
 
 const input = z
   .object({
     level: levelParameter,
-    resolution: z.number().positive().max(100).default(1.0).describe('Louvain resolution; higher gives more, smaller communities'),
+    resolution: z.number().positive().max(100).default(1.0).describe('Louvain resolution; higher = more, smaller communities'),
+    budget: budgetParameter,
+    offset: offsetParameter,
   })
   .strict();
 
@@ -19,13 +22,22 @@ export interface CommunitiesResult {
   level: GraphLevel;
   graph: { nodes: number; edges: number; modularity: number; resolution: number; communities: number };
   /** Communities of two or more members: largest first, then by label; members sorted by path (and name at level def); ids follow this order. */
-  communities: { id: number; size: number; label: string; members: GraphMember[] }[];
+  communities: { id: number; size: number; label: string; members: GraphMember[]; members_shown?: number }[];
   /**
    * The communities of one member, compactly, grouped by file and sorted by path: at level file one
    * entry per file (`defs` absent), at level def each file's singleton definitions in `defs`.
    */
-  singletons: { path: string; defs?: SingletonDef[] }[];
+  singletons: { path: string; defs?: SingletonDef[]; defs_total?: number }[];
+  /**
+   * What this answer shows of the list of communities followed by the singleton groups: as many as fit the
+   * budget from `offset`, a community too large for half the budget with its first members only (`members_shown`).
+   */
+  page: Page;
 }
+
+type Community = CommunitiesResult['communities'][number];
+type SingletonGroup = CommunitiesResult['singletons'][number];
+type Entry = { community: Community } | { singleton: SingletonGroup };
 
 /** How many of the largest communities the summary names. */
 const SUMMARY_LARGEST = 5;
@@ -34,6 +46,9 @@ export const graphCommunitiesTool = defineTool({
   name: 'graph_communities',
   group: 'Analysis',
   readOnly: true,
+  brief:
+    'Module clusters (Louvain communities) of the import graph or the reference graph, ' +
+    'with their members. Use it to see which files belong together or where new code fits.',
   description:
     'Module clusters found by Louvain community detection on the file import graph or the definition reference graph (as undirected, weighted by edge counts): every community with its full member list, untruncated, plus the modularity of the partition.',
   inputSchema: input,
@@ -41,11 +56,15 @@ export const graphCommunitiesTool = defineTool({
     summary: z.object({ communities: z.number().int(), singletons: z.number().int(), largest: z.array(z.object({ id: z.number().int(), label: z.string(), size: z.number().int() }).strict()) }).strict(),
     level: z.enum(['file', 'def']),
     graph: z.object({ nodes: z.number().int(), edges: z.number().int(), modularity: z.number(), resolution: z.number(), communities: z.number().int() }).strict(),
-    communities: z.array(z.object({ id: z.number().int(), size: z.number().int(), label: z.string(), members: z.array(graphMemberSchema) }).strict()),
-    singletons: z.array(z.object({ path: z.string(), defs: z.array(z.object({ def_uid: z.string(), qualified_name: z.string(), kind: z.string() }).strict()).optional() }).strict()),
+    communities: z.array(z.object({ id: z.number().int(), size: z.number().int(), label: z.string(), members: z.array(graphMemberSchema), members_shown: z.number().int().optional() }).strict()),
+    singletons: z.array(z.object({ path: z.string(), defs: z.array(z.object({ def_uid: z.string(), qualified_name: z.string(), kind: z.string() }).strict()).optional(), defs_total: z.number().int().optional() }).strict()),
+    page: pageSchema,
   }),
   returns:
-    'summary {communities, singletons, largest [{id, label, size}]} first, then level, graph {nodes, edges, modularity, resolution, communities (all, singletons included)}, communities [{id, size, label (dominant directory), members}] of two or more members, largest first in a stable order (members are file paths at level file or {def_uid, qualified_name, kind, path} at level def, sorted by path), then singletons [{path, defs? [{def_uid, qualified_name, kind}]}]: every community of one member, grouped by file.',
+    'summary {communities, singletons, largest [{id, label, size}]} first, then level, graph {nodes, edges, modularity, resolution, communities (all, singletons included)}, communities [{id, size, label (dominant directory), members}] of two or more members, largest first in a stable order (members are file paths at level file or {def_uid, qualified_name, kind, path} at level def, sorted by path), then singletons [{path, defs? [{def_uid, qualified_name, kind}]}]: every community of one member, grouped by file. ' +
+    'The answer fits `budget` (tokens, default 3000): the communities, then the singleton groups, from `offset` while they fit; ' +
+    '`page` {total, offset, shown, omitted, next_offset, more} says what was left out; a community larger than half the budget ' +
+    'lists its first members (`members_shown` of `size`), a singleton group its first defs (`defs_total`).',
   whenToUse: 'When you need the full module structure (recon_scout shows only the largest communities, truncated), e.g. to decide where new code belongs or which files move together.',
   related: ['recon_scout', 'graph_cycles'],
   errors: [],
@@ -61,14 +80,19 @@ export const graphCommunitiesTool = defineTool({
       })
       .sort((a, b) => b.size - a.size || a.label.localeCompare(b.label) || compareMembers(a.members[0]!, b.members[0]!))
       .map((community, id) => ({ id, ...community }));
-    const communities = all.filter((c) => c.size > 1);
-    const singletons = singletonsByFile(all.filter((c) => c.size === 1).map((c) => c.members[0]!));
+    const allCommunities = all.filter((c) => c.size > 1);
+    const allSingletons = singletonsByFile(all.filter((c) => c.size === 1).map((c) => c.members[0]!));
+    const cap = itemCap(args.budget);
+    const entries: Entry[] = [...allCommunities.map((community) => ({ community: fitCommunity(community, cap) })), ...allSingletons.map((singleton) => ({ singleton: fitSingletons(singleton, cap) }))];
+    const { items, page } = pageWithinBudget(entries, { offset: args.offset, limit: null, budgetTokens: args.budget, cost: jsonCost, noun: 'communities and singleton groups', narrower: 'level file, or a lower resolution' });
+    const communities = items.flatMap((e) => ('community' in e ? [e.community] : []));
+    const singletons = items.flatMap((e) => ('singleton' in e ? [e.singleton] : []));
     const summary = {
       communities: all.length,
       singletons: all.length - communities.length,
-      largest: communities.slice(0, SUMMARY_LARGEST).map(({ id, label, size }) => ({ id, label, size })),
+      largest: allCommunities.slice(0, SUMMARY_LARGEST).map(({ id, label, size }) => ({ id, label, size })),
     };
-    return { summary, level: args.level, graph: { nodes: graph.order, edges: graph.size, modularity: found.modularity, resolution: found.resolution, communities: all.length }, communities, singletons };
+    return { summary, level: args.level, graph: { nodes: graph.order, edges: graph.size, modularity: found.modularity, resolution: found.resolution, communities: all.length }, communities, singletons, page };
   },
   render(result) {
     const g = result.graph;
@@ -78,11 +102,13 @@ export const graphCommunitiesTool = defineTool({
     const lonely = result.singletons.length
       ? [
           '',
-          `${result.summary.singletons} singletons (one node each)${result.level === 'def' ? ', by file' : ''}:`,
+          `${result.summary.singletons} singletons (one node each)${result.level === 'def' ? ', by file' : ''}${result.page.omitted || result.page.offset ? ' (this page)' : ''}:`,
           result.level === 'file' ? result.singletons.map((s) => s.path).join(', ') : byFile(result.singletons.flatMap((s) => (s.defs ?? []).map((d) => [s.path, d.qualified_name] as const)), '\n'),
         ]
       : [];
-    return [head, largest, '', ...result.communities.map((c) => `${c.id}. ${c.label} (${c.size}): ${members(c.members)}`), ...lonely].join('\n');
+    const more = (c: Community) => (c.members_shown !== undefined ? ` … (${c.members_shown} of ${c.size} shown)` : '');
+    const footer = result.page.more ? ['', result.page.more] : [];
+    return [head, largest, '', ...result.communities.map((c) => `${c.id}. ${c.label} (${c.size}): ${members(c.members)}${more(c)}`), ...lonely, ...footer].join('\n');
   },
 });
 
@@ -91,6 +117,19 @@ function byFile(entries: ReadonlyArray<readonly [string, string]>, separator = '
   const groups = new Map<string, string[]>();
   for (const [path, name] of entries) groups.set(path, [...(groups.get(path) ?? []), name]);
   return [...groups].map(([path, names]) => `${path}: ${names.join(', ')}`).join(separator);
+}
+
+/** A community as listed: whole, or its first members when it alone takes more than `cap` characters. */
+function fitCommunity(community: Community, cap: number): Community {
+  if (jsonCost(community) <= cap) return community;
+  const members = headWithin(community.members, cap);
+  return { ...community, members, members_shown: members.length };
+}
+
+/** A singleton group as listed: whole, or its first definitions when it alone takes more than `cap` characters. */
+function fitSingletons(group: SingletonGroup, cap: number): SingletonGroup {
+  if (!group.defs || jsonCost(group) <= cap) return group;
+  return { ...group, defs: headWithin(group.defs, cap), defs_total: group.defs.length };
 }
 
 /** Singleton members grouped by file, sorted by path (and by name within a file). */

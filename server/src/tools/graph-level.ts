@@ -2,7 +2,7 @@ import type { DirectedGraph } from 'graphology';
 import { z } from 'zod';
 import type { RepositoryIndex } from '../index/repository-index.js';
 
-export const levelParameter = z.enum(['file', 'def']).default('file').describe('`file`: the import graph (nodes are files); `def`: the reference graph (nodes are definitions)');
+export const levelParameter = z.enum(['file', 'def']).default('file').describe('`file` (import graph) or `def` (reference graph). Nodes are files at `file`, definitions at `def`');
 
 export type GraphLevel = z.infer<typeof levelParameter>;
 

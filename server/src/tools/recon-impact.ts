@@ -1,15 +1,20 @@
 import { z } from 'zod';
 import type { RepositoryIndex } from '../index/repository-index.js';
-import { fileImpact, symbolImpact, type ImpactResult } from '../recon/impact.js';
+import { fileImpact, symbolImpact } from '../recon/impact.js';
+import { renderImpact, shapeImpactAnswer, type ImpactAnswer } from '../recon/impact-answer.js';
 import { withTypeAwareReferences } from '../recon/type-aware-impact.js';
 import { refactorService } from '../refactor/refactor-context.js';
+import { budgetParameter, limitParameter, offsetParameter, pageSchema } from './answer-budget.js';
 import { defineTool } from './tool.js';
 
 const input = z
   .object({
     target: z.string().min(1).describe('Symbol name (`parse`, `Parser.parse`) or repository-relative file path'),
-    justification: z.string().min(1).describe('Why the analysis is run (recorded with the call)'),
-    include_comments: z.boolean().default(true).describe('Include mentions in comments and strings (low certainty)'),
+    justification: z.string().min(1).describe('Why the analysis is run. Recorded with the call'),
+    include_comments: z.boolean().default(true).describe('Include mentions in comments and strings. They have low certainty'),
+    budget: budgetParameter,
+    offset: offsetParameter,
+    limit: limitParameter,
   })
   .strict();
 
@@ -22,12 +27,24 @@ export const reconImpactTool = defineTool({
   name: 'recon_impact',
   group: 'Discovery',
   readOnly: true,
-  description: 'Lists every reference to a symbol (or every importer of a file) with its certainty, so you know what a change touches before making it. Creates no refactor.',
+  brief:
+    'Lists every reference to a symbol (its callers and usages) or every importer of a file, grouped by ' +
+    'file with certainty. Use it before changing a signature, renaming, moving or deleting code. Pages ' +
+    'with `offset`.',
+  description:
+    'Lists every reference to a symbol (or every importer of a file) with its certainty, so you know what a change touches ' +
+    'before making it. Creates no refactor. The answer fits a token budget (default 3000, as recon): every count, the ' +
+    'files with references grouped and counted, then one page of the references, file by file (files with resolved ' +
+    'references first); what was left out is counted and `offset` (or a larger `budget`, or a narrower target) gets it.',
   inputSchema: input,
   outputSchema: z.object({
     target: z.string(),
     target_kind: z.enum(['symbol', 'file']),
     definitions: z.array(z.object({ def_uid: z.string(), path: z.string(), line: z.number().int(), kind: z.string(), qualified_name: z.string() }).passthrough()),
+    definitions_omitted: z.number().int().optional(),
+    files: z.array(z.object({ path: z.string(), references: z.number().int(), high: z.number().int(), medium: z.number().int(), low: z.number().int() }).strict()),
+    files_omitted: z.number().int(),
+    page: pageSchema,
     references: z.array(
       z.object({ path: z.string(), line: z.number().int(), column: z.number().int(), match_text: z.string(), certainty: z.enum(['high', 'medium', 'low']), context: z.string(), by: z.literal('language-service').optional() }).passthrough(),
     ),
@@ -49,17 +66,29 @@ export const reconImpactTool = defineTool({
       .optional(),
   }).passthrough(),
   returns:
-    '`references` (path, line, column, match_text, certainty: high = resolved through scope or imports, or found by a language service (`by: "language-service"`, TypeScript/JavaScript), medium = same name but unresolved, low = comment or string; context), `definitions` of the symbol, `importers` for a file target, `counts` per certainty, and for TS/JS symbols `type_aware` [{engine, status (complete, or deadline/failed: the answer is the index\'s alone), definitions, references, confirmed, added, ms, note?}].',
+    '`counts` per certainty (all references), `files` [{path, references, high, medium, low}] (files with high references first; `files_omitted` beyond the budget), ' +
+    '`references` — one page, in the order of `files` (path, line, column, match_text, certainty: high = resolved through scope or imports, or found by a language service (`by: "language-service"`, TypeScript/JavaScript), medium = same name but unresolved, low = comment or string; context), ' +
+    '`page` {total, offset, shown, omitted, next_offset, budget_tokens, more: how to get the rest}, `definitions` of the symbol (20 at most, `definitions_omitted`), `importers` of the page for a file target, and for TS/JS symbols `type_aware` [{engine, status (complete, or deadline/failed: the answer is the index\'s alone), definitions, references, confirmed, added, ms, note?}].',
   whenToUse: 'Before renaming, moving, deleting or changing the signature of a symbol or file.',
   related: ['recon', 'refactor_rename', 'refactor_move'],
   errors: ['E_INDEX_NOT_READY', 'E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],
-  example: { target: 'parseHeaders', justification: 'changing its return type', include_comments: true },
+  example: { target: 'parseHeaders', justification: 'changing its return type', include_comments: true, offset: 0 },
   needsIndex: true,
-  async handler(args, ctx): Promise<ImpactResult> {
+  async handler(args, ctx): Promise<ImpactAnswer> {
     const { index } = ctx;
     const target = args.target.trim();
-    if (isFileTarget(target, index)) return fileImpact(index, ctx.resolveRepoPath(target).relative);
-    const indexed = symbolImpact(index, target, args.include_comments);
-    return withTypeAwareReferences(indexed, index, refactorService(ctx), ctx.config.server.impact?.language_service_ms ?? 5000);
+    const options = { budgetTokens: args.budget, offset: args.offset, limit: args.limit };
+    const found = isFileTarget(target, index)
+      ? fileImpact(index, ctx.resolveRepoPath(target).relative)
+      : await withTypeAwareReferences(symbolImpact(index, target, args.include_comments), index, refactorService(ctx), ctx.config.server.impact?.language_service_ms ?? 5000);
+    const { answer, text } = shapeImpactAnswer(found, options);
+    texts.set(answer, text);
+    return answer;
+  },
+  render(answer) {
+    return texts.get(answer) ?? renderImpact(answer);
   },
 });
+
+/** The text of an answer is made with it. */
+const texts = new WeakMap<ImpactAnswer, string>();

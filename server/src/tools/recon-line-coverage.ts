@@ -8,9 +8,9 @@ import { defineTool } from './tool.js';
 const input = z
   .object({
     file_path: z.string().min(1).describe('Repo-relative file path'),
-    line_start: z.number().int().min(1).nullable().default(null).describe('Start line, 1-based, inclusive; null = the whole file'),
-    line_end: z.number().int().min(1).nullable().default(null).describe('End line, 1-based, inclusive; null = the whole file'),
-    include_tests: z.boolean().default(false).describe('Include which tests hit each covered line'),
+    line_start: z.number().int().min(1).nullable().default(null).describe('Start line (1-based, inclusive); null = whole file'),
+    line_end: z.number().int().min(1).nullable().default(null).describe('End line (1-based, inclusive); null = whole file'),
+    include_tests: z.boolean().default(false).describe('Name the tests hitting each line'),
   })
   .strict();
 
@@ -35,6 +35,9 @@ export const reconLineCoverageTool = defineTool({
   name: 'recon_line_coverage',
   group: 'Test Impact',
   readOnly: true,
+  brief:
+    'Covered and uncovered lines of a file or line range, optionally with the tests that hit each line. ' +
+    'Use it to check whether the lines you change are tested.',
   description: 'Covered and uncovered lines (1-based, inclusive) of a file or a line range, from per-test coverage; with include_tests, which tests hit each line.',
   inputSchema: input,
   outputSchema: z

@@ -20,6 +20,9 @@ export const reconRawSignalsTool = defineTool({
   group: 'Discovery',
   readOnly: true,
   devOnly: true,
+  brief:
+    'Development view of recon: the unfiltered candidate pool with every retriever\'s score and rank (dev ' +
+    'mode only).',
   description: 'Development view of recon: the whole candidate pool with every retriever\'s score and rank per definition, seeds and pins injected. No gate, ranking, cutoff, sorting or truncation.',
   inputSchema: input,
   outputSchema: z.object({

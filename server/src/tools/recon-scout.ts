@@ -8,11 +8,11 @@ const count = (what: string) => z.number().int().min(0).max(100_000).optional().
 
 const input = z
   .object({
-    scope: z.string().min(1).nullable().optional().default(null).describe('Path prefix (a directory from zoom_targets, or any repo-relative directory) to zoom into; omit for the whole repository'),
-    truncate: z.boolean().default(true).describe('Apply the default limits to communities and cycles; false returns the full data'),
-    max_cycles: count(`Max cycles returned; overrides the default (${DEFAULT_MAX_CYCLES} when truncate is true) when set`),
-    max_communities: count(`Max communities returned; default ${DEFAULT_MAX_COMMUNITIES} when truncate is true`),
-    max_members_per_community: count(`Max members listed per community; default ${DEFAULT_MAX_MEMBERS_PER_COMMUNITY} when truncate is true`),
+    scope: z.string().min(1).nullable().optional().default(null).describe('Directory to zoom into; omit for the whole repository. A directory from zoom_targets or any repo-relative directory'),
+    truncate: z.boolean().default(true).describe('Apply the default limits to communities and cycles. false returns the full data'),
+    max_cycles: count(`Max cycles returned. Overrides the default (${DEFAULT_MAX_CYCLES} when truncate is true) when set`),
+    max_communities: count(`Max communities returned. Default ${DEFAULT_MAX_COMMUNITIES} when truncate is true`),
+    max_members_per_community: count(`Max members listed per community. Default ${DEFAULT_MAX_MEMBERS_PER_COMMUNITY} when truncate is true`),
   })
   .strict();
 
@@ -43,6 +43,10 @@ export const reconScoutTool = defineTool({
   name: 'recon_scout',
   group: 'Discovery',
   readOnly: true,
+  brief:
+    'Orientation briefing of the repository or one directory (`scope`): directory tree, languages, ' +
+    'entry points, most important files and symbols, module clusters, import cycles, coverage and lint ' +
+    'health. Use it first in an unfamiliar codebase.',
   description:
     'Orientation briefing of the repository (or of one directory with `scope`): a compressed directory tree, languages, entry points, the most-imported files and most-referenced symbols by PageRank, module communities (Louvain), import cycles, coverage and lint health, a one-sentence context and a warning when a structural trap exists. Directories collapsed to fit the tree budget are listed in zoom_targets.',
   inputSchema: input,

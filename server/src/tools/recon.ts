@@ -11,18 +11,18 @@ const stringOrList = (what: string) => z.union([z.string(), z.array(z.string())]
 
 const input = z
   .object({
-    task: z.string().describe('What you are about to do, in plain words; name symbols and files when you know them'),
-    seeds: stringOrList('Symbol names to prioritise (a name or a list of names)'),
-    pins: stringOrList('Repository-relative file paths whose definitions are always included'),
-    read_only: z.boolean().nullable().default(null).describe('Session intent: true = research only (mutating tools blocked), false = read-write, null/omitted keeps the current intent'),
+    task: z.string().describe('What you are about to do, in plain words. Name symbols and files when you know them'),
+    seeds: stringOrList('Symbol names to prioritise'),
+    pins: stringOrList('Files whose definitions are always included'),
+    read_only: z.boolean().nullable().default(null).describe('true = research only, false = read-write, null keeps the session intent. Mutating tools are blocked in a research-only session'),
     budget: z
       .number()
       .int()
       .min(MIN_RECON_BUDGET_TOKENS)
       .max(MAX_RECON_BUDGET_TOKENS)
       .default(DEFAULT_RECON_BUDGET_TOKENS)
-      .describe(`Answer size in tokens (≈ characters / 4): full code for the best results, signatures below, names only past that; the answer says what was cut`),
-    verbose: z.boolean().default(false).describe('Add the retrieval diagnostics (timings, pool, per-retriever contributions, gate features) to the answer'),
+      .describe(`Answer size in tokens (≈ characters / 4). Full code for the best results, signatures below, names only past that; the answer says what was cut`),
+    verbose: z.boolean().default(false).describe('Full retrieval diagnostics. Per-retriever contributions, pool and gate details beyond the compact metrics'),
   })
   .strict();
 
@@ -30,6 +30,11 @@ export const reconTool = defineTool({
   name: 'recon',
   group: 'Discovery',
   readOnly: true,
+  brief:
+    'Finds the code for a task: ranked definitions (functions, classes, methods, files) with their code, ' +
+    'and a gate saying whether the task fits the codebase. Use it before ' +
+    'reading or editing code, to locate where something is implemented; required before refactor_rename ' +
+    'and refactor_move.',
   description: 'Finds the code that matters for a task: ranked definitions with code for the top half and signature/docstring for the rest, plus a quality gate (OK, UNSAT, BROAD, AMBIG) saying whether the task fits the codebase.',
   inputSchema: input,
   outputSchema: z.object({
@@ -48,9 +53,18 @@ export const reconTool = defineTool({
     missing: z.array(z.string()).optional(),
     nearest: z.record(z.array(z.string())).optional(),
     ambiguous: z.object({ term: z.string(), subsystems: z.array(z.string()) }).strict().optional(),
-    metrics: z.object({}).passthrough().optional(),
+    metrics: z
+      .object({
+        pool: z.object({ candidates: z.number().int(), kept: z.number().int(), results: z.number().int() }).strict(),
+        timings_ms: z.record(z.number()),
+        gate: z.object({ mentions: z.number().int(), mentions_missing: z.number().int(), strong: z.number().int(), spread: z.number().int(), flatness: z.number(), ambiguous: z.boolean() }).passthrough(),
+        cutoff: z.string(),
+      })
+      .passthrough(),
+    diagnostics: z.object({}).passthrough().optional(),
   }),
-  returns: '`gate` (OK | UNSAT | BROAD | AMBIG), `hint` (the next step), `results` (ranked spans: path, lines, kind, qualified name, why it was found, signature, doc; the text shows the code of the best ones as numbered fenced blocks), `budget` (what fit, what was cut and how to get more); `missing` names for UNSAT, the `ambiguous` term for AMBIG; `metrics` only with verbose.',
+  returns: '`gate` (OK | UNSAT | BROAD | AMBIG), `hint` (the next step), `results` (ranked spans: path, lines, kind, qualified name, why it was found, signature, doc; the text shows the code of the best ones as numbered fenced blocks), `budget` (what fit, what was cut and how to get more); `missing` names for UNSAT, the `ambiguous` term for AMBIG; `metrics` on every answer ' +
+    '(pool {candidates, kept, results}, timings_ms per stage and total, the gate\'s features, the cutoff\'s reason); `diagnostics` (per-retriever timings and contributions, full gate features) only with verbose.',
   whenToUse: 'Before reading or editing code for a task; required before refactor_rename and refactor_move. Set read_only to declare whether the session will change files.',
   related: ['recon_scout', 'recon_impact', 'refactor_rename'],
   errors: ['E_INDEX_NOT_READY', 'E_PATH_OUTSIDE_REPO'],

@@ -12,6 +12,8 @@ export const refactorCancelTool = defineTool({
   name: 'refactor_cancel',
   group: 'Refactor',
   readOnly: false,
+  brief:
+    'Discards a pending refactor preview; nothing in the repository changes.',
   description: 'Discards a pending refactor preview. Nothing in the repository changes.',
   inputSchema: input,
   outputSchema: z.object({ refactor_id: z.string(), cancelled: z.literal(true), display_to_user: z.string() }).passthrough(),

@@ -9,7 +9,7 @@ import { defineTool } from './tool.js';
 const input = z
   .object({
     refactor_id: z.string().min(1).describe('Id from refactor_rename or refactor_move'),
-    inspect_path: z.string().min(1).optional().describe('Show this file\'s medium/low-certainty hunks with context instead of applying (inspect mode)'),
+    inspect_path: z.string().min(1).optional().describe('Inspect this file\'s uncertain hunks instead of applying. Shows its medium/low-certainty hunks with context (inspect mode)'),
     context_lines: z.number().int().min(0).max(50).default(2).describe('Lines of context around each hunk in inspect mode'),
   })
   .strict();
@@ -29,6 +29,9 @@ export const refactorCommitTool = defineTool({
   name: 'refactor_commit',
   group: 'Refactor',
   readOnly: false,
+  brief:
+    'Applies a pending refactor_rename or refactor_move preview (all files or none), or with ' +
+    '`inspect_path` shows one file\'s uncertain hunks without applying.',
   description:
     'Applies a pending refactor preview, all files or none: refuses with E_PREVIEW_STALE (writing nothing) when any file changed since the preview, moves tracked files with git mv, and re-indexes before answering. With inspect_path it applies nothing and shows that file\'s medium/low-certainty hunks with context.',
   inputSchema: input,

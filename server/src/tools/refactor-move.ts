@@ -11,8 +11,8 @@ const input = z
   .object({
     from_path: z.string().min(1).describe('Repository-relative file or directory to move'),
     to_path: z.string().min(1).describe('Repository-relative destination; must not exist yet'),
-    justification: z.string().min(1).describe('Why the move is made (recorded with the call)'),
-    include_comments: z.boolean().default(true).describe('Also offer path mentions in comments (low certainty), where the language engine finds them'),
+    justification: z.string().min(1).describe('Why the move is made. Recorded with the call'),
+    include_comments: z.boolean().default(true).describe('Also offer path mentions in comments. Low certainty, where the language engine finds them'),
   })
   .strict();
 
@@ -29,6 +29,9 @@ export const refactorMoveTool = defineTool({
   name: 'refactor_move',
   group: 'Refactor',
   readOnly: false,
+  brief:
+    'Previews moving a file or directory and rewriting every import that reaches it; writes nothing until ' +
+    'refactor_commit. Needs a prior recon in the session.',
   description:
     'Previews moving a file or directory and rewriting every import that reaches it (relative specifiers with or without extension, `.js` specifiers of `.ts` sources, index files, tsconfig paths, re-exports, dynamic import() and require(), Python absolute/relative/aliased imports) plus the moved files\' own relative imports. Writes nothing; refactor_commit applies it (git mv for tracked files).',
   inputSchema: input,

@@ -8,11 +8,11 @@ import { defineTool } from './tool.js';
 
 const input = z
   .object({
-    symbol: z.string().min(1).max(500).describe('Symbol to rename: a bare name (`clamp`), a qualified name (`Meter.read`, `pkg.core.run`), or `path:Qualified.name` when the qualified name exists in several files. Not a path:line:col.'),
-    new_name: z.string().min(1).max(200).describe('The new name: a valid identifier of the language, not a keyword'),
-    justification: z.string().min(1).describe('Why the rename is made (recorded with the call)'),
-    include_comments: z.boolean().default(true).describe('Also offer mentions in comments, strings and docstrings (low certainty)'),
-    contexts: z.array(z.string().min(1)).optional().describe('Limit the edits to these repository-relative files or directories; all files when omitted'),
+    symbol: z.string().min(1).max(500).describe('Symbol name, qualified name or `path:Qualified.name` (not path:line:col). A bare name (`clamp`), a qualified name (`Meter.read`, `pkg.core.run`), or `path:Qualified.name` when the qualified name exists in several files'),
+    new_name: z.string().min(1).max(200).describe('The new name. A valid identifier of the language, not a keyword'),
+    justification: z.string().min(1).describe('Why the rename is made. Recorded with the call'),
+    include_comments: z.boolean().default(true).describe('Also offer mentions in comments, strings and docstrings. Low certainty'),
+    contexts: z.array(z.string().min(1)).optional().describe('Limit the edits to these files or directories. Repository-relative; all files when omitted'),
   })
   .strict();
 
@@ -20,6 +20,9 @@ export const refactorRenameTool = defineTool({
   name: 'refactor_rename',
   group: 'Refactor',
   readOnly: false,
+  brief:
+    'Previews renaming a symbol (function, class, method, variable, type) everywhere it is used; writes ' +
+    'nothing until refactor_commit. Needs a prior recon in the session.',
   description:
     'Previews renaming a symbol across the whole codebase, with the exact edits an editor would make: TypeScript/JavaScript through the TypeScript language service, Python through the index\'s scope and import resolution. Writes nothing; refactor_commit applies the preview.',
   inputSchema: input,

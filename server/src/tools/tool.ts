@@ -57,9 +57,18 @@ export interface ToolDefinition<S extends z.ZodTypeAny = z.ZodTypeAny, R extends
   mutates?(args: z.output<S>): boolean;
   /** Listed only when the server runs with `--dev-mode`. */
   devOnly?: boolean;
-  /** What it does, written so an agent can decide to call it. */
+  /**
+   * What tools/list says (every agent session pays for it): what the tool does and when to use it, in
+   * a few lines, with the words an agent would use to ask for it. Everything longer goes in the fields below,
+   * which `describe` serves.
+   */
+  brief: string;
+  /** What it does, in full. */
   description: string;
-  /** A `z.object({...}).strict()` with a `.describe()` and `.default()` on every parameter. */
+  /**
+   * A `z.object({...}).strict()` with a `.describe()` and `.default()` on every parameter. tools/list shows a
+   * parameter's first sentence, `describe` all of it.
+   */
   inputSchema: S;
   /** What the result contains, in prose. */
   returns: string;

@@ -12,7 +12,8 @@ const readFile = defineTool({
   name: 'test_read',
   group: 'Discovery',
   readOnly: true,
-  description: 'Reads the size of one repository file.',
+  brief: 'Reads the size of one repository file.',
+  description: 'Reads the size of one repository file, in full.',
   inputSchema: z.object({ path: z.string().describe('Repo-relative path'), limit: z.number().int().min(1).default(5).describe('A bounded integer') }).strict(),
   returns: 'path and limit',
   whenToUse: 'tests',
@@ -25,7 +26,7 @@ const readFile = defineTool({
     return { path: ctx.resolveRepoPath(args.path).relative, limit: args.limit };
   },
 });
-const docs = { description: 'A test tool.', returns: 'an object', whenToUse: 'tests', related: [], errors: [], example: {} };
+const docs = { brief: 'A test tool.', description: 'A test tool.', returns: 'an object', whenToUse: 'tests', related: [], errors: [], example: {} };
 const mutate = defineTool({ ...docs, name: 'test_mutate', group: 'Refactor', readOnly: false, needsIndex: false, inputSchema: z.object({}).strict(), async handler() { return { ok: true }; } });
 const crash = defineTool({ ...docs, name: 'test_crash', group: 'Analysis', readOnly: true, needsIndex: false, inputSchema: z.object({}).strict(), async handler(): Promise<object> { throw new TypeError('boom'); } });
 const devOnly = defineTool({ ...readFile, name: 'test_dev_only', devOnly: true });
@@ -61,7 +62,7 @@ describe('tool dispatch over MCP (in-process client)', () => {
     const read = tools.find((t) => t.name === 'test_read')!;
     expect(read.inputSchema).to.deep.include({ type: 'object', required: ['path'], additionalProperties: false });
     expect(read.inputSchema.properties!['limit']).to.deep.include({ type: 'integer', default: 5, minimum: 1, description: 'A bounded integer' });
-    expect(read.annotations).to.deep.include({ readOnlyHint: true, destructiveHint: false });
+    expect(read.annotations).to.deep.include({ readOnlyHint: true }).and.not.have.property('destructiveHint');
     expect(tools.find((t) => t.name === 'test_mutate')!.annotations).to.deep.include({ readOnlyHint: false, destructiveHint: true });
   });
 

@@ -45,11 +45,26 @@ describe('tools/list: output schemas and the names descriptions use', function (
     expect(cycles.isError).to.not.equal(true);
   });
 
+  it("lists each tool's brief and each parameter's first sentence; describe serves the full texts", async () => {
+    const { tools } = await session.client.listTools();
+    const listed = tools.find((t) => t.name === 'recon')!;
+    const definition = TOOLS.find((t) => t.name === 'recon')!;
+    expect(listed.description).to.equal(definition.brief);
+    expect(listed.description).to.not.include('Returns:');
+    const task = (listed.inputSchema.properties as Record<string, { description: string }>)['task']!.description;
+    expect(task).to.equal('What you are about to do, in plain words');
+    const doc = await session.client.callTool({ name: 'describe', arguments: { action: 'tool', name: 'recon' } });
+    const structured = doc.structuredContent as { description: string; returns: string; parameters: { name: string; description: string }[] };
+    expect(structured.description).to.equal(definition.description);
+    expect(structured.returns).to.equal(definition.returns);
+    expect(structured.parameters.find((p) => p.name === 'task')!.description).to.equal('What you are about to do, in plain words. Name symbols and files when you know them');
+  });
+
   it('no description, related list or error remediation names a tool that is not registered', () => {
     const registered = new Set(TOOLS.map((t) => t.name));
     const texts: [string, string][] = [];
     for (const tool of TOOLS) {
-      texts.push([`${tool.name}.description`, tool.description], [`${tool.name}.returns`, tool.returns], [`${tool.name}.whenToUse`, tool.whenToUse]);
+      texts.push([`${tool.name}.brief`, tool.brief], [`${tool.name}.description`, tool.description], [`${tool.name}.returns`, tool.returns], [`${tool.name}.whenToUse`, tool.whenToUse]);
       for (const name of tool.related) expect(registered.has(name), `${tool.name}.related names ${name}`).to.equal(true);
     }
     for (const code of errorCodes()) texts.push([`${code}.remediation`, ERROR_CATALOG[code].remediation]);

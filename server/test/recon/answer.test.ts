@@ -32,7 +32,8 @@ describe('recon/answer', () => {
     expect(text).to.include('1. src/m0.ts:10-21 function Mod.fn0 — term: name = fn0\n```ts\n10    const v0 = "x\\n" + 0;');
     expect(text).to.include('21    const v11');
     expect(text).to.not.include('\\"');
-    expect(text).to.not.include('metrics');
+    expect(text).to.not.include('diagnostics');
+    expect(text.split('\n').at(-1)).to.match(/^metrics: 10 candidates, 10 kept, 10 shown; \d+(\.\d+)? ms \(retrieve 1\)$/);
   });
 
   it('keeps the code out of the structured copy and says what each result shows', () => {
@@ -41,7 +42,13 @@ describe('recon/answer', () => {
     expect(JSON.stringify(answer)).to.not.include('const v0');
     expect(answer.results[0]).to.not.have.property('signature');
     expect(answer.results[6]).to.include({ signature: 'function fn6(a: number): string', doc: 'Does thing 6.' });
-    expect(answer).to.not.have.property('metrics');
+    expect(answer).to.not.have.property('diagnostics');
+    expect(answer.metrics).to.deep.equal({
+      pool: { candidates: 10, kept: 10, results: 10 },
+      timings_ms: { retrieve: 1, total: 1 },
+      gate: { mentions: 0, mentions_missing: 0, strong: 1, spread: 1, flatness: 0.5, ambiguous: false },
+      cutoff: 'elbow',
+    });
     expect(answer.budget).to.include({ tokens: 6000, code: 5, signature: 5, listed: 0, omitted: 0 });
     expect(answer.budget).to.not.have.property('more');
     expect(answer.budget.used_tokens).to.equal(Math.ceil(text.length / 4));
@@ -88,12 +95,13 @@ describe('recon/answer', () => {
     expect(text).to.not.include('```');
   });
 
-  it('AMBIG names the term and its subsystems; verbose adds the metrics to both copies', () => {
+  it('AMBIG names the term and its subsystems; verbose adds the full diagnostics to both copies', () => {
     const { answer, text } = shapeReconAnswer(result('AMBIG', ten, { ambiguous_term: 'validate', subsystems: ['src/a', 'src/b'] }), { budgetTokens: 6000, verbose: true });
     expect(answer.ambiguous).to.deep.equal({ term: 'validate', subsystems: ['src/a', 'src/b'] });
     expect(text).to.include("ambiguous: 'validate' in src/a, src/b");
-    expect(answer.metrics?.cutoff.reason).to.equal('elbow');
-    expect(text).to.include('metrics:');
+    expect(answer.diagnostics?.cutoff.reason).to.equal('elbow');
+    expect(answer.metrics.gate.ambiguous).to.equal(true);
+    expect(text).to.include('diagnostics:');
   });
 
   it('fences code containing backtick runs with a longer fence', () => {

@@ -52,6 +52,41 @@ describe('recon on repositories it was not tuned on', function () {
       }
     });
 
+    it('workspace members (pnpm, npm/yarn, lerna, Cargo, go.work) are the product, whatever licence or metadata they carry', () => {
+      const member = (name: string) => ({
+        [`packages/${name}/package.json`]: JSON.stringify({ name: `@vue/${name}`, version: '3.5.0' }),
+        [`packages/${name}/LICENSE`]: 'MIT',
+        [`packages/${name}/src/index.ts`]: 'export const a = 1;\n',
+      });
+      // vuejs/core's shape: packages/ itself holds a source file, so every package sits "inside another's source"
+      const monorepo = { 'packages/global.d.ts': 'declare const __DEV__: boolean;\n', ...member('runtime-core'), ...member('compiler-core') };
+      const undeclared = classesOf(monorepo);
+      expect(undeclared.get('packages/runtime-core/src/index.ts')?.kind).to.equal('vendored');
+      const manifests: Record<string, string>[] = [
+        { 'pnpm-workspace.yaml': "packages:\n  - 'packages/*'\n  - '!packages/skip'\n" },
+        { 'package.json': JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'] }) },
+        { 'package.json': JSON.stringify({ name: 'root', private: true, workspaces: { packages: ['packages/**'] } }) },
+        { 'lerna.json': JSON.stringify({ packages: ['packages/runtime-core', 'packages/compiler-core'] }) },
+        { 'Cargo.toml': '[workspace]\nmembers = ["packages/*"]\n' },
+        { 'go.work': 'go 1.22\n\nuse (\n\t./packages/runtime-core\n\t./packages/compiler-core // the compiler\n)\n' },
+      ];
+      for (const manifest of manifests) {
+        const classes = classesOf({ ...monorepo, ...manifest });
+        for (const own of ['packages/runtime-core/src/index.ts', 'packages/compiler-core/src/index.ts']) expect(classes.has(own), `${own} with ${Object.keys(manifest)[0]}`).to.equal(false);
+      }
+      // a package copied into a member's source is still someone else's code
+      const copied = classesOf({
+        'pnpm-workspace.yaml': 'packages:\n  - packages/*\n',
+        ...monorepo,
+        'packages/runtime-core/src/lib/tiny-emitter/package.json': JSON.stringify({ name: 'tiny-emitter', version: '2.1.0' }),
+        'packages/runtime-core/src/lib/tiny-emitter/index.js': 'module.exports = 1;\n',
+      });
+      expect(copied.get('packages/runtime-core/src/lib/tiny-emitter/index.js')).to.include({ kind: 'vendored', name: 'tiny-emitter' });
+      expect(copied.has('packages/runtime-core/src/index.ts')).to.equal(false);
+      // a manifest that does not parse declares nothing (and breaks nothing)
+      expect(classesOf({ ...monorepo, 'pnpm-workspace.yaml': 'packages: [unclosed\n' }).get('packages/runtime-core/src/index.ts')?.kind).to.equal('vendored');
+    });
+
     it('vendor-convention folders, generated-code headers and .gitattributes linguist attributes', () => {
       const classes = classesOf({
         'src/pip/_vendor/six.py': PY,

@@ -33,7 +33,7 @@ describe('describe', () => {
 
   it('shows types, required flags and defaults', async () => {
     const doc = (await call({ action: 'tool', name: 'describe' })).structuredContent as { parameters: unknown[] };
-    expect(doc.parameters[0]).to.deep.equal({ name: 'action', type: '"tool" | "error"', required: true, description: 'What to describe: `tool` documents one tool, `error` decodes one error code' });
+    expect(doc.parameters[0]).to.deep.equal({ name: 'action', type: '"tool" | "error"', required: true, description: '`tool` documents one tool, `error` decodes one error code' });
     expect(doc.parameters[1]).to.deep.include({ name: 'name', type: 'string', required: false });
   });
 

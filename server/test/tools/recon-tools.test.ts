@@ -10,6 +10,7 @@ const probeWrite = defineTool({
   name: 'probe_write',
   group: 'Refactor',
   readOnly: false,
+  brief: 'test probe',
   description: 'test probe',
   inputSchema: z.object({}).strict(),
   returns: 'session state',
@@ -81,11 +82,12 @@ export function untyped(pool: any) {
     expect(text).to.match(/```ts\n\s*\d+ {2}\S/);
     expect(structured.results.every((r) => !('snippet' in r))).to.equal(true);
     expect(JSON.stringify(structured)).to.not.include('evict(');
-    expect(structured).to.not.have.property('metrics');
-    expect(structured.budget.tokens).to.equal(6000);
+    expect(structured).to.not.have.property('diagnostics');
+    expect(structured).to.have.property('metrics');
+    expect(structured.budget.tokens).to.equal(3000);
     expect(Buffer.byteLength(JSON.stringify(structured))).to.be.at.most(Buffer.byteLength(text) + 2000);
     const verbose = await call('recon', { task: 'LruCache evict', verbose: true });
-    expect(verbose['metrics']).to.have.property('pool_size');
+    expect(verbose['diagnostics']).to.have.property('pool_size');
   });
 
   it('recon "hello" finds a hello the repository defines instead of answering UNSAT', async () => {
