@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tap } from 'tapable';
 import { AgentgovError } from '../errors/agentgov-error.js';
 import type { AgentgovHooks, HookName } from './hooks.js';
@@ -22,7 +23,8 @@ type TapInfo = Tap & { fn: AnyFn; type: string };
  */
 export class TapAttribution {
   readonly taps: TapRecord[] = [];
-  #current: string | undefined;
+  /** The plugin being applied; kept across the awaits of an async `apply`, and per `apply` when two overlap. */
+  readonly #current = new AsyncLocalStorage<string>();
 
   constructor(hooks: AgentgovHooks) {
     for (const hookName of Object.keys(hooks) as HookName[]) {
@@ -31,15 +33,9 @@ export class TapAttribution {
     }
   }
 
-  /** Runs `fn` (a plugin's `apply`) with taps attributed to `plugin`. */
+  /** Runs `fn` (a plugin's `apply`, sync or async) with every tap it makes attributed to `plugin`. */
   applying<R>(plugin: string, fn: () => R): R {
-    const previous = this.#current;
-    this.#current = plugin;
-    try {
-      return fn();
-    } finally {
-      this.#current = previous;
-    }
+    return this.#current.run(plugin, fn);
   }
 
   /** Hooks tapped by a plugin, in first-tap order, without duplicates. */
@@ -48,7 +44,7 @@ export class TapAttribution {
   }
 
   #register(hook: HookName, tapInfo: TapInfo): TapInfo {
-    const plugin = this.#current ?? tapInfo.name;
+    const plugin = this.#current.getStore() ?? tapInfo.name;
     this.taps.push({ plugin, hook, tap: tapInfo.name, type: tapInfo.type, stage: tapInfo.stage ?? 0 });
     return { ...tapInfo, fn: wrapTap(plugin, hook, tapInfo) };
   }

@@ -15,6 +15,31 @@ describe('TapAttribution', () => {
     expect(attribution.taps.find((t) => t.plugin === 'plugin-b')).to.include({ hook: 'gate', type: 'promise', stage: -5 });
   });
 
+  it('attributes taps made after an await in an async apply to the applying plugin', async () => {
+    const hooks = createHooks();
+    const attribution = new TapAttribution(hooks);
+    // The tap names differ from the plugins' names: attribution must come from `applying`, not the tap.
+    const first = attribution.applying('plugin-async', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      hooks.emit.tapPromise('late-tap', async () => undefined);
+    });
+    // A second apply overlapping the first keeps its own attribution.
+    const second = attribution.applying('plugin-sync', async () => {
+      hooks.gate.tapPromise('early-tap', async () => undefined);
+      await Promise.resolve();
+      hooks.sinks.tap('after-microtask', () => undefined);
+    });
+    await Promise.all([first, second]);
+    expect(attribution.taps.map((t) => [t.plugin, t.tap])).to.deep.equal([
+      ['plugin-sync', 'early-tap'],
+      ['plugin-sync', 'after-microtask'],
+      ['plugin-async', 'late-tap'],
+    ]);
+    // Outside any apply, a tap is attributed to its own name.
+    hooks.emit.tapPromise('stray', async () => undefined);
+    expect(attribution.taps.at(-1)).to.include({ plugin: 'stray', tap: 'stray' });
+  });
+
   it('attributes providers added during a registration tap to the tapping plugin', () => {
     const hooks = createHooks();
     const attribution = new TapAttribution(hooks);
