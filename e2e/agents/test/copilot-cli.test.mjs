@@ -5,11 +5,12 @@
  * provider variables (OpenAI chat completions).
  */
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentBin, agentsDir } from '../src/install-agents.mjs';
 import { findFiles, gateJournal, replay, status, watchOnce } from '../src/agentgov-record.mjs';
 import { startModelServer } from '../src/model-server.mjs';
+import { startWatch, waitUntil } from '../src/watch-daemon.mjs';
 import chat, { assistantToolCalls, offeredFunctions, toolMessages } from '../src/protocols/openai-chat.mjs';
 import { agentgov, createRun, describeRun, removeRun, runAgent, runProcess } from '../src/run-agent.mjs';
 
@@ -84,6 +85,29 @@ describe('Copilot CLI (real CLI) with agentgov init copilot-cli', function () {
     assert.equal(db.events, 2, `one event per call: ${JSON.stringify(db)}`);
     assert.equal(db.sessions, 1, 'one session');
     assert.equal(db.assessments.gate_decisions, 2);
+  });
+
+  it('with watch running: the live gate and the tailed session events are one event per call, one session', async () => {
+    assert.equal((await agentgov(run, ['init', AGENT, '--project', run.project])).code, 0);
+    const watch = await startWatch(run);
+    let events;
+    try {
+      server.setScript({ calls: [{ kind: 'shell', command: 'rm -rf ~' }, { kind: 'shell', command: 'ls' }], text: 'done' });
+      const result = await runCopilot();
+      assert.equal(result.code, 0, describeRun(result));
+      assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(result)}`);
+      assert.equal(gateJournal(run).length, 0, 'watch answered the hook (nothing journaled)');
+      [events] = findFiles(join(run.home, '.copilot', 'session-state'), /^events\.jsonl$/);
+      const size = statSync(events).size;
+      await waitUntil(async () => (await status(run)).captures.some((c) => c.file === events && c.offset === size), () => `watch never read all of ${events}:\n${watch.log()}`);
+    } finally {
+      assert.equal(await watch.stop(), 0, watch.log());
+    }
+    const db = await status(run);
+    assert.equal(db.events, 2, `one event per call: ${JSON.stringify(db)}`);
+    assert.equal(db.sessions, 1, 'one session');
+    assert.equal(db.assessments.gate_decisions, 2);
+    assert.match((await replay(run, events, AGENT)).summary, /0 new event\(s\), 2 already recorded/);
   });
 
   it('init --mcp: Copilot CLI offers agentgov’s tools to its model and its call of recon gets an answer', async () => {

@@ -5,11 +5,12 @@
  * untrusted folder), its model the scripted server on 127.0.0.1 through GOOGLE_GEMINI_BASE_URL.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentBin } from '../src/install-agents.mjs';
 import { findFiles, gateJournal, replay, status, watchOnce } from '../src/agentgov-record.mjs';
 import { startModelServer } from '../src/model-server.mjs';
+import { startWatch, waitUntil } from '../src/watch-daemon.mjs';
 import gemini, { functionCalls, functionResponses, offeredFunctions } from '../src/protocols/gemini.mjs';
 import { agentgov, createRun, describeRun, removeRun, runAgent, runProcess } from '../src/run-agent.mjs';
 
@@ -109,6 +110,30 @@ describe('Gemini CLI (real CLI) with agentgov init gemini-cli', function () {
     const db = await status(run);
     assert.equal(db.events, 1, `one event per call: ${JSON.stringify(db)}`);
     assert.equal(db.assessments.gate_decisions, 1, 'the gate verdict is on the recorded call');
+  });
+
+  it('with watch running: the live gate and the tailed recording are one event per call, one session', async () => {
+    assert.equal((await agentgov(run, ['init', AGENT, '--project', run.project])).code, 0);
+    const watch = await startWatch(run);
+    try {
+      server.setScript({ calls: [{ kind: 'shell', command: 'rm -rf ~' }, { kind: 'shell', command: 'ls' }], text: 'done' });
+      const result = await runGemini(['--skip-trust']);
+      assert.equal(result.code, 0, describeRun(result));
+      assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(result)}`);
+      assert.equal(gateJournal(run).length, 0, 'watch answered the hook (nothing journaled)');
+      // the tailer reads Gemini CLI's recording as it is appended, from a stored offset after the first read
+      const [recording] = findFiles(join(run.home, '.gemini', 'tmp'), /^session-.*\.jsonl$/);
+      const size = statSync(recording).size;
+      await waitUntil(async () => (await status(run)).captures.some((c) => c.file === recording && c.offset === size), () => `watch never read all of ${recording}:\n${watch.log()}`);
+    } finally {
+      assert.equal(await watch.stop(), 0, watch.log());
+    }
+    const db = await status(run);
+    assert.equal(db.events, 2, `one event per call: ${JSON.stringify(db)}`);
+    assert.equal(db.sessions, 1, 'one session');
+    assert.equal(db.assessments.gate_decisions, 2);
+    const [recording] = findFiles(join(run.home, '.gemini', 'tmp'), /^session-.*\.jsonl$/);
+    assert.match((await replay(run, recording, AGENT)).summary, /0 new event\(s\), 2 already recorded/);
   });
 
   it('init --mcp: Gemini CLI offers agentgov’s tools to its model and its call of recon gets an answer', async () => {
