@@ -6,7 +6,7 @@ export function defaultConfig(): AgentgovConfig {
     plugins: [],
     bundled_plugins: 'auto',
     server: { repo: null, http: null, dev_mode: false, index: { max_file_bytes: 1048576, exclude: [], watch: true, watch_debounce_ms: 150, wait_ms: 10000 }, refactor: { preview_idle_minutes: 30 }, impact: { language_service_ms: 5000 },
-      test_impact: { scheduler: 'on-demand', niceness: 10 } },
+      test_impact: { scheduler: 'on-demand', niceness: 10 }, checkpoint: { hook_timeout_s: 120 } },
     governance: { frameworks: [], db: null },
     risk: { rules: [] },
     gate: { on_unavailable: 'ask', timeout_ms: 3000 },

@@ -87,6 +87,18 @@ export const CONFIG_SCHEMA = {
             niceness: { type: 'integer', minimum: 0, maximum: 19, default: 10, description: 'Process priority of the test processes the scheduler starts (0 normal, 19 lowest).' },
           },
         },
+        checkpoint: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            hook_timeout_s: {
+              type: 'number',
+              exclusiveMinimum: 0,
+              default: 120,
+              description: 'How long one git command of a checkpoint commit or push, with the hooks it runs (pre-commit, commit-msg, pre-push, …), may take before it is stopped (its whole process group killed) and reported as E_COMMIT_FAILED or E_PUSH_FAILED.',
+            },
+          },
+        },
       },
     },
     governance: {

@@ -173,9 +173,20 @@ export const ERROR_CATALOG = {
     remediation: 'Fix the config file named in `details`, run the command in `details.command` yourself to see the runner\'s own message, then retry.',
   },
   E_COMMIT_FAILED: {
-    meaning: 'git could not stage or commit the checkpoint (not a hook refusal, which is reported in the answer).',
-    causes: ['The repository is not a git work tree', 'git has no user identity (user.name / user.email)', 'A file is locked by another git process (index.lock)'],
-    remediation: 'Fix what git reports in the message (run the same git command yourself to see it), then run checkpoint again.',
+    meaning: 'git did not make the checkpoint commit; the message says why in git\'s own words. Nothing was committed, and the index is as it was.',
+    causes: [
+      'A hook refused the commit: the message names it (pre-commit, commit-msg, …), its exit status and its output',
+      'A hook did not finish within server.checkpoint.hook_timeout_s and was stopped',
+      'git has no user identity (user.name / user.email)',
+      'Signing the commit failed (commit.gpgsign with gpg or ssh)',
+      'The repository is not a git work tree, or another git process holds a lock (index.lock)',
+    ],
+    remediation: 'Fix what the message names (the hook\'s complaint, the identity, the signing key), then run checkpoint again; `details.output` is what git and the hook printed.',
+  },
+  E_GIT_OPERATION_IN_PROGRESS: {
+    meaning: 'A merge, rebase, cherry-pick, revert or bisect is in progress, so checkpoint did not lint, test or commit: its auto-fixes and its commit would land in the middle of it.',
+    causes: ['A merge or rebase stopped on a conflict', 'A cherry-pick or revert is waiting to be continued', 'A bisect session was started and not reset'],
+    remediation: 'Finish the operation (resolve, then `git commit` or `git <operation> --continue`) or abort it (`git merge --abort`, `git rebase --abort`, `git cherry-pick --abort`, `git revert --abort`, `git bisect reset`), then run checkpoint again.',
   },
   E_PUSH_FAILED: {
     meaning: 'The checkpoint committed locally but did not push; the local commit stays.',

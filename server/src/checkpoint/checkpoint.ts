@@ -1,7 +1,8 @@
 import { AgentgovError, type LintProblem, type TestRunner } from '@agentgov/core';
 import type { ToolContext } from '../tools/tool.js';
 import { summarizeCoverage, type CoverageSummary } from '../scout/coverage.js';
-import { commitFiles, pushBranch, type CommitOutcome, type PushOutcome } from './git-step.js';
+import { commitFiles, pushBranch, type CommitOutcome, type GitDeadline, type PushOutcome } from './git-step.js';
+import { refuseOperationInProgress, requireChangedFiles, requireCommitPossible } from './git-state.js';
 import { runLint, type LinterOutcome } from './lint-step.js';
 import type { CoverageStore } from '../test-impact/coverage-store.js';
 import { coverageCandidates, coverageFor, type CoverageCandidates } from './coverage-selection.js';
@@ -56,9 +57,19 @@ export interface TestSection {
   note?: string;
 }
 
+/**
+ * PASS: something checked the change and nothing failed. FAIL: a check failed (or the commit did not
+ * happen). NOTHING CHECKED: nothing failed because nothing ran: no linter linted a file and no test ran.
+ */
+export type Verdict = 'PASS' | 'FAIL' | 'NOTHING CHECKED';
+
+/** Default deadline of one git command of the commit or push step, with its hooks. */
+export const HOOK_TIMEOUT_S = 120;
+
 export interface CheckpointResult {
-  /** Every requested step passed (and the commit and push happened when asked). */
+  /** Nothing failed (and the commit and push happened when asked); `verdict` says whether anything was checked. */
   ok: boolean;
+  verdict: Verdict;
   summary: string;
   changed_files: string[];
   lint: LintSection | null;
@@ -175,11 +186,25 @@ async function testStep(
 
 function summaryOf(result: CheckpointResult): string {
   const parts: string[] = [];
-  if (result.lint) parts.push(`lint: ${result.lint.errors} error(s), ${result.lint.warnings} warning(s)${result.lint.fixed_files.length ? `, ${result.lint.fixed_files.length} file(s) fixed` : ''}`);
+  const lint = result.lint;
+  if (lint && lint.linters.every((l) => l.status === 'not_applicable')) parts.push('lint: no linter applies');
+  else if (lint) {
+    const fixed = lint.fixed_files.length ? `, ${lint.fixed_files.length} file(s) fixed` : '';
+    parts.push(`lint: ${lint.errors} error(s), ${lint.warnings} warning(s)${fixed}`);
+  }
+  const noRunner = result.skipped.some((s) => s.step === 'tests' && s.reason !== 'tests: false');
+  if (!result.tests && noRunner) parts.push('tests: no runner applies');
   if (result.tests) parts.push(`tests: ${result.tests.passed} passed, ${result.tests.failed} failed${result.tests.file_errors.length ? `, ${result.tests.file_errors.length} file error(s)` : ''}`);
   if (result.commit) parts.push(result.commit.committed ? `committed ${result.commit.sha?.slice(0, 12)}` : `not committed: ${result.commit.reason}`);
   if (result.push) parts.push(`pushed ${result.push.branch} to origin`);
-  return `${result.ok ? 'PASS' : 'FAIL'} — ${parts.join(' · ') || 'nothing was checked'}`;
+  return `${result.verdict} — ${parts.join(' · ') || 'lint and tests were off'}`;
+}
+
+/** Whether anything looked at the change: a linter that linted files, or a test that ran (live or reused). */
+function checkedAnything(result: CheckpointResult): boolean {
+  const linted = result.lint?.linters.some((l) => l.status === 'ran' && (l.files_checked ?? 0) > 0) ?? false;
+  const tested = result.tests ? result.tests.passed + result.tests.failed + result.tests.file_errors.length > 0 : false;
+  return linted || tested;
 }
 
 /**
@@ -190,7 +215,22 @@ function summaryOf(result: CheckpointResult): string {
 export async function runCheckpoint(args: CheckpointArgs, ctx: ToolContext): Promise<CheckpointResult> {
   const changed = [...new Set(args.changed_files.map((f) => ctx.resolveRepoPath(f).relative))].sort();
   const maxHops = args.max_test_hops ?? (args.commit_message ? 2 : 0);
-  const result: CheckpointResult = { ok: true, summary: '', changed_files: changed, lint: null, tests: null, commit: null, push: null, skipped: [], durations_ms: {} };
+  // refused before anything runs: a merge in the middle, a file that is not there, no one to commit as
+  await refuseOperationInProgress(ctx.repoRoot);
+  await requireChangedFiles(ctx.repoRoot, changed);
+  if (args.commit_message) await requireCommitPossible(ctx.repoRoot, changed);
+  const result: CheckpointResult = {
+    ok: true,
+    verdict: 'PASS',
+    summary: '',
+    changed_files: changed,
+    lint: null,
+    tests: null,
+    commit: null,
+    push: null,
+    skipped: [],
+    durations_ms: {},
+  };
   // The agent waits on this checkpoint: the background test scheduler pauses (its running batch is
   // stopped and queued again) until the checks are done, so the two do not share the machine.
   const release = args.lint || args.tests ? runningScheduler(ctx.index)?.hold() : undefined;
@@ -237,12 +277,25 @@ async function timed<T>(durations: CheckpointResult['durations_ms'], step: keyof
 
 /** Commit and push when asked and the checks passed; the test-impact summary; the one-line summary. */
 async function finish(args: CheckpointArgs, ctx: ToolContext, changed: string[], result: CheckpointResult, selection: TestSelection | undefined): Promise<CheckpointResult> {
+  const timeoutS = ctx.config.server.checkpoint?.hook_timeout_s ?? HOOK_TIMEOUT_S;
+  const deadline: GitDeadline = { timeoutMs: timeoutS * 1000, signal: ctx.signal };
   if (args.commit_message) {
     if (!result.ok) {
       result.commit = { committed: false, files: [], hook_modified: [], reason: 'checks failed; nothing was staged or committed' };
     } else {
       const message = args.commit_message;
-      result.commit = await timed(result.durations_ms, 'commit', () => commitFiles(ctx.repoRoot, [...changed, ...(result.lint?.fixed_files ?? [])], message));
+      // exactly the changed files (with the linters' fixes to them); a fix elsewhere is the user's to commit
+      const elsewhere = (result.lint?.fixed_files ?? []).filter((f) => !changed.includes(f));
+      try {
+        const commit = () => commitFiles(ctx.repoRoot, changed, message, deadline);
+        result.commit = await timed(result.durations_ms, 'commit', commit);
+      } catch (error) {
+        // nothing was committed: the error carries what the checks found, so nothing is lost
+        const checks = summaryOf({ ...result, ok: false, verdict: 'FAIL' });
+        if (error instanceof AgentgovError) error.details['checkpoint'] = checks;
+        throw error;
+      }
+      if (elsewhere.length) result.commit.fixes_not_committed = elsewhere;
       result.ok = result.commit.committed;
     }
   }
@@ -252,15 +305,17 @@ async function finish(args: CheckpointArgs, ctx: ToolContext, changed: string[],
     else {
       try {
         const sha = result.commit.sha;
-        result.push = await timed(result.durations_ms, 'push', () => pushBranch(ctx.repoRoot, sha));
+        result.push = await timed(result.durations_ms, 'push', () => pushBranch(ctx.repoRoot, sha, deadline));
       } catch (error) {
         // the commit is made: the error carries what the checkpoint did, so nothing is lost
-        if (error instanceof AgentgovError) error.details['checkpoint'] = summaryOf({ ...result, ok: false });
+        const checks = summaryOf({ ...result, ok: false, verdict: 'FAIL' });
+        if (error instanceof AgentgovError) error.details['checkpoint'] = checks;
         throw error;
       }
     }
   }
   if (args.include_test_impact) result.test_impact = testImpact(ctx.repoRoot, selection);
+  result.verdict = !result.ok ? 'FAIL' : checkedAnything(result) ? 'PASS' : 'NOTHING CHECKED';
   result.summary = summaryOf(result);
   return result;
 }

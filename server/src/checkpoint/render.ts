@@ -34,8 +34,16 @@ export function renderCheckpoint(result: CheckpointResult): string {
   if (result.tests) lines.push(...testLines(result.tests));
   if (result.commit) {
     const c = result.commit;
-    if (c.committed) lines.push(`commit ${c.sha}: ${c.files.join(', ')}${c.hook_modified.length ? ` (pre-commit hook rewrote ${c.hook_modified.join(', ')}; re-staged and included)` : ''}`);
-    else lines.push(`not committed: ${c.reason}`, ...(c.output ? c.output.split('\n').map((l) => `  ${l}`) : []));
+    if (c.committed) {
+      const rewrote = c.hook_modified.join(', ');
+      const hook = rewrote ? ` (pre-commit hook rewrote ${rewrote}; re-staged and included)` : '';
+      lines.push(`commit ${c.sha} on ${c.parent?.slice(0, 12) ?? 'an empty branch'}: ${c.files.join(', ')}${hook}`);
+    } else lines.push(`not committed: ${c.reason}`);
+    if (c.note) lines.push(`  note: ${c.note}`);
+    if (c.fixes_not_committed?.length) {
+      const left = c.fixes_not_committed.join(', ');
+      lines.push(`  not committed (lint fixes outside changed_files, left in the work tree): ${left}`);
+    }
   }
   if (result.push) lines.push(`pushed ${result.push.branch} to ${result.push.remote}${result.push.range ? ` (${result.push.range})` : ''}`);
   for (const s of result.skipped) lines.push(`skipped ${s.step}: ${s.reason}`);

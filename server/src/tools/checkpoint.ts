@@ -7,11 +7,22 @@ const input = z
   .object({
     changed_files: z.array(z.string().min(1)).min(1).describe('Files modified in the task (repository-relative); tests are chosen from them, and they are what gets committed'),
     lint: z.boolean().default(true).describe('Run lint on the whole repository before tests'),
-    autofix: z.boolean().default(true).describe("Apply the linters' automatic fixes (the fixed files are listed and committed with the change)"),
+    autofix: z
+      .boolean()
+      .default(true)
+      .describe("Apply the linters' automatic fixes (listed; fixes to the changed files are committed with them)"),
     tests: z.boolean().default(true).describe('Run the tests the change can break'),
     test_filter: z.string().min(1).nullable().default(null).describe("Test-name filter passed to the test runner's name-filter option (mocha --grep, pytest -k, ...)"),
     max_test_hops: z.number().int().min(0).max(10).nullable().default(null).describe('Import-graph hop depth for test selection: 0 = tests importing the changed files directly, 1 = plus one file in between; null = 0, or 2 when commit_message is set'),
-    commit_message: z.string().min(1).nullable().default(null).describe('When set and every check passes: stage the changed files and lint fixes and commit with this message (pre-commit hooks run)'),
+    commit_message: z
+      .string()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe(
+        "When set and no check failed: commit exactly the changed files (with the linters' and hooks' fixes to them) " +
+          'with this message; hooks run; what else the user staged stays staged and out of the commit',
+      ),
     push: z.boolean().default(false).describe('Push the current branch to origin after the commit (never forced); only used with commit_message'),
     include_test_impact: z.boolean().default(false).describe('Add the test candidates and a coverage summary to the answer'),
   })
@@ -23,11 +34,15 @@ export const checkpointTool = defineTool({
   readOnly: false,
   mutates: (args) => (args.lint && args.autofix) || args.commit_message !== null,
   description:
-    'Finishes a task: lints the repository (auto-fixing), runs the tests the change can break nearest first (tests importing the changed files, farther ones only when those pass), and with commit_message commits when everything passes (pre-commit hooks run), then optionally pushes.',
+    'Finishes a task: lints the repository (auto-fixing), runs the tests the change can break nearest first ' +
+    '(tests importing the changed files, farther ones only when those pass), and with commit_message commits ' +
+    'exactly the changed files when no check failed (hooks run; what else is staged stays staged), then ' +
+    'optionally pushes. Refuses during a merge, rebase, cherry-pick, revert or bisect.',
   inputSchema: input,
   outputSchema: z
     .object({
       ok: z.boolean(),
+      verdict: z.enum(['PASS', 'FAIL', 'NOTHING CHECKED']),
       summary: z.string(),
       changed_files: z.array(z.string()),
       lint: z.object({}).passthrough().nullable(),
@@ -39,10 +54,27 @@ export const checkpointTool = defineTool({
     })
     .passthrough(),
   returns:
-    '`ok`, a one-line `summary`, `lint` (per linter: ran / not_applicable with reason / failed; errors, warnings, `problems` as `path:line:col rule message`, `by_rule` counts when there are many, `fixed_files`), `tests` (per hop: files, status, counts, rerun commands; `failures` with test id, message and the stack frames inside the repository; `note` on what lies beyond max_test_hops), `commit` (sha, files, hook_modified) or why not, `push`, `skipped` steps with reasons; `test_impact` on request.',
+    '`ok` (nothing failed), `verdict` (PASS, FAIL, or NOTHING CHECKED when no linter and no test looked ' +
+      'at anything), a one-line `summary`, `lint` (per linter: ran / not_applicable with reason / failed; ' +
+      'errors, warnings, `problems` as `path:line:col rule message`, `by_rule` counts when there are many, ' +
+      '`fixed_files`), `tests` (per hop: files, status, counts, rerun commands; `failures` with test id, ' +
+      'message and the stack frames inside the repository; `note` on what lies beyond max_test_hops), ' +
+      '`commit` (sha, parent = the old HEAD, exactly the files committed, hook_modified) or why not; a ' +
+      'refused commit is E_COMMIT_FAILED naming the hook or git\'s reason, `push`, `skipped` steps with ' +
+      'reasons; `test_impact` on request.',
   whenToUse: 'After editing files, to check and commit the work: first without commit_message to see problems, then with it to commit.',
   related: ['semantic_diff', 'recon_impact', 'refactor_commit'],
-  errors: ['E_READ_ONLY_SESSION', 'E_PATH_OUTSIDE_REPO', 'E_INDEX_NOT_READY', 'E_COMMIT_FAILED', 'E_PUSH_FAILED', 'E_TEST_RUNNER_MISSING', 'E_TEST_CONFIG_INVALID'],
+  errors: [
+    'E_READ_ONLY_SESSION',
+    'E_PATH_OUTSIDE_REPO',
+    'E_NOT_FOUND',
+    'E_INDEX_NOT_READY',
+    'E_GIT_OPERATION_IN_PROGRESS',
+    'E_COMMIT_FAILED',
+    'E_PUSH_FAILED',
+    'E_TEST_RUNNER_MISSING',
+    'E_TEST_CONFIG_INVALID',
+  ],
   example: { changed_files: ['src/parse.ts'], commit_message: 'parse: accept empty headers' },
   needsIndex: true,
   pathArguments: ['changed_files'],

@@ -79,6 +79,25 @@ describe('checkpoint over MCP: eslint + mocha, a pre-commit hook and a bare orig
     expect(hookRuns(), 'the pre-commit hook ran').to.be.greaterThan(marks);
   });
 
+  it('a lint fix to a file outside changed_files is listed and left in the work tree, not committed', async () => {
+    const before = head();
+    const format = "import { add } from './math.js';\n\nexport { add as plus };\n\nexport function total(xs) {\n" +
+      '  let sum = xs.reduce((a, b) => a + b, 0);\n  return sum.toFixed(2);\n}\n';
+    writeTree(repo, { 'src/format.js': format, 'src/math.js': 'export function add(a, b) {\n  return b + a;\n}\n' });
+    const args = { changed_files: ['src/math.js'], commit_message: 'add: commute' };
+    const { data, text } = await serve.call('checkpoint', args);
+    expect(data.error, text).to.equal(undefined);
+    const { lint, commit } = parts(data);
+    expect(lint.fixed_files).to.deep.equal(['src/format.js']);
+    expect(commit).to.include({ committed: true, sha: head() });
+    expect(commit?.files).to.deep.equal(['src/math.js']);
+    expect((commit as { fixes_not_committed?: string[] }).fixes_not_committed).to.deep.equal(['src/format.js']);
+    expect(git(repo, 'rev-parse', 'HEAD~1')).to.equal(before);
+    expect(git(repo, 'status', '--porcelain', '--', 'src')).to.equal('M src/format.js');
+    expect(readFileSync(join(repo, 'src/format.js'), 'utf8')).to.contain('const sum =');
+    expect(text).to.contain('not committed (lint fixes outside changed_files, left in the work tree): src/format.js');
+  });
+
   it('a failing direct test stops the run before farther hops, and nothing is committed', async () => {
     writeTree(repo, { 'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n' });
     const before = head();

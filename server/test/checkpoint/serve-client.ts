@@ -72,10 +72,13 @@ export function git(repo: string, ...args: string[]): string {
 /**
  * A work tree with `files` committed on `main`, cloned from a bare `origin` it tracks, with a
  * committer identity and a real pre-commit hook: it strips trailing whitespace from staged source
- * files (`hookGlob`) and appends a line to `.git/hook-marker`.
+ * files (`hookGlob`) and appends a line to `.git/hook-marker`. `base`: where both go (a temp dir).
  */
-export function repoWithOrigin(files: Record<string, string>, hookGlob: string): { repo: string; origin: string } {
-  const base = makeTempDir('checkpoint-');
+export function repoWithOrigin(
+  files: Record<string, string>,
+  hookGlob: string,
+  base = makeTempDir('checkpoint-'),
+): { repo: string; origin: string } {
   const origin = `${base}/origin.git`;
   const repo = `${base}/work`;
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
