@@ -3,8 +3,6 @@
  * bin with the run's environment, started once it logs `watching`, stopped with SIGTERM.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { AGENTGOV_BIN } from './run-agent.mjs';
 
 /** Polls `check` (sync or async) every 250 ms until it holds; throws `message()` after `ms`. */
@@ -16,19 +14,14 @@ export async function waitUntil(check, message, ms = 60_000) {
   }
 }
 
-/**
- * Starts `agentgov watch --no-score` for the run (the Score API on an ephemeral port, so parallel
- * runs never collide); resolves `{ log(), stop() }` once it is watching. `stop` resolves the exit code.
- */
+/** Starts `agentgov watch --no-score` for the run; resolves `{ output(), stop() }` once it is watching. `stop` resolves the exit code. */
 export async function startWatch(run) {
-  mkdirSync(join(run.home, '.agentgov'), { recursive: true, mode: 0o700 });
-  writeFileSync(join(run.home, '.agentgov', 'config.yaml'), 'score:\n  listen: "127.0.0.1:0"\n');
   const child = spawn(process.execPath, [AGENTGOV_BIN, 'watch', '--no-score'], { cwd: run.project, env: run.env, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr.on('data', (d) => (log += d));
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   const watch = {
-    log: () => log,
+    output: () => log,
     stop: async () => {
       child.kill('SIGTERM');
       return exited;

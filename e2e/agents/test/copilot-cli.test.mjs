@@ -99,9 +99,9 @@ describe('Copilot CLI (real CLI) with agentgov init copilot-cli', function () {
       assert.equal(gateJournal(run).length, 0, 'watch answered the hook (nothing journaled)');
       [events] = findFiles(join(run.home, '.copilot', 'session-state'), /^events\.jsonl$/);
       const size = statSync(events).size;
-      await waitUntil(async () => (await status(run)).captures.some((c) => c.file === events && c.offset === size), () => `watch never read all of ${events}:\n${watch.log()}`);
+      await waitUntil(async () => (await status(run)).captures.some((c) => c.file === events && c.offset === size), () => `watch never read all of ${events}:\n${watch.output()}`);
     } finally {
-      assert.equal(await watch.stop(), 0, watch.log());
+      assert.equal(await watch.stop(), 0, watch.output());
     }
     const db = await status(run);
     assert.equal(db.events, 2, `one event per call: ${JSON.stringify(db)}`);

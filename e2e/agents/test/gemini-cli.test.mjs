@@ -124,9 +124,9 @@ describe('Gemini CLI (real CLI) with agentgov init gemini-cli', function () {
       // the tailer reads Gemini CLI's recording as it is appended, from a stored offset after the first read
       const [recording] = findFiles(join(run.home, '.gemini', 'tmp'), /^session-.*\.jsonl$/);
       const size = statSync(recording).size;
-      await waitUntil(async () => (await status(run)).captures.some((c) => c.file === recording && c.offset === size), () => `watch never read all of ${recording}:\n${watch.log()}`);
+      await waitUntil(async () => (await status(run)).captures.some((c) => c.file === recording && c.offset === size), () => `watch never read all of ${recording}:\n${watch.output()}`);
     } finally {
-      assert.equal(await watch.stop(), 0, watch.log());
+      assert.equal(await watch.stop(), 0, watch.output());
     }
     const db = await status(run);
     assert.equal(db.events, 2, `one event per call: ${JSON.stringify(db)}`);
