@@ -79,7 +79,13 @@ function hooksOn(env: NodeJS.ProcessEnv): HookActivationCheck {
 export function copilotActivation(projectDir: string, scope: string, hooksFile: string, env: NodeJS.ProcessEnv): HookActivationCheck[] {
   const checks = [hooksOn(env)];
   if (scope === 'user') {
-    checks.push({ name: 'hook file read in every mode', status: 'ok', detail: `Copilot CLI loads ${hooksFile} interactively and with -p` });
+    checks.push({
+      name: 'hook file read in every mode',
+      status: 'ok',
+      detail:
+        `Copilot CLI loads ${hooksFile} interactively and with -p, in every project you run it in; ` +
+        '`--scope project` limits the hook to this project, but `copilot -p` ignores it until the folder is trusted',
+    });
     return checks;
   }
   const name = 'repo hooks loaded with -p';

@@ -134,7 +134,10 @@ export function geminiActivation(projectDir: string, scope: string, settingsFile
     checks.push({
       name: 'workspace trusted',
       status: 'ok',
-      detail: `${trust.why}; hooks of ${settingsFile} run once Gemini CLI starts there (headless: \`--skip-trust\` or GEMINI_CLI_TRUST_WORKSPACE=true; interactive: it asks to trust the folder, and declining turns every hook off)`,
+      detail:
+        `${trust.why}; hooks of ${settingsFile} run in every project once Gemini CLI starts there (headless: \`--skip-trust\` or ` +
+        'GEMINI_CLI_TRUST_WORKSPACE=true; interactive: it asks to trust the folder, and declining turns every hook off); ' +
+        '`--scope project` limits the hook to this project, but Gemini CLI ignores it until the folder is trusted',
     });
   }
   return checks;
