@@ -4,6 +4,7 @@ import { ConfigShowCommand } from './config/show.js';
 import { ConfigValidateCommand } from './config/validate.js';
 import { GateCommand } from './gate.js';
 import { ReplayCommand } from './replay.js';
+import { DashboardCommand } from './dashboard.js';
 import { DetectCommand } from './detect.js';
 import { DoctorCommand } from './doctor.js';
 import { TrustCommand } from './trust.js';
@@ -18,4 +19,4 @@ import { WatchCommand } from './watch.js';
  * registered. Command modules import heavy dependencies lazily inside `run()`, so that a fast
  * path such as `gate` loads only what it needs.
  */
-export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand, ReplayCommand, DetectCommand, StatusCommand, InitCommand, DoctorCommand, TrustCommand, WatchCommand];
+export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand, ReplayCommand, DetectCommand, StatusCommand, DashboardCommand, InitCommand, DoctorCommand, TrustCommand, WatchCommand];

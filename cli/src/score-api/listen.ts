@@ -26,9 +26,18 @@ export function parseListen(value: string): ListenAddress {
   return { host: match[1] ?? (match[2] || 'localhost'), port };
 }
 
-export function assertBindAllowed(address: ListenAddress, token: string | null): void {
+/** Which server binds, as messages name it. */
+export interface ListeningService {
+  service: string;
+  tokenKey: string;
+}
+
+const SCORE_API: ListeningService = { service: 'the Score API', tokenKey: 'score.token' };
+
+export function assertBindAllowed(address: ListenAddress, token: string | null, { service, tokenKey }: ListeningService = SCORE_API): void {
   if (!isLoopback(address.host) && !token) {
-    throw new AgentgovError('E_SCORE_TOKEN_REQUIRED', `refusing to serve the Score API on non-loopback address ${address.host}:${address.port} without score.token`, { host: address.host, port: address.port });
+    const where = `${address.host}:${address.port}`;
+    throw new AgentgovError('E_SCORE_TOKEN_REQUIRED', `refusing to serve ${service} on non-loopback address ${where} without ${tokenKey}`, { ...address });
   }
 }
 
@@ -38,15 +47,21 @@ export interface RunningScoreServer {
   close(): Promise<void>;
 }
 
-export async function listenScoreApp(app: Koa, address: ListenAddress, token: string | null): Promise<RunningScoreServer> {
-  assertBindAllowed(address, token);
+export async function listenScoreApp(
+  app: Koa,
+  address: ListenAddress,
+  token: string | null,
+  listening: ListeningService = SCORE_API,
+): Promise<RunningScoreServer> {
+  assertBindAllowed(address, token, listening);
+  const { service } = listening;
   const server = createServer(app.callback());
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new AgentgovError('E_ADDRESS_IN_USE', `the Score API cannot listen on ${address.host}:${address.port}: address in use`, { ...address }));
-      else reject(new AgentgovError('E_ADDRESS_IN_USE', `the Score API cannot listen on ${address.host}:${address.port}: ${error.code ?? error.message}`, { ...address }));
+      if (error.code === 'EADDRINUSE') reject(new AgentgovError('E_ADDRESS_IN_USE', `${service} cannot listen on ${address.host}:${address.port}: address in use`, { ...address }));
+      else reject(new AgentgovError('E_ADDRESS_IN_USE', `${service} cannot listen on ${address.host}:${address.port}: ${error.code ?? error.message}`, { ...address }));
     });
     server.listen(address.port, address.host, () => resolve());
   });

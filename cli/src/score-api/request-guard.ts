@@ -27,16 +27,26 @@ function loopbackOrigin(origin: string): boolean {
   }
 }
 
+/** Which server a guard protects, as its messages name it. */
+export interface GuardedService {
+  /** e.g. `the Score API`. */
+  service: string;
+  /** The configuration key of its token, e.g. `score.token`. */
+  tokenKey: string;
+}
+
+const SCORE_API: GuardedService = { service: 'the Score API', tokenKey: 'score.token' };
+
 /** Refuses (403) a request whose `Host` or `Origin` is not a loopback name. */
-export function loopbackOnly(): Koa.Middleware {
+export function loopbackOnly({ service, tokenKey }: GuardedService = SCORE_API): Koa.Middleware {
   return async (ctx, next) => {
     const host = ctx.get('Host');
     if (!host || !loopbackName(hostName(host))) {
-      throw new ScoreHttpError(403, 'forbidden_host', 'the Score API without score.token answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1])');
+      throw new ScoreHttpError(403, 'forbidden_host', `${service} without ${tokenKey} answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1])`);
     }
     const origin = ctx.get('Origin');
     if (origin && !loopbackOrigin(origin)) {
-      throw new ScoreHttpError(403, 'forbidden_origin', 'the Score API without score.token refuses requests from web pages of other origins; set score.token to serve them');
+      throw new ScoreHttpError(403, 'forbidden_origin', `${service} without ${tokenKey} refuses requests from web pages of other origins; set ${tokenKey} to serve them`);
     }
     await next();
   };
@@ -56,14 +66,17 @@ const digest = (value: string): Buffer => createHash('sha256').update(value).dig
  * `Authorization: Bearer <token>`: the scheme in any case, one space, the exact token (RFC 6750
  * b64token characters only, so no trailing space or second credential), compared in constant time.
  */
-export function bearerAuth(token: string): Koa.Middleware {
+export function bearerAuth(token: string, options: GuardedService & { cookie?: string } = SCORE_API): Koa.Middleware {
   const expected = digest(token);
+  // Hashing both sides first makes the comparison constant-time whatever the lengths.
+  const matches = (given: string | undefined) => given !== undefined && timingSafeEqual(digest(given), expected);
   return async (ctx, next) => {
     const match = /^bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(ctx.get('Authorization'));
-    // Hashing both sides first makes the comparison constant-time whatever the lengths.
-    if (!match || !timingSafeEqual(digest(match[1]!), expected)) {
+    // A browser cannot add a header to a page load: a page may carry the token in a cookie instead.
+    const cookie = options.cookie ? ctx.cookies.get(options.cookie) : undefined;
+    if (!matches(match?.[1]) && !matches(cookie)) {
       ctx.set('WWW-Authenticate', 'Bearer');
-      throw new ScoreHttpError(401, 'unauthorized', 'missing or wrong bearer token: send Authorization: Bearer <score.token>');
+      throw new ScoreHttpError(401, 'unauthorized', `missing or wrong bearer token: send Authorization: Bearer <${options.tokenKey}>`);
     }
     await next();
   };

@@ -11,5 +11,6 @@ export function defaultConfig(): AgentgovConfig {
     risk: { rules: [] },
     gate: { on_unavailable: 'ask', timeout_ms: 3000 },
     score: { enabled: true, listen: 'localhost:7331', token: null },
+    dashboard: { listen: 'localhost:7332', token: null },
   };
 }

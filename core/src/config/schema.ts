@@ -142,6 +142,19 @@ export const CONFIG_SCHEMA = {
         token: { type: ['string', 'null'], default: null, description: 'Bearer token; required to bind a non-loopback address.' },
       },
     },
+    dashboard: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The read-only dashboard (`agentgov dashboard`).',
+      properties: {
+        listen: { ...hostPort, default: 'localhost:7332' },
+        token: {
+          type: ['string', 'null'],
+          default: null,
+          description: 'Token (bearer header, or once through /login?token=…); required to bind a non-loopback address.',
+        },
+      },
+    },
   },
 } as const;
 

@@ -23,6 +23,7 @@ export interface AgentgovConfig {
   risk: { rules: string[] };
   gate: { on_unavailable: 'ask' | 'deny' | 'allow'; timeout_ms: number };
   score: { enabled: boolean; listen: string; token: string | null };
+  dashboard: { listen: string; token: string | null };
   /** Unknown top-level keys are kept (and warned about), never silently dropped. */
   [extra: string]: unknown;
 }

@@ -2,6 +2,7 @@ export * from './canonical-tool.js';
 export * from './events.js';
 export * from './frame-stack.js';
 export * from './framework.js';
+export * from './governance-reader.js';
 export * from './gate-hook.js';
 export * from './language.js';
 export * from './linter.js';

@@ -1,4 +1,5 @@
 import type { Assessment, GateVerdict, ToolCallEvent } from './events.js';
+import type { GovernanceReader } from './governance-reader.js';
 
 /** One event with its assessment, as recorded and emitted by the governance pipeline. */
 export interface GovernanceRecord {
@@ -45,6 +46,11 @@ export interface Sink {
   /** Writes out whatever the sink buffers; the host calls it on shutdown, before `close`. */
   flush?(): Promise<void>;
   close?(): Promise<void>;
+  /**
+   * A store sink that can answer read-only questions about what it stored (`agentgov dashboard`,
+   * a team's view across machines) opens a reader over it. The reader writes nothing.
+   */
+  openReader?(): Promise<GovernanceReader>;
 }
 
 /**

@@ -133,14 +133,19 @@ export const ERROR_CATALOG = {
     remediation: 'Stop the other watch (or use it), or give this one its own $AGENTGOV_HOME.',
   },
   E_ADDRESS_IN_USE: {
-    meaning: 'The Score API could not bind its address because something else is listening there.',
-    causes: ['Another `agentgov score` or `watch` is running', 'Another program uses the port'],
-    remediation: 'Stop the other program, choose another address with `--listen HOST:PORT` / `score.listen`, or run watch with `--no-score`.',
+    meaning: 'The Score API or the dashboard could not bind its address because something else is listening there.',
+    causes: ['Another `agentgov score`, `watch` or `dashboard` is running', 'Another program uses the port'],
+    remediation:
+      'Stop the other program, choose another address with `--listen HOST:PORT` (`score.listen`, `dashboard.listen`), or run watch with `--no-score`.',
   },
   E_SCORE_TOKEN_REQUIRED: {
-    meaning: 'The Score API was asked to listen on a non-loopback address without a token, which would expose it to the network unauthenticated.',
-    causes: ['`--listen` or `score.listen` names an address other than localhost/127.0.0.1/::1 and `score.token` is not set'],
-    remediation: 'Set `score.token` in the config (clients then send `Authorization: Bearer <token>`), or listen on a loopback address.',
+    meaning:
+      'The Score API or the dashboard was asked to listen on a non-loopback address without a token, which would expose it to the network unauthenticated.',
+    causes: [
+      '`--listen`, `score.listen` or `dashboard.listen` names an address other than localhost/127.0.0.1/::1 and its token (`score.token`, `dashboard.token`) is not set',
+    ],
+    remediation:
+      'Set the token in the config (`score.token` or `dashboard.token`; clients then send `Authorization: Bearer <token>`), or listen on a loopback address.',
   },
   E_DB_MISSING: {
     meaning: 'The governance database (system.db) does not exist yet.',

@@ -7,3 +7,5 @@ export * from './path.js';
 export * from './records.js';
 export * from './schema.js';
 export * from './status.js';
+export * from './sqlite-reader.js';
+export * from './reader-queries.js';

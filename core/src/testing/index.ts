@@ -34,3 +34,4 @@ export * from './memory-retrieval-index.js';
 export * from './python-venv.js';
 export { FRAMEWORK_HOME_VARIABLES } from './framework-homes.js';
 export * from './node-packages.js';
+export * from './governance-data.js';

@@ -6,6 +6,7 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Pool } from 'pg';
 import type { BatchAck, GovernanceRecord, OutboxRecord, OutboxSink, RetryPolicy } from '@agentgov/core';
 import { describeFailure, isDataError, poolConfig, type ConnectionOptions } from './connection.js';
+import { openPostgresReader } from './postgres-reader.js';
 import { assessments, events, machines, storeSchema } from './schema.js';
 
 /** plugins/sink-postgres/migrations, from dist/src/*.js. */
@@ -209,6 +210,7 @@ export function createPostgresSink(options: PostgresSinkOptions, baseDir: string
       const ack = await sink.writeBatch([{ ...record, kind: 'ingest', assessed_at: new Date().toISOString() }]);
       if (ack.rejected?.length) throw new Error(ack.rejected[0]!.reason);
     },
+    openReader: () => openPostgresReader(options, baseDir),
     async close(): Promise<void> {
       const closing = pool;
       pool = undefined;
