@@ -17,7 +17,9 @@ export const copilotMcpRegistrar: McpRegistrar = {
   scopes: ['user', 'project'],
   async register(projectDir, server, { scope, env }) {
     const configFile = copilotMcpConfigFile(projectDir, scope, env);
-    const entry = { type: 'local', command: server.command, args: server.args, env: { AGENTGOV_HOME: agentgovHome(env) }, tools: ['*'] };
+    // The resolved home, and whatever the host passes along (AGENTGOV_CONFIG, …) on top.
+    const serverEnv = { AGENTGOV_HOME: agentgovHome(env), ...(server as { env?: Record<string, string> }).env };
+    const entry = { type: 'local', command: server.command, args: server.args, env: serverEnv, tools: ['*'] };
     return { ...registerJsonMcpServer(configFile, 'agentgov', entry), configFile };
   },
 };

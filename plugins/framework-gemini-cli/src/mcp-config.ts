@@ -16,7 +16,9 @@ export const geminiMcpRegistrar: McpRegistrar = {
   scopes: ['user', 'project'],
   async register(projectDir, server, { scope, env }) {
     const configFile = geminiSettingsFile(projectDir, scope, env);
-    const entry = { command: server.command, args: server.args, env: { AGENTGOV_HOME: agentgovHome(env) } };
+    // The resolved home, and whatever the host passes along (AGENTGOV_CONFIG, …) on top.
+    const serverEnv = { AGENTGOV_HOME: agentgovHome(env), ...(server as { env?: Record<string, string> }).env };
+    const entry = { command: server.command, args: server.args, env: serverEnv };
     return { ...registerJsonMcpServer(configFile, 'agentgov', entry), configFile };
   },
 };
