@@ -2,7 +2,10 @@ import { join } from 'node:path';
 import { agentgovHome, registerJsonMcpServer, type McpRegistrar } from '@agentgov/core';
 import { copilotHome } from './home.js';
 
-/** Copilot CLI's MCP configuration of a scope: `user` = `$COPILOT_HOME/mcp-config.json`, `project` = `<project>/.github/mcp.json` (`.mcp.json` is Claude Code's too). */
+/**
+ * Copilot CLI's MCP configuration of a scope: `user` = `$COPILOT_HOME/mcp-config.json`,
+ * `project` = `<project>/.github/mcp.json` (it reads `.mcp.json` too, but that file is Claude Code's).
+ */
 export function copilotMcpConfigFile(projectDir: string, scope: string, env: NodeJS.ProcessEnv): string {
   return scope === 'user' ? join(copilotHome(env), 'mcp-config.json') : join(projectDir, '.github', 'mcp.json');
 }
