@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/.work/**', '.venv-test/**', '**/fixtures/**', '**/.venv/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/.work/**', '.venv-test/**', '**/fixtures/**', '**/.venv/**', 'e2e/agents/.agents/**', 'e2e/agents/.runs/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -16,4 +16,9 @@ export default tseslint.config(
   // The bin runs as CommonJS (cli/bin/package.json) and, copied alone, as an ES module: it reads
   // `require` and `__dirname` only after checking that they exist.
   { files: ['cli/bin/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } } },
+  // The real-agent suite is plain ES modules run by mocha (BDD globals).
+  {
+    files: ['e2e/agents/test/**/*.mjs'],
+    languageOptions: { globals: { describe: 'readonly', it: 'readonly', before: 'readonly', after: 'readonly', beforeEach: 'readonly', afterEach: 'readonly' } },
+  },
 );

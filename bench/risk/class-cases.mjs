@@ -15,5 +15,5 @@ export function classCases(file) {
 
 export function caseEvent(row) {
   const tool = row.tool ?? 'shell';
-  return { id: 'case', framework: 'cases', session_id: 'cases', timestamp: '2026-11-23T00:00:00Z', cwd: row.cwd ?? '/home/dev/proj', tool_name: tool, canonical_tool: tool, arguments: row.arguments ?? { command: row.command } };
+  return { id: 'case', framework: 'cases', session_id: 'cases', timestamp: '2026-11-23T00:00:00Z', cwd: row.cwd ?? '/home/dev/proj', tool_name: row.tool_name ?? tool, canonical_tool: tool, arguments: row.arguments ?? { command: row.command } };
 }

@@ -13,7 +13,8 @@ export interface RunContext {
 const PLACEHOLDERS: Record<string, string> = {
   '--config': 'PATH', '--repo': 'PATH', '--project': 'PATH', '--output': 'PATH', '--db': 'PATH',
   '--listen': 'HOST:PORT', '--http': 'HOST:PORT', '--frameworks': 'A,B', '--format': 'FORMAT',
-  '--log-level': 'LEVEL', '--adapter': 'NAME', '--scope': 'SCOPE',
+  '--log-level': 'LEVEL', '--adapter': 'NAME', '--scope': 'SCOPE', '--since': 'DATE', '--until': 'DATE', '--by': 'KEY',
+  '--store': 'NAME',
 };
 
 /** clipanion 3 prints an option's value as `#0`; usage text names it instead, and option tables stay aligned. */

@@ -1,5 +1,5 @@
 import { AgentgovError, createLogger, parseLogLevel, type Logger, type LogLevel } from '@agentgov/core';
-import { Command, Option } from 'clipanion';
+import { Command, Option, type CommandClass } from 'clipanion';
 import { EXIT, exitCodeForError, type ExitCode } from '../exit-codes.js';
 
 /**
@@ -24,6 +24,18 @@ export abstract class AgentgovCommand extends Command {
     } catch (error) {
       return this.report(error);
     }
+  }
+
+  /**
+   * A value clipanion was told is optional so that its absence is named: a missing required option
+   * is a usage error saying which one (clipanion itself can only answer "Command not found").
+   */
+  protected required<T>(value: T | undefined, name: string, what: string): T {
+    if (value === undefined) {
+      const usage = this.cli.usage(this.constructor as CommandClass, { prefix: 'usage: ' }).trim();
+      throw new AgentgovError('E_INVALID_ARGUMENT', `missing required ${name} (${what})\n${usage}`);
+    }
+    return value;
   }
 
   protected report(error: unknown): ExitCode {

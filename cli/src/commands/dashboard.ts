@@ -28,7 +28,7 @@ export class DashboardCommand extends AgentgovCommand {
 
   listen = Option.String('--listen', { description: 'HOST:PORT to serve on (default: dashboard.listen, localhost:7332)' });
   db = Option.String('--db', { description: 'A system.db to read (default: the configured store, else $AGENTGOV_HOME/system.db)' });
-  store = Option.String('--store', { description: 'Name of a configured store sink to read (e.g. postgres)' });
+  store = Option.String('--store', { description: 'Name of a configured store sink to read, e.g. postgres (default: the one readable store sink, if any)' });
   config = configOption();
 
   async run(): Promise<number> {

@@ -3,6 +3,7 @@ import { ConfigInitCommand } from './config/init.js';
 import { ConfigShowCommand } from './config/show.js';
 import { ConfigValidateCommand } from './config/validate.js';
 import { GateCommand } from './gate.js';
+import { ConfigGroupCommand, HelpCommand } from './help.js';
 import { ReplayCommand } from './replay.js';
 import { DashboardCommand } from './dashboard.js';
 import { DetectCommand } from './detect.js';
@@ -19,4 +20,4 @@ import { WatchCommand } from './watch.js';
  * registered. Command modules import heavy dependencies lazily inside `run()`, so that a fast
  * path such as `gate` loads only what it needs.
  */
-export const COMMANDS: CommandClass[] = [ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand, ReplayCommand, DetectCommand, StatusCommand, DashboardCommand, InitCommand, DoctorCommand, TrustCommand, WatchCommand];
+export const COMMANDS: CommandClass[] = [HelpCommand, ConfigGroupCommand, ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand, ReplayCommand, DetectCommand, StatusCommand, DashboardCommand, InitCommand, DoctorCommand, TrustCommand, WatchCommand];

@@ -7,7 +7,7 @@ export class InitCommand extends AgentgovCommand {
     category: 'Governance',
     description: "Install agentgov's PreToolUse gate hook into an agent's settings, and check that it runs",
     details:
-      "Writes a PreToolUse hook running `<node> <agentgov bin entry> gate --stdin --format <agent's format>` (absolute paths, quoted for the shell: it runs however agentgov was started) into the agent's settings for the project, keeping every other setting. Before writing, it runs that exact command through `/bin/sh -c` on a probe call (`rm -rf /`) and installs it only when the hook answers ask or deny (else exit 1, nothing written). `--scope` picks the settings file (agentx-code: `project` = `.agentx/settings.json`, shared; `local` = `.agentx/settings.local.json`, personal — the place for a machine-specific path). Running it again changes nothing. A settings file that is not valid JSON is left untouched and reported (exit 1). Supported agents are those whose framework plugin provides a hook installer; an unknown name lists them (exit 2). `agentgov doctor` re-checks installed hooks.",
+      "Writes a PreToolUse hook running `<node> <agentgov bin entry> gate --stdin --format <agent's format>` (absolute paths, quoted for the shell: it runs however agentgov was started) into the agent's settings for the project, keeping every other setting. Before writing, it runs that exact command through `/bin/sh -c` on a probe call (`rm -rf /`) and installs it only when the hook answers ask or deny (else exit 1, nothing written). `--scope` picks the settings file (agentx-code: `project` = `.agentx/settings.json`, shared; `local` = `.agentx/settings.local.json`, personal — the place for a machine-specific path). Then it checks what the agent itself needs before it calls the hook (the framework plugin's activation checks: the hook file where this agent version reads it, the agent's trust state for the project and the hook, opt-in variables) and prints `verified` only when all pass; otherwise `NOT ACTIVE YET` with each step the user still has to take (e.g. Codex: trust the folder, then review and trust the hook in /hooks) — `agentgov doctor` fails until they are done. Running it again changes nothing. A settings file that is not valid JSON is left untouched and reported (exit 1). Supported agents are those whose framework plugin provides a hook installer; an unknown name lists them (exit 2). `agentgov doctor` re-checks installed hooks.",
     examples: [
       ['Protect the project in the current directory', '$0 init agentx-code'],
       ['Protect another project, in your personal settings file', '$0 init agentx-code --project ~/src/app --scope local'],
@@ -62,11 +62,20 @@ export class InitCommand extends AgentgovCommand {
       this.context.stderr.write(`error [E_HOOK_BROKEN]: ${check.message}\n  command: ${command}\n  nothing was written\n`);
       return EXIT.FAILED;
     }
-    const { changed, settingsFile } = await installer.install(projectDir, command, { scope });
+    const { changed, settingsFile } = await installer.install(projectDir, command, { scope, env: process.env });
     this.context.stdout.write(
       changed ? `installed the ${installer.agent} PreToolUse hook in ${settingsFile}:\n  ${command}\n` : `the ${installer.agent} PreToolUse hook is already in ${settingsFile}; nothing changed\n`,
     );
-    this.context.stdout.write(`checked: ${check.message}\n`);
+    this.context.stdout.write(`the hook command works: ${check.message} (agentgov's side only)\n`);
+    const { checkActivation, activationLines, remainingSteps } = await import('./hook-activation.js');
+    const report = await checkActivation(installer, projectDir, scope, process.env);
+    const doctor = `agentgov doctor${this.project === '.' ? '' : ` --project ${this.project}`}`;
+    if (report.state === 'active') {
+      this.context.stdout.write(`verified: ${installer.agent} will call the hook${installer.testedWith ? ` (as ${installer.testedWith} does)` : ''}:\n${activationLines(report)}`);
+    } else {
+      const head = report.state === 'inactive' ? `NOT ACTIVE YET: ${installer.agent} will not call this hook until you` : `NOT VERIFIED: agentgov could not confirm that ${installer.agent} calls this hook; check`;
+      this.context.stdout.write(`${head}:\n${remainingSteps(report)}then run \`${doctor}\`, which fails until ${installer.agent} will call the hook\n`);
+    }
     const framework = host.registries.frameworks.values().find((f) => f.name === this.agent);
     if (framework?.mcpRegistrar) this.context.stdout.write(`to give ${this.agent} the agentgov tools too, register the MCP server: agentgov init ${this.agent} --mcp${this.project === '.' ? '' : ` --project ${this.project}`}\n`);
     return EXIT.OK;

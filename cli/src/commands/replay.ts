@@ -14,8 +14,8 @@ export class ReplayCommand extends AgentgovCommand {
     ],
   });
 
-  capturePath = Option.String({ name: 'PATH', required: true });
-  adapter = Option.String('--adapter', { required: true, description: 'Framework adapter that reads the captures, e.g. agentx-code (default: none, required)' });
+  capturePath = Option.String({ name: 'PATH', required: false });
+  adapter = Option.String('--adapter', { description: 'Framework adapter that reads the captures, e.g. agentx-code (default: none, required)' });
   output = Option.String('--output', { description: 'Write one JSON record per event to this file instead of the console; {session_id} splits it per session (default: console)' });
   config = configOption();
   logLevel = logLevelOption();
@@ -27,7 +27,9 @@ export class ReplayCommand extends AgentgovCommand {
   async run(): Promise<number> {
     const logger = this.logger();
     const { replay } = await import('../pipeline/replay.js');
-    const summary = await replay({ path: this.capturePath, adapter: this.adapter, output: this.output, configPath: this.config, logger, stdout: this.context.stdout, stderr: this.context.stderr });
+    const path = this.required(this.capturePath, 'argument PATH', 'a capture file or a directory of captures');
+    const adapter = this.required(this.adapter, 'option --adapter NAME', 'the framework adapter that reads the captures, e.g. agentx-code');
+    const summary = await replay({ path, adapter, output: this.output, configPath: this.config, logger, stdout: this.context.stdout, stderr: this.context.stderr });
     return summary.sinkFailures > 0 ? EXIT.FAILED : EXIT.OK;
   }
 }

@@ -19,9 +19,9 @@ export class StatusCommand extends AgentgovCommand {
 
   jsonOutput = Option.Boolean('--json,--json-output', false, { description: 'Print one JSON object instead of tables (also `--json-output`) (default: false)' });
   db = Option.String('--db', { description: 'Governance database file (default: config governance.db, else $AGENTGOV_HOME/system.db)' });
-  since = Option.String('--since', { description: 'With --by: calls at or after this date (YYYY-MM-DD) or ISO time' });
-  until = Option.String('--until', { description: 'With --by: calls up to this date (the whole day) or before this ISO time' });
-  by = Option.String('--by', { description: 'Count calls by agent, project or reason over the period (the dashboard overview numbers)' });
+  since = Option.String('--since', { description: 'Count calls at or after this date (YYYY-MM-DD) or ISO time (default: the first call)' });
+  until = Option.String('--until', { description: 'Count calls up to this date (the whole day) or before this ISO time (default: the last call)' });
+  by = Option.String('--by', { description: 'Count calls by agent, project or reason over the period (default: agent, when --since or --until is given)' });
   config = configOption();
 
   async run(): Promise<number> {

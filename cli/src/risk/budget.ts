@@ -26,6 +26,9 @@ export const READ_LIMITS = {
 
 export type ReadLimit = keyof typeof READ_LIMITS;
 
+/** How many files a command runs may each get a reading budget of their own (see ReadBudget.extend). */
+export const READ_FILE_EXTENSIONS = 4;
+
 export class ReadBudget {
   /** Why the command could not be read in full (empty: it was), one line per limit met. */
   readonly incomplete: string[] = [];
@@ -35,17 +38,38 @@ export class ReadBudget {
   /** CPU microseconds spent on work that is not reading (see `excluding`). */
   private cpuExcluded = 0;
   private wallDeadline: number;
+  /** CPU milliseconds allowed: the limit, plus one more for each file read (see `extend`). */
+  private msAllowed: number;
+  /** How many more times `extend` may add a budget. */
+  private extensionsLeft = READ_FILE_EXTENSIONS;
 
   constructor(private readonly limits: { nodes: number; ms: number; wallMs: number } = READ_LIMITS) {
     this.nodesLeft = limits.nodes;
     this.wallDeadline = now() + limits.wallMs;
+    this.msAllowed = limits.ms;
+  }
+
+  /**
+   * A file the command runs was read (write, then run): reading it gets a budget of its own
+   * (twice the CPU time, the wall clock and syntax nodes of a command; the caller adds commands),
+   * for at most READ_FILE_EXTENSIONS files.
+   * True when it was granted.
+   */
+  extend(): boolean {
+    if (this.extensionsLeft <= 0 || this.met.has('ms')) return false;
+    this.extensionsLeft -= 1;
+    // Twice the time of a command: a file is up to 64 KiB of script, read by a cold gate process.
+    this.msAllowed += 2 * this.limits.ms;
+    this.wallDeadline += this.limits.wallMs;
+    this.nodesLeft += this.limits.nodes;
+    return true;
   }
 
   /** True once the time budget is spent (and noted). */
   expired(): boolean {
     if (this.met.has('ms')) return true;
     if (!this.halt()) return false;
-    this.stop('ms', `the time budget (${this.limits.ms} ms of CPU, ${this.limits.wallMs} ms of wall clock) was spent before the whole command was read`);
+    this.stop('ms', `the time budget (${this.msAllowed} ms of CPU, ${this.limits.wallMs} ms of wall clock) was spent before the whole command was read`);
     return true;
   }
 
@@ -55,7 +79,7 @@ export class ReadBudget {
    */
   readonly halt = (): boolean => {
     const cpu = process.cpuUsage(this.cpuStart);
-    return cpu.user + cpu.system - this.cpuExcluded > this.limits.ms * 1000 || now() > this.wallDeadline;
+    return cpu.user + cpu.system - this.cpuExcluded > this.msAllowed * 1000 || now() > this.wallDeadline;
   };
 
   /** Runs `work` (loading the parser, say) without charging its time to the reading. */

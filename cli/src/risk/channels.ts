@@ -202,7 +202,9 @@ function extCommand(url: string): string {
 
 /** `script -c cmd`, `runuser -c`, `sg group -c`, `expect -c 'spawn …'`, `gdb -ex '!cmd'`, `tmux new 'cmd'`, `apt-get -o …::Pre-Invoke::=cmd`. */
 function script(args: string[]): Payload[] {
-  return optionValues(args, ['-c', '--command']).map(([, value]) => ({ via: 'script -c', script: value }));
+  const commands = optionValues(args, ['-c', '--command']).map(([, value]) => ({ via: 'script -c', script: value }));
+  // Without -c, script starts an interactive shell ($SHELL) and records it.
+  return commands.length > 0 ? commands : [{ via: 'script (shell)', script: '' }];
 }
 function runuser(args: string[]): Payload[] {
   return optionValues(args, ['-c', '--command']).map(([, value]) => ({ via: 'runuser -c', script: value }));
@@ -282,6 +284,108 @@ function aria2c(args: string[]): Payload[] {
   return optionValues(args, hooks).map(([name, value]) => ({ via: `aria2c ${name}`, script: value }));
 }
 
+/**
+ * Options whose value a program runs — as shell text, or as a program with its arguments (which
+ * the shell reads the same way): `openvpn --up CMD`, `split --filter=CMD`, `start-stop-daemon -x
+ * PATH`, `gcc -wrapper PROG,ARGS`. GTFOBins' shell and command functions for these programs go
+ * through them. A value's leading `!` (mail's `--exec='!cmd'`) and a `,`-joined argument list
+ * (gcc's `-wrapper sh,-s`) are read as the shell would see the command.
+ */
+export const RUN_OPTIONS: Record<string, string[]> = {
+  openvpn: ['--up', '--down', '--route-up', '--route-pre-down', '--ipchange', '--client-connect', '--client-disconnect', '--learn-address', '--auth-user-pass-verify', '--tls-verify', '--iproute'],
+  split: ['--filter'],
+  gsplit: ['--filter'],
+  'start-stop-daemon': ['-x', '--exec', '-a', '--startas'],
+  gcc: ['-wrapper'],
+  'g++': ['-wrapper'],
+  cc: ['-wrapper'],
+  mail: ['--exec', '-E'],
+  mailx: ['--exec', '-E'],
+  tcpdump: ['-z'],
+  sqlmap: ['--os-cmd'],
+  ansible: ['-a', '--args'],
+  flatpak: ['--command'],
+  wget: ['--use-askpass'],
+  pdftex: ['--shell-escape-commands'],
+};
+
+function runOptions(program: string): Finder {
+  const names = RUN_OPTIONS[program] ?? [];
+  return (args) =>
+    optionValues(args, names)
+      .filter(([, value]) => value.trim() !== '')
+      .map(([name, value]) => ({ via: `${program} ${name}`, script: value.replace(/^\s*!/, '').replace(/^([^\s,]+),(\S+)/, (_m, p: string, rest: string) => `${p} ${rest.split(',').join(' ')}`) }));
+}
+
+/** sqlite3's dot commands `.shell CMD` / `.system CMD`, in its arguments or its -cmd options. */
+function sqlite(args: string[]): Payload[] {
+  const found: Payload[] = [];
+  for (const arg of args) for (const m of arg.matchAll(/(?:^|\n|;)\s*\.(?:shell|system)\s+([^\n]*)/g)) found.push({ via: 'sqlite3 .shell', script: m[1] ?? '' });
+  return found;
+}
+
+/** sed's `e command` (runs command) and the `e` flag of `s///e` (runs the replacement), in -e values or the script operand. */
+function sed(args: string[]): Payload[] {
+  const scripts = optionValues(args, ['-e', '--expression']).map(([, value]) => value);
+  if (scripts.length === 0) {
+    const first = args.find((a) => !a.startsWith('-'));
+    if (first !== undefined) scripts.push(first);
+  }
+  const found: Payload[] = [];
+  for (const text of scripts) {
+    for (const part of text.split(/\n|;/)) {
+      const e = /^\s*(?:\d+|\$|\/[^/]*\/)?(?:,(?:\d+|\$|\/[^/]*\/))?\s*e\s+(.+)$/.exec(part);
+      if (e) found.push({ via: 'sed e', script: e[1] ?? '' });
+      const s = /^\s*(?:\d+|\$|\/[^/]*\/)?\s*s(.)(?:(?!\1).)*\1((?:(?!\1).)*)\1[gpiIm0-9]*e[gpiIm0-9]*\s*$/.exec(part);
+      if (s && (s[2] ?? '') !== '') found.push({ via: 'sed s///e', script: s[2] ?? '' });
+    }
+  }
+  return found;
+}
+
+/** make's `--eval=TEXT`: makefile text, whose recipes make runs. */
+function make(args: string[]): Payload[] {
+  return optionValues(args, ['--eval', '-E']).flatMap(([, value]) => recipesOf(value, 'make --eval recipe'));
+}
+
+/** dc's `!cmd` runs a shell command (`dc -e '!/bin/sh'`). */
+function dc(args: string[]): Payload[] {
+  const found: Payload[] = [];
+  for (const [, value] of optionValues(args, ['-e', '--expression'])) for (const m of value.matchAll(/!([^\n]*)/g)) found.push({ via: 'dc !', script: m[1] ?? '' });
+  return found;
+}
+
+/** lftp's `-c`/`-e` command list: `!cmd` and `shell cmd` run a local shell command. */
+function lftp(args: string[]): Payload[] {
+  return optionValues(args, ['-c', '-e'])
+    .flatMap(([, value]) => value.split(/;|\n/))
+    .map((statement) => /^\s*(?:!|shell\b)\s*(.*)$/s.exec(statement))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ via: 'lftp !', script: m[1] ?? '' }));
+}
+
+/** puppet apply -e: an `exec { 'cmd': }` resource runs cmd. */
+function puppet(args: string[]): Payload[] {
+  const found: Payload[] = [];
+  for (const [, value] of optionValues(args, ['-e', '--execute'])) {
+    for (const m of value.matchAll(new RegExp(String.raw`\bexec\s*\{\s*(?:${QUOTED})`, 'g'))) found.push({ via: 'puppet exec', script: unescape(m[1] ?? m[2] ?? '') });
+  }
+  return found;
+}
+
+/** nmap's old `--interactive` mode has `!sh`: an interactive shell. */
+function nmap(args: string[]): Payload[] {
+  return args.includes('--interactive') ? [{ via: 'nmap --interactive', script: '' }] : [];
+}
+
+/** Maven's exec plugin: `-Dexec.executable=PROG -Dexec.args=ARGS` runs PROG with ARGS. */
+function mvn(args: string[]): Payload[] {
+  const value = (key: string) => args.map((a) => new RegExp(`^-D${key}=(.*)$`, 's').exec(a)?.[1]).find((v) => v !== undefined);
+  const executable = value('exec\\.executable');
+  if (executable === undefined || executable === '') return [];
+  return [{ via: 'mvn exec:exec', script: `${executable} ${value('exec\\.args') ?? ''}`.trim() }];
+}
+
 /** Program name → its channel finder. */
 export const CHANNELS: Record<string, Finder> = {
   awk,
@@ -294,6 +398,11 @@ export const CHANNELS: Record<string, Finder> = {
   view: vim,
   vimdiff: vim,
   rvim: vim,
+  rview: vim,
+  gvim: vim,
+  gview: vim,
+  evim: vim,
+  vimx: vim,
   ex: vim,
   less: pager,
   more: pager,
@@ -320,12 +429,28 @@ export const CHANNELS: Record<string, Finder> = {
   trap,
   alias,
   aria2c,
+  sqlite3: sqlite,
+  sed,
+  gsed: sed,
+  make,
+  gmake: make,
+  dc,
+  lftp,
+  puppet,
+  nmap,
+  mvn,
+  mvnw: mvn,
+  ...Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([, names]) => names.length > 0).map(([program]) => [program, runOptions(program)])),
 };
 
 export function channelPayloads(program: string, args: string[]): Payload[] {
   const finder = Object.hasOwn(CHANNELS, program) ? CHANNELS[program] : undefined;
   const found = finder ? finder(args) : [];
-  if (program === 'git') found.push(...gitUrls(args));
+  if (program === 'git') {
+    found.push(...gitUrls(args));
+    // `git -p help config`: the help page is paged, and the pager's `!` runs a shell.
+    if (args.some((a) => a === '-p' || a === '--paginate') && args.includes('help')) found.push({ via: 'git -p help (pager)', script: '' });
+  }
   return found;
 }
 
@@ -349,12 +474,35 @@ export const COMMAND_VARIABLES: Record<string, string> = {
   PROMPT_COMMAND: 'bash prompt',
   BASH_ENV: 'bash startup file',
   RSYNC_RSH: 'rsync -e',
+  RUSTC_WRAPPER: 'cargo rustc wrapper',
+  CARGO_BUILD_RUSTC_WRAPPER: 'cargo rustc wrapper',
+  RUSTC: 'cargo compiler',
+  CC: 'compiler',
+  CXX: 'compiler',
+  GIT_PROXY_COMMAND: 'git proxy',
+  SUDO_ASKPASS: 'sudo askpass',
+  BROWSER: 'browser',
+  FCEDIT: 'fc editor',
+  DIFFPROG: 'diff program',
 };
 
 /** The payload of `NAME=value` when NAME is a command variable (`LESSOPEN='|cmd %s'` drops its pipe). */
 export function variablePayload(name: string, value: string): Payload | undefined {
   const label = Object.hasOwn(COMMAND_VARIABLES, name) ? COMMAND_VARIABLES[name] : undefined;
-  if (label === undefined || value === '' || /^(cat|less|more|vi|vim|nano|true|emacs|code --wait)$/.test(value.trim())) return undefined;
+  if (label === undefined || value === '' || /^(cat|less|more|vi|vim|nano|true|emacs|code --wait|gcc|g\+\+|clang|clang\+\+|cc|c\+\+|sccache|ccache|rustc)$/.test(value.trim())) return undefined;
   if (name === 'BASH_ENV') return undefined;
   return { via: `$${name} (${label})`, script: name.startsWith('LESS') ? value.replace(/^\|+-?/, '') : value };
+}
+
+/** The shell commands of a makefile's recipes: tab-indented lines, and what follows `target: prerequisites ;`. */
+export function recipesOf(text: string, via: string): Payload[] {
+  const found: Payload[] = [];
+  for (const line of text.split('\n')) {
+    const recipe = line.startsWith('\t') ? line.slice(1) : /^[^\t#=:]+::?[^=;]*;(.*)$/.exec(line)?.[1];
+    if (recipe === undefined) continue;
+    // `@` (silent), `-` (ignore errors) and `+` prefixes; `$$` is a `$` for the shell.
+    const script = recipe.replace(/^[\s@+-]+/, '').replace(/\$\$/g, '$');
+    if (script.trim() !== '') found.push({ via, script });
+  }
+  return found;
 }

@@ -2,7 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Assessment, LoadedConfig, PluginHost, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
-import { normalizeShell, type ParsedCommand } from './normalize.js';
+import { normalizeRunnable, normalizeShell, type Normalized, type ParsedCommand } from './normalize.js';
+import { readRunFile, runnableContent, type FileRead } from './runnable-files.js';
 import { agentgovHome } from '@agentgov/core/paths';
 import { argvToShell } from '@agentgov/core/shell-quote';
 import { classifyPath, projectRootOf, realTarget, resolvePath, type ClassifiedPath } from './paths.js';
@@ -42,6 +43,12 @@ export interface RiskEngineOptions {
    * loaded machine cannot turn their benign commands into `command_unreadable`.
    */
   readTime?: { ms: number; wallMs: number };
+  /**
+   * Reads the files a command runs (scripts by path, package.json for `npm test`, a Makefile for
+   * `make` …) to judge them by their content (default: readRunFile, the first 64 KiB of a regular
+   * file). `false` judges a command by its text alone.
+   */
+  readFile?: ((absolute: string) => FileRead) | false;
 }
 
 /** Loads the shipped rules plus any extra files and plugin sources; rejects on an invalid rule. */
@@ -63,7 +70,8 @@ export function createRiskEngineFromRuleSet(rules: RuleSet, options: Omit<RiskEn
   for (const dir of options.protectedPaths ?? [agentgovHome()]) governance.push(new RegExp(`^${escapeRegExp(path.resolve(dir))}(/|$)`));
   rules.classPatterns.set('governance', governance);
   const limits = { nodes: READ_LIMITS.nodes, ms: options.readTime?.ms ?? READ_LIMITS.ms, wallMs: options.readTime?.wallMs ?? READ_LIMITS.wallMs };
-  return new RuleEngine(rules, options.home ?? os.homedir(), options.followLinks ?? true, options.warm ?? true, limits);
+  const readFile = options.readFile === false ? undefined : (options.readFile ?? readRunFile);
+  return new RuleEngine(rules, options.home ?? os.homedir(), options.followLinks ?? true, options.warm ?? true, limits, readFile);
 }
 
 /**
@@ -126,6 +134,7 @@ class RuleEngine implements RiskEngine {
     private readonly followLinks: boolean,
     warm: boolean,
     private readonly readLimits: ConstructorParameters<typeof ReadBudget>[0],
+    private readonly readFile: ((absolute: string) => FileRead) | undefined,
   ) {
     this.rulesLoaded = ruleSet.rules.length;
     this.ruleFiles = [...ruleSet.files];
@@ -141,7 +150,15 @@ class RuleEngine implements RiskEngine {
       this.fileRules.set(tool, rules);
     }
     this.fetchRules = ruleSet.rules.filter((rule) => rule.tools.includes('fetch') && rule.match.spec.url_hosts !== undefined);
+    // Rules about what a file tool writes: their `text` patterns are matched against the content.
+    this.argumentRules = ruleSet.rules.filter((rule) => (rule.tools.includes('mcp') || rule.tools.includes('other')) && !rule.match.perCommand && rule.match.text.length > 0);
+    this.contentRules = ruleSet.rules.filter((rule) => (rule.tools.includes('write') || rule.tools.includes('edit')) && !rule.match.perCommand && rule.match.text.length > 0);
   }
+
+  /** Built once: the rules about an MCP or other tool's name and argument text (SQL in a query, a repository deleted). */
+  private readonly argumentRules: CompiledRule[];
+  /** Built once: the rules about the text a file tool writes (see assessWrittenContent). */
+  private readonly contentRules: CompiledRule[];
 
   /** Per assessment: each path's real target, read once (links may change between calls). */
   private realPaths(): ((absolute: string) => string) | undefined {
@@ -203,13 +220,21 @@ class RuleEngine implements RiskEngine {
     // (`{name: "shell", arguments: {command: "rm -rf ~"}}`).
     let seen = 0;
     let truncated = false;
+    // The tool's name and its argument texts, for the rules about them (`tool_name=…` first).
+    const texts: string[] = [`tool_name=${toolName}`];
     const visit = (value: Record<string, unknown>, where: string, depth: number): void => {
+      for (const child of Object.values(value)) {
+        for (const item of Array.isArray(child) ? child : [child]) if (typeof item === 'string' && texts.length < NESTED_ARGS.values) texts.push(item.length > MAX_COMMAND_CHARS ? item.slice(0, MAX_COMMAND_CHARS) : item);
+      }
+      // A proxy's inner call names its tool (`CallMcpTool {toolName: "delete_repository"}`).
+      for (const key of ['toolName', 'tool_name', 'tool', 'name']) if (typeof value[key] === 'string' && depth + (key === 'name' ? 0 : 1) > 0) texts.push(`tool_name=${value[key] as string}`);
       const commandKey = COMMAND_KEYS.find((k) => typeof value[k] === 'string' || isWordList(value[k]));
       if (commandKey !== undefined) answers.push(this.assessShell({ command: value[commandKey] }, cwd, projectRoot, [...factors, `${shown} takes a command (${where}.${commandKey}): judged as a shell command`]));
       for (const key of GENERIC_PATH_KEYS) {
         const raw = value[key];
         if (typeof raw !== 'string' || raw === '') continue;
-        for (const kind of kinds) answers.push(this.assessFile(kind, { file_path: raw }, cwd, projectRoot, [...factors, `${shown} names a path (${where}.${key}): judged as a file ${kind}`]));
+        // A write keeps the text it writes (a filesystem server's `write_file {path, content}`).
+        for (const kind of kinds) answers.push(this.assessFile(kind, kind === 'write' ? { ...contentOf(value), file_path: raw } : { file_path: raw }, cwd, projectRoot, [...factors, `${shown} names a path (${where}.${key}): judged as a file ${kind}`]));
       }
       for (const key of MULTI_PATH_KEYS) {
         if (!isWordList(value[key])) continue;
@@ -230,6 +255,13 @@ class RuleEngine implements RiskEngine {
       }
     };
     visit(args, 'arguments', 0);
+    const hits: Hit[] = [];
+    for (const rule of this.argumentRules) {
+      if (!rule.tools.includes(tool as CompiledRule['tools'][number])) continue;
+      const text = texts.find((t) => rule.match.text.some((re) => re.test(t)));
+      if (text !== undefined) hits.push({ rule, subject: text.length > 200 ? `${text.slice(0, 197)}...` : text, paths: [], via: [] });
+    }
+    if (hits.length > 0) answers.push(finish(hits, { rules: [], factors: [...factors, `${shown}'s name and arguments were read`] }, 'no_risk_detected'));
     if (truncated) answers.push(unreadable(finish([], { rules: [], factors: [...factors] }, 'no_risk_detected'), [`${shown}'s arguments nest deeper than ${NESTED_ARGS.depth} levels or hold more than ${NESTED_ARGS.values} objects`]));
     if (answers.length === 0) return finish([], { rules: [], factors: [...factors, `tool kind '${tool}' has no risk rules, and its arguments hold no command, path or URL`] }, 'no_risk_detected');
     return mostSevere(answers);
@@ -254,9 +286,9 @@ class RuleEngine implements RiskEngine {
       factors.push('command contains NUL bytes: they were removed before parsing');
       text = text.replace(/\0/g, ' ');
     }
-    const normalized = normalizeShell(text, { cwd, home: this.home, budget });
+    const normalized = normalizeShell(text, { cwd, home: this.home, budget, readFile: this.readFile });
     factors.push(...normalized.factors);
-    const hits = this.shellRules.hits(normalized, { projectRoot, home: this.home, classPatterns: this.ruleSet.classPatterns, realPath: this.realPaths() });
+    const hits = this.normalizedHits(normalized, projectRoot);
     for (const hit of hits) {
       const wrapper = hit.via.find((v) => /^(sudo|doas|su|run0|pkexec)\b/.test(v));
       if (wrapper) factors.push(`${hit.rule.id} runs with elevated privileges (${wrapper})`);
@@ -266,7 +298,52 @@ class RuleEngine implements RiskEngine {
     const evidence = { rules: [] as RuleHit[], commands, paths: describePaths(hits), factors: dedupe(factors) };
     const fallback = normalized.parseErrors > 0 ? 'parse_incomplete' : 'no_risk_detected';
     const assessment = finish(hits, evidence, fallback);
-    return budget.exhausted ? unreadable(assessment, budget.incomplete) : assessment;
+    const answer = normalized.unread.length > 0 ? unreadFiles(assessment, normalized.unread) : assessment;
+    return budget.exhausted ? unreadable(answer, budget.incomplete) : answer;
+  }
+
+  /**
+   * The rule hits of normalized commands and code. Code read from a file (a script run by path, a
+   * conftest.py written) is a program, not a one-liner: that it spawns processes or deletes trees
+   * is ordinary there (`interpreter_dangerous_call`); what it spawns, reads and sends is judged.
+   */
+  private normalizedHits(normalized: Normalized, projectRoot: string | null): Hit[] {
+    const hits = this.shellRules.hits(normalized, { projectRoot, home: this.home, classPatterns: this.ruleSet.classPatterns, realPath: this.realPaths() });
+    return hits.filter((hit) => {
+      if (hit.rule.reasonCode === 'interpreter_dangerous_call' && hit.via.some((v) => /^(runs file|writes) /.test(v))) return false;
+      // What a written file will do on request (publish, tear down, push) is judged when it is run.
+      return !(WRITE_TIME_LATER.has(hit.rule.reasonCode) && hit.via.some((v) => v.startsWith('writes ')));
+    });
+  }
+
+  /**
+   * Write, then run: what a file tool writes is judged by what it makes runnable (package.json's
+   * scripts, a makefile's recipes, a task, an MCP server, a git hook, a CI workflow, a script) and
+   * by the content rules (settings that auto-approve tools). Undefined when it runs nothing known.
+   */
+  private assessWrittenContent(resolved: string, content: string, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment | undefined {
+    const answers: Assessment[] = [];
+    const text = content.length > MAX_COMMAND_CHARS ? content.slice(0, MAX_COMMAND_CHARS) : content;
+    const runnable = runnableContent(resolved, text);
+    if (runnable.scripts.length > 0 || runnable.code.length > 0) {
+      const budget = new ReadBudget(this.readLimits);
+      const normalized = normalizeRunnable(runnable, { cwd, home: this.home, budget, verb: 'writes' });
+      const hits = this.normalizedHits(normalized, projectRoot);
+      const commands = normalized.commands.slice(0, MAX_EVIDENCE_COMMANDS).map((c) => commandEvidence(c));
+      const evidence = { rules: [] as RuleHit[], commands, paths: describePaths(hits), factors: dedupe([...factors, `${resolved} is run by a tool later: what it runs was judged`, ...normalized.factors]) };
+      // Not read in full, a written file is still judged on what was read: running it is judged again.
+      answers.push(finish(hits, evidence, 'no_risk_detected'));
+    }
+    if (runnable.autorun.length > 0) answers.push(fixedAnswer(55, 'persistence', [...factors, ...runnable.autorun.map((a) => `${resolved}: ${a}`)]));
+    const tilde = resolved.startsWith(`${this.home}/`) ? `~${resolved.slice(this.home.length)}` : resolved;
+    const hits: Hit[] = [];
+    for (const rule of this.contentRules) {
+      const m = rule.match;
+      if (m.pathRegex.length > 0 && !m.pathRegex.some((re) => re.test(resolved) || re.test(tilde))) continue;
+      if (m.text.some((re) => re.test(text))) hits.push({ rule, subject: resolved, paths: [], via: [] });
+    }
+    if (hits.length > 0) answers.push(finish(hits, { rules: [], factors: dedupe([...factors, `the content written to ${resolved} was read`]) }, 'no_risk_detected'));
+    return answers.length > 0 ? mostSevere(answers) : undefined;
   }
 
   /**
@@ -314,7 +391,15 @@ class RuleEngine implements RiskEngine {
       if (tool === 'search') return finish([], { rules: [], factors: [...factors, why] }, 'no_risk_detected');
       return invalidArguments([...factors, why]);
     }
-    return mostSevere(paths.map((raw) => this.assessPath(tool, raw, cwd, projectRoot, factors)));
+    const answers = paths.map((raw) => this.assessPath(tool, raw, cwd, projectRoot, factors));
+    if (tool === 'write' || tool === 'edit') {
+      for (const [raw, content] of writtenContents(args, paths)) {
+        const resolved = raw.startsWith('/') ? path.posix.normalize(raw) : cwd !== null ? path.posix.resolve(cwd, raw) : raw;
+        const answer = this.assessWrittenContent(resolved, content, cwd, projectRoot, factors);
+        if (answer !== undefined) answers.push(answer);
+      }
+    }
+    return mostSevere(answers);
   }
 
   private assessPath(tool: string, raw: string, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
@@ -342,6 +427,66 @@ function unreadable(assessment: Assessment, reasons: string[]): Assessment {
   if (actionSeverity(assessment.action) >= actionSeverity('ask') && assessment.score >= UNREADABLE_SCORE) return { ...assessment, evidence };
   const score = Math.max(assessment.score, UNREADABLE_SCORE);
   return { score, level: levelForScore(score), action: 'ask', reason_code: 'command_unreadable', evidence };
+}
+
+/**
+ * Reasons a written file's commands are not held against the write: a release workflow publishes,
+ * a makefile's `destroy` target tears down, a script pushes — on request, judged when they run.
+ */
+const WRITE_TIME_LATER = new Set(['package_publish', 'global_install', 'infrastructure_destroy', 'git_history_loss', 'git_worktree_discard', 'broad_process_kill', 'system_power']);
+
+/** A command that runs files the gate could not read (too large, not a regular file): at least `ask`. */
+function unreadFiles(assessment: Assessment, reasons: string[]): Assessment {
+  const factors = [...(assessment.evidence.factors ?? []), ...reasons.map((r) => `runs a file not judged: ${r}`)];
+  const evidence = { ...assessment.evidence, factors };
+  if (actionSeverity(assessment.action) >= actionSeverity('ask') && assessment.score >= UNREADABLE_SCORE) return { ...assessment, evidence };
+  const score = Math.max(assessment.score, UNREADABLE_SCORE);
+  return { score, level: levelForScore(score), action: 'ask', reason_code: 'runs_file', evidence };
+}
+
+/** An answer no rule gave (a task that runs when a folder opens): its score, reason and why. */
+function fixedAnswer(score: number, reason: string, factors: string[]): Assessment {
+  return { score, level: levelForScore(score), action: actionForScore(score), reason_code: reason, evidence: { rules: [], factors: dedupe(factors) } };
+}
+
+/** The written-text keys of a tool's arguments (see CONTENT_KEYS), for judging what they write. */
+function contentOf(value: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const key of [...CONTENT_KEYS, 'edits', 'patch']) if (value[key] !== undefined) kept[key] = value[key];
+  return kept;
+}
+
+/** Keys a file tool's written text goes by: a whole file (`content`), or an edit's new text. */
+const CONTENT_KEYS = ['content', 'contents', 'file_text', 'new_string', 'new_str', 'newText', 'new_text', 'code_edit', 'text', 'replacement'];
+
+/**
+ * The text a file-tool call writes, per path: its content key, the new text of every edit in an
+ * `edits` list, or the added lines of each file of a patch (Codex's apply_patch).
+ */
+function writtenContents(args: Record<string, unknown>, paths: string[]): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  const first = paths[0];
+  const key = CONTENT_KEYS.find((k) => typeof args[k] === 'string');
+  if (first !== undefined && key !== undefined) found.push([first, args[key] as string]);
+  if (first !== undefined && Array.isArray(args['edits'])) {
+    const texts = (args['edits'] as unknown[]).flatMap((e) => (e && typeof e === 'object' ? CONTENT_KEYS.map((k) => (e as Record<string, unknown>)[k]).filter((v): v is string => typeof v === 'string') : []));
+    if (texts.length > 0) found.push([first, texts.join('\n')]);
+  }
+  const patch = typeof args['patch'] === 'string' ? args['patch'] : typeof args['input'] === 'string' && /^\*\*\* Begin Patch/m.test(args['input']) ? args['input'] : undefined;
+  if (patch !== undefined) {
+    let current: string | undefined;
+    const added = new Map<string, string[]>();
+    for (const line of patch.split('\n')) {
+      const header = /^\*\*\* (?:Add File|Update File|Move to): (.+)$/.exec(line);
+      if (header) {
+        current = (header[1] ?? '').trim();
+        if (!added.has(current)) added.set(current, []);
+      } else if (/^\*\*\* (Delete File|End Patch)/.test(line)) current = undefined;
+      else if (current !== undefined && line.startsWith('+')) added.get(current)?.push(line.slice(1));
+    }
+    for (const [file, lines] of added) if (lines.length > 0) found.push([file, lines.join('\n')]);
+  }
+  return found;
 }
 
 /**

@@ -6,12 +6,12 @@
  * The code's own dangerous calls (shutil.rmtree, fs.rmSync …) are matched by `code` rules.
  */
 const SPAWN_CALL =
-  /\b(?:system|popen|popen2|Popen|getoutput|getstatusoutput|check_output|check_call|call|run|exec|exec[lv]p?e?|spawn[lv]?p?e?|execute|execSync|execFileSync|execFile|spawn|spawnSync|shell_exec|passthru|proc_open|Command|IO\.popen|Open3\.\w+)\s*\(\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)/g;
+  /\b(?:system|popen|popen2|Popen|getoutput|getstatusoutput|check_output|check_call|call|run|exec|exec[lv]p?e?|spawn[lv]?p?e?|execute|execSync|execFileSync|execFile|spawn|spawnSync|system2|shell|run_command|shell_exec|passthru|proc_open|Command|IO\.popen|Open3\.\w+)\s*\(\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)/g;
 const SPAWN_CALL_NO_PAREN = /\b(?:system|exec)\s+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/g;
 /** Perl's quote operators given to a spawning call: `system(q{…})`, `exec qq(…)`, `system q[…]`. */
 const PERL_QUOTED_SPAWN = /\b(?:system|exec)\s*\(?\s*q?q\s*(?:\{([^}]*)\}|\(([^)]*)\)|\[([^\]]*)\]|<([^>]*)>|([/|!#~])((?:(?!\5)[^\\]|\\.)*)\5)/g;
 /** Code that runs a process at all (the command may be a variable: `c="rm -rf ~"; os.system(c)`). */
-const SPAWNS = /\bos\.(system|popen|exec\w*|spawn\w*)\s*\(|\bsubprocess\.|\bchild_process\b|\bexecSync\b|\bspawnSync\b|\bsystem\s*[(\s]|\bexec\s*[(\s]|\bIO\.popen|\bOpen3\b|\bshell_exec\b|\bpassthru\b|\bproc_open\b|Runtime\.getRuntime|\bKernel\.(system|spawn|exec)/;
+const SPAWNS = /\bDeno\.(run|Command)\b|\bBun\.(spawn|spawnSync|\$)|\bos\.(system|popen|exec\w*|spawn\w*)\s*\(|\bsubprocess\.|\bchild_process\b|\bexecSync\b|\bspawnSync\b|\bsystem\s*[(\s]|\bexec\s*[(\s]|\bIO\.popen|\bOpen3\b|\bshell_exec\b|\bpassthru\b|\bproc_open\b|Runtime\.getRuntime|\bKernel\.(system|spawn|exec)/;
 /** A bracketed or parenthesised list of two or more string literals. */
 const WORD_LIST = /[[(]\s*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*,\s*)+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*,?\s*[\])]/g;
 const BACKTICKS = /`((?:[^`\\]|\\.)+)`/g;

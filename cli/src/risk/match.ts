@@ -89,6 +89,8 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
   if (m.commandMatcher && !matchesProgram(m.commandMatcher, program)) return null;
   if (m.commandNoneMatcher && matchesProgram(m.commandNoneMatcher, program)) return null;
   if (s.via && !someStartsWith(cmd.via, s.via)) return null;
+  if (s.via_other_than && !someStartsWithNone(cmd.via, s.via_other_than)) return null;
+  if (s.cwd_targets && (cmd.cwd === null || !someIncluded(classifyIn(scratch, cmd, pathContext, cmd.cwd).classes, s.cwd_targets))) return null;
   if (s.input_from && !someIncluded(s.input_from, cmd.inputFrom)) return null;
   if (s.args_from_stdin !== undefined && s.args_from_stdin !== cmd.argsFromStdin) return null;
   const args = (scratch.args ??= cmd.argv.slice(1));
@@ -214,6 +216,15 @@ function someIn(set: Set<string>, items: string[]): boolean {
 
 function someIncluded(items: string[], list: string[]): boolean {
   for (const item of items) if (list.includes(item)) return true;
+  return false;
+}
+
+/** Whether some word starts with none of the prefixes. */
+function someStartsWithNone(words: string[], prefixes: string[]): boolean {
+  search: for (const word of words) {
+    for (const prefix of prefixes) if (word.startsWith(prefix)) continue search;
+    return true;
+  }
   return false;
 }
 

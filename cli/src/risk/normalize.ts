@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { parseShell, printedText, UPSTREAM_OVERFLOW, type RawCommand, type Redirect } from './shell-parse.js';
 import { READ_LIMITS, ReadBudget } from './budget.js';
-import { channelPayloads, gitSettingPayload, variablePayload, type Payload } from './channels.js';
+import { channelPayloads, gitSettingPayload, recipesOf, variablePayload, type Payload } from './channels.js';
 import { extractShellFromCode, pathsInCode, stringLiterals } from './inline-code.js';
 import { hostClasses } from './hosts.js';
-import { SHELLS, WRAPPERS, inlineCodeOf, interpreterFamily, skipOptions } from './wrappers.js';
+import { INTERPRETERS, LOADER, SHELLS, WRAPPERS, inlineCodeOf, interpreterFamily, skipOptions } from './wrappers.js';
+import { FIND_MATCH } from './paths.js';
+import { INSTALL_SCRIPTS, packageScripts, runnableContent, scriptLanguage, type FileRead, type Runnable } from './runnable-files.js';
 
 /**
  * Raw simple commands → the commands that actually run: wrappers (sudo, env, timeout, xargs,
@@ -44,6 +46,8 @@ export interface Normalized {
   scripts: string[];
   factors: string[];
   parseErrors: number;
+  /** Files the command runs that could not be read to judge (too large, not a regular file, unreadable). */
+  unread: string[];
 }
 
 export interface NormalizeContext {
@@ -51,6 +55,11 @@ export interface NormalizeContext {
   home: string;
   /** What reading may spend (default: a fresh READ_LIMITS budget); it notes what was not read. */
   budget?: ReadBudget;
+  /**
+   * Reads a file a command runs (a script by path, package.json for `npm test`, a Makefile for
+   * `make`, conftest.py for `pytest`), bounded (see readRunFile); without it, such files are not read.
+   */
+  readFile?: (absolute: string) => FileRead;
 }
 
 interface Frame {
@@ -69,11 +78,48 @@ const MAX_COMMANDS = READ_LIMITS.commands;
 export const RUNTIME_VALUE = '${RUNTIME_INPUT}';
 
 export function normalizeShell(text: string, context: NormalizeContext): Normalized {
-  const out: Normalized = { commands: [], code: [], scripts: [], factors: [], parseErrors: 0 };
-  const walker = new Walker(out, context.home, context.budget ?? new ReadBudget());
+  const out: Normalized = { commands: [], code: [], scripts: [], factors: [], parseErrors: 0, unread: [] };
+  const walker = new Walker(out, context.home, context.budget ?? new ReadBudget(), context.readFile);
   walker.script(text, { cwd: context.cwd, env: {}, via: [], depth: 0, inputFrom: [], argsFromStdin: false, redirects: [] });
   return out;
 }
+
+/**
+ * What a file makes runnable (see runnable-files.ts), normalized as commands and code: the shell
+ * payloads parsed with the file's origin in `via` (`writes package.json scripts.postinstall`).
+ * For a file tool's write: the content is judged for what it will run.
+ */
+export function normalizeRunnable(runnable: Runnable, context: NormalizeContext & { verb: string }): Normalized {
+  const out: Normalized = { commands: [], code: [], scripts: [], factors: [], parseErrors: 0, unread: [] };
+  const walker = new Walker(out, context.home, context.budget ?? new ReadBudget(), context.readFile);
+  const frame: Frame = { cwd: context.cwd, env: {}, via: [], depth: 0, inputFrom: [], argsFromStdin: false, redirects: [] };
+  walker.runnable(runnable, frame, context.verb);
+  return out;
+}
+
+/** A shell named by its path: a word of its own, or inside an option value (after `=`, `,`, a quote, `!`, a space). */
+const SHELL_PATH = /(?:^|[\s=,:'"!;(])((?:\/usr)?(?:\/local)?\/s?bin\/(?:ba|z|da|k|mk|c|tc|a|fi|r|y|po)?sh)(?=$|[\s,;'")])/;
+
+/**
+ * Programs that take a shell's path as data — they list, read, compare, copy, checksum, inspect,
+ * watch or configure the file (`ls -l /bin/sh`, `chsh -s /bin/zsh`, `cp /bin/sh x`) — so a shell
+ * path among their arguments is not a shell they start (see shellPathArguments).
+ */
+const SHELL_PATH_AS_DATA = new Set([
+  'ls', 'll', 'cat', 'bat', 'file', 'stat', 'readlink', 'realpath', 'which', 'whereis', 'type', 'hash', 'test', '[', '[[', 'ldd', 'strings',
+  'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'shasum', 'md5', 'du', 'wc', 'head', 'tail',
+  'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'diff', 'cmp', 'hexdump', 'xxd', 'od', 'objdump', 'nm', 'readelf', 'otool', 'lipo', 'codesign',
+  'spctl', 'xattr', 'mdls', 'chmod', 'chown', 'chgrp', 'chsh', 'lchsh', 'ypchsh', 'usermod', 'useradd', 'adduser', 'dscl', 'cp', 'mv', 'ln',
+  'install', 'echo', 'printf', 'getfacl', 'setfacl', 'lsattr', 'chattr', 'dpkg', 'dpkg-query', 'dpkg-divert', 'apt-file', 'debsums',
+  'update-alternatives', 'alternatives', 'tree', 'touch', 'rm', 'unlink', 'shellcheck', 'shfmt', 'less', 'more', 'sort', 'uniq', 'cut', 'locate',
+  'export', 'declare', 'typeset', 'local', 'readonly', 'set', 'alias', 'base64', 'gpg', 'patchelf', 'chrpath', 'upx', 'strip', 'getcap',
+  'lsof', 'fuser', 'pgrep', 'pkill', 'killall', 'ps', 'auditctl', 'aa-complain', 'aa-enforce', 'semanage', 'restorecon', 'tar', 'gtar', 'bsdtar',
+  'zip', 'unzip', 'gzip', 'xz', 'bzip2', 'zstd', '7z', 'scp', 'rsync', 'sftp', 'ssh', 'docker', 'podman', 'nerdctl', 'kubectl', 'oc', 'ctr',
+  'crictl', 'lxc', 'vagrant', 'gdb', 'tmux', 'awk', 'gawk', 'mawk', 'nawk', 'sed', 'gsed', 'vim', 'vi', 'nvim', 'nano', 'code', 'subl',
+  'emacs', 'git', 'man', 'info', 'apropos', 'whatis', 'command', 'builtin', 'compgen', 'complete', 'tput', 'shasum', 'rpm', 'brew', 'apt',
+  'apt-get', 'yum', 'dnf', 'apk', 'pacman', 'zypper', 'snap', 'flatpak', 'nix', 'nix-env', 'port', 'cat', 'tac', 'nl', 'fold', 'column',
+  'jq', 'yq', 'find', 'fd', 'mdfind', 'stat', 'namei', 'id', 'getent', 'sudoedit',
+]);
 
 /** Per wrapper, every option that takes a value (its chdir options included). */
 const WRAPPER_VALUE_OPTIONS = new Map(Object.entries(WRAPPERS).map(([name, spec]) => [name, [...spec.valueOptions, ...(spec.chdirOptions ?? [])]]));
@@ -84,19 +130,34 @@ const DOWNLOAD_OUTPUT_OPTIONS = new Set(['-o', '--output', '-O', '--output-docum
 class Walker {
   /** Files a downloader wrote earlier in the same command line, by basename → downloader. */
   private readonly downloaded = new Map<string, string>();
+  /** Directories a `git clone` earlier in the same command line fills (absolute when the cwd is known). */
+  private readonly cloned: string[] = [];
   /** Files written earlier in the same command line with literal text (`echo 'rm -rf ~' > x.sh`), by basename → text. */
   private readonly writtenScripts = new Map<string, string>();
+
+  /** Files read for what they run, in this assessment (each is read and judged once). */
+  private readonly filesRead = new Set<string>();
+  /** Simple commands this assessment may read: the limit, plus one more for each file read that got a budget. */
+  private maxCommands = MAX_COMMANDS;
 
   constructor(
     private readonly out: Normalized,
     private readonly home: string,
     private readonly budget: ReadBudget,
+    private readonly readFile?: (absolute: string) => FileRead,
   ) {}
+
+  /** A runnable file's payloads and code, judged under `${verb} ${origin}` in via. */
+  runnable(runnable: Runnable, frame: Frame, verb: string): void {
+    for (const payload of runnable.scripts) this.channel({ via: `${verb} ${payload.via}`, script: payload.script }, frame);
+    for (const code of runnable.code) this.inlineCode(code.language, code.code, frame, `${verb} ${code.via}`);
+  }
 
   script(given: string, frame: Frame): void {
     // `eval "$(echo 'rm -rf ~')"`, `sh -c "$(printf …)"`: a substitution that only prints a literal is that literal.
     const printed = /^\s*(?:\$\(|`)\s*(?:echo|printf)\s+(?:-[neE]+\s+)?(['"])([\s\S]*)\1\s*(?:\)|`)\s*$/.exec(given);
-    const text = printed ? (printed[2] ?? '') : given;
+    // …and so is one whose literal goes through a decoder: `sh -c "$(echo cm0gLXJmIH4= | base64 -d)"`.
+    const text = printed ? (printed[2] ?? '') : (this.substitutionText(given) ?? given);
     if (frame.depth > MAX_DEPTH) {
       this.budget.stop('depth', `nesting deeper than ${MAX_DEPTH} levels was not unwrapped`);
       return;
@@ -112,8 +173,8 @@ class Walker {
     const state = { ...frame, env: { ...frame.env } };
     for (const raw of parsed.commands) {
       // The commands this parse yielded are read (they are bounded by the command count).
-      if (this.out.commands.length >= MAX_COMMANDS) {
-        this.budget.stop('commands', `more than ${MAX_COMMANDS} commands: the rest were not read`);
+      if (this.out.commands.length >= this.maxCommands) {
+        this.budget.stop('commands', `more than ${this.maxCommands} commands: the rest were not read`);
         break;
       }
       Object.assign(state.env, parsed.assignments);
@@ -152,8 +213,21 @@ class Walker {
       if (!unknown && split.length > 0) words.splice(0, 1, ...split);
     }
     // `$(echo rm) -rf ~`, `` `printf rm` -rf ~ ``: a substitution that only prints a literal is that literal.
+    // `$(which sh)`, `` `command -v bash` ``: the program found on PATH by that name.
+    for (let i = 0; i < words.length; i += 1) {
+      const found = /^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[pP]|whereis\s+-b)\s+([\w.+-]+)\s*(?:\)|`)$/.exec(words[i] ?? '');
+      if (found) words[i] = `/usr/bin/${found[1] ?? ''}`;
+    }
     const printedName = /^(?:\$\(|`)\s*(?:echo|printf)\s+(?:-[neE]+\s+)?(['"]?)([^'"`()$;|&<>]*)\1\s*(?:\)|`)$/.exec(words[0] ?? '');
     if (printedName && (printedName[2] ?? '').trim() !== '') words.splice(0, 1, ...(printedName[2] ?? '').trim().split(/\s+/));
+    else if (/^(?:\$\(|`)/.test(words[0] ?? '')) {
+      // `$(echo cm0gLXJmIH4= | base64 -d)`: a decoded literal in command position is the command it decodes to.
+      const decoded = this.substitutionText(words[0] ?? '');
+      if (decoded !== undefined && decoded.trim() !== '') {
+        this.script([decoded, ...words.slice(1)].join(' '), { ...frame, via: [...frame.via, 'decoded $(…)'], depth: frame.depth + 1 });
+        return;
+      }
+    }
     const name = programName(words[0] ?? '');
     if (name === 'cd' || name === 'pushd' || (name === 'builtin' && programName(words[1] ?? '') === 'cd')) {
       const args = words.slice(name === 'builtin' ? 2 : 1).filter((w) => !/^-[LPe@]+$/.test(w));
@@ -167,6 +241,20 @@ class Walker {
       if (payload) this.channel(payload, frame);
     }
     this.argv(words, frame);
+  }
+
+  /**
+   * The text a command substitution prints when it only prints a literal, maybe through decoders
+   * (`$(echo … | base64 -d)`, `` `printf … | xxd -r -p` ``); undefined for anything else.
+   */
+  private substitutionText(text: string): string | undefined {
+    const m = /^\s*(?:\$\(([\s\S]*)\)|`([\s\S]*)`)\s*$/.exec(text);
+    const inner = m?.[1] ?? m?.[2];
+    if (inner === undefined || !/\b(base64|base32|xxd|rev)\b/.test(inner) || !this.budget.reading) return undefined;
+    const parsed = parseShell(inner, this.budget);
+    const last = parsed.commands.at(-1);
+    if (parsed.hasError || last === undefined) return undefined;
+    return printedText(last);
   }
 
   private changeDir(cwd: string | null, target: string | undefined): string | null {
@@ -205,7 +293,11 @@ class Walker {
     if (name === 'make' || name === 'gmake') {
       const args = words.slice(1);
       const fromStdin = args.some((w, i) => ((w === '-f' || w === '--file' || w === '--makefile') && args[i + 1] === '-') || w === '-f-' || w === '--file=-' || w === '--makefile=-');
-      if (fromStdin) for (const payload of makeRecipes(text, 'make -f - recipe')) this.channel(payload, frame);
+      if (fromStdin) for (const payload of recipesOf(text, 'make -f - recipe')) this.channel(payload, frame);
+    }
+    // `ed file <<< '!sh'`: ed (and ex) run a line starting with `!` as a shell command.
+    if (name === 'ed' || name === 'red' || name === 'ex' || ((name === 'vim' || name === 'vi') && words.includes('-e'))) {
+      for (const line of text.split('\n')) if (/^\s*:?!/.test(line)) this.channel({ via: `${name} !`, script: line.replace(/^\s*:?!/, '') }, frame);
     }
     // `echo 'rm -rf ~' | at now`: at and batch run their stdin with /bin/sh later (unless -f names a file).
     if ((name === 'at' || name === 'batch') && !words.slice(1).some((w) => /^-[a-zA-Z]*f/.test(w))) {
@@ -223,8 +315,11 @@ class Walker {
       for (const redirect of raw.redirects) {
         if (/^\d*>>?\|?$|^&>>?$/.test(redirect.op) && redirect.target && !/^&?\d$/.test(redirect.target)) {
           const key = redirect.target.slice(redirect.target.lastIndexOf('/') + 1);
-          // A manifest whose commands a tool runs later: package.json's install scripts, a Makefile's recipes.
-          for (const payload of manifestCommands(key, text)) this.channel(payload, frame);
+          // A file whose content a tool runs later: package.json's scripts, a Makefile's recipes, a
+          // task, an MCP server, a git hook, a CI workflow (see runnable-files.ts).
+          const runnable = runnableContent(redirect.target, text);
+          // A plain script is run (and judged) when a later part of the line runs it.
+          if (runnable.scripts.every((p) => !p.via.startsWith('script ')) && runnable.code.every((c) => !c.via.startsWith('script '))) this.runnable(runnable, frame, 'writes');
           // `>>` appends: the file runs everything written to it.
           const before = redirect.op.includes('>>') ? this.writtenScripts.get(key) : undefined;
           this.writtenScripts.set(key, before === undefined ? text : `${before}\n${text}`);
@@ -240,11 +335,20 @@ class Walker {
       const script = this.writtenScripts.get(operand.slice(operand.lastIndexOf('/') + 1));
       if (script !== undefined) this.script(script, { ...frame, via: [...frame.via, `runs written ${operand}`], depth: frame.depth + 1 });
     }
+    // Handed to another program (`nmap --script=$TF`, `gdb -x $TF`, `python $TF`): the written text
+    // is read as code — what it spawns runs (`os.execute("/bin/sh")`).
+    if (runner) return;
+    for (const arg of words.slice(1)) {
+      const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+      if (value === '' || value.startsWith('-')) continue;
+      const script = this.writtenScripts.get(value.slice(value.lastIndexOf('/') + 1));
+      if (script !== undefined) this.inlineCode(interpreterFamily(name) ?? 'script', script, frame, `${name} reads written ${value}`);
+    }
   }
 
   argv(words: string[], frame: Frame): void {
-    if (this.out.commands.length >= MAX_COMMANDS) {
-      this.budget.stop('commands', `more than ${MAX_COMMANDS} commands: the rest were not read`);
+    if (this.out.commands.length >= this.maxCommands) {
+      this.budget.stop('commands', `more than ${this.maxCommands} commands: the rest were not read`);
       return;
     }
     const name = programName(words[0] ?? '');
@@ -254,7 +358,9 @@ class Walker {
       return;
     }
     const deeper = (via: string, extra: Partial<Frame> = {}): Frame => ({ ...frame, ...extra, via: [...frame.via, via], depth: frame.depth + 1 });
-    for (const payload of channelPayloads(name, args)) this.channel(payload, frame);
+    const payloads = channelPayloads(name, args);
+    for (const payload of payloads) this.channel(payload, frame);
+    if (this.readFile !== undefined) this.filesRun(name, words[0] ?? '', args, frame);
     // `smbclient -c 'put FILE'`, `-c 'get REMOTE FILE'`: the local files are operands like any other.
     if (name === 'smbclient') {
       const script = args.findIndex((a) => a === '-c' || a === '--command');
@@ -294,6 +400,7 @@ class Walker {
       return;
     }
     if (name === 'su') return this.su(args, frame, deeper);
+    if (this.runsOperands(name, args, frame, deeper)) return;
     if (SHELLS.has(name)) return this.shell(name, args, frame, deeper);
     const family = interpreterFamily(name);
     if (family) return this.interpreter(name, family, args, frame);
@@ -311,7 +418,175 @@ class Walker {
       else this.argv(rest, deeper(name, { cwd }));
       return;
     }
+    if (payloads.length === 0 && !SHELL_PATH_AS_DATA.has(name)) this.shellPathArguments(name, args, frame);
     this.emit([name, ...args], frame);
+  }
+
+  /**
+   * Write, then run: a command that runs a file — a script by path (`./x.sh`, `bash scripts/x.sh`,
+   * `python tools/x.py`, `source env.sh`), package.json's scripts (`npm install`, `npm test`, `yarn
+   * build`), a makefile's recipes (`make`), conftest.py (`pytest`), setup.py (`pip install .`) — is
+   * judged by the file's content, read now (see readRunFile). A file that cannot be read is noted
+   * in `unread` (the answer is then at least `ask`); one that does not exist runs nothing yet.
+   */
+  private filesRun(name: string, word0: string, args: string[], frame: Frame): void {
+    const dir = frame.cwd;
+    const place = (p: string, from: string | null = dir): string | null => {
+      const expanded = p === '~' || p.startsWith('~/') ? this.home + p.slice(1) : p;
+      if (/[$`*?]/.test(expanded)) return null;
+      if (path.posix.isAbsolute(expanded)) return path.posix.normalize(expanded);
+      return from === null ? null : path.posix.resolve(from, expanded);
+    };
+    const operand = (list: string[], valueOptions: string[] = []): string | undefined => {
+      for (let i = 0; i < list.length; i += 1) {
+        const arg = list[i] ?? '';
+        if (arg === '--') return list[i + 1];
+        if (valueOptions.includes(arg)) i += 1;
+        else if (!arg.startsWith('-') && !arg.startsWith('+')) return arg;
+        else if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg) && SHELLS.has(name)) return undefined;
+      }
+      return undefined;
+    };
+    const script = (file: string | null, kind: 'script' | 'code' | 'shell', language?: string): void => {
+      if (file === null) return;
+      const text = this.readOnce(file);
+      if (text === undefined) return;
+      const shown = dir !== null && file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : file;
+      if (kind === 'shell') return this.script(text, { ...frame, via: [...frame.via, `runs file ${shown}`], depth: frame.depth + 1 });
+      const lang = kind === 'code' ? language : scriptLanguage(file, text);
+      if (lang === 'shell') this.script(text, { ...frame, via: [...frame.via, `runs file ${shown}`], depth: frame.depth + 1 });
+      else if (lang !== undefined) this.inlineCode(lang, text, frame, `runs file ${shown}`);
+    };
+    const family = interpreterFamily(name);
+    if (word0.includes('/') && !SHELLS.has(name) && family === undefined && !Object.hasOwn(WRAPPERS, name)) return script(place(word0), 'script');
+    if (SHELLS.has(name) || name === 'source' || name === '.') return script(place(operand(args, ['-o', '+o', '-O', '+O', '--rcfile', '--init-file']) ?? '') , 'shell');
+    if (family !== undefined && SCRIPT_RUNNERS.has(family) && inlineCodeOf(family, args) === undefined) {
+      if (args.includes('-m') && /^(pytest|py\.test)$/.test(args[args.indexOf('-m') + 1] ?? '')) return this.conftest(dir, script);
+      if (args.includes('-m') && /^pip$/.test(args[args.indexOf('-m') + 1] ?? '')) return this.pipInstall(args.slice(args.indexOf('-m') + 2), place, script);
+      const file = operand(args, INTERPRETERS_VALUE_OPTIONS[family] ?? []);
+      if (file === undefined || args.slice(0, args.indexOf(file)).includes('-m')) return;
+      return script(place(file), 'code', family === 'deno' || family === 'bun' ? 'node' : family);
+    }
+    if (name === 'pytest' || name === 'py.test') return this.conftest(dir, script);
+    if (/^pip[0-9.]*$/.test(name)) return this.pipInstall(args, place, script);
+    if (name === 'nox') return script(place('noxfile.py'), 'code', 'python');
+    if (name === 'make' || name === 'gmake') {
+      const values = new Map(optionPairs(args, ['-f', '--file', '--makefile', '-C', '--directory']));
+      const where = values.has('-C') || values.has('--directory') ? place(values.get('-C') ?? values.get('--directory') ?? '') : dir;
+      const given = values.get('-f') ?? values.get('--file') ?? values.get('--makefile');
+      const candidates = given !== undefined ? [given] : ['GNUmakefile', 'makefile', 'Makefile'];
+      for (const candidate of candidates) {
+        const file = place(candidate, where);
+        if (file === null || given === '-') return;
+        const text = this.readOnce(file);
+        if (text === undefined) continue;
+        for (const payload of recipesOf(text, `runs file ${path.posix.basename(file)} recipe`)) this.channel(payload, frame);
+        return;
+      }
+      return;
+    }
+    if (name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun') {
+      const run = packageScriptsRun(name, args);
+      if (run === undefined) return;
+      const values = new Map(optionPairs(args, ['--prefix', '-C', '--cwd', '--dir']));
+      const where = values.size > 0 ? place([...values.values()][0] ?? '') : dir;
+      const file = place('package.json', where);
+      if (file === null) return;
+      const text = this.readOnce(file);
+      if (text === undefined) return;
+      const scripts = packageScripts(text);
+      const next = where === dir ? frame : { ...frame, cwd: where };
+      for (const key of run) {
+        const body = scripts.get(key);
+        if (body !== undefined && body.trim() !== '') this.channel({ via: `runs package.json scripts.${key}`, script: body }, next);
+      }
+    }
+  }
+
+  /** pytest runs conftest.py files (the rootdir's, and its tests/ or test/ directory's) as Python. */
+  private conftest(dir: string | null, script: (file: string | null, kind: 'code', language: string) => void): void {
+    if (dir === null) return;
+    for (const file of ['conftest.py', 'tests/conftest.py', 'test/conftest.py']) script(path.posix.join(dir, file), 'code', 'python');
+  }
+
+  /** `pip install .` (or `-e .`, `./dir`): the directory's setup.py runs. */
+  private pipInstall(args: string[], place: (p: string) => string | null, script: (file: string | null, kind: 'code', language: string) => void): void {
+    if (args[0] !== 'install') return;
+    for (const arg of args.slice(1)) if (/^(\.|\.\.|\.?\.?\/\S*)$/.test(arg)) script(place(`${arg.replace(/\/+$/, '')}/setup.py`), 'code', 'python');
+  }
+
+  /**
+   * A file's text, read once per assessment, within reasonable bounds: never under the system's
+   * own trees (/proc, /dev, /etc, /usr …). A file that cannot be read is noted in `unread`.
+   */
+  private readOnce(file: string): string | undefined {
+    if (this.readFile === undefined || this.filesRead.has(file) || NOT_READ_FOR_RUN.test(file)) return undefined;
+    this.filesRead.add(file);
+    const read = this.readFile(file);
+    if (read === null) return undefined;
+    if ('unreadable' in read) {
+      this.out.unread.push(read.unreadable);
+      return undefined;
+    }
+    // Reading the file gets a budget of its own (a 64 KiB script is judged, not cut short).
+    if (this.budget.extend()) this.maxCommands += MAX_COMMANDS;
+    return read.text;
+  }
+
+  /**
+   * Programs that run a command given in their operands, beyond the plain wrappers: `capsh --`
+   * (bash with the rest), the dynamic loader (`ld.so /bin/sh`), `ip netns exec NAME cmd`, and a
+   * command run inside a container (`docker exec CTR cmd`, `kubectl exec POD -- cmd`: its directory
+   * is not this machine's). True when the command was read here.
+   */
+  private runsOperands(name: string, args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): boolean {
+    let rest: string[] | undefined;
+    let via = name;
+    let extra: Partial<Frame> = {};
+    if (name === 'capsh') {
+      const dd = args.indexOf('--');
+      if (dd >= 0) rest = ['bash', ...args.slice(dd + 1)];
+      via = 'capsh --';
+    } else if (LOADER.test(name)) {
+      const { index } = skipOptions(args, ['--library-path', '--preload', '--audit', '--argv0', '--inhibit-rpath']);
+      rest = args.slice(index);
+    } else if (name === 'ip') {
+      const at = args.findIndex((a, i) => a === 'exec' && /^(netns|vrf|ne|net|netn)$/.test(args[i - 1] ?? ''));
+      if (at > 0) rest = args.slice(at + 2);
+      via = 'ip netns exec';
+    } else if ((name === 'docker' || name === 'podman' || name === 'nerdctl') && args[0] === 'exec') {
+      const { index } = skipOptions(args.slice(1), ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys']);
+      rest = args.slice(1 + index + 1);
+      via = `${name} exec`;
+      extra = { cwd: null };
+    } else if ((name === 'kubectl' || name === 'oc') && args.includes('exec') && args.includes('--')) {
+      rest = args.slice(args.indexOf('--') + 1);
+      via = `${name} exec`;
+      extra = { cwd: null };
+    }
+    if (rest === undefined) return false;
+    this.emit([name, ...args.slice(0, args.length - rest.length)], frame);
+    if (rest.length > 0) this.argv(rest, deeper(via, extra));
+    return true;
+  }
+
+  /**
+   * A shell named by its path among a program's arguments — as a word (`aa-exec /bin/sh`,
+   * `valgrind /bin/sh`) or inside an option value (`--up '/bin/sh -c sh'`, `-wrapper /bin/sh,-s`,
+   * `--checkpoint-action=exec=/bin/sh`) — is a shell the program starts, unless the program only
+   * treats it as data (SHELL_PATH_AS_DATA: it lists, copies, checksums or configures the file).
+   * GTFOBins' shell function for most programs has this shape.
+   */
+  private shellPathArguments(name: string, args: string[], frame: Frame): void {
+    for (const arg of args) {
+      const m = SHELL_PATH.exec(arg);
+      if (!m) continue;
+      const from = (m.index ?? 0) + m[0].indexOf(m[1] ?? '');
+      let script = arg.slice(from);
+      if (!/\s/.test(script)) script = script.replace(/,/g, ' ');
+      this.channel({ via: `${name} runs ${m[1]}`, script }, frame);
+      return;
+    }
   }
 
   private env(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
@@ -475,7 +750,7 @@ class Walker {
     const kept: string[] = [];
     // `{}` is a file found under the first search root: keep the root so `find / -exec rm {}` is judged by `/`.
     const root = args.find((a) => !/^[-(!)]/.test(a)) ?? '.';
-    const match = `${root.replace(/\/+$/, '')}/${RUNTIME_VALUE}`;
+    const match = `${root.replace(/\/+$/, '')}/${FIND_MATCH}`;
     let i = 0;
     while (i < args.length) {
       const arg = args[i] ?? '';
@@ -484,6 +759,11 @@ class Walker {
         const stop = end < 0 ? args.length : end;
         const template = args.slice(i + 1, stop).map((w) => w.split('{}').join(match));
         if (template.length > 0) this.argv(template, deeper(`find ${arg}`));
+        // `-exec rm {} +` deletes what find matches, as `-delete` would: the find-delete rules judge
+        // which matches (no filter over the project root is everything in it).
+        // (A relative root with no directory to place it stays a delete of run-time paths.)
+        const placed = frame.cwd !== null || /^[/~]/.test(root);
+        if (placed && /^(rm|unlink|shred|srm|rmdir|trash|trash-put)$/.test(programName(template[0] ?? ''))) kept.push('-delete');
         kept.push(arg);
         i = stop + 1;
         continue;
@@ -498,7 +778,7 @@ class Walker {
     const { index } = skipOptions(args, ['-p', '-i', '-l', '-o', '-F', '-J', '-L', '-R', '-D', '-b', '-c', '-E', '-e', '-m', '-O', '-Q', '-S', '-W', '-w', '-B', '-I']);
     const remote = args.slice(index + 1);
     this.emit(['ssh', ...args.slice(0, index + 1)], frame);
-    if (remote.length > 0) this.script(remote.join(' '), deeper('ssh', { cwd: null }));
+    if (remote.length > 0) this.script(remote.join(' '), deeper('ssh host', { cwd: null }));
   }
 
   private su(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
@@ -556,14 +836,16 @@ class Walker {
   }
 
   private emit(argv: string[], frame: Frame): void {
-    if (this.out.commands.length >= MAX_COMMANDS) {
-      this.budget.stop('commands', `more than ${MAX_COMMANDS} commands: the rest were not read`);
+    if (this.out.commands.length >= this.maxCommands) {
+      this.budget.stop('commands', `more than ${this.maxCommands} commands: the rest were not read`);
       return;
     }
     if (frame.inputFrom.includes(UPSTREAM_OVERFLOW)) this.budget.stop('upstream', `a pipeline of more than ${READ_LIMITS.upstream} distinct programs: what flows into its later stages was not all read`);
     const written = this.trackDownloads(argv, frame);
     // `dd of=FILE` writes FILE.
     if (argv[0] === 'dd') for (const arg of argv) if (arg.startsWith('of=') && arg.length > 3) written.push(arg.slice(3));
+    // `dd if=FILE` reads FILE, as `dd < FILE` would.
+    const read = argv[0] === 'dd' ? argv.filter((a) => a.startsWith('if=') && a.length > 3).map((a) => ({ op: '<', target: a.slice(3) })) : [];
     // `git log --output=/etc/passwd`, `pytest --log-file F`: an option naming a file the program writes.
     if (!DOWNLOADERS.has(argv[0] ?? '')) written.push(...outputOptionFiles(argv));
     this.out.commands.push({
@@ -572,7 +854,7 @@ class Walker {
       env: frame.env,
       via: frame.via,
       // A downloader's output file (`curl -o F`, `wget -O F`, `aria2c -d D -o F`) is written like `> F`.
-      redirects: written.length > 0 ? [...frame.redirects, ...written.map((target) => ({ op: '>', target }))] : frame.redirects,
+      redirects: written.length > 0 || read.length > 0 ? [...frame.redirects, ...read, ...written.map((target) => ({ op: '>', target }))] : frame.redirects,
       inputFrom: frame.inputFrom,
       argsFromStdin: frame.argsFromStdin,
     });
@@ -584,6 +866,15 @@ class Walker {
    */
   private trackDownloads(argv: string[], frame: Frame): string[] {
     const name = argv[0] ?? '';
+    if (name === 'git' && argv[1] === 'clone') this.trackClone(argv.slice(2), frame);
+    else if (this.cloned.length > 0) this.runsCloned(argv, frame);
+    // `curl URL | tar xz`, `wget URL && unzip x.zip`: the files extracted there came from the network.
+    if (/^(tar|gtar|bsdtar|unzip|7z|7za)$/.test(name) && (frame.inputFrom.some((p) => DOWNLOADERS.has(p)) || argv.slice(1).some((a) => this.downloaded.has(a.slice(a.lastIndexOf('/') + 1))))) {
+      const at = argv.findIndex((a) => a === '-C' || a === '--directory' || a === '-d');
+      const dir = at > 0 ? argv[at + 1] : argv.find((a) => a.startsWith('--directory='))?.slice(12);
+      const target = dir === undefined ? frame.cwd : path.posix.isAbsolute(dir) ? dir : frame.cwd !== null ? path.posix.resolve(frame.cwd, dir) : dir;
+      if (target !== null) this.cloned.push(target);
+    }
     if (DOWNLOADERS.has(name)) {
       const options = argv.flatMap((arg, i) => (DOWNLOAD_OUTPUT_OPTIONS.has(arg) || /^-[a-zA-Z]+[oO]$/.test(arg) ? [argv[i + 1] ?? ''] : /^--output(-document)?=/.test(arg) ? [arg.slice(arg.indexOf('=') + 1)] : /^-[oO]./.test(arg) ? [arg.slice(2)] : [])).filter((o) => o !== '' && o !== '-');
       // aria2c writes into `-d DIR` (named by `-o`, or by the URL), wget into `-P DIR`.
@@ -606,46 +897,47 @@ class Walker {
     return [];
   }
 
+  /** `git clone URL [DIR]`: DIR (or the URL's last segment) holds code fetched from the network. */
+  private trackClone(args: string[], frame: Frame): void {
+    const valued = new Set(['--depth', '-b', '--branch', '-o', '--origin', '-c', '--config', '--template', '--reference', '--separate-git-dir', '-j', '--jobs', '--filter', '-u', '--upload-pack', '--shallow-since', '--shallow-exclude', '--server-option']);
+    const operands: string[] = [];
+    for (let i = 0; i < args.length; i += 1) {
+      const arg = args[i] ?? '';
+      if (valued.has(arg)) i += 1;
+      else if (!arg.startsWith('-')) operands.push(arg);
+    }
+    const [url, dir] = operands;
+    if (url === undefined) return;
+    const name = dir ?? url.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/:]/).pop() ?? '';
+    if (name === '' || /[$`]/.test(name)) return;
+    const expanded = name.startsWith('~/') ? path.posix.join(this.home, name.slice(2)) : name;
+    this.cloned.push(path.posix.isAbsolute(expanded) ? path.posix.normalize(expanded) : frame.cwd !== null ? path.posix.resolve(frame.cwd, expanded) : expanded);
+  }
+
+  /**
+   * `git clone URL && cd repo && ./install.sh` (or `make`, `npm install`, `pip install .`, `bash
+   * repo/setup.sh`): code from a repository cloned in the same command line runs, as a download
+   * piped into a shell would. The runner is recorded a second time, taking input from `git-clone`.
+   */
+  private runsCloned(argv: string[], frame: Frame): void {
+    const name = argv[0] ?? '';
+    const inClone = (p: string | null): boolean => p !== null && this.cloned.some((d) => p === d || p.startsWith(`${d}/`));
+    const place = (p: string): string => (path.posix.isAbsolute(p) ? path.posix.normalize(p) : frame.cwd !== null ? path.posix.resolve(frame.cwd, p) : path.posix.normalize(p));
+    const runner = SHELLS.has(name) || interpreterFamily(name) !== undefined || name === 'source' || name === '.';
+    const operand = runner ? argv.slice(1).find((a) => !a.startsWith('-')) : undefined;
+    const runsFile = operand !== undefined && inClone(place(operand));
+    const builds = inClone(frame.cwd) && (CLONE_RUNNERS.test(argv.join(' ')) || (!runner && /\.(sh|bash|py|pl|rb|js|mjs|ts|ps1)$|^(install|setup|configure|bootstrap|build|run|init|deploy)$/.test(name)));
+    if (!runsFile && !builds) return;
+    this.out.commands.push({ argv: [runner ? name : 'sh'], cwd: frame.cwd, env: frame.env, via: [...frame.via, `runs fetched ${operand ?? name}`], redirects: [], inputFrom: ['git-clone'], argsFromStdin: false });
+  }
+
   private factor(text: string): void {
     if (!this.out.factors.includes(text)) this.out.factors.push(text);
   }
 }
 
-/** npm's lifecycle scripts that `npm install` (or `npm ci`, `npm pack`) runs by itself. */
-const INSTALL_SCRIPTS = new Set(['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare', 'prepublish', 'prepack', 'postpack', 'dependencies']);
-
-/** Commands a file written with this text makes a tool run later (see raw()): by the file's name. */
-function manifestCommands(fileName: string, text: string): Payload[] {
-  if (fileName === 'package.json') {
-    const found: Payload[] = [];
-    for (const m of text.matchAll(/"([A-Za-z:-]+)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) {
-      if (!INSTALL_SCRIPTS.has(m[1] ?? '')) continue;
-      let script = m[2] ?? '';
-      try {
-        script = JSON.parse(`"${script}"`) as string;
-      } catch {
-        // an escape JSON does not know: the text as written
-      }
-      found.push({ via: `package.json scripts.${m[1]}`, script });
-    }
-    return found;
-  }
-  if (/^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(fileName)) return makeRecipes(text, `${fileName} recipe`);
-  return [];
-}
-
-/** The shell commands of a makefile's recipes: tab-indented lines, and what follows `target: prerequisites ;`. */
-function makeRecipes(text: string, via: string): Payload[] {
-  const found: Payload[] = [];
-  for (const line of text.split('\n')) {
-    const recipe = line.startsWith('\t') ? line.slice(1) : /^[^\t#=:]+::?[^=;]*;(.*)$/.exec(line)?.[1];
-    if (recipe === undefined) continue;
-    // `@` (silent), `-` (ignore errors) and `+` prefixes; `$$` is a `$` for the shell.
-    const script = recipe.replace(/^[\s@+-]+/, '').replace(/\$\$/g, '$');
-    if (script.trim() !== '') found.push({ via, script });
-  }
-  return found;
-}
+/** Commands that run a project's own code (its build, install or test scripts) in the directory they run in. */
+const CLONE_RUNNERS = /^(make|gmake|cmake|ninja|just|task|npm (i|install|ci|run|run-script|test|start|exec)|yarn|pnpm (i|install|run|test|start)|bun (i|install|run|test)|pip[0-9.]* install( .*)? (\.|-e \.|\.\/?\S*)( |$)|python[0-9.]* (setup\.py|-m pip install)|poetry (install|run)|uv (sync|run|pip install)|cargo (run|build|test|install)|go (run|generate|test|build|install)|bundle (install|exec)|rake|gradlew?|mvnw?|ant|composer (install|run)|pytest|tox|nox|deno (run|task)|docker (compose|build)|docker-compose)( |$)/;
 
 /** Long options that name a file the program writes, as `--name=FILE` or (those marked) `--name FILE`. */
 const OUTPUT_OPTIONS = new Map<string, boolean>([
@@ -684,4 +976,44 @@ function combinations(lists: string[][], cap: number): string[][] {
     result = next;
   }
   return result;
+}
+
+/** Interpreter families whose file operand is a script they run (an editor's or package tool's is not). */
+const SCRIPT_RUNNERS = new Set(['python', 'node', 'perl', 'ruby', 'php', 'lua', 'deno', 'bun', 'r', 'rscript', 'julia', 'pwsh', 'powershell', 'osascript', 'tclsh', 'groovy', 'elixir', 'guile', 'racket']);
+
+/** Where files run by a command are never read from: the system's own trees and pseudo-filesystems. */
+const NOT_READ_FOR_RUN = /^\/(proc|sys|dev|run|etc|usr|bin|sbin|lib\w*|boot|var\/(lib|log|run|spool|cache))(\/|$)/;
+
+/** Per interpreter family, its options that take a value (so a script operand is found after them). */
+const INTERPRETERS_VALUE_OPTIONS: Record<string, string[]> = Object.fromEntries(Object.entries(INTERPRETERS).map(([family, spec]) => [family, spec.valueOptions]));
+
+/** The values of the named options (`-f X`, `--file=X`, `-CX`). */
+function optionPairs(args: string[], names: string[]): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    for (const name of names) {
+      if (arg === name) pairs.push([name, args[i + 1] ?? '']);
+      else if (name.startsWith('--') && arg.startsWith(`${name}=`)) pairs.push([name, arg.slice(name.length + 1)]);
+      else if (!name.startsWith('--') && arg.startsWith(name) && arg.length > name.length && !arg.startsWith('--')) pairs.push([name, arg.slice(name.length)]);
+    }
+  }
+  return pairs;
+}
+
+/** Built-in subcommands of the package managers, which name no script of package.json. */
+const PACKAGE_MANAGER_COMMANDS = new Set(['add', 'remove', 'rm', 'upgrade', 'up', 'update', 'why', 'info', 'init', 'create', 'global', 'cache', 'config', 'set', 'get', 'list', 'ls', 'outdated', 'audit', 'link', 'unlink', 'pack', 'publish', 'login', 'logout', 'version', 'versions', 'help', 'bin', 'dlx', 'exec', 'x', 'import', 'licenses', 'node', 'owner', 'patch', 'plugin', 'policies', 'prune', 'rebuild', 'root', 'search', 'store', 'tag', 'team', 'unplug', 'workspace', 'workspaces', 'dedupe', 'fetch', 'env', 'doctor', 'setup', 'server', 'patch-commit', 'why', 'explain', 'view', 'show', 'pkg', 'ci', 'i', 'install', 'run', 'run-script', 'test', 't', 'tst', 'start', 'stop', 'restart', 'uninstall', 'un', 'isntall', 'in', 'build', 'upgrade-interactive', 'generate-lock-entry', 'check', 'autoclean', 'licenses', 'import', 'completion', 'pm', 'x', 'link', 'outdated', 'agent']);
+
+/** The scripts of package.json a package-manager command runs, in order; undefined when it runs none. */
+function packageScriptsRun(name: string, args: string[]): string[] | undefined {
+  const words = args.filter((a) => !a.startsWith('-'));
+  const [verb, target] = words;
+  const lifecycle = (script: string) => [`pre${script}`, script, `post${script}`];
+  if (verb === undefined) return name === 'yarn' || name === 'bun' ? INSTALL_SCRIPTS : undefined;
+  if (['install', 'i', 'in', 'ci', 'isntall'].includes(verb)) return words.length === 1 ? INSTALL_SCRIPTS : undefined;
+  if (['test', 't', 'tst'].includes(verb)) return name === 'bun' ? undefined : lifecycle('test');
+  if (['start', 'stop', 'restart'].includes(verb)) return lifecycle(verb);
+  if (['run', 'run-script', 'rum', 'urn'].includes(verb)) return target === undefined || /\.[cm]?[jt]sx?$/.test(target) ? undefined : lifecycle(target);
+  if ((name === 'yarn' || name === 'pnpm' || name === 'bun') && !PACKAGE_MANAGER_COMMANDS.has(verb) && !/\.[cm]?[jt]sx?$/.test(verb)) return lifecycle(verb);
+  return undefined;
 }

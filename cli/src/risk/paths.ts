@@ -14,6 +14,7 @@ export const BUILTIN_PATH_CLASSES = {
   project: 'Inside the project root.',
   project_ancestor: 'A directory that contains the project root.',
   temp: 'A temporary directory (/tmp, /var/tmp, $TMPDIR) or a per-user cache (~/.cache, ~/Library/Caches, package-manager caches).',
+  home_content: 'Inside the home directory (not the project, not a per-user cache), wherever home lives: with HOME under /tmp, `~/Documents` is still the home\'s.',
   outside_project: 'Anywhere outside the project root that is not a temporary directory.',
   unknown: 'A relative path whose directory cannot be known (no project root, or after an unresolvable `cd`).',
   dynamic: 'A path only known at run time: an unresolved variable, command substitution, or xargs/find input (a `find` match also gets the root, home, system or outside classes of its search root).',
@@ -41,19 +42,28 @@ export interface ClassifiedPath {
   classes: string[];
 }
 
+/** Stands for a path `find` matched under its search root (`find DIR -exec cmd {} ;`). */
+export const FIND_MATCH = '${FIND_MATCH}';
+
 const TEMP_ROOTS = ['/tmp', '/var/tmp', '/private/tmp', '/private/var/tmp', '/var/folders', '/private/var/folders', '/dev/shm'];
 /** Per-user caches, as disposable as temporary directories. */
 const CACHE_DIRS = ['.cache', 'Library/Caches', '.npm/_cacache', '.npm/_npx', '.yarn/cache', '.pnpm-store', '.cargo/registry/cache', '.gradle/caches', '.m2/repository'];
 
 /** Classes a run-time value inherits from the directory it is known to be under. */
-const INHERITED_BY_RUNTIME_VALUES = new Set(['root', 'home', 'system', 'project_ancestor', 'outside_project']);
+const INHERITED_BY_RUNTIME_VALUES = new Set(['root', 'home', 'home_content', 'system', 'project_ancestor', 'outside_project']);
 
 export function classifyPath(raw: string, context: PathContext): ClassifiedPath {
   const expanded = expand(raw, context);
   if (expanded === null) {
-    const runtime = raw.indexOf('${RUNTIME_INPUT}');
+    // A `find` match is a path under find's search root: under the project, it is the project's.
+    const found = raw.indexOf(FIND_MATCH);
+    if (found > 0 && raw.indexOf('$', found + FIND_MATCH.length) < 0) {
+      const root = classifyPath(raw.slice(0, found).replace(/\/+$/, '') || '/', context);
+      if (root.resolved !== null && !root.raw.split('/').includes('..') && (root.classes[0] === 'project' || root.classes[0] === 'project_root')) return { raw, resolved: null, classes: ['project', ...root.classes.filter((c) => !Object.hasOwn(BUILTIN_PATH_CLASSES, c))] };
+    }
+    const runtime = Math.max(raw.indexOf('${RUNTIME_INPUT}'), found);
     const under = runtime > 0 ? raw.slice(0, runtime).replace(/\/+$/, '') || '/' : null;
-    const inherited = under !== null && !under.includes('${RUNTIME_INPUT}') ? classifyPath(under, context).classes.filter((c) => INHERITED_BY_RUNTIME_VALUES.has(c)) : [];
+    const inherited = under !== null && !under.includes('${RUNTIME_INPUT}') && !under.includes(FIND_MATCH) ? classifyPath(under, context).classes.filter((c) => INHERITED_BY_RUNTIME_VALUES.has(c)) : [];
     return { raw, resolved: null, classes: ['dynamic', ...inherited] };
   }
   // Deleting `dir/*` empties `dir`: judge a trailing glob segment by its directory.
@@ -112,6 +122,9 @@ function positionClasses(resolved: string, context: PathContext): string[] {
     if (root.startsWith(`${resolved}/`)) return ['project_ancestor', 'outside_project'];
   }
   if (cacheDirsOf(context.home).some((dir) => resolved.startsWith(`${dir}/`) || resolved === dir)) return ['temp'];
+  // The user's files outrank the temporary directory they may live in (HOME=/tmp/… in CI images
+  // and sandboxes): `~/Documents` is the home's, wherever home is.
+  if (context.home !== '/' && resolved.startsWith(`${context.home}/`)) return ['outside_project', 'home_content'];
   if (TEMP_ROOTS.some((t) => resolved === t || resolved.startsWith(`${t}/`))) return ['temp'];
   return ['outside_project'];
 }

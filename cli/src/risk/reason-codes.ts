@@ -46,6 +46,12 @@ export const REASON_CODES = {
   governance_tampering: { title: 'Governance tampering', meaning: "An agent's hook settings (where the gate hook is installed) or agentgov's own state ($AGENTGOV_HOME, agentgov.yaml) are changed, moved or removed: the call could switch the gate off." },
   history_tampering: { title: 'Shell history tampering', meaning: 'Shell history is cleared or disabled, hiding what ran.' },
   supply_chain: { title: 'Code from an unvetted package source', meaning: 'A package manager installs or runs a package from a URL, a VCS repository or a registry/index other than the default one, or is configured to; the package\'s install code runs on this machine.' },
+  access_grant: { title: 'Cloud or cluster access granted', meaning: 'An IAM policy, role binding, access key or service-account key is created or attached: someone (or something) gets permissions it did not have.' },
+  public_exposure: { title: 'Resource exposed to the internet', meaning: 'Storage is made public (bucket ACL or policy, public access block removed) or a firewall or security group is opened to 0.0.0.0/0.' },
+  remote_execution: { title: 'Commands run on remote machines', meaning: 'A control plane runs commands on other machines (aws ssm send-command, az vm run-command, ansible -m shell, salt cmd.run, pssh).' },
+  audit_tampering: { title: 'Audit logging stopped', meaning: 'Audit or security logging is stopped or deleted (CloudTrail stop-logging, GuardDuty detector deleted, log sinks deleted, audit rules cleared).' },
+  agent_controls_off: { title: "Agent's permission checks switched off", meaning: "A coding agent is started with its permission checks or sandbox off (--dangerously-skip-permissions, --yolo), or settings and instruction files are written that make it approve tools by itself." },
+  runs_file: { title: 'Runs a file that could not be judged', meaning: 'The call runs a script, manifest or build file (npm scripts, a Makefile, conftest.py, ./x.sh) that is too large or could not be read at gate time: what it does is unknown, so the answer is `ask`.' },
 } as const satisfies Record<string, ReasonCodeEntry>;
 
 export type ReasonCode = keyof typeof REASON_CODES;

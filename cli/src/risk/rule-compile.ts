@@ -89,7 +89,7 @@ export function defaultRulesDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../rules');
 }
 
-export const DEFAULT_RULE_FILES = ['destructive.yaml', 'git.yaml', 'system.yaml', 'secrets.yaml', 'network.yaml', 'files.yaml', 'execution.yaml', 'governance.yaml'];
+export const DEFAULT_RULE_FILES = ['destructive.yaml', 'git.yaml', 'system.yaml', 'secrets.yaml', 'network.yaml', 'files.yaml', 'execution.yaml', 'governance.yaml', 'control-planes.yaml'];
 
 /** Compiles validated specs, in order, into a rule set (a rule id defined twice is an error). */
 export function ruleSetFromSpecs(sources: RuleSourceSpec[]): RuleSet {
@@ -132,7 +132,7 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
   };
 }
 
-const PER_COMMAND_KEYS: Array<keyof RuleMatchSpec> = ['command', 'command_none', 'subcommand', 'via', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'target_operands', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin', 'url_hosts'];
+const PER_COMMAND_KEYS: Array<keyof RuleMatchSpec> = ['command', 'command_none', 'subcommand', 'via', 'via_other_than', 'cwd_targets', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'target_operands', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin', 'url_hosts'];
 
 /**
  * A rule's match, compiled as it is first asked for: what the shell rule index sorts rules by

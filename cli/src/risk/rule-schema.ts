@@ -17,6 +17,8 @@ export interface RuleMatchSpec {
   command_none?: string[];
   subcommand?: string | string[];
   via?: string[];
+  via_other_than?: string[];
+  cwd_targets?: string[];
   option_style?: 'gnu' | 'single-dash';
   value_options?: string[];
   flags_all?: Array<string | string[]>;
@@ -62,6 +64,8 @@ export const RULE_MATCH_SCHEMA = {
     command_none: { ...stringList, description: 'The program is none of these (same matching as `command`).' },
     subcommand: { ...stringOrList, description: 'Leading positional words, space-separated (`stash drop`); any alternative matches.' },
     via: { ...stringList, description: 'The command came through one of these wrappers or re-parses (`sudo`, `bash -c`, `xargs`, `python -c` …; prefix match).' },
+    via_other_than: { ...stringList, description: 'The command came through some wrapper, channel or re-parse that starts with none of these (prefix match): `via_other_than: [bash -c, eval]` is any way in but a plain re-parse.' },
+    cwd_targets: { ...stringList, description: 'The directory the command runs in is of one of these path classes (`home`, `root`, `system` …).' },
     option_style: { enum: ['gnu', 'single-dash'], description: '`gnu` (default) splits `-rf` into `-r -f`; `single-dash` keeps `-delete` whole (find, dd).' },
     value_options: { ...stringList, description: 'Options that take a value, so the value is not read as a flag or positional. `--opt=a|b` takes the next word only when it is `a` or `b`.' },
     flags_all: { type: 'array', items: stringOrList, description: 'Every entry must be present; an entry that is a list is satisfied by any of its flags.' },

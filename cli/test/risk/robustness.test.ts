@@ -162,7 +162,7 @@ describe('risk engine: evidence', function () {
     expect(result.evidence.rules[0]).to.include({ rule_id: 'fs.rm-outside-project', subject: 'rm -rf ~/data' });
     expect(result.evidence.commands).to.deep.include({ argv: ['rm', '-rf', '~/data'], cwd: '/home/dev/proj', via: ['sudo', 'bash -c'] });
     expect(result.evidence.commands).to.deep.include({ argv: ['git', 'status'], cwd: '/home/dev/x', via: ['git -C'] });
-    expect(result.evidence.paths).to.include('~/data → /home/dev/data (outside_project)');
+    expect(result.evidence.paths).to.include('~/data → /home/dev/data (outside_project, home_content)');
     expect(result.evidence.factors?.join(' ')).to.match(/elevated privileges \(sudo\)/);
   });
 

@@ -1,7 +1,7 @@
-CREATE INDEX `events_timestamp_idx` ON `events` (`timestamp`);
+CREATE INDEX IF NOT EXISTS `events_period_idx` ON `events` (`timestamp`,`framework`,`cwd`,`session_id`,`id`);
 --> statement-breakpoint
-CREATE INDEX `events_cwd_idx` ON `events` (`cwd`);
+CREATE INDEX IF NOT EXISTS `events_cwd_idx` ON `events` (`cwd`);
 --> statement-breakpoint
-CREATE INDEX `assessments_event_kind_idx` ON `assessments` (`event_id`,`kind`);
+CREATE INDEX IF NOT EXISTS `assessments_effective_idx` ON `assessments` (`event_id`,`kind`,`level`,`action`,`reason_code`,`score`);
 --> statement-breakpoint
-CREATE INDEX `assessments_reason_idx` ON `assessments` (`reason_code`);
+CREATE INDEX IF NOT EXISTS `assessments_reason_idx` ON `assessments` (`reason_code`);

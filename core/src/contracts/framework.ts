@@ -97,6 +97,11 @@ export interface HookInstaller {
 export interface McpServerEntry {
   command: string;
   args: string[];
+  /**
+   * Environment the agent must give the server (`AGENTGOV_HOME`, `AGENTGOV_CONFIG` as set when `init --mcp`
+   * ran): agents start MCP servers with a filtered environment (Codex), so agentgov's files would move.
+   */
+  env?: Record<string, string>;
 }
 
 /** Registers `agentgov serve` in an agent's own MCP server configuration (`init AGENT --mcp`). */
@@ -109,6 +114,11 @@ export interface McpRegistrar {
    * file that does not parse is left untouched: throws `E_SETTINGS_INVALID`.
    */
   register(projectDir: string, server: McpServerEntry, options: { scope: string; env: NodeJS.ProcessEnv }): Promise<{ changed: boolean; configFile: string }>;
+  /**
+   * What the user still has to do before the agent starts the registered server and lets its model call
+   * the tools (a trust step, a permission flag), one sentence each; `init --mcp` prints them.
+   */
+  remainingSteps?(projectDir: string, options: { scope: string; env: NodeJS.ProcessEnv }): string[];
 }
 
 /** A coding-agent framework: detection, capture locations and the capture parser. */

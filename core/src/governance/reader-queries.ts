@@ -250,8 +250,10 @@ export class SqlGovernanceReader implements GovernanceReader {
   async facets(): Promise<Facets> {
     const distinct = async (column: SQL, table: SQL) =>
       (await this.d.run<{ v: string }>(sql`SELECT DISTINCT ${column} AS v FROM ${table} ORDER BY v LIMIT 500`)).map((r) => r.v);
+    // Two scalar subqueries: each reads one end of the timestamp index, where MIN and MAX in one
+    // SELECT would scan all of it.
     const [range] = await this.d.run<{ first: string | null; last: string | null }>(
-      sql`SELECT MIN("timestamp") AS first, MAX("timestamp") AS last FROM ${this.d.events}`,
+      sql`SELECT (SELECT MIN("timestamp") FROM ${this.d.events}) AS first, (SELECT MAX("timestamp") FROM ${this.d.events}) AS last`,
     );
     return {
       agents: await distinct(sql`framework`, this.d.events),

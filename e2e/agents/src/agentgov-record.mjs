@@ -48,3 +48,35 @@ export function findFiles(dir, pattern) {
   }
   return found.sort();
 }
+
+/**
+ * `agentgov watch --no-score` running for the run: it answers the gate hook over its socket and tails
+ * the agents' captures. `stop()` sends SIGTERM and resolves its exit code.
+ */
+export async function startWatch(run, timeoutMs = 60_000) {
+  const { spawn } = await import('node:child_process');
+  const { AGENTGOV_BIN } = await import('./run-agent.mjs');
+  const child = spawn(process.execPath, [AGENTGOV_BIN, 'watch', '--no-score'], { cwd: run.project, env: run.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`agentgov watch did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const look = (chunk) => {
+      output += chunk;
+      if (/watching /.test(output)) {
+        clearTimeout(timer);
+        resolve(undefined);
+      }
+    };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
+    exited.then((code) => reject(new Error(`agentgov watch exited ${code} before it started:\n${output}`)));
+  });
+  return {
+    output: () => output,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

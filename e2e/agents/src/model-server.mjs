@@ -14,7 +14,7 @@
  * end the response. A route's `path` is a string (matched exactly, query string ignored) or a RegExp
  * (tested on the path without the query string).
  *
- * The script (one per test, `server.setScript`):
+ * The script (one per test, `server.setScript`, which also empties `server.requests`):
  *
  *   { calls: [ToolCall, ...], text: 'done' }
  *   ToolCall = { kind: 'shell', command: 'rm -rf ~' }
@@ -25,7 +25,7 @@
  * offers no tools: titles, summaries) with plain text `text`. So the first request gets the first
  * tool call and the next one, carrying its result, gets the text. Each protocol maps a ToolCall
  * onto the tool the agent offered (its shell tool, or the MCP tool whose name ends with the tool's
- * name and names the server) and throws when the agent offered none — the answer is then HTTP 500
+ * name and names the server) and throws when the agent offered none — the answer is then HTTP 400 (not retried)
  * and the request is recorded with the error.
  */
 import { createServer } from 'node:http';
@@ -96,11 +96,11 @@ export async function startModelServer({ protocols, script = { calls: [] }, log 
         await found.route.handle(req, body, current, res);
         record.status = res.statusCode;
       } catch (error) {
-        record.status = 500;
+        record.status = 400;
         record.error = error instanceof Error ? error.message : String(error);
         log?.(`  error: ${record.error}`);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { type: 'api_error', message: record.error } }));
+        if (!res.headersSent) res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: record.error } }));
       }
     });
   });

@@ -84,4 +84,18 @@ export async function installedGateCommands(projectDir: string, options: HookIns
   return { settingsFile: file, commands };
 }
 
-export const agentxHookInstaller: HookInstaller = { agent: 'agentx-code', format: 'agentx-code', scopes: SCOPES, install: installPreToolUseHook, installed: installedGateCommands };
+/**
+ * agentx-code (this repository's reference agent) reads both settings files on every start, in every
+ * mode, with no trust or review step of its own: the one condition is that it is started in the project.
+ */
+export const agentxHookInstaller: HookInstaller = {
+  agent: 'agentx-code',
+  format: 'agentx-code',
+  scopes: SCOPES,
+  install: installPreToolUseHook,
+  installed: installedGateCommands,
+  async activation(projectDir, options = {}) {
+    const file = settingsFileOf(projectDir, options.scope);
+    return [{ name: 'settings read', status: 'ok', detail: `agentx-code reads ${file} whenever it starts in ${projectDir}` }];
+  },
+};

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
@@ -30,5 +31,25 @@ describe('claude-code hook installer', () => {
       error = e;
     }
     expect((error as { code?: string }).code).to.equal('E_INVALID_ARGUMENT');
+  });
+
+  it('activation: ok for a plain project; fails with the file and remedy when a layer disables hooks or allows managed hooks only', async () => {
+    const project = makeTempDir();
+    const home = makeTempDir();
+    const managed = join(makeTempDir(), 'managed-settings.json');
+    const env = { HOME: home, AGENTGOV_CLAUDE_MANAGED_SETTINGS: managed };
+    await claudeHookInstaller.install(project, GATE, { env });
+    const plain = await claudeHookInstaller.activation!(project, { env });
+    expect(plain.map((c) => [c.name, c.status])).to.deep.equal([['settings readable', 'ok'], ['hooks enabled', 'ok']]);
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ disableAllHooks: true }));
+    writeFileSync(managed, JSON.stringify({ allowManagedHooksOnly: true }));
+    const off = await claudeHookInstaller.activation!(project, { env });
+    expect(off.filter((c) => c.status === 'fail').map((c) => c.name)).to.deep.equal(['hooks enabled', 'hooks from this file allowed']);
+    expect(off[1]!.detail).to.contain(join(home, '.claude', 'settings.json'));
+    expect(off[1]!.remedy).to.contain('remove "disableAllHooks"');
+    writeFileSync(join(project, '.claude', 'settings.json'), '{ broken');
+    const broken = await claudeHookInstaller.activation!(project, { env });
+    expect(broken[0]).to.include({ name: 'settings readable', status: 'fail' });
   });
 });

@@ -1,9 +1,11 @@
 /**
- * Codex's MCP servers: `[mcp_servers.<name>]` tables of config.toml (`command`, `args`) — `project`
+ * Codex's MCP servers: `[mcp_servers.<name>]` tables of config.toml (`command`, `args`, `env`) — `project`
  * = `<project>/.codex/config.toml` (read for trusted projects), `user` = `$CODEX_HOME/config.toml`.
  * The file is people's own, comments included, so it is never re-serialised: a missing table is
  * appended as text, a different one has its lines replaced, and the result must parse (smol-toml)
- * to the intended entry before it is written.
+ * to the intended entry before it is written. agentgov's table says `required = true`: Codex then waits
+ * for the server before its first model request (an optional server that is still starting leaves its
+ * tools out of the first turn) and stops with an error when it cannot start.
  */
 import { join } from 'node:path';
 import { AgentgovError, isJsonObject, readSettingsText, writeSettingsText, type McpRegistrar, type McpServerEntry } from '@agentgov/core';
@@ -29,16 +31,27 @@ const serverOf = (doc: Record<string, unknown>): unknown => {
   return isJsonObject(servers) ? servers[NAME] : undefined;
 };
 
-const sameServer = (found: unknown, server: McpServerEntry): boolean => isJsonObject(found) && found['command'] === server.command && JSON.stringify(found['args']) === JSON.stringify(server.args);
+/** The table agentgov writes: Codex waits for a `required` server before its first model request. */
+function tableOf(server: McpServerEntry): Record<string, unknown> {
+  return { command: server.command, args: server.args, required: true, ...(server.env && Object.keys(server.env).length ? { env: server.env } : {}) };
+}
 
-/** The text of `text` with the `[mcp_servers.agentgov]` table set to `server`. */
+const sameServer = (found: unknown, server: McpServerEntry): boolean => isJsonObject(found) && JSON.stringify(found) === JSON.stringify(tableOf(server));
+
+const tomlKey = (key: string): string => (/^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key));
+
+/** The text of `text` with the `[mcp_servers.agentgov]` table (and any subtable of it) set to `server`. */
 export function withCodexMcpServer(text: string, server: McpServerEntry): string {
-  const table = stringify({ mcp_servers: { [NAME]: { command: server.command, args: server.args } } }).trim();
+  const { env, ...plain } = tableOf(server) as { env?: Record<string, string> };
+  const lines = stringify({ mcp_servers: { [NAME]: plain } }).trim().split('\n');
+  if (env) lines.push(`env = { ${Object.entries(env).map(([k, v]) => `${tomlKey(k)} = ${JSON.stringify(v)}`).join(', ')} }`);
+  const table = lines.join('\n');
   const header = /^\s*\[\s*mcp_servers\s*\.\s*(?:agentgov|"agentgov")\s*\]\s*(?:#.*)?$/m.exec(text);
   if (!header) return `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${text.trim() === '' ? '' : '\n'}${table}\n`;
   const start = header.index;
   const rest = text.slice(start + header[0].length);
-  const next = /^\s*\[/m.exec(rest);
+  // The table ends at the next header that is not one of its own subtables ([mcp_servers.agentgov.env]).
+  const next = /^\s*\[(?!\s*mcp_servers\s*\.\s*(?:agentgov|"agentgov")\s*\.)/m.exec(rest);
   const end = next ? start + header[0].length + next.index : text.length;
   return `${text.slice(0, start)}${table}\n${next ? '\n' : ''}${text.slice(end).replace(/^\n+/, '')}`;
 }
@@ -58,5 +71,9 @@ export const codexMcpRegistrar: McpRegistrar = {
     }
     writeSettingsText(configFile, next);
     return { changed: true, configFile };
+  },
+  remainingSteps(projectDir, { scope }) {
+    if (scope !== 'project') return [];
+    return [`Codex reads ${join(projectDir, '.codex', 'config.toml')} only in a trusted project: start \`codex\` in ${projectDir} and answer that you trust this folder (headless: add \`--trust\` to one \`codex exec\` run in it)`];
   },
 };

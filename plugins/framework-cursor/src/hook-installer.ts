@@ -18,11 +18,20 @@ export const cursorHookInstaller: HookInstaller = {
   format: 'cursor',
   scopes: SCOPES,
   async install(projectDir, gateCommand, options = {}) {
-    const settingsFile = cursorHooksFile(projectDir, options.scope ?? SCOPES[0]!);
+    const settingsFile = cursorHooksFile(projectDir, options.scope ?? SCOPES[0]!, options.env);
     return { ...installFlatHook(settingsFile, { events: EVENTS }, gateCommand), settingsFile };
   },
   async installed(projectDir, options = {}) {
-    const settingsFile = cursorHooksFile(projectDir, options.scope ?? SCOPES[0]!);
+    const settingsFile = cursorHooksFile(projectDir, options.scope ?? SCOPES[0]!, options.env);
     return { settingsFile, commands: flatGateCommands(settingsFile, EVENTS) };
+  },
+  /**
+   * Cursor documents no trust or review step for hooks: it reads the project's and the user's
+   * hooks.json on start. Cursor has no package on the npm registry, so this is what its documentation
+   * says, checked against simulated payloads only — never a run of the real agent.
+   */
+  async activation(projectDir, options = {}) {
+    const file = cursorHooksFile(projectDir, options.scope ?? SCOPES[0]!, options.env);
+    return [{ name: 'hooks file read', status: 'ok', detail: `Cursor reads ${file} on start (as documented; agentgov's tests simulate Cursor, which has no registry package)` }];
   },
 };

@@ -2,6 +2,7 @@ import type { Facets, SessionSummary } from '@agentgov/core/governance-reader';
 import { api } from '../api.js';
 import { h, href, number, table, time } from '../dom.js';
 import { filterForm } from './filter-form.js';
+import { defaultPeriod } from './overview.js';
 
 interface SessionsAnswer {
   total: number;
@@ -26,6 +27,8 @@ export function pager(path: string, params: URLSearchParams, answer: { total: nu
 
 export async function renderSessions(root: HTMLElement, params: URLSearchParams): Promise<void> {
   const facets = await api<Facets>('/api/facets');
+  // Like the overview: the last week of data unless the URL names a period (all time over a million calls takes seconds).
+  if (defaultPeriod(params, facets)) history.replaceState(null, '', href('/sessions', Object.fromEntries(params)));
   const answer = await api<SessionsAnswer>('/api/sessions', params);
   root.append(
     h('h1', {}, 'Sessions'),

@@ -6,18 +6,32 @@
 import { randomBytes } from 'node:crypto';
 import { nextStep, sse } from '../model-server.mjs';
 
-/** @param {any} body */
-function toolResults(body) {
-  let count = 0;
+/** The assistant's tool_use blocks by id, and the text of every tool_result, in conversation order. */
+function conversation(body) {
+  const uses = new Map();
+  const results = [];
   for (const message of body?.messages ?? []) {
-    if (message.role !== 'user' || !Array.isArray(message.content)) continue;
-    count += message.content.filter((block) => block?.type === 'tool_result').length;
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content) {
+      if (block?.type === 'tool_use') uses.set(block.id, block);
+      if (block?.type === 'tool_result') {
+        const text = typeof block.content === 'string' ? block.content : (block.content ?? []).map((c) => c?.text ?? '').join('');
+        results.push({ id: block.tool_use_id, text });
+      }
+    }
   }
-  return count;
+  return { uses, results };
 }
 
-/** The tool_use block for a scripted call, on a tool the request offered. */
-function toolUse(call, tools) {
+/**
+ * Claude Code defers MCP tools (and MCP servers still connecting) behind its `ToolSearch` tool, as its
+ * system prompt tells the model: a scripted MCP call first fetches the tool with
+ * `ToolSearch {query: "select:<name>"}`, as a model does. Those lookups are not steps of the script.
+ */
+const SEARCH = 'ToolSearch';
+
+/** The tool_use block for a scripted call, on a tool the request offered (or ToolSearch found). */
+function toolUse(call, tools, found) {
   const names = tools.map((t) => t.name);
   const id = `toolu_e2e_${randomBytes(8).toString('hex')}`;
   if (call.kind === 'shell') {
@@ -25,15 +39,21 @@ function toolUse(call, tools) {
     return { type: 'tool_use', id, name: 'Bash', input: { command: call.command, description: 'scripted shell call' } };
   }
   const server = call.server ?? 'agentgov';
-  const name = names.find((n) => n === `mcp__${server}__${call.tool}`) ?? names.find((n) => n.includes(server) && n.endsWith(call.tool));
-  if (!name) throw new Error(`the agent offered no MCP tool ${server}/${call.tool} (offered: ${names.join(', ')})`);
-  return { type: 'tool_use', id, name, input: call.arguments ?? {} };
+  const wanted = `mcp__${server}__${call.tool}`;
+  const known = [...names, ...found];
+  const name = known.find((n) => n === wanted) ?? known.find((n) => n.includes(server) && n.endsWith(`__${call.tool}`));
+  if (name) return { type: 'tool_use', id, name, input: call.arguments ?? {} };
+  if (names.includes(SEARCH)) return { type: 'tool_use', id, name: SEARCH, input: { query: `select:${wanted}` } };
+  throw new Error(`the agent offered no MCP tool ${server}/${call.tool} and no ToolSearch (offered: ${names.join(', ')})`);
 }
 
 function answer(req, body, script, res) {
   const tools = Array.isArray(body?.tools) ? body.tools.filter((t) => typeof t?.name === 'string') : [];
-  const step = nextStep(script, toolResults(body), tools.length > 0);
-  const block = step.call ? toolUse(step.call, tools) : { type: 'text', text: step.text };
+  const { uses, results } = conversation(body);
+  const stepResults = results.filter((r) => uses.get(r.id)?.name !== SEARCH).length;
+  const found = results.filter((r) => uses.get(r.id)?.name === SEARCH).flatMap((r) => [...r.text.matchAll(/"name":\s*"([^"]+)"/g)].map((m) => m[1]));
+  const step = nextStep(script, stepResults, tools.length > 0);
+  const block = step.call ? toolUse(step.call, tools, found) : { type: 'text', text: step.text };
   const model = body?.model ?? 'claude-e2e';
   const message = { id: `msg_e2e_${randomBytes(8).toString('hex')}`, type: 'message', role: 'assistant', model, content: [block], stop_reason: step.call ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
   if (!body?.stream) {

@@ -17,8 +17,21 @@ function toolResults(body) {
 
 const toolName = (tool) => tool?.name ?? tool?.type;
 
+/**
+ * Tools Codex's `tool_search` returned in this conversation (`tool_search_output` items): Codex defers
+ * MCP tools, the model finds them with a `tool_search_call` first, as a model does. Namespaced
+ * tools come back as `{ namespace, name }`.
+ */
+function searchedTools(body) {
+  const input = Array.isArray(body?.input) ? body.input : [];
+  return input
+    .filter((item) => item?.type === 'tool_search_output')
+    .flatMap((item) => item.tools ?? [])
+    .flatMap((tool) => (tool?.type === 'namespace' ? (tool.tools ?? []).map((t) => ({ namespace: tool.name, name: t.name })) : [{ name: tool?.name }]));
+}
+
 /** The output item for a scripted call, on a tool the request offered. */
-function callItem(call, tools) {
+function callItem(call, tools, searched = []) {
   const names = tools.map(toolName);
   const call_id = `call_e2e_${randomBytes(8).toString('hex')}`;
   const id = `fc_e2e_${randomBytes(8).toString('hex')}`;
@@ -34,8 +47,11 @@ function callItem(call, tools) {
   }
   const server = call.server ?? 'agentgov';
   const name = names.find((n) => n === `mcp__${server}__${call.tool}`) ?? names.find((n) => typeof n === 'string' && n.includes(server) && n.endsWith(call.tool));
-  if (!name) throw new Error(`the agent offered no MCP tool ${server}/${call.tool} (offered: ${names.join(', ')})`);
-  return fn(name, call.arguments ?? {});
+  if (name) return fn(name, call.arguments ?? {});
+  const hit = searched.find((t) => t.namespace === `mcp__${server}` && t.name === call.tool) ?? searched.find((t) => t.name === `mcp__${server}__${call.tool}`);
+  if (hit) return { ...fn(hit.name, call.arguments ?? {}), ...(hit.namespace ? { namespace: hit.namespace } : {}) };
+  if (names.includes('tool_search')) return { type: 'tool_search_call', id, call_id, status: 'completed', execution: 'client', arguments: { query: `${server} ${call.tool}` } };
+  throw new Error(`the agent offered no MCP tool ${server}/${call.tool} and no tool_search (offered: ${names.join(', ')})`);
 }
 
 /** Codex lists MCP tools inside a namespace tool in some versions: flatten those. */
@@ -48,7 +64,7 @@ function answer(_req, body, script, res) {
   const tools = offeredTools(body);
   const step = nextStep(script, toolResults(body), tools.length > 0);
   const item = step.call
-    ? callItem(step.call, tools)
+    ? callItem(step.call, tools, searchedTools(body))
     : { type: 'message', id: `msg_e2e_${randomBytes(8).toString('hex')}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] };
   const id = `resp_e2e_${randomBytes(8).toString('hex')}`;
   const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
