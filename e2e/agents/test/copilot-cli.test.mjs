@@ -5,7 +5,7 @@
  * provider variables (OpenAI chat completions).
  */
 import assert from 'node:assert/strict';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentBin, agentsDir } from '../src/install-agents.mjs';
 import { findFiles, gateJournal, replay, status, watchOnce } from '../src/agentgov-record.mjs';
@@ -108,6 +108,30 @@ describe('Copilot CLI (real CLI) with agentgov init copilot-cli', function () {
     assert.equal(db.sessions, 1, 'one session');
     assert.equal(db.assessments.gate_decisions, 2);
     assert.match((await replay(run, events, AGENT)).summary, /0 new event\(s\), 2 already recorded/);
+  });
+
+  it('a project-scope hook: -p ignores it, doctor fails until the folder is trusted, then the block holds', async () => {
+    const init = await agentgov(run, ['init', AGENT, '--scope', 'project', '--project', run.project]);
+    assert.equal(init.code, 0, describeRun(init));
+    server.setScript({ calls: [{ kind: 'shell', command: 'echo agentgov-was-not-asked > probe.txt' }], text: 'done' });
+    const ignored = await runCopilot();
+    assert.equal(ignored.code, 0, describeRun(ignored));
+    assert.equal(gateJournal(run).length, 0, 'Copilot CLI -p did not call the project hook (its 1.0.40 opt-in)');
+    const before = await agentgov(run, ['doctor', '--project', run.project]);
+    assert.equal(before.code, 1, `doctor must fail while the hook is inert: ${describeRun(before)}`);
+    assert.match(before.stdout + before.stderr, /GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true/);
+
+    // the trust step, as Copilot CLI's folder-trust prompt records it
+    const config = join(run.home, '.copilot', 'config.json');
+    const current = JSON.parse(readFileSync(config, 'utf8').split('\n').filter((l) => !l.trimStart().startsWith('//')).join('\n'));
+    writeFileSync(config, `${JSON.stringify({ ...current, trustedFolders: [run.project] }, null, 2)}\n`);
+    const after = await agentgov(run, ['doctor', '--project', run.project]);
+    assert.equal(after.code, 0, describeRun(after));
+    server.setScript({ calls: [{ kind: 'shell', command: 'rm -rf ~' }], text: 'done' });
+    const blocked = await runCopilot();
+    assert.equal(blocked.code, 0, describeRun(blocked));
+    assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(blocked)}`);
+    assert.deepEqual(gateJournal(run).map((e) => e.verdict.decision), ['deny']);
   });
 
   it('init --mcp: Copilot CLI offers agentgov’s tools to its model and its call of recon gets an answer', async () => {

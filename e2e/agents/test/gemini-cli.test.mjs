@@ -136,6 +136,28 @@ describe('Gemini CLI (real CLI) with agentgov init gemini-cli', function () {
     assert.match((await replay(run, recording, AGENT)).summary, /0 new event\(s\), 2 already recorded/);
   });
 
+  it('a project-scope hook: inert until the folder is trusted (doctor fails), then the block holds', async () => {
+    const init = await agentgov(run, ['init', AGENT, '--scope', 'project', '--project', run.project]);
+    assert.equal(init.code, 0, describeRun(init));
+    server.setScript({ calls: [{ kind: 'shell', command: 'echo agentgov-was-not-asked' }], text: 'done' });
+    const ignored = await runGemini(['--skip-trust']);
+    assert.equal(ignored.code, 0, describeRun(ignored));
+    assert.equal(gateJournal(run).length, 0, 'Gemini CLI with --skip-trust did not load the project hook');
+    const before = await agentgov(run, ['doctor', '--project', run.project]);
+    assert.equal(before.code, 1, `doctor must fail while the hook is inert: ${describeRun(before)}`);
+    assert.match(before.stdout + before.stderr, /TRUST_FOLDER/);
+
+    // the trust step, as Gemini CLI's "Trust folder" dialog records it
+    writeFileSync(join(run.home, '.gemini', 'trustedFolders.json'), `${JSON.stringify({ [run.project]: 'TRUST_FOLDER' }, null, 2)}\n`);
+    const after = await agentgov(run, ['doctor', '--project', run.project]);
+    assert.equal(after.code, 0, describeRun(after));
+    server.setScript({ calls: [{ kind: 'shell', command: 'rm -rf ~' }], text: 'done' });
+    const blocked = await runGemini([]);
+    assert.equal(blocked.code, 0, describeRun(blocked));
+    assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(blocked)}`);
+    assert.deepEqual(gateJournal(run).map((e) => e.verdict.decision), ['deny']);
+  });
+
   it('init --mcp: Gemini CLI offers agentgov’s tools to its model and its call of recon gets an answer', async () => {
     writeFileSync(join(run.project, 'greet.ts'), 'export function greet(name: string): string {\n  return `hello ${name}`;\n}\n');
     // the user's agentgov home is not the default one; the agent does not pass AGENTGOV_HOME to its MCP servers
