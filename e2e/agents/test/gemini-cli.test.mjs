@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentBin } from '../src/install-agents.mjs';
-import { findFiles, gateJournal, replay, status, watchOnce } from '../src/agentgov-record.mjs';
+import { findFiles, gateJournal, replay, startWatch, status, watchOnce } from '../src/agentgov-record.mjs';
 import { startModelServer } from '../src/model-server.mjs';
-import { startWatch, waitUntil } from '../src/watch-daemon.mjs';
+import { waitUntil } from '../src/wait-until.mjs';
 import gemini, { functionCalls, functionResponses, offeredFunctions } from '../src/protocols/gemini.mjs';
 import { agentgov, createRun, describeRun, removeRun, runAgent, runProcess } from '../src/run-agent.mjs';
 
