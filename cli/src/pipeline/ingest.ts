@@ -99,22 +99,41 @@ function resumePoint(stored: IngestOffset | undefined, stat: Stats, fd: number, 
 /** Events assessed between two turns of the event loop. */
 const YIELD_EVERY = 200;
 
-/** A chunk's events in file order: new ones with their assessment, recorded ones as stored. */
-async function assessChunk(ctx: IngestContext, parsed: CaptureParseResult): Promise<{ record: GovernanceRecord; stored: boolean }[]> {
-  const out: { record: GovernanceRecord; stored: boolean }[] = [];
+interface AssessedChunk {
+  /** The chunk's events in file order: new ones with their assessment, recorded ones as stored. */
+  inOrder: { record: GovernanceRecord; stored: boolean }[];
+  /** Capture ids of calls already recorded by the gate under another id: [alias, recorded id]. */
+  aliases: [string, string][];
+}
+
+/**
+ * Assesses a chunk's new events. A call already recorded — under its own id, as an alias, or by
+ * the gate under another id (same session, tool and arguments, near in time) — is not recorded again.
+ */
+async function assessChunk(ctx: IngestContext, parsed: CaptureParseResult, file: string): Promise<AssessedChunk> {
+  const chunk: AssessedChunk = { inOrder: [], aliases: [] };
+  const claimed = new Set<string>();
   for (const [i, event] of parsed.events.entries()) {
     // Let I/O waiting behind a long chunk run now and then (an outbox sink's round trips to its
     // database): assessing a 4 MiB chunk would otherwise hold the event loop for its whole length.
     if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-    const existing = ctx.db.records.has(event.id) ? ctx.db.records.find(event.id) : undefined;
+    let recordedId = ctx.db.records.recordedId(event.id);
+    if (recordedId === undefined) {
+      recordedId = ctx.db.records.correlatedId(event, file, claimed);
+      if (recordedId !== undefined) {
+        claimed.add(recordedId);
+        chunk.aliases.push([event.id, recordedId]);
+      }
+    }
+    const existing = recordedId === undefined ? undefined : ctx.db.records.find(recordedId);
     if (existing) {
-      if (event.result && !existing.event.result) parsed.completions.push({ event_id: event.id, result: event.result });
-      out.push({ record: existing, stored: true });
+      if (event.result && !existing.event.result) parsed.completions.push({ event_id: existing.event.id, result: event.result });
+      chunk.inOrder.push({ record: existing, stored: true });
     } else {
-      out.push({ record: { event, assessment: await ctx.assess(event) }, stored: false });
+      chunk.inOrder.push({ record: { event, assessment: await ctx.assess(event) }, stored: false });
     }
   }
-  return out;
+  return chunk;
 }
 
 /** Ingests one capture file; see `Pipeline.ingestFile`. */
@@ -134,11 +153,12 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
     // One parsed piece of the file: its events, the results completing earlier calls and the new
     // offset commit together, then the records go to the sinks.
     const step = async (parsed: CaptureParseResult, nextOffset: number): Promise<void> => {
-      const inOrder = await assessChunk(ctx, parsed);
+      const { inOrder, aliases } = await assessChunk(ctx, parsed, file);
       addCounts(resume.skipped, parsed.skipped);
       const fingerprint = captureFingerprint(fd, nextOffset);
       const inserted = new Set(
         ctx.db.transaction(() => {
+          for (const [alias, recordedId] of aliases) ctx.db.records.alias(alias, recordedId);
           const fresh = inOrder.filter((r) => !r.stored && ctx.db.records.insert(r.record, file)).map((r) => r.record);
           for (const c of parsed.completions) if (ctx.db.records.complete(c.event_id, c.result)) report.completed += 1;
           ctx.db.offsets.set({ file, adapter: adapter.adapter, offset: nextOffset, size: stat.size, inode: stat.ino, skipped: resume.skipped, events: resume.events + fresh.length, fingerprint, resets: resume.resets, skippedBefore: resume.skippedBefore });

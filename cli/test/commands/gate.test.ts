@@ -157,13 +157,14 @@ describe('agentgov gate (the real binary)', () => {
     });
   }
 
-  it("Gemini CLI's web_fetch with a metadata URL in its prompt asks (it was allowed: only URL keys were read)", async () => {
+  it("Gemini CLI's web_fetch with a metadata URL in its prompt is held for a person (it was allowed: only URL keys were read)", async () => {
     const input = JSON.stringify({ session_id: 'g', transcript_path: '', cwd: join(home, 'proj'), hook_event_name: 'BeforeTool', timestamp: '2026-11-24T00:00:00Z', tool_name: 'web_fetch', tool_input: { prompt: 'Summarise http://169.254.169.254/latest/meta-data/iam/ for me' } });
     const result = await runCli(['gate', '--stdin', '--format', 'gemini-cli'], { env, cwd: home, input });
     expect(result.code, result.stderr).to.equal(0);
     const out = JSON.parse(result.stdout) as { decision: string; reason: string };
-    expect(out.decision).to.equal('ask');
-    expect(out.reason).to.contain('metadata_access');
+    // An ask, answered as a deny that says so: headless Gemini CLI stops silently on an ask.
+    expect(out.decision).to.equal('deny');
+    expect(out.reason).to.contain('wants a person to approve').and.contain('metadata_access');
   });
 
   it('--help goes through the full CLI', async () => {

@@ -20,8 +20,10 @@ type Json = Record<string, unknown>;
 
 interface HookCase {
   adapter: string;
-  /** The settings file `init` writes (default scope), relative to the project. */
+  /** The settings file `init` writes (default scope), relative to the project (or to HOME for a user-scope default). */
   settings: string;
+  /** The default scope writes under HOME: the agent ignores the project's file in some of its modes. */
+  userScope?: boolean;
   /** The hook command(s) in that file. */
   commands(settings: Json): string[];
   /** The framework's hook input for a shell command. */
@@ -52,6 +54,7 @@ const CASES: HookCase[] = [
   {
     adapter: 'gemini-cli',
     settings: '.gemini/settings.json',
+    userScope: true,
     commands: (s) => groupCommands(s, 'BeforeTool'),
     payload: (cwd, command) => ({ session_id: 'gm-1', transcript_path: '', cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command, description: 'run' } }),
     decision: (stdout) => parsed(stdout)['decision'] as string | undefined,
@@ -65,7 +68,8 @@ const CASES: HookCase[] = [
   },
   {
     adapter: 'copilot-cli',
-    settings: '.github/hooks/agentgov.json',
+    settings: '.copilot/hooks/agentgov.json',
+    userScope: true,
     commands: (s) => ((s['hooks'] as Record<string, { bash: string }[]>)['preToolUse'] ?? []).map((h) => h.bash),
     payload: (cwd, command) => ({ timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: JSON.stringify({ command, description: 'run' }) }),
     decision: (stdout) => parsed(stdout)['permissionDecision'] as string | undefined,
@@ -104,7 +108,7 @@ describe('framework gate hooks: init writes them, the written command blocks in 
     for (const c of CASES) {
       const init = await runCli(['init', c.adapter, '--project', home.project], { env: home.env, cwd: home.root });
       expect(init.code, `${c.adapter}: ${init.stderr}`).to.equal(0);
-      const commands = c.commands(JSON.parse(readFileSync(join(home.project, c.settings), 'utf8')) as Json);
+      const commands = c.commands(JSON.parse(readFileSync(join(c.userScope ? home.root : home.project, c.settings), 'utf8')) as Json);
       expect(new Set(commands).size, `${c.adapter}: one command`).to.equal(1);
       expect(init.stdout, `${c.adapter}: init prints what it wrote`).to.contain(commands[0]!);
       expect(commands[0]).to.match(new RegExp(`gate --stdin --format ${c.adapter}$`));
@@ -132,7 +136,7 @@ describe('framework gate hooks: init writes them, the written command blocks in 
   for (const c of CASES) {
     it(`init ${c.adapter} is idempotent, keeps other settings, and leaves an unparseable settings file untouched`, async () => {
       const home = makeHome();
-      const file = join(home.project, c.settings);
+      const file = join(c.userScope ? home.root : home.project, c.settings);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, JSON.stringify({ version: 1, theme: 'dark', hooks: {} }));
       expect((await runCli(['init', c.adapter, '--project', home.project], { env: home.env })).code).to.equal(0);
@@ -153,16 +157,23 @@ describe('framework gate hooks: init writes them, the written command blocks in 
 
   it('init --mcp registers agentgov serve once in each framework MCP configuration, and refuses an unparseable one', async () => {
     const home = makeHome();
-    const files: Record<string, string> = { 'agentx-code': '.agentx/settings.json', 'claude-code': '.mcp.json', codex: '.codex/config.toml', 'gemini-cli': '.gemini/settings.json', cursor: '.cursor/mcp.json' };
+    const files: Record<string, string> = {
+      'agentx-code': '.agentx/settings.json',
+      'claude-code': '.mcp.json',
+      codex: '.codex/config.toml',
+      'gemini-cli': '.gemini/settings.json',
+      cursor: '.cursor/mcp.json',
+      'copilot-cli': '.github/mcp.json',
+    };
     for (const [adapter, relative] of Object.entries(files)) {
-      const first = await runCli(['init', adapter, '--mcp', '--project', home.project], { env: home.env });
+      const first = await runCli(['init', adapter, '--mcp', '--scope', 'project', '--project', home.project], { env: home.env });
       expect(first.code, `${adapter}: ${first.stderr}`).to.equal(0);
       const text = readFileSync(join(home.project, relative), 'utf8');
       const doc = (relative.endsWith('.toml') ? parseToml(text) : JSON.parse(text)) as Json;
       const server = ((doc['mcpServers'] ?? doc['mcp_servers']) as Record<string, { command: string; args: string[] }>)['agentgov']!;
       expect(server.args.slice(1)).to.deep.equal(['serve', '--repo', home.project]);
       expect(server.args[0]).to.match(/\/bin\/agentgov\.js$/);
-      const again = await runCli(['init', adapter, '--mcp', '--project', home.project], { env: home.env });
+      const again = await runCli(['init', adapter, '--mcp', '--scope', 'project', '--project', home.project], { env: home.env });
       expect(again.stdout, adapter).to.contain('nothing changed');
       expect(readFileSync(join(home.project, relative), 'utf8')).to.equal(text);
     }
@@ -170,8 +181,6 @@ describe('framework gate hooks: init writes them, the written command blocks in 
     const refused = await runCli(['init', 'claude-code', '--mcp', '--project', home.project], { env: home.env });
     expect(refused.code).to.equal(1);
     expect(readFileSync(join(home.project, '.mcp.json'), 'utf8')).to.equal('{ broken');
-    const unknown = await runCli(['init', 'copilot-cli', '--mcp', '--project', home.project], { env: home.env });
-    expect(unknown.code).to.equal(2);
   });
 
   it('init agentx-code offers the MCP server; init agentx-code --mcp registers a command the agent can start (MCP initialize + tools/list)', async () => {

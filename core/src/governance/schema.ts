@@ -37,9 +37,24 @@ export const events = sqliteTable(
     /** Capture file the event came from, or `gate` for a live gate request. */
     source: text('source').notNull(),
     ingestedAt: text('ingested_at').notNull(),
+    /**
+     * Framework, session, tool and canonical arguments, hashed (see correlation.ts): how a gate call
+     * and the transcript record of the same call are recognised when the agent gives them no shared id.
+     */
+    correlationKey: text('correlation_key'),
+    /** 1 once the event was paired with its sighting from the other side (gate ↔ capture). */
+    paired: integer('paired').notNull().default(0),
   },
-  (t) => [index('events_session_idx').on(t.framework, t.sessionId), index('events_source_idx').on(t.source)],
+  (t) => [index('events_session_idx').on(t.framework, t.sessionId), index('events_source_idx').on(t.source), index('events_correlation_idx').on(t.correlationKey)],
 );
+
+/** Another id under which the same tool call was seen (a gate id for a transcript call, or the reverse). */
+export const eventAliases = sqliteTable('event_aliases', {
+  aliasId: text('alias_id').primaryKey(),
+  eventId: text('event_id')
+    .notNull()
+    .references(() => events.id),
+});
 
 /** An assessment of an event; a gate decision is an assessment with a verdict. */
 export const assessments = sqliteTable(

@@ -65,7 +65,8 @@ export function readStatus(orm: GovernanceOrm, sqlite: Database.Database, path: 
   const total = Object.values(byLevel).reduce((a, b) => a + b, 0);
   const gateDecisions = orm.select({ n: count() }).from(assessments).where(eq(assessments.kind, 'gate')).get()?.n ?? 0;
   const recent = orm
-    .select({ a: assessments, e: events })
+    // The event columns named: a database from before the correlation columns is read as well.
+    .select({ a: assessments, e: { id: events.id, timestamp: events.timestamp, sessionId: events.sessionId, framework: events.framework, toolName: events.toolName, arguments: events.arguments } })
     .from(assessments)
     .innerJoin(events, eq(events.id, assessments.eventId))
     .where(inArray(assessments.level, ['high', 'critical']))

@@ -3,6 +3,7 @@ import { findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAd
 import { copilotHome } from './home.js';
 import { copilotHookInstaller } from './hook-installer.js';
 import { FRAMEWORK, parseSessionEvents } from './events.js';
+import { copilotMcpRegistrar } from './mcp-config.js';
 
 const INGESTION_MODE = 'tail';
 
@@ -18,5 +19,6 @@ export const copilotCliAdapter: FrameworkAdapter = {
   captureRoots: (env) => [join(copilotHome(env), 'session-state')],
   listCaptures: async (env) => findCaptureFiles(join(copilotHome(env), 'session-state'), (name) => name === 'events.jsonl'),
   hookInstaller: copilotHookInstaller,
+  mcpRegistrar: copilotMcpRegistrar,
   parse: parseSessionEvents,
 };

@@ -15,4 +15,5 @@ export { copilotCliAdapter } from './adapter.js';
 export { copilotHome } from './home.js';
 export { copilotCanonicalTool, eventId, parseSessionEvents, FRAMEWORK } from './events.js';
 export { gateFormat } from './gate-format.js';
-export { copilotHookInstaller } from './hook-installer.js';
+export { copilotHookInstaller, copilotHooksFile } from './hook-installer.js';
+export { copilotMcpRegistrar, copilotMcpConfigFile } from './mcp-config.js';

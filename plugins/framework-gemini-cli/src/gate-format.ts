@@ -1,12 +1,18 @@
 /**
  * Gemini CLI's BeforeTool hook protocol (`gate --format gemini-cli`): the payload
  * `{session_id, transcript_path, cwd, hook_event_name: "BeforeTool", timestamp, tool_name,
- * tool_input}` and the answer on stdout, `{"decision": "deny"|"ask", "reason"}`. An allowed call
- * prints nothing (Gemini CLI's own approval still applies), a warning only a `systemMessage`.
+ * tool_input}` and the answer on stdout, `{"decision": "deny", "reason"}`. An allowed call prints
+ * nothing (Gemini CLI's own approval still applies), a warning only a `systemMessage`.
+ *
+ * An `ask` is answered as a deny whose reason says a person must approve the call: headless Gemini
+ * CLI (`-p`, 0.61) treats a hook's `ask` as a silent stop — exit 0, no output, the rest of the task
+ * skipped — and nothing in the hook's payload or environment says whether a person is there.
  */
 import { checkToolCallPayload, type GateHookFormat, type HookDecision } from '@agentgov/core/gate-hook';
 
 const FRAMEWORK = 'gemini-cli';
+/** Opens the reason of an ask rendered as a deny. */
+export const ASK_PREFIX = 'agentgov wants a person to approve this call, and a Gemini CLI hook cannot ask in every mode: run it yourself after review, or allow it in the agentgov policy.';
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,
@@ -16,7 +22,10 @@ export const gateFormat: GateHookFormat = {
   render(outcome) {
     const { verdict, assessment, notes = [] } = outcome;
     const message = [verdict.reason, ...notes].join(' ');
-    if (verdict.decision === 'ask' || verdict.decision === 'deny') return { stdout: `${JSON.stringify({ decision: verdict.decision, reason: message })}\n`, exitCode: 0 };
+    if (verdict.decision === 'ask' || verdict.decision === 'deny') {
+      const reason = verdict.decision === 'ask' ? `${ASK_PREFIX} ${message}` : message;
+      return { stdout: `${JSON.stringify({ decision: 'deny', reason })}\n`, exitCode: 0 };
+    }
     if (assessment?.action === 'warn' || notes.length) return { stdout: `${JSON.stringify({ systemMessage: message })}\n`, exitCode: 0 };
     return { stdout: '', exitCode: 0 };
   },

@@ -7,7 +7,7 @@
  * records), `{"$rewindTo": id}` lines rewind the conversation. The legacy format — one JSON
  * object written whole, with a `messages` array — arrives as one line and is read the same way.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { canonicalToolOf, clipResultContent, countSkip, isJsonObject, walkJsonLines, type CanonicalTool, type CaptureCompletion, type CaptureParseContext, type CaptureParseResult, type SkipCounts, type ToolCallEvent, type ToolCallResult } from '@agentgov/core';
 
@@ -53,6 +53,32 @@ export function projectRootOf(file: string): string | undefined {
   return undefined;
 }
 
+/** Bytes of a recording's head searched for its metadata line. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The session id of a recording's first line (its metadata), read from the file: a read that
+ * resumes mid-file (`watch` from a stored offset) carries no state from the read that saw it, and
+ * the file name holds only the first 8 characters of the id.
+ */
+export function recordedSessionId(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(HEAD_BYTES);
+    const read = readSync(fd, head, 0, HEAD_BYTES, 0);
+    const text = head.subarray(0, read).toString('utf8');
+    const newline = text.indexOf('\n');
+    if (newline === -1) return undefined;
+    const first: unknown = JSON.parse(text.slice(0, newline));
+    return isJsonObject(first) && typeof first['sessionId'] === 'string' && first['sessionId'] !== '' ? first['sessionId'] : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 interface Chunk {
   state: RecordingState;
   file: string;
@@ -66,6 +92,7 @@ interface Chunk {
 export function parseRecording(input: string, context: CaptureParseContext): CaptureParseResult {
   const state = (context.state ?? {}) as RecordingState;
   if (state.cwd === undefined) state.cwd = projectRootOf(context.file) ?? '';
+  if (state.sessionId === undefined && (context.offset ?? 0) > 0) state.sessionId = recordedSessionId(context.file);
   const chunk: Chunk = { state, file: context.file, skipped: {}, events: [], byId: new Map(), completions: [] };
   const walk = walkJsonLines(input, chunk.skipped, (line) => readLine(line, chunk));
   state.seen ??= new Set();

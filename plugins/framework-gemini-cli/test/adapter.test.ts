@@ -68,6 +68,15 @@ describe('gemini-cli adapter', () => {
     expect(second.events).to.have.length(5);
   });
 
+  it('a read resuming mid-file without state (watch from a stored offset) takes the session id from the metadata line', () => {
+    const text = readFileSync(CAPTURE, 'utf8');
+    const cut = text.split('\n').slice(0, 3).join('\n').length + 1;
+    const resumed = geminiCliAdapter.parse(text.slice(cut), { file: CAPTURE, state: {}, offset: cut });
+    expect(resumed.events).to.have.length.above(0);
+    expect(new Set(resumed.events.map((e) => e.session_id))).to.deep.equal(new Set([SESSION]));
+    expect(resumed.events[0]?.id.startsWith(`gemini-cli:${SESSION}:`)).to.equal(true);
+  });
+
   it('reads a legacy whole-file recording handed over as one line', () => {
     const line = `${JSON.stringify(JSON.parse(readFileSync(LEGACY, 'utf8')))}\n`;
     const parsed = geminiCliAdapter.parse(line, { file: LEGACY });

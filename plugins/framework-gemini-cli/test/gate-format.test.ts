@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { gateFormat } from '../src/gate-format.js';
+import { ASK_PREFIX, gateFormat } from '../src/gate-format.js';
 
 const verdict = (decision: 'allow' | 'ask' | 'deny') => ({ verdict: { decision, reason: `because ${decision}`, decided_by: 'test' } });
 
@@ -10,12 +10,17 @@ describe('gemini-cli gate format', () => {
     expect(gateFormat.parseInput({ ...payload, hook_event_name: 'AfterTool' })).to.deep.include({ code: 'input_invalid' });
   });
 
-  it('answers {decision, reason} for deny and ask, a systemMessage for a warning, nothing for allow', () => {
+  it('answers {decision, reason} for deny, a systemMessage for a warning, nothing for allow', () => {
     expect(JSON.parse(gateFormat.render(verdict('deny')).stdout)).to.deep.equal({ decision: 'deny', reason: 'because deny' });
-    expect(gateFormat.readDecision(gateFormat.render(verdict('ask')).stdout, 0)).to.equal('ask');
     const warn = gateFormat.render({ ...verdict('allow'), assessment: { score: 30, level: 'medium', action: 'warn', reason_code: 'x', evidence: { rules: [] } } });
     expect(gateFormat.readDecision(warn.stdout, 0)).to.equal('warn');
     expect(gateFormat.render(verdict('allow'))).to.deep.equal({ stdout: '', exitCode: 0 });
     expect(gateFormat.readDecision('', 2)).to.equal('deny');
+  });
+
+  it('answers an ask as a deny whose reason asks for a person: headless Gemini CLI stops silently on ask', () => {
+    const answer = JSON.parse(gateFormat.render(verdict('ask')).stdout) as { decision: string; reason: string };
+    expect(answer).to.deep.equal({ decision: 'deny', reason: `${ASK_PREFIX} because ask` });
+    expect(gateFormat.readDecision(gateFormat.render(verdict('ask')).stdout, 0)).to.equal('deny');
   });
 });
