@@ -6,8 +6,8 @@
  * One file per configuration, `$AGENTGOV_HOME/cache/gate/<key>.json` (0600, in 0700 directories).
  * The key is a SHA-256 over everything that decides what a full start would load: the cache
  * format, the CLI's package.json (version, bundled plugins), the rule schema's and rule reader's
- * build, the config file that resolution picks (path, source, content) and, for a project's
- * config, the trust store and the user's own config (which decide what the project may do). The
+ * build, the config files that resolution merges (the user's and the project's: path, content)
+ * and, with a project's config, the trust store (which decides what the project may add). The
  * entry then records what cannot be keyed before reading it: every rule file's SHA-256 and every
  * loaded plugin's entry file (size, mtime). Any difference, a file that is not ours or not
  * private, or one that does not parse, and the cache is not used: the gate takes the full start,
@@ -19,13 +19,13 @@
  * Node built-ins and this package's lean modules only: gate path.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentgovConfig } from '@agentgov/core';
-import { agentgovHome, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, userConfigPath } from '@agentgov/core/paths';
+import { agentgovHome, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
 import type { RuleSourceSpec } from '../risk/rule-compile.js';
-import { resolveConfigFileCheaply } from './config-file.js';
+import { resolveConfigLayersCheaply } from './config-file.js';
 
 /** Bump when the entry's shape or the meaning of a cached spec changes. */
 const CACHE_FORMAT = 1;
@@ -82,15 +82,16 @@ function statStamp(url: URL): string {
 
 /** The key of the configuration a gate call in `cwd` would load, computed without loading it. */
 export function gateCacheKey(cwd: string, env: NodeJS.ProcessEnv): string {
-  const { file, source } = resolveConfigFileCheaply(cwd, env);
+  const { user, userSource, project } = resolveConfigLayersCheaply(cwd, env);
   const parts = [
     `format ${CACHE_FORMAT}`,
     `cli ${fileDigest(fileURLToPath(new URL('../../../package.json', import.meta.url)))}`,
     `schema ${statStamp(new URL('../risk/rule-schema.js', import.meta.url))} ${statStamp(new URL('../risk/rules.js', import.meta.url))} ${statStamp(new URL('../config-trust.js', import.meta.url))}`,
-    `config ${source} ${file ?? ''} ${fileDigest(file)}`,
+    `user ${userSource ?? 'none'} ${user ?? ''} ${fileDigest(user)}`,
+    `project ${project ?? ''} ${fileDigest(project)}`,
   ];
-  // What a project's config may do depends on the trust store and the user's own config.
-  if (source === 'cwd') parts.push(`trust ${fileDigest(join(agentgovHome(env), 'trust.json'))}`, `user ${fileDigest(existsSync(userConfigPath(env)) ? userConfigPath(env) : null)}`);
+  // What a project's config may do depends on the trust store.
+  if (project) parts.push(`trust ${fileDigest(join(agentgovHome(env), 'trust.json'))}`);
   return sha256(parts.join('\n'));
 }
 

@@ -28,11 +28,11 @@ describe('project config trust (the real binary)', () => {
     const result = await runCli(['gate', '--stdin', '--format', 'json'], { env, cwd: project, input: '{"tool_name":' });
     const out = JSON.parse(result.stdout) as { verdict: { decision: string }; notes: string[] };
     expect(out.verdict.decision).to.equal('ask');
-    expect(out.notes.join(' ')).to.contain('ignored gate.on_unavailable: allow from the project config');
+    expect(out.notes.join(' ')).to.contain('ignored gate.on_unavailable: "allow" from the project config');
     const hook = await runCli(['gate', '--stdin'], { env, cwd: project, input: '{"tool_name":' });
     expect(JSON.parse(hook.stdout)).to.have.nested.property('hookSpecificOutput.permissionDecision', 'ask');
     const show = await runCli(['config', 'show'], { env, cwd: project });
-    expect(show.stdout).to.contain('# ignored gate.on_unavailable: allow').and.contain('on_unavailable: ask');
+    expect(show.stdout).to.contain('# ignored gate.on_unavailable: "allow"').and.contain('on_unavailable: ask');
   });
 
   it('the same setting from the user\'s own config is honoured', async () => {

@@ -38,7 +38,7 @@ describe('agentgov config show', () => {
     const result = await runCli(['config', 'show'], { cwd: project, env: isolatedEnv(home) });
     expect(result.stderr).to.equal('');
     expect(result.code).to.equal(0);
-    expect(result.stdout).to.contain(`# effective configuration, from ${join(project, 'agentgov.yaml')} (cwd)`);
+    expect(result.stdout).to.contain(`# effective configuration, from ${join(project, 'agentgov.yaml')} (project config, merged over it)`);
     const row = result.stdout.split('\n').find((line) => line.startsWith('marker '));
     expect(row).to.match(new RegExp(`^marker +2\\.0\\.1 +${join(project, 'local-plugins/marker/index.js').replace(/\//g, '\\/')} +sinks, gate$`));
     expect(existsSync(marker)).to.equal(true);
