@@ -74,3 +74,36 @@ export async function assessLocally(input: GateInput, options: { cwd: string; en
   if (assessor.ignored.length) outcome.notes = assessor.ignored;
   return outcome;
 }
+
+const STRICTNESS: Record<GateVerdict['decision'], number> = { allow: 0, ask: 1, deny: 2 };
+
+/**
+ * When the policy could not be read (the config, a rule file, a plugin: the full start failed),
+ * the call is still judged — by the shipped rules alone — and answered at least `ask`: an
+ * unreadable policy never means allow, whatever `gate.on_unavailable` says, and `rm -rf ~` stays
+ * denied. The reason says the policy could not be read and why.
+ */
+export async function assessWithShippedRules(input: GateInput, options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean }, why: string): Promise<GateOutcome> {
+  const { createRiskEngine } = await import('../risk/engine.js');
+  const engine = await createRiskEngine();
+  const decider = createGateDecider({
+    assess: async (event) => engine.assess(event),
+    gateHook: async () => undefined,
+    record: (decision) => {
+      if (options.journal) appendJournal(decision, options.env);
+    },
+    emit: async () => undefined,
+    defaultCwd: options.cwd,
+  });
+  const decision = await decider.decide(input);
+  const judged = decision.verdict.decision;
+  const final = STRICTNESS[judged] >= STRICTNESS.ask ? judged : 'ask';
+  const note = `the policy could not be read (${why}): judged by the shipped rules only, and answered at least 'ask'; gate.on_unavailable does not apply`;
+  return {
+    verdict: { decision: final, reason: `agentgov: ${final}: ${note}; the shipped rules said: ${decision.verdict.reason}`, decided_by: 'policy-unreadable' },
+    event_id: decision.event_id,
+    assessment: decision.assessment,
+    unavailable: { code: 'policy_unreadable', message: why },
+    notes: [note],
+  };
+}

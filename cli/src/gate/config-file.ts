@@ -47,7 +47,9 @@ export async function gateSettings(endpoint: GateEndpoint | undefined, cwd: stri
     const { loaded, ignored } = applyProjectPolicy(loadConfig({ cwd, env }), env);
     return ignored.length ? { settings: loaded.config.gate, problem: ignored.join('; ') } : { settings: loaded.config.gate };
   } catch (error) {
-    const fallback = endpoint?.gate ?? defaultConfig().gate;
+    // An unreadable config never means allow: at least `ask`, whatever watch registered.
+    const registered = endpoint?.gate ?? defaultConfig().gate;
+    const fallback = { ...registered, on_unavailable: registered.on_unavailable === 'allow' ? ('ask' as const) : registered.on_unavailable };
     return { settings: fallback, problem: `config could not be loaded, using on_unavailable '${fallback.on_unavailable}': ${(error as Error).message}` };
   }
 }

@@ -122,11 +122,18 @@ async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpo
   }
   if (!isGateFailure(result) || !LOCAL_FALLBACK.has(result.failure)) return result;
   // watch is not there to answer: assess in process with the same config, rules and engine.
+  const { assessLocally, assessWithShippedRules } = await import('./assess-locally.js');
+  const options = { cwd: io.cwd, env: io.env, journal: !probe };
   try {
-    const { assessLocally } = await import('./assess-locally.js');
-    return await assessLocally(parsed, { cwd: io.cwd, env: io.env, journal: !probe });
+    return await assessLocally(parsed, options);
   } catch (error) {
-    return { failure: 'local_assessment_failed', message: `${result.message}; assessing in process failed too: ${(error as Error).message}` };
+    // The config, a rule file or a plugin could not be loaded: never an allow (see assessWithShippedRules).
+    const why = `${(error as Error).message}; ${result.message}`;
+    try {
+      return await assessWithShippedRules(parsed, options, why);
+    } catch (inner) {
+      return { failure: 'local_assessment_failed', message: `${result.message}; assessing in process failed too: ${(error as Error).message} (${(inner as Error).message})` };
+    }
   }
 }
 
@@ -145,6 +152,8 @@ export async function runGate(format: GateHookFormat, io: GateRunIo): Promise<Ga
     if (problem) (io.stderr ?? process.stderr).write(`agentgov gate: ${problem}\n`);
     outcome = unavailableOutcome(outcome, settings.on_unavailable);
     if (problem) outcome.notes = [problem];
+  } else if (outcome.unavailable?.code === 'policy_unreadable') {
+    (io.stderr ?? process.stderr).write(`agentgov gate: ${outcome.notes?.[0] ?? outcome.unavailable.message}\n`);
   }
   const rendered = format.render(outcome);
   writeOut(io.stdout, rendered.stdout);
