@@ -10,10 +10,10 @@
  * The trust store is `$AGENTGOV_HOME/trust.json` (0600, in a 0700 directory).
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { AgentgovError, type LoadedConfig } from '@agentgov/core';
-import { agentgovHome, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
+import { agentgovHome, ensurePrivateHome, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
 
 const trustFile = (env: NodeJS.ProcessEnv): string => join(agentgovHome(env), 'trust.json');
 
@@ -58,9 +58,7 @@ export function setTrust(file: string, options: { revoke?: boolean; env?: NodeJS
     sha256 = sha256Of(file);
     store.projects[file] = { sha256, trusted_at: new Date().toISOString() };
   }
-  const home = agentgovHome(env);
-  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
-  chmodSync(home, PRIVATE_DIR_MODE);
+  ensurePrivateHome(env);
   const temp = `${trustFile(env)}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(store, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   renameSync(temp, trustFile(env));

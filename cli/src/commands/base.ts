@@ -27,6 +27,10 @@ export abstract class AgentgovCommand extends Command {
   }
 
   protected report(error: unknown): ExitCode {
+    // core's paths module (gate path: no error catalog) throws plain errors carrying a catalog code.
+    if (!(error instanceof AgentgovError) && error instanceof Error && (error as NodeJS.ErrnoException).code === 'E_CONFIG_INVALID') {
+      error = new AgentgovError('E_CONFIG_INVALID', error.message);
+    }
     if (error instanceof AgentgovError) {
       this.context.stderr.write(`error [${error.code}]: ${error.message}\n  hint: ${error.cliRemediation}\n`);
       return exitCodeForError(error.code);

@@ -17,7 +17,7 @@ import { createRiskEngineFromRuleSet } from '../risk/engine.js';
 import { ruleSetFromSpecs } from '../risk/rule-compile.js';
 import { createGateDecider } from './decide.js';
 import { gateCacheKey, readGateCache, type GateCacheEntry } from './gate-cache.js';
-import { appendJournal } from './journal.js';
+import { appendJournal, type JournalEntry } from './journal.js';
 
 /** What the decider needs from a start: the assessment (engine + `assess` taps), the `gate` taps, and what the project policy ignored. */
 export interface LocalAssessor {
@@ -44,6 +44,7 @@ async function leanAssessor(entry: GateCacheEntry, options: { cwd: string; env: 
 
 export async function assessLocally(input: GateInput, options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean }): Promise<GateOutcome> {
   const trace = tracer(options.env);
+  const notes: string[] = [];
   let assessor: LocalAssessor | undefined;
   let key: string | undefined;
   try {
@@ -52,7 +53,10 @@ export async function assessLocally(input: GateInput, options: { cwd: string; en
     if ('entry' in read) {
       assessor = await leanAssessor(read.entry, options);
       trace(`lean path: rules and plugins from the gate cache (${read.entry.plugins.filter((p) => p.risk).length} plugin(s) loaded)`);
-    } else trace(`full start: ${read.stale}`);
+    } else {
+      trace(`full start: ${read.stale}`);
+      if (read.tampered) process.stderr.write(`agentgov gate: ${read.stale}\n`);
+    }
   } catch (error) {
     trace(`full start: the lean path failed (${(error as Error).message})`);
   }
@@ -63,16 +67,24 @@ export async function assessLocally(input: GateInput, options: { cwd: string; en
   const decider = createGateDecider({
     assess: assessor.assess,
     gateHook: assessor.gateHook,
-    record: (decision) => {
-      if (options.journal) appendJournal(decision, options.env);
-    },
+    record: (decision) => journal(decision, options, notes),
     emit: async () => undefined,
     defaultCwd: options.cwd,
   });
   const decision = await decider.decide(input);
   const outcome: GateOutcome = { verdict: { ...decision.verdict, reason: `${decision.verdict.reason} (assessed in process: watch is not running)` }, event_id: decision.event_id, assessment: decision.assessment };
-  if (assessor.ignored.length) outcome.notes = assessor.ignored;
+  if (assessor.ignored.length || notes.length) outcome.notes = [...assessor.ignored, ...notes];
   return outcome;
+}
+
+/** Journals a decision; a journal that cannot be written costs a note, never the verdict. */
+function journal(decision: JournalEntry, options: { env: NodeJS.ProcessEnv; journal: boolean }, notes: string[]): void {
+  if (!options.journal) return;
+  try {
+    appendJournal(decision, options.env);
+  } catch (error) {
+    notes.push(`the decision could not be journaled for watch to record: ${(error as Error).message}`);
+  }
 }
 
 const STRICTNESS: Record<GateVerdict['decision'], number> = { allow: 0, ask: 1, deny: 2 };
@@ -89,12 +101,11 @@ export async function assessWithShippedRules(input: GateInput, options: { cwd: s
   const decider = createGateDecider({
     assess: async (event) => engine.assess(event),
     gateHook: async () => undefined,
-    record: (decision) => {
-      if (options.journal) appendJournal(decision, options.env);
-    },
+    record: (decision) => journal(decision, options, notes),
     emit: async () => undefined,
     defaultCwd: options.cwd,
   });
+  const notes: string[] = [];
   const decision = await decider.decide(input);
   const judged = decision.verdict.decision;
   const final = STRICTNESS[judged] >= STRICTNESS.ask ? judged : 'ask';
@@ -104,6 +115,6 @@ export async function assessWithShippedRules(input: GateInput, options: { cwd: s
     event_id: decision.event_id,
     assessment: decision.assessment,
     unavailable: { code: 'policy_unreadable', message: why },
-    notes: [note],
+    notes: [note, ...notes],
   };
 }

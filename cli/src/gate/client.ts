@@ -21,6 +21,7 @@ export type GateFailureCode =
   | 'socket_refused'
   | 'socket_error'
   | 'timeout'
+  | 'deadline'
   | 'bad_token'
   | 'broken_reply'
   | 'server_refused';

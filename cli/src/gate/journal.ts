@@ -6,10 +6,10 @@
  * stable id, so an entry already recorded is skipped, never duplicated) and removes it.
  * Node built-ins only: gate path.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Assessment, GateVerdict, ToolCallEvent } from '@agentgov/core';
-import { agentgovHome, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
+import { agentgovHome, ensurePrivateHome, makeDirectories, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
 
 export interface JournalEntry {
   event: ToolCallEvent;
@@ -40,10 +40,9 @@ function serializeEntry(entry: JournalEntry): string {
 }
 
 export function appendJournal(entry: JournalEntry, env: NodeJS.ProcessEnv = process.env): string {
-  const home = agentgovHome(env);
-  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
+  ensurePrivateHome(env);
   const dir = gateJournalDir(env);
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makeDirectories(dir, PRIVATE_DIR_MODE);
   chmodSync(dir, PRIVATE_DIR_MODE);
   const file = join(dir, fileNameOf(entry.event.id));
   const temp = join(dir, `.${process.pid}.${Date.now()}.tmp`);

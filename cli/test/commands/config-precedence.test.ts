@@ -101,7 +101,7 @@ describe('the user config is the floor, a project config only tightens (the real
     expect(show.stdout).to.contain('# ignored gate.on_unavailable: "allow" from the project config');
     const json = await runCli(['config', 'show', '--json'], { env, cwd: project });
     const shown = JSON.parse(json.stdout) as { config: { gate: unknown; risk: { rules: string[] } }; sources: Record<string, { from: string; file: string | null }>; layers: { role: string; file: string }[] };
-    expect(shown.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 1000 });
+    expect(shown.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 1000, deadline_ms: 30000 });
     expect(shown.config.risk.rules).to.deep.equal([join(env['AGENTGOV_HOME']!, 'org-rules.yaml')]);
     expect(shown.sources['gate.on_unavailable']).to.deep.equal({ from: 'user', file: userConfig });
     expect(shown.layers.map((layer) => layer.role)).to.deep.equal(['user', 'project']);

@@ -6,7 +6,7 @@
  *
  * What "tighter" means, per key (keys not listed are free: a project may set them):
  *  - `gate.on_unavailable`: allow < ask < deny; only an equal or stricter value is taken;
- *  - `gate.timeout_ms`: only a shorter wait (the client answers `on_unavailable` sooner);
+ *  - `gate.timeout_ms`, `gate.deadline_ms`: only a shorter wait (the answer comes sooner, fail-closed);
  *  - `risk.rules`, `plugins`: the project's entries are added after the user's; a user's entry is
  *    never removed, and a project entry naming a plugin the user configured is ignored (its
  *    options could switch that plugin's policy off);
@@ -107,6 +107,7 @@ export function mergeProjectLayer(floor: AgentgovConfig, project: Record<string,
         if ((STRICTNESS[String(value)] ?? -1) >= (STRICTNESS[String(current)] ?? 0)) return write();
         return refuse(key, value, `a project may only tighten it, and ${floorFrom(key)} says '${String(current)}'; using '${String(current)}'`);
       case 'gate.timeout_ms':
+      case 'gate.deadline_ms':
         if (typeof value === 'number' && typeof current === 'number' && value <= current) return write();
         return refuse(key, value, `a project may only shorten it, and ${floorFrom(key)} says ${String(current)}; using ${String(current)}`);
       case 'score.enabled':

@@ -94,7 +94,7 @@ describe('config resolution', () => {
       'gate:\n  on_unavailable: ask\n  timeout_ms: 9000\nrisk:\n  rules: [./mine.yaml]\nplugins: [./mine.mjs, {plugin: ../.agentgov/policy.mjs}]\ngovernance:\n  db: /tmp/elsewhere.db\nbundled_plugins: none\n',
     );
     const loaded = loadConfig({ cwd: w.cwd, env: w.env });
-    expect(loaded.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 2000 });
+    expect(loaded.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 2000, deadline_ms: 30000 });
     expect(loaded.config.risk.rules).to.deep.equal([join(w.env['AGENTGOV_HOME']!, 'org.yaml'), './mine.yaml']);
     expect(loaded.config.plugins).to.deep.equal([join(w.env['AGENTGOV_HOME']!, 'policy.mjs'), './mine.mjs', { plugin: '../.agentgov/policy.mjs' }]);
     expect(loaded.config.governance.db).to.equal(null);
@@ -120,7 +120,7 @@ describe('config resolution', () => {
     const w = world();
     writeFileSync(join(w.cwd, 'agentgov.yaml'), 'gate:\n  on_unavailable: deny\n  timeout_ms: 500\nscore:\n  enabled: false\n');
     const loaded = loadConfig({ cwd: w.cwd, env: w.env });
-    expect(loaded.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 500 });
+    expect(loaded.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 500, deadline_ms: 30000 });
     expect(loaded.config.score.enabled).to.equal(false);
     expect(loaded.ignored).to.deep.equal([]);
   });
@@ -138,7 +138,7 @@ describe('config resolution', () => {
     const { config } = loadConfig({ cwd: w.cwd, env: w.env });
     expect(config.server.index).to.deep.equal({ ...defaultConfig().server.index, max_file_bytes: 2048 });
     expect(config.server.dev_mode).to.equal(false);
-    expect(config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 3000 });
+    expect(config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 3000, deadline_ms: 30000 });
   });
 
   it('treats an empty file as "no overrides"', () => {
