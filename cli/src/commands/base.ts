@@ -44,7 +44,7 @@ export abstract class AgentgovCommand extends Command {
 
 /** `--config PATH`, shared by every command that loads the configuration (resolution order in docs/config.md). */
 export const configOption = () =>
-  Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+  Option.String('--config', { description: 'Your config file (default: $AGENTGOV_CONFIG, else $AGENTGOV_HOME/config.yaml); ./agentgov.yaml merges over it, only tightening' });
 
 /** `--log-level LEVEL`, shared by commands that log; checked by `toLogLevel` (a bad value is a usage error). */
 export const logLevelOption = () =>
