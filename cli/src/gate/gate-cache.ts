@@ -28,7 +28,7 @@ import { DEFAULT_RULE_FILES, defaultRulesDir, type RuleSourceSpec } from '../ris
 import { resolveConfigLayersCheaply } from './config-file.js';
 
 /** Bump when the entry's shape or the meaning of a cached spec changes. */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 /** Entries kept; the oldest beyond this are removed when one is written. */
 const MAX_ENTRIES = 32;
 
@@ -186,7 +186,13 @@ function stampKey(env: NodeJS.ProcessEnv, create: boolean): Buffer | undefined {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !create) return undefined;
   }
-  writeFileSync(file, randomBytes(32), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  try {
+    writeFileSync(file, randomBytes(32), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  } catch (error) {
+    // Another gate made it first: use that one (checked as above).
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return stampKey(env, false);
+  }
   return readFileSync(file);
 }
 

@@ -8,6 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv } from '@agentgov/core/testing';
 import { expect } from 'chai';
+import { silentLogger } from '@agentgov/core';
+import { writeEndpointFile } from '../../src/gate/endpoint.js';
+import { GateServer } from '../../src/gate/server.js';
 import { runCli } from '../support/cli-process.js';
 
 interface GateJson {
@@ -58,6 +61,26 @@ describe('fail-open paths of the gate (the real binary, user + project config)',
       expect(listed.assessment?.reason_code).to.equal('command_unreadable');
       const objects = `{"tool_name":"mcp__odd__tool","session_id":"s","tool_input":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`;
       expect((await gate(objects)).verdict.decision).to.equal('ask');
+    });
+
+    it('200,000 nested lists with a gate socket up: not sent (JSON cannot encode them), assessed in process, ask', async () => {
+      const socket = join(env['AGENTGOV_HOME']!, 'gate.sock');
+      const server = new GateServer({
+        socketPath: socket,
+        token: 'tok',
+        logger: silentLogger,
+        decide: async () => ({ event_id: 'e', verdict: { decision: 'allow', reason: 'from the socket', decided_by: 'test' }, assessment: { score: 0, level: 'low', action: 'allow', reason_code: 'no_risk_detected', evidence: { rules: [] } } }),
+      });
+      await server.listen();
+      try {
+        writeEndpointFile({ socket, token: 'tok', pid: process.pid, started_at: '', config_file: null, gate: { on_unavailable: 'allow', timeout_ms: 3000 } }, env);
+        const depth = 200_000;
+        const out = await gate(`{"tool_name":"mcp__odd__tool","session_id":"s","tool_input":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`);
+        expect(out.verdict.decision).to.equal('ask');
+        expect(out.assessment?.reason_code).to.equal('command_unreadable');
+      } finally {
+        await server.close();
+      }
     });
 
     it('an ordinary list of paths is still allowed', async () => {
