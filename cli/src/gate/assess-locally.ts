@@ -24,6 +24,8 @@ export interface LocalAssessor {
   assess(event: ToolCallEvent): Promise<Assessment>;
   gateHook(event: ToolCallEvent, assessment: Assessment): Promise<GateVerdict | undefined>;
   ignored: string[];
+  /** The configuration's gate settings (the deadline and what answers after it). */
+  gate?: { deadline_ms?: number; on_unavailable?: 'ask' | 'deny' | 'allow' } | undefined;
 }
 
 /** AGENTGOV_GATE_TRACE=1: say on stderr which path a call took (for people and tests; the hook's stdout is unchanged). */
@@ -36,13 +38,13 @@ async function leanAssessor(entry: GateCacheEntry, options: { cwd: string; env: 
   if (riskPlugins.length === 0) {
     // No plugin taps assess or gate: the waterfall returns the engine's assessment and the bail hook no verdict.
     const engine = createRiskEngineFromRuleSet(ruleSetFromSpecs(entry.rules), { warm: false });
-    return { ignored: entry.ignored, assess: async (event) => engine.assess(event), gateHook: async () => undefined };
+    return { ignored: entry.ignored, gate: entry.config.config.gate, assess: async (event) => engine.assess(event), gateHook: async () => undefined };
   }
   const { leanHostAssessor } = await import('./assess-subset.js');
   return leanHostAssessor(entry, riskPlugins, options);
 }
 
-export async function assessLocally(input: GateInput, options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean }): Promise<GateOutcome> {
+export async function assessLocally(input: GateInput, options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean; learnGate?: (gate: LocalAssessor['gate']) => void }): Promise<GateOutcome> {
   const trace = tracer(options.env);
   const notes: string[] = [];
   let assessor: LocalAssessor | undefined;
@@ -64,6 +66,8 @@ export async function assessLocally(input: GateInput, options: { cwd: string; en
     const { fullAssessor } = await import('./assess-full.js');
     assessor = await fullAssessor(options, key, trace);
   }
+  // The configuration is known now: its gate.deadline_ms may shorten the call's deadline (never lengthen it).
+  options.learnGate?.(assessor.gate);
   const decider = createGateDecider({
     assess: assessor.assess,
     gateHook: assessor.gateHook,

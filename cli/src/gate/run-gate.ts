@@ -9,6 +9,7 @@
  */
 import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import type { GateHookFormat, GateOutcome } from '@agentgov/core/gate-hook';
+import type { LocalAssessor } from './assess-locally.js';
 import { isGateFailure, requestDecision, type GateFailure } from './client.js';
 import { gateEndpointFile, readEndpointFile, type EndpointRead, type GateEndpoint } from './endpoint.js';
 import { isInputProblem, parseGateText } from './input.js';
@@ -103,7 +104,7 @@ function stdinTimeout(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(value) && value > 0 ? value : STDIN_TIMEOUT_MS;
 }
 
-async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpoint | undefined, unreadable: string | undefined, state: { pending: boolean }): Promise<GateOutcome | GateFailure> {
+async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpoint | undefined, unreadable: string | undefined, state: GateCallState): Promise<GateOutcome | GateFailure> {
   const input = await readInput(io.stdin, stdinTimeout(io.env));
   if (isGateFailure(input)) {
     state.pending = input.pending === true;
@@ -124,7 +125,7 @@ async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpo
   if (!isGateFailure(result) || !LOCAL_FALLBACK.has(result.failure)) return result;
   // watch is not there to answer: assess in process with the same config, rules and engine.
   const { assessLocally, assessWithShippedRules } = await import('./assess-locally.js');
-  const options = { cwd: io.cwd, env: io.env, journal: !probe };
+  const options = { cwd: io.cwd, env: io.env, journal: !probe, learnGate: state.learnGate };
   try {
     return await assessLocally(parsed, options);
   } catch (error) {
@@ -140,6 +141,12 @@ async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpo
 
 /** Failures that mean "watch is not there" (rather than "watch is slow" or "the input is bad"): the gate assesses in process. */
 const LOCAL_FALLBACK = new Set<GateFailure['failure']>(['probe', 'no_endpoint', 'endpoint_unreadable', 'socket_missing', 'socket_refused', 'socket_error', 'bad_token', 'broken_reply', 'server_refused']);
+
+interface GateCallState {
+  /** stdin is still open, or work is still running: the caller must exit the process. */
+  pending: boolean;
+  learnGate: (gate: LocalAssessor['gate']) => void;
+}
 
 /** The hard deadline of one gate call when nothing sets it (gate.deadline_ms): see docs/risk.md. */
 export const DEFAULT_DEADLINE_MS = 30_000;
@@ -159,7 +166,7 @@ function deadlineOf(env: NodeJS.ProcessEnv, endpoint: GateEndpoint | undefined):
 /** on_unavailable for a call that could not finish: the registered value, never `allow`. */
 const failClosed = (value: OnUnavailable | undefined): OnUnavailable => (value === 'deny' ? 'deny' : 'ask');
 
-async function decideAndResolve(format: GateHookFormat, io: GateRunIo, endpoint: GateEndpoint | undefined, unreadable: string | undefined, state: { pending: boolean }): Promise<GateOutcome> {
+async function decideAndResolve(format: GateHookFormat, io: GateRunIo, endpoint: GateEndpoint | undefined, unreadable: string | undefined, state: GateCallState): Promise<GateOutcome> {
   let outcome = await decide(io, format, endpoint, unreadable, state);
   if (isGateFailure(outcome)) {
     // Only a failure needs gate.on_unavailable, so only a failure may pay for resolving it.
@@ -176,27 +183,44 @@ async function decideAndResolve(format: GateHookFormat, io: GateRunIo, endpoint:
 
 export async function runGate(format: GateHookFormat, io: GateRunIo): Promise<GateRunResult> {
   const stderr = () => io.stderr ?? process.stderr;
-  const state = { pending: false };
+  const started = Date.now();
   // A home others can write (or another user's) is not ours to trust: no config, endpoint or cache from it.
   const homeProblem = untrustedReason(agentgovHome(io.env), 'AGENTGOV_HOME');
   const read: EndpointRead = homeProblem ? { kind: 'missing' } : readEndpointFile(io.env);
   const endpoint = read.kind === 'found' ? read.endpoint : undefined;
   if (read.kind === 'unreadable') stderr().write(`agentgov gate: ${read.message}; assessing in process\n`);
-  const deadlineMs = deadlineOf(io.env, endpoint);
+  let deadlineMs = deadlineOf(io.env, endpoint);
   let timer: NodeJS.Timeout | undefined;
+  let fire: (value: 'deadline') => void = () => undefined;
   const deadline = new Promise<'deadline'>((resolve) => {
+    fire = resolve;
     timer = setTimeout(() => resolve('deadline'), deadlineMs);
   });
+  let onUnavailable = endpoint?.gate?.on_unavailable;
+  const state: GateCallState = {
+    pending: false,
+    // The configuration loaded on the way (watch down): its deadline may shorten the call's, never
+    // lengthen it, and its on_unavailable says what the deadline answers (never allow).
+    learnGate: (gate) => {
+      if (gate?.on_unavailable) onUnavailable = gate.on_unavailable;
+      const ms = gate?.deadline_ms;
+      if (typeof ms !== 'number' || !(ms > 0) || ms >= deadlineMs) return;
+      deadlineMs = ms;
+      clearTimeout(timer);
+      timer = setTimeout(() => fire('deadline'), Math.max(0, started + ms - Date.now()));
+    },
+  };
   const work: Promise<GateOutcome> = homeProblem
     ? refuseHome(format, io, homeProblem, state)
     : decideAndResolve(format, io, endpoint, read.kind === 'unreadable' ? read.message : undefined, state);
   const raced = await Promise.race([work, deadline]);
   clearTimeout(timer);
   let outcome: GateOutcome;
-  if (raced === 'deadline') {
+  // A verdict that arrives past the deadline (a timer cannot fire while the thread is busy) is not given either.
+  if (raced === 'deadline' || Date.now() - started >= deadlineMs) {
     const message = `no verdict within the gate's deadline of ${deadlineMs} ms (gate.deadline_ms)`;
     stderr().write(`agentgov gate: ${message}; answering the fail-closed way\n`);
-    outcome = unavailableOutcome({ failure: 'deadline', message }, failClosed(endpoint?.gate?.on_unavailable));
+    outcome = unavailableOutcome({ failure: 'deadline', message }, failClosed(onUnavailable));
     // Whatever is still running must not keep the process (or the agent) waiting.
     state.pending = true;
   } else outcome = raced;
@@ -206,7 +230,7 @@ export async function runGate(format: GateHookFormat, io: GateRunIo): Promise<Ga
 }
 
 /** An unsafe AGENTGOV_HOME: nothing in it is read; the call is judged by the shipped rules, at least `ask`. */
-async function refuseHome(format: GateHookFormat, io: GateRunIo, problem: string, state: { pending: boolean }): Promise<GateOutcome> {
+async function refuseHome(format: GateHookFormat, io: GateRunIo, problem: string, state: GateCallState): Promise<GateOutcome> {
   (io.stderr ?? process.stderr).write(`agentgov gate: refusing to use ${problem}\n`);
   const input = await readInput(io.stdin, stdinTimeout(io.env));
   if (isGateFailure(input)) {

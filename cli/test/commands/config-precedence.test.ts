@@ -88,6 +88,17 @@ describe('the user config is the floor, a project config only tightens (the real
     expect(out.notes ?? []).to.deep.equal([]);
   });
 
+  it('a project may lower the gate deadline (watch down: applied once the config is loaded), never raise it', async () => {
+    writeFileSync(join(project, 'agentgov.yaml'), 'gate:\n  deadline_ms: 1\n');
+    const lowered = await gate(call('ls'));
+    expect(lowered.verdict.decision).to.equal('deny'); // on_unavailable deny from the user's file, never allow
+    expect(lowered.verdict.reason).to.contain("no verdict within the gate's deadline of 1 ms");
+    writeFileSync(join(project, 'agentgov.yaml'), 'gate:\n  deadline_ms: 999999\n');
+    const raised = await gate(call('ls'));
+    expect(raised.verdict.decision).to.equal('allow');
+    expect((raised.notes ?? []).join(' ')).to.contain('ignored gate.deadline_ms: 999999 from the project config');
+  });
+
   it('config show says where each effective value came from', async () => {
     writeFileSync(join(project, 'agentgov.yaml'), 'log_level: WARNING\ngate:\n  on_unavailable: allow\n  timeout_ms: 1000\n');
     const show = await runCli(['config', 'show'], { env, cwd: project });
