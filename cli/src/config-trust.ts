@@ -1,19 +1,19 @@
 /**
  * What a project's own `./agentgov.yaml` may do. A cloned repository must not be able to switch
  * the safety off, so:
- *  - settings that loosen safety (`gate.on_unavailable: allow`) are honoured only from the user's
- *    own config (`$AGENTGOV_HOME/config.yaml`, `--config`, `$AGENTGOV_CONFIG`); from a project
- *    config they are replaced by the user's value (else the default) and reported;
+ *  - the user's own config (`$AGENTGOV_HOME/config.yaml`, `--config`, `$AGENTGOV_CONFIG`) is the
+ *    floor: the project's merges over it and may only tighten (core's config/layers.ts), so a
+ *    setting that loosens safety (`gate.on_unavailable: allow`) is ignored, and reported;
  *  - plugins and risk rule files a project config names (code and rules the project ships) load
  *    only once the user trusted that config (`agentgov trust [PATH]`, like `direnv allow`), keyed
  *    by its path and the SHA-256 of its content, so an edit needs a new trust.
  * The trust store is `$AGENTGOV_HOME/trust.json` (0600, in a 0700 directory).
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { AgentgovError, defaultConfig, loadConfig, type LoadedConfig } from '@agentgov/core';
-import { agentgovHome, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, userConfigPath } from '@agentgov/core/paths';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { AgentgovError, type LoadedConfig } from '@agentgov/core';
+import { agentgovHome, ensurePrivateHome, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
 
 const trustFile = (env: NodeJS.ProcessEnv): string => join(agentgovHome(env), 'trust.json');
 
@@ -58,46 +58,26 @@ export function setTrust(file: string, options: { revoke?: boolean; env?: NodeJS
     sha256 = sha256Of(file);
     store.projects[file] = { sha256, trusted_at: new Date().toISOString() };
   }
-  const home = agentgovHome(env);
-  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
-  chmodSync(home, PRIVATE_DIR_MODE);
+  ensurePrivateHome(env);
   const temp = `${trustFile(env)}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(store, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   renameSync(temp, trustFile(env));
   return sha256 ? { file, sha256 } : { file };
 }
 
-/** `gate.on_unavailable` from the user's own config file, else the default. */
-function userOnUnavailable(env: NodeJS.ProcessEnv): LoadedConfig['config']['gate']['on_unavailable'] {
-  const file = userConfigPath(env);
-  if (!existsSync(file)) return defaultConfig().gate.on_unavailable;
-  try {
-    return loadConfig({ configPath: file, env }).config.gate.on_unavailable;
-  } catch {
-    return defaultConfig().gate.on_unavailable;
-  }
-}
-
 /**
  * The config with what a project config may not do taken out; `ignored` says what and why (the
- * gate's answer, `config show` and every host's log repeat it). Only a config found as
- * `./agentgov.yaml` (source `cwd`) is a project's: the others are the user's own choice.
+ * gate's answer, `config show` and every host's log repeat it). Loading already kept the user's
+ * own file as the floor and refused every project value that would loosen it (core's layers.ts);
+ * here the plugins and rule files the project added are dropped unless the project is trusted.
  */
 export function applyProjectPolicy(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.env): { loaded: LoadedConfig; ignored: string[] } {
-  if (loaded.source !== 'cwd' || !loaded.file) return { loaded, ignored: [] };
-  const ignored: string[] = [];
-  const config = { ...loaded.config, gate: { ...loaded.config.gate }, risk: { ...loaded.config.risk } };
-  if (config.gate.on_unavailable === 'allow') {
-    config.gate.on_unavailable = userOnUnavailable(env);
-    ignored.push(
-      `ignored gate.on_unavailable: allow from the project config ${loaded.file}: a setting that loosens safety is honoured only from your own config ($AGENTGOV_HOME/config.yaml, --config, AGENTGOV_CONFIG); using '${config.gate.on_unavailable}'`,
-    );
-  }
-  if ((config.plugins.length || config.risk.rules.length) && !isTrusted(loaded.file, env)) {
-    const named = [...config.plugins.map((p) => `plugin ${typeof p === 'string' ? p : p.plugin}`), ...config.risk.rules.map((r) => `rule file ${r}`)];
-    config.plugins = [];
-    config.risk.rules = [];
-    ignored.push(`ignored ${named.join(', ')} named by the untrusted project config ${loaded.file}: review it, then run \`agentgov trust ${loaded.baseDir}\``);
-  }
+  const ignored = [...(loaded.ignored ?? [])];
+  const project = loaded.layers?.find((layer) => layer.role === 'project');
+  const added = loaded.projectAdded ?? { plugins: [], rules: [] };
+  if (!project || (!added.plugins.length && !added.rules.length) || isTrusted(project.file, env)) return { loaded, ignored };
+  const config = { ...loaded.config, plugins: loaded.config.plugins.filter((p) => !added.plugins.includes(p)), risk: { ...loaded.config.risk, rules: loaded.config.risk.rules.filter((r) => !added.rules.includes(r)) } };
+  const named = [...added.plugins.map((p) => `plugin ${typeof p === 'string' ? p : p.plugin}`), ...added.rules.map((r) => `rule file ${r}`)];
+  ignored.push(`ignored ${named.join(', ')} named by the untrusted project config ${project.file}: review it, then run \`agentgov trust ${dirname(project.file)}\``);
   return { loaded: { ...loaded, config }, ignored };
 }

@@ -39,6 +39,10 @@ export abstract class AgentgovCommand extends Command {
   }
 
   protected report(error: unknown): ExitCode {
+    // core's paths module (gate path: no error catalog) throws plain errors carrying a catalog code.
+    if (!(error instanceof AgentgovError) && error instanceof Error && (error as NodeJS.ErrnoException).code === 'E_CONFIG_INVALID') {
+      error = new AgentgovError('E_CONFIG_INVALID', error.message);
+    }
     if (error instanceof AgentgovError) {
       this.context.stderr.write(`error [${error.code}]: ${error.message}\n  hint: ${error.cliRemediation}\n`);
       return exitCodeForError(error.code);
@@ -52,7 +56,7 @@ export abstract class AgentgovCommand extends Command {
 
 /** `--config PATH`, shared by every command that loads the configuration (resolution order in docs/config.md). */
 export const configOption = () =>
-  Option.String('--config', { description: 'Config file (default: resolved: $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml)' });
+  Option.String('--config', { description: 'Your config file (default: $AGENTGOV_CONFIG, else $AGENTGOV_HOME/config.yaml); ./agentgov.yaml merges over it, only tightening' });
 
 /** `--log-level LEVEL`, shared by commands that log; checked by `toLogLevel` (a bad value is a usage error). */
 export const logLevelOption = () =>

@@ -53,6 +53,7 @@ export async function fullAssessor(options: { cwd: string; env: NodeJS.ProcessEn
   }
   return {
     ignored,
+    gate: loaded.config.gate,
     // As the pipeline does: a failing assess plugin keeps the engine's answer and says why.
     assess: async (event) => {
       const initial = engine.assess(event);

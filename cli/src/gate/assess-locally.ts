@@ -17,13 +17,15 @@ import { createRiskEngineFromRuleSet } from '../risk/engine.js';
 import { ruleSetFromSpecs } from '../risk/rule-compile.js';
 import { createGateDecider } from './decide.js';
 import { gateCacheKey, readGateCache, type GateCacheEntry } from './gate-cache.js';
-import { appendJournal } from './journal.js';
+import { appendJournal, type JournalEntry } from './journal.js';
 
 /** What the decider needs from a start: the assessment (engine + `assess` taps), the `gate` taps, and what the project policy ignored. */
 export interface LocalAssessor {
   assess(event: ToolCallEvent): Promise<Assessment>;
   gateHook(event: ToolCallEvent, assessment: Assessment): Promise<GateVerdict | undefined>;
   ignored: string[];
+  /** The configuration's gate settings (the deadline and what answers after it). */
+  gate?: { deadline_ms?: number; on_unavailable?: 'ask' | 'deny' | 'allow' } | undefined;
 }
 
 /** AGENTGOV_GATE_TRACE=1: say on stderr which path a call took (for people and tests; the hook's stdout is unchanged). */
@@ -36,14 +38,15 @@ async function leanAssessor(entry: GateCacheEntry, options: { cwd: string; env: 
   if (riskPlugins.length === 0) {
     // No plugin taps assess or gate: the waterfall returns the engine's assessment and the bail hook no verdict.
     const engine = createRiskEngineFromRuleSet(ruleSetFromSpecs(entry.rules), { warm: false });
-    return { ignored: entry.ignored, assess: async (event) => engine.assess(event), gateHook: async () => undefined };
+    return { ignored: entry.ignored, gate: entry.config.config.gate, assess: async (event) => engine.assess(event), gateHook: async () => undefined };
   }
   const { leanHostAssessor } = await import('./assess-subset.js');
   return leanHostAssessor(entry, riskPlugins, options);
 }
 
-export async function assessLocally(input: GateInput, options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean }): Promise<GateOutcome> {
+export async function assessLocally(input: GateInput, options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean; learnGate?: (gate: LocalAssessor['gate']) => void }): Promise<GateOutcome> {
   const trace = tracer(options.env);
+  const notes: string[] = [];
   let assessor: LocalAssessor | undefined;
   let key: string | undefined;
   try {
@@ -52,7 +55,10 @@ export async function assessLocally(input: GateInput, options: { cwd: string; en
     if ('entry' in read) {
       assessor = await leanAssessor(read.entry, options);
       trace(`lean path: rules and plugins from the gate cache (${read.entry.plugins.filter((p) => p.risk).length} plugin(s) loaded)`);
-    } else trace(`full start: ${read.stale}`);
+    } else {
+      trace(`full start: ${read.stale}`);
+      if (read.tampered) process.stderr.write(`agentgov gate: ${read.stale}\n`);
+    }
   } catch (error) {
     trace(`full start: the lean path failed (${(error as Error).message})`);
   }
@@ -60,17 +66,59 @@ export async function assessLocally(input: GateInput, options: { cwd: string; en
     const { fullAssessor } = await import('./assess-full.js');
     assessor = await fullAssessor(options, key, trace);
   }
+  // The configuration is known now: its gate.deadline_ms may shorten the call's deadline (never lengthen it).
+  options.learnGate?.(assessor.gate);
   const decider = createGateDecider({
     assess: assessor.assess,
     gateHook: assessor.gateHook,
-    record: (decision) => {
-      if (options.journal) appendJournal(decision, options.env);
-    },
+    record: (decision) => journal(decision, options, notes),
     emit: async () => undefined,
     defaultCwd: options.cwd,
   });
   const decision = await decider.decide(input);
   const outcome: GateOutcome = { verdict: { ...decision.verdict, reason: `${decision.verdict.reason} (assessed in process: watch is not running)` }, event_id: decision.event_id, assessment: decision.assessment };
-  if (assessor.ignored.length) outcome.notes = assessor.ignored;
+  if (assessor.ignored.length || notes.length) outcome.notes = [...assessor.ignored, ...notes];
   return outcome;
+}
+
+/** Journals a decision; a journal that cannot be written costs a note, never the verdict. */
+function journal(decision: JournalEntry, options: { env: NodeJS.ProcessEnv; journal: boolean }, notes: string[]): void {
+  if (!options.journal) return;
+  try {
+    appendJournal(decision, options.env);
+  } catch (error) {
+    notes.push(`the decision could not be journaled for watch to record: ${(error as Error).message}`);
+  }
+}
+
+const STRICTNESS: Record<GateVerdict['decision'], number> = { allow: 0, ask: 1, deny: 2 };
+
+/**
+ * When the policy could not be read (the config, a rule file, a plugin: the full start failed),
+ * the call is still judged — by the shipped rules alone — and answered at least `ask`: an
+ * unreadable policy never means allow, whatever `gate.on_unavailable` says, and `rm -rf ~` stays
+ * denied. The reason says the policy could not be read and why.
+ */
+export async function assessWithShippedRules(input: GateInput, options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean }, why: string): Promise<GateOutcome> {
+  const { createRiskEngine } = await import('../risk/engine.js');
+  const engine = await createRiskEngine();
+  const decider = createGateDecider({
+    assess: async (event) => engine.assess(event),
+    gateHook: async () => undefined,
+    record: (decision) => journal(decision, options, notes),
+    emit: async () => undefined,
+    defaultCwd: options.cwd,
+  });
+  const notes: string[] = [];
+  const decision = await decider.decide(input);
+  const judged = decision.verdict.decision;
+  const final = STRICTNESS[judged] >= STRICTNESS.ask ? judged : 'ask';
+  const note = `the policy could not be read (${why}): judged by the shipped rules only, and answered at least 'ask'; gate.on_unavailable does not apply`;
+  return {
+    verdict: { decision: final, reason: `agentgov: ${final}: ${note}; the shipped rules said: ${decision.verdict.reason}`, decided_by: 'policy-unreadable' },
+    event_id: decision.event_id,
+    assessment: decision.assessment,
+    unavailable: { code: 'policy_unreadable', message: why },
+    notes: [note, ...notes],
+  };
 }

@@ -29,6 +29,7 @@ export async function leanHostAssessor(entry: GateCacheEntry, riskPlugins: Cache
     : createRiskEngineFromRuleSet(ruleSetFromSpecs(entry.rules), { warm: false });
   return {
     ignored: entry.ignored,
+    gate: entry.config.config.gate,
     assess: async (event) => {
       const initial = engine.assess(event);
       try {

@@ -21,6 +21,7 @@ export type GateFailureCode =
   | 'socket_refused'
   | 'socket_error'
   | 'timeout'
+  | 'deadline'
   | 'bad_token'
   | 'broken_reply'
   | 'server_refused';
@@ -36,6 +37,13 @@ export function isGateFailure(value: unknown): value is GateFailure {
 
 /** Sends one event to the endpoint and resolves to the decision or to the failure. Never rejects. */
 export function requestDecision(endpoint: GateEndpoint, input: GateInput, timeoutMs: number): Promise<GateDecision | GateFailure> {
+  let frame: Buffer;
+  try {
+    frame = encodeFrame({ v: PROTOCOL_VERSION, token: endpoint.token, input });
+  } catch (error) {
+    // An event JSON cannot encode (lists nested 200,000 deep): not sent; the gate assesses it in process.
+    return Promise.resolve({ failure: 'socket_error', message: `the event cannot be sent to the gate at ${endpoint.socket} (${(error as Error).message})` });
+  }
   return new Promise((resolve) => {
     // node:net is loaded here, not at start-up: with watch down no connection is made (~5 ms a call).
     const { connect } = createRequire(import.meta.url)('node:net') as typeof import('node:net');
@@ -53,7 +61,7 @@ export function requestDecision(endpoint: GateEndpoint, input: GateInput, timeou
       () => finish({ failure: 'timeout', message: `no reply from the gate at ${endpoint.socket} within ${timeoutMs} ms (gate.timeout_ms)` }),
       timeoutMs,
     );
-    socket.on('connect', () => socket.write(encodeFrame({ v: PROTOCOL_VERSION, token: endpoint.token, input })));
+    socket.on('connect', () => socket.write(frame));
     socket.on('data', (chunk: Buffer) => {
       const frame = decoder.push(chunk);
       if (!frame) return;

@@ -6,8 +6,8 @@
  * One file per configuration, `$AGENTGOV_HOME/cache/gate/<key>.json` (0600, in 0700 directories).
  * The key is a SHA-256 over everything that decides what a full start would load: the cache
  * format, the CLI's package.json (version, bundled plugins), the rule schema's and rule reader's
- * build, the config file that resolution picks (path, source, content) and, for a project's
- * config, the trust store and the user's own config (which decide what the project may do). The
+ * build, the config files that resolution merges (the user's and the project's: path, content)
+ * and, with a project's config, the trust store (which decides what the project may add). The
  * entry then records what cannot be keyed before reading it: every rule file's SHA-256 and every
  * loaded plugin's entry file (size, mtime). Any difference, a file that is not ours or not
  * private, or one that does not parse, and the cache is not used: the gate takes the full start,
@@ -18,17 +18,17 @@
  * `riskRules`) are listed as `riskPlugins`; the lean path loads those and no other.
  * Node built-ins and this package's lean modules only: gate path.
  */
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentgovConfig } from '@agentgov/core';
-import { agentgovHome, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, userConfigPath } from '@agentgov/core/paths';
-import type { RuleSourceSpec } from '../risk/rule-compile.js';
-import { resolveConfigFileCheaply } from './config-file.js';
+import { agentgovHome, ensurePrivateHome, makeDirectories, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
+import { DEFAULT_RULE_FILES, defaultRulesDir, type RuleSourceSpec } from '../risk/rule-compile.js';
+import { resolveConfigLayersCheaply } from './config-file.js';
 
 /** Bump when the entry's shape or the meaning of a cached spec changes. */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 /** Entries kept; the oldest beyond this are removed when one is written. */
 const MAX_ENTRIES = 32;
 
@@ -82,19 +82,21 @@ function statStamp(url: URL): string {
 
 /** The key of the configuration a gate call in `cwd` would load, computed without loading it. */
 export function gateCacheKey(cwd: string, env: NodeJS.ProcessEnv): string {
-  const { file, source } = resolveConfigFileCheaply(cwd, env);
+  const { user, userSource, project } = resolveConfigLayersCheaply(cwd, env);
   const parts = [
     `format ${CACHE_FORMAT}`,
     `cli ${fileDigest(fileURLToPath(new URL('../../../package.json', import.meta.url)))}`,
     `schema ${statStamp(new URL('../risk/rule-schema.js', import.meta.url))} ${statStamp(new URL('../risk/rules.js', import.meta.url))} ${statStamp(new URL('../config-trust.js', import.meta.url))}`,
-    `config ${source} ${file ?? ''} ${fileDigest(file)}`,
+    `user ${userSource ?? 'none'} ${user ?? ''} ${fileDigest(user)}`,
+    `project ${project ?? ''} ${fileDigest(project)}`,
   ];
-  // What a project's config may do depends on the trust store and the user's own config.
-  if (source === 'cwd') parts.push(`trust ${fileDigest(join(agentgovHome(env), 'trust.json'))}`, `user ${fileDigest(existsSync(userConfigPath(env)) ? userConfigPath(env) : null)}`);
+  // What a project's config may do depends on the trust store.
+  if (project) parts.push(`trust ${fileDigest(join(agentgovHome(env), 'trust.json'))}`);
   return sha256(parts.join('\n'));
 }
 
-export type GateCacheRead = { entry: GateCacheEntry } | { stale: string };
+/** `tampered`: the entry was there but not what we wrote (say so, not only in a trace). */
+export type GateCacheRead = { entry: GateCacheEntry } | { stale: string; tampered?: boolean };
 
 /** The entry for `key` when it exists, is private and ours, parses and still matches every file it names. */
 export function readGateCache(key: string, env: NodeJS.ProcessEnv): GateCacheRead {
@@ -116,6 +118,16 @@ export function readGateCache(key: string, env: NodeJS.ProcessEnv): GateCacheRea
     return { stale: `${file} is corrupt (not JSON)` };
   }
   if (!isEntry(entry) || entry.format !== CACHE_FORMAT || entry.key !== key) return { stale: `${file} is corrupt or of another format` };
+  // Self-verifying: the stamp is an HMAC over the entry with a private per-user key, and the
+  // entry must hold every shipped rule file and every configured one. An edited entry (`"rules": []`)
+  // is refused and rebuilt, and said so: it never silently turns rules off.
+  const { stamp, ...unstamped } = entry as GateCacheEntry & { stamp?: unknown };
+  const expected = stampOf(JSON.stringify(unstamped), env, false);
+  if (typeof stamp !== 'string' || expected === undefined || !safeEqual(stamp, expected)) {
+    return { stale: `${file} does not match its stamp (edited, or written with another key): not used, rebuilt from the rule files`, tampered: true };
+  }
+  const missing = requiredRuleFiles(entry).find((required) => !entry.rules.some((source) => source.file === required));
+  if (missing) return { stale: `${file} lacks the rule file ${missing}: not used, rebuilt from the rule files`, tampered: true };
   for (const source of entry.rules) {
     if (!source.file) continue;
     if (fileDigest(source.file) !== source.sha256) return { stale: `rule file ${source.file} changed` };
@@ -149,18 +161,57 @@ function isEntry(value: unknown): value is GateCacheEntry {
 
 /** Writes an entry (temp file + rename, 0600 in 0700) and removes the oldest beyond MAX_ENTRIES. */
 export function writeGateCache(entry: Omit<GateCacheEntry, 'format' | 'written_at'>, env: NodeJS.ProcessEnv): string {
-  const home = agentgovHome(env);
-  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const home = ensurePrivateHome(env);
   const dir = gateCacheDir(env);
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makeDirectories(dir, PRIVATE_DIR_MODE);
   chmodSync(join(home, 'cache'), PRIVATE_DIR_MODE);
   chmodSync(dir, PRIVATE_DIR_MODE);
   const file = join(dir, `${entry.key}.json`);
   const temp = join(dir, `.${process.pid}.${Date.now()}.tmp`);
-  writeFileSync(temp, JSON.stringify({ format: CACHE_FORMAT, written_at: new Date().toISOString(), ...entry }), { mode: PRIVATE_FILE_MODE });
+  const body = JSON.stringify({ format: CACHE_FORMAT, written_at: new Date().toISOString(), ...entry });
+  const stamp = stampOf(body, env, true);
+  writeFileSync(temp, `${body.slice(0, -1)},"stamp":${JSON.stringify(stamp)}}`, { mode: PRIVATE_FILE_MODE });
   renameSync(temp, file);
   prune(dir);
   return file;
+}
+
+/** The per-user key the entries are stamped with: `$AGENTGOV_HOME/cache/gate/.stamp-key` (0600, ours), made on first write. */
+function stampKey(env: NodeJS.ProcessEnv, create: boolean): Buffer | undefined {
+  const file = join(gateCacheDir(env), '.stamp-key');
+  try {
+    const stat = lstatSync(file);
+    if (!stat.isFile() || (typeof process.getuid === 'function' && stat.uid !== process.getuid()) || (stat.mode & 0o077) !== 0) return undefined;
+    return readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !create) return undefined;
+  }
+  try {
+    writeFileSync(file, randomBytes(32), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  } catch (error) {
+    // Another gate made it first: use that one (checked as above).
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return stampKey(env, false);
+  }
+  return readFileSync(file);
+}
+
+function stampOf(body: string, env: NodeJS.ProcessEnv, create: boolean): string | undefined {
+  const key = stampKey(env, create);
+  if (!key) {
+    if (create) throw new Error('the gate cache stamp key is not private or not ours');
+    return undefined;
+  }
+  return createHmac('sha256', key).update(body).digest('hex');
+}
+
+const safeEqual = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** The rule files a full start reads: every shipped one and the config's own. */
+function requiredRuleFiles(entry: GateCacheEntry): string[] {
+  const shipped = DEFAULT_RULE_FILES.map((name) => join(defaultRulesDir(), name));
+  const base = entry.config.baseDir;
+  return [...shipped, ...entry.config.config.risk.rules.map((rule) => resolvePath(base, rule))];
 }
 
 function prune(dir: string): void {

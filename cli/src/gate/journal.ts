@@ -6,10 +6,10 @@
  * stable id, so an entry already recorded is skipped, never duplicated) and removes it.
  * Node built-ins only: gate path.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Assessment, GateVerdict, ToolCallEvent } from '@agentgov/core';
-import { agentgovHome, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
+import { agentgovHome, ensurePrivateHome, makeDirectories, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
 
 export interface JournalEntry {
   event: ToolCallEvent;
@@ -25,15 +25,28 @@ function fileNameOf(id: string): string {
   return safe === id && !id.startsWith('.') ? `${id}.json` : `${safe.slice(0, 80)}.${Buffer.from(id).toString('hex').slice(0, 120)}.json`;
 }
 
+/**
+ * The entry as JSON. Arguments nested past what JSON.stringify can recurse through (200,000 lists
+ * in lists: the engine reads only their first levels and answers `ask`) are recorded as a note
+ * saying so: the decision is kept, never lost to a stack overflow.
+ */
+function serializeEntry(entry: JournalEntry): string {
+  try {
+    return JSON.stringify(entry);
+  } catch (error) {
+    const note = `arguments not recorded: ${(error as Error).message}`;
+    return JSON.stringify({ ...entry, event: { ...entry.event, arguments: { agentgov_unrecorded: note } } });
+  }
+}
+
 export function appendJournal(entry: JournalEntry, env: NodeJS.ProcessEnv = process.env): string {
-  const home = agentgovHome(env);
-  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
+  ensurePrivateHome(env);
   const dir = gateJournalDir(env);
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makeDirectories(dir, PRIVATE_DIR_MODE);
   chmodSync(dir, PRIVATE_DIR_MODE);
   const file = join(dir, fileNameOf(entry.event.id));
   const temp = join(dir, `.${process.pid}.${Date.now()}.tmp`);
-  writeFileSync(temp, `${JSON.stringify(entry)}\n`, { mode: PRIVATE_FILE_MODE });
+  writeFileSync(temp, `${serializeEntry(entry)}\n`, { mode: PRIVATE_FILE_MODE });
   renameSync(temp, file);
   return file;
 }

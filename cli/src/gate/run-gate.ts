@@ -9,11 +9,13 @@
  */
 import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import type { GateHookFormat, GateOutcome } from '@agentgov/core/gate-hook';
+import type { LocalAssessor } from './assess-locally.js';
 import { isGateFailure, requestDecision, type GateFailure } from './client.js';
-import { gateEndpointFile, readEndpointFile, type GateEndpoint } from './endpoint.js';
+import { gateEndpointFile, readEndpointFile, type EndpointRead, type GateEndpoint } from './endpoint.js';
 import { isInputProblem, parseGateText } from './input.js';
 import { MAX_FRAME_BYTES } from './protocol.js';
-import { unavailableOutcome } from './verdict-format.js';
+import { unavailableOutcome, type OnUnavailable } from './verdict-format.js';
+import { agentgovHome, untrustedReason } from '@agentgov/core/paths';
 
 const DEFAULT_TIMEOUT_MS = 3000;
 /** How long the gate waits for the agent to write and close stdin (AGENTGOV_GATE_STDIN_TIMEOUT_MS overrides). */
@@ -102,7 +104,7 @@ function stdinTimeout(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(value) && value > 0 ? value : STDIN_TIMEOUT_MS;
 }
 
-async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpoint | undefined, unreadable: string | undefined, state: { pending: boolean }): Promise<GateOutcome | GateFailure> {
+async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpoint | undefined, unreadable: string | undefined, state: GateCallState): Promise<GateOutcome | GateFailure> {
   const input = await readInput(io.stdin, stdinTimeout(io.env));
   if (isGateFailure(input)) {
     state.pending = input.pending === true;
@@ -122,22 +124,50 @@ async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpo
   }
   if (!isGateFailure(result) || !LOCAL_FALLBACK.has(result.failure)) return result;
   // watch is not there to answer: assess in process with the same config, rules and engine.
+  const { assessLocally, assessWithShippedRules } = await import('./assess-locally.js');
+  const options = { cwd: io.cwd, env: io.env, journal: !probe, learnGate: state.learnGate };
   try {
-    const { assessLocally } = await import('./assess-locally.js');
-    return await assessLocally(parsed, { cwd: io.cwd, env: io.env, journal: !probe });
+    return await assessLocally(parsed, options);
   } catch (error) {
-    return { failure: 'local_assessment_failed', message: `${result.message}; assessing in process failed too: ${(error as Error).message}` };
+    // The config, a rule file or a plugin could not be loaded: never an allow (see assessWithShippedRules).
+    const why = `${(error as Error).message}; ${result.message}`;
+    try {
+      return await assessWithShippedRules(parsed, options, why);
+    } catch (inner) {
+      return { failure: 'local_assessment_failed', message: `${result.message}; assessing in process failed too: ${(error as Error).message} (${(inner as Error).message})` };
+    }
   }
 }
 
 /** Failures that mean "watch is not there" (rather than "watch is slow" or "the input is bad"): the gate assesses in process. */
 const LOCAL_FALLBACK = new Set<GateFailure['failure']>(['probe', 'no_endpoint', 'endpoint_unreadable', 'socket_missing', 'socket_refused', 'socket_error', 'bad_token', 'broken_reply', 'server_refused']);
 
-export async function runGate(format: GateHookFormat, io: GateRunIo): Promise<GateRunResult> {
-  const read = readEndpointFile(io.env);
-  const endpoint = read.kind === 'found' ? read.endpoint : undefined;
-  const state = { pending: false };
-  let outcome = await decide(io, format, endpoint, read.kind === 'unreadable' ? read.message : undefined, state);
+interface GateCallState {
+  /** stdin is still open, or work is still running: the caller must exit the process. */
+  pending: boolean;
+  learnGate: (gate: LocalAssessor['gate']) => void;
+}
+
+/** The hard deadline of one gate call when nothing sets it (gate.deadline_ms): see docs/risk.md. */
+export const DEFAULT_DEADLINE_MS = 30_000;
+
+/**
+ * The call's deadline: `gate.deadline_ms` as the running watch registered it, else the default;
+ * AGENTGOV_GATE_DEADLINE_MS may only lower it.
+ */
+function deadlineOf(env: NodeJS.ProcessEnv, endpoint: GateEndpoint | undefined): number {
+  const registered = endpoint?.gate?.deadline_ms;
+  let ms = typeof registered === 'number' && registered > 0 ? registered : DEFAULT_DEADLINE_MS;
+  const override = Number(env['AGENTGOV_GATE_DEADLINE_MS']);
+  if (Number.isFinite(override) && override > 0) ms = Math.min(ms, override);
+  return ms;
+}
+
+/** on_unavailable for a call that could not finish: the registered value, never `allow`. */
+const failClosed = (value: OnUnavailable | undefined): OnUnavailable => (value === 'deny' ? 'deny' : 'ask');
+
+async function decideAndResolve(format: GateHookFormat, io: GateRunIo, endpoint: GateEndpoint | undefined, unreadable: string | undefined, state: GateCallState): Promise<GateOutcome> {
+  let outcome = await decide(io, format, endpoint, unreadable, state);
   if (isGateFailure(outcome)) {
     // Only a failure needs gate.on_unavailable, so only a failure may pay for resolving it.
     const { gateSettings } = await import('./config-file.js');
@@ -145,8 +175,70 @@ export async function runGate(format: GateHookFormat, io: GateRunIo): Promise<Ga
     if (problem) (io.stderr ?? process.stderr).write(`agentgov gate: ${problem}\n`);
     outcome = unavailableOutcome(outcome, settings.on_unavailable);
     if (problem) outcome.notes = [problem];
+  } else if (outcome.unavailable?.code === 'policy_unreadable') {
+    (io.stderr ?? process.stderr).write(`agentgov gate: ${outcome.notes?.[0] ?? outcome.unavailable.message}\n`);
   }
+  return outcome;
+}
+
+export async function runGate(format: GateHookFormat, io: GateRunIo): Promise<GateRunResult> {
+  const stderr = () => io.stderr ?? process.stderr;
+  const started = Date.now();
+  // A home others can write (or another user's) is not ours to trust: no config, endpoint or cache from it.
+  const homeProblem = untrustedReason(agentgovHome(io.env), 'AGENTGOV_HOME');
+  const read: EndpointRead = homeProblem ? { kind: 'missing' } : readEndpointFile(io.env);
+  const endpoint = read.kind === 'found' ? read.endpoint : undefined;
+  if (read.kind === 'unreadable') stderr().write(`agentgov gate: ${read.message}; assessing in process\n`);
+  let deadlineMs = deadlineOf(io.env, endpoint);
+  let timer: NodeJS.Timeout | undefined;
+  let fire: (value: 'deadline') => void = () => undefined;
+  const deadline = new Promise<'deadline'>((resolve) => {
+    fire = resolve;
+    timer = setTimeout(() => resolve('deadline'), deadlineMs);
+  });
+  let onUnavailable = endpoint?.gate?.on_unavailable;
+  const state: GateCallState = {
+    pending: false,
+    // The configuration loaded on the way (watch down): its deadline may shorten the call's, never
+    // lengthen it, and its on_unavailable says what the deadline answers (never allow).
+    learnGate: (gate) => {
+      if (gate?.on_unavailable) onUnavailable = gate.on_unavailable;
+      const ms = gate?.deadline_ms;
+      if (typeof ms !== 'number' || !(ms > 0) || ms >= deadlineMs) return;
+      deadlineMs = ms;
+      clearTimeout(timer);
+      timer = setTimeout(() => fire('deadline'), Math.max(0, started + ms - Date.now()));
+    },
+  };
+  const work: Promise<GateOutcome> = homeProblem
+    ? refuseHome(format, io, homeProblem, state)
+    : decideAndResolve(format, io, endpoint, read.kind === 'unreadable' ? read.message : undefined, state);
+  const raced = await Promise.race([work, deadline]);
+  clearTimeout(timer);
+  let outcome: GateOutcome;
+  // A verdict that arrives past the deadline (a timer cannot fire while the thread is busy) is not given either.
+  if (raced === 'deadline' || Date.now() - started >= deadlineMs) {
+    const message = `no verdict within the gate's deadline of ${deadlineMs} ms (gate.deadline_ms)`;
+    stderr().write(`agentgov gate: ${message}; answering the fail-closed way\n`);
+    outcome = unavailableOutcome({ failure: 'deadline', message }, failClosed(onUnavailable));
+    // Whatever is still running must not keep the process (or the agent) waiting.
+    state.pending = true;
+  } else outcome = raced;
   const rendered = format.render(outcome);
   writeOut(io.stdout, rendered.stdout);
   return { exitCode: rendered.exitCode, stdinPending: state.pending };
+}
+
+/** An unsafe AGENTGOV_HOME: nothing in it is read; the call is judged by the shipped rules, at least `ask`. */
+async function refuseHome(format: GateHookFormat, io: GateRunIo, problem: string, state: GateCallState): Promise<GateOutcome> {
+  (io.stderr ?? process.stderr).write(`agentgov gate: refusing to use ${problem}\n`);
+  const input = await readInput(io.stdin, stdinTimeout(io.env));
+  if (isGateFailure(input)) {
+    state.pending = input.pending === true;
+    return unavailableOutcome(input, 'ask');
+  }
+  const parsed = parseGateText(input.text, format);
+  if (isInputProblem(parsed)) return unavailableOutcome({ failure: parsed.code, message: parsed.message }, 'ask');
+  const { assessWithShippedRules } = await import('./assess-locally.js');
+  return assessWithShippedRules(parsed, { cwd: io.cwd, env: io.env, journal: false }, `refusing to use ${problem}`);
 }

@@ -52,7 +52,11 @@ function formatCounts(counts: SkipCounts): string {
 /** `agentgov replay`: every capture under PATH through the whole pipeline, once. */
 export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
   const output = options.output ? resolve(options.output) : undefined;
-  let loaded = loadConfig({ configPath: options.configPath });
+  // As every CLI host: a project's plugins and rule files load only once trusted, and what it may not set is said.
+  const { applyProjectPolicy } = await import('../config-trust.js');
+  const policy = applyProjectPolicy(loadConfig({ configPath: options.configPath }));
+  let loaded = policy.loaded;
+  for (const note of policy.ignored) options.logger.warn(note);
   for (const warning of loaded.warnings) options.logger.warn(`${warning.file ?? ''} ${warning.path}: ${warning.message}`);
   if (output) loaded = withJsonlOutput(loaded, output);
   const host = await createPluginHost({ loaded, bundled: bundledPlugins(), resolveFrom: [CLI_PACKAGE_DIR], host: 'cli', logger: options.logger });

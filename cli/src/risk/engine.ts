@@ -94,8 +94,15 @@ const MAX_EVIDENCE_COMMANDS = 40;
 const FILE_TOOLS = new Set(['read', 'write', 'edit', 'search']);
 const URL_KEYS = ['url', 'uri', 'href', 'endpoint'];
 /** URLs written inside a fetch tool's text arguments, and how many of them are judged. */
-const URL_IN_TEXT = /\b(?:https?|file|ftp|gopher|dict):\/\/[^\s"'<>`)\]]+/gi;
-const MAX_URLS_IN_TEXT = 20;
+const URL_IN_TEXT = /\b(?:https?|file|ftp|gopher|dict):\/\/(?:\[[0-9a-f:.]+\])?[^\s"'<>`)\]]*/gi;
+/**
+ * Words of a fetch tool's text that read as a host without a scheme (`169.254.169.254/latest`,
+ * `[fd00:ec2::254]/latest`, `metadata.google.internal:80/x`): judged when their host is one a
+ * rule names (hosts.ts), since the tool may well add the `http://` itself.
+ */
+const HOST_IN_TEXT = /(?:^|[\s"'<>`(,;])(\[[0-9a-f:.]+\](?::\d+)?(?:\/[^\s"'<>`)]*)?|[a-z0-9][a-z0-9.-]*[.][a-z0-9.-]*(?::\d+)?(?:\/[^\s"'<>`)]*)?)/gi;
+/** How many URLs of a fetch tool's text are judged; past it the call is `ask` (what was not read could be anything). */
+const MAX_URLS_IN_TEXT = 200;
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'absolute_path'];
 /** File-tool arguments that list several paths (a patch's files). */
 const MULTI_PATH_KEYS = ['files', 'paths'];
@@ -243,16 +250,25 @@ class RuleEngine implements RiskEngine {
       const urlKey = URL_KEYS.find((k) => typeof value[k] === 'string' && value[k] !== '');
       if (urlKey !== undefined) answers.push(this.assessFetch({ url: value[urlKey] }, factors, cwd, projectRoot));
       for (const [key, child] of Object.entries(value)) {
-        const items = Array.isArray(child) ? child : [child];
-        for (const item of items) {
-          if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
-          if (++seen > NESTED_ARGS.values || depth + 1 > NESTED_ARGS.depth) {
-            truncated = true;
-            return;
-          }
-          visit(item as Record<string, unknown>, `${where}.${key}`, depth + 1);
-        }
+        if (!descend(child, `${where}.${key}`, depth)) return;
       }
+    };
+    // Lists are read like objects, with the same bounds: a list inside a list (`{steps: [[{command}]]}`)
+    // is one level deeper, and each list counts as a value read. False: a bound was passed.
+    const descend = (child: unknown, where: string, depth: number): boolean => {
+      if (child === null || typeof child !== 'object') return true;
+      if (++seen > NESTED_ARGS.values || depth + 1 > NESTED_ARGS.depth) {
+        truncated = true;
+        return false;
+      }
+      if (!Array.isArray(child)) {
+        visit(child as Record<string, unknown>, where, depth + 1);
+        return !truncated;
+      }
+      for (let index = 0; index < child.length; index++) {
+        if (!descend(child[index], `${where}[${index}]`, depth + 1)) return false;
+      }
+      return true;
     };
     visit(args, 'arguments', 0);
     const hits: Hit[] = [];
@@ -262,7 +278,7 @@ class RuleEngine implements RiskEngine {
       if (text !== undefined) hits.push({ rule, subject: text.length > 200 ? `${text.slice(0, 197)}...` : text, paths: [], via: [] });
     }
     if (hits.length > 0) answers.push(finish(hits, { rules: [], factors: [...factors, `${shown}'s name and arguments were read`] }, 'no_risk_detected'));
-    if (truncated) answers.push(unreadable(finish([], { rules: [], factors: [...factors] }, 'no_risk_detected'), [`${shown}'s arguments nest deeper than ${NESTED_ARGS.depth} levels or hold more than ${NESTED_ARGS.values} objects`]));
+    if (truncated) answers.push(unreadable(finish([], { rules: [], factors: [...factors] }, 'no_risk_detected'), [`${shown}'s arguments nest deeper than ${NESTED_ARGS.depth} levels or hold more than ${NESTED_ARGS.values} objects and lists`]));
     if (answers.length === 0) return finish([], { rules: [], factors: [...factors, `tool kind '${tool}' has no risk rules, and its arguments hold no command, path or URL`] }, 'no_risk_detected');
     return mostSevere(answers);
   }
@@ -354,8 +370,16 @@ class RuleEngine implements RiskEngine {
     const key = URL_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
     if (key === undefined) {
       // A fetch tool that takes its URLs inside text (Gemini CLI's web_fetch `prompt`): each URL in it.
-      const urls = [...new Set(Object.values(args).flatMap((v) => (typeof v === 'string' ? (v.match(URL_IN_TEXT) ?? []) : [])))].slice(0, MAX_URLS_IN_TEXT);
+      const texts = Object.values(args).filter((v): v is string => typeof v === 'string');
+      const schemed = texts.flatMap((v) => v.match(URL_IN_TEXT) ?? []);
+      const bare = texts.flatMap((v) => [...v.matchAll(HOST_IN_TEXT)].map((m) => (m[1] ?? '').replace(/[.,;:!?]+$/, '')));
+      const named = [...new Set([...schemed, ...bare.filter((host) => hostClasses(host).length > 0)])];
+      const urls = named.slice(0, MAX_URLS_IN_TEXT);
       if (urls.length === 0) return finish([], { rules: [], factors: [...factors, `no URL among ${URL_KEYS.join(', ')} or in the text of the arguments`] }, 'no_risk_detected');
+      if (named.length > urls.length) {
+        const judged = mostSevere(urls.map((url) => this.assessFetch({ url }, [...factors, `${url} is named in the arguments' text`], cwd, projectRoot)));
+        return unreadable(judged, [`the arguments' text names ${named.length} URLs; only the first ${MAX_URLS_IN_TEXT} were judged`]);
+      }
       return mostSevere(urls.map((url) => this.assessFetch({ url }, [...factors, `${url} is named in the arguments' text`], cwd, projectRoot)));
     }
     const url = args[key] as string;

@@ -6,6 +6,7 @@
 import { runEmit, type GovernanceDb, type LoadedConfig, type Logger, type PluginHost } from '@agentgov/core';
 import { createGateDecider } from '../gate/decide.js';
 import { ensurePrivateHome, gateSocketPath, removeEndpointFile, writeEndpointFile } from '../gate/endpoint.js';
+import { configFilesKey } from '../gate/config-file.js';
 import { GateServer, newGateToken } from '../gate/server.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 
@@ -35,7 +36,7 @@ export async function startLiveGate(options: { host: PluginHost; loaded: LoadedC
   await server.listen();
   try {
     db.registerGateEndpoint({ socket, token, pid: process.pid });
-    writeEndpointFile({ socket, token, pid: process.pid, started_at: new Date().toISOString(), config_file: loaded.file, gate: loaded.config.gate }, env);
+    writeEndpointFile({ socket, token, pid: process.pid, started_at: new Date().toISOString(), config_file: configFilesKey(loaded.layers?.map((layer) => layer.file) ?? [loaded.file]), gate: loaded.config.gate }, env);
   } catch (error) {
     await server.close();
     throw error;

@@ -9,7 +9,7 @@ export function defaultConfig(): AgentgovConfig {
       test_impact: { scheduler: 'on-demand', niceness: 10 }, checkpoint: { hook_timeout_s: 120 } },
     governance: { frameworks: [], db: null },
     risk: { rules: [] },
-    gate: { on_unavailable: 'ask', timeout_ms: 3000 },
+    gate: { on_unavailable: 'ask', timeout_ms: 3000, deadline_ms: 30000 },
     score: { enabled: true, listen: 'localhost:7331', token: null },
     dashboard: { listen: 'localhost:7332', token: null },
   };

@@ -6,3 +6,4 @@ export * from './schema.js';
 export * from './types.js';
 export * from './validate.js';
 export * from './interpolate.js';
+export * from './layers.js';

@@ -130,6 +130,12 @@ export const CONFIG_SCHEMA = {
           description: 'Verdict when no pipeline answers or the request cannot be relayed.',
         },
         timeout_ms: { type: 'integer', minimum: 1, default: 3000, description: 'How long `gate` waits for the pipeline.' },
+        deadline_ms: {
+          type: 'integer',
+          minimum: 1,
+          default: 30000,
+          description: 'Hard deadline of one gate call (reading the event, assessing, answering); past it the gate answers deny or ask per on_unavailable, never allow. A project config may only lower it.',
+        },
       },
     },
     score: {

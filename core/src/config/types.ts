@@ -21,7 +21,8 @@ export interface AgentgovConfig {
   };
   governance: { frameworks: string[]; db: string | null };
   risk: { rules: string[] };
-  gate: { on_unavailable: 'ask' | 'deny' | 'allow'; timeout_ms: number };
+  /** `deadline_ms`: the hard deadline of one gate call, after which it answers the fail-closed way (docs/risk.md). */
+  gate: { on_unavailable: 'ask' | 'deny' | 'allow'; timeout_ms: number; deadline_ms: number };
   score: { enabled: boolean; listen: string; token: string | null };
   dashboard: { listen: string; token: string | null };
   /** Unknown top-level keys are kept (and warned about), never silently dropped. */

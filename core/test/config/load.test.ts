@@ -55,24 +55,81 @@ describe('config resolution', () => {
     expect(resolveConfigFile({ cwd: nested, env: w.env }).source).to.equal('defaults');
   });
 
-  it('prefers $AGENTGOV_CONFIG over ./agentgov.yaml', () => {
+  it('uses $AGENTGOV_CONFIG as the user\'s file instead of the home one, with ./agentgov.yaml merged over it', () => {
     const w = world();
-    w.cwdFile();
+    w.homeFile();
+    writeFileSync(join(w.cwd, 'agentgov.yaml'), 'score:\n  enabled: false\n');
     const file = w.envFile();
     const loaded = loadConfig({ cwd: w.cwd, env: { ...w.env, AGENTGOV_CONFIG: file } });
-    expect(loaded).to.include({ file, source: 'env' });
+    expect(loaded.layers).to.deep.equal([
+      { role: 'user', file, source: 'env' },
+      { role: 'project', file: join(w.cwd, 'agentgov.yaml'), source: 'cwd' },
+    ]);
     expect(loaded.config.log_level).to.equal('WARNING');
+    expect(loaded.config.score.enabled).to.equal(false);
   });
 
-  it('prefers --config over everything', () => {
+  it('uses --config as the user\'s file before everything, still with the project merged over it', () => {
     const w = world();
     w.cwdFile();
     w.homeFile();
     const envFile = w.envFile();
     const file = w.flagFile();
     const loaded = loadConfig({ configPath: file, cwd: w.cwd, env: { ...w.env, AGENTGOV_CONFIG: envFile } });
-    expect(loaded).to.include({ file, source: 'flag' });
-    expect(loaded.config.log_level).to.equal('DEBUG');
+    expect(loaded.layers?.map((layer) => [layer.role, layer.file, layer.source])).to.deep.equal([
+      ['user', file, 'flag'],
+      ['project', join(w.cwd, 'agentgov.yaml'), 'cwd'],
+    ]);
+    // log_level is not a safety setting: the project's value is taken, and the origin says so.
+    expect(loaded.config.log_level).to.equal('ERROR');
+    expect(loaded.origins?.['log_level']).to.deep.equal({ from: 'project', file: join(w.cwd, 'agentgov.yaml') });
+  });
+
+  it('keeps the user\'s file as the floor: a project value that loosens it is ignored, naming key and file', () => {
+    const w = world();
+    const home = join(w.env['AGENTGOV_HOME']!, 'config.yaml');
+    writeFileSync(home, 'gate:\n  on_unavailable: deny\n  timeout_ms: 2000\nrisk:\n  rules: [./org.yaml]\nplugins: [./policy.mjs]\n');
+    writeFileSync(
+      join(w.cwd, 'agentgov.yaml'),
+      'gate:\n  on_unavailable: ask\n  timeout_ms: 9000\nrisk:\n  rules: [./mine.yaml]\nplugins: [./mine.mjs, {plugin: ../.agentgov/policy.mjs}]\ngovernance:\n  db: /tmp/elsewhere.db\nbundled_plugins: none\n',
+    );
+    const loaded = loadConfig({ cwd: w.cwd, env: w.env });
+    expect(loaded.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 2000, deadline_ms: 30000 });
+    expect(loaded.config.risk.rules).to.deep.equal([join(w.env['AGENTGOV_HOME']!, 'org.yaml'), './mine.yaml']);
+    expect(loaded.config.plugins).to.deep.equal([join(w.env['AGENTGOV_HOME']!, 'policy.mjs'), './mine.mjs', { plugin: '../.agentgov/policy.mjs' }]);
+    expect(loaded.config.governance.db).to.equal(null);
+    expect(loaded.projectAdded).to.deep.equal({ plugins: ['./mine.mjs', { plugin: '../.agentgov/policy.mjs' }], rules: ['./mine.yaml'] });
+    const ignored = (loaded.ignored ?? []).join('\n');
+    for (const key of ['gate.on_unavailable', 'gate.timeout_ms', 'governance.db']) expect(ignored).to.contain(`ignored ${key}:`);
+    expect(ignored).to.contain(join(w.cwd, 'agentgov.yaml'));
+    expect(loaded.origins?.['gate.on_unavailable']).to.deep.equal({ from: 'user', file: home });
+    expect(loaded.origins?.['server.repo']).to.deep.equal({ from: 'default', file: null });
+  });
+
+  it('a project may not stop the bundled plugins the floor loads; its own plugins keep them loading', () => {
+    const w = world();
+    writeFileSync(join(w.cwd, 'agentgov.yaml'), 'plugins: [./mine.mjs]\n');
+    expect(loadConfig({ cwd: w.cwd, env: w.env }).config.bundled_plugins).to.equal('all');
+    writeFileSync(join(w.cwd, 'agentgov.yaml'), 'bundled_plugins: none\n');
+    const loaded = loadConfig({ cwd: w.cwd, env: w.env });
+    expect(loaded.config.bundled_plugins).to.equal('auto');
+    expect(loaded.ignored?.join(' ')).to.contain('ignored bundled_plugins: "none"');
+  });
+
+  it('a project may tighten: on_unavailable ask → deny, a shorter timeout, the Score API off', () => {
+    const w = world();
+    writeFileSync(join(w.cwd, 'agentgov.yaml'), 'gate:\n  on_unavailable: deny\n  timeout_ms: 500\nscore:\n  enabled: false\n');
+    const loaded = loadConfig({ cwd: w.cwd, env: w.env });
+    expect(loaded.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 500, deadline_ms: 30000 });
+    expect(loaded.config.score.enabled).to.equal(false);
+    expect(loaded.ignored).to.deep.equal([]);
+  });
+
+  it('an invalid user file is an error even when a project file exists', () => {
+    const w = world();
+    writeFileSync(join(w.env['AGENTGOV_HOME']!, 'config.yaml'), 'gate: [\n');
+    w.cwdFile();
+    expect(() => loadConfig({ cwd: w.cwd, env: w.env })).to.throw(AgentgovError, join(w.env['AGENTGOV_HOME']!, 'config.yaml'));
   });
 
   it('merges the chosen file over the defaults, section by section', () => {
@@ -81,7 +138,7 @@ describe('config resolution', () => {
     const { config } = loadConfig({ cwd: w.cwd, env: w.env });
     expect(config.server.index).to.deep.equal({ ...defaultConfig().server.index, max_file_bytes: 2048 });
     expect(config.server.dev_mode).to.equal(false);
-    expect(config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 3000 });
+    expect(config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 3000, deadline_ms: 30000 });
   });
 
   it('treats an empty file as "no overrides"', () => {

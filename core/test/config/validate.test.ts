@@ -37,7 +37,7 @@ describe('config validation', () => {
   it('rejects an unknown key inside a section, pointing at the key', () => {
     const [issue] = check('gate:\n  on_unavailible: deny\n');
     expect(issue).to.include({ severity: 'error', path: 'gate.on_unavailible', line: 2, column: 3 });
-    expect(issue?.message).to.equal("unknown key 'on_unavailible' (did you mean 'on_unavailable'? allowed: on_unavailable, timeout_ms)");
+    expect(issue?.message).to.equal("unknown key 'on_unavailible' (did you mean 'on_unavailable'? allowed: on_unavailable, timeout_ms, deadline_ms)");
   });
 
   it('checks plugin entries: a string or { plugin, options }', () => {

@@ -38,7 +38,7 @@ describe('agentgov config show', () => {
     const result = await runCli(['config', 'show'], { cwd: project, env: isolatedEnv(home) });
     expect(result.stderr).to.equal('');
     expect(result.code).to.equal(0);
-    expect(result.stdout).to.contain(`# effective configuration, from ${join(project, 'agentgov.yaml')} (cwd)`);
+    expect(result.stdout).to.contain(`# effective configuration, from ${join(project, 'agentgov.yaml')} (project config, merged over it)`);
     const row = result.stdout.split('\n').find((line) => line.startsWith('marker '));
     expect(row).to.match(new RegExp(`^marker +2\\.0\\.1 +${join(project, 'local-plugins/marker/index.js').replace(/\//g, '\\/')} +sinks, gate$`));
     expect(existsSync(marker)).to.equal(true);
@@ -56,7 +56,7 @@ describe('agentgov config show', () => {
     expect(result.code).to.equal(0);
     const shown = JSON.parse(result.stdout) as { source: string; config: { gate: unknown; score: { listen: string } }; plugins: { name: string; hooks: string[]; provides: string[] }[] };
     expect(shown.source).to.equal('flag');
-    expect(shown.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 3000 });
+    expect(shown.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 3000, deadline_ms: 30000 });
     expect(shown.config.score.listen).to.equal('localhost:7331');
     expect(shown.plugins.map((p) => [p.name, p.hooks, p.provides])).to.deep.equal([['marker', ['sinks', 'gate'], ['sinks:marker-sink']]]);
   });
