@@ -37,6 +37,9 @@ export const events = sqliteTable(
     /** Capture file the event came from, or `gate` for a live gate request. */
     source: text('source').notNull(),
     ingestedAt: text('ingested_at').notNull(),
+    // Migration 0004 adds effective_score/_level/_action/_reason, kept by a trigger on assessments for
+    // readers (sqlite-reader.ts). They stay out of this typed schema on purpose: the stores select whole
+    // rows, and a read-only `status` of a system.db from before 0004 must not ask for them.
   },
   (t) => [index('events_session_idx').on(t.framework, t.sessionId), index('events_source_idx').on(t.source)],
 );
