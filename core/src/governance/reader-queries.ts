@@ -30,6 +30,12 @@ export interface ReaderDialect {
   like: SQL;
   /** A table expression over the rule hits of `c.evidence`, and the rule id of one hit (alias `r`). */
   ruleHits: { from: SQL; ruleId: SQL };
+  /**
+   * A call's effective assessment (the gate's when it decided the call, else the ingest one) as
+   * expressions over the events alias `e`, and the joins they need: system.db keeps it on the event
+   * row (migration 0004), so its scans join nothing; another store may join its assessments.
+   */
+  effective: { joins: SQL; score: SQL; level: SQL; action: SQL; reason: SQL };
   run<T>(query: SQL): Promise<T[]>;
 }
 
@@ -48,38 +54,54 @@ function subjectOf(args: Record<string, unknown>): string | null {
 /** Escapes LIKE's wildcards, so free text matches literally (with `ESCAPE '\'`). */
 const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** What a query of the calls needs beyond the filter. */
+interface CallsScope {
+  /** More conditions on the events alias `e` or the effective columns. */
+  where?: SQL[];
+  /** The effective assessment's evidence and the gate's verdict: two more joins, for few rows. */
+  detail?: boolean;
+}
+
 /**
- * The calls a filter selects, one row per event with its effective assessment (the gate's when
- * the gate decided it), as the CTE `c`. Filters on event columns come first, so the timestamp and
- * session indexes narrow the scan before assessments are joined.
+ * The calls a filter selects, one row per event with its effective assessment, as the CTE `c`.
+ * Every condition goes into one WHERE, so the timestamp and session indexes narrow the scan.
  */
-function callsCte(d: ReaderDialect, filter: CallFilter, extra: SQL[] = []): SQL {
-  const where: SQL[] = [...extra];
+function callsCte(d: ReaderDialect, filter: CallFilter, scope: CallsScope = {}): SQL {
+  const { effective: x } = d;
+  const where: SQL[] = [...(scope.where ?? [])];
   if (filter.since) where.push(sql`e.timestamp >= ${filter.since}`);
   if (filter.until) where.push(sql`e.timestamp < ${filter.until}`);
   if (filter.agents?.length) where.push(sql`e.framework IN (${list(filter.agents)})`);
   if (filter.project) where.push(sql`e.cwd = ${filter.project}`);
   if (filter.text) where.push(sql`${d.argumentsText} ${d.like} ${likePattern(filter.text)} ESCAPE '\\'`);
-  const outer: SQL[] = [];
-  if (filter.levels?.length) outer.push(sql`level IN (${list(filter.levels)})`);
-  if (filter.actions?.length) outer.push(sql`action IN (${list(filter.actions)})`);
-  if (filter.reason) outer.push(sql`reason_code = ${filter.reason}`);
+  if (filter.levels?.length) where.push(sql`${x.level} IN (${list(filter.levels)})`);
+  if (filter.actions?.length) where.push(sql`${x.action} IN (${list(filter.actions)})`);
+  if (filter.reason) where.push(sql`${x.reason} = ${filter.reason}`);
   const whereSql = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
-  const outerSql = outer.length ? sql`WHERE ${sql.join(outer, sql` AND `)}` : sql``;
-  return sql`WITH j AS (
+  const detail = scope.detail
+    ? {
+        columns: sql`, COALESCE(dg.evidence, di.evidence) AS evidence, dg.verdict AS verdict`,
+        joins: sql`LEFT JOIN ${d.assessments} dg ON dg.event_id = e.id AND dg.kind = 'gate'
+          LEFT JOIN ${d.assessments} di ON di.event_id = e.id AND di.kind = 'ingest'`,
+      }
+    : { columns: sql``, joins: sql`` };
+  return sql`WITH c AS (
       SELECT e.id, e.timestamp, e.framework, e.session_id, e.cwd, e.tool_name, e.canonical_tool, e.arguments,
-        COALESCE(g.score, i.score, 0) AS score,
-        COALESCE(g.level, i.level, 'low') AS level,
-        COALESCE(g.action, i.action, 'allow') AS action,
-        COALESCE(g.reason_code, i.reason_code, 'no_risk_detected') AS reason_code,
-        COALESCE(g.evidence, i.evidence) AS evidence,
-        g.verdict AS verdict
-      FROM ${d.events} e
-      LEFT JOIN ${d.assessments} g ON g.event_id = e.id AND g.kind = 'gate'
-      LEFT JOIN ${d.assessments} i ON i.event_id = e.id AND i.kind = 'ingest'
+        ${x.score} AS score, ${x.level} AS level, ${x.action} AS action, ${x.reason} AS reason_code ${detail.columns}
+      FROM ${d.events} e ${x.joins} ${detail.joins}
       ${whereSql}
-    ), c AS (SELECT * FROM j ${outerSql})`;
+    )`;
 }
+
+/** The effective assessment from the assessments table itself (two joins per call). */
+export const JOINED_EFFECTIVE = (assessments: SQL): ReaderDialect['effective'] => ({
+  joins: sql`LEFT JOIN ${assessments} g ON g.event_id = e.id AND g.kind = 'gate'
+    LEFT JOIN ${assessments} i ON i.event_id = e.id AND i.kind = 'ingest'`,
+  score: sql`COALESCE(g.score, i.score, 0)`,
+  level: sql`COALESCE(g.level, i.level, 'low')`,
+  action: sql`COALESCE(g.action, i.action, 'allow')`,
+  reason: sql`COALESCE(g.reason_code, i.reason_code, 'no_risk_detected')`,
+});
 
 const emptyCounts = (): CallCounts => ({ calls: 0, risky: 0, allow: 0, warn: 0, ask: 0, deny: 0 });
 
@@ -182,11 +204,12 @@ export class SqlGovernanceReader implements GovernanceReader {
         .slice(0, limit);
     tallies.reason.delete('no_risk_detected');
     const { from, ruleId } = this.d.ruleHits;
+    const { level, action } = this.d.effective;
+    const flagged = callsCte(this.d, filter, { detail: true, where: [sql`(${action} <> 'allow' OR ${level} IN (${list(RISKY)}))`] });
     // Ranked here, not by ORDER BY: the stores' collations would break ties differently.
     const rules = (
       await this.d.run<{ rule_id: string; calls: unknown }>(
-        sql`${c} SELECT ${ruleId} AS rule_id, count(DISTINCT c.id) AS calls FROM c, ${from}
-          WHERE c.action <> 'allow' OR c.level IN (${list(RISKY)}) GROUP BY ${ruleId}`,
+        sql`${flagged} SELECT ${ruleId} AS rule_id, count(DISTINCT c.id) AS calls FROM c, ${from} GROUP BY ${ruleId}`,
       )
     )
       .map((row) => ({ rule_id: row.rule_id, calls: num(row.calls) }))
@@ -216,7 +239,7 @@ export class SqlGovernanceReader implements GovernanceReader {
   }
 
   async session(framework: string, sessionId: string, page: Page) {
-    const c = callsCte(this.d, {}, [sql`e.framework = ${framework}`, sql`e.session_id = ${sessionId}`]);
+    const c = callsCte(this.d, {}, { detail: true, where: [sql`e.framework = ${framework}`, sql`e.session_id = ${sessionId}`] });
     const [summary] = await this.d.run<SessionRow>(sql`${c} SELECT ${SESSION_COLUMNS} FROM c GROUP BY framework, session_id`);
     if (!summary) return null;
     const calls = await this.d.run<CallRow>(
@@ -227,7 +250,7 @@ export class SqlGovernanceReader implements GovernanceReader {
   }
 
   async call(id: string): Promise<CallEvidence | null> {
-    const c = callsCte(this.d, {}, [sql`e.id = ${id}`]);
+    const c = callsCte(this.d, {}, { detail: true, where: [sql`e.id = ${id}`] });
     const [row] = await this.d.run<CallRow & { result: unknown }>(
       sql`${c} SELECT c.*, e.result FROM c JOIN ${this.d.events} e ON e.id = c.id`,
     );

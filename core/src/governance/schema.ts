@@ -44,6 +44,9 @@ export const events = sqliteTable(
     correlationKey: text('correlation_key'),
     /** 1 once the event was paired with its sighting from the other side (gate ↔ capture). */
     paired: integer('paired').notNull().default(0),
+    // Migration 0004 adds effective_score/_level/_action/_reason, kept by a trigger on assessments for
+    // readers (sqlite-reader.ts). They stay out of this typed schema on purpose: the stores select whole
+    // rows, and a read-only `status` of a system.db from before 0004 must not ask for them.
   },
   (t) => [index('events_session_idx').on(t.framework, t.sessionId), index('events_source_idx').on(t.source), index('events_correlation_idx').on(t.correlationKey)],
 );

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { SqlGovernanceReader, type GovernanceReader } from '@agentgov/core';
+import { JOINED_EFFECTIVE, SqlGovernanceReader, type GovernanceReader } from '@agentgov/core';
 import { describeFailure, poolConfig, redactUrl, type ConnectionOptions } from './connection.js';
 
 /**
@@ -22,6 +22,7 @@ export async function openPostgresReader(options: ConnectionOptions, baseDir: st
       assessments: sql.raw('agentgov.assessments'),
       assessedAt: sql`to_char(a.assessed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
       argumentsText: sql`e.arguments::text`,
+      effective: JOINED_EFFECTIVE(sql.raw('agentgov.assessments')),
       like: sql`ILIKE`,
       ruleHits: {
         from: sql`jsonb_array_elements(CASE WHEN jsonb_typeof(c.evidence->'rules') = 'array' THEN c.evidence->'rules' ELSE '[]'::jsonb END) r`,
