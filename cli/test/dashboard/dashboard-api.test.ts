@@ -5,7 +5,7 @@ import { startPostgres, type PostgresCluster } from '@agentgov/plugin-sink-postg
 import { expect } from 'chai';
 import { runCli } from '../support/cli-process.js';
 import { snapshotTree } from '../support/daemon.js';
-import { expectedCounts, makeDashboardHome, startDashboard, type DashboardHome, type RunningDashboard } from './fixture.js';
+import { expectedCounts, makeDashboardHome, recordedOutbox, startDashboard, type DashboardHome, type RunningDashboard } from './fixture.js';
 
 const get = async (url: string, init: RequestInit = {}) => {
   const response = await fetch(url, init);
@@ -218,14 +218,7 @@ describe('agentgov dashboard over a real PostgreSQL team store', function () {
     const url = await cluster.createDatabase('dashboard');
     home = makeDashboardHome(1500, `plugins:\n  - plugin: '@agentgov/plugin-sink-postgres'\n    options:\n      url: '${url}'\n`);
     const sink = createPostgresSink({ url }, home.root);
-    const assessedAt = '2026-11-25T19:00:00.000Z';
-    const records = home.calls.map((c) => ({
-      event: c.event,
-      assessment: c.assessment,
-      kind: c.verdict ? ('gate' as const) : ('ingest' as const),
-      ...(c.verdict ? { verdict: c.verdict } : {}),
-      assessed_at: assessedAt,
-    }));
+    const records = recordedOutbox(home.db);
     for (let i = 0; i < records.length; i += 500) await sink.writeBatch(records.slice(i, i + 500));
     await sink.close();
 
@@ -250,7 +243,7 @@ describe('agentgov dashboard over a real PostgreSQL team store', function () {
       expect(call.body['assessments']).to.have.length(1);
       expect(call.body).to.include({ id, verdict: home.calls.find((c) => c.event.id === id)!.verdict!.decision });
       const events = await cluster.query<{ n: string }>('dashboard', 'SELECT count(*) AS n FROM agentgov.events');
-      expect(Number(events[0]!.n)).to.equal(1500);
+      expect(Number(events[0]!.n)).to.equal(new Set(records.map((r) => r.event.id)).size);
     } finally {
       await fromSqlite.daemon.stop();
       await fromPostgres.daemon.stop();

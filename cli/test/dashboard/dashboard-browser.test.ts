@@ -6,7 +6,7 @@ import { startPostgres, type PostgresCluster } from '@agentgov/plugin-sink-postg
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
-import { expectedCounts, makeDashboardHome, startDashboard, type DashboardHome, type RunningDashboard } from './fixture.js';
+import { expectedCounts, makeDashboardHome, recordedOutbox, startDashboard, type DashboardHome, type RunningDashboard } from './fixture.js';
 
 /** Screenshots of every view: `AGENTGOV_SCREENSHOTS=docs/dashboard` writes the ones docs/dashboard.md shows. */
 const SHOTS = process.env['AGENTGOV_SCREENSHOTS'] ?? makeTempDir('dashboard-shots-');
@@ -138,13 +138,7 @@ browserSuite('PostgreSQL team store', async () => {
   const url = await cluster.createDatabase('dashboard_browser');
   const home = makeDashboardHome(2000, `plugins:\n  - plugin: '@agentgov/plugin-sink-postgres'\n    options:\n      url: '${url}'\n`);
   const sink = createPostgresSink({ url }, home.root);
-  const records = home.calls.map((c) => ({
-    event: c.event,
-    assessment: c.assessment,
-    kind: c.verdict ? ('gate' as const) : ('ingest' as const),
-    ...(c.verdict ? { verdict: c.verdict } : {}),
-    assessed_at: '2026-11-25T19:00:00.000Z',
-  }));
+  const records = recordedOutbox(home.db);
   for (let i = 0; i < records.length; i += 500) await sink.writeBatch(records.slice(i, i + 500));
   await sink.close();
   return { home, args: ['--store', 'postgres'], teardown: async () => cluster.destroy() };

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GovernanceDb } from '@agentgov/core';
+import { GovernanceDb, type OutboxRecord } from '@agentgov/core';
 import { generateGovernanceData, isolatedEnv, makeTempDir, recordGeneratedCalls, type GeneratedCall } from '@agentgov/core/testing';
 import Database from 'better-sqlite3';
 import { startDaemon, type Daemon } from '../support/daemon.js';
@@ -59,6 +59,50 @@ export function expectedCounts(db: string, since: string, until: string, agent?:
       )
       .get(since, until, agent ?? null, agent ?? null) as Record<string, number>;
     return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v ?? 0]));
+  } finally {
+    sqlite.close();
+  }
+}
+
+/**
+ * What system.db recorded, as the outbox hands it to a store sink: the team store gets exactly the
+ * events system.db holds (after its correlation merged sightings of one call), each assessment with its kind.
+ */
+export function recordedOutbox(db: string): OutboxRecord[] {
+  const sqlite = new Database(db, { readonly: true });
+  try {
+    type Row = Record<string, string | number | null>;
+    const rows = sqlite
+      .prepare(
+        `SELECT e.id, e.framework, e.session_id, e.timestamp, e.cwd, e.tool_name, e.canonical_tool, e.arguments,
+           a.kind, a.score, a.level, a.action, a.reason_code, a.evidence, a.verdict, a.verdict_reason, a.decided_by, a.created_at
+         FROM events e JOIN assessments a ON a.event_id = e.id ORDER BY a.id`,
+      )
+      .all() as Row[];
+    return rows.map((r) => ({
+      event: {
+        id: String(r['id']),
+        framework: String(r['framework']),
+        session_id: String(r['session_id']),
+        timestamp: String(r['timestamp']),
+        cwd: String(r['cwd']),
+        tool_name: String(r['tool_name']),
+        canonical_tool: String(r['canonical_tool']) as OutboxRecord['event']['canonical_tool'],
+        arguments: JSON.parse(String(r['arguments'])) as Record<string, unknown>,
+      },
+      assessment: {
+        score: Number(r['score']),
+        level: r['level'] as OutboxRecord['assessment']['level'],
+        action: r['action'] as OutboxRecord['assessment']['action'],
+        reason_code: String(r['reason_code']),
+        evidence: JSON.parse(String(r['evidence'])) as OutboxRecord['assessment']['evidence'],
+      },
+      kind: r['kind'] as OutboxRecord['kind'],
+      ...(r['verdict']
+        ? { verdict: { decision: r['verdict'] as 'allow' | 'ask' | 'deny', reason: String(r['verdict_reason'] ?? ''), decided_by: String(r['decided_by'] ?? '') } }
+        : {}),
+      assessed_at: String(r['created_at']),
+    }));
   } finally {
     sqlite.close();
   }
