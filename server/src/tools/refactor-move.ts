@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { AgentgovError, type FileMove, type RefactorEdit, type RefactorEngine } from '@agentgov/core';
+import { AgentgovError, type FileMove, type RefactorEdit, type RefactorEngine, type UneditedReference } from '@agentgov/core';
 import { simpleGit } from 'simple-git';
 import { z } from 'zod';
 import { refactorService, requireRecon } from '../refactor/refactor-context.js';
@@ -62,9 +62,13 @@ export const refactorMoveTool = defineTool({
       if (engine) byEngine.set(engine, [...(byEngine.get(engine) ?? []), move]);
     }
     const edits: RefactorEdit[] = [];
+    const unedited: UneditedReference[] = [];
+    const warnings: string[] = [];
     for (const [engine, files] of byEngine) {
       const plan = await engine.move({ from: from.relative, to: to.relative, files, includeComments: args.include_comments }, service.workspace);
       edits.push(...plan.edits);
+      unedited.push(...(plan.unedited ?? []));
+      warnings.push(...(plan.warnings ?? []));
     }
     const gitMoves = new Set<string>();
     if (await tracked(ctx.repoRoot, from.relative)) gitMoves.add(from.relative);
@@ -75,6 +79,8 @@ export const refactorMoveTool = defineTool({
       movedFiles: moving.map((m) => m.from),
       gitMoves,
       collisions: [],
+      unedited,
+      warnings,
       engines: [...byEngine.keys()].map((e) => e.name),
       summary: `Move ${from.relative}${directory ? '/' : ''} to ${to.relative}${directory ? `/ (${moving.length} indexed files)` : ''}`,
     });

@@ -48,6 +48,8 @@ export const refactorRenameTool = defineTool({
       movedFiles: [],
       gitMoves: new Set(),
       collisions: plan.collisions,
+      unedited: plan.unedited ?? [],
+      warnings: plan.warnings ?? [],
       engines: [engine.name],
       summary: `Rename ${symbol.qualifiedName} (${symbol.path}:${symbol.line}) to ${newName}`,
     });
