@@ -162,7 +162,10 @@ const MAX_UNEDITED_SHOWN = 20;
 
 /** One line per reference left unedited (the first `MAX_UNEDITED_SHOWN`), for display_to_user. */
 export function uneditedLines(unedited: readonly UneditedReference[]): string[] {
-  const lines = unedited.slice(0, MAX_UNEDITED_SHOWN).map((u) => `  ${u.path}:${u.line} [${u.certainty}] ${u.reason}${u.text ? ` — ${u.text}` : ''}`);
+  const rank: Record<Certainty, number> = { high: 0, medium: 1, low: 2 };
+  const lines = [...unedited]
+    .sort((a, b) => rank[a.certainty] - rank[b.certainty])
+    .slice(0, MAX_UNEDITED_SHOWN).map((u) => `  ${u.path}:${u.line} [${u.certainty}] ${u.reason}${u.text ? ` — ${u.text}` : ''}`);
   if (unedited.length > MAX_UNEDITED_SHOWN) lines.push(`  … ${unedited.length - MAX_UNEDITED_SHOWN} more in preview.unedited`);
   return lines;
 }
@@ -182,7 +185,8 @@ function displayOf(preview: RefactorPreview, counts: Record<Certainty, number>, 
   for (const warning of preview.warnings) text += `\nWarning: ${warning}`;
   if (preview.unedited.length > 0) {
     const n = preview.unedited.length;
-    text += `\n${n} reference${n === 1 ? '' : 's'} left unedited:\n${uneditedLines(preview.unedited).join('\n')}`;
+    const by = countByCertainty(preview.unedited);
+    text += `\n${n} reference${n === 1 ? '' : 's'} left unedited (${by.high} high, ${by.medium} medium, ${by.low} low):\n${uneditedLines(preview.unedited).join('\n')}`;
   }
   return text;
 }

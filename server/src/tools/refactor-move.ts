@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { refactorService, requireRecon } from '../refactor/refactor-context.js';
 import { refactorPreviewSchema, renderPreview, type RefactorPreviewResult } from '../refactor/refactor-preview.js';
 import { storePreview } from '../refactor/preview-builder.js';
+import { uneditedForMove } from '../refactor/unedited-references.js';
 import { defineTool } from './tool.js';
 
 const input = z
@@ -33,7 +34,7 @@ export const refactorMoveTool = defineTool({
     'Previews moving a file or directory and rewriting every import that reaches it (relative specifiers with or without extension, `.js` specifiers of `.ts` sources, index files, tsconfig paths, re-exports, dynamic import() and require(), Python absolute/relative/aliased imports) plus the moved files\' own relative imports. Writes nothing; refactor_commit applies it (git mv for tracked files).',
   inputSchema: input,
   outputSchema: refactorPreviewSchema,
-  returns: '`refactor_id`, `preview.moves` (from, to, git), `preview.edits` (per file: hunks with `old`, `new`, `line`, `column`, `range`, `certainty`), `preview.counts`, `preview.verification_required`, `display_to_user`.',
+  returns: '`refactor_id`, `preview.moves` (from, to, git), `preview.edits` (per file: hunks with `id`, `old`, `new`, `line`, `column`, `range`, `certainty`), `preview.unedited` (importers and attribute uses of the moved modules left unedited, each with `reason`), `preview.warnings`, `preview.pending_review`, `preview.counts`, `preview.verification_required`, `display_to_user`.',
   whenToUse: 'To move or rename a module or directory without breaking its importers, after recon (recon_impact on the file shows its importers).',
   related: ['recon', 'recon_impact', 'refactor_commit', 'refactor_cancel', 'refactor_rename'],
   errors: ['E_INDEX_NOT_READY', 'E_RECON_REQUIRED', 'E_READ_ONLY_SESSION', 'E_NOT_FOUND', 'E_DESTINATION_EXISTS', 'E_PATH_OUTSIDE_REPO'],
@@ -72,6 +73,7 @@ export const refactorMoveTool = defineTool({
     }
     const gitMoves = new Set<string>();
     if (await tracked(ctx.repoRoot, from.relative)) gitMoves.add(from.relative);
+    const leftOut = uneditedForMove(service.workspace, moving, edits, unedited);
     return storePreview(service, {
       kind: 'move',
       edits,
@@ -79,7 +81,7 @@ export const refactorMoveTool = defineTool({
       movedFiles: moving.map((m) => m.from),
       gitMoves,
       collisions: [],
-      unedited,
+      unedited: leftOut,
       warnings,
       engines: [...byEngine.keys()].map((e) => e.name),
       summary: `Move ${from.relative}${directory ? '/' : ''} to ${to.relative}${directory ? `/ (${moving.length} indexed files)` : ''}`,

@@ -1,5 +1,18 @@
 import { AgentgovError } from '@agentgov/core';
-import type { EngineReference, FileMove, MovePlan, MoveRequest, RefactorEdit, RefactorEngine, RefactorSymbol, RefactorWorkspace, RenameCollision, RenamePlan, RenameRequest } from '@agentgov/core/contracts';
+import type {
+  EngineReference,
+  FileMove,
+  MovePlan,
+  MoveRequest,
+  RefactorEdit,
+  RefactorEngine,
+  RefactorSymbol,
+  RefactorWorkspace,
+  RenameCollision,
+  RenamePlan,
+  RenameRequest,
+  UneditedReference,
+} from '@agentgov/core/contracts';
 import type * as TS from 'typescript';
 import { declarationsIn } from './typescript-declarations.js';
 import { commentAndStringRanges, mentionOffsets } from './typescript-mentions.js';
@@ -78,65 +91,100 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     return found;
   }
 
+  /**
+   * One rename over every project of the repository: each tsconfig/jsconfig project (and the
+   * inferred one) whose program holds the declaration's file and whose own files spell the name is
+   * asked, and the locations merged (a file's own project wins where two disagree). Workspace
+   * packages imported by name resolve to their sources, so importers in other packages are found.
+   * References the index resolved in scripts no program holds become edits at the index's certainty.
+   */
   async rename(request: RenameRequest, workspace: RefactorWorkspace): Promise<RenamePlan> {
     const projects = await this.#load(workspace);
-    const { project, fileName, position } = this.#locate(projects, request.symbol);
-    const info = project.service.getRenameInfo(fileName, position, PREFERENCES);
+    const home = this.#locate(projects, request.symbol);
+    const info = home.project.service.getRenameInfo(home.fileName, home.position, PREFERENCES);
     if (!info.canRename) throw refused(info.localizedErrorMessage);
-    const code = project.service.findRenameLocations(fileName, position, false, false, PREFERENCES) ?? [];
-    const edits = this.#renameEdits(projects, project, code, request.newName, 'high');
-    if (request.includeComments) edits.push(...this.#mentions(projects, project, code, request.symbol.name, request.newName));
-    return { edits, collisions: this.#collisions(projects, project, fileName, position, code, request.newName) };
-  }
-
-  async move(request: MoveRequest, workspace: RefactorWorkspace): Promise<MovePlan> {
-    const projects = await this.#load(workspace);
-    const touched = new Map<string, TypeScriptProject>();
-    for (const file of request.files) {
-      const project = projects.projectOf(file.from);
-      touched.set(project.key, project);
+    const searched = this.#holding(projects, [home.project], [request.symbol.name], [home.fileName]).map((project) => ({
+      project,
+      locations: project.service.findRenameLocations(home.fileName, home.position, false, false, PREFERENCES) ?? [],
+    }));
+    const edits = new MergedEdits(projects);
+    for (const { project, locations } of searched) edits.add(project, this.#renameEdits(projects, project, locations, request.newName, 'high'));
+    if (request.includeComments) {
+      const code = searched.flatMap((s) => s.locations);
+      for (const { project } of searched) edits.add(project, this.#mentions(projects, project, code, request.symbol.name, request.newName));
     }
-    const edits: RefactorEdit[] = [];
-    const seen = new Set<string>();
-    const format = projects.ts.getDefaultFormatCodeSettings();
-    for (const project of touched.values()) {
-      const changes = project.service.getEditsForFileRename(projects.absolute(request.from), projects.absolute(request.to), format, PREFERENCES);
-      for (const change of changes) {
-        const path = projects.relative(change.fileName);
-        if (path === null) continue;
-        const text = workspace.read(path);
-        if (text === undefined) continue;
-        for (const textChange of change.textChanges) {
-          const key = `${path}:${textChange.span.start}:${textChange.span.length}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          edits.push(editAt(path, text, textChange.span, textChange.newText, 'high'));
-        }
+    const collisions = new Map<string, RenameCollision>();
+    for (const { project, locations } of searched) {
+      for (const collision of this.#collisions(projects, project, home.fileName, home.position, locations, request.newName)) {
+        collisions.set(`${collision.path}:${collision.line}:${collision.existing}`, collision);
       }
     }
-    return { edits };
+    const outside = indexEditsOutsidePrograms(projects, workspace, request.symbol, request.newName, searched.map((s) => s.project));
+    return { edits: [...edits.list(), ...outside], collisions: [...collisions.values()] };
+  }
+
+  /**
+   * A move over every project whose program holds a moved file: each rewrites its importers (the
+   * importer's own project wins where two disagree). An import by package name that reaches a moved
+   * file through package.json is not respelled as a relative path: it is listed as unedited.
+   */
+  async move(request: MoveRequest, workspace: RefactorWorkspace): Promise<MovePlan> {
+    const projects = await this.#load(workspace);
+    const owners = request.files.map((file) => projects.projectOf(file.from));
+    const moved = request.files.map((file) => projects.absolute(file.from));
+    const edits = new MergedEdits(projects);
+    const unedited: UneditedReference[] = [];
+    const format = projects.ts.getDefaultFormatCodeSettings();
+    // importers by package name do not spell the file's name: every project holding a moved file is asked
+    for (const project of this.#holding(projects, owners, null, moved)) {
+      const options = project.service.getProgram()?.getCompilerOptions() ?? {};
+      const changes = project.service.getEditsForFileRename(projects.absolute(request.from), projects.absolute(request.to), format, PREFERENCES);
+      const found: RefactorEdit[] = [];
+      for (const change of changes) {
+        const path = projects.relative(change.fileName);
+        const text = path === null ? undefined : workspace.read(path);
+        if (path === null || text === undefined) continue;
+        for (const textChange of change.textChanges) {
+          const edit = editAt(path, text, textChange.span, textChange.newText, 'high');
+          if (isPackageSpecifier(edit.oldText, options) && /^\.\.?\//.test(edit.newText)) {
+            unedited.push({ path, line: edit.span.startLine, column: edit.span.startCol, text: lineOf(text, edit.span.startLine), certainty: 'high', reason: `imports the moved file by its package name '${edit.oldText}' (package.json exports/types/main): update the package's entry, not the import` });
+            continue;
+          }
+          found.push(edit);
+        }
+      }
+      edits.add(project, found);
+    }
+    const list = edits.list();
+    unedited.push(...bareImportsLeft(projects, workspace, new Set(moved), list));
+    return { edits: list, unedited: distinctUnedited(unedited) };
   }
 
   async references(symbol: RefactorSymbol, workspace: RefactorWorkspace, options: { timeoutMs?: number } = {}): Promise<EngineReference[]> {
     const projects = await this.#load(workspace);
-    // loading the project (parsing every file once) is not interruptible and not counted; the search is
-    const { project, fileName, position } = this.#locate(projects, symbol);
-    let groups: TS.ReferencedSymbol[];
+    // loading the projects (parsing every file once) is not interruptible and not counted; the search is
+    const home = this.#locate(projects, symbol);
+    const holding = this.#holding(projects, [home.project], [symbol.name], [home.fileName]);
+    const groups: TS.ReferencedSymbol[] = [];
     projects.deadline = Date.now() + (options.timeoutMs ?? Number.POSITIVE_INFINITY);
     try {
-      groups = project.service.findReferences(fileName, position) ?? [];
+      for (const project of holding) groups.push(...(project.service.findReferences(home.fileName, home.position) ?? []));
     } catch (error) {
       if (!(error instanceof projects.ts.OperationCanceledException)) throw error;
       throw new AgentgovError('E_DEADLINE_EXCEEDED', `the TypeScript language service did not finish finding references to ${symbol.qualifiedName} within ${options.timeoutMs} ms`, { engine: this.name, symbol: symbol.qualifiedName });
     } finally {
       projects.deadline = Number.POSITIVE_INFINITY;
     }
+    const seen = new Set<string>();
     const out: EngineReference[] = [];
     for (const group of groups) {
       for (const ref of group.references) {
         const path = projects.relative(ref.fileName);
         const text = path === null ? undefined : workspace.read(path);
         if (path === null || text === undefined) continue;
+        const key = `${path}:${ref.textSpan.start}:${ref.textSpan.length}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
         out.push({ path, span: editAt(path, text, ref.textSpan, '', 'high').span, certainty: 'high', isDefinition: ref.isDefinition ?? false });
       }
     }
@@ -152,6 +200,17 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
   dispose(): void {
     this.#projects?.reset();
     this.#parsed.clear();
+  }
+
+  /**
+   * The projects to ask: `first`, then every other project with a root file spelling one of `words`,
+   * kept when its program holds one of `files` (building each program once; later calls reuse it).
+   */
+  #holding(projects: TypeScriptProjects, first: readonly TypeScriptProject[], words: readonly string[] | null, files: readonly string[]): TypeScriptProject[] {
+    return projects.projectsMentioning(words, first).filter((project) => {
+      const program = project.service.getProgram();
+      return program !== undefined && files.some((file) => program.getSourceFile(file) !== undefined);
+    });
   }
 
   #locate(projects: TypeScriptProjects, symbol: RefactorSymbol): { project: TypeScriptProject; fileName: string; position: number } {
@@ -306,3 +365,97 @@ const RESERVED = new Set([
   'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'await', 'yield', 'let', 'static', 'implements', 'interface',
   'package', 'private', 'protected', 'public',
 ]);
+
+/**
+ * Edits from several projects, one per exact range: where two projects answer for the same range,
+ * the edit of the file's own project is kept.
+ */
+class MergedEdits {
+  readonly #byRange = new Map<string, { edit: RefactorEdit; own: boolean }>();
+  constructor(private readonly projects: TypeScriptProjects) {}
+
+  add(project: TypeScriptProject, edits: readonly RefactorEdit[]): void {
+    for (const edit of edits) {
+      const { span } = edit;
+      const key = `${edit.path}:${span.startLine}:${span.startCol}:${span.endLine}:${span.endCol}`;
+      const own = this.projects.projectOf(edit.path).key === project.key;
+      const held = this.#byRange.get(key);
+      if (!held || (own && !held.own)) this.#byRange.set(key, { edit, own });
+    }
+  }
+
+  list(): RefactorEdit[] {
+    return [...this.#byRange.values()].map((v) => v.edit);
+  }
+}
+
+/**
+ * The index's references to the symbol in scripts no searched program holds (outside every
+ * project): resolved ones `high`, unresolved code uses of the name `medium`.
+ */
+function indexEditsOutsidePrograms(projects: TypeScriptProjects, workspace: RefactorWorkspace, symbol: RefactorSymbol, newName: string, searched: readonly TypeScriptProject[]): RefactorEdit[] {
+  const held = new Set<string>();
+  for (const project of searched) {
+    for (const source of project.service.getProgram()?.getSourceFiles() ?? []) {
+      const path = projects.relative(source.fileName);
+      if (path !== null) held.add(path);
+    }
+  }
+  const definition = workspace.definitions({ path: symbol.path, name: symbol.name }).find((d) => d.name_line === symbol.line) ?? null;
+  const candidates = [
+    ...(definition ? workspace.references({ toDefUid: definition.def_uid }).map((ref) => ({ ref, certainty: 'high' as const })) : []),
+    ...workspace.references({ name: symbol.name }).filter((ref) => ref.to_def_uid === null).map((ref) => ({ ref, certainty: 'medium' as const })),
+  ];
+  const edits: RefactorEdit[] = [];
+  for (const { ref, certainty } of candidates) {
+    if (held.has(ref.path) || !ES_EXTENSION.test(ref.path) || ref.context === 'comment' || ref.context === 'string') continue;
+    const text = workspace.read(ref.path);
+    if (text === undefined || ref.start_line !== ref.end_line) continue;
+    const line = text.split('\n')[ref.start_line - 1] ?? '';
+    // the name token of the reference (a qualified use spans `a.name`)
+    const col = line.slice(ref.start_col, ref.end_col).endsWith(symbol.name) ? ref.end_col - symbol.name.length : -1;
+    if (col < 0) continue;
+    edits.push({ path: ref.path, span: { startLine: ref.start_line, startCol: col, endLine: ref.start_line, endCol: col + symbol.name.length }, oldText: symbol.name, newText: newName, certainty });
+  }
+  return edits;
+}
+
+/** A bare specifier that no tsconfig `paths` alias of the project maps: an import by package name. */
+function isPackageSpecifier(specifier: string, options: TS.CompilerOptions): boolean {
+  if (/^(?:\.{1,2}\/|\/|[a-z]+:)/i.test(specifier) || specifier === '.' || specifier === '..') return false;
+  const aliases = Object.keys(options.paths ?? {});
+  return !aliases.some((alias) => (alias.endsWith('*') ? specifier.startsWith(alias.slice(0, -1)) : specifier === alias));
+}
+
+/**
+ * Imports by package name (or an alias) of a moved file that no edit rewrites: the language
+ * service keeps such a specifier, which then reaches the file only if package.json follows.
+ */
+function bareImportsLeft(projects: TypeScriptProjects, workspace: RefactorWorkspace, moved: ReadonlySet<string>, edits: readonly RefactorEdit[]): UneditedReference[] {
+  const editedLines = new Set(edits.map((e) => `${e.path}:${e.span.startLine}`));
+  const out: UneditedReference[] = [];
+  for (const [file, imports] of projects.bareImports) {
+    const path = projects.relative(file);
+    if (path === null || moved.has(file)) continue;
+    for (const item of imports) {
+      if (!moved.has(item.target)) continue;
+      const text = workspace.read(path);
+      if (text === undefined) continue;
+      const line = text.slice(0, item.start).split('\n').length;
+      if (editedLines.has(`${path}:${line}`)) continue;
+      out.push({ path, line, text: lineOf(text, line), certainty: 'high', reason: `imports the moved file by its package name '${item.specifier}' (package.json exports/types/main, or a paths alias): update the package's entry, not the import` });
+    }
+  }
+  return out;
+}
+
+function lineOf(text: string, line: number): string {
+  return (text.split('\n')[line - 1] ?? '').trim().slice(0, 200);
+}
+
+function distinctUnedited(list: UneditedReference[]): UneditedReference[] {
+  const seen = new Map<string, UneditedReference>();
+  // one per import line: the service's dropped respelling and the resolver's record name the same import
+  for (const item of list) if (!seen.has(`${item.path}:${item.line}`)) seen.set(`${item.path}:${item.line}`, item);
+  return [...seen.values()];
+}
