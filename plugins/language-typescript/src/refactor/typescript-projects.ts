@@ -127,9 +127,9 @@ export class TypeScriptProjects {
       dir = dirname(dir);
     }
     // a config elsewhere (a `tsconfig.test.json`, a project another one references) may include it
-    for (const config of this.#discover()) {
-      if (!config.parsed.fileNames.includes(file)) continue;
-      const project = this.#configProject(config.path);
+    this.#discover();
+    for (const configPath of this.#configsOf.get(file) ?? []) {
+      const project = this.#configProject(configPath);
       if (project?.fileNames.has(file)) {
         this.#membership.set(file, project.key);
         return project;
@@ -216,12 +216,16 @@ export class TypeScriptProjects {
       }
     }
     configs.sort((a, b) => a.path.localeCompare(b.path));
+    this.#configsOf.clear();
+    for (const config of configs) for (const file of config.parsed.fileNames) this.#configsOf.set(file, [...(this.#configsOf.get(file) ?? []), config.path]);
     this.#configs = configs;
     this.#outputs = this.#declarationOutputs(configs);
     return configs;
   }
 
   #configs: ParsedConfig[] | undefined;
+  /** Absolute file → the configs that include it. */
+  readonly #configsOf = new Map<string, string[]>();
   readonly #parsedConfigs = new Map<string, TS.ParsedCommandLine | null>();
 
   #parse(configPath: string): TS.ParsedCommandLine | undefined {
@@ -316,7 +320,8 @@ export class TypeScriptProjects {
     if (cached) return cached;
     const ts = this.ts;
     // the scripts no config includes (plain JS, loose TS): each other file is in a config's project
-    const included = new Set(this.#discover().flatMap((config) => config.parsed.fileNames));
+    this.#discover();
+    const included = this.#configsOf;
     const files = this.#workspace
       .files()
       .filter((f) => ES_EXTENSION.test(f.path) && !f.path.endsWith('.d.ts'))

@@ -135,8 +135,9 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     const edits = new MergedEdits(projects);
     const unedited: UneditedReference[] = [];
     const format = projects.ts.getDefaultFormatCodeSettings();
-    // importers by package name do not spell the file's name: every project holding a moved file is asked
-    for (const project of this.#holding(projects, owners, null, moved)) {
+    // an importer spells the file's (or directory's) name, or, importing by package name, the package's name
+    const words = [...new Set([...request.files.map((f) => stem(f.from)), stem(request.from), ...request.files.flatMap((f) => packageNameOf(workspace, f.from) ?? [])])];
+    for (const project of this.#holding(projects, owners, words, moved)) {
       const options = project.service.getProgram()?.getCompilerOptions() ?? {};
       const changes = project.service.getEditsForFileRename(projects.absolute(request.from), projects.absolute(request.to), format, PREFERENCES);
       const found: RefactorEdit[] = [];
@@ -185,6 +186,8 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
         const key = `${path}:${ref.textSpan.start}:${ref.textSpan.length}`;
         if (seen.has(key)) continue;
         seen.add(key);
+        // a group may be a related symbol spelled otherwise (`import plugin from` a module whose default export calls it)
+        if (text.slice(ref.textSpan.start, ref.textSpan.start + ref.textSpan.length) !== symbol.name) continue;
         out.push({ path, span: editAt(path, text, ref.textSpan, '', 'high').span, certainty: 'high', isDefinition: ref.isDefinition ?? false });
       }
     }
@@ -390,11 +393,19 @@ class MergedEdits {
 }
 
 /**
- * The index's references to the symbol in scripts no searched program holds (outside every
- * project): resolved ones `high`, unresolved code uses of the name `medium`.
+ * The index's references to the symbol in scripts outside every project (no config includes them,
+ * the inferred project does not hold them, no searched program reaches them): resolved ones `high`,
+ * unresolved code uses of the name `medium`.
  */
 function indexEditsOutsidePrograms(projects: TypeScriptProjects, workspace: RefactorWorkspace, symbol: RefactorSymbol, newName: string, searched: readonly TypeScriptProject[]): RefactorEdit[] {
   const held = new Set<string>();
+  // a root file of any project is the language service's to judge: where it did not rename, the comparison lists it
+  for (const project of projects.allProjects()) {
+    for (const file of project.fileNames) {
+      const path = projects.relative(file);
+      if (path !== null) held.add(path);
+    }
+  }
   for (const project of searched) {
     for (const source of project.service.getProgram()?.getSourceFiles() ?? []) {
       const path = projects.relative(source.fileName);
@@ -425,6 +436,26 @@ function isPackageSpecifier(specifier: string, options: TS.CompilerOptions): boo
   if (/^(?:\.{1,2}\/|\/|[a-z]+:)/i.test(specifier) || specifier === '.' || specifier === '..') return false;
   const aliases = Object.keys(options.paths ?? {});
   return !aliases.some((alias) => (alias.endsWith('*') ? specifier.startsWith(alias.slice(0, -1)) : specifier === alias));
+}
+
+function stem(path: string): string {
+  return (path.split('/').pop() ?? path).replace(/\.[^.]*$/, '');
+}
+
+/** The `name` of the nearest package.json above a file, if any. */
+function packageNameOf(workspace: RefactorWorkspace, path: string): string | undefined {
+  const parts = path.split('/').slice(0, -1);
+  for (let n = parts.length; n >= 0; n -= 1) {
+    const manifest = workspace.read([...parts.slice(0, n), 'package.json'].join('/'));
+    if (manifest === undefined) continue;
+    try {
+      const name = (JSON.parse(manifest) as { name?: unknown }).name;
+      return typeof name === 'string' ? name : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /**
