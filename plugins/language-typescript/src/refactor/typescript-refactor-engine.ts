@@ -442,7 +442,10 @@ function stem(path: string): string {
   return (path.split('/').pop() ?? path).replace(/\.[^.]*$/, '');
 }
 
-/** The `name` of the nearest package.json above a file, if any. */
+/**
+ * The `name` of the nearest package.json above a file when that manifest names the file's stem (its
+ * `exports`/`main`/`types` may lead to it, so importers by package name may reach it), else undefined.
+ */
 function packageNameOf(workspace: RefactorWorkspace, path: string): string | undefined {
   const parts = path.split('/').slice(0, -1);
   for (let n = parts.length; n >= 0; n -= 1) {
@@ -450,7 +453,7 @@ function packageNameOf(workspace: RefactorWorkspace, path: string): string | und
     if (manifest === undefined) continue;
     try {
       const name = (JSON.parse(manifest) as { name?: unknown }).name;
-      return typeof name === 'string' ? name : undefined;
+      return typeof name === 'string' && manifest.includes(stem(path)) ? name : undefined;
     } catch {
       return undefined;
     }
