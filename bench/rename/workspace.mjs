@@ -36,6 +36,7 @@ function clone() {
     mkdirSync(dirname(dir), { recursive: true });
     execFileSync('git', ['clone', '-q', '--no-hardlinks', SOURCE, dir]);
   }
+  if (existsSync(join(dir, '.git'))) resetTree(dir); // a run that died mid-job leaves its edits
   execFileSync('git', ['-C', dir, 'fetch', '-q', SOURCE, head]);
   execFileSync('git', ['-C', dir, 'checkout', '-q', '--detach', head]);
   // node_modules: every entry a link into this worktree's, but @agentgov/* the clone's own packages

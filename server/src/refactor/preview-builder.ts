@@ -1,4 +1,5 @@
-import { AgentgovError, type FileMove, type RefactorEdit, type RenameCollision, type UneditedReference } from '@agentgov/core';
+import { AgentgovError, type FileMove, type RefactorEdit, type RenameCollision } from '@agentgov/core';
+import type { UneditedReference } from '@agentgov/core';
 import type { RefactorService } from './refactor-service.js';
 import { contentHash, inFileOrder, resultOf, type RefactorPreviewResult } from './refactor-preview.js';
 
@@ -41,7 +42,9 @@ export function storePreview(
     if (text === undefined) throw new AgentgovError('E_NOT_FOUND', `${path} cannot be read`, { path });
     hashes.set(path, contentHash(text));
   }
-  const unedited = [...preview.unedited].sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
+  const order = (a: UneditedReference, b: UneditedReference) =>
+    a.path.localeCompare(b.path) || a.line - b.line || (a.column ?? 0) - (b.column ?? 0);
+  const unedited = [...preview.unedited].sort(order);
   const stored = service.add({
     kind: preview.kind,
     edits,

@@ -55,7 +55,11 @@ export const refactorPreviewSchema = z
         files: z.number().int(),
         verification_required: z.boolean(),
         pending_review: z.array(z.object({ path: z.string(), hunks: z.array(z.string()) })),
-        unedited: z.array(z.object({ path: z.string(), line: z.number().int(), certainty: z.enum(['high', 'medium', 'low']), reason: z.string() }).passthrough()),
+        unedited: z.array(
+          z
+            .object({ path: z.string(), line: z.number().int(), certainty: z.enum(['high', 'medium', 'low']), reason: z.string() })
+            .passthrough(),
+        ),
         warnings: z.array(z.string()),
       })
       .passthrough(),
@@ -165,8 +169,10 @@ export function uneditedLines(unedited: readonly UneditedReference[]): string[] 
   const rank: Record<Certainty, number> = { high: 0, medium: 1, low: 2 };
   const lines = [...unedited]
     .sort((a, b) => rank[a.certainty] - rank[b.certainty])
-    .slice(0, MAX_UNEDITED_SHOWN).map((u) => `  ${u.path}:${u.line} [${u.certainty}] ${u.reason}${u.text ? ` — ${u.text}` : ''}`);
-  if (unedited.length > MAX_UNEDITED_SHOWN) lines.push(`  … ${unedited.length - MAX_UNEDITED_SHOWN} more in preview.unedited`);
+    .slice(0, MAX_UNEDITED_SHOWN)
+    .map((u) => `  ${u.path}:${u.line} [${u.certainty}] ${u.reason}${u.text ? ` — ${u.text}` : ''}`);
+  const more = unedited.length - MAX_UNEDITED_SHOWN;
+  if (more > 0) lines.push(`  … ${more} more in preview.unedited`);
   return lines;
 }
 
@@ -176,8 +182,11 @@ function displayOf(preview: RefactorPreview, counts: Record<Certainty, number>, 
   if (preview.moves.length > 0) parts.push(`Moves ${preview.moves.length} file${preview.moves.length === 1 ? '' : 's'}.`);
   if (preview.collisions.length > 0) parts.push(`Blocked: the new name is already taken at ${preview.collisions.map((c) => `${c.path}:${c.line} (${c.existing})`).join(', ')}.`);
   else if (counts.low + counts.medium > 0) {
+    const doubtful = counts.medium + counts.low;
     parts.push(
-      `${counts.medium + counts.low} medium/low hunk${counts.medium + counts.low === 1 ? '' : 's'} need review: refactor_commit applies only high edits and refuses until they are accepted (accept: { hunks | files | certainty }) or dropped (drop_unaccepted: true); inspect_path shows them with context.`,
+      `${doubtful} medium/low hunk${doubtful === 1 ? '' : 's'} need review: refactor_commit applies only high edits ` +
+        'and refuses until they are accepted (accept: { hunks | files | certainty }) or dropped ' +
+        '(drop_unaccepted: true); inspect_path shows them with context.',
     );
   }
   parts.push(`Nothing is written until refactor_commit ${preview.id}.`);
@@ -186,7 +195,8 @@ function displayOf(preview: RefactorPreview, counts: Record<Certainty, number>, 
   if (preview.unedited.length > 0) {
     const n = preview.unedited.length;
     const by = countByCertainty(preview.unedited);
-    text += `\n${n} reference${n === 1 ? '' : 's'} left unedited (${by.high} high, ${by.medium} medium, ${by.low} low):\n${uneditedLines(preview.unedited).join('\n')}`;
+    const header = `${n} reference${n === 1 ? '' : 's'} left unedited (${by.high} high, ${by.medium} medium, ${by.low} low):`;
+    text += `\n${header}\n${uneditedLines(preview.unedited).join('\n')}`;
   }
   return text;
 }
@@ -202,7 +212,8 @@ export function renderPreview(result: RefactorPreviewResult): string {
     lines.push(file.path);
     for (const hunk of file.hunks) {
       if (shown++ >= MAX_RENDERED_HUNKS) break;
-      lines.push(`  ${hunk.id} ${hunk.line}:${hunk.column + 1} [${hunk.certainty}] ${JSON.stringify(hunk.old)} -> ${JSON.stringify(hunk.new)}`);
+      const change = `${JSON.stringify(hunk.old)} -> ${JSON.stringify(hunk.new)}`;
+      lines.push(`  ${hunk.id} ${hunk.line}:${hunk.column + 1} [${hunk.certainty}] ${change}`);
     }
   }
   const total = result.preview.counts.high + result.preview.counts.medium + result.preview.counts.low;

@@ -30,12 +30,16 @@ export function selectEdits(preview: RefactorPreview, accept: ReviewAcceptance |
   const ids = new Set(preview.edits.map((e) => e.id));
   const unknownHunks = (accept?.hunks ?? []).filter((id) => !ids.has(id));
   if (unknownHunks.length > 0) {
-    throw new AgentgovError('E_NOT_FOUND', `refactor ${preview.id} has no hunk ${unknownHunks.join(', ')}; nothing was applied`, { refactor_id: preview.id, hunks: unknownHunks, pending_review: pendingReview(preview.edits) });
+    const details = { refactor_id: preview.id, hunks: unknownHunks, pending_review: pendingReview(preview.edits) };
+    const message = `refactor ${preview.id} has no hunk ${unknownHunks.join(', ')}; nothing was applied`;
+    throw new AgentgovError('E_NOT_FOUND', message, details);
   }
   const paths = new Set(preview.edits.map((e) => e.path));
   const unknownFiles = (accept?.files ?? []).filter((path) => !paths.has(path));
   if (unknownFiles.length > 0) {
-    throw new AgentgovError('E_NOT_FOUND', `refactor ${preview.id} has no edits in ${unknownFiles.join(', ')}; nothing was applied`, { refactor_id: preview.id, files: unknownFiles, pending_review: pendingReview(preview.edits) });
+    const details = { refactor_id: preview.id, files: unknownFiles, pending_review: pendingReview(preview.edits) };
+    const message = `refactor ${preview.id} has no edits in ${unknownFiles.join(', ')}; nothing was applied`;
+    throw new AgentgovError('E_NOT_FOUND', message, details);
   }
   const hunks = new Set(accept?.hunks ?? []);
   const files = new Set(accept?.files ?? []);
@@ -59,7 +63,9 @@ export function reviewRequired(preview: RefactorPreview, unaccepted: readonly Pr
   const shown = where.slice(0, 10).join(', ') + (where.length > 10 ? `, … ${where.length - 10} more files` : '');
   return new AgentgovError(
     'E_REVIEW_REQUIRED',
-    `refactor ${preview.id} has ${medium} medium and ${low} low-certainty hunk${unaccepted.length === 1 ? '' : 's'} nobody accepted, in ${pending.length} file${pending.length === 1 ? '' : 's'}: ${shown}; nothing was applied. Accept them (accept: { hunks | files | certainty }) or apply only the high and accepted ones (drop_unaccepted: true).`,
+    `refactor ${preview.id} has ${medium} medium and ${low} low-certainty hunk${unaccepted.length === 1 ? '' : 's'} ` +
+      `nobody accepted, in ${pending.length} file${pending.length === 1 ? '' : 's'}: ${shown}; nothing was applied. ` +
+      'Accept them (accept: { hunks | files | certainty }) or apply only the high and accepted ones (drop_unaccepted: true).',
     { refactor_id: preview.id, counts: { medium, low }, pending_review: pending },
   );
 }

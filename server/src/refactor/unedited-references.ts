@@ -1,12 +1,19 @@
-import type { Certainty, FileMove, RefactorEdit, RefactorIndexReference, RefactorSymbol, UneditedReference } from '@agentgov/core';
+import type {
+  Certainty,
+  FileMove,
+  RefactorEdit,
+  RefactorIndexReference,
+  RefactorSymbol,
+  UneditedReference,
+} from '@agentgov/core';
 import type { IndexWorkspace } from './index-workspace.js';
 
 /** True when an edit's range overlaps the reference's. */
-function overlaps(edit: RefactorEdit, ref: { start_line: number; start_col: number; end_line: number; end_col: number }): boolean {
+function overlaps(edit: RefactorEdit, ref: RefactorIndexReference): boolean {
   const { span } = edit;
   if (span.endLine < ref.start_line || span.startLine > ref.end_line) return false;
-  if (span.startLine === span.endLine && ref.start_line === ref.end_line && span.startLine === ref.start_line) return span.startCol < ref.end_col && span.endCol > ref.start_col;
-  return true;
+  const oneLine = span.startLine === span.endLine && ref.start_line === ref.end_line && span.startLine === ref.start_line;
+  return !oneLine || (span.startCol < ref.end_col && span.endCol > ref.start_col);
 }
 
 class EditIndex {
@@ -55,28 +62,37 @@ export interface RenameComparison {
 export function uneditedForRename(c: RenameComparison): UneditedReference[] {
   const out: UneditedReference[] = [...c.fromEngine];
   for (const edit of c.outsideContexts) {
-    out.push({ path: edit.path, line: edit.span.startLine, column: edit.span.startCol, text: lineText(c.workspace, edit.path, edit.span.startLine), certainty: edit.certainty, reason: 'outside the `contexts` the rename was limited to' });
+    const line = edit.span.startLine;
+    const text = lineText(c.workspace, edit.path, line);
+    const reason = 'outside the `contexts` the rename was limited to';
+    out.push({ path: edit.path, line, column: edit.span.startCol, text, certainty: edit.certainty, reason });
   }
-  const definition = c.workspace.definitions({ path: c.symbol.path, name: c.symbol.name }).find((d) => d.name_line === c.symbol.line) ?? null;
+  const definitions = c.workspace.definitions({ path: c.symbol.path, name: c.symbol.name });
+  const definition = definitions.find((d) => d.name_line === c.symbol.line) ?? null;
+  const resolved = definition ? c.workspace.references({ toDefUid: definition.def_uid }) : [];
+  const unresolved = c.workspace.references({ name: c.symbol.name }).filter((ref) => ref.to_def_uid === null);
   const refs: Array<{ ref: RefactorIndexReference; resolved: boolean }> = [
-    ...(definition ? c.workspace.references({ toDefUid: definition.def_uid }).map((ref) => ({ ref, resolved: true })) : []),
-    ...c.workspace.references({ name: c.symbol.name }).filter((ref) => ref.to_def_uid === null).map((ref) => ({ ref, resolved: false })),
+    ...resolved.map((ref) => ({ ref, resolved: true })),
+    ...unresolved.map((ref) => ({ ref, resolved: false })),
   ];
   const edits = new EditIndex(c.edits);
   const dropped = new EditIndex(c.outsideContexts);
   for (const { ref, resolved } of refs) {
     if (ref.path === c.symbol.path && ref.start_line === c.symbol.line && ref.start_col === c.symbol.col) continue;
-    if (edits.in(ref.path).some((edit) => overlaps(edit, ref)) || dropped.in(ref.path).some((edit) => overlaps(edit, ref))) continue;
+    const covers = (edit: RefactorEdit) => overlaps(edit, ref);
+    if (edits.in(ref.path).some(covers) || dropped.in(ref.path).some(covers)) continue;
     const mention = ref.context === 'comment' || ref.context === 'string';
     const certainty: Certainty = mention ? 'low' : resolved ? 'high' : 'medium';
+    const name = c.symbol.qualifiedName;
     const reason = mention
       ? c.includeComments
         ? `a mention in a ${ref.context} the ${c.engine} did not offer`
         : `a mention in a ${ref.context}; include_comments is false`
       : resolved
-        ? `the index resolves this use to ${c.symbol.qualifiedName}, but the ${c.engine} did not rename it: check it by hand`
-        : `the same name, not resolved to ${c.symbol.qualifiedName} (the ${c.engine} left it as another symbol or an unknown one)`;
-    out.push({ path: ref.path, line: ref.start_line, column: ref.start_col, text: lineText(c.workspace, ref.path, ref.start_line), certainty, reason });
+        ? `the index resolves this use to ${name}, but the ${c.engine} did not rename it: check it by hand`
+        : `the same name, not resolved to ${name} (the ${c.engine} left it as another symbol or an unknown one)`;
+    const text = lineText(c.workspace, ref.path, ref.start_line);
+    out.push({ path: ref.path, line: ref.start_line, column: ref.start_col, text, certainty, reason });
   }
   return distinct(out);
 }
@@ -89,7 +105,12 @@ const IMPORT_SPAN_LINES = 30;
  * then each import edge of the index whose statement no edit touches (an importer moving along
  * with a relative specifier needs none).
  */
-export function uneditedForMove(workspace: IndexWorkspace, files: readonly FileMove[], edits: readonly RefactorEdit[], fromEngines: readonly UneditedReference[]): UneditedReference[] {
+export function uneditedForMove(
+  workspace: IndexWorkspace,
+  files: readonly FileMove[],
+  edits: readonly RefactorEdit[],
+  fromEngines: readonly UneditedReference[],
+): UneditedReference[] {
   const out: UneditedReference[] = [...fromEngines];
   const moving = new Set(files.map((f) => f.from));
   const byPath = new EditIndex(edits);
@@ -100,7 +121,8 @@ export function uneditedForMove(workspace: IndexWorkspace, files: readonly FileM
       if (listed.has(`${edge.from_path}:${edge.line}`)) continue;
       const rewritten = byPath.in(edge.from_path).some((edit) => {
         if (edit.span.startLine < edge.line || edit.span.startLine > edge.line + IMPORT_SPAN_LINES) return false;
-        return edit.span.startLine === edge.line || edge.specifier.includes(edit.oldText) || edit.oldText.includes(edge.specifier);
+        const sameSpecifier = edge.specifier.includes(edit.oldText) || edit.oldText.includes(edge.specifier);
+        return edit.span.startLine === edge.line || sameSpecifier;
       });
       if (rewritten) continue;
       out.push({

@@ -79,7 +79,8 @@ export const refactorCommitTool = defineTool({
     }
     const stale = staleFiles(ctx.repoRoot, preview);
     if (stale.length > 0) throw new AgentgovError('E_PREVIEW_STALE', `changed since the preview: ${stale.join(', ')}; nothing was written`, { refactor_id: preview.id, files: stale });
-    const accept = args.accept && { ...args.accept, files: args.accept.files?.map((path) => ctx.resolveRepoPath(path).relative) };
+    const acceptedFiles = args.accept?.files?.map((path) => ctx.resolveRepoPath(path).relative);
+    const accept = args.accept && { ...args.accept, files: acceptedFiles };
     const selection = selectEdits(preview, accept);
     if (selection.unaccepted.length > 0 && !args.drop_unaccepted) throw reviewRequired(preview, selection.unaccepted);
     const applied = await applyPreview(ctx.repoRoot, preview, selection.apply);
@@ -89,7 +90,8 @@ export const refactorCommitTool = defineTool({
     const counts = countByCertainty(selection.apply);
     const notApplied = pendingReview(selection.unaccepted);
     const moved = applied.moved.map((m) => `${m.from} -> ${m.to}`);
-    const left = selection.unaccepted.length > 0 ? ` ${selection.unaccepted.length} unaccepted medium/low hunks were not applied (not_applied).` : '';
+    const dropped = selection.unaccepted.length;
+    const left = dropped > 0 ? ` ${dropped} unaccepted medium/low hunks were not applied (not_applied).` : '';
     return {
       refactor_id: preview.id,
       applied: true,
@@ -98,7 +100,10 @@ export const refactorCommitTool = defineTool({
       counts,
       not_applied: notApplied,
       epoch,
-      display_to_user: `${preview.summary}: applied ${selection.apply.length} edits (${counts.high} high, ${counts.medium} medium, ${counts.low} low) in ${applied.changed.length} files${moved.length ? `, moved ${moved.join(', ')}` : ''}.${left} The index is updated.`,
+      display_to_user:
+        `${preview.summary}: applied ${selection.apply.length} edits (${counts.high} high, ${counts.medium} medium, ` +
+        `${counts.low} low) in ${applied.changed.length} files${moved.length ? `, moved ${moved.join(', ')}` : ''}.${left} ` +
+        'The index is updated.',
     };
   },
   render: (result) => ('applied' in result && result.applied ? result.display_to_user + '\n' + result.files_changed.join('\n') : renderInspect(result as InspectResult)),

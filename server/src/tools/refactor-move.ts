@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { AgentgovError, type FileMove, type RefactorEdit, type RefactorEngine, type UneditedReference } from '@agentgov/core';
+import { AgentgovError, type FileMove, type RefactorEdit, type RefactorEngine } from '@agentgov/core';
+import type { UneditedReference } from '@agentgov/core';
 import { simpleGit } from 'simple-git';
 import { z } from 'zod';
 import { refactorService, requireRecon } from '../refactor/refactor-context.js';

@@ -47,7 +47,7 @@ export function toPosix(path: string): string {
  */
 export class TypeScriptProjects {
   readonly #projects = new Map<string, TypeScriptProject>();
-  /** Absolute importing file → its bare imports reaching repository files, as the last program built resolved them. */
+  /** Absolute importing file → its bare imports reaching repository files, as the last program resolved them. */
   readonly bareImports = new Map<string, BareImport[]>();
   /** Absolute file → project key, for files already placed. */
   readonly #membership = new Map<string, string>();
@@ -161,21 +161,17 @@ export class TypeScriptProjects {
   }
 
   /**
-   * The projects a search for `words` has to ask: those with a root file whose text holds one
-   * (a project that never spells it has no location of its own), `always` first; every project for null.
+   * The projects a search has to ask: those with a root file whose text `mentions` what is searched
+   * (a project that never spells a name has no location of its own), `always` first.
    */
-  projectsMentioning(words: readonly string[] | null, always: readonly TypeScriptProject[]): TypeScriptProject[] {
+  projectsMentioning(mentions: (text: string) => boolean, always: readonly TypeScriptProject[]): TypeScriptProject[] {
     const out = new Map(always.map((p) => [p.key, p]));
     for (const project of this.allProjects()) {
       if (out.has(project.key)) continue;
-      if (words === null) {
-        out.set(project.key, project);
-        continue;
-      }
       for (const file of project.fileNames) {
         const rel = this.relative(file);
         const text = rel === null ? undefined : this.#workspace.read(rel);
-        if (text !== undefined && words.some((word) => text.includes(word))) {
+        if (text !== undefined && mentions(text)) {
           out.set(project.key, project);
           break;
         }
@@ -217,7 +213,9 @@ export class TypeScriptProjects {
     }
     configs.sort((a, b) => a.path.localeCompare(b.path));
     this.#configsOf.clear();
-    for (const config of configs) for (const file of config.parsed.fileNames) this.#configsOf.set(file, [...(this.#configsOf.get(file) ?? []), config.path]);
+    for (const config of configs) {
+      for (const file of config.parsed.fileNames) this.#configsOf.set(file, [...(this.#configsOf.get(file) ?? []), config.path]);
+    }
     this.#configs = configs;
     this.#outputs = this.#declarationOutputs(configs);
     return configs;
@@ -231,7 +229,8 @@ export class TypeScriptProjects {
   #parse(configPath: string): TS.ParsedCommandLine | undefined {
     if (!this.#parsedConfigs.has(configPath)) {
       const ts = this.ts;
-      const parsed = ts.getParsedCommandLineOfConfigFile(configPath, { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+      const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined };
+      const parsed = ts.getParsedCommandLineOfConfigFile(configPath, { noEmit: true }, host);
       this.#parsedConfigs.set(configPath, parsed ?? null);
     }
     return this.#parsedConfigs.get(configPath) ?? undefined;
@@ -247,7 +246,8 @@ export class TypeScriptProjects {
     const outputs = new Map<string, string>();
     const ignoreCase = !ts.sys.useCaseSensitiveFileNames;
     for (const { parsed } of configs) {
-      const withDeclarations: TS.ParsedCommandLine = { ...parsed, options: { ...parsed.options, declaration: true, noEmit: false, emitDeclarationOnly: false } };
+      const options = { ...parsed.options, declaration: true, noEmit: false, emitDeclarationOnly: false };
+      const withDeclarations: TS.ParsedCommandLine = { ...parsed, options };
       for (const fileName of parsed.fileNames) {
         if (!/\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/.test(fileName) || fileName.endsWith('.d.ts')) continue;
         let names: readonly string[];
@@ -256,7 +256,9 @@ export class TypeScriptProjects {
         } catch {
           continue;
         }
-        for (const output of names) if (/\.d\.[cm]?ts$/.test(output) && !outputs.has(output)) outputs.set(output, fileName);
+        for (const output of names) {
+          if (/\.d\.[cm]?ts$/.test(output) && !outputs.has(output)) outputs.set(output, fileName);
+        }
       }
     }
     return outputs;
@@ -264,7 +266,7 @@ export class TypeScriptProjects {
 
   #outputs = new Map<string, string>();
 
-  /** A path with its deepest existing directory resolved through symlinks (node_modules/@scope/pkg → packages/pkg). */
+  /** A path with its deepest existing directory resolved through symlinks (node_modules/@x/pkg → packages/pkg). */
   #canonical(path: string): string {
     let dir = path;
     const rest: string[] = [];
@@ -379,18 +381,22 @@ export class TypeScriptProjects {
       realpath: (fileName) => this.#canonical(fileName),
       useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
     };
-    const cache = ts.createModuleResolutionCache(currentDirectory, (fileName) => (ts.sys.useCaseSensitiveFileNames ? fileName : fileName.toLowerCase()), options);
-    host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, compilerOptions, containingSourceFile) => {
+    const canonicalName = (fileName: string) => (ts.sys.useCaseSensitiveFileNames ? fileName : fileName.toLowerCase());
+    const cache = ts.createModuleResolutionCache(currentDirectory, canonicalName, options);
+    host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSourceFile) => {
       const bare: BareImport[] = [];
       const resolvedAll = literals.map((literal) => {
         const mode = ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions);
-        const resolved = ts.resolveModuleName(literal.text, containingFile, compilerOptions, resolutionHost, cache, redirectedReference, mode);
+        const resolved = ts.resolveModuleName(literal.text, containingFile, compilerOptions, resolutionHost, cache, redirected, mode);
         const source = resolved.resolvedModule && this.sourceOfOutput(resolved.resolvedModule.resolvedFileName);
         const target = source ?? resolved.resolvedModule?.resolvedFileName;
-        if (target && !/^[./]/.test(literal.text) && this.relative(target) !== null) bare.push({ specifier: literal.text, start: literal.getStart(containingSourceFile), target });
+        if (target && !/^[./]/.test(literal.text) && this.relative(target) !== null) {
+          bare.push({ specifier: literal.text, start: literal.getStart(containingSourceFile), target });
+        }
         if (!source || !resolved.resolvedModule) return resolved;
         const extension = extensionOf(ts, source);
-        return { ...resolved, resolvedModule: { ...resolved.resolvedModule, resolvedFileName: source, extension, isExternalLibraryImport: false, resolvedUsingTsExtension: false } };
+        const resolvedModule = { ...resolved.resolvedModule, resolvedFileName: source, extension, isExternalLibraryImport: false };
+        return { ...resolved, resolvedModule: { ...resolvedModule, resolvedUsingTsExtension: false } };
       });
       this.bareImports.set(containingFile, bare);
       return resolvedAll;

@@ -103,23 +103,30 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     const home = this.#locate(projects, request.symbol);
     const info = home.project.service.getRenameInfo(home.fileName, home.position, PREFERENCES);
     if (!info.canRename) throw refused(info.localizedErrorMessage);
-    const searched = this.#holding(projects, [home.project], [request.symbol.name], [home.fileName]).map((project) => ({
+    const spells = (text: string) => text.includes(request.symbol.name);
+    const searched = this.#holding(projects, [home.project], spells, [home.fileName]).map((project) => ({
       project,
       locations: project.service.findRenameLocations(home.fileName, home.position, false, false, PREFERENCES) ?? [],
     }));
     const edits = new MergedEdits(projects);
-    for (const { project, locations } of searched) edits.add(project, this.#renameEdits(projects, project, locations, request.newName, 'high'));
+    for (const { project, locations } of searched) {
+      edits.add(project, this.#renameEdits(projects, project, locations, request.newName, 'high'));
+    }
     if (request.includeComments) {
       const code = searched.flatMap((s) => s.locations);
-      for (const { project } of searched) edits.add(project, this.#mentions(projects, project, code, request.symbol.name, request.newName));
+      for (const { project } of searched) {
+        edits.add(project, this.#mentions(projects, project, code, request.symbol.name, request.newName));
+      }
     }
     const collisions = new Map<string, RenameCollision>();
     for (const { project, locations } of searched) {
-      for (const collision of this.#collisions(projects, project, home.fileName, home.position, locations, request.newName)) {
+      const found = this.#collisions(projects, project, home.fileName, home.position, locations, request.newName);
+      for (const collision of found) {
         collisions.set(`${collision.path}:${collision.line}:${collision.existing}`, collision);
       }
     }
-    const outside = indexEditsOutsidePrograms(projects, workspace, request.symbol, request.newName, searched.map((s) => s.project));
+    const searchedProjects = searched.map((s) => s.project);
+    const outside = indexEditsOutsidePrograms(projects, workspace, request.symbol, request.newName, searchedProjects);
     return { edits: [...edits.list(), ...outside], collisions: [...collisions.values()] };
   }
 
@@ -135,9 +142,7 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     const edits = new MergedEdits(projects);
     const unedited: UneditedReference[] = [];
     const format = projects.ts.getDefaultFormatCodeSettings();
-    // an importer spells the file's (or directory's) name, or, importing by package name, the package's name
-    const words = [...new Set([...request.files.map((f) => stem(f.from)), stem(request.from), ...request.files.flatMap((f) => packageNameOf(workspace, f.from) ?? [])])];
-    for (const project of this.#holding(projects, owners, words, moved)) {
+    for (const project of this.#holding(projects, owners, importsOneOf(workspace, request), moved)) {
       const options = project.service.getProgram()?.getCompilerOptions() ?? {};
       const changes = project.service.getEditsForFileRename(projects.absolute(request.from), projects.absolute(request.to), format, PREFERENCES);
       const found: RefactorEdit[] = [];
@@ -148,7 +153,14 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
         for (const textChange of change.textChanges) {
           const edit = editAt(path, text, textChange.span, textChange.newText, 'high');
           if (isPackageSpecifier(edit.oldText, options) && /^\.\.?\//.test(edit.newText)) {
-            unedited.push({ path, line: edit.span.startLine, column: edit.span.startCol, text: lineOf(text, edit.span.startLine), certainty: 'high', reason: `imports the moved file by its package name '${edit.oldText}' (package.json exports/types/main): update the package's entry, not the import` });
+            unedited.push({
+              path,
+              line: edit.span.startLine,
+              column: edit.span.startCol,
+              text: lineOf(text, edit.span.startLine),
+              certainty: 'high',
+              reason: packageImportReason(edit.oldText),
+            });
             continue;
           }
           found.push(edit);
@@ -165,11 +177,13 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     const projects = await this.#load(workspace);
     // loading the projects (parsing every file once) is not interruptible and not counted; the search is
     const home = this.#locate(projects, symbol);
-    const holding = this.#holding(projects, [home.project], [symbol.name], [home.fileName]);
+    const holding = this.#holding(projects, [home.project], (text) => text.includes(symbol.name), [home.fileName]);
     const groups: TS.ReferencedSymbol[] = [];
     projects.deadline = Date.now() + (options.timeoutMs ?? Number.POSITIVE_INFINITY);
     try {
-      for (const project of holding) groups.push(...(project.service.findReferences(home.fileName, home.position) ?? []));
+      for (const project of holding) {
+        groups.push(...(project.service.findReferences(home.fileName, home.position) ?? []));
+      }
     } catch (error) {
       if (!(error instanceof projects.ts.OperationCanceledException)) throw error;
       throw new AgentgovError('E_DEADLINE_EXCEEDED', `the TypeScript language service did not finish finding references to ${symbol.qualifiedName} within ${options.timeoutMs} ms`, { engine: this.name, symbol: symbol.qualifiedName });
@@ -186,7 +200,8 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
         const key = `${path}:${ref.textSpan.start}:${ref.textSpan.length}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        // a group may be a related symbol spelled otherwise (`import plugin from` a module whose default export calls it)
+        // a group may be a related symbol spelled otherwise (`import plugin from` a module whose
+        // default export calls the function)
         if (text.slice(ref.textSpan.start, ref.textSpan.start + ref.textSpan.length) !== symbol.name) continue;
         out.push({ path, span: editAt(path, text, ref.textSpan, '', 'high').span, certainty: 'high', isDefinition: ref.isDefinition ?? false });
       }
@@ -206,11 +221,16 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
   }
 
   /**
-   * The projects to ask: `first`, then every other project with a root file spelling one of `words`,
-   * kept when its program holds one of `files` (building each program once; later calls reuse it).
+   * The projects to ask: `first`, then every other project with a root file the `mentions` test
+   * accepts, kept when its program holds one of `files` (building each program once; later calls reuse it).
    */
-  #holding(projects: TypeScriptProjects, first: readonly TypeScriptProject[], words: readonly string[] | null, files: readonly string[]): TypeScriptProject[] {
-    return projects.projectsMentioning(words, first).filter((project) => {
+  #holding(
+    projects: TypeScriptProjects,
+    first: readonly TypeScriptProject[],
+    mentions: (text: string) => boolean,
+    files: readonly string[],
+  ): TypeScriptProject[] {
+    return projects.projectsMentioning(mentions, first).filter((project) => {
       const program = project.service.getProgram();
       return program !== undefined && files.some((file) => program.getSourceFile(file) !== undefined);
     });
@@ -397,7 +417,13 @@ class MergedEdits {
  * the inferred project does not hold them, no searched program reaches them): resolved ones `high`,
  * unresolved code uses of the name `medium`.
  */
-function indexEditsOutsidePrograms(projects: TypeScriptProjects, workspace: RefactorWorkspace, symbol: RefactorSymbol, newName: string, searched: readonly TypeScriptProject[]): RefactorEdit[] {
+function indexEditsOutsidePrograms(
+  projects: TypeScriptProjects,
+  workspace: RefactorWorkspace,
+  symbol: RefactorSymbol,
+  newName: string,
+  searched: readonly TypeScriptProject[],
+): RefactorEdit[] {
   const held = new Set<string>();
   // a root file of any project is the language service's to judge: where it did not rename, the comparison lists it
   for (const project of projects.allProjects()) {
@@ -412,21 +438,26 @@ function indexEditsOutsidePrograms(projects: TypeScriptProjects, workspace: Refa
       if (path !== null) held.add(path);
     }
   }
-  const definition = workspace.definitions({ path: symbol.path, name: symbol.name }).find((d) => d.name_line === symbol.line) ?? null;
+  const definitions = workspace.definitions({ path: symbol.path, name: symbol.name });
+  const definition = definitions.find((d) => d.name_line === symbol.line) ?? null;
+  const resolved = definition ? workspace.references({ toDefUid: definition.def_uid }) : [];
+  const unresolved = workspace.references({ name: symbol.name }).filter((ref) => ref.to_def_uid === null);
   const candidates = [
-    ...(definition ? workspace.references({ toDefUid: definition.def_uid }).map((ref) => ({ ref, certainty: 'high' as const })) : []),
-    ...workspace.references({ name: symbol.name }).filter((ref) => ref.to_def_uid === null).map((ref) => ({ ref, certainty: 'medium' as const })),
+    ...resolved.map((ref) => ({ ref, certainty: 'high' as const })),
+    ...unresolved.map((ref) => ({ ref, certainty: 'medium' as const })),
   ];
   const edits: RefactorEdit[] = [];
   for (const { ref, certainty } of candidates) {
-    if (held.has(ref.path) || !ES_EXTENSION.test(ref.path) || ref.context === 'comment' || ref.context === 'string') continue;
+    if (held.has(ref.path) || !ES_EXTENSION.test(ref.path)) continue;
+    if (ref.context === 'comment' || ref.context === 'string') continue;
     const text = workspace.read(ref.path);
     if (text === undefined || ref.start_line !== ref.end_line) continue;
     const line = text.split('\n')[ref.start_line - 1] ?? '';
     // the name token of the reference (a qualified use spans `a.name`)
     const col = line.slice(ref.start_col, ref.end_col).endsWith(symbol.name) ? ref.end_col - symbol.name.length : -1;
     if (col < 0) continue;
-    edits.push({ path: ref.path, span: { startLine: ref.start_line, startCol: col, endLine: ref.start_line, endCol: col + symbol.name.length }, oldText: symbol.name, newText: newName, certainty });
+    const span = { startLine: ref.start_line, startCol: col, endLine: ref.start_line, endCol: col + symbol.name.length };
+    edits.push({ path: ref.path, span, oldText: symbol.name, newText: newName, certainty });
   }
   return edits;
 }
@@ -435,7 +466,32 @@ function indexEditsOutsidePrograms(projects: TypeScriptProjects, workspace: Refa
 function isPackageSpecifier(specifier: string, options: TS.CompilerOptions): boolean {
   if (/^(?:\.{1,2}\/|\/|[a-z]+:)/i.test(specifier) || specifier === '.' || specifier === '..') return false;
   const aliases = Object.keys(options.paths ?? {});
-  return !aliases.some((alias) => (alias.endsWith('*') ? specifier.startsWith(alias.slice(0, -1)) : specifier === alias));
+  const matches = (alias: string) => (alias.endsWith('*') ? specifier.startsWith(alias.slice(0, -1)) : specifier === alias);
+  return !aliases.some(matches);
+}
+
+function packageImportReason(specifier: string): string {
+  return (
+    `imports the moved file by its package name '${specifier}' (package.json exports/types/main, or a paths alias): ` +
+    "update the package's entry, not the import"
+  );
+}
+
+/**
+ * Whether a file's text may import a moved file: a string literal ending in the moved file's stem
+ * (with or without extension; `dir` for `dir/index`) or passing through a moved directory, or the
+ * package name of a moved package entry.
+ */
+function importsOneOf(workspace: RefactorWorkspace, request: MoveRequest): (text: string) => boolean {
+  const names = new Set([stem(request.from)]);
+  for (const file of request.files) {
+    names.add(stem(file.from));
+    if (stem(file.from) === 'index') names.add(stem(file.from.split('/').slice(0, -1).join('/')));
+  }
+  const escaped = [...names].filter(Boolean).map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const specifier = new RegExp(`['"\`](?:[^'"\`\\n]*/)?(?:${escaped.join('|')})(?:\\.[cm]?[jt]sx?)?(?:/[^'"\`\\n]*)?['"\`]`);
+  const packages = request.files.flatMap((f) => packageNameOf(workspace, f.from) ?? []);
+  return (text) => specifier.test(text) || packages.some((name) => text.includes(`'${name}`) || text.includes(`"${name}`));
 }
 
 function stem(path: string): string {
@@ -465,7 +521,12 @@ function packageNameOf(workspace: RefactorWorkspace, path: string): string | und
  * Imports by package name (or an alias) of a moved file that no edit rewrites: the language
  * service keeps such a specifier, which then reaches the file only if package.json follows.
  */
-function bareImportsLeft(projects: TypeScriptProjects, workspace: RefactorWorkspace, moved: ReadonlySet<string>, edits: readonly RefactorEdit[]): UneditedReference[] {
+function bareImportsLeft(
+  projects: TypeScriptProjects,
+  workspace: RefactorWorkspace,
+  moved: ReadonlySet<string>,
+  edits: readonly RefactorEdit[],
+): UneditedReference[] {
   const editedLines = new Set(edits.map((e) => `${e.path}:${e.span.startLine}`));
   const out: UneditedReference[] = [];
   for (const [file, imports] of projects.bareImports) {
@@ -477,7 +538,7 @@ function bareImportsLeft(projects: TypeScriptProjects, workspace: RefactorWorksp
       if (text === undefined) continue;
       const line = text.slice(0, item.start).split('\n').length;
       if (editedLines.has(`${path}:${line}`)) continue;
-      out.push({ path, line, text: lineOf(text, line), certainty: 'high', reason: `imports the moved file by its package name '${item.specifier}' (package.json exports/types/main, or a paths alias): update the package's entry, not the import` });
+      out.push({ path, line, text: lineOf(text, line), certainty: 'high', reason: packageImportReason(item.specifier) });
     }
   }
   return out;
