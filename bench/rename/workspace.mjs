@@ -95,7 +95,8 @@ if (base.status !== 0) {
   console.log('baseline tsc -b is not clean; stopping');
   process.exit(1);
 }
-const session = await serve(dir);
+// a cold move asks several whole-repository programs; at load 20+ on 2 cores that alone ran past 10 minutes
+const session = await serve(dir, { timeoutMs: 1_800_000 });
 const { call } = session;
 const results = [];
 for (const job of JOBS) {

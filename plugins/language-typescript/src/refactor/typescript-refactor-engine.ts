@@ -505,7 +505,12 @@ function stem(path: string): string {
 function packageNameOf(workspace: RefactorWorkspace, path: string): string | undefined {
   const parts = path.split('/').slice(0, -1);
   for (let n = parts.length; n >= 0; n -= 1) {
-    const manifest = workspace.read([...parts.slice(0, n), 'package.json'].join('/'));
+    let manifest: string | undefined;
+    try {
+      manifest = workspace.read([...parts.slice(0, n), 'package.json'].join('/'));
+    } catch {
+      manifest = undefined; // the contract says undefined; a workspace that throws for a missing file is read the same
+    }
     if (manifest === undefined) continue;
     try {
       const name = (JSON.parse(manifest) as { name?: unknown }).name;
