@@ -9,7 +9,7 @@ import { WORK_DIR } from '../recon/trees.mjs';
 
 const MAIN = fileURLToPath(new URL('../../cli/dist/src/main.js', import.meta.url));
 
-export async function serve(repo) {
+export async function serve(repo, { timeoutMs = 600_000 } = {}) {
   const home = join(WORK_DIR, 'rename', 'home');
   mkdirSync(home, { recursive: true });
   const env = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov'), AGENTX_HOME: join(home, '.agentx') };
@@ -18,7 +18,7 @@ export async function serve(repo) {
   const client = new Client({ name: 'bench-rename', version: '0.0.0' });
   await client.connect(transport);
   // a commit re-indexes and a cold language service can take longer than the SDK's 60 s default on a loaded machine
-  const call = async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })).structuredContent;
+  const call = async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })).structuredContent;
   const started = Date.now();
   for (;;) {
     const result = await call('recon', { task: 'rename symbols across the code', read_only: false });

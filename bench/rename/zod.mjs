@@ -5,7 +5,8 @@
 // 1. Oracle: every location TypeScript's findRenameLocations returns for 200 symbols
 //    (../shared/bench/data/rename-oracle-zod.jsonl; project packages/zod/tsconfig.json, test files excluded).
 //    Each symbol is previewed by name (an ambiguous name is retried with the candidate declared at the oracle's
-//    file:line, as an agent would); the preview's edits outside test files are compared with the oracle's locations:
+//    file:line, as an agent would); the preview's edits in packages/zod outside test files (the oracle's project) are
+//    compared with the oracle's locations (edits in the other packages' projects are counted apart):
 //    precision per certainty, recall, exact location sets. A whole-word text replacement is measured in the same run.
 //    Latency of every refactor_rename call: the first (cold) call, then p50/p95.
 // 2. Apply: 20 renames (every 10th oracle symbol) and 10 moves (9 files, 1 directory), each alone on the fresh base
@@ -94,6 +95,8 @@ let found = 0;
 let exact = 0;
 const latencies = [];
 const misses = [];
+const beyond = { high: 0, medium: 0, low: 0 };
+const beyondFiles = new Set();
 for (const row of values['skip-oracle'] ? [] : oracle) {
   const location = `${PKG}/${row.decl.file}:${row.decl.line}`;
   const expected = new Set(row.locations.map((l) => `${PKG}/${l.file}:${l.line}:${l.col}`));
@@ -119,6 +122,12 @@ for (const row of values['skip-oracle'] ? [] : oracle) {
   const code = new Set();
   for (const file of result.preview.edits) {
     if (isTest(file.path)) continue;
+    // the oracle is packages/zod's project; a rename now also reaches the other packages' projects
+    if (!file.path.startsWith(`${PKG}/`)) {
+      for (const hunk of file.hunks) beyond[hunk.certainty] += 1;
+      beyondFiles.add(file.path);
+      continue;
+    }
     for (const hunk of file.hunks) {
       const key = `${file.path}:${hunk.line}:${hunk.column + 1}`;
       const hit = expected.has(key);
@@ -149,6 +158,7 @@ const summary = {
   recall: codeTp / oracleTotal,
   exact_share: exact / oracle.length,
   text_baseline: { precision: text.tp / (text.tp + text.fp), recall: text.tp / oracleTotal, exact_share: text.exact / oracle.length },
+  edits_beyond_oracle_project: { ...beyond, files: beyondFiles.size },
   latency_ms: { cold: Math.round(latencies[0]), p50_warm: Math.round(percentile(latencies.slice(1), 50)), p95_warm: Math.round(percentile(latencies.slice(1), 95)), calls: latencies.length },
   misses,
 };

@@ -82,6 +82,15 @@ export const ERROR_CATALOG = {
     causes: ['A variable, function, class or import of the new name exists in a scope the renamed binding is visible in', 'The class already has a member of the new name'],
     remediation: 'Cancel the preview with `refactor_cancel` and choose another name; `details.collisions` lists where the name is taken.',
   },
+  E_REVIEW_REQUIRED: {
+    meaning: 'The refactor preview has medium- or low-certainty hunks nobody accepted, so applying it could change code that is not the symbol.',
+    causes: [
+      'A rename matched a member of that name on a value whose type is unknown (medium)',
+      'A rename matched the word in a comment, string or docstring (low)',
+    ],
+    remediation:
+      'Look at the hunks (`refactor_commit` with `inspect_path`), then call `refactor_commit` again with `accept: { hunks: [...] }`, `accept: { files: [...] }` or `accept: { certainty: "medium" | "low" }`, and `drop_unaccepted: true` to apply only the high and accepted hunks.',
+  },
   E_DESTINATION_EXISTS: {
     meaning: 'The destination of a move already exists; a move never overwrites a file.',
     causes: ['`to_path` names an existing file or directory', 'A file of the moved directory would land on an existing file'],

@@ -44,15 +44,19 @@ interface Written {
 }
 
 /**
- * Applies a preview all-or-nothing: every new content goes to a temp file next to its target
- * first (a failure there leaves the repository untouched), then each temp is renamed into place
+ * Applies a preview's selected edits (all by default) and its moves, all-or-nothing: every new
+ * content goes to a temp file next to its target first (a failure there leaves the repository untouched), then each temp is renamed into place
  * and the moves run (`git mv` for tracked paths); a failure in that phase restores every file
  * already replaced and undoes the moves already made. Answers the files it changed (old paths
  * of moved files and their new paths).
  */
-export async function applyPreview(root: string, preview: RefactorPreview): Promise<{ changed: string[]; moved: FileMove[] }> {
+export async function applyPreview(
+  root: string,
+  preview: RefactorPreview,
+  selected: readonly RefactorEdit[] = preview.edits,
+): Promise<{ changed: string[]; moved: FileMove[] }> {
   const byPath = new Map<string, RefactorEdit[]>();
-  for (const edit of preview.edits) byPath.set(edit.path, [...(byPath.get(edit.path) ?? []), edit]);
+  for (const edit of selected) byPath.set(edit.path, [...(byPath.get(edit.path) ?? []), edit]);
   const plans: Array<{ path: string; original: string; next: string; temp: string }> = [];
   for (const [path, edits] of byPath) {
     const absolute = join(root, path);

@@ -40,12 +40,17 @@ export function inspectPreview(service: RefactorService, preview: RefactorPrevie
     applied: false,
     hunks,
     high,
-    display_to_user: `${path}: ${hunks.length} medium/low-certainty hunk${hunks.length === 1 ? '' : 's'} to review (${high} high-certainty not shown); nothing applied.`,
+    display_to_user:
+      `${path}: ${hunks.length} medium/low-certainty hunk${hunks.length === 1 ? '' : 's'} to review (${high} high-certainty ` +
+      'not shown); nothing applied. Accept them by id or file with refactor_commit accept.',
   };
 }
 
 export function renderInspect(result: InspectResult): string {
   const parts = [result.display_to_user];
-  for (const hunk of result.hunks) parts.push(`[${hunk.certainty}] ${hunk.line}:${hunk.column + 1} ${JSON.stringify(hunk.old)} -> ${JSON.stringify(hunk.new)}\n${hunk.context}`);
+  for (const hunk of result.hunks) {
+    const change = `${JSON.stringify(hunk.old)} -> ${JSON.stringify(hunk.new)}`;
+    parts.push(`${hunk.id} [${hunk.certainty}] ${hunk.line}:${hunk.column + 1} ${change}\n${hunk.context}`);
+  }
   return parts.join('\n\n');
 }

@@ -1,10 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { AgentgovError, type FileMove, type RefactorEdit, type RefactorEngine } from '@agentgov/core';
+import type { UneditedReference } from '@agentgov/core';
 import { simpleGit } from 'simple-git';
 import { z } from 'zod';
 import { refactorService, requireRecon } from '../refactor/refactor-context.js';
 import { refactorPreviewSchema, renderPreview, type RefactorPreviewResult } from '../refactor/refactor-preview.js';
 import { storePreview } from '../refactor/preview-builder.js';
+import { uneditedForMove } from '../refactor/unedited-references.js';
 import { defineTool } from './tool.js';
 
 const input = z
@@ -36,7 +38,7 @@ export const refactorMoveTool = defineTool({
     'Previews moving a file or directory and rewriting every import that reaches it (relative specifiers with or without extension, `.js` specifiers of `.ts` sources, index files, tsconfig paths, re-exports, dynamic import() and require(), Python absolute/relative/aliased imports) plus the moved files\' own relative imports. Writes nothing; refactor_commit applies it (git mv for tracked files).',
   inputSchema: input,
   outputSchema: refactorPreviewSchema,
-  returns: '`refactor_id`, `preview.moves` (from, to, git), `preview.edits` (per file: hunks with `old`, `new`, `line`, `column`, `range`, `certainty`), `preview.counts`, `preview.verification_required`, `display_to_user`.',
+  returns: '`refactor_id`, `preview.moves` (from, to, git), `preview.edits` (per file: hunks with `id`, `old`, `new`, `line`, `column`, `range`, `certainty`), `preview.unedited` (importers and attribute uses of the moved modules left unedited, each with `reason`), `preview.warnings`, `preview.pending_review`, `preview.counts`, `preview.verification_required`, `display_to_user`.',
   whenToUse: 'To move or rename a module or directory without breaking its importers, after recon (recon_impact on the file shows its importers).',
   related: ['recon', 'recon_impact', 'refactor_commit', 'refactor_cancel', 'refactor_rename'],
   errors: ['E_INDEX_NOT_READY', 'E_RECON_REQUIRED', 'E_READ_ONLY_SESSION', 'E_NOT_FOUND', 'E_DESTINATION_EXISTS', 'E_PATH_OUTSIDE_REPO'],
@@ -65,12 +67,17 @@ export const refactorMoveTool = defineTool({
       if (engine) byEngine.set(engine, [...(byEngine.get(engine) ?? []), move]);
     }
     const edits: RefactorEdit[] = [];
+    const unedited: UneditedReference[] = [];
+    const warnings: string[] = [];
     for (const [engine, files] of byEngine) {
       const plan = await engine.move({ from: from.relative, to: to.relative, files, includeComments: args.include_comments }, service.workspace);
       edits.push(...plan.edits);
+      unedited.push(...(plan.unedited ?? []));
+      warnings.push(...(plan.warnings ?? []));
     }
     const gitMoves = new Set<string>();
     if (await tracked(ctx.repoRoot, from.relative)) gitMoves.add(from.relative);
+    const leftOut = uneditedForMove(service.workspace, moving, edits, unedited);
     return storePreview(service, {
       kind: 'move',
       edits,
@@ -78,6 +85,8 @@ export const refactorMoveTool = defineTool({
       movedFiles: moving.map((m) => m.from),
       gitMoves,
       collisions: [],
+      unedited: leftOut,
+      warnings,
       engines: [...byEngine.keys()].map((e) => e.name),
       summary: `Move ${from.relative}${directory ? '/' : ''} to ${to.relative}${directory ? `/ (${moving.length} indexed files)` : ''}`,
     });

@@ -251,7 +251,7 @@ describe('refactor tools on Python over MCP stdio', function () {
     expect(preview.error).to.equal(undefined);
     const rows = preview.preview!.edits.flatMap((f) => f.hunks.map((h) => `${f.path}:${h.line}:${h.column} ${h.certainty}`));
     expect(rows).to.deep.equal(['pkg/app.py:2:21 high', 'pkg/app.py:8:6 low', 'pkg/app.py:9:20 high', 'pkg/core.py:4:4 high', 'pkg/core.py:5:7 low', 'pkg/core.py:11:15 high']);
-    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error).to.equal(undefined);
+    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id, accept: { certainty: 'low' } })).error).to.equal(undefined);
     expect(readFileSync(join(server.repo, 'pkg/app.py'), 'utf8')).to.contain('from pkg.core import execute as go\n');
     expect(runMain()).to.equal('24');
   });
@@ -260,7 +260,7 @@ describe('refactor tools on Python over MCP stdio', function () {
     const preview = await server.call('refactor_rename', { symbol: 'Meter.read', new_name: 'sample', justification: 't' });
     const rows = preview.preview!.edits.flatMap((f) => f.hunks.map((h) => `${f.path}:${h.line} ${h.certainty}`));
     expect(rows).to.include.members(['pkg/core.py:10 high', 'pkg/app.py:9 medium', 'pkg/clone.py:5 medium']);
-    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error).to.equal(undefined);
+    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id, accept: { certainty: 'low' } })).error).to.equal(undefined);
     expect(runMain()).to.equal('24');
   });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import type { RefactorWorkspace } from '@agentgov/core/contracts';
 import type * as TS from 'typescript';
 import type tsModule from 'typescript';
@@ -20,6 +20,21 @@ export interface TypeScriptProject {
   fileNames: Set<string>;
 }
 
+/** A config file as parsed (its files, options and references), before any service is made for it. */
+interface ParsedConfig {
+  path: string;
+  parsed: TS.ParsedCommandLine;
+}
+
+/** An import by a bare specifier (a package name, a `paths` alias) that reaches a repository file. */
+export interface BareImport {
+  specifier: string;
+  /** Offset of the specifier's string literal in the importing file. */
+  start: number;
+  /** Absolute file it resolves to (the source, for a declaration output). */
+  target: string;
+}
+
 export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
 }
@@ -32,6 +47,8 @@ export function toPosix(path: string): string {
  */
 export class TypeScriptProjects {
   readonly #projects = new Map<string, TypeScriptProject>();
+  /** Absolute importing file → its bare imports reaching repository files, as the last program resolved them. */
+  readonly bareImports = new Map<string, BareImport[]>();
   /** Absolute file → project key, for files already placed. */
   readonly #membership = new Map<string, string>();
   readonly #registry: TS.DocumentRegistry;
@@ -109,6 +126,15 @@ export class TypeScriptProjects {
       if (dir === this.#workspace.root || dirname(dir) === dir) break;
       dir = dirname(dir);
     }
+    // a config elsewhere (a `tsconfig.test.json`, a project another one references) may include it
+    this.#discover();
+    for (const configPath of this.#configsOf.get(file) ?? []) {
+      const project = this.#configProject(configPath);
+      if (project?.fileNames.has(file)) {
+        this.#membership.set(file, project.key);
+        return project;
+      }
+    }
     const inferred = this.#inferredProject();
     if (!inferred.fileNames.has(file)) {
       // a file the index learnt about after the inferred project was made
@@ -116,6 +142,151 @@ export class TypeScriptProjects {
     }
     this.#membership.set(file, INFERRED);
     return inferred;
+  }
+
+  /**
+   * Every project of the repository: each tsconfig/jsconfig with files (found beside and above every
+   * script, and through project references), then the inferred project of the scripts none includes.
+   * Services are made here but programs only when a caller asks for one.
+   */
+  allProjects(): TypeScriptProject[] {
+    const out: TypeScriptProject[] = [];
+    for (const config of this.#discover()) {
+      if (config.parsed.fileNames.length === 0) continue;
+      const project = this.#configProject(config.path);
+      if (project) out.push(project);
+    }
+    out.push(this.#inferredProject());
+    return out;
+  }
+
+  /**
+   * The projects a search has to ask: those with a root file whose text `mentions` what is searched
+   * (a project that never spells a name has no location of its own), `always` first.
+   */
+  projectsMentioning(mentions: (text: string) => boolean, always: readonly TypeScriptProject[]): TypeScriptProject[] {
+    const out = new Map(always.map((p) => [p.key, p]));
+    for (const project of this.allProjects()) {
+      if (out.has(project.key)) continue;
+      for (const file of project.fileNames) {
+        const rel = this.relative(file);
+        const text = rel === null ? undefined : this.#workspace.read(rel);
+        if (text !== undefined && mentions(text)) {
+          out.set(project.key, project);
+          break;
+        }
+      }
+    }
+    return [...out.values()];
+  }
+
+  /** Config files found and parsed once per reset: beside and above every script, and what they reference. */
+  #discover(): ParsedConfig[] {
+    if (this.#configs) return this.#configs;
+    const ts = this.ts;
+    const root = this.#workspace.root;
+    const queue: string[] = [];
+    const dirs = new Set<string>();
+    for (const file of this.#workspace.files()) {
+      if (!ES_EXTENSION.test(file.path)) continue;
+      let dir = dirname(this.absolute(file.path));
+      while (!dirs.has(dir)) {
+        dirs.add(dir);
+        for (const name of CONFIG_NAMES) if (existsSync(join(dir, name))) queue.push(join(dir, name));
+        if (dir === root || dirname(dir) === dir) break;
+        dir = dirname(dir);
+      }
+    }
+    const seen = new Set<string>();
+    const configs: ParsedConfig[] = [];
+    while (queue.length > 0) {
+      const path = queue.shift()!;
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const parsed = this.#parse(path);
+      if (!parsed) continue;
+      configs.push({ path, parsed });
+      for (const reference of parsed.projectReferences ?? []) {
+        const target = ts.resolveProjectReferencePath(reference);
+        if (this.relative(target) !== null && existsSync(target)) queue.push(target);
+      }
+    }
+    configs.sort((a, b) => a.path.localeCompare(b.path));
+    this.#configsOf.clear();
+    for (const config of configs) {
+      for (const file of config.parsed.fileNames) this.#configsOf.set(file, [...(this.#configsOf.get(file) ?? []), config.path]);
+    }
+    this.#configs = configs;
+    this.#outputs = this.#declarationOutputs(configs);
+    return configs;
+  }
+
+  #configs: ParsedConfig[] | undefined;
+  /** Absolute file → the configs that include it. */
+  readonly #configsOf = new Map<string, string[]>();
+  readonly #parsedConfigs = new Map<string, TS.ParsedCommandLine | null>();
+
+  #parse(configPath: string): TS.ParsedCommandLine | undefined {
+    if (!this.#parsedConfigs.has(configPath)) {
+      const ts = this.ts;
+      const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined };
+      const parsed = ts.getParsedCommandLineOfConfigFile(configPath, { noEmit: true }, host);
+      this.#parsedConfigs.set(configPath, parsed ?? null);
+    }
+    return this.#parsedConfigs.get(configPath) ?? undefined;
+  }
+
+  /**
+   * Declaration output → source, for every file of every config (as if each emitted declarations):
+   * how `@scope/pkg` (package.json `types`/`exports` → `dist/….d.ts`) leads back to the package's
+   * sources, built or not, so that importers in other packages are part of one rename.
+   */
+  #declarationOutputs(configs: ParsedConfig[]): Map<string, string> {
+    const ts = this.ts;
+    const outputs = new Map<string, string>();
+    const ignoreCase = !ts.sys.useCaseSensitiveFileNames;
+    for (const { parsed } of configs) {
+      const options = { ...parsed.options, declaration: true, noEmit: false, emitDeclarationOnly: false };
+      const withDeclarations: TS.ParsedCommandLine = { ...parsed, options };
+      for (const fileName of parsed.fileNames) {
+        if (!/\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/.test(fileName) || fileName.endsWith('.d.ts')) continue;
+        let names: readonly string[];
+        try {
+          names = ts.getOutputFileNames(withDeclarations, fileName, ignoreCase);
+        } catch {
+          continue;
+        }
+        for (const output of names) {
+          if (/\.d\.[cm]?ts$/.test(output) && !outputs.has(output)) outputs.set(output, fileName);
+        }
+      }
+    }
+    return outputs;
+  }
+
+  #outputs = new Map<string, string>();
+
+  /** A path with its deepest existing directory resolved through symlinks (node_modules/@x/pkg → packages/pkg). */
+  #canonical(path: string): string {
+    let dir = path;
+    const rest: string[] = [];
+    while (!existsSync(dir) && dirname(dir) !== dir) {
+      rest.unshift(basename(dir));
+      dir = dirname(dir);
+    }
+    let real = dir;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      real = dir;
+    }
+    return rest.length > 0 ? join(real, ...rest) : real;
+  }
+
+  /** The source a declaration output was made from, when a project of the repository emits it. */
+  sourceOfOutput(fileName: string): string | undefined {
+    this.#discover();
+    return this.#outputs.get(fileName) ?? this.#outputs.get(this.#canonical(fileName));
   }
 
   /** Every project made so far. */
@@ -128,13 +299,17 @@ export class TypeScriptProjects {
     for (const project of this.#projects.values()) project.service.dispose();
     this.#projects.clear();
     this.#membership.clear();
+    this.#configs = undefined;
+    this.#parsedConfigs.clear();
+    this.#outputs = new Map();
+    this.bareImports.clear();
   }
 
   #configProject(configPath: string): TypeScriptProject | undefined {
     const cached = this.#projects.get(configPath);
     if (cached) return cached;
-    const ts = this.ts;
-    const parsed = ts.getParsedCommandLineOfConfigFile(configPath, { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+    this.#discover();
+    const parsed = this.#parse(configPath);
     if (!parsed) return undefined;
     const options = { ...parsed.options, allowJs: parsed.options.allowJs ?? configPath.endsWith('jsconfig.json') };
     const project = this.#create(configPath, parsed.fileNames, options, dirname(configPath));
@@ -146,10 +321,14 @@ export class TypeScriptProjects {
     const cached = this.#projects.get(INFERRED);
     if (cached) return cached;
     const ts = this.ts;
+    // the scripts no config includes (plain JS, loose TS): each other file is in a config's project
+    this.#discover();
+    const included = this.#configsOf;
     const files = this.#workspace
       .files()
       .filter((f) => ES_EXTENSION.test(f.path) && !f.path.endsWith('.d.ts'))
-      .map((f) => this.absolute(f.path));
+      .map((f) => this.absolute(f.path))
+      .filter((file) => !included.has(file));
     const options: TS.CompilerOptions = {
       allowJs: true,
       checkJs: false,
@@ -193,7 +372,46 @@ export class TypeScriptProjects {
       useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
       getCancellationToken: () => this.#cancellation,
     };
+    // workspace packages resolve to their sources, not their (maybe unbuilt) declaration outputs
+    const resolutionHost: TS.ModuleResolutionHost = {
+      fileExists: (fileName) => ts.sys.fileExists(fileName) || this.sourceOfOutput(fileName) !== undefined,
+      readFile: (fileName) => ts.sys.readFile(fileName),
+      directoryExists: (dir) => ts.sys.directoryExists(dir),
+      getDirectories: (dir) => ts.sys.getDirectories(dir),
+      realpath: (fileName) => this.#canonical(fileName),
+      useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+    };
+    const canonicalName = (fileName: string) => (ts.sys.useCaseSensitiveFileNames ? fileName : fileName.toLowerCase());
+    const cache = ts.createModuleResolutionCache(currentDirectory, canonicalName, options);
+    host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSourceFile) => {
+      const bare: BareImport[] = [];
+      const resolvedAll = literals.map((literal) => {
+        const mode = ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions);
+        const resolved = ts.resolveModuleName(literal.text, containingFile, compilerOptions, resolutionHost, cache, redirected, mode);
+        const source = resolved.resolvedModule && this.sourceOfOutput(resolved.resolvedModule.resolvedFileName);
+        const target = source ?? resolved.resolvedModule?.resolvedFileName;
+        if (target && !/^[./]/.test(literal.text) && this.relative(target) !== null) {
+          bare.push({ specifier: literal.text, start: literal.getStart(containingSourceFile), target });
+        }
+        if (!source || !resolved.resolvedModule) return resolved;
+        const extension = extensionOf(ts, source);
+        const resolvedModule = { ...resolved.resolvedModule, resolvedFileName: source, extension, isExternalLibraryImport: false };
+        return { ...resolved, resolvedModule: { ...resolvedModule, resolvedUsingTsExtension: false } };
+      });
+      this.bareImports.set(containingFile, bare);
+      return resolvedAll;
+    };
     const service = ts.createLanguageService(host, this.#registry);
     return { key, service, fileNames: names };
   }
+}
+
+/** The resolution extension of a source file name. */
+function extensionOf(ts: TypeScriptModule, fileName: string): TS.Extension {
+  const suffix = /\.([cm]?[jt]sx?)$/.exec(fileName)?.[1] ?? 'ts';
+  const byName: Record<string, TS.Extension> = {
+    ts: ts.Extension.Ts, tsx: ts.Extension.Tsx, mts: ts.Extension.Mts, cts: ts.Extension.Cts,
+    js: ts.Extension.Js, jsx: ts.Extension.Jsx, mjs: ts.Extension.Mjs, cjs: ts.Extension.Cjs,
+  };
+  return byName[suffix] ?? ts.Extension.Ts;
 }

@@ -1,5 +1,18 @@
 import { AgentgovError } from '@agentgov/core';
-import type { EngineReference, FileMove, MovePlan, MoveRequest, RefactorEdit, RefactorEngine, RefactorSymbol, RefactorWorkspace, RenameCollision, RenamePlan, RenameRequest } from '@agentgov/core/contracts';
+import type {
+  EngineReference,
+  FileMove,
+  MovePlan,
+  MoveRequest,
+  RefactorEdit,
+  RefactorEngine,
+  RefactorSymbol,
+  RefactorWorkspace,
+  RenameCollision,
+  RenamePlan,
+  RenameRequest,
+  UneditedReference,
+} from '@agentgov/core/contracts';
 import type * as TS from 'typescript';
 import { declarationsIn } from './typescript-declarations.js';
 import { commentAndStringRanges, mentionOffsets } from './typescript-mentions.js';
@@ -78,65 +91,118 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     return found;
   }
 
+  /**
+   * One rename over every project of the repository: each tsconfig/jsconfig project (and the
+   * inferred one) whose program holds the declaration's file and whose own files spell the name is
+   * asked, and the locations merged (a file's own project wins where two disagree). Workspace
+   * packages imported by name resolve to their sources, so importers in other packages are found.
+   * References the index resolved in scripts no program holds become edits at the index's certainty.
+   */
   async rename(request: RenameRequest, workspace: RefactorWorkspace): Promise<RenamePlan> {
     const projects = await this.#load(workspace);
-    const { project, fileName, position } = this.#locate(projects, request.symbol);
-    const info = project.service.getRenameInfo(fileName, position, PREFERENCES);
+    const home = this.#locate(projects, request.symbol);
+    const info = home.project.service.getRenameInfo(home.fileName, home.position, PREFERENCES);
     if (!info.canRename) throw refused(info.localizedErrorMessage);
-    const code = project.service.findRenameLocations(fileName, position, false, false, PREFERENCES) ?? [];
-    const edits = this.#renameEdits(projects, project, code, request.newName, 'high');
-    if (request.includeComments) edits.push(...this.#mentions(projects, project, code, request.symbol.name, request.newName));
-    return { edits, collisions: this.#collisions(projects, project, fileName, position, code, request.newName) };
-  }
-
-  async move(request: MoveRequest, workspace: RefactorWorkspace): Promise<MovePlan> {
-    const projects = await this.#load(workspace);
-    const touched = new Map<string, TypeScriptProject>();
-    for (const file of request.files) {
-      const project = projects.projectOf(file.from);
-      touched.set(project.key, project);
+    const spells = (text: string) => text.includes(request.symbol.name);
+    const searched = this.#holding(projects, [home.project], spells, [home.fileName]).map((project) => ({
+      project,
+      locations: project.service.findRenameLocations(home.fileName, home.position, false, false, PREFERENCES) ?? [],
+    }));
+    const edits = new MergedEdits(projects);
+    for (const { project, locations } of searched) {
+      edits.add(project, this.#renameEdits(projects, project, locations, request.newName, 'high'));
     }
-    const edits: RefactorEdit[] = [];
-    const seen = new Set<string>();
-    const format = projects.ts.getDefaultFormatCodeSettings();
-    for (const project of touched.values()) {
-      const changes = project.service.getEditsForFileRename(projects.absolute(request.from), projects.absolute(request.to), format, PREFERENCES);
-      for (const change of changes) {
-        const path = projects.relative(change.fileName);
-        if (path === null) continue;
-        const text = workspace.read(path);
-        if (text === undefined) continue;
-        for (const textChange of change.textChanges) {
-          const key = `${path}:${textChange.span.start}:${textChange.span.length}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          edits.push(editAt(path, text, textChange.span, textChange.newText, 'high'));
-        }
+    if (request.includeComments) {
+      const code = searched.flatMap((s) => s.locations);
+      for (const { project } of searched) {
+        edits.add(project, this.#mentions(projects, project, code, request.symbol.name, request.newName));
       }
     }
-    return { edits };
+    const collisions = new Map<string, RenameCollision>();
+    for (const { project, locations } of searched) {
+      const found = this.#collisions(projects, project, home.fileName, home.position, locations, request.newName);
+      for (const collision of found) {
+        collisions.set(`${collision.path}:${collision.line}:${collision.existing}`, collision);
+      }
+    }
+    const searchedProjects = searched.map((s) => s.project);
+    const outside = indexEditsOutsidePrograms(projects, workspace, request.symbol, request.newName, searchedProjects);
+    return { edits: [...edits.list(), ...outside], collisions: [...collisions.values()] };
+  }
+
+  /**
+   * A move over every project whose program holds a moved file: each rewrites its importers (the
+   * importer's own project wins where two disagree). An import by package name that reaches a moved
+   * file through package.json is not respelled as a relative path: it is listed as unedited.
+   */
+  async move(request: MoveRequest, workspace: RefactorWorkspace): Promise<MovePlan> {
+    const projects = await this.#load(workspace);
+    const owners = request.files.map((file) => projects.projectOf(file.from));
+    const moved = request.files.map((file) => projects.absolute(file.from));
+    const edits = new MergedEdits(projects);
+    const unedited: UneditedReference[] = [];
+    const format = projects.ts.getDefaultFormatCodeSettings();
+    for (const project of this.#holding(projects, owners, importsOneOf(workspace, request), moved)) {
+      const options = project.service.getProgram()?.getCompilerOptions() ?? {};
+      const changes = project.service.getEditsForFileRename(projects.absolute(request.from), projects.absolute(request.to), format, PREFERENCES);
+      const found: RefactorEdit[] = [];
+      for (const change of changes) {
+        const path = projects.relative(change.fileName);
+        const text = path === null ? undefined : workspace.read(path);
+        if (path === null || text === undefined) continue;
+        for (const textChange of change.textChanges) {
+          const edit = editAt(path, text, textChange.span, textChange.newText, 'high');
+          if (isPackageSpecifier(edit.oldText, options) && /^\.\.?\//.test(edit.newText)) {
+            unedited.push({
+              path,
+              line: edit.span.startLine,
+              column: edit.span.startCol,
+              text: lineOf(text, edit.span.startLine),
+              certainty: 'high',
+              reason: packageImportReason(edit.oldText),
+            });
+            continue;
+          }
+          found.push(edit);
+        }
+      }
+      edits.add(project, found);
+    }
+    const list = edits.list();
+    unedited.push(...bareImportsLeft(projects, workspace, new Set(moved), list));
+    return { edits: list, unedited: distinctUnedited(unedited) };
   }
 
   async references(symbol: RefactorSymbol, workspace: RefactorWorkspace, options: { timeoutMs?: number } = {}): Promise<EngineReference[]> {
     const projects = await this.#load(workspace);
-    // loading the project (parsing every file once) is not interruptible and not counted; the search is
-    const { project, fileName, position } = this.#locate(projects, symbol);
-    let groups: TS.ReferencedSymbol[];
+    // loading the projects (parsing every file once) is not interruptible and not counted; the search is
+    const home = this.#locate(projects, symbol);
+    const holding = this.#holding(projects, [home.project], (text) => text.includes(symbol.name), [home.fileName]);
+    const groups: TS.ReferencedSymbol[] = [];
     projects.deadline = Date.now() + (options.timeoutMs ?? Number.POSITIVE_INFINITY);
     try {
-      groups = project.service.findReferences(fileName, position) ?? [];
+      for (const project of holding) {
+        groups.push(...(project.service.findReferences(home.fileName, home.position) ?? []));
+      }
     } catch (error) {
       if (!(error instanceof projects.ts.OperationCanceledException)) throw error;
       throw new AgentgovError('E_DEADLINE_EXCEEDED', `the TypeScript language service did not finish finding references to ${symbol.qualifiedName} within ${options.timeoutMs} ms`, { engine: this.name, symbol: symbol.qualifiedName });
     } finally {
       projects.deadline = Number.POSITIVE_INFINITY;
     }
+    const seen = new Set<string>();
     const out: EngineReference[] = [];
     for (const group of groups) {
       for (const ref of group.references) {
         const path = projects.relative(ref.fileName);
         const text = path === null ? undefined : workspace.read(path);
         if (path === null || text === undefined) continue;
+        const key = `${path}:${ref.textSpan.start}:${ref.textSpan.length}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        // a group may be a related symbol spelled otherwise (`import plugin from` a module whose
+        // default export calls the function)
+        if (text.slice(ref.textSpan.start, ref.textSpan.start + ref.textSpan.length) !== symbol.name) continue;
         out.push({ path, span: editAt(path, text, ref.textSpan, '', 'high').span, certainty: 'high', isDefinition: ref.isDefinition ?? false });
       }
     }
@@ -152,6 +218,22 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
   dispose(): void {
     this.#projects?.reset();
     this.#parsed.clear();
+  }
+
+  /**
+   * The projects to ask: `first`, then every other project with a root file the `mentions` test
+   * accepts, kept when its program holds one of `files` (building each program once; later calls reuse it).
+   */
+  #holding(
+    projects: TypeScriptProjects,
+    first: readonly TypeScriptProject[],
+    mentions: (text: string) => boolean,
+    files: readonly string[],
+  ): TypeScriptProject[] {
+    return projects.projectsMentioning(mentions, first).filter((project) => {
+      const program = project.service.getProgram();
+      return program !== undefined && files.some((file) => program.getSourceFile(file) !== undefined);
+    });
   }
 
   #locate(projects: TypeScriptProjects, symbol: RefactorSymbol): { project: TypeScriptProject; fileName: string; position: number } {
@@ -306,3 +388,174 @@ const RESERVED = new Set([
   'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'await', 'yield', 'let', 'static', 'implements', 'interface',
   'package', 'private', 'protected', 'public',
 ]);
+
+/**
+ * Edits from several projects, one per exact range: where two projects answer for the same range,
+ * the edit of the file's own project is kept.
+ */
+class MergedEdits {
+  readonly #byRange = new Map<string, { edit: RefactorEdit; own: boolean }>();
+  constructor(private readonly projects: TypeScriptProjects) {}
+
+  add(project: TypeScriptProject, edits: readonly RefactorEdit[]): void {
+    for (const edit of edits) {
+      const { span } = edit;
+      const key = `${edit.path}:${span.startLine}:${span.startCol}:${span.endLine}:${span.endCol}`;
+      const own = this.projects.projectOf(edit.path).key === project.key;
+      const held = this.#byRange.get(key);
+      if (!held || (own && !held.own)) this.#byRange.set(key, { edit, own });
+    }
+  }
+
+  list(): RefactorEdit[] {
+    return [...this.#byRange.values()].map((v) => v.edit);
+  }
+}
+
+/**
+ * The index's references to the symbol in scripts outside every project (no config includes them,
+ * the inferred project does not hold them, no searched program reaches them): resolved ones `high`,
+ * unresolved code uses of the name `medium`.
+ */
+function indexEditsOutsidePrograms(
+  projects: TypeScriptProjects,
+  workspace: RefactorWorkspace,
+  symbol: RefactorSymbol,
+  newName: string,
+  searched: readonly TypeScriptProject[],
+): RefactorEdit[] {
+  const held = new Set<string>();
+  // a root file of any project is the language service's to judge: where it did not rename, the comparison lists it
+  for (const project of projects.allProjects()) {
+    for (const file of project.fileNames) {
+      const path = projects.relative(file);
+      if (path !== null) held.add(path);
+    }
+  }
+  for (const project of searched) {
+    for (const source of project.service.getProgram()?.getSourceFiles() ?? []) {
+      const path = projects.relative(source.fileName);
+      if (path !== null) held.add(path);
+    }
+  }
+  const definitions = workspace.definitions({ path: symbol.path, name: symbol.name });
+  const definition = definitions.find((d) => d.name_line === symbol.line) ?? null;
+  const resolved = definition ? workspace.references({ toDefUid: definition.def_uid }) : [];
+  const unresolved = workspace.references({ name: symbol.name }).filter((ref) => ref.to_def_uid === null);
+  const candidates = [
+    ...resolved.map((ref) => ({ ref, certainty: 'high' as const })),
+    ...unresolved.map((ref) => ({ ref, certainty: 'medium' as const })),
+  ];
+  const edits: RefactorEdit[] = [];
+  for (const { ref, certainty } of candidates) {
+    if (held.has(ref.path) || !ES_EXTENSION.test(ref.path)) continue;
+    if (ref.context === 'comment' || ref.context === 'string') continue;
+    const text = workspace.read(ref.path);
+    if (text === undefined || ref.start_line !== ref.end_line) continue;
+    const line = text.split('\n')[ref.start_line - 1] ?? '';
+    // the name token of the reference (a qualified use spans `a.name`)
+    const col = line.slice(ref.start_col, ref.end_col).endsWith(symbol.name) ? ref.end_col - symbol.name.length : -1;
+    if (col < 0) continue;
+    const span = { startLine: ref.start_line, startCol: col, endLine: ref.start_line, endCol: col + symbol.name.length };
+    edits.push({ path: ref.path, span, oldText: symbol.name, newText: newName, certainty });
+  }
+  return edits;
+}
+
+/** A bare specifier that no tsconfig `paths` alias of the project maps: an import by package name. */
+function isPackageSpecifier(specifier: string, options: TS.CompilerOptions): boolean {
+  if (/^(?:\.{1,2}\/|\/|[a-z]+:)/i.test(specifier) || specifier === '.' || specifier === '..') return false;
+  const aliases = Object.keys(options.paths ?? {});
+  const matches = (alias: string) => (alias.endsWith('*') ? specifier.startsWith(alias.slice(0, -1)) : specifier === alias);
+  return !aliases.some(matches);
+}
+
+function packageImportReason(specifier: string): string {
+  return (
+    `imports the moved file by its package name '${specifier}' (package.json exports/types/main, or a paths alias): ` +
+    "update the package's entry, not the import"
+  );
+}
+
+/**
+ * Whether a file's text may import a moved file: a string literal ending in the moved file's stem
+ * (with or without extension; `dir` for `dir/index`) or passing through a moved directory, or the
+ * package name of a moved package entry.
+ */
+function importsOneOf(workspace: RefactorWorkspace, request: MoveRequest): (text: string) => boolean {
+  const names = new Set([stem(request.from)]);
+  for (const file of request.files) {
+    names.add(stem(file.from));
+    if (stem(file.from) === 'index') names.add(stem(file.from.split('/').slice(0, -1).join('/')));
+  }
+  const escaped = [...names].filter(Boolean).map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const specifier = new RegExp(`['"\`](?:[^'"\`\\n]*/)?(?:${escaped.join('|')})(?:\\.[cm]?[jt]sx?)?(?:/[^'"\`\\n]*)?['"\`]`);
+  const packages = request.files.flatMap((f) => packageNameOf(workspace, f.from) ?? []);
+  return (text) => specifier.test(text) || packages.some((name) => text.includes(`'${name}`) || text.includes(`"${name}`));
+}
+
+function stem(path: string): string {
+  return (path.split('/').pop() ?? path).replace(/\.[^.]*$/, '');
+}
+
+/**
+ * The `name` of the nearest package.json above a file when that manifest names the file's stem (its
+ * `exports`/`main`/`types` may lead to it, so importers by package name may reach it), else undefined.
+ */
+function packageNameOf(workspace: RefactorWorkspace, path: string): string | undefined {
+  const parts = path.split('/').slice(0, -1);
+  for (let n = parts.length; n >= 0; n -= 1) {
+    let manifest: string | undefined;
+    try {
+      manifest = workspace.read([...parts.slice(0, n), 'package.json'].join('/'));
+    } catch {
+      manifest = undefined; // the contract says undefined; a workspace that throws for a missing file is read the same
+    }
+    if (manifest === undefined) continue;
+    try {
+      const name = (JSON.parse(manifest) as { name?: unknown }).name;
+      return typeof name === 'string' && manifest.includes(stem(path)) ? name : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Imports by package name (or an alias) of a moved file that no edit rewrites: the language
+ * service keeps such a specifier, which then reaches the file only if package.json follows.
+ */
+function bareImportsLeft(
+  projects: TypeScriptProjects,
+  workspace: RefactorWorkspace,
+  moved: ReadonlySet<string>,
+  edits: readonly RefactorEdit[],
+): UneditedReference[] {
+  const editedLines = new Set(edits.map((e) => `${e.path}:${e.span.startLine}`));
+  const out: UneditedReference[] = [];
+  for (const [file, imports] of projects.bareImports) {
+    const path = projects.relative(file);
+    if (path === null || moved.has(file)) continue;
+    for (const item of imports) {
+      if (!moved.has(item.target)) continue;
+      const text = workspace.read(path);
+      if (text === undefined) continue;
+      const line = text.slice(0, item.start).split('\n').length;
+      if (editedLines.has(`${path}:${line}`)) continue;
+      out.push({ path, line, text: lineOf(text, line), certainty: 'high', reason: packageImportReason(item.specifier) });
+    }
+  }
+  return out;
+}
+
+function lineOf(text: string, line: number): string {
+  return (text.split('\n')[line - 1] ?? '').trim().slice(0, 200);
+}
+
+function distinctUnedited(list: UneditedReference[]): UneditedReference[] {
+  const seen = new Map<string, UneditedReference>();
+  // one per import line: the service's dropped respelling and the resolver's record name the same import
+  for (const item of list) if (!seen.has(`${item.path}:${item.line}`)) seen.set(`${item.path}:${item.line}`, item);
+  return [...seen.values()];
+}
