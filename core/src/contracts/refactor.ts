@@ -101,9 +101,30 @@ export interface RenameRequest {
   includeComments: boolean;
 }
 
+/**
+ * A reference to the renamed symbol (or an importer or attribute use of a moved module) that the
+ * plan does not edit, and why: the preview lists every one, so nothing is left out silently.
+ */
+export interface UneditedReference {
+  path: string;
+  line: number;
+  /** 0-based column of the reference, when known. */
+  column?: number;
+  /** The source line (trimmed), when known. */
+  text?: string;
+  /** How sure it is that this is a use of the symbol/module (the index's or the engine's certainty). */
+  certainty: Certainty;
+  /** Why it is not edited, in words a user understands. */
+  reason: string;
+}
+
 export interface RenamePlan {
   edits: RefactorEdit[];
   collisions: RenameCollision[];
+  /** References the engine knows of but does not edit (the server adds those it finds by comparing with the index). */
+  unedited?: UneditedReference[];
+  /** Hazards the user should read before applying (a name the module also serves dynamically, ...). */
+  warnings?: string[];
 }
 
 /** One file moving; a directory move lists each of its files. */
@@ -124,6 +145,9 @@ export interface MoveRequest {
 /** Edits to importers and to the moved files (addressed by their path before the move). */
 export interface MovePlan {
   edits: RefactorEdit[];
+  /** Importers or attribute uses of the moved modules the engine knows of but does not edit. */
+  unedited?: UneditedReference[];
+  warnings?: string[];
 }
 
 /** A reference found by an engine (the basis for type-aware `recon_impact`). */

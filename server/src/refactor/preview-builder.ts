@@ -1,4 +1,4 @@
-import { AgentgovError, type FileMove, type RefactorEdit, type RenameCollision } from '@agentgov/core';
+import { AgentgovError, type FileMove, type RefactorEdit, type RenameCollision, type UneditedReference } from '@agentgov/core';
 import type { RefactorService } from './refactor-service.js';
 import { contentHash, resultOf, type RefactorPreviewResult } from './refactor-preview.js';
 
@@ -21,7 +21,18 @@ function distinct(edits: RefactorEdit[]): RefactorEdit[] {
 /** Records the preview with the content hash of every file it edits or moves, and answers its result. */
 export function storePreview(
   service: RefactorService,
-  preview: { kind: 'rename' | 'move'; edits: RefactorEdit[]; moves: FileMove[]; movedFiles: string[]; gitMoves: Set<string>; collisions: RenameCollision[]; engines: string[]; summary: string },
+  preview: {
+    kind: 'rename' | 'move';
+    edits: RefactorEdit[];
+    moves: FileMove[];
+    movedFiles: string[];
+    gitMoves: Set<string>;
+    collisions: RenameCollision[];
+    unedited?: UneditedReference[];
+    warnings?: string[];
+    engines: string[];
+    summary: string;
+  },
 ): RefactorPreviewResult {
   const edits = distinct(preview.edits);
   const hashes = new Map<string, string>();
@@ -30,6 +41,8 @@ export function storePreview(
     if (text === undefined) throw new AgentgovError('E_NOT_FOUND', `${path} cannot be read`, { path });
     hashes.set(path, contentHash(text));
   }
-  const stored = service.add({ kind: preview.kind, edits, moves: preview.moves, gitMoves: preview.gitMoves, collisions: preview.collisions, hashes, engines: preview.engines, summary: preview.summary });
+  const unedited = [...(preview.unedited ?? [])].sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
+  const warnings = [...new Set(preview.warnings ?? [])];
+  const stored = service.add({ kind: preview.kind, edits, unedited, warnings, moves: preview.moves, gitMoves: preview.gitMoves, collisions: preview.collisions, hashes, engines: preview.engines, summary: preview.summary });
   return resultOf(stored);
 }

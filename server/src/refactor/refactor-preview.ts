@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Certainty, FileMove, RefactorEdit, RenameCollision } from '@agentgov/core';
+import type { Certainty, FileMove, RefactorEdit, RenameCollision, UneditedReference } from '@agentgov/core';
 import { z } from 'zod';
 
 /** One exact replacement as the agent sees it: the replaced text, its replacement, and where. */
@@ -29,6 +29,10 @@ export interface RefactorPreviewResult {
     files: number;
     /** True when a low- or medium-certainty hunk needs a look (see refactor_commit's inspect mode). */
     verification_required: boolean;
+    /** References to the symbol (importers of the moved files) the preview does not edit, each with why. */
+    unedited: UneditedReference[];
+    /** Hazards to read before applying. */
+    warnings: string[];
   };
   display_to_user: string;
 }
@@ -46,6 +50,8 @@ export const refactorPreviewSchema = z
         counts: z.record(z.number().int()),
         files: z.number().int(),
         verification_required: z.boolean(),
+        unedited: z.array(z.object({ path: z.string(), line: z.number().int(), certainty: z.enum(['high', 'medium', 'low']), reason: z.string() }).passthrough()),
+        warnings: z.array(z.string()),
       })
       .passthrough(),
     display_to_user: z.string(),
@@ -57,6 +63,8 @@ export interface RefactorPreview {
   id: string;
   kind: 'rename' | 'move';
   edits: RefactorEdit[];
+  unedited: UneditedReference[];
+  warnings: string[];
   moves: FileMove[];
   /** Moves that go through `git mv` (tracked paths). */
   gitMoves: Set<string>;
@@ -116,6 +124,8 @@ export function resultOf(preview: RefactorPreview): RefactorPreviewResult {
       counts,
       files: edits.length,
       verification_required: counts.low + counts.medium > 0,
+      unedited: preview.unedited,
+      warnings: preview.warnings,
     },
     display_to_user: displayOf(preview, counts, edits.length),
   };
@@ -128,7 +138,14 @@ function displayOf(preview: RefactorPreview, counts: Record<Certainty, number>, 
   if (preview.collisions.length > 0) parts.push(`Blocked: the new name is already taken at ${preview.collisions.map((c) => `${c.path}:${c.line} (${c.existing})`).join(', ')}.`);
   else if (counts.low + counts.medium > 0) parts.push('Review the medium/low hunks (refactor_commit with inspect_path) before applying.');
   parts.push(`Nothing is written until refactor_commit ${preview.id}.`);
-  return parts.join(' ');
+  let text = parts.join(' ');
+  for (const warning of preview.warnings) text += `\nWarning: ${warning}`;
+  if (preview.unedited.length > 0) {
+    const shown = preview.unedited.slice(0, 20).map((u) => `  ${u.path}:${u.line} [${u.certainty}] ${u.reason}${u.text ? ` — ${u.text}` : ''}`);
+    const more = preview.unedited.length > 20 ? `\n  … ${preview.unedited.length - 20} more in preview.unedited` : '';
+    text += `\n${preview.unedited.length} reference${preview.unedited.length === 1 ? '' : 's'} left unedited:\n${shown.join('\n')}${more}`;
+  }
+  return text;
 }
 
 const MAX_RENDERED_HUNKS = 200;

@@ -1,4 +1,7 @@
+import { AgentgovError } from '@agentgov/core';
 import { z } from 'zod';
+import { renderValue } from '../mcp/render.js';
+import { unparsedFilesMentioning, unparsedWarning, type UnparsedMention } from '../index/parse-health.js';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import { fileImpact, symbolImpact, type ImpactResult } from '../recon/impact.js';
 import { withTypeAwareReferences } from '../recon/type-aware-impact.js';
@@ -12,6 +15,22 @@ const input = z
     include_comments: z.boolean().default(true).describe('Include mentions in comments and strings (low certainty)'),
   })
   .strict();
+
+/** `src/pkg/util.py` → `util`: the word importers and attribute uses of a module spell. */
+function moduleStem(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+  return base === '__init__' || base === 'index' ? path.split('/').slice(-2, -1)[0] ?? base : base;
+}
+
+function withParseHealth(result: ImpactResult, unparsed: UnparsedMention[], target: string): ImpactResult {
+  if (unparsed.length === 0) return result;
+  return { ...result, unparsed_files: unparsed, note: unparsedWarning(unparsed, target)! };
+}
+
+function renderImpact(result: ImpactResult): string {
+  const text = renderValue(result);
+  return result.note ? `NOTE: ${result.note}\n${text}` : text;
+}
 
 /** A target is a file when it looks like a path or names an indexed file; otherwise a symbol. */
 function isFileTarget(target: string, index: RepositoryIndex): boolean {
@@ -58,8 +77,21 @@ export const reconImpactTool = defineTool({
   async handler(args, ctx): Promise<ImpactResult> {
     const { index } = ctx;
     const target = args.target.trim();
-    if (isFileTarget(target, index)) return fileImpact(index, ctx.resolveRepoPath(target).relative);
-    const indexed = symbolImpact(index, target, args.include_comments);
-    return withTypeAwareReferences(indexed, index, refactorService(ctx), ctx.config.server.impact?.language_service_ms ?? 5000);
+    if (isFileTarget(target, index)) {
+      const path = ctx.resolveRepoPath(target).relative;
+      return withParseHealth(fileImpact(index, path), unparsedFilesMentioning(index, moduleStem(path)), path);
+    }
+    let indexed: ImpactResult;
+    try {
+      indexed = symbolImpact(index, target, args.include_comments);
+    } catch (error) {
+      // a definition in a file that did not parse may be what is missing
+      const unparsed = error instanceof AgentgovError && error.code === 'E_NOT_FOUND' ? unparsedFilesMentioning(index, target) : [];
+      if (unparsed.length === 0) throw error;
+      throw new AgentgovError('E_NOT_FOUND', `${error instanceof Error ? error.message : String(error)}. ${unparsedWarning(unparsed, target)}`, { target, unparsed_files: unparsed });
+    }
+    const typed = await withTypeAwareReferences(indexed, index, refactorService(ctx), ctx.config.server.impact?.language_service_ms ?? 5000);
+    return withParseHealth(typed, unparsedFilesMentioning(index, target), target);
   },
+  render: (result) => renderImpact(result),
 });

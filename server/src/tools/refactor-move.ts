@@ -1,7 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import { AgentgovError, type FileMove, type RefactorEdit, type RefactorEngine } from '@agentgov/core';
+import { basename } from 'node:path';
+import { AgentgovError, type FileMove, type RefactorEdit, type RefactorEngine, type UneditedReference } from '@agentgov/core';
 import { simpleGit } from 'simple-git';
 import { z } from 'zod';
+import { unparsedFilesMentioning, unparsedWarning } from '../index/parse-health.js';
 import { refactorService, requireRecon } from '../refactor/refactor-context.js';
 import { refactorPreviewSchema, renderPreview, type RefactorPreviewResult } from '../refactor/refactor-preview.js';
 import { storePreview } from '../refactor/preview-builder.js';
@@ -62,10 +64,18 @@ export const refactorMoveTool = defineTool({
       if (engine) byEngine.set(engine, [...(byEngine.get(engine) ?? []), move]);
     }
     const edits: RefactorEdit[] = [];
+    const unedited: UneditedReference[] = [];
+    const warnings: string[] = [];
     for (const [engine, files] of byEngine) {
       const plan = await engine.move({ from: from.relative, to: to.relative, files, includeComments: args.include_comments }, service.workspace);
       edits.push(...plan.edits);
+      unedited.push(...(plan.unedited ?? []));
+      warnings.push(...(plan.warnings ?? []));
     }
+    // a file that did not parse and names the moved module: its imports may be missing from the index
+    const stem = basename(from.relative).replace(/\.[^.]+$/, '');
+    const unparsed = unparsedWarning(unparsedFilesMentioning(ctx.index, stem), stem);
+    if (unparsed) warnings.push(unparsed);
     const gitMoves = new Set<string>();
     if (await tracked(ctx.repoRoot, from.relative)) gitMoves.add(from.relative);
     return storePreview(service, {
@@ -75,6 +85,8 @@ export const refactorMoveTool = defineTool({
       movedFiles: moving.map((m) => m.from),
       gitMoves,
       collisions: [],
+      unedited,
+      warnings,
       engines: [...byEngine.keys()].map((e) => e.name),
       summary: `Move ${from.relative}${directory ? '/' : ''} to ${to.relative}${directory ? `/ (${moving.length} indexed files)` : ''}`,
     });

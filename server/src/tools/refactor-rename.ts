@@ -2,6 +2,7 @@ import { AgentgovError } from '@agentgov/core';
 import { z } from 'zod';
 import { refactorService, requireRecon } from '../refactor/refactor-context.js';
 import { refactorPreviewSchema, renderPreview, type RefactorPreviewResult } from '../refactor/refactor-preview.js';
+import { unparsedFilesMentioning, unparsedWarning } from '../index/parse-health.js';
 import { storePreview, withinContexts } from '../refactor/preview-builder.js';
 import { resolveSymbol } from '../refactor/symbol-lookup.js';
 import { defineTool } from './tool.js';
@@ -48,6 +49,8 @@ export const refactorRenameTool = defineTool({
       movedFiles: [],
       gitMoves: new Set(),
       collisions: plan.collisions,
+      unedited: plan.unedited ?? [],
+      warnings: [...(plan.warnings ?? []), ...[unparsedWarning(unparsedFilesMentioning(ctx.index, symbol.name), symbol.name)].filter((w) => w !== null)],
       engines: [engine.name],
       summary: `Rename ${symbol.qualifiedName} (${symbol.path}:${symbol.line}) to ${newName}`,
     });
