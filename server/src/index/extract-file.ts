@@ -34,7 +34,7 @@ export interface ParseErrors {
 }
 
 /** Counts the error and missing nodes of a tree, stepping only into subtrees that hold one. */
-export function parseErrorsOf(tree: Parser.Tree, content: string): ParseErrors | null {
+export function parseErrorsOf(tree: Parser.Tree): ParseErrors | null {
   const root = tree.rootNode;
   if (!root.hasError) return null;
   let errors = 0;
@@ -55,18 +55,9 @@ export function parseErrorsOf(tree: Parser.Tree, content: string): ParseErrors |
     }
   };
   visit();
+  // node-tree-sitter parses the JS string as UTF-16: its columns are code units, as the index's
   const at: Parser.Point = first ?? root.startPosition;
-  // tree-sitter columns are bytes; the index's are UTF-16 code units
-  const lineStart = at.row === 0 ? 0 : nthLineStart(content, at.row);
-  const line = content.slice(lineStart, content.indexOf('\n', lineStart) === -1 ? content.length : content.indexOf('\n', lineStart));
-  const column = Buffer.from(line).subarray(0, at.column).toString().length;
-  return { errors, missing, first_line: at.row + 1, first_col: column };
-}
-
-function nthLineStart(content: string, row: number): number {
-  let at = 0;
-  for (let i = 0; i < row && at !== -1; i++) at = content.indexOf('\n', at) + 1 || -1;
-  return Math.max(0, at);
+  return { errors, missing, first_line: at.row + 1, first_col: at.column };
 }
 
 export function sha1(text: string): string {
@@ -139,5 +130,5 @@ export function extractFile(path: string, content: string, languages: readonly L
     if (def.isDefault) defaultExports.push(uid);
     bodyIdentifiers.set(uid, def.bodyIdentifiers);
   }
-  return { language: pack.name, definitions, references: facts.references, imports: facts.imports, localExports: facts.localExports, defaultExports, bodyIdentifiers, parseErrors: parseErrorsOf(tree, content) };
+  return { language: pack.name, definitions, references: facts.references, imports: facts.imports, localExports: facts.localExports, defaultExports, bodyIdentifiers, parseErrors: parseErrorsOf(tree) };
 }

@@ -76,6 +76,9 @@ export const refactorMoveTool = defineTool({
     const stem = basename(from.relative).replace(/\.[^.]+$/, '');
     const unparsed = unparsedWarning(unparsedFilesMentioning(ctx.index, stem), stem);
     if (unparsed) warnings.push(unparsed);
+    for (const broken of ctx.index.parseErrors().filter((f) => moving.some((m) => m.from === f.path))) {
+      warnings.push(`${broken.path} did not parse (syntax error at line ${broken.first_line}:${broken.first_col + 1}): its own imports past that point may be missing from the index and left as they are.`);
+    }
     const gitMoves = new Set<string>();
     if (await tracked(ctx.repoRoot, from.relative)) gitMoves.add(from.relative);
     return storePreview(service, {

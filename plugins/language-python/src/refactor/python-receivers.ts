@@ -196,10 +196,9 @@ export class PythonReceivers {
   /** The object of the attribute whose name token is at the position (UTF-16 column). */
   #receiverAt(path: string, line: number, col: number): SyntaxNode | null {
     const file = this.#file(path);
-    const text = file?.lines[line - 1];
-    if (!file || text === undefined) return null;
-    const column = Buffer.byteLength(text.slice(0, col));
-    const node = file.tree.rootNode.descendantForPosition({ row: line - 1, column });
+    if (!file || file.lines[line - 1] === undefined) return null;
+    // node-tree-sitter parses the JS string as UTF-16: its columns are code units, as the index's
+    const node = file.tree.rootNode.descendantForPosition({ row: line - 1, column: col });
     const attribute = node.parent;
     if (node.type !== 'identifier' || attribute?.type !== 'attribute') return null;
     if (attribute.childForFieldName('attribute')?.startIndex !== node.startIndex) return null;
@@ -209,9 +208,7 @@ export class PythonReceivers {
   /** The index's reference whose name token starts where `node` does. */
   #refAt(path: string, node: SyntaxNode): RefactorIndexReference | undefined {
     if (node.tree !== this.#file(path)?.tree) return undefined; // a forward reference parsed on its own
-    const text = this.#file(path)?.lines[node.startPosition.row] ?? '';
-    const col = Buffer.from(text).subarray(0, node.startPosition.column).toString().length;
-    return this.#refsOf(path).get(`${node.startPosition.row + 1}:${col}`);
+    return this.#refsOf(path).get(`${node.startPosition.row + 1}:${node.startPosition.column}`);
   }
 
   /** The index's references of a file by `line:col` of their name token. */
@@ -246,14 +243,10 @@ export class PythonReceivers {
     if (!root) return null;
     const type = def.kind === 'class' ? 'class_definition' : 'function_definition';
     // from the name token up to the definition it names
-    for (let n: SyntaxNode | null = root.descendantForPosition({ row: def.name_line - 1, column: this.#byteCol(def.path, def.name_line, def.name_col) }); n; n = n.parent) {
+    for (let n: SyntaxNode | null = root.descendantForPosition({ row: def.name_line - 1, column: def.name_col }); n; n = n.parent) {
       if (n.type === type && n.childForFieldName('name')?.startPosition.row === def.name_line - 1) return n;
     }
     return null;
-  }
-
-  #byteCol(path: string, line: number, col: number): number {
-    return Buffer.byteLength((this.#file(path)?.lines[line - 1] ?? '').slice(0, col));
   }
 
   /** The repository definition a definition node is (class or function), found by its name line. */
@@ -417,7 +410,7 @@ export class PythonReceivers {
   /** The module-level `name = …` statement a variable definition is. */
   #assignmentNode(def: Def): SyntaxNode | null {
     const root = this.#file(def.path)?.tree.rootNode;
-    const at = root?.descendantForPosition({ row: def.name_line - 1, column: this.#byteCol(def.path, def.name_line, def.name_col) });
+    const at = root?.descendantForPosition({ row: def.name_line - 1, column: def.name_col });
     for (let n = at ?? null; n; n = n.parent) if (n.type === 'assignment') return n;
     return null;
   }
