@@ -106,7 +106,26 @@ export const SHOP = {
     '    assert total() == 50',
     '',
   ].join('\n'),
-  'shop/loose.py': 'def unknown(x):\n    return x.invoke(6)  # unannotated parameter: medium\n',
+  'shop/loose.py': [
+    'def unknown(x):',
+    '    return x.invoke(6)  # unannotated parameter: medium',
+    '',
+    '',
+    'def deco(f):',
+    '    return f',
+    '',
+    '',
+    '@deco',
+    'def cli():',
+    '    return 0',
+    '',
+    '',
+    'def decorated():',
+    '    return cli.invoke(1)  # a decorated function may be anything (click commands): medium',
+    '',
+  ].join('\n'),
+  // receivers reached through modules: `import pkg` + `pkg.mod.Class()`, `import pkg.mod as m` + `m.factory()`
+  'shop/by_module.py': 'import shop\nimport shop.runner as sr\n\n\ndef through_modules():\n    return shop.runner.Runner().invoke(10) + sr.make().invoke(11)\n',
   'pytest.ini': '[pytest]\ntestpaths = tests\npythonpath = .\n',
   // click's parser.py: deprecated names served through a module __getattr__ and globals()
   'shop/legacy.py': [
@@ -155,6 +174,9 @@ describe('Python method renames type their receivers (refactor_rename over MCP)'
         'shop/use.py:24 high',
         'shop/use.py:29 high',
         'shop/loose.py:2 medium',
+        'shop/loose.py:15 medium',
+        'shop/by_module.py:6 high',
+        'shop/by_module.py:6 high',
         'shop/use.py:42 high',
         'shop/use.py:50 high',
         'tests/test_use.py:5 high',
@@ -165,15 +187,17 @@ describe('Python method renames type their receivers (refactor_rename over MCP)'
     expect(use.filter((h) => h.line === 12).map((h) => h.column)).to.deep.equal([13]);
     expect(use.some((h) => h.line === 38)).to.equal(false);
     expect(preview.edits.find((f) => f.path === 'tests/test_use.py')!.hunks.map((h) => h.line)).to.deep.equal([5]);
-    expect(preview.counts).to.deep.include({ medium: 1 });
+    expect(preview.counts).to.deep.include({ medium: 2 });
     await server.call('refactor_cancel', { refactor_id: result['refactor_id'] });
     // what is vouched for (the high edits) applied alone keeps the suite green: shop/loose.py holds the one medium edit
-    const vouched = await server.call('refactor_rename', { symbol: 'Runner.invoke', new_name: 'call', justification: 'high only', include_comments: false, contexts: ['shop/runner.py', 'shop/use.py', 'tests'] });
-    expect((vouched['preview'] as Preview).counts).to.deep.equal({ high: 11, medium: 0, low: 0 });
+    const vouched = await server.call('refactor_rename', { symbol: 'Runner.invoke', new_name: 'call', justification: 'high only', include_comments: false, contexts: ['shop/runner.py', 'shop/use.py', 'shop/by_module.py', 'tests'] });
+    expect((vouched['preview'] as Preview).counts).to.deep.equal({ high: 13, medium: 0, low: 0 });
     const committed = await server.call('refactor_commit', { refactor_id: vouched['refactor_id'] });
     expect(committed.error, JSON.stringify(committed.error)).to.equal(undefined);
     expect(readFileSync(join(server.repo, 'shop/use.py'), 'utf8')).to.contain('return r.call(1) + o.invoke(1)');
     expect(pytest()).to.match(/2 passed/);
+    const modules = execFileSync(join(bin, 'python'), ['-c', 'from shop.by_module import through_modules; print(through_modules())'], { cwd: server.repo, encoding: 'utf8' });
+    expect(modules.trim()).to.equal('23');
   });
 
   it('a name the module serves at run time (module __getattr__, globals()) is a warning in the preview', async () => {

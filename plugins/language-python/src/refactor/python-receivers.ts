@@ -15,6 +15,8 @@ type Def = RefactorIndexDefinition;
 export type PyType =
   | { kind: 'instance' | 'class' | 'super'; cls: Def }
   | { kind: 'function'; fn: Def }
+  /** A module of the repository (`import click` → `src/click/__init__.py`). */
+  | { kind: 'module'; path: string }
   | { kind: 'none' | 'other' | 'unknown' };
 
 /** What a member access of the renamed method's name is: the method (`high`), maybe it (`medium`), or not it (`none`). */
@@ -35,6 +37,8 @@ const WRAPPERS = new Set(['Optional', 'ClassVar', 'Final', 'Annotated', 'Require
 /** Annotations that say nothing about the type. */
 const OPAQUE = new Set(['Any', 'TypeVar', 'ParamSpec', 'NewType', 'cast', 'Self']);
 const LITERALS = new Set(['string', 'concatenated_string', 'integer', 'float', 'true', 'false', 'list', 'dictionary', 'set', 'tuple', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension', 'generator_expression', 'lambda', 'comparison_operator', 'not_operator', 'boolean_operator']);
+/** Decorators that leave a function a function (or a method a method). */
+const TRANSPARENT_DECORATOR = /^@\s*(?:[\w.]*\.)?(?:staticmethod|classmethod|overload|abstractmethod|override|final|wraps\(.*\))\s*$/s;
 const SCOPE_TYPES = new Set(['function_definition', 'class_definition', 'lambda']);
 const TEST_FILE = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/;
 
@@ -56,6 +60,7 @@ export class PythonReceivers {
   readonly #bases = new Map<string, Array<Def | null>>();
   readonly #inProgress = new Set<string>();
   #allDefinitionsRead = false;
+  #paths: Set<string> | null = null;
 
   constructor(workspace: RefactorWorkspace) {
     this.#workspace = workspace;
@@ -336,6 +341,7 @@ export class PythonReceivers {
     if (ref?.to_def_uid) return this.#defType(this.#defOf(ref.to_def_uid, ref.name));
     return this.#infer(path, object, depth).flatMap((t): PyType[] => {
       if (t.kind === 'instance' || t.kind === 'class' || t.kind === 'super') return this.#memberType(t, attribute.text, depth);
+      if (t.kind === 'module') return this.#moduleMember(t.path, attribute.text, depth);
       // an attribute of an outside object can hold anything (`ctx.obj` of a click context)
       return [UNKNOWN];
     });
@@ -398,7 +404,11 @@ export class PythonReceivers {
   #defType(def: Def | null, shallow = false): PyType[] {
     if (!def) return [UNKNOWN];
     if (def.kind === 'class') return [{ kind: 'class', cls: def }];
-    if (def.kind === 'function' || def.kind === 'method') return [{ kind: 'function', fn: def }];
+    if (def.kind === 'function' || def.kind === 'method') {
+      // `@click.command() def cli(…)` binds what the decorator returns, not the function
+      const node = this.#definitionNode(def);
+      return node && decoratorsOf(node).every((d) => TRANSPARENT_DECORATOR.test(d)) ? [{ kind: 'function', fn: def }] : [UNKNOWN];
+    }
     if (shallow) return [UNKNOWN];
     if (def.kind === 'variable' || def.kind === 'constant') {
       const node = this.#assignmentNode(def);
@@ -484,20 +494,65 @@ export class PythonReceivers {
   }
 
   /** A name bound by an import: a module (`import x`), a definition the index resolved, or something from outside the repository. */
-  #importedType(path: string, binding: SyntaxNode, shallow = false): PyType[] {
+  #importedType(path: string, binding: SyntaxNode, shallow = false, depth = 0): PyType[] {
     const statement = binding.parent;
-    if (statement?.type === 'import_statement') return [OTHER];
+    const line = (statement?.startPosition.row ?? -1) + 1;
+    if (statement?.type === 'import_statement') {
+      // `import a.b` binds `a`; `import a.b as z` binds `z` to `a.b`: a module of ours, or one from outside
+      const aliased = binding.type === 'aliased_import';
+      const dotted = (aliased ? binding.childForFieldName('name')?.text : binding.text) ?? '';
+      const edge = this.#workspace.imports(path).find((e) => e.line === line && e.specifier === dotted);
+      if (!edge?.to_path) return [OTHER];
+      const up = aliased ? 0 : dotted.split('.').length - 1;
+      const target = up === 0 ? edge.to_path : this.#packageAbove(edge.to_path, up);
+      return target ? [{ kind: 'module', path: target }] : [UNKNOWN];
+    }
     const alias = binding.type === 'aliased_import' ? binding.childForFieldName('alias') : null;
     const named = binding.type === 'aliased_import' ? binding.childForFieldName('name') : binding;
     const local = (alias ?? named)?.text ?? '';
     // the index resolves every use of the bound name alike (through re-exports too): ask it at a use
     const use = this.#resolvedUse(path, local);
     if (use) return this.#defType(use, shallow);
-    const line = (statement?.startPosition.row ?? -1) + 1;
     const edge = this.#workspace.imports(path).find((e) => e.line === line && e.bindings.some((b) => b.local === local));
     if (!edge) return [UNKNOWN];
-    // a module (`from pkg import mod`) or a name from outside the repository
-    return edge.to_path === null || edge.bindings.some((b) => b.local === local && b.imported === '*') ? [OTHER] : [UNKNOWN];
+    if (edge.to_path === null) return [OTHER]; // a name from outside the repository
+    const imported = edge.bindings.find((b) => b.local === local)!.imported;
+    // `from pkg import mod` (the index records module `pkg.mod`), else a name the module holds or re-exports
+    if (imported === '*') return [{ kind: 'module', path: edge.to_path }];
+    const member = this.#moduleMember(edge.to_path, imported, depth + 1);
+    // shallow (an annotation): only a class names a type; a variable there is an alias or a TypeVar
+    return shallow ? member.map((t): PyType => (t.kind === 'class' ? t : t.kind === 'module' ? OTHER : UNKNOWN)) : member;
+  }
+
+  /** `module.name`: a definition of the module, a submodule of a package, or a name it imports (re-exports). */
+  #moduleMember(path: string, name: string, depth: number): PyType[] {
+    if (depth > MAX_DEPTH) return [UNKNOWN];
+    const def = this.#workspace.definitions({ path, qualifiedName: name })[0];
+    if (def) return this.#defType(def);
+    if (path.endsWith('__init__.py')) {
+      const dir = path.slice(0, -'__init__.py'.length);
+      for (const candidate of [`${dir}${name}.py`, `${dir}${name}/__init__.py`]) if (this.#hasFile(candidate)) return [{ kind: 'module', path: candidate }];
+    }
+    const root = this.#file(path)?.tree.rootNode;
+    const bindings = root ? scopeBindings(root, name) : [];
+    if (bindings === 'global' || bindings.length === 0) return [UNKNOWN];
+    const imports = bindings.filter((b) => b.type === 'dotted_name' || b.type === 'aliased_import');
+    if (imports.length === bindings.length) return imports.flatMap((b) => this.#importedType(path, b, false, depth + 1));
+    return this.#bindingTypes(path, root!, bindings, depth);
+  }
+
+  #hasFile(path: string): boolean {
+    this.#paths ??= new Set(this.#workspace.files().map((f) => f.path));
+    return this.#paths.has(path);
+  }
+
+  /** The package `up` levels above a module file (`a/b/c.py`, 2 → `a/__init__.py`), when it is one. */
+  #packageAbove(path: string, up: number): string | null {
+    let dir = posix.dirname(path);
+    if (path.endsWith('/__init__.py')) dir = posix.dirname(dir);
+    for (let i = 1; i < up; i += 1) dir = posix.dirname(dir);
+    const init = `${dir}/__init__.py`;
+    return this.#hasFile(init) ? init : null;
   }
 
   /** What the index resolved a bare use of `name` in the file to (outside import statements). */
@@ -631,7 +686,9 @@ export class PythonReceivers {
       const bindings = scopeBindings(this.#file(path)!.tree.rootNode, root.text);
       if (bindings === 'global' || bindings.length === 0) return [UNKNOWN];
       const external = bindings.every((b) => (b.type === 'dotted_name' || b.type === 'aliased_import') && this.#isOutsideImport(path, b));
-      return external ? [OTHER] : [UNKNOWN];
+      if (external) return [OTHER];
+      // `click.Context` through a module of ours the index did not resolve
+      return instance(this.#infer(path, node, 0).map((t): PyType => (t.kind === 'class' ? t : UNKNOWN)));
     }
     const root = this.#file(path)?.tree.rootNode;
     const bindings = root ? scopeBindings(root, node.text) : [];

@@ -121,6 +121,8 @@ export class PythonRefactorEngine implements RefactorEngine {
    * reached that way are invisible to the index, so the preview says so instead of breaking silently.
    */
   #dynamicNameWarnings(symbol: RefactorSymbol, workspace: RefactorWorkspace): string[] {
+    // a module serves module-level names; a class member is not one of them
+    if (symbol.qualifiedName.includes('.')) return [];
     const files = workspace.files().map((f) => f.path);
     const inits: string[] = [];
     for (let dir = posix.dirname(symbol.path); dir !== '.' && dir !== ''; dir = posix.dirname(dir)) {
