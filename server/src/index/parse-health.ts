@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RepositoryIndex } from './repository-index.js';
 import type { FileParseErrors } from './store/index-store.js';
 
-/** A file that did not parse and mentions a name: its definitions and references there may be missing from the index. */
+/** A file that did not parse and mentions a name: its definitions and references may be missing from the index. */
 export interface UnparsedMention extends FileParseErrors {
   /** Whole-word occurrences of the name in the file's text. */
   mentions: number;
@@ -40,10 +40,13 @@ export function unparsedFilesMentioning(index: RepositoryIndex, name: string): U
 /** One sentence per file for previews and impact answers. */
 export function unparsedWarning(files: readonly UnparsedMention[], name: string): string | null {
   if (files.length === 0) return null;
-  const listed = files.slice(0, 10).map((f) => `${f.path} (syntax error at line ${f.first_line}:${f.first_col + 1}; '${name}' on line ${f.first_mention_line})`);
+  const listed = files
+    .slice(0, 10)
+    .map((f) => `${f.path} (syntax error at line ${f.first_line}:${f.first_col + 1}; '${name}' on line ${f.first_mention_line})`);
   const more = files.length > 10 ? ` and ${files.length - 10} more` : '';
   return (
     `${files.length} file${files.length === 1 ? '' : 's'} mentioning '${name}' did not parse: ${listed.join(', ')}${more}. ` +
-    'The index has only what it could read around the syntax error there, so references in them may be missing — fix the syntax and re-run.'
+    'The index has only what it could read around the syntax error there, so references in them may be missing — ' +
+    'fix the syntax and re-run.'
   );
 }

@@ -11,6 +11,9 @@ export interface DynamicNameSource {
   text: string;
 }
 
+const GLOBALS_METHODS = new Set(['get', 'update', 'setdefault', 'pop', '__getitem__', '__setitem__']);
+const LIST_METHODS = new Set(['append', 'extend', 'insert', 'remove']);
+
 const oneLine = (node: SyntaxNode) => {
   const text = node.text.split('\n')[0]!.trim();
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
@@ -24,27 +27,36 @@ const oneLine = (node: SyntaxNode) => {
  */
 export function dynamicNameSources(root: SyntaxNode): DynamicNameSource[] {
   const found: DynamicNameSource[] = [];
-  const add = (kind: DynamicNameSource['kind'], node: SyntaxNode) => found.push({ kind, line: node.startPosition.row + 1, text: oneLine(node) });
+  const add = (kind: DynamicNameSource['kind'], node: SyntaxNode) =>
+    found.push({ kind, line: node.startPosition.row + 1, text: oneLine(node) });
   for (const statement of root.namedChildren) {
     const fn = statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
-    if (fn?.type === 'function_definition' && fn.childForFieldName('name')?.text === '__getattr__') add('module __getattr__', fn);
+    if (fn?.type === 'function_definition' && fn.childForFieldName('name')?.text === '__getattr__') {
+      add('module __getattr__', fn);
+    }
   }
   const visit = (node: SyntaxNode): void => {
     if (node.type === 'call' && node.childForFieldName('function')?.text === 'globals') {
       const parent = node.parent;
       const use = parent?.type === 'subscript' && parent.childForFieldName('value')?.startIndex === node.startIndex;
-      const method = parent?.type === 'attribute' && ['get', 'update', 'setdefault', 'pop', '__getitem__', '__setitem__'].includes(parent.childForFieldName('attribute')?.text ?? '');
+      const method = parent?.type === 'attribute' && GLOBALS_METHODS.has(parent.childForFieldName('attribute')?.text ?? '');
       if (use || method) add('globals()', lineStatement(node));
     }
-    if (node.type === 'augmented_assignment' && node.childForFieldName('left')?.text === '__all__') add('__all__', node);
+    if (node.type === 'augmented_assignment' && node.childForFieldName('left')?.text === '__all__') {
+      add('__all__', node);
+    }
     if (node.type === 'assignment' && node.childForFieldName('left')?.text === '__all__') {
       const right = node.childForFieldName('right');
-      const literal = right && (right.type === 'list' || right.type === 'tuple') && right.namedChildren.every((item) => item.type === 'string' || item.type === 'comment');
+      const literal =
+        right &&
+        (right.type === 'list' || right.type === 'tuple') &&
+        right.namedChildren.every((item) => item.type === 'string' || item.type === 'comment');
       if (!literal) add('__all__', node);
     }
     if (node.type === 'call') {
       const callee = node.childForFieldName('function');
-      if (callee?.type === 'attribute' && callee.childForFieldName('object')?.text === '__all__' && ['append', 'extend', 'insert', 'remove'].includes(callee.childForFieldName('attribute')?.text ?? '')) add('__all__', node);
+      const onAll = callee?.type === 'attribute' && callee.childForFieldName('object')?.text === '__all__';
+      if (onAll && LIST_METHODS.has(callee.childForFieldName('attribute')?.text ?? '')) add('__all__', node);
     }
     for (const child of node.namedChildren) visit(child);
   };

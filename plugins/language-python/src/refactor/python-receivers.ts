@@ -36,9 +36,14 @@ const BUILTIN_TYPES = new Set([
 const WRAPPERS = new Set(['Optional', 'ClassVar', 'Final', 'Annotated', 'Required', 'NotRequired', 'ReadOnly']);
 /** Annotations that say nothing about the type. */
 const OPAQUE = new Set(['Any', 'TypeVar', 'ParamSpec', 'NewType', 'cast', 'Self']);
-const LITERALS = new Set(['string', 'concatenated_string', 'integer', 'float', 'true', 'false', 'list', 'dictionary', 'set', 'tuple', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension', 'generator_expression', 'lambda', 'comparison_operator', 'not_operator', 'boolean_operator']);
+const LITERALS = new Set([
+  'string', 'concatenated_string', 'integer', 'float', 'true', 'false', 'list', 'dictionary', 'set', 'tuple',
+  'list_comprehension', 'dictionary_comprehension', 'set_comprehension', 'generator_expression', 'lambda',
+  'comparison_operator', 'not_operator', 'boolean_operator',
+]);
 /** Decorators that leave a function a function (or a method a method). */
-const TRANSPARENT_DECORATOR = /^@\s*(?:[\w.]*\.)?(?:staticmethod|classmethod|overload|abstractmethod|override|final|wraps\(.*\))\s*$/s;
+const TRANSPARENT_DECORATOR =
+  /^@\s*(?:[\w.]*\.)?(?:staticmethod|classmethod|overload|abstractmethod|override|final|wraps\(.*\))\s*$/s;
 const SCOPE_TYPES = new Set(['function_definition', 'class_definition', 'lambda']);
 const TEST_FILE = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/;
 
@@ -115,8 +120,12 @@ export class PythonReceivers {
             continue;
           }
           const found = this.#lookup(base, method, new Set());
-          if (found.def) return found.holder?.def_uid === owner.def_uid ? (uncertain || found.uncertain ? 'medium' : 'high') : 'none';
-          uncertain ||= found.uncertain;
+          if (!found.def) {
+            uncertain ||= found.uncertain;
+            continue;
+          }
+          if (found.holder?.def_uid !== owner.def_uid) return 'none';
+          return uncertain || found.uncertain ? 'medium' : 'high';
         }
         return uncertain ? 'medium' : 'none';
       }
@@ -170,7 +179,8 @@ export class PythonReceivers {
       const types = this.#infer(cls.path, arg.type === 'subscript' ? arg.childForFieldName('value') ?? arg : arg, 0);
       const found = types.length === 1 && types[0]!.kind === 'class' ? (types[0] as { cls: Def }).cls : null;
       // `Generic[T]`, `t.Protocol[T]`, `object`: typing machinery and the root, no members of ours
-      if (!found && /^(?:[\w.]*\.)?(?:Generic|Protocol|object)$/.test(arg.type === 'subscript' ? arg.childForFieldName('value')?.text ?? '' : arg.text)) continue;
+      const head = arg.type === 'subscript' ? (arg.childForFieldName('value')?.text ?? '') : arg.text;
+      if (!found && /^(?:[\w.]*\.)?(?:Generic|Protocol|object)$/.test(head)) continue;
       bases.push(found);
     }
     return bases;
@@ -248,7 +258,8 @@ export class PythonReceivers {
     if (!root) return null;
     const type = def.kind === 'class' ? 'class_definition' : 'function_definition';
     // from the name token up to the definition it names
-    for (let n: SyntaxNode | null = root.descendantForPosition({ row: def.name_line - 1, column: def.name_col }); n; n = n.parent) {
+    const start = root.descendantForPosition({ row: def.name_line - 1, column: def.name_col });
+    for (let n: SyntaxNode | null = start; n; n = n.parent) {
       if (n.type === type && n.childForFieldName('name')?.startPosition.row === def.name_line - 1) return n;
     }
     return null;
@@ -376,7 +387,8 @@ export class PythonReceivers {
         if (method && child.type === 'assignment') {
           const left = child.childForFieldName('left');
           const selfName = firstParameter(method);
-          if (left?.type === 'attribute' && left.childForFieldName('attribute')?.text === name && selfName && left.childForFieldName('object')?.text === selfName) {
+          const onSelf = selfName !== null && left?.type === 'attribute' && left.childForFieldName('object')?.text === selfName;
+          if (onSelf && left.childForFieldName('attribute')?.text === name) {
             types.push(...this.#assignmentType(cls.path, child, depth));
           }
         }
@@ -493,7 +505,7 @@ export class PythonReceivers {
     }
   }
 
-  /** A name bound by an import: a module (`import x`), a definition the index resolved, or something from outside the repository. */
+  /** A name bound by an import: a module (`import x`), a definition the index resolved, or something from outside. */
   #importedType(path: string, binding: SyntaxNode, shallow = false, depth = 0): PyType[] {
     const statement = binding.parent;
     const line = (statement?.startPosition.row ?? -1) + 1;
@@ -531,7 +543,9 @@ export class PythonReceivers {
     if (def) return this.#defType(def);
     if (path.endsWith('__init__.py')) {
       const dir = path.slice(0, -'__init__.py'.length);
-      for (const candidate of [`${dir}${name}.py`, `${dir}${name}/__init__.py`]) if (this.#hasFile(candidate)) return [{ kind: 'module', path: candidate }];
+      for (const candidate of [`${dir}${name}.py`, `${dir}${name}/__init__.py`]) {
+        if (this.#hasFile(candidate)) return [{ kind: 'module', path: candidate }];
+      }
     }
     const root = this.#file(path)?.tree.rootNode;
     const bindings = root ? scopeBindings(root, name) : [];
@@ -558,7 +572,8 @@ export class PythonReceivers {
   /** What the index resolved a bare use of `name` in the file to (outside import statements). */
   #resolvedUse(path: string, name: string): Def | null {
     for (const ref of this.#refsOf(path).values()) {
-      if (ref.name === name && ref.qualifier === null && ref.to_def_uid && ref.context !== 'import') return this.#defOf(ref.to_def_uid, name);
+      const bare = ref.name === name && ref.qualifier === null && ref.context !== 'import';
+      if (bare && ref.to_def_uid) return this.#defOf(ref.to_def_uid, name);
     }
     return null;
   }
@@ -583,9 +598,12 @@ export class PythonReceivers {
       if (decorators.some((d) => /\bstaticmethod\b/.test(d))) return [UNKNOWN];
       const def = this.#defOfNode(path, cls);
       if (!def) return [UNKNOWN];
-      return [{ kind: decorators.some((d) => /\bclassmethod\b/.test(d)) || param.text === 'cls' ? 'class' : 'instance', cls: def }];
+      const classLevel = decorators.some((d) => /\bclassmethod\b/.test(d)) || param.text === 'cls';
+      return [{ kind: classLevel ? 'class' : 'instance', cls: def }];
     }
-    if (TEST_FILE.test(path) && !decorators.some((d) => /parametrize/.test(d) && d.includes(param.text))) return this.#fixtureType(path, param.text, depth);
+    // a test's parameter is a fixture unless `@pytest.mark.parametrize` names it
+    const parametrized = decorators.some((d) => /parametrize/.test(d) && d.includes(param.text));
+    if (TEST_FILE.test(path) && !parametrized) return this.#fixtureType(path, param.text, depth);
     return [UNKNOWN];
   }
 
@@ -642,17 +660,20 @@ export class PythonReceivers {
       case 'binary_operator': {
         const left = node.childForFieldName('left');
         const right = node.childForFieldName('right');
-        return left && right ? [...this.#annotationType(path, left, depth + 1, self), ...this.#annotationType(path, right, depth + 1, self)] : [UNKNOWN];
+        if (!left || !right) return [UNKNOWN];
+        return [...this.#annotationType(path, left, depth + 1, self), ...this.#annotationType(path, right, depth + 1, self)];
       }
       case 'subscript':
       case 'generic_type': {
         const head = node.type === 'subscript' ? node.childForFieldName('value') : node.firstNamedChild;
-        const args = node.type === 'subscript' ? node.childrenForFieldName('subscript') : (node.namedChildren[1]?.namedChildren ?? []);
+        const args =
+          node.type === 'subscript' ? node.childrenForFieldName('subscript') : (node.namedChildren[1]?.namedChildren ?? []);
         const base = (head?.text ?? '').split('.').pop() ?? '';
         if (WRAPPERS.has(base)) return args[0] ? this.#annotationType(path, args[0], depth + 1, self) : [UNKNOWN];
         if (base === 'Union') return args.flatMap((arg) => this.#annotationType(path, arg, depth + 1, self));
         if (base === 'type' || base === 'Type') {
-          return args[0] ? this.#annotationType(path, args[0], depth + 1, self).map((t) => (t.kind === 'instance' ? { kind: 'class', cls: t.cls } : t)) : [UNKNOWN];
+          if (!args[0]) return [UNKNOWN];
+          return this.#annotationType(path, args[0], depth + 1, self).map((t) => (t.kind === 'instance' ? { kind: 'class', cls: t.cls } : t));
         }
         // a generic container (`list[X]`, `dict[str, X]`) is not X; a generic class of ours is
         return head ? this.#annotationType(path, head, depth + 1, self) : [UNKNOWN];
@@ -685,7 +706,8 @@ export class PythonReceivers {
       // `click.Context` where `click` is a module from outside the repository
       const bindings = scopeBindings(this.#file(path)!.tree.rootNode, root.text);
       if (bindings === 'global' || bindings.length === 0) return [UNKNOWN];
-      const external = bindings.every((b) => (b.type === 'dotted_name' || b.type === 'aliased_import') && this.#isOutsideImport(path, b));
+      const isImport = (b: SyntaxNode) => b.type === 'dotted_name' || b.type === 'aliased_import';
+      const external = bindings.every((b) => isImport(b) && this.#isOutsideImport(path, b));
       if (external) return [OTHER];
       // `click.Context` through a module of ours the index did not resolve
       return instance(this.#infer(path, node, 0).map((t): PyType => (t.kind === 'class' ? t : UNKNOWN)));
@@ -694,7 +716,8 @@ export class PythonReceivers {
     const bindings = root ? scopeBindings(root, node.text) : [];
     if (bindings !== 'global' && bindings.length > 0) {
       if (bindings.some((b) => b.type === 'assignment' || b.type === 'function_definition')) return [UNKNOWN];
-      return instance(bindings.flatMap((b) => (b.type === 'class_definition' ? this.#defType(this.#defOfNode(path, b)) : this.#importedType(path, b, true))));
+      const named = (b: SyntaxNode) => (b.type === 'class_definition' ? this.#defType(this.#defOfNode(path, b)) : this.#importedType(path, b, true));
+      return instance(bindings.flatMap(named));
     }
     const ref = this.#refAt(path, node);
     if (ref?.to_def_uid) return instance(this.#defType(this.#defOf(ref.to_def_uid, ref.name), true));
@@ -728,7 +751,8 @@ function enclosingScope(node: SyntaxNode): SyntaxNode | null {
       // a default value or decorator belongs to the outer scope; parameters and body to the function
       const body = n.childForFieldName('body');
       const params = n.childForFieldName('parameters');
-      const inside = (part: SyntaxNode | null) => part !== null && node.startIndex >= part.startIndex && node.endIndex <= part.endIndex;
+      const inside = (part: SyntaxNode | null) =>
+        part !== null && node.startIndex >= part.startIndex && node.endIndex <= part.endIndex;
       if (inside(body) || (inside(params) && !isDefaultValue(node, params!))) return n;
     }
   }
@@ -739,7 +763,8 @@ function isDefaultValue(node: SyntaxNode, params: SyntaxNode): boolean {
   for (let n: SyntaxNode | null = node; n && n.startIndex >= params.startIndex; n = n.parent) {
     const parent = n.parent;
     if (parent && (parent.type === 'default_parameter' || parent.type === 'typed_default_parameter')) {
-      return parent.childForFieldName('value')?.startIndex === n.startIndex || parent.childForFieldName('type')?.startIndex === n.startIndex;
+      const at = n.startIndex;
+      return parent.childForFieldName('value')?.startIndex === at || parent.childForFieldName('type')?.startIndex === at;
     }
     if (parent?.type === 'typed_parameter') return n.type === 'type';
   }
@@ -757,8 +782,11 @@ function scopeBindings(scope: SyntaxNode, name: string): SyntaxNode[] | 'global'
     for (const param of scope.childForFieldName('parameters')?.namedChildren ?? []) {
       if (param.type === 'identifier' && param.text === name) found.push(param);
       else if (param.type === 'typed_parameter' && param.firstNamedChild?.text === name) found.push(param);
-      else if ((param.type === 'default_parameter' || param.type === 'typed_default_parameter') && param.childForFieldName('name')?.text === name) found.push(param);
-      else if ((param.type === 'list_splat_pattern' || param.type === 'dictionary_splat_pattern') && param.firstNamedChild?.text === name) return [];
+      else if (param.type === 'default_parameter' || param.type === 'typed_default_parameter') {
+        if (param.childForFieldName('name')?.text === name) found.push(param);
+      } else if (param.type === 'list_splat_pattern' || param.type === 'dictionary_splat_pattern') {
+        if (param.firstNamedChild?.text === name) return [];
+      }
     }
   }
   const body = scope.type === 'module' ? scope : scope.childForFieldName('body');
@@ -783,7 +811,7 @@ function scopeBindings(scope: SyntaxNode, name: string): SyntaxNode[] | 'global'
         case 'assignment': {
           const left = child.childForFieldName('left');
           if (left?.type === 'identifier' && left.text === name) found.push(child);
-          else if (left && left.type !== 'identifier' && left.type !== 'attribute' && left.type !== 'subscript' && bindsName(left, name)) found.push(left);
+          else if (left && !['identifier', 'attribute', 'subscript'].includes(left.type) && bindsName(left, name)) found.push(left);
           break;
         }
         case 'named_expression':
@@ -800,12 +828,15 @@ function scopeBindings(scope: SyntaxNode, name: string): SyntaxNode[] | 'global'
           else if (bindsName(child, name)) found.push(child.firstNamedChild ?? child);
           break;
         case 'except_clause':
-          if (child.namedChildren.some((c) => c.type === 'identifier' && c.text === name && c.previousSibling?.type === 'as')) found.push(child);
+          if (child.namedChildren.some((c) => c.type === 'identifier' && c.text === name && c.previousSibling?.type === 'as')) {
+            found.push(child);
+          }
           break;
         case 'import_statement':
         case 'import_from_statement':
           for (const item of child.namedChildren) {
-            if (child.type === 'import_from_statement' && item.startIndex === child.childForFieldName('module_name')?.startIndex) continue;
+            const isModuleName = item.startIndex === child.childForFieldName('module_name')?.startIndex;
+            if (child.type === 'import_from_statement' && isModuleName) continue;
             if (item.type === 'aliased_import' && item.childForFieldName('alias')?.text === name) found.push(item);
             else if (item.type === 'dotted_name' && (item.text === name || item.text.split('.')[0] === name)) found.push(item);
           }
@@ -852,7 +883,8 @@ function returnedValues(fn: SyntaxNode): SyntaxNode[] {
   const visit = (node: SyntaxNode): void => {
     for (const child of node.namedChildren) {
       if (SCOPE_TYPES.has(child.type) || child.type === 'decorated_definition') continue;
-      if ((child.type === 'return_statement' || child.type === 'yield') && child.firstNamedChild) values.push(child.firstNamedChild);
+      const returns = child.type === 'return_statement' || child.type === 'yield';
+      if (returns && child.firstNamedChild) values.push(child.firstNamedChild);
       visit(child);
     }
   };
