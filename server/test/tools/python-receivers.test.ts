@@ -140,6 +140,9 @@ export const SHOP = {
     '    raise AttributeError(name)',
     '',
   ].join('\n'),
+  // a package serving a deprecated name of a submodule lazily (click's __init__.py)
+  'lazy/__init__.py': 'def __getattr__(name):\n    if name == "Tool":\n        from .tools import _Tool\n\n        return _Tool\n    raise AttributeError(name)\n',
+  'lazy/tools.py': 'class _Tool:\n    pass\n\n\ndef helper():\n    return 1\n',
   'shop/compat_use.py': 'import shop.legacy\n\n\ndef parse():\n    return shop.legacy.Parser().parse()\n',
 };
 
@@ -211,6 +214,16 @@ describe('Python method renames type their receivers (refactor_rename over MCP)'
     const plain = await server.call('refactor_rename', { symbol: 'Other', new_name: 'Another', justification: 'no dynamic names there' });
     expect((plain['preview'] as Preview).warnings).to.deep.equal([]);
     await server.call('refactor_cancel', { refactor_id: plain['refactor_id'] });
+    // a package __init__.py above the module: only when what it serves at run time names the symbol
+    const lazy = await server.call('refactor_rename', { symbol: '_Tool', new_name: '_Instrument', justification: 'lazy package' });
+    expect((lazy['preview'] as Preview).warnings.map((w) => w.slice(0, 72))).to.deep.equal(['lazy/__init__.py serves names at run time (module __getattr__ at line 1:']);
+    await server.call('refactor_cancel', { refactor_id: lazy['refactor_id'] });
+    const helper = await server.call('refactor_rename', { symbol: 'helper', new_name: 'assist', justification: 'not served lazily' });
+    expect((helper['preview'] as Preview).warnings).to.deep.equal([]);
+    await server.call('refactor_cancel', { refactor_id: helper['refactor_id'] });
+    const method = await server.call('refactor_rename', { symbol: '_Parser.parse', new_name: 'read', justification: 'a member is never served by a module' });
+    expect((method['preview'] as Preview).warnings).to.deep.equal([]);
+    await server.call('refactor_cancel', { refactor_id: method['refactor_id'] });
   });
 
   it('a move rewrites attribute paths through the moved module, names served by its __getattr__ included', async () => {

@@ -9,6 +9,8 @@ export interface DynamicNameSource {
   line: number;
   /** What is written there, on one line (shortened). */
   text: string;
+  /** The whole construct's text (the `__getattr__` function, the statement). */
+  body: string;
 }
 
 const GLOBALS_METHODS = new Set(['get', 'update', 'setdefault', 'pop', '__getitem__', '__setitem__']);
@@ -28,7 +30,7 @@ const oneLine = (node: SyntaxNode) => {
 export function dynamicNameSources(root: SyntaxNode): DynamicNameSource[] {
   const found: DynamicNameSource[] = [];
   const add = (kind: DynamicNameSource['kind'], node: SyntaxNode) =>
-    found.push({ kind, line: node.startPosition.row + 1, text: oneLine(node) });
+    found.push({ kind, line: node.startPosition.row + 1, text: oneLine(node), body: node.text });
   for (const statement of root.namedChildren) {
     const fn = statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
     if (fn?.type === 'function_definition' && fn.childForFieldName('name')?.text === '__getattr__') {

@@ -134,8 +134,10 @@ export class PythonRefactorEngine implements RefactorEngine {
     for (const path of [symbol.path, ...inits]) {
       const text = workspace.read(path);
       if (text === undefined) continue;
-      if (path !== symbol.path && !new RegExp(`\\b${symbol.name}\\b`).test(text)) continue;
-      const sources = dynamicNameSources(this.#parser.parse(text).rootNode);
+      const mentioned = new RegExp(`\\b${symbol.name}\\b`);
+      if (path !== symbol.path && !mentioned.test(text)) continue;
+      // the defining module: any source (`globals()[f"_{name}"]` spells no name); a package above: one naming it
+      const sources = dynamicNameSources(this.#parser.parse(text).rootNode).filter((s) => path === symbol.path || mentioned.test(s.body));
       if (sources.length === 0) continue;
       const where = sources.slice(0, 4).map((s) => `${s.kind} at line ${s.line}: ${s.text}`).join('; ');
       warnings.push(
