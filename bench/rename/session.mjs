@@ -9,12 +9,13 @@ import { WORK_DIR } from '../recon/trees.mjs';
 
 const MAIN = fileURLToPath(new URL('../../cli/dist/src/main.js', import.meta.url));
 
-export async function serve(repo, { timeoutMs = 600_000 } = {}) {
+/** `main`: another build's cli/dist/src/main.js (a checkout of main, for a before/after comparison). */
+export async function serve(repo, { timeoutMs = 600_000, main = MAIN } = {}) {
   const home = join(WORK_DIR, 'rename', 'home');
   mkdirSync(home, { recursive: true });
   const env = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov'), AGENTX_HOME: join(home, '.agentx') };
   delete env.AGENTGOV_CONFIG;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'serve', '--repo', repo], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [main, 'serve', '--repo', repo], env, stderr: 'ignore' });
   const client = new Client({ name: 'bench-rename', version: '0.0.0' });
   await client.connect(transport);
   // a commit re-indexes and a cold language service can take longer than the SDK's 60 s default on a loaded machine

@@ -16,6 +16,48 @@ export interface FileFacts {
   defaultExports: DefUid[];
   /** Identifiers per definition, for search documents. */
   bodyIdentifiers: Map<DefUid, string[]>;
+  /** Where the parser met syntax it could not read; null when the file parsed cleanly. */
+  parseErrors: ParseErrors | null;
+}
+
+/**
+ * A file that did not parse cleanly: tree-sitter's error nodes (text it skipped) and missing nodes
+ * (tokens it assumed), and the first of them. Its facts come from the partial tree: definitions
+ * inside or after the broken region may be missing.
+ */
+export interface ParseErrors {
+  errors: number;
+  missing: number;
+  /** 1-based line, 0-based column (UTF-16) of the first error or missing node. */
+  first_line: number;
+  first_col: number;
+}
+
+/** Counts the error and missing nodes of a tree, stepping only into subtrees that hold one. */
+export function parseErrorsOf(tree: Parser.Tree): ParseErrors | null {
+  const root = tree.rootNode;
+  if (!root.hasError) return null;
+  let errors = 0;
+  let missing = 0;
+  let first: Parser.Point | null = null;
+  const cursor = root.walk();
+  const visit = (): void => {
+    const node = cursor.currentNode;
+    if (node.isError || node.isMissing) {
+      if (node.isError) errors += 1;
+      else missing += 1;
+      first ??= node.startPosition;
+    }
+    if (node.hasError && !node.isMissing && cursor.gotoFirstChild()) {
+      do visit();
+      while (cursor.gotoNextSibling());
+      cursor.gotoParent();
+    }
+  };
+  visit();
+  // node-tree-sitter parses the JS string as UTF-16: its columns are code units, as the index's
+  const at: Parser.Point = first ?? root.startPosition;
+  return { errors, missing, first_line: at.row + 1, first_col: at.column };
 }
 
 export function sha1(text: string): string {
@@ -88,5 +130,5 @@ export function extractFile(path: string, content: string, languages: readonly L
     if (def.isDefault) defaultExports.push(uid);
     bodyIdentifiers.set(uid, def.bodyIdentifiers);
   }
-  return { language: pack.name, definitions, references: facts.references, imports: facts.imports, localExports: facts.localExports, defaultExports, bodyIdentifiers };
+  return { language: pack.name, definitions, references: facts.references, imports: facts.imports, localExports: facts.localExports, defaultExports, bodyIdentifiers, parseErrors: parseErrorsOf(tree) };
 }

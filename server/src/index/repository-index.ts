@@ -10,7 +10,7 @@ import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
 import { KnownNames, syncIndex, type SyncOptions, type SyncResult } from './index-sync.js';
 import { ignoredDirectories } from './discovery.js';
 import { IndexWatcher } from './index-watcher.js';
-import { IndexStore, toDefinition, toImportEdge, type ImportRow, type IndexDatabase } from './store/index-store.js';
+import { IndexStore, toDefinition, toImportEdge, type FileParseErrors, type ImportRow, type IndexDatabase } from './store/index-store.js';
 import { definitions as definitionsTable, files as filesTable } from './store/schema.js';
 import type { Definition, DefinitionChange, DefUid, ImportEdge, IndexedFile, IndexProgress, IndexStats, Reference } from './types.js';
 
@@ -70,6 +70,8 @@ export interface RepositoryIndex extends EventEmitter {
   definitionsChangedAt(epoch: number): DefinitionChange[];
   /** Net definition changes after `epoch` up to now, one per def_uid (for `semantic_diff` with `epoch:N`). */
   definitionsChangedSince(epoch: number): DefinitionChange[];
+  /** Indexed files whose syntax tree holds errors (their facts come from the partial tree), by path. */
+  parseErrors(): FileParseErrors[];
   /** Re-index now (what the watcher does); resolves with the committed epoch. */
   refresh(): Promise<IndexUpdate>;
   close(): Promise<void>;
@@ -211,6 +213,10 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
       languages[row.language] = row.n;
     }
     return { files: count('files'), definitions: count('definitions'), references: count('refs'), imports: count('imports'), skipped: { ...this.#skipped }, languages };
+  }
+
+  parseErrors(): FileParseErrors[] {
+    return this.#store.parseErrors();
   }
 
   files(): IndexedFile[] {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentgovError } from '@agentgov/core';
+import type { UnparsedMention } from '../index/parse-health.js';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import type { Definition, Reference } from '../index/types.js';
 import { nearestNames } from './nearest-names.js';
@@ -29,6 +30,10 @@ export interface ImpactResult {
   counts: Record<Certainty, number>;
   /** Symbols in languages with a reference-finding engine: what each engine added, or why nothing. */
   type_aware?: TypeAwareReport[];
+  /** Files that did not parse and mention the target: references there may be missing (parse health). */
+  unparsed_files?: UnparsedMention[];
+  /** Set with `unparsed_files`: what that means for the answer. */
+  note?: string;
 }
 
 const MAX_MATCH_TEXT = 200;

@@ -1,5 +1,6 @@
 import { AgentgovError } from '@agentgov/core';
 import type { RepositoryIndex } from '../index/repository-index.js';
+import type { FileParseErrors } from '../index/store/index-store.js';
 import { summarizeCoverage, type CoverageSummary } from './coverage.js';
 import { findEntryPoints, type EntryPoint } from './entry-points.js';
 import { communitiesOf, communityLabel, importCyclesOf, rankOf, restrictGraph, weightedInDegree } from './graph-summary.js';
@@ -45,7 +46,15 @@ export interface Briefing {
   lint: LintSummary | null;
   lint_reason?: string;
   index: { epoch: number; files: number; definitions: number; skipped: Record<string, number> };
+  /**
+   * Indexed files whose syntax tree holds errors (parse health): their definitions and references
+   * come from the partial tree, so some may be missing. First error's line (1-based) and column (0-based).
+   */
+  parse_errors: { total: number; shown: number; items: FileParseErrors[] };
 }
+
+/** Files listed under `parse_errors` when truncating. */
+export const DEFAULT_MAX_PARSE_ERRORS = 20;
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
@@ -147,10 +156,14 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
   const lint = summarizeLint(index.root, options.linters);
   const warning = structuralWarning(allCycles, files.map((f) => f.path));
   const stats = index.stats();
+  const unparsed = index.parseErrors().filter((f) => accept(f.path));
+  const maxUnparsed = options.truncate ? DEFAULT_MAX_PARSE_ERRORS : Number.POSITIVE_INFINITY;
   const topDirs = mainAreas(files.map((f) => f.path), options.scope);
   return {
     scope: options.scope || null,
-    context: contextSentence(options.scope ? `${options.scope}/` : 'The repository', languages, files.length, topDirs, top_files[0]?.path, allCycles.length, importCycles.deferred.length),
+    context:
+      contextSentence(options.scope ? `${options.scope}/` : 'The repository', languages, files.length, topDirs, top_files[0]?.path, allCycles.length, importCycles.deferred.length) +
+      (unparsed.length > 0 ? ` ${unparsed.length} file${unparsed.length === 1 ? '' : 's'} did not parse (parse_errors): their definitions may be incomplete.` : ''),
     ...(warning ? { warning } : {}),
     tree: tree.lines.join('\n'),
     zoom_targets: tree.zoomTargets,
@@ -165,5 +178,6 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
     lint: lint.value,
     ...(lint.reason ? { lint_reason: lint.reason } : {}),
     index: { epoch: index.epoch(), files: stats.files, definitions: stats.definitions, skipped: stats.skipped },
+    parse_errors: { total: unparsed.length, shown: Math.min(unparsed.length, maxUnparsed), items: unparsed.slice(0, maxUnparsed) },
   };
 }

@@ -1,6 +1,8 @@
+import { AgentgovError } from '@agentgov/core';
 import { z } from 'zod';
+import { unparsedFilesMentioning, unparsedWarning, type UnparsedMention } from '../index/parse-health.js';
 import type { RepositoryIndex } from '../index/repository-index.js';
-import { fileImpact, symbolImpact } from '../recon/impact.js';
+import { fileImpact, symbolImpact, type ImpactResult } from '../recon/impact.js';
 import { renderImpact, shapeImpactAnswer, type ImpactAnswer } from '../recon/impact-answer.js';
 import { withTypeAwareReferences } from '../recon/type-aware-impact.js';
 import { refactorService } from '../refactor/refactor-context.js';
@@ -17,6 +19,20 @@ const input = z
     limit: limitParameter,
   })
   .strict();
+
+/** `src/pkg/util.py` → `util`: the word importers and attribute uses of a module spell. */
+function moduleStem(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+  return base === '__init__' || base === 'index' ? path.split('/').slice(-2, -1)[0] ?? base : base;
+}
+
+type WithParseHealth<T> = T & { unparsed_files?: UnparsedMention[]; note?: string };
+
+/** Says when files that did not parse mention the target: their references may be missing. */
+function withParseHealth<T extends object>(result: T, unparsed: UnparsedMention[], target: string): WithParseHealth<T> {
+  if (unparsed.length === 0) return result;
+  return { ...result, unparsed_files: unparsed, note: unparsedWarning(unparsed, target)! };
+}
 
 /** A target is a file when it looks like a path or names an indexed file; otherwise a symbol. */
 function isFileTarget(target: string, index: RepositoryIndex): boolean {
@@ -68,7 +84,8 @@ export const reconImpactTool = defineTool({
   returns:
     '`counts` per certainty (all references), `files` [{path, references, high, medium, low}] (files with high references first; `files_omitted` beyond the budget), ' +
     '`references` — one page, in the order of `files` (path, line, column, match_text, certainty: high = resolved through scope or imports, or found by a language service (`by: "language-service"`, TypeScript/JavaScript), medium = same name but unresolved, low = comment or string; context), ' +
-    '`page` {total, offset, shown, omitted, next_offset, budget_tokens, more: how to get the rest}, `definitions` of the symbol (20 at most, `definitions_omitted`), `importers` of the page for a file target, and for TS/JS symbols `type_aware` [{engine, status (complete, or deadline/failed: the answer is the index\'s alone), definitions, references, confirmed, added, ms, note?}].',
+    '`page` {total, offset, shown, omitted, next_offset, budget_tokens, more: how to get the rest}, `definitions` of the symbol (20 at most, `definitions_omitted`), `importers` of the page for a file target, and for TS/JS symbols `type_aware` [{engine, status (complete, or deadline/failed: the answer is the index\'s alone), definitions, references, confirmed, added, ms, note?}]; ' +
+    '`unparsed_files` and `note` when a file that did not parse mentions the target (its references may be missing).',
   whenToUse: 'Before renaming, moving, deleting or changing the signature of a symbol or file.',
   related: ['recon', 'refactor_rename', 'refactor_move'],
   errors: ['E_INDEX_NOT_READY', 'E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],
@@ -78,12 +95,31 @@ export const reconImpactTool = defineTool({
     const { index } = ctx;
     const target = args.target.trim();
     const options = { budgetTokens: args.budget, offset: args.offset, limit: args.limit };
-    const found = isFileTarget(target, index)
-      ? fileImpact(index, ctx.resolveRepoPath(target).relative)
-      : await withTypeAwareReferences(symbolImpact(index, target, args.include_comments), index, refactorService(ctx), ctx.config.server.impact?.language_service_ms ?? 5000);
+    let found: ImpactResult;
+    let unparsed: UnparsedMention[];
+    if (isFileTarget(target, index)) {
+      const path = ctx.resolveRepoPath(target).relative;
+      found = fileImpact(index, path);
+      unparsed = unparsedFilesMentioning(index, moduleStem(path));
+    } else {
+      let indexed: ImpactResult;
+      try {
+        indexed = symbolImpact(index, target, args.include_comments);
+      } catch (error) {
+        // a definition in a file that did not parse may be what is missing
+        const mentions = error instanceof AgentgovError && error.code === 'E_NOT_FOUND' ? unparsedFilesMentioning(index, target) : [];
+        if (mentions.length === 0) throw error;
+        const message = `${error instanceof Error ? error.message : String(error)}. ${unparsedWarning(mentions, target)}`;
+        throw new AgentgovError('E_NOT_FOUND', message, { target, unparsed_files: mentions });
+      }
+      const serviceMs = ctx.config.server.impact?.language_service_ms ?? 5000;
+      found = await withTypeAwareReferences(indexed, index, refactorService(ctx), serviceMs);
+      unparsed = unparsedFilesMentioning(index, target);
+    }
     const { answer, text } = shapeImpactAnswer(found, options);
-    texts.set(answer, text);
-    return answer;
+    const shaped = withParseHealth(answer, unparsed, target);
+    texts.set(shaped, shaped.note ? `NOTE: ${shaped.note}\n${text}` : text);
+    return shaped;
   },
   render(answer) {
     return texts.get(answer) ?? renderImpact(answer);

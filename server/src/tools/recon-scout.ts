@@ -35,6 +35,9 @@ export function renderBriefing(b: Briefing): string {
     `coverage: ${b.coverage ? `${Math.round(b.coverage.line_rate * 1000) / 10}% of ${b.coverage.lines_total} lines (${b.coverage.source})` : `null — ${b.coverage_reason}`}`,
     `lint: ${b.lint ? `${b.lint.errors} errors, ${b.lint.warnings} warnings in ${b.lint.files_with_problems} files (${b.lint.source})` : `null — ${b.lint_reason}`}`,
     `zoom targets (pass as scope): ${b.zoom_targets.map((z) => `${z.path} (${z.files})`).join(', ') || 'none'}`,
+    ...(b.parse_errors.total > 0
+      ? [`files that did not parse${more(b.parse_errors.shown, b.parse_errors.total)}:\n${list(b.parse_errors.items, (f) => `${f.path}:${f.first_line}:${f.first_col + 1} — ${f.errors} error and ${f.missing} missing nodes`)}`]
+      : []),
   ];
   return sections.join('\n\n');
 }
@@ -67,10 +70,13 @@ export const reconScoutTool = defineTool({
     lint: z.object({}).passthrough().nullable(),
     lint_reason: z.string().optional(),
     index: z.object({ epoch: z.number().int(), files: z.number().int(), definitions: z.number().int(), skipped: z.record(z.number()) }).passthrough(),
+    parse_errors: z
+      .object({ total: z.number().int(), shown: z.number().int(), items: z.array(z.object({ path: z.string(), errors: z.number().int(), missing: z.number().int(), first_line: z.number().int(), first_col: z.number().int() }).passthrough()) })
+      .passthrough(),
     test_impact: testImpactStatusSchema,
   }).passthrough(),
   returns:
-    'scope, context (one sentence), warning (only when a real hazard exists), tree, zoom_targets [{path, files, lines}], languages [{language, files, lines, share}], entry_points {total, shown, items [{path, kind, name, declared_in, indexed, source?, also? (other declarations of the same file)}]}, top_files [{path, score, importers, imports}], top_symbols [{def_uid, name, qualified_name, kind, path, line, score, references}], communities {total, shown, modularity, resolution, items [{id, label, size, members, members_shown}]}, cycles {total, shown, items [{size, chain, files, files_shown}], deferred {total, largest} (cycles closed only through type-only, deferred or dynamic imports; not in items, not a warning)}, coverage (or null + coverage_reason), lint (or null + lint_reason), index {epoch, files, definitions, skipped}, test_impact (per-test coverage freshness and the test scheduler\'s state and progress; recon_scout never starts it).',
+    'scope, context (one sentence), warning (only when a real hazard exists), tree, zoom_targets [{path, files, lines}], languages [{language, files, lines, share}], entry_points {total, shown, items [{path, kind, name, declared_in, indexed, source?, also? (other declarations of the same file)}]}, top_files [{path, score, importers, imports}], top_symbols [{def_uid, name, qualified_name, kind, path, line, score, references}], communities {total, shown, modularity, resolution, items [{id, label, size, members, members_shown}]}, cycles {total, shown, items [{size, chain, files, files_shown}], deferred {total, largest} (cycles closed only through type-only, deferred or dynamic imports; not in items, not a warning)}, coverage (or null + coverage_reason), lint (or null + lint_reason), index {epoch, files, definitions, skipped}, parse_errors {total, shown, items [{path, errors, missing, first_line, first_col}]} (files whose syntax did not parse: their facts come from the partial tree), test_impact (per-test coverage freshness and the test scheduler\'s state and progress; recon_scout never starts it).',
   whenToUse: 'First, to orient in an unfamiliar repository; again with `scope` set to a zoom target to see inside a collapsed directory.',
   related: ['recon', 'graph_cycles', 'graph_communities', 'describe'],
   errors: ['E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],

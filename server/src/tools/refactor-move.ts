@@ -1,8 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import { AgentgovError, type FileMove, type RefactorEdit, type RefactorEngine } from '@agentgov/core';
-import type { UneditedReference } from '@agentgov/core';
+import { basename } from 'node:path';
+import { AgentgovError, type FileMove, type RefactorEdit, type RefactorEngine, type UneditedReference } from '@agentgov/core';
 import { simpleGit } from 'simple-git';
 import { z } from 'zod';
+import { unparsedFilesMentioning, unparsedWarning } from '../index/parse-health.js';
 import { refactorService, requireRecon } from '../refactor/refactor-context.js';
 import { refactorPreviewSchema, renderPreview, type RefactorPreviewResult } from '../refactor/refactor-preview.js';
 import { storePreview } from '../refactor/preview-builder.js';
@@ -74,6 +75,14 @@ export const refactorMoveTool = defineTool({
       edits.push(...plan.edits);
       unedited.push(...(plan.unedited ?? []));
       warnings.push(...(plan.warnings ?? []));
+    }
+    // a file that did not parse and names the moved module: its imports may be missing from the index
+    const stem = basename(from.relative).replace(/\.[^.]+$/, '');
+    const unparsed = unparsedWarning(unparsedFilesMentioning(ctx.index, stem), stem);
+    if (unparsed) warnings.push(unparsed);
+    for (const broken of ctx.index.parseErrors().filter((f) => moving.some((m) => m.from === f.path))) {
+      const at = `line ${broken.first_line}:${broken.first_col + 1}`;
+      warnings.push(`${broken.path} did not parse (syntax error at ${at}): its imports past that point may be missing and left as they are.`);
     }
     const gitMoves = new Set<string>();
     if (await tracked(ctx.repoRoot, from.relative)) gitMoves.add(from.relative);

@@ -2,6 +2,7 @@ import { AgentgovError } from '@agentgov/core';
 import { z } from 'zod';
 import { refactorService, requireRecon } from '../refactor/refactor-context.js';
 import { refactorPreviewSchema, renderPreview, type RefactorPreviewResult } from '../refactor/refactor-preview.js';
+import { unparsedFilesMentioning, unparsedWarning } from '../index/parse-health.js';
 import { storePreview, withinContexts } from '../refactor/preview-builder.js';
 import { resolveSymbol } from '../refactor/symbol-lookup.js';
 import { uneditedForRename } from '../refactor/unedited-references.js';
@@ -64,7 +65,7 @@ export const refactorRenameTool = defineTool({
       gitMoves: new Set(),
       collisions: plan.collisions,
       unedited,
-      warnings: plan.warnings ?? [],
+      warnings: [...(plan.warnings ?? []), ...[unparsedWarning(unparsedFilesMentioning(ctx.index, symbol.name), symbol.name)].filter((w) => w !== null)],
       engines: [engine.name],
       summary: `Rename ${symbol.qualifiedName} (${symbol.path}:${symbol.line}) to ${newName}`,
     });

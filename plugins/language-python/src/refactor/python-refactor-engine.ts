@@ -12,9 +12,14 @@ import type {
   RenameCollision,
   RenamePlan,
   RenameRequest,
+  UneditedReference,
 } from '@agentgov/core/contracts';
-import { mentionsOf } from './python-mentions.js';
+import Parser from 'tree-sitter';
+import Python from 'tree-sitter-python';
+import { dynamicNameSources } from './python-dynamic-names.js';
+import { commentAndStringRanges, mentionsOf } from './python-mentions.js';
 import { absoluteModule, PythonModuleNames, relativeSpecifier, renamedModule } from './python-modules.js';
+import { PythonReceivers } from './python-receivers.js';
 
 const PYTHON = /\.pyi?$/;
 const KEYWORDS = new Set([
@@ -33,6 +38,11 @@ const KEYWORDS = new Set([
  */
 export class PythonRefactorEngine implements RefactorEngine {
   readonly name = 'python-index-resolution';
+  readonly #parser = new Parser();
+
+  constructor() {
+    this.#parser.setLanguage(Python);
+  }
 
   checkIdentifier(name: string): string | null {
     if (!/^[\p{L}_][\p{L}\p{N}_]*$/u.test(name)) return `'${name}' is not a valid Python identifier`;
@@ -83,10 +93,14 @@ export class PythonRefactorEngine implements RefactorEngine {
     const resolved = declared.flatMap((d) => workspace.references({ toDefUid: d.def_uid }));
     for (const ref of resolved) if (ref.name === symbol.name && ref.context !== 'comment' && ref.context !== 'string') add(ref.path, ref.start_line, ref.start_col, 'high');
     const isMember = definition?.kind === 'method' || symbol.qualifiedName.includes('.');
+    // a member of a class: each receiver's type decides (the method, not it, or unknown)
+    const owner = isMember ? ownerClass(symbol, workspace) : null;
+    const receivers = owner ? new PythonReceivers(workspace) : null;
     for (const ref of workspace.references({ name: symbol.name })) {
       if (!PYTHON.test(ref.path) || ref.context === 'comment' || ref.context === 'string') continue;
       if (ref.to_def_uid === null && ref.qualifier !== null && (isMember || !['self', 'cls'].includes(ref.qualifier)) && !this.#externalModule(ref.path, ref.qualifier, workspace)) {
-        add(ref.path, ref.start_line, ref.start_col, 'medium');
+        const verdict = receivers && owner ? receivers.verdict(ref.path, ref.start_line, ref.start_col, owner, symbol.name) : 'medium';
+        if (verdict !== 'none') add(ref.path, ref.start_line, ref.start_col, verdict);
       }
     }
     if (request.includeComments) {
@@ -97,7 +111,42 @@ export class PythonRefactorEngine implements RefactorEngine {
         if (text) for (const [line, col] of mentionsOf(text, symbol.name)) add(file.path, line, col, 'low');
       }
     }
-    return { edits: distinct(edits), collisions: definition ? this.#collisions(definition, newName, resolved.map((r) => r.path), workspace) : [] };
+    const collisions = definition ? this.#collisions(definition, newName, resolved.map((r) => r.path), workspace) : [];
+    return { edits: distinct(edits), collisions, warnings: this.#dynamicNameWarnings(symbol, workspace) };
+  }
+
+  /**
+   * The defining module serves names at run time (a module `__getattr__`, `globals()[…]`, an
+   * `__all__` built by code), or a package `__init__.py` above it does and mentions the name: uses
+   * reached that way are invisible to the index, so the preview says so instead of breaking silently.
+   */
+  #dynamicNameWarnings(symbol: RefactorSymbol, workspace: RefactorWorkspace): string[] {
+    // a module serves module-level names; a class member is not one of them
+    if (symbol.qualifiedName.includes('.')) return [];
+    const files = workspace.files().map((f) => f.path);
+    const inits: string[] = [];
+    for (let dir = posix.dirname(symbol.path); dir !== '.' && dir !== ''; dir = posix.dirname(dir)) {
+      const init = `${dir}/__init__.py`;
+      if (!files.includes(init)) break;
+      if (init !== symbol.path) inits.push(init);
+    }
+    const warnings: string[] = [];
+    for (const path of [symbol.path, ...inits]) {
+      const text = workspace.read(path);
+      if (text === undefined) continue;
+      const mentioned = new RegExp(`\\b${symbol.name}\\b`);
+      if (path !== symbol.path && !mentioned.test(text)) continue;
+      // the defining module: any source (`globals()[f"_{name}"]` spells no name); a package above: one naming it
+      const sources = dynamicNameSources(this.#parser.parse(text).rootNode).filter((s) => path === symbol.path || mentioned.test(s.body));
+      if (sources.length === 0) continue;
+      const where = sources.slice(0, 4).map((s) => `${s.kind} at line ${s.line}: ${s.text}`).join('; ');
+      warnings.push(
+        `${path} serves names at run time (${where}${sources.length > 4 ? `; ${sources.length - 4} more` : ''}): ` +
+          `code reaching ${symbol.name} through them (a name looked up on the module, a deprecated alias, a string key) is not in the index, ` +
+          'so the rename cannot edit it — check those places by hand before committing.',
+      );
+    }
+    return warnings;
   }
 
   /**
@@ -164,22 +213,36 @@ export class PythonRefactorEngine implements RefactorEngine {
     const oldModules = [...renames.map((r) => r.old), ...(movedDir ? [oldNames.moduleOf(`${movedDir.from}/__init__.py`)] : [])].filter(Boolean);
     const reaches = (module: string) => oldModules.some((old) => old === module || old.startsWith(`${module}.`));
     const edits: RefactorEdit[] = [];
+    const unedited: UneditedReference[] = [];
     for (const path of files) {
       const text = workspace.read(path);
       if (text === undefined) continue;
       const lines = text.split('\n');
       const oldPackage = oldNames.packageOf(path);
       const newPackage = newNames.packageOf(newPathOf(path));
-      for (const edge of workspace.imports(path)) this.#rewriteImport(edge, lines, oldPackage, newPackage, rename, reaches, edits, workspace);
+      const attributeRoots = new Map<string, string>();
+      for (const edge of workspace.imports(path)) this.#rewriteImport(edge, lines, oldPackage, newPackage, rename, reaches, edits, attributeRoots);
+      // `import a.b` statements rewritten to the new module: their uses `a.b.x` follow it wherever it goes
+      const imported = new Set(workspace.imports(path).filter((e) => e.bindings.length === 1 && e.bindings[0]!.local === e.specifier).map((e) => e.specifier));
+      for (const [local, module] of attributeRoots) this.#qualifiedUses(path, text, lines, { local, module, imported }, rename, edits, unedited);
     }
     if (request.includeComments) {
       for (const r of renames) if (r.old && r.old !== r.next) this.#mentions(files, r.old, r.next, workspace, edits);
     }
-    return { edits };
+    return { edits, unedited };
   }
 
   /** One import statement: its module specifier (and, for `from pkg import module`, the imported name), plus `a.b.x` uses of `import a.b`. */
-  #rewriteImport(edge: RefactorIndexImport, lines: string[], oldPackage: string[], newPackage: string[], rename: (m: string) => string | null, reaches: (m: string) => boolean, edits: RefactorEdit[], workspace: RefactorWorkspace): void {
+  #rewriteImport(
+    edge: RefactorIndexImport,
+    lines: string[],
+    oldPackage: string[],
+    newPackage: string[],
+    rename: (m: string) => string | null,
+    reaches: (m: string) => boolean,
+    edits: RefactorEdit[],
+    attributeRoots: Map<string, string>,
+  ): void {
     const path = edge.from_path;
     const target = absoluteModule(edge.specifier, oldPackage);
     if (target === null) return;
@@ -205,7 +268,12 @@ export class PythonRefactorEngine implements RefactorEngine {
       return;
     }
     const local = edge.bindings.length === 1 ? edge.bindings[0]!.local : null;
-    if (!isFrom && !relative && local && reaches(target)) this.#qualifiedUses(path, lines, local, target, rename, edits, workspace);
+    if (!isFrom && !relative && local && reaches(target)) {
+      // `import a.b` binds `a` (uses spell `a.b.x`, `a.c.y`); `import a.b as z` binds `z` to `a.b`
+      const aliased = local !== edge.specifier;
+      const root = aliased ? local : local.split('.')[0]!;
+      if (!attributeRoots.has(root)) attributeRoots.set(root, aliased ? target : target.split('.')[0]!);
+    }
     if (moved === null && !importerMoved) return;
     const next = spell(moved ?? target);
     if (next !== edge.specifier) this.#replaceSpecifier(path, lines, edge, next, edits);
@@ -235,38 +303,49 @@ export class PythonRefactorEngine implements RefactorEngine {
   }
 
   /**
-   * `import a.b [as z]`: a use `a.b.c.x` (`z.c.x`) carries its module path as the qualifier of `x`.
-   * The shortest module on that path that moves is respelled: the imported module itself (`import
-   * a.b` → its uses become the new name; an alias stays as it is, the statement changes), or a
+   * `import a.b [as z]`: a use `a.b.c.x` (`z.c.x`) is an attribute path through the imported module.
+   * The shortest module on that path that moves is respelled: the imported module itself, or a
    * submodule reached through it (`import flask` … `flask.templating.Environment` when
-   * `flask/templating.py` moves into `flask/rendering/`). A submodule moved out of the imported
-   * package's reach (another top-level package) is left alone: no attribute path can name it.
+   * `flask/templating.py` moves into `flask/rendering/`). The paths are found in the file's code
+   * text (comments and strings excluded), not only among the index's references: a name the module
+   * serves at run time (`click.parser.OptionParser` through a module `__getattr__`) has no definition
+   * the index could resolve it to. A path to a module moved out of the imported package's reach
+   * (another top-level package) cannot be respelled and is listed as unedited.
    */
-  #qualifiedUses(path: string, lines: string[], local: string, module: string, rename: (m: string) => string | null, edits: RefactorEdit[], workspace: RefactorWorkspace): void {
-    const seen = new Set<string>();
+  #qualifiedUses(
+    path: string,
+    text: string,
+    lines: string[],
+    binding: { local: string; module: string; imported: Set<string> },
+    rename: (m: string) => string | null,
+    edits: RefactorEdit[],
+    unedited: UneditedReference[],
+  ): void {
+    const { local, module } = binding;
     const top = (name: string) => name.split('.')[0];
-    for (const ref of workspace.references({ path })) {
-      const chain = ref.qualifier === null ? ref.name : `${ref.qualifier}.${ref.name}`;
-      if (chain !== local && !chain.startsWith(`${local}.`)) continue;
-      const start = ref.qualifier === null ? ref.start_col : ref.start_col - ref.qualifier.length - 1;
-      const text = lines[ref.start_line - 1] ?? '';
-      const rest = chain.slice(local.length).split('.').filter(Boolean);
-      for (let n = 0; n <= rest.length; n += 1) {
-        const moved = rename([module, ...rest.slice(0, n)].join('.'));
-        if (moved === null) continue;
-        const written = [local, ...rest.slice(0, n)].join('.');
-        let next: string | null = null;
-        if (n === 0) next = local === module ? moved : null;
-        else if (moved.startsWith(`${module}.`)) next = local + moved.slice(module.length);
-        else if (local === module && top(moved) === top(module)) next = moved; // `import a.b` binds `a`
-        const key = `${ref.start_line}:${start}`;
-        if (next !== null && next !== written && start >= 0 && text.slice(start, start + written.length) === written && !seen.has(key)) {
-          seen.add(key);
-          edits.push({ path, span: { startLine: ref.start_line, startCol: start, endLine: ref.start_line, endCol: start + written.length }, oldText: written, newText: next, certainty: 'high' });
+    const code = codeOnly(text).split('\n');
+    const pattern = new RegExp(`(?<![\\w.])${local.replace(/\./g, '\\.')}((?:\\s*\\.\\s*[\\p{L}_][\\p{L}\\p{N}_]*)+)`, 'gu');
+    code.forEach((line, i) => {
+      if (/^\s*(?:import|from)\s/.test(line)) return;
+      for (const match of line.matchAll(pattern)) {
+        const rest = match[1]!.split('.').map((part) => part.trim()).filter(Boolean);
+        for (let n = 1; n <= rest.length; n += 1) {
+          const moved = rename([module, ...rest.slice(0, n)].join('.'));
+          if (moved === null) continue;
+          const written = [local, ...rest.slice(0, n)].join('.');
+          let next: string | null = null;
+          if (moved.startsWith(`${module}.`)) next = local + moved.slice(module.length);
+          else if (local === module && (top(moved) === top(module) || binding.imported.has(written))) next = moved;
+          const start = match.index;
+          if (next === null) {
+            unedited.push({ path, line: i + 1, column: start, text: lines[i]?.trim(), certainty: 'high', reason: `${written} moves to ${moved}, which no attribute path through ${local} reaches: import it there` });
+          } else if (next !== written && lines[i]?.slice(start, start + written.length) === written) {
+            edits.push({ path, span: { startLine: i + 1, startCol: start, endLine: i + 1, endCol: start + written.length }, oldText: written, newText: next, certainty: 'high' });
+          }
+          break;
         }
-        break;
       }
-    }
+    });
   }
 
   /** The old dotted module name inside string literals (`mock.patch("pkg.mod.f")`): low certainty. */
@@ -293,6 +372,25 @@ function distinct(edits: RefactorEdit[]): RefactorEdit[] {
     seen.add(key);
     return true;
   });
+}
+
+/** The class a method is declared in (`Outer.Inner` of `Outer.Inner.run`), or null when its owner is not a class. */
+function ownerClass(symbol: RefactorSymbol, workspace: RefactorWorkspace): RefactorIndexDefinition | null {
+  const dot = symbol.qualifiedName.lastIndexOf('.');
+  if (dot < 0) return null;
+  const owner = workspace.definitions({ path: symbol.path, qualifiedName: symbol.qualifiedName.slice(0, dot) }).find((d) => d.kind === 'class');
+  return owner ?? null;
+}
+
+/** The text with every comment and string literal blanked (same length, newlines kept): what is code. */
+function codeOnly(text: string): string {
+  let out = '';
+  let at = 0;
+  for (const [start, end] of commentAndStringRanges(text)) {
+    out += text.slice(at, start) + text.slice(start, end).replace(/[^\n]/g, ' ');
+    at = end;
+  }
+  return out + text.slice(at);
 }
 
 function moduleNames(workspace: RefactorWorkspace): PythonModuleNames {

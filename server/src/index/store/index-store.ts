@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { Logger } from '@agentgov/core';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import type { FileFacts } from '../extract-file.js';
+import type { FileFacts, ParseErrors } from '../extract-file.js';
 import type { SearchDocuments } from '../search-terms.js';
 import type { Definition, DefinitionChange, ImportEdge, Reference } from '../types.js';
 import { BULK_LOAD_INDEXES, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
@@ -32,6 +32,11 @@ export interface ModuleExports {
 }
 
 /** What one re-index writes for one file whose content changed. */
+/** A file whose syntax tree holds errors: how many, and where the first one is. */
+export interface FileParseErrors extends ParseErrors {
+  path: string;
+}
+
 export interface FileWrite {
   file: StoredFile;
   facts: Omit<FileFacts, 'references' | 'bodyIdentifiers'>;
@@ -177,6 +182,8 @@ export class IndexStore {
       deleteFileDoc: s.prepare(`DELETE FROM fts_files WHERE rowid IN (SELECT rowid FROM files WHERE path = ?)`),
       deleteRefs: s.prepare(`DELETE FROM refs WHERE path = ?`),
       deleteImports: s.prepare(`DELETE FROM imports WHERE from_path = ?`),
+      insertParseErrors: s.prepare(`INSERT OR REPLACE INTO parse_errors (path, errors, missing, first_line, first_col) VALUES (?, ?, ?, ?, ?)`),
+      deleteParseErrors: s.prepare(`DELETE FROM parse_errors WHERE path = ?`),
     };
   }
 
@@ -252,6 +259,10 @@ export class IndexStore {
     });
     for (const gone of old.values()) st.insertHistory.run(epoch, gone.def_uid, file.path, gone.kind, gone.qualified_name, 'removed', gone.body_hash, null);
     st.insertFileDoc.run(fileRow.lastInsertRowid, file.path, search.pathTerms, search.identifiers);
+    // `#clear` dropped an earlier record; a new file of a bulk load has none
+    const broken = facts.parseErrors;
+    if (broken) st.insertParseErrors.run(file.path, broken.errors, broken.missing, broken.first_line, broken.first_col);
+    else if (!(this.#bulk && !existing)) st.deleteParseErrors.run(file.path);
   }
 
   /** Removes a deleted file and records its definitions as removed at `epoch`. */
@@ -270,6 +281,12 @@ export class IndexStore {
     st.deleteFileDoc.run(path);
     st.deleteFile.run(path);
     st.deleteDefs.run(path);
+    st.deleteParseErrors.run(path);
+  }
+
+  /** Files that did not parse cleanly (`parse_errors`), by path. */
+  parseErrors(): FileParseErrors[] {
+    return this.sqlite.prepare(`SELECT path, errors, missing, first_line, first_col FROM parse_errors ORDER BY path`).all() as FileParseErrors[];
   }
 
   replaceImports(path: string, edges: ImportEdge[]): void {

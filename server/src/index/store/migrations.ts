@@ -42,6 +42,10 @@ export const MIGRATIONS: readonly string[][] = [
     // version a test's coverage was taken at when that is neither HEAD nor the working version.
     `CREATE TABLE coverage_sources (hash TEXT PRIMARY KEY, path TEXT NOT NULL, text TEXT NOT NULL)`,
   ],
+  [
+    // Parse health: files whose syntax tree holds error or missing nodes (their facts come from the partial tree).
+    `CREATE TABLE parse_errors (path TEXT PRIMARY KEY, errors INTEGER NOT NULL, missing INTEGER NOT NULL, first_line INTEGER NOT NULL, first_col INTEGER NOT NULL)`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
