@@ -60,9 +60,28 @@ function collapsedNullable(node: SchemaNode): SchemaNode {
   return { ...value, ...rest, type: [value['type'], 'null'] };
 }
 
+/**
+ * `minLength: 1` (a non-empty string) is left to the server: it checks every call against the tool's own
+ * schema and names the empty key in its error, so an agent loses nothing and every session saves the bytes.
+ */
+function withoutServerChecks(node: SchemaNode): SchemaNode {
+  const { minLength, ...rest } = node;
+  const kept: SchemaNode = { ...rest };
+  if (minLength !== undefined && minLength !== 1) kept['minLength'] = minLength;
+  for (const [key, value] of Object.entries(kept)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      kept.properties = Object.fromEntries(Object.entries(value as Record<string, SchemaNode>).map(([k, v]) => [k, withoutServerChecks(v)]));
+    } else if ((key === 'items' || key === 'anyOf') && value && typeof value === 'object') {
+      kept[key] = Array.isArray(value) ? value.map((v) => withoutServerChecks(v as SchemaNode)) : withoutServerChecks(value as SchemaNode);
+    }
+  }
+  return kept;
+}
+
 /** A tool's input schema as listed: JSON Schema of its zod schema, each parameter with its first sentence only. */
 export function listedInputSchema(tool: AnyToolDefinition): Tool['inputSchema'] {
-  const { $schema: _draft, ...schema } = toJsonSchemaCompat(tool.inputSchema, { strictUnions: true, pipeStrategy: 'input' }) as SchemaNode;
+  const { $schema: _draft, ...full } = toJsonSchemaCompat(tool.inputSchema, { strictUnions: true, pipeStrategy: 'input' }) as SchemaNode;
+  const schema = withoutServerChecks(full);
   for (const [name, node] of Object.entries(schema.properties ?? {})) {
     const listed = collapsedNullable(node);
     if (listed.description) listed.description = listedParameterDescription(listed.description);

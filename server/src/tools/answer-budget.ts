@@ -20,7 +20,7 @@ export const budgetParameter = z
   .default(DEFAULT_ANSWER_BUDGET_TOKENS)
   .describe('Answer size in tokens. ≈ characters / 4; items past it are counted and reachable with `offset`');
 export const offsetParameter = z.number().int().min(0).default(0).describe('Items to skip. Pass a cut answer\'s `next_offset`');
-export const limitParameter = z.number().int().min(1).max(100_000).nullable().default(null).describe('Max items; null = as many as fit the budget');
+export const limitParameter = z.number().int().min(1).max(100_000).nullable().default(null).describe('Max items. null = as many as fit the budget');
 
 /** The zod shape of a page's report, for output schemas. */
 export const pageSchema = z

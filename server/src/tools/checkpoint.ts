@@ -10,7 +10,7 @@ const input = z
     autofix: z.boolean().default(true).describe("Apply the linters' automatic fixes. Fixes to the changed files are committed with them"),
     tests: z.boolean().default(true).describe('Run the tests the change can break'),
     test_filter: z.string().min(1).nullable().default(null).describe("Test-name filter (mocha --grep, pytest -k). Passed to the test runner's name-filter option"),
-    max_test_hops: z.number().int().min(0).max(10).nullable().default(null).describe('Import-graph hops for test selection; null = 0, or 2 with commit_message. 0 = tests importing the changed files directly, 1 = plus one file in between'),
+    max_test_hops: z.number().int().min(0).max(10).nullable().default(null).describe('Import-graph hops for test selection. null = 0, or 2 with commit_message. 0 = tests importing the changed files directly, 1 = plus one file in between'),
     commit_message: z.string().min(1).nullable().default(null).describe('Commit the changed files alone when no check failed. Hooks run; what else is staged stays staged'),
     push: z.boolean().default(false).describe('Push to origin after the commit. Never forced; only used with commit_message'),
     include_test_impact: z.boolean().default(false).describe('Add test candidates and a coverage summary'),

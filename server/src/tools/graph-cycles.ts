@@ -41,8 +41,7 @@ export const graphCyclesTool = defineTool({
   readOnly: true,
   brief:
     'Circular dependencies: every import cycle between files (or reference cycle between definitions), ' +
-    'each with one concrete chain. Use it when recon_scout reports cycles and you need them all, e.g. ' +
-    'before moving files.',
+    'each with one concrete chain. Use it when recon_scout reports cycles and you need them all.',
   description:
     'Every strongly connected component with more than one node (a circular dependency) of the file import graph or of the definition reference graph, untruncated, with one concrete chain through each and the graph size. At file level, cycles that close only through imports that do not load with the module (Python `if TYPE_CHECKING:` imports, imports inside function bodies, `import()`) are listed apart as deferred_cycles.',
   inputSchema: input,

@@ -45,8 +45,7 @@ export const reconImpactTool = defineTool({
   readOnly: true,
   brief:
     'Lists every reference to a symbol (its callers and usages) or every importer of a file, grouped by ' +
-    'file with certainty. Use it before changing a signature, renaming, moving or deleting code. Pages ' +
-    'with `offset`.',
+    'file with certainty. Use it before changing a signature, renaming, moving or deleting code.',
   description:
     'Lists every reference to a symbol (or every importer of a file) with its certainty, so you know what a change touches ' +
     'before making it. Creates no refactor. The answer fits a token budget (default 3000, as recon): every count, the ' +

@@ -47,8 +47,8 @@ export const reconScoutTool = defineTool({
   group: 'Discovery',
   readOnly: true,
   brief:
-    'Orientation briefing of the repository or one directory (`scope`): directory tree, languages, ' +
-    'entry points, most important files and symbols, module clusters, import cycles, coverage and lint ' +
+    'Orientation briefing of the repository or one directory: tree, languages, ' +
+    'entry points, key files and symbols, module clusters, import cycles, coverage and lint ' +
     'health. Use it first in an unfamiliar codebase.',
   description:
     'Orientation briefing of the repository (or of one directory with `scope`): a compressed directory tree, languages, entry points, the most-imported files and most-referenced symbols by PageRank, module communities (Louvain), import cycles, coverage and lint health, a one-sentence context and a warning when a structural trap exists. Directories collapsed to fit the tree budget are listed in zoom_targets.',

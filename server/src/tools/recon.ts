@@ -21,7 +21,7 @@ const input = z
       .min(MIN_RECON_BUDGET_TOKENS)
       .max(MAX_RECON_BUDGET_TOKENS)
       .default(DEFAULT_RECON_BUDGET_TOKENS)
-      .describe(`Answer size in tokens (≈ characters / 4). Full code for the best results, signatures below, names only past that; the answer says what was cut`),
+      .describe(`Answer size in tokens. ≈ characters / 4. Full code for the best results, signatures below, names only past that; the answer says what was cut`),
     verbose: z.boolean().default(false).describe('Full retrieval diagnostics. Per-retriever contributions, pool and gate details beyond the compact metrics'),
   })
   .strict();
@@ -31,7 +31,7 @@ export const reconTool = defineTool({
   group: 'Discovery',
   readOnly: true,
   brief:
-    'Finds the code for a task: ranked definitions (functions, classes, methods, files) with their code, ' +
+    'Finds the code for a task: ranked definitions with their code, ' +
     'and a gate saying whether the task fits the codebase. Use it before ' +
     'reading or editing code, to locate where something is implemented; required before refactor_rename ' +
     'and refactor_move.',

@@ -14,14 +14,14 @@ const input = z
     context_lines: z.number().int().min(0).max(50).default(2).describe('Lines of context around each hunk in inspect mode'),
     accept: z
       .object({
-        certainty: z.enum(['medium', 'low']).optional().describe('"medium": accept every medium hunk; "low": every medium and low hunk'),
-        files: z.array(z.string().min(1)).optional().describe('Accept every medium/low hunk of these repository-relative files'),
-        hunks: z.array(z.string().regex(/^h\d+$/)).optional().describe('Accept these hunks by id (`h3`, as the preview lists them)'),
+        certainty: z.enum(['medium', 'low']).optional().describe('"medium": every medium hunk; "low": every medium and low one'),
+        files: z.array(z.string().min(1)).optional().describe('Every medium/low hunk of these files'),
+        hunks: z.array(z.string().regex(/^h\d+$/)).optional().describe('These hunk ids (`h3`)'),
       })
       .strict()
       .optional()
-      .describe('Medium/low-certainty hunks you reviewed and vouch for; high hunks are always applied. Without it a preview with medium/low hunks is refused (E_REVIEW_REQUIRED)'),
-    drop_unaccepted: z.boolean().default(false).describe('Apply the high and accepted hunks and leave every other medium/low hunk unapplied (listed in `not_applied`) instead of refusing'),
+      .describe('Reviewed medium/low hunks to apply. High hunks always apply; pending medium/low ones refuse the commit (E_REVIEW_REQUIRED)'),
+    drop_unaccepted: z.boolean().default(false).describe('Apply what is vouched for, leave the rest. Unapplied hunks are listed in `not_applied` instead of refusing'),
   })
   .strict();
 

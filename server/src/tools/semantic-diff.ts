@@ -7,8 +7,8 @@ import { defineTool } from './tool.js';
 const input = z
   .object({
     base: z.string().min(1).default('HEAD').describe('Base ref: commit, branch, tag, or `epoch:N`. `epoch:N` is index epoch N'),
-    target: z.string().min(1).nullable().default(null).describe('Target ref; null = the working tree'),
-    paths: z.array(z.string().min(1)).nullable().default(null).describe('Limit to these files or directories; null = all'),
+    target: z.string().min(1).nullable().default(null).describe('Target ref. null = the working tree'),
+    paths: z.array(z.string().min(1)).nullable().default(null).describe('Limit to these files or directories. null = all'),
     scope_id: z.string().min(1).nullable().default(null).describe('Scope id, echoed in the result. For budget tracking'),
     budget: budgetParameter,
     offset: offsetParameter,
@@ -21,8 +21,7 @@ export const semanticDiffTool = defineTool({
   readOnly: true,
   brief:
     'Which definitions (functions, classes, methods) were added, removed, modified, renamed or changed ' +
-    'signature between two git refs or since an index epoch. Use it to review what ' +
-    'a change did before committing.',
+    'signature between two git refs or since an index epoch. Use it to review a change before committing.',
   description: 'Which definitions changed between two versions: added, removed, modified (body), renamed (same body, new name) and signature-changed, from parsing both versions. `epoch:N` compares against an index epoch.',
   inputSchema: input,
   outputSchema: z.object({
