@@ -197,16 +197,4 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     assert.ok(logs.some((f) => f.startsWith('serve-')), `the server Codex started did not log under ${agentgovHome}`);
     assert.ok(!existsSync(join(run.home, '.agentgov', 'logs')), 'the server wrote to the default home');
   });
-
-  it('the reason for required = true: without it Codex sends its first request before agentgov is up', async () => {
-    writeSampleProject(run.project);
-    assert.equal((await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project])).code, 0);
-    const file = join(run.project, '.codex', 'config.toml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^required = true\n/m, ''));
-    server.setScript({ calls: [], text: 'done' });
-    const result = await runCodex(['--trust']);
-    assert.equal(result.code, 0, describeRun(result));
-    const first = server.requests.find((r) => r.path.startsWith('/v1/responses'));
-    assert.doesNotMatch(JSON.stringify(first?.body ?? {}), /mcp__agentgov/);
-  });
 });
