@@ -82,7 +82,8 @@ export const refactorMoveTool = defineTool({
     if (unparsed) warnings.push(unparsed);
     for (const broken of ctx.index.parseErrors().filter((f) => moving.some((m) => m.from === f.path))) {
       const at = `line ${broken.first_line}:${broken.first_col + 1}`;
-      warnings.push(`${broken.path} did not parse (syntax error at ${at}): its imports past that point may be missing and left as they are.`);
+      const why = 'its own imports past that point may be missing from the index and left as they are.';
+      warnings.push(`${broken.path} did not parse (syntax error at ${at}): ${why}`);
     }
     const gitMoves = new Set<string>();
     if (await tracked(ctx.repoRoot, from.relative)) gitMoves.add(from.relative);
