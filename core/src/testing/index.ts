@@ -35,3 +35,4 @@ export * from './python-venv.js';
 export { FRAMEWORK_HOME_VARIABLES } from './framework-homes.js';
 export * from './node-packages.js';
 export * from './governance-data.js';
+export { withDirectoryLock } from './directory-lock.js';

@@ -7,9 +7,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withDirectoryLock } from '@agentgov/core/testing';
 
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const LOCK_STALE_MS = 15 * 60_000;
@@ -34,33 +35,13 @@ function fresh(dir, hash) {
   }
 }
 
-function withLock(dir, fn) {
-  const lock = `${dir}.lock`;
-  mkdirSync(dirname(lock), { recursive: true });
-  const deadline = Date.now() + LOCK_STALE_MS;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`another process holds ${lock}; remove it if no test run is installing the agents`);
-      execFileSync('sleep', ['1']);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
 
 /** Makes sure the pinned agents are installed; returns their `node_modules`. */
 export function ensureAgents() {
   const dir = agentsDir();
   const hash = lockHash();
   if (fresh(dir, hash)) return join(dir, 'node_modules');
-  return withLock(dir, () => {
+  return withDirectoryLock(dir, 'installing the agents', () => {
     if (fresh(dir, hash)) return join(dir, 'node_modules');
     mkdirSync(dir, { recursive: true });
     rmSync(stampFile(dir), { force: true });
@@ -83,7 +64,7 @@ export function ensureAgents() {
     }
     writeFileSync(stampFile(dir), `${hash}\n`);
     return join(dir, 'node_modules');
-  });
+  }, LOCK_STALE_MS);
 }
 
 /** Where each agent's executable is, in the installed `node_modules`. */

@@ -9,9 +9,9 @@
  *   or `COPILOT_ALLOW_ALL=true` is set (changelog 1.0.40: repo hooks behind an opt-in in `-p`).
  * - `disableAllHooks: true` in `$COPILOT_HOME/settings.json` turns every hook off.
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { HookActivationCheck } from '@agentgov/core';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isWithinDirectory, realPathOrResolved, type HookActivationCheck } from '@agentgov/core';
 import { copilotHome } from './home.js';
 
 type Json = Record<string, unknown>;
@@ -38,19 +38,6 @@ export function readCopilotJson(file: string): JsonRead {
   }
 }
 
-const realPath = (path: string): string => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-};
-
-const isWithin = (parent: string, child: string): boolean => {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
-
 export const copilotConfigFile = (env: NodeJS.ProcessEnv): string => join(copilotHome(env), 'config.json');
 export const copilotSettingsFile = (env: NodeJS.ProcessEnv): string => join(copilotHome(env), 'settings.json');
 
@@ -59,8 +46,8 @@ export function trustedFolderOf(projectDir: string, env: NodeJS.ProcessEnv): { f
   const read = readCopilotJson(copilotConfigFile(env));
   if ('error' in read) return read;
   const folders = 'value' in read && Array.isArray(read.value['trustedFolders']) ? read.value['trustedFolders'] : [];
-  const project = realPath(projectDir);
-  const folder = folders.find((f): f is string => typeof f === 'string' && isWithin(realPath(f), project));
+  const project = realPathOrResolved(projectDir);
+  const folder = folders.find((f): f is string => typeof f === 'string' && isWithinDirectory(realPathOrResolved(f), project));
   return folder === undefined ? {} : { folder };
 }
 

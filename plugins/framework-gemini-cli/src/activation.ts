@@ -12,9 +12,9 @@
  *   `GEMINI_CLI_TRUST_WORKSPACE=false`, `GEMINI_RESTRICTED_MODE=true`) turns every hook off.
  * - `hooksConfig.enabled: false` turns hooks off; a hook named in `hooksConfig.disabled` is skipped.
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
-import type { HookActivationCheck } from '@agentgov/core';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isWithinDirectory, realPathOrResolved, type HookActivationCheck } from '@agentgov/core';
 import { geminiDir } from './home.js';
 
 type Json = Record<string, unknown>;
@@ -37,27 +37,14 @@ function readJson(file: string): JsonRead {
   }
 }
 
-const realPath = (path: string): string => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-};
-
-const isWithin = (parent: string, child: string): boolean => {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
-
 /** Gemini's own rule: the longest rule path covering the project decides; TRUST_PARENT covers its parent. */
 export function folderTrustRule(rules: Json, projectDir: string): { rule: string; level: string } | undefined {
-  const project = realPath(projectDir);
+  const project = realPathOrResolved(projectDir);
   let best: { rule: string; level: string } | undefined;
   for (const [rule, level] of Object.entries(rules)) {
     if (typeof level !== 'string') continue;
     const effective = level === 'TRUST_PARENT' ? dirname(rule) : rule;
-    if (isWithin(realPath(effective), project) && (!best || rule.length > best.rule.length)) best = { rule, level };
+    if (isWithinDirectory(realPathOrResolved(effective), project) && (!best || rule.length > best.rule.length)) best = { rule, level };
   }
   return best;
 }
