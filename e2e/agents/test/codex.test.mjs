@@ -187,7 +187,10 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     assert.match(JSON.stringify(first?.body?.input ?? []), /Deferred tool namespaces:.*- mcp__agentgov: agentgov: code intelligence/);
     const searched = server.requests.flatMap((r) => (r.body?.input ?? []).filter((i) => i?.type === 'tool_search_output').flatMap((i) => i.tools ?? []));
     const names = searched.filter((t) => t.name === 'mcp__agentgov').flatMap((t) => (t.tools ?? []).map((u) => u.name));
-    for (const tool of ['recon', 'recon_impact', 'recon_scout', 'describe']) assert.ok(names.includes(tool), `tool_search did not list agentgov's ${tool}: ${names.join(', ')}`);
+    // Which of agentgov's tools Codex's own search ranks into its few results depends on Codex's ranking of
+    // the descriptions; that agentgov's tools come back, recon among them, does not.
+    assert.ok(names.includes('recon'), `tool_search did not list agentgov's recon: ${names.join(', ')}`);
+    assert.ok(new Set(names).size >= 4, `tool_search listed too few of agentgov's tools: ${names.join(', ')}`);
     const { calls, outputs } = callsAndOutputs(server.requests);
     const recon = calls.find((c) => c.name === 'recon' || c.name.endsWith('__recon'));
     assert.ok(recon, `the model called recon: ${JSON.stringify(server.requests.map((r) => r.error ?? r.status))}`);
