@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { GovernanceReader, Logger } from '@agentgov/core';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { bearerAuth, loopbackOnly } from '../score-api/request-guard.js';
+import { bearerAuth, loopbackOnly, tokenMatcher } from '../score-api/request-guard.js';
 import { ScoreHttpError as HttpError } from '../score-api/response.js';
 import { FILTER_PARAMETERS, FilterError, PAGE_PARAMETERS, parseFilter, parsePage, pathId, refuseUnknown } from './filters.js';
 
@@ -117,10 +117,11 @@ export function createDashboardApp(options: DashboardAppOptions): Koa {
   for (const route of PAGE_ROUTES) router.get(route, (ctx) => serve(ctx, assets.get('/index.html')!));
   for (const path of Object.keys(ASSETS)) router.get(path, (ctx) => serve(ctx, assets.get(path)!));
   if (options.token) {
+    const matches = tokenMatcher(options.token);
     // A page load cannot carry a header: /login?token=… sets the token as a same-site cookie once.
     router.get('/login', (ctx) => {
       const given = new URLSearchParams(ctx.querystring).get('token');
-      if (given !== options.token) throw new HttpError(401, 'unauthorized', 'missing or wrong token: open /login?token=<dashboard.token>');
+      if (!matches(given)) throw new HttpError(401, 'unauthorized', 'missing or wrong token: open /login?token=<dashboard.token>');
       ctx.cookies.set(TOKEN_COOKIE, given, { httpOnly: true, sameSite: 'strict', overwrite: true });
       ctx.redirect('/');
     });

@@ -62,14 +62,18 @@ export function requireJson(ctx: Koa.Context): void {
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
+/** A check of a presented token against `token` in constant time: both sides are hashed first, whatever their lengths. */
+export function tokenMatcher(token: string): (given: string | null | undefined) => boolean {
+  const expected = digest(token);
+  return (given) => typeof given === 'string' && timingSafeEqual(digest(given), expected);
+}
+
 /**
  * `Authorization: Bearer <token>`: the scheme in any case, one space, the exact token (RFC 6750
  * b64token characters only, so no trailing space or second credential), compared in constant time.
  */
 export function bearerAuth(token: string, options: GuardedService & { cookie?: string } = SCORE_API): Koa.Middleware {
-  const expected = digest(token);
-  // Hashing both sides first makes the comparison constant-time whatever the lengths.
-  const matches = (given: string | undefined) => given !== undefined && timingSafeEqual(digest(given), expected);
+  const matches = tokenMatcher(token);
   return async (ctx, next) => {
     const match = /^bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(ctx.get('Authorization'));
     // A browser cannot add a header to a page load: a page may carry the token in a cookie instead.
