@@ -11,8 +11,17 @@ export interface LanguagePack {
   extensions: string[];
   /** A tree-sitter `Language` object (from the grammar package). */
   grammar: unknown;
-  /** How the indexer resolves this language's import specifiers to files. */
+  /**
+   * How the indexer resolves this language's import specifiers to files: by its own ECMAScript or
+   * Python resolver, or (`'pack'`) by the pack's `modules`.
+   */
   moduleSystem: ModuleSystem;
+  /**
+   * The pack's own import resolution, required when `moduleSystem` is `'pack'`: for languages whose
+   * imports name packages, crates or classes rather than files (Go, Rust, Java). Built once per
+   * index sync over that sync's file set.
+   */
+  modules?: PackModulesFactory;
   /** Walks a parsed tree-sitter `Tree` of `source` into facts. Pure; never throws on odd syntax. */
   extract(tree: unknown, source: string): ExtractedFacts;
   /**
@@ -34,7 +43,32 @@ export interface LanguageWorkerModule {
   exportName: string;
 }
 
-export type ModuleSystem = 'ecmascript' | 'python';
+export type ModuleSystem = 'ecmascript' | 'python' | 'pack';
+
+/** What a pack's module resolver may look at: the indexed files, and small repository files by path. */
+export interface PackModulesContext {
+  /** Absolute repository root. */
+  root: string;
+  /** Every indexed file of this sync, repository-relative POSIX paths. */
+  files: ReadonlySet<string>;
+  /**
+   * Reads a repository file (`go.mod`, `Cargo.toml`, `pom.xml`, …) by repository-relative path;
+   * null when it is missing, unreadable or outside the repository.
+   */
+  readText(path: string): string | null;
+}
+
+/** A pack's import resolution over one snapshot of the repository. */
+export interface PackModules {
+  /**
+   * The repository files an import statement of `fromPath` names: one file, or every file of a
+   * package (a Go package directory); empty when the import is external (standard library, a
+   * dependency) or cannot be resolved. Never throws.
+   */
+  resolve(fromPath: string, specifier: string): string[];
+}
+
+export type PackModulesFactory = (context: PackModulesContext) => PackModules;
 
 export const DEFINITION_KINDS = ['function', 'class', 'method', 'interface', 'type', 'enum', 'variable', 'constant'] as const;
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];

@@ -175,10 +175,11 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   // Imports: fresh files from their facts; the rest re-resolved from stored edges when the file set changed.
   const resolver = new ImportResolver(root, present, discovery.configFiles);
   const moduleSystemOf = (path: string) => languageFor(path, languages)?.moduleSystem ?? 'ecmascript';
+  const packOf = (path: string) => languageFor(path, languages);
   const edges = new Map<string, ImportEdge[]>();
   const edgesChanged = new Set<string>();
   for (const [path, { facts }] of fresh) {
-    edges.set(path, resolver.resolve(path, moduleSystemOf(path), facts.imports));
+    edges.set(path, resolver.resolve(path, packOf(path), facts.imports));
     edgesChanged.add(path);
   }
   const fileSetChanged = deleted.length > 0 || [...fresh.keys()].some((path) => !stored.has(path));
@@ -188,7 +189,7 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
       if (fresh.has(path)) continue;
       const old = store.importsOf(path);
       oldEdgesOf.set(path, old);
-      const again = resolver.resolve(path, moduleSystemOf(path), old);
+      const again = resolver.resolve(path, packOf(path), old);
       if (!sameEdges(old, again)) {
         edges.set(path, again);
         edgesChanged.add(path);

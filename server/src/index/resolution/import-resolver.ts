@@ -1,4 +1,6 @@
-import type { ExtractedImport, ModuleSystem } from '@agentgov/core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isWithinDirectory, type ExtractedImport, type LanguagePack, type PackModules } from '@agentgov/core';
 import type { ImportEdge } from '../types.js';
 import { EcmascriptModuleResolver } from './ecmascript-modules.js';
 import { PythonModuleResolver } from './python-modules.js';
@@ -7,17 +9,41 @@ import { PythonModuleResolver } from './python-modules.js';
 export class ImportResolver {
   readonly #ecmascript: EcmascriptModuleResolver;
   readonly #python: PythonModuleResolver;
+  readonly #packs = new Map<LanguagePack, PackModules | null>();
+  readonly #root: string;
+  readonly #files: ReadonlySet<string>;
 
   constructor(root: string, files: ReadonlySet<string>, configFiles: readonly string[]) {
+    this.#root = root;
+    this.#files = files;
     this.#ecmascript = new EcmascriptModuleResolver(root, files, configFiles);
     this.#python = new PythonModuleResolver(files);
+  }
+
+  /** The pack's own resolver, built on first use for this snapshot; null when the pack has none. */
+  #packModules(pack: LanguagePack): PackModules | null {
+    if (!this.#packs.has(pack)) {
+      const root = this.#root;
+      const readText = (path: string): string | null => {
+        const absolute = join(root, path);
+        if (!isWithinDirectory(root, absolute)) return null;
+        try {
+          return readFileSync(absolute, 'utf8');
+        } catch {
+          return null;
+        }
+      };
+      this.#packs.set(pack, pack.modules ? pack.modules({ root, files: this.#files, readText }) : null);
+    }
+    return this.#packs.get(pack) ?? null;
   }
 
   /**
    * One edge per import statement; a Python `from pkg import mod` whose name is a submodule
    * gets its own namespace edge to that module, so the file graph sees it.
    */
-  resolve(path: string, moduleSystem: ModuleSystem, imports: readonly ExtractedImport[]): ImportEdge[] {
+  resolve(path: string, pack: LanguagePack | undefined, imports: readonly ExtractedImport[]): ImportEdge[] {
+    const moduleSystem = pack?.moduleSystem ?? 'ecmascript';
     const edges: ImportEdge[] = [];
     for (const entry of imports) {
       const edge = (to: string | null, specifier: string, bindings: ExtractedImport['bindings']): ImportEdge => ({
@@ -32,6 +58,13 @@ export class ImportResolver {
       });
       if (moduleSystem === 'ecmascript') {
         edges.push(edge(this.#ecmascript.resolve(path, entry.specifier), entry.specifier, entry.bindings));
+        continue;
+      }
+      if (moduleSystem === 'pack') {
+        // One edge per file the import names: a package import reaches every file of the package.
+        const targets = pack ? (this.#packModules(pack)?.resolve(path, entry.specifier) ?? []) : [];
+        if (targets.length === 0) edges.push(edge(null, entry.specifier, entry.bindings));
+        for (const target of targets) edges.push(edge(target, entry.specifier, entry.bindings));
         continue;
       }
       const target = this.#python.resolve(path, entry.specifier);
