@@ -6,14 +6,21 @@ import { join } from 'node:path';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const { Client } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'));
-const { StdioClientTransport } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js'));
+const { StdioClientTransport } = await import(
+  join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js')
+);
 const { isolatedEnv } = await import(join(ROOT, 'core/dist/src/testing/index.js'));
 
 export const CLI_MAIN = join(ROOT, 'cli/dist/src/main.js');
 
 export async function startServe(repo, { args = [], main = CLI_MAIN } = {}) {
   const home = mkdtempSync('/var/tmp/agentgov-bench-home-');
-  const transport = new StdioClientTransport({ command: process.execPath, args: [main, 'serve', '--repo', repo, ...args], env: isolatedEnv(home), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [main, 'serve', '--repo', repo, ...args],
+    env: isolatedEnv(home),
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk) => void (stderr += chunk.toString()));
   const client = new Client({ name: 'bench-answers', version: '0.0.0' });
@@ -38,7 +45,9 @@ export async function startServe(repo, { args = [], main = CLI_MAIN } = {}) {
 
 /** Bytes of a tool answer as the agent receives it: its text content and its structured copy. */
 export function answerBytes(result) {
-  const text = (result.content ?? []).filter((c) => c.type === 'text').reduce((n, c) => n + Buffer.byteLength(c.text), 0);
+  const text = (result.content ?? [])
+    .filter((c) => c.type === 'text')
+    .reduce((n, c) => n + Buffer.byteLength(c.text), 0);
   const structured = result.structuredContent ? Buffer.byteLength(JSON.stringify(result.structuredContent)) : 0;
   return { text, structured, total: text + structured };
 }

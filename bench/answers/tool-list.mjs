@@ -10,7 +10,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServe } from './serve-client.mjs';
 
-const { values } = parseArgs({ options: { repo: { type: 'string' }, main: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { repo: { type: 'string' }, main: { type: 'string' }, verbose: { type: 'boolean', default: false } },
+});
 
 /** Intents as an agent would phrase them, written before the descriptions were shortened; never tuned to them. */
 export const INTENTS = [
@@ -48,10 +50,22 @@ export const INTENTS = [
   ['what parameters does a tool accept', 'describe'],
 ];
 
-const STOP = new Set('a an and are as at be before by can do does each for from get i in into is it its me my of on or the their then these this to what when where which who with without you your'.split(' '));
-const stem = (w) => w.replace(/(?:ies)$/, 'y').replace(/(?:ing|ed|es|s)$/, '').replace(/e$/, '');
+const STOP = new Set(
+  'a an and are as at be before by can do does each for from get i in into is it its me my of on or the their then these this to what when where which who with without you your'.split(
+    ' ',
+  ),
+);
+const stem = (w) =>
+  w
+    .replace(/(?:ies)$/, 'y')
+    .replace(/(?:ing|ed|es|s)$/, '')
+    .replace(/e$/, '');
 export function tokens(text) {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && !STOP.has(w)).map(stem);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1 && !STOP.has(w))
+    .map(stem);
 }
 
 /** BM25 (k1 1.2, b 0.75) of each intent against the documents; the tools ranked best first. */
@@ -80,8 +94,17 @@ const listing = await serve.client.listTools();
 await serve.close();
 
 const bytes = (x) => Buffer.byteLength(JSON.stringify(x ?? null));
-const perTool = listing.tools.map((t) => ({ name: t.name, description: Buffer.byteLength(t.description ?? ''), input: bytes(t.inputSchema), output: t.outputSchema ? bytes(t.outputSchema) : 0, total: bytes(t) }));
-const docs = listing.tools.map((t) => ({ name: t.name, tokens: [...tokens(t.name), ...tokens(t.name), ...tokens(t.description ?? '')] }));
+const perTool = listing.tools.map((t) => ({
+  name: t.name,
+  description: Buffer.byteLength(t.description ?? ''),
+  input: bytes(t.inputSchema),
+  output: t.outputSchema ? bytes(t.outputSchema) : 0,
+  total: bytes(t),
+}));
+const docs = listing.tools.map((t) => ({
+  name: t.name,
+  tokens: [...tokens(t.name), ...tokens(t.name), ...tokens(t.description ?? '')],
+}));
 let hits = 0;
 let rr = 0;
 const misses = [];
@@ -94,7 +117,29 @@ for (const [intent, expected] of INTENTS) {
   if (values.verbose) console.log(JSON.stringify({ intent, expected, rank, chosen: ranked.slice(0, 3) }));
 }
 const total = bytes(listing);
-console.log(['| tool | description | input schema | output schema | total |', '|---|---|---|---|---|', ...perTool.map((t) => `| ${t.name} | ${t.description} | ${t.input} | ${t.output} | ${t.total} |`)].join('\n'));
-console.log(JSON.stringify({ summary: { tools: listing.tools.length, tools_list_bytes: total, tokens_estimate: Math.round(total / 4), intents: INTENTS.length, choice_top1: hits / INTENTS.length, choice_mrr: rr / INTENTS.length, misses } }));
-console.log(`\ntools/list: ${(total / 1024).toFixed(1)} KB (${total} bytes, ~${Math.round(total / 4)} tokens) for ${listing.tools.length} tools (target ≤ 16 KB)`);
-console.log(`tool choice (lexical, name + description): top-1 ${hits}/${INTENTS.length} (${((100 * hits) / INTENTS.length).toFixed(1)}%), MRR ${(rr / INTENTS.length).toFixed(3)}`);
+console.log(
+  [
+    '| tool | description | input schema | output schema | total |',
+    '|---|---|---|---|---|',
+    ...perTool.map((t) => `| ${t.name} | ${t.description} | ${t.input} | ${t.output} | ${t.total} |`),
+  ].join('\n'),
+);
+console.log(
+  JSON.stringify({
+    summary: {
+      tools: listing.tools.length,
+      tools_list_bytes: total,
+      tokens_estimate: Math.round(total / 4),
+      intents: INTENTS.length,
+      choice_top1: hits / INTENTS.length,
+      choice_mrr: rr / INTENTS.length,
+      misses,
+    },
+  }),
+);
+console.log(
+  `\ntools/list: ${(total / 1024).toFixed(1)} KB (${total} bytes, ~${Math.round(total / 4)} tokens) for ${listing.tools.length} tools (target ≤ 16 KB)`,
+);
+console.log(
+  `tool choice (lexical, name + description): top-1 ${hits}/${INTENTS.length} (${((100 * hits) / INTENTS.length).toFixed(1)}%), MRR ${(rr / INTENTS.length).toFixed(3)}`,
+);

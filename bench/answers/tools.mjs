@@ -17,7 +17,13 @@ import { ensureGitRepo, mirrorOf, treeOf } from '../recon/trees.mjs';
 import { answerBytes, startServe } from './serve-client.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const { values } = parseArgs({ options: { repos: { type: 'string', default: 'self,flask,express,zod' }, tasks: { type: 'string', default: '30' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    repos: { type: 'string', default: 'self,flask,express,zod' },
+    tasks: { type: 'string', default: '30' },
+    out: { type: 'string' },
+  },
+});
 const TASKS = Number(values.tasks);
 const SET_REPOS = { flask: 'pallets/flask', express: 'expressjs/express', zod: 'colinhacks/zod' };
 
@@ -30,7 +36,11 @@ function every(list, n) {
 /** The repository, its HEAD tree (a git repository, for the tools that read git) and its tasks. */
 function target(name) {
   if (name === 'self') {
-    const log = execFileSync('git', ['-C', ROOT, 'log', '--no-merges', '--format=%s', '-n', '300'], { encoding: 'utf8' }).split('\n').filter((s) => s.split(' ').length >= 8);
+    const log = execFileSync('git', ['-C', ROOT, 'log', '--no-merges', '--format=%s', '-n', '300'], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((s) => s.split(' ').length >= 8);
     return { name, dir: ROOT, tasks: every(log, TASKS) };
   }
   const repo = SET_REPOS[name];
@@ -38,7 +48,14 @@ function target(name) {
   const head = execFileSync('git', ['-C', mirrorOf(repo), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
   const dir = treeOf(repo, head);
   ensureGitRepo(dir);
-  return { name, dir, tasks: every(loadSet(name, 0).rows.map((r) => r.task), TASKS) };
+  return {
+    name,
+    dir,
+    tasks: every(
+      loadSet(name, 0).rows.map((r) => r.task),
+      TASKS,
+    ),
+  };
 }
 
 const samples = {};
@@ -61,13 +78,17 @@ for (const name of values.repos.split(',')) {
     };
     const scout = await call('recon_scout', {});
     for (const zoom of (scout.zoom_targets ?? []).slice(0, 10)) await call('recon_scout', { scope: zoom.path });
-    const impactTargets = new Set([...(scout.top_files ?? []).slice(0, 10).map((f) => f.path), ...(scout.top_symbols ?? []).slice(0, 10).map((s) => s.qualified_name)]);
+    const impactTargets = new Set([
+      ...(scout.top_files ?? []).slice(0, 10).map((f) => f.path),
+      ...(scout.top_symbols ?? []).slice(0, 10).map((s) => s.qualified_name),
+    ]);
     for (const task of t.tasks) {
       const answer = await call('recon', { task });
       const best = answer.results?.[0];
       if (best) impactTargets.add(best.qualified_name);
     }
-    for (const impact of impactTargets) await call('recon_impact', { target: impact, justification: 'bench: answer size' });
+    for (const impact of impactTargets)
+      await call('recon_impact', { target: impact, justification: 'bench: answer size' });
     for (const level of ['file', 'def']) {
       await call('graph_cycles', { level });
       await call('graph_communities', { level });
@@ -78,12 +99,36 @@ for (const name of values.repos.split(',')) {
 }
 
 const KB = (b) => `${(b / 1024).toFixed(1)} KB`;
-const rows = ['| tool | calls | text median | text p95 | text max | structured median | structured p95 | structured max |', '|---|---|---|---|---|---|---|---|'];
+const rows = [
+  '| tool | calls | text median | text p95 | text max | structured median | structured p95 | structured max |',
+  '|---|---|---|---|---|---|---|---|',
+];
 for (const [tool, list] of Object.entries(samples)) {
-  const stat = (key) => [percentile(list.map((s) => s[key]), 50), percentile(list.map((s) => s[key]), 95), Math.max(...list.map((s) => s[key]))];
+  const stat = (key) => [
+    percentile(
+      list.map((s) => s[key]),
+      50,
+    ),
+    percentile(
+      list.map((s) => s[key]),
+      95,
+    ),
+    Math.max(...list.map((s) => s[key])),
+  ];
   const [tm, tp, tx] = stat('text');
   const [sm, sp, sx] = stat('structured');
   rows.push(`| ${tool} | ${list.length} | ${KB(tm)} | ${KB(tp)} | ${KB(tx)} | ${KB(sm)} | ${KB(sp)} | ${KB(sx)} |`);
-  console.log(JSON.stringify({ summary: { tool, calls: list.length, text: { median: tm, p95: tp, max: tx }, structured: { median: sm, p95: sp, max: sx } } }));
+  console.log(
+    JSON.stringify({
+      summary: {
+        tool,
+        calls: list.length,
+        text: { median: tm, p95: tp, max: tx },
+        structured: { median: sm, p95: sp, max: sx },
+      },
+    }),
+  );
 }
-console.log(`\n${rows.join('\n')}\n\ntargets (each of text and structured): median ≤ 12 KB, p95 ≤ 24 KB, max ≤ 32 KB\nrepositories: ${values.repos}\ncommand: node bench/answers/tools.mjs ${process.argv.slice(2).join(' ')}`);
+console.log(
+  `\n${rows.join('\n')}\n\ntargets (each of text and structured): median ≤ 12 KB, p95 ≤ 24 KB, max ≤ 32 KB\nrepositories: ${values.repos}\ncommand: node bench/answers/tools.mjs ${process.argv.slice(2).join(' ')}`,
+);

@@ -18,7 +18,13 @@ import { GovernanceDb } from '@agentgov/core';
 import { generateGovernanceData, recordGeneratedCalls } from '@agentgov/core/testing';
 import { chromium } from 'playwright-core';
 
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '1000000' }, requests: { type: 'string', default: '40' }, db: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '1000000' },
+    requests: { type: 'string', default: '40' },
+    db: { type: 'string' },
+  },
+});
 const calls = Number(values.calls);
 const requests = Number(values.requests);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -38,7 +44,11 @@ if (!existsSync(db)) {
 const home = mkdtempSync(join(tmpdir(), 'bench-dashboard-'));
 const env = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov') };
 delete env.AGENTGOV_CONFIG;
-const child = spawn(process.execPath, [join(root, 'cli/dist/src/main.js'), 'dashboard', '--db', db, '--listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+const child = spawn(
+  process.execPath,
+  [join(root, 'cli/dist/src/main.js'), 'dashboard', '--db', db, '--listen', '127.0.0.1:0'],
+  { env, stdio: ['ignore', 'ignore', 'pipe'] },
+);
 const url = await new Promise((resolve, reject) => {
   let err = '';
   child.stderr.on('data', (c) => {
@@ -88,7 +98,15 @@ for (const [kind, path] of Object.entries(kinds)) {
   }
   const cpu = (cpuMs() - cpuBefore) / requests;
   times.sort((a, b) => a - b);
-  const row = { kind, path, requests, p50_ms: +percentile(times, 50).toFixed(1), p95_ms: +percentile(times, 95).toFixed(1), max_ms: +times.at(-1).toFixed(1), server_cpu_ms: +cpu.toFixed(1) };
+  const row = {
+    kind,
+    path,
+    requests,
+    p50_ms: +percentile(times, 50).toFixed(1),
+    p95_ms: +percentile(times, 95).toFixed(1),
+    max_ms: +times.at(-1).toFixed(1),
+    server_cpu_ms: +cpu.toFixed(1),
+  };
   console.log(JSON.stringify(row));
   rows.push(row);
 }
@@ -96,7 +114,15 @@ for (const [kind, path] of Object.entries(kinds)) {
 const browser = await chromium.launch({
   executablePath: process.env.AGENTGOV_CHROMIUM ?? '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const renders = [];
 for (let i = 0; i < 5; i += 1) {
@@ -109,12 +135,19 @@ for (let i = 0; i < 5; i += 1) {
 }
 await browser.close();
 renders.sort((a, b) => a - b);
-const render = { kind: 'page first render (overview, Chromium)', runs: renders.length, p50_ms: +percentile(renders, 50).toFixed(1), max_ms: +renders.at(-1).toFixed(1) };
+const render = {
+  kind: 'page first render (overview, Chromium)',
+  runs: renders.length,
+  p50_ms: +percentile(renders, 50).toFixed(1),
+  max_ms: +renders.at(-1).toFixed(1),
+};
 console.log(JSON.stringify(render));
 child.kill('SIGTERM');
 
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-console.log(`\n${calls.toLocaleString('en-US')} calls, ${(statSync(db).size / 2 ** 20).toFixed(0)} MiB system.db, load ${load}`);
+console.log(
+  `\n${calls.toLocaleString('en-US')} calls, ${(statSync(db).size / 2 ** 20).toFixed(0)} MiB system.db, load ${load}`,
+);
 console.log('| request | p50 ms | p95 ms | max ms | server CPU ms per request |\n|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.kind} | ${r.p50_ms} | ${r.p95_ms} | ${r.max_ms} | ${r.server_cpu_ms} |`);
 console.log(`| ${render.kind} | ${render.p50_ms} | — | ${render.max_ms} | — |`);

@@ -20,7 +20,11 @@ const MODULARITY_TOLERANCE = 0.03;
 const sameSccs = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const rows = [];
 for (const repo of repos) {
-  const index = await openRepositoryIndex({ root: repo, languages: [...ECMASCRIPT, ...PYTHON], logger: createLogger({ level: 'WARNING' }) });
+  const index = await openRepositoryIndex({
+    root: repo,
+    languages: [...ECMASCRIPT, ...PYTHON],
+    logger: createLogger({ level: 'WARNING' }),
+  });
   await index.ready;
   const graph = index.fileGraph();
   const ours = {
@@ -30,15 +34,27 @@ for (const repo of repos) {
   };
   const partition = {};
   ours.louvain.communities.forEach((members, community) => members.forEach((node) => (partition[node] = community)));
-  const exported = { nodes: graph.nodes(), edges: graph.mapEdges((_edge, attributes, source, target) => [source, target, attributes.weight]), ours: { partition } };
+  const exported = {
+    nodes: graph.nodes(),
+    edges: graph.mapEdges((_edge, attributes, source, target) => [source, target, attributes.weight]),
+    ours: { partition },
+  };
   mkdirSync(work, { recursive: true });
   const file = join(work, `graph-${basename(repo)}.json`);
   writeFileSync(file, JSON.stringify(exported));
-  const reference = JSON.parse(execFileSync('python3', [join(here, 'networkx_reference.py'), file], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));
+  const reference = JSON.parse(
+    execFileSync('python3', [join(here, 'networkx_reference.py'), file], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    }),
+  );
   const ourTop = ours.pagerank.slice(0, TOP).map((entry) => entry.node);
   const theirTop = reference.pagerank.slice(0, TOP).map(([node]) => node);
-  const maxScoreDelta = Math.max(...ours.pagerank.map((entry) => Math.abs(entry.score - Object.fromEntries(reference.pagerank)[entry.node])));
-  const modularityDelta = Math.abs(ours.louvain.modularity - reference.louvain.modularity) / Math.abs(reference.louvain.modularity);
+  const maxScoreDelta = Math.max(
+    ...ours.pagerank.map((entry) => Math.abs(entry.score - Object.fromEntries(reference.pagerank)[entry.node])),
+  );
+  const modularityDelta =
+    Math.abs(ours.louvain.modularity - reference.louvain.modularity) / Math.abs(reference.louvain.modularity);
   const row = {
     repo: basename(repo),
     nodes: graph.order,
@@ -54,7 +70,10 @@ for (const repo of repos) {
     modularity_rel_delta: modularityDelta,
     communities_graphology: ours.louvain.communities.length,
     communities_networkx: reference.louvain.communities,
-    pass: sameSccs(ours.sccs, reference.sccs) && JSON.stringify(ourTop) === JSON.stringify(theirTop) && modularityDelta <= MODULARITY_TOLERANCE,
+    pass:
+      sameSccs(ours.sccs, reference.sccs) &&
+      JSON.stringify(ourTop) === JSON.stringify(theirTop) &&
+      modularityDelta <= MODULARITY_TOLERANCE,
     top10: ourTop,
   };
   if (!row.pagerank_top10_identical) row.top10_networkx = theirTop;
@@ -63,10 +82,14 @@ for (const repo of repos) {
   await index.close();
 }
 
-console.log('\n| repo | nodes | edges | SCCs (sizes) | SCCs identical | top-10 PageRank identical | max ΔPR | modularity graphology | modularity networkx | Δ | pass |');
+console.log(
+  '\n| repo | nodes | edges | SCCs (sizes) | SCCs identical | top-10 PageRank identical | max ΔPR | modularity graphology | modularity networkx | Δ | pass |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  console.log(`| ${r.repo} | ${r.nodes} | ${r.edges} | ${r.sccs} (${r.scc_sizes.join(', ')}) | ${r.sccs_identical} | ${r.pagerank_top10_identical} | ${r.pagerank_max_abs_delta.toExponential(1)} | ${r.modularity_graphology.toFixed(4)} | ${r.modularity_networkx.toFixed(4)} | ${(r.modularity_rel_delta * 100).toFixed(2)}% | ${r.pass} |`);
+  console.log(
+    `| ${r.repo} | ${r.nodes} | ${r.edges} | ${r.sccs} (${r.scc_sizes.join(', ')}) | ${r.sccs_identical} | ${r.pagerank_top10_identical} | ${r.pagerank_max_abs_delta.toExponential(1)} | ${r.modularity_graphology.toFixed(4)} | ${r.modularity_networkx.toFixed(4)} | ${(r.modularity_rel_delta * 100).toFixed(2)}% | ${r.pass} |`,
+  );
 }
 console.log(`\nreproduce: node bench/graph/compare-networkx.mjs ${process.argv.slice(2).join(' ')}`.trimEnd());
 process.exitCode = rows.every((r) => r.pass) ? 0 : 1;

@@ -35,18 +35,35 @@ if (mode === 'cold') {
   rmSync(join(repo, '.agentgov'), { recursive: true, force: true });
   const { index, ms, cpu_ms, phases } = await timedOpen();
   const stats = index.stats();
-  writeFileSync(fileList, index.files().map((file) => file.path).join('\n') + '\n');
+  writeFileSync(
+    fileList,
+    index
+      .files()
+      .map((file) => file.path)
+      .join('\n') + '\n',
+  );
   console.log(JSON.stringify({ mode, ms, cpu_ms, peak_rss_mb: peakRssMb(), ...stats, epoch: index.epoch(), phases }));
   await index.close();
 } else if (mode === 'reopen') {
   const { index, ms, cpu_ms } = await timedOpen();
-  console.log(JSON.stringify({ mode, ms, cpu_ms, peak_rss_mb: peakRssMb(), epoch: index.epoch(), reparsed: index.progress().total }));
+  console.log(
+    JSON.stringify({
+      mode,
+      ms,
+      cpu_ms,
+      peak_rss_mb: peakRssMb(),
+      epoch: index.epoch(),
+      reparsed: index.progress().total,
+    }),
+  );
   await index.close();
 } else if (mode === 'update') {
   // Save one file (append a function) and time until the index reflects it, five times.
   const { index } = await timedOpen({ watch: true });
   const files = index.files();
-  const target = files.find((file) => file.language === 'typescript' && file.lines > 100) ?? files.find((file) => file.language === 'python' && file.lines > 100);
+  const target =
+    files.find((file) => file.language === 'typescript' && file.lines > 100) ??
+    files.find((file) => file.language === 'python' && file.lines > 100);
   const absolute = join(repo, target.path);
   const original = readFileSync(absolute, 'utf8');
   const latencies = [];
@@ -61,17 +78,25 @@ if (mode === 'cold') {
       index.on('updated', listener);
     });
     const start = performance.now();
-    appendFileSync(absolute, target.language === 'python' ? `\n\ndef ${name}():\n    return ${i}\n` : `\nexport function ${name}(): number { return ${i}; }\n`);
+    appendFileSync(
+      absolute,
+      target.language === 'python'
+        ? `\n\ndef ${name}():\n    return ${i}\n`
+        : `\nexport function ${name}(): number { return ${i}; }\n`,
+    );
     await seen;
     latencies.push(Math.round(performance.now() - start));
-    if (index.definitions({ path: target.path, name }).length !== 1) throw new Error(`${name} not visible after update`);
+    if (index.definitions({ path: target.path, name }).length !== 1)
+      throw new Error(`${name} not visible after update`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   writeFileSync(absolute, original);
   await new Promise((resolve) => setTimeout(resolve, 500));
   await index.refresh();
   latencies.sort((a, b) => a - b);
-  console.log(JSON.stringify({ mode, file: target.path, latencies_ms: latencies, median_ms: latencies[2], max_ms: latencies[4] }));
+  console.log(
+    JSON.stringify({ mode, file: target.path, latencies_ms: latencies, median_ms: latencies[2], max_ms: latencies[4] }),
+  );
   await index.close();
 } else if (mode === 'parse') {
   // Bare tree-sitter parsing of the same files: read + parse, no extraction, no store.
@@ -87,7 +112,15 @@ if (mode === 'cold') {
     parser.parse(source, undefined, { bufferSize: source.length * 2 + 1024 });
     if (++parsed % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
-  console.log(JSON.stringify({ mode, files: parsed, ms: Math.round(performance.now() - start), cpu_ms: cpuMs(cpu), peak_rss_mb: peakRssMb() }));
+  console.log(
+    JSON.stringify({
+      mode,
+      files: parsed,
+      ms: Math.round(performance.now() - start),
+      cpu_ms: cpuMs(cpu),
+      peak_rss_mb: peakRssMb(),
+    }),
+  );
 } else {
   console.error('usage: index-once.mjs cold|reopen|update|parse <repo-dir> [file-list]');
   process.exitCode = 2;

@@ -15,20 +15,39 @@ const repos = benchRepos();
 const scratch = mkdtempSync(join(tmpdir(), 'agentgov-bench-index-'));
 
 function once(mode, dir, list) {
-  const out = execFileSync(process.execPath, [join(here, 'index-once.mjs'), mode, dir, list ?? ''], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync(process.execPath, [join(here, 'index-once.mjs'), mode, dir, list ?? ''], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return JSON.parse(out.trim().split('\n').pop());
 }
 
 /** ctags over exactly the files the index holds; GNU time gives wall, CPU and peak RSS. */
 function timedCtags(dir, list) {
   try {
-    execFileSync('/usr/bin/time', ['-o', join(scratch, 'time'), '-f', '%e %U %S %M', 'ctags', '-f', join(scratch, 'tags'), '-L', list], { cwd: dir, stdio: 'ignore' });
+    execFileSync(
+      '/usr/bin/time',
+      ['-o', join(scratch, 'time'), '-f', '%e %U %S %M', 'ctags', '-f', join(scratch, 'tags'), '-L', list],
+      { cwd: dir, stdio: 'ignore' },
+    );
   } catch {
     // ctags warns on odd files but still writes its tags; the timing file is what matters
   }
-  const [wall, user, system, rssKb] = readFileSync(join(scratch, 'time'), 'utf8').trim().split('\n').pop().split(' ').map(Number);
-  const tagCount = readFileSync(join(scratch, 'tags'), 'utf8').split('\n').filter((line) => line && !line.startsWith('!')).length;
-  return { ms: Math.round(wall * 1000), cpu_ms: Math.round((user + system) * 1000), peak_rss_mb: Math.round(rssKb / 1024), tags: tagCount };
+  const [wall, user, system, rssKb] = readFileSync(join(scratch, 'time'), 'utf8')
+    .trim()
+    .split('\n')
+    .pop()
+    .split(' ')
+    .map(Number);
+  const tagCount = readFileSync(join(scratch, 'tags'), 'utf8')
+    .split('\n')
+    .filter((line) => line && !line.startsWith('!')).length;
+  return {
+    ms: Math.round(wall * 1000),
+    cpu_ms: Math.round((user + system) * 1000),
+    peak_rss_mb: Math.round(rssKb / 1024),
+    tags: tagCount,
+  };
 }
 
 const rows = [];
@@ -71,7 +90,9 @@ for (const { name, dir } of repos) {
   rows.push(row);
 }
 
-console.log('\n| repo | files | defs | refs | cold s (CPU s) | files/s | peak RSS MB | ctags s (CPU s) | ×ctags wall (CPU) | parse s (CPU s) | ×parse wall (CPU) | re-open ms | update ms median/max |');
+console.log(
+  '\n| repo | files | defs | refs | cold s (CPU s) | files/s | peak RSS MB | ctags s (CPU s) | ×ctags wall (CPU) | parse s (CPU s) | ×parse wall (CPU) | re-open ms | update ms median/max |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 const s = (ms) => (ms / 1000).toFixed(2);
 for (const r of rows) {

@@ -5,7 +5,11 @@
 import Database from 'better-sqlite3';
 import { readText } from './trees.mjs';
 
-const split = (text) => text.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[^A-Za-z0-9]+/g, ' ').toLowerCase();
+const split = (text) =>
+  text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .toLowerCase();
 const raw = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ');
 
 export class FileBm25 {
@@ -24,12 +28,20 @@ export class FileBm25 {
       }),
     )();
     this.plain = this.db.prepare('SELECT rowid FROM plain WHERE plain MATCH ? ORDER BY bm25(plain, 1.0, 1.0) LIMIT ?');
-    this.boosted = this.db.prepare('SELECT rowid FROM boosted WHERE boosted MATCH ? ORDER BY bm25(boosted, 5.0, 1.0) LIMIT ?');
+    this.boosted = this.db.prepare(
+      'SELECT rowid FROM boosted WHERE boosted MATCH ? ORDER BY bm25(boosted, 5.0, 1.0) LIMIT ?',
+    );
   }
 
   /** Ranked file paths for a task with the plain (false) or path-boosted (true) baseline. */
   rank(task, boostPaths, limit = 50) {
-    const terms = [...new Set((boostPaths ? split : raw)(task).split(' ').filter((w) => w.length >= 2))];
+    const terms = [
+      ...new Set(
+        (boostPaths ? split : raw)(task)
+          .split(' ')
+          .filter((w) => w.length >= 2),
+      ),
+    ];
     if (terms.length === 0) return [];
     const match = terms.map((t) => `"${t}"`).join(' OR ');
     return (boostPaths ? this.boosted : this.plain).all(match, limit).map((r) => this.paths[r.rowid - 1]);

@@ -38,7 +38,11 @@ function parse(task, view) {
 export async function open(dir) {
   const h = await host();
   const started = performance.now();
-  const index = await openRepositoryIndex({ root: dir, languages: h.registries.languages.values(), logger: core.silentLogger });
+  const index = await openRepositoryIndex({
+    root: dir,
+    languages: h.registries.languages.values(),
+    logger: core.silentLogger,
+  });
   await index.ready;
   const index_ms = performance.now() - started;
   const runner = runnerOf(h);
@@ -73,12 +77,23 @@ export async function open(dir) {
           if (c.def_uid in defs) continue;
           const def = view.definition(c.def_uid);
           // What fusion, priors and cutoff read: no signatures or docstrings.
-          defs[c.def_uid] = def ? { def_uid: def.def_uid, path: def.path, kind: def.kind, name: def.name, qualified_name: def.qualified_name, start_line: def.start_line, end_line: def.end_line } : null;
+          defs[c.def_uid] = def
+            ? {
+                def_uid: def.def_uid,
+                path: def.path,
+                kind: def.kind,
+                name: def.name,
+                qualified_name: def.qualified_name,
+                start_line: def.start_line,
+                end_line: def.end_line,
+              }
+            : null;
         }
       }
       // The per-repository facts the priors read: file classes of the candidates' files, product vocabulary.
       const classes = {};
-      for (const def of Object.values(defs)) if (def && !(def.path in classes)) classes[def.path] = view.fileClass?.(def.path) ?? null;
+      for (const def of Object.values(defs))
+        if (def && !(def.path in classes)) classes[def.path] = view.fileClass?.(def.path) ?? null;
       const productWords = TEST_VOCABULARY.filter((w) => view.isProductWord?.(w));
       return { query, pool, expand: [...retrieval.expand], defs, classes, productWords };
     },

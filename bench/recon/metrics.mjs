@@ -1,7 +1,9 @@
 // File-level Recall@k and reciprocal rank of gold files among ranked files, and latency percentiles.
 export function fileMetrics(rankedFiles, gold) {
   const position = new Map();
-  rankedFiles.forEach((f, i) => { if (!position.has(f)) position.set(f, i + 1); });
+  rankedFiles.forEach((f, i) => {
+    if (!position.has(f)) position.set(f, i + 1);
+  });
   const ranks = gold.map((g) => position.get(g)).filter((r) => r !== undefined);
   const recall = (k) => ranks.filter((r) => r <= k).length / gold.length;
   return { r1: recall(1), r5: recall(5), r10: recall(10), rr: ranks.length ? 1 / Math.min(...ranks) : 0 };

@@ -7,7 +7,13 @@ import { parseArgs } from 'node:util';
 import { loadSet } from './data.mjs';
 import { SOURCE_FILE, inCommitOrder, seedIndex, sourceFiles, treeOf } from './trees.mjs';
 
-const { values } = parseArgs({ options: { sets: { type: 'string', default: 'issues,flask,express,zod' }, limit: { type: 'string', default: '0' }, out: { type: 'string', default: new URL('../.work/pools.jsonl', import.meta.url).pathname } } });
+const { values } = parseArgs({
+  options: {
+    sets: { type: 'string', default: 'issues,flask,express,zod' },
+    limit: { type: 'string', default: '0' },
+    out: { type: 'string', default: new URL('../.work/pools.jsonl', import.meta.url).pathname },
+  },
+});
 const engine = await import('./engine.mjs');
 const out = createWriteStream(values.out);
 let written = 0;
@@ -29,7 +35,13 @@ for (const set of values.sets.split(',')) {
       }
       if (dir) {
         seedIndex(dir, previous);
-        current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir, files: new Set(sourceFiles(dir)), recon: await engine.open(dir) };
+        current = {
+          key: `${row.repo}@${row.sha}`,
+          repo: row.repo,
+          dir,
+          files: new Set(sourceFiles(dir)),
+          recon: await engine.open(dir),
+        };
       }
     }
     if (!current.recon) {
@@ -45,4 +57,6 @@ for (const set of values.sets.split(',')) {
   console.error(`${set}: ${written} rows so far`);
 }
 out.end();
-console.error(`wrote ${written} rows to ${values.out}${unextractable ? `; ${unextractable} rows skipped, their tree could not be extracted` : ''}`);
+console.error(
+  `wrote ${written} rows to ${values.out}${unextractable ? `; ${unextractable} rows skipped, their tree could not be extracted` : ''}`,
+);

@@ -36,7 +36,19 @@ for (const set of values.sets.split(',')) {
   const total = loaded.total;
   const rows = loaded.rows.filter((r) => r.sha);
   const noBase = loaded.rows.length - rows.length;
-  const acc = { base: [], path: [], recon: [], gates: {}, latency: [], cold: [], index: [], skipped: noBase, unextractable: 0, rows: 0, vendoredRows: 0 };
+  const acc = {
+    base: [],
+    path: [],
+    recon: [],
+    gates: {},
+    latency: [],
+    cold: [],
+    index: [],
+    skipped: noBase,
+    unextractable: 0,
+    rows: 0,
+    vendoredRows: 0,
+  };
   // Same tree for neighbouring rows, trees in commit order: every tree is prepared once, and a
   // tree's index can be seeded from its predecessor's.
   const ordered = inCommitOrder(rows);
@@ -52,12 +64,24 @@ for (const set of values.sets.split(',')) {
         dir = treeOf(row.repo, row.sha);
       } catch (error) {
         // A tree that cannot be extracted (a sha missing from the mirror, a full disk) loses its rows, counted.
-        current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir: null, failed: String(error?.message ?? error).split('\n')[0] };
+        current = {
+          key: `${row.repo}@${row.sha}`,
+          repo: row.repo,
+          dir: null,
+          failed: String(error?.message ?? error).split('\n')[0],
+        };
       }
       if (dir) {
         const files = sourceFiles(dir);
         if (engine) seeded[seedIndex(dir, values['no-seed'] ? null : previous)] += 1;
-        current = { key: `${row.repo}@${row.sha}`, repo: row.repo, dir, files: new Set(files), bm25: new FileBm25(dir, files), recon: engine ? await engine.open(dir) : null };
+        current = {
+          key: `${row.repo}@${row.sha}`,
+          repo: row.repo,
+          dir,
+          files: new Set(files),
+          bm25: new FileBm25(dir, files),
+          recon: engine ? await engine.open(dir) : null,
+        };
       }
       if (current.recon) acc.index.push(current.recon.index_ms);
     }
@@ -88,37 +112,83 @@ for (const set of values.sets.split(',')) {
       acc.cold.push(run.cold_ms);
       const top = filesOf(run.result.results).slice(0, 5);
       // Vendored demotions: top-5 files demoted as vendored, and gold files the classes call vendored (demoted wrongly).
-      const vendoredTop = top.filter((file) => run.result.results.some((r) => r.path === file && r.why?.some((w) => w.startsWith('demoted: vendored'))));
+      const vendoredTop = top.filter((file) =>
+        run.result.results.some((r) => r.path === file && r.why?.some((w) => w.startsWith('demoted: vendored'))),
+      );
       const goldVendored = gold.filter((file) => current.recon.view().fileClass?.(file)?.kind === 'vendored');
       acc.vendoredRows += goldVendored.length > 0 ? 1 : 0;
-      Object.assign(record, { recon: m, gate: run.result.gate, ms: run.warm_ms, top_files: top, top5_vendored: vendoredTop.length, gold_vendored: goldVendored.length });
+      Object.assign(record, {
+        recon: m,
+        gate: run.result.gate,
+        ms: run.warm_ms,
+        top_files: top,
+        top5_vendored: vendoredTop.length,
+        gold_vendored: goldVendored.length,
+      });
     }
     emit(record);
   }
   current?.bm25?.close();
   await current?.recon?.close();
-  const agg = (list) => ({ r1: mean(list.map((m) => m.r1)), r5: mean(list.map((m) => m.r5)), r10: mean(list.map((m) => m.r10)), mrr: mean(list.map((m) => m.rr)) });
-  const entry = { set, rows: acc.rows, total, skipped: acc.skipped, unextractable: acc.unextractable, baseline: agg(acc.base), baseline_path: agg(acc.path) };
-  if (engine) Object.assign(entry, { recon: agg(acc.recon), gates: acc.gates, unsat_rate: (acc.gates.UNSAT ?? 0) / Math.max(1, acc.rows), rows_with_vendored_gold: acc.vendoredRows, p50_ms: percentile(acc.latency, 50), p95_ms: percentile(acc.latency, 95), cold_p50_ms: percentile(acc.cold, 50), trees: { ...seeded, index_p50_ms: percentile(acc.index, 50) } });
+  const agg = (list) => ({
+    r1: mean(list.map((m) => m.r1)),
+    r5: mean(list.map((m) => m.r5)),
+    r10: mean(list.map((m) => m.r10)),
+    mrr: mean(list.map((m) => m.rr)),
+  });
+  const entry = {
+    set,
+    rows: acc.rows,
+    total,
+    skipped: acc.skipped,
+    unextractable: acc.unextractable,
+    baseline: agg(acc.base),
+    baseline_path: agg(acc.path),
+  };
+  if (engine)
+    Object.assign(entry, {
+      recon: agg(acc.recon),
+      gates: acc.gates,
+      unsat_rate: (acc.gates.UNSAT ?? 0) / Math.max(1, acc.rows),
+      rows_with_vendored_gold: acc.vendoredRows,
+      p50_ms: percentile(acc.latency, 50),
+      p95_ms: percentile(acc.latency, 95),
+      cold_p50_ms: percentile(acc.cold, 50),
+      trees: { ...seeded, index_p50_ms: percentile(acc.index, 50) },
+    });
   emit({ summary: entry });
   summary.push(entry);
 }
 
 const f = (x) => (x === undefined || x === null ? '-' : typeof x === 'number' ? x.toFixed(3) : String(x));
-const table = ['| set | rows | system | R@1 | R@5 | R@10 | MRR | gates | p50 ms | p95 ms |', '|---|---|---|---|---|---|---|---|---|---|'];
+const table = [
+  '| set | rows | system | R@1 | R@5 | R@10 | MRR | gates | p50 ms | p95 ms |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+];
 for (const s of summary) {
-  table.push(`| ${s.set} | ${s.rows}/${s.total} | bm25 files | ${f(s.baseline.r1)} | ${f(s.baseline.r5)} | ${f(s.baseline.r10)} | ${f(s.baseline.mrr)} | | | |`);
-  table.push(`| ${s.set} | | bm25 files + path boost | ${f(s.baseline_path.r1)} | ${f(s.baseline_path.r5)} | ${f(s.baseline_path.r10)} | ${f(s.baseline_path.mrr)} | | | |`);
+  table.push(
+    `| ${s.set} | ${s.rows}/${s.total} | bm25 files | ${f(s.baseline.r1)} | ${f(s.baseline.r5)} | ${f(s.baseline.r10)} | ${f(s.baseline.mrr)} | | | |`,
+  );
+  table.push(
+    `| ${s.set} | | bm25 files + path boost | ${f(s.baseline_path.r1)} | ${f(s.baseline_path.r5)} | ${f(s.baseline_path.r10)} | ${f(s.baseline_path.mrr)} | | | |`,
+  );
   if (s.recon) {
     const stronger = s.baseline_path.r5 >= s.baseline.r5 ? s.baseline_path : s.baseline;
     const cut = stronger.r5 < 1 ? 1 - (1 - s.recon.r5) / (1 - stronger.r5) : 0;
-    const gates = `${Object.entries(s.gates).map(([g, n]) => `${g} ${n}`).join(', ')} (UNSAT ${(s.unsat_rate * 100).toFixed(1)}%)`;
-    table.push(`| ${s.set} | | **recon** (misses@5 cut ${(cut * 100).toFixed(0)}%) | ${f(s.recon.r1)} | ${f(s.recon.r5)} | ${f(s.recon.r10)} | ${f(s.recon.mrr)} | ${gates} | ${f(s.p50_ms)} | ${f(s.p95_ms)} |`);
+    const gates = `${Object.entries(s.gates)
+      .map(([g, n]) => `${g} ${n}`)
+      .join(', ')} (UNSAT ${(s.unsat_rate * 100).toFixed(1)}%)`;
+    table.push(
+      `| ${s.set} | | **recon** (misses@5 cut ${(cut * 100).toFixed(0)}%) | ${f(s.recon.r1)} | ${f(s.recon.r5)} | ${f(s.recon.r10)} | ${f(s.recon.mrr)} | ${gates} | ${f(s.p50_ms)} | ${f(s.p95_ms)} |`,
+    );
   }
 }
-const vendored = summary.filter((s) => s.rows_with_vendored_gold > 0).map((s) => `${s.set} ${s.rows_with_vendored_gold}`);
+const vendored = summary
+  .filter((s) => s.rows_with_vendored_gold > 0)
+  .map((s) => `${s.set} ${s.rows_with_vendored_gold}`);
 if (vendored.length) table.push('', `rows whose gold file is classified vendored (demoted): ${vendored.join(', ')}`);
 const unextractable = summary.filter((s) => s.unextractable > 0).map((s) => `${s.set} ${s.unextractable}`);
-if (unextractable.length) table.push('', `rows skipped because their tree could not be extracted: ${unextractable.join(', ')}`);
+if (unextractable.length)
+  table.push('', `rows skipped because their tree could not be extracted: ${unextractable.join(', ')}`);
 console.log(`\n${table.join('\n')}\n\ncommand: node bench/recon/run.mjs ${process.argv.slice(2).join(' ')}`);
 if (values.out) writeFileSync(values.out, `${lines.join('\n')}\n`);

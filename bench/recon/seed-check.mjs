@@ -8,7 +8,13 @@ import { parseArgs } from 'node:util';
 import { loadSet } from './data.mjs';
 import { inCommitOrder, seedIndex, treeOf, WORK_DIR } from './trees.mjs';
 
-const { values } = parseArgs({ options: { set: { type: 'string', default: 'zod' }, trees: { type: 'string', default: '4' }, skip: { type: 'string', default: '0' } } });
+const { values } = parseArgs({
+  options: {
+    set: { type: 'string', default: 'zod' },
+    trees: { type: 'string', default: '4' },
+    skip: { type: 'string', default: '0' },
+  },
+});
 const engine = await import('./engine.mjs');
 const { rows } = loadSet(values.set, 0);
 // One row per tree: consecutive trees are what seeding copies between.
@@ -34,7 +40,15 @@ try {
       await seededRecon.close();
       const ok = seededAnswer === coldAnswer;
       ok ? (same += 1) : (differ += 1);
-      console.log(JSON.stringify({ sha: row.sha, identical: ok, cold_index_ms: Math.round(coldRecon.index_ms), seeded_index_ms: Math.round(seededRecon.index_ms), results: coldAnswer.split('\n').length - 1 }));
+      console.log(
+        JSON.stringify({
+          sha: row.sha,
+          identical: ok,
+          cold_index_ms: Math.round(coldRecon.index_ms),
+          seeded_index_ms: Math.round(seededRecon.index_ms),
+          results: coldAnswer.split('\n').length - 1,
+        }),
+      );
       if (!ok) console.log(`cold:\n${coldAnswer}\nseeded:\n${seededAnswer}`);
     }
     previous = cold;
@@ -42,5 +56,7 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
-console.log(`\n${same} trees identical, ${differ} differ\ncommand: node bench/recon/seed-check.mjs --set ${values.set} --trees ${values.trees} --skip ${values.skip}`);
+console.log(
+  `\n${same} trees identical, ${differ} differ\ncommand: node bench/recon/seed-check.mjs --set ${values.set} --trees ${values.trees} --skip ${values.skip}`,
+);
 process.exitCode = differ > 0 ? 1 : 0;

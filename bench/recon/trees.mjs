@@ -11,7 +11,8 @@ const SKIP_DIRS = new Set(['node_modules', '.git', '.agentgov', 'dist', 'build',
 
 export function mirrorOf(repo) {
   const dir = join(MIRRORS, repo.replace('/', '+'), 'repo');
-  if (!existsSync(dir)) throw new Error(`no mirror for ${repo} at ${dir}: bring it with the search tool's fetch (github:${repo})`);
+  if (!existsSync(dir))
+    throw new Error(`no mirror for ${repo} at ${dir}: bring it with the search tool's fetch (github:${repo})`);
   return dir;
 }
 
@@ -23,10 +24,19 @@ export function treeOf(repo, sha) {
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   try {
-    execSync(`set -o pipefail; git -C ${JSON.stringify(mirrorOf(repo))} archive ${sha} | tar -x -C ${JSON.stringify(tmp)}`, { shell: '/bin/bash', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 30 });
+    execSync(
+      `set -o pipefail; git -C ${JSON.stringify(mirrorOf(repo))} archive ${sha} | tar -x -C ${JSON.stringify(tmp)}`,
+      { shell: '/bin/bash', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 30 },
+    );
   } catch (error) {
     rmSync(tmp, { recursive: true, force: true });
-    throw new Error(`cannot extract ${repo}@${sha}: ${String(error.stderr ?? error.message).trim().split('\n')[0]}`);
+    throw new Error(
+      `cannot extract ${repo}@${sha}: ${
+        String(error.stderr ?? error.message)
+          .trim()
+          .split('\n')[0]
+      }`,
+    );
   }
   renameSync(tmp, dir);
   return dir;
@@ -38,7 +48,17 @@ export function ensureGitRepo(dir) {
   const git = (...args) => execFileSync('git', ['-C', dir, ...args], { stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
-  git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '--no-verify', '-m', 'base tree');
+  git(
+    '-c',
+    'user.name=bench',
+    '-c',
+    'user.email=bench@example.invalid',
+    'commit',
+    '-q',
+    '--no-verify',
+    '-m',
+    'base tree',
+  );
 }
 
 /** Source files of a tree (repo-relative), as the index sees them: source extensions, ≤ 1 MiB, no vendored dirs. */
@@ -48,7 +68,11 @@ export function sourceFiles(dir) {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
       if (entry.isDirectory()) {
         if (!SKIP_DIRS.has(entry.name)) walk(join(at, entry.name));
-      } else if (entry.isFile() && SOURCE_FILE.test(entry.name) && statSync(join(at, entry.name)).size <= MAX_FILE_BYTES) {
+      } else if (
+        entry.isFile() &&
+        SOURCE_FILE.test(entry.name) &&
+        statSync(join(at, entry.name)).size <= MAX_FILE_BYTES
+      ) {
         out.push(relative(dir, join(at, entry.name)));
       }
     }
@@ -66,14 +90,27 @@ function commitTimes(rows) {
   const times = new Map();
   const byRepo = new Map();
   for (const row of rows) (byRepo.get(row.repo) ?? byRepo.set(row.repo, new Set()).get(row.repo)).add(row.sha);
-  const show = (repo, shas) => execFileSync('git', ['-C', mirrorOf(repo), 'show', '-s', '--format=%H %ct', ...shas], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'ignore'] });
+  const show = (repo, shas) =>
+    execFileSync('git', ['-C', mirrorOf(repo), 'show', '-s', '--format=%H %ct', ...shas], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   for (const [repo, shas] of byRepo) {
     let out;
     try {
       out = show(repo, [...shas]);
     } catch {
       // A sha the mirror lacks (or no mirror): date the others one by one; the unknown ones go last and fail at extraction.
-      out = [...shas].map((sha) => { try { return show(repo, [sha]); } catch { return ''; } }).join('');
+      out = [...shas]
+        .map((sha) => {
+          try {
+            return show(repo, [sha]);
+          } catch {
+            return '';
+          }
+        })
+        .join('');
     }
     for (const line of out.split('\n').filter(Boolean)) {
       const [sha, ct] = line.split(' ');

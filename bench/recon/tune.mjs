@@ -14,8 +14,13 @@ const { fuse, DEFAULT_WEIGHTS } = await import(join(ROOT, 'server/dist/src/recon
 const { applyPriors, DEFAULT_PRIORS } = await import(join(ROOT, 'server/dist/src/recon/priors.js'));
 const { cutoff, DEFAULT_CUTOFF } = await import(join(ROOT, 'server/dist/src/recon/cutoff.js'));
 
-const { values } = parseArgs({ options: { pools: { type: 'string' }, baselines: { type: 'string' }, variants: { type: 'string' } } });
-const rows = readFileSync(values.pools, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+const { values } = parseArgs({
+  options: { pools: { type: 'string' }, baselines: { type: 'string' }, variants: { type: 'string' } },
+});
+const rows = readFileSync(values.pools, 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line));
 const baseline = {};
 for (const line of readFileSync(values.baselines, 'utf8').split('\n')) {
   if (!line.startsWith('{"summary"')) continue;
@@ -25,26 +30,53 @@ for (const line of readFileSync(values.baselines, 'utf8').split('\n')) {
 const variants = values.variants ? JSON.parse(readFileSync(values.variants, 'utf8')) : [{ name: 'default' }];
 
 for (const row of rows) {
-  row.poolMap = new Map(Object.entries(row.pool).map(([name, list]) => [name, new Map(list.map(([uid, score, explicit]) => [uid, { def_uid: uid, score, ...(explicit ? { explicit: true } : {}) }]))]));
+  row.poolMap = new Map(
+    Object.entries(row.pool).map(([name, list]) => [
+      name,
+      new Map(
+        list.map(([uid, score, explicit]) => [uid, { def_uid: uid, score, ...(explicit ? { explicit: true } : {}) }]),
+      ),
+    ]),
+  );
   row.expandSet = new Set(row.expand);
   row.index = { definition: (uid) => row.defs[uid] ?? undefined };
-  row.repoFacts = { fileClass: (path) => row.classes?.[path] ?? undefined, isProductWord: (word) => (row.productWords ?? []).includes(word) };
+  row.repoFacts = {
+    fileClass: (path) => row.classes?.[path] ?? undefined,
+    isProductWord: (word) => (row.productWords ?? []).includes(word),
+  };
 }
 
 for (const variant of variants) {
-  const weights = { ...DEFAULT_WEIGHTS, ...variant.weights, retriever: { ...DEFAULT_WEIGHTS.retriever, ...variant.weights?.retriever } };
+  const weights = {
+    ...DEFAULT_WEIGHTS,
+    ...variant.weights,
+    retriever: { ...DEFAULT_WEIGHTS.retriever, ...variant.weights?.retriever },
+  };
   const priors = { ...DEFAULT_PRIORS, ...variant.priors };
   const bounds = { ...DEFAULT_CUTOFF, ...variant.cutoff };
   const per = {};
   for (const row of rows) {
     // `"minScore": {"hub": 2}` drops a retriever's candidates scored below the bound (as its own option would).
-    const pool = variant.minScore ? new Map([...row.poolMap].map(([name, list]) => [name, new Map([...list].filter(([, c]) => c.score >= (variant.minScore[name] ?? -Infinity)))])) : row.poolMap;
+    const pool = variant.minScore
+      ? new Map(
+          [...row.poolMap].map(([name, list]) => [
+            name,
+            new Map([...list].filter(([, c]) => c.score >= (variant.minScore[name] ?? -Infinity))),
+          ]),
+        )
+      : row.poolMap;
     const { ranked } = fuse(pool, row.index, row.expandSet, weights);
     // `"repoFacts": false` ranks as before per-repository file classes and test vocabulary existed.
     const ordered = applyPriors(ranked, row.query, priors, variant.repoFacts === false ? undefined : row.repoFacts);
-    const keep = cutoff(ordered.map((c) => c.score), bounds).keep;
+    const keep = cutoff(
+      ordered.map((c) => c.score),
+      bounds,
+    ).keep;
     const files = [...new Set(ordered.slice(0, keep).map((c) => c.def.path))];
-    if (variant.dump && row.set === variant.dump) console.log(JSON.stringify({ id: row.id, gold: row.gold, top: files.slice(0, 5), hit: fileMetrics(files, row.gold).r5 }));
+    if (variant.dump && row.set === variant.dump)
+      console.log(
+        JSON.stringify({ id: row.id, gold: row.gold, top: files.slice(0, 5), hit: fileMetrics(files, row.gold).r5 }),
+      );
     (per[row.set] ??= []).push(fileMetrics(files, row.gold));
   }
   const cells = Object.entries(per).map(([set, list]) => {

@@ -31,14 +31,29 @@ resetTree(DIR);
 if (!existsSync(PY)) {
   execFileSync('python3', ['-m', 'venv', VENV], { stdio: 'inherit' });
   execFileSync(PY, ['-m', 'pip', 'install', '-q', 'pytest<9', 'flit_core'], { stdio: 'inherit' });
-  execFileSync(PY, ['-m', 'pip', 'install', '-q', '--no-build-isolation', '--no-deps', '-e', DIR], { stdio: 'inherit' });
+  execFileSync(PY, ['-m', 'pip', 'install', '-q', '--no-build-isolation', '--no-deps', '-e', DIR], {
+    stdio: 'inherit',
+  });
 }
 
 function pytest() {
-  const run = spawnSync(PY, ['-m', 'pytest', 'tests', '-q', '-p', 'no:cacheprovider'], { cwd: DIR, encoding: 'utf8', maxBuffer: 1 << 26 });
-  const summary = `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => /(passed|failed|error)/.test(l)).pop() ?? '';
+  const run = spawnSync(PY, ['-m', 'pytest', 'tests', '-q', '-p', 'no:cacheprovider'], {
+    cwd: DIR,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  const summary =
+    `${run.stdout}\n${run.stderr}`
+      .split('\n')
+      .filter((l) => /(passed|failed|error)/.test(l))
+      .pop() ?? '';
   const count = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(summary)?.[1] ?? 0);
-  return { passed: count('passed'), failed: count('failed'), errors: count('errors?'), summary: summary.replace(/=+/g, '').trim() };
+  return {
+    passed: count('passed'),
+    failed: count('failed'),
+    errors: count('errors?'),
+    summary: summary.replace(/=+/g, '').trim(),
+  };
 }
 
 function applyHigh(preview) {
@@ -47,7 +62,9 @@ function applyHigh(preview) {
     if (hunks.length === 0) continue;
     const abs = join(DIR, file.path);
     const lines = readFileSync(abs, 'utf8').split('\n');
-    for (const h of [...hunks].sort((a, b) => b.range.start_line - a.range.start_line || b.range.start_col - a.range.start_col)) {
+    for (const h of [...hunks].sort(
+      (a, b) => b.range.start_line - a.range.start_line || b.range.start_col - a.range.start_col,
+    )) {
       const line = lines[h.range.start_line - 1];
       lines[h.range.start_line - 1] = line.slice(0, h.range.start_col) + h.new + line.slice(h.range.end_col);
     }
@@ -64,7 +81,11 @@ for (const job of JOBS) {
   await new Promise((resolve) => setTimeout(resolve, 1500)); // the watcher re-indexes the reset tree
   let result;
   if (job.rename) {
-    result = await session.call('refactor_rename', { symbol: job.rename, new_name: `${job.rename.split('.').pop()}_renamed`, justification: 'bench' });
+    result = await session.call('refactor_rename', {
+      symbol: job.rename,
+      new_name: `${job.rename.split('.').pop()}_renamed`,
+      justification: 'bench',
+    });
     if (!result?.refactor_id) {
       rows.push({ job: job.rename, error: result?.error?.code });
       continue;
@@ -72,7 +93,11 @@ for (const job of JOBS) {
     applyHigh(result.preview);
     await session.call('refactor_cancel', { refactor_id: result.refactor_id });
   } else {
-    result = await session.call('refactor_move', { from_path: job.move[0], to_path: job.move[1], justification: 'bench' });
+    result = await session.call('refactor_move', {
+      from_path: job.move[0],
+      to_path: job.move[1],
+      justification: 'bench',
+    });
     const committed = await session.call('refactor_commit', { refactor_id: result.refactor_id });
     if (committed?.error) {
       rows.push({ job: `move ${job.move.join(' -> ')}`, error: committed.error.code });
@@ -93,6 +118,13 @@ for (const job of JOBS) {
 }
 resetTree(DIR);
 await session.close();
-console.log(`\n| job | high / medium / low | warnings | unedited | pytest passed / failed (base ${base.passed} / ${base.failed + base.errors}) |`);
+console.log(
+  `\n| job | high / medium / low | warnings | unedited | pytest passed / failed (base ${base.passed} / ${base.failed + base.errors}) |`,
+);
 console.log('|---|---|---|---|---|');
-for (const r of rows) console.log(r.error ? `| ${r.job} | ${r.error} | | | |` : `| ${r.job} | ${r.counts.high} / ${r.counts.medium} / ${r.counts.low} | ${r.warnings} | ${r.unedited} | ${r.passed} / ${r.failed} |`);
+for (const r of rows)
+  console.log(
+    r.error
+      ? `| ${r.job} | ${r.error} | | | |`
+      : `| ${r.job} | ${r.counts.high} / ${r.counts.medium} / ${r.counts.low} | ${r.warnings} | ${r.unedited} | ${r.passed} / ${r.failed} |`,
+  );

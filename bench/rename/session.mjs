@@ -13,13 +13,24 @@ const MAIN = fileURLToPath(new URL('../../cli/dist/src/main.js', import.meta.url
 export async function serve(repo, { timeoutMs = 600_000, main = MAIN } = {}) {
   const home = join(WORK_DIR, 'rename', 'home');
   mkdirSync(home, { recursive: true });
-  const env = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov'), AGENTX_HOME: join(home, '.agentx') };
+  const env = {
+    ...process.env,
+    HOME: home,
+    AGENTGOV_HOME: join(home, '.agentgov'),
+    AGENTX_HOME: join(home, '.agentx'),
+  };
   delete env.AGENTGOV_CONFIG;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [main, 'serve', '--repo', repo], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [main, 'serve', '--repo', repo],
+    env,
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench-rename', version: '0.0.0' });
   await client.connect(transport);
   // a commit re-indexes and a cold language service can take longer than the SDK's 60 s default on a loaded machine
-  const call = async (name, args) => (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })).structuredContent;
+  const call = async (name, args) =>
+    (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })).structuredContent;
   const started = Date.now();
   for (;;) {
     const result = await call('recon', { task: 'rename symbols across the code', read_only: false });
@@ -40,7 +51,9 @@ export function resetTree(dir) {
 export async function preview(call, tool, args, location) {
   let result = await call(tool, args);
   if (result?.error?.code === 'E_SYMBOL_AMBIGUOUS' && location) {
-    const candidate = result.error.details.candidates.find((c) => c.location === location || c.also_declared_at?.includes(location));
+    const candidate = result.error.details.candidates.find(
+      (c) => c.location === location || c.also_declared_at?.includes(location),
+    );
     if (!candidate) return { result, retried: false };
     result = await call(tool, { ...args, symbol: candidate.symbol });
     return { result, retried: true };

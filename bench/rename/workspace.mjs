@@ -40,7 +40,11 @@ function clone() {
   execFileSync('git', ['-C', dir, 'fetch', '-q', SOURCE, head]);
   execFileSync('git', ['-C', dir, 'checkout', '-q', '--detach', head]);
   // node_modules: every entry a link into this worktree's, but @agentgov/* the clone's own packages
-  for (const nm of ['node_modules', ...['cli', 'core', 'server'].map((p) => `${p}/node_modules`), ...readdirSync(join(SOURCE, 'plugins')).map((p) => `plugins/${p}/node_modules`)]) {
+  for (const nm of [
+    'node_modules',
+    ...['cli', 'core', 'server'].map((p) => `${p}/node_modules`),
+    ...readdirSync(join(SOURCE, 'plugins')).map((p) => `plugins/${p}/node_modules`),
+  ]) {
     if (!existsSync(join(SOURCE, nm))) continue;
     const target = join(dir, nm);
     mkdirSync(target, { recursive: true });
@@ -49,7 +53,8 @@ function clone() {
       if (existsSync(at) || lstatExists(at)) continue;
       if (nm === 'node_modules' && entry === '@agentgov') {
         mkdirSync(at);
-        for (const pkg of readdirSync(join(SOURCE, nm, entry))) symlinkSync(readlinkRelative(join(SOURCE, nm, entry, pkg)), join(at, pkg));
+        for (const pkg of readdirSync(join(SOURCE, nm, entry)))
+          symlinkSync(readlinkRelative(join(SOURCE, nm, entry, pkg)), join(at, pkg));
       } else symlinkSync(join(SOURCE, nm, entry), at);
     }
   }
@@ -71,9 +76,18 @@ function readlinkRelative(path) {
 
 function tscBuild(dir) {
   const started = performance.now();
-  const run = spawnSync(process.execPath, [TSC, '-b', '--pretty', 'false'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const run = spawnSync(process.execPath, [TSC, '-b', '--pretty', 'false'], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   const lines = `${run.stdout}${run.stderr}`.split('\n').filter((l) => /error TS\d+/.test(l));
-  return { status: run.status, errors: lines.length, first: lines.slice(0, 8), ms: Math.round(performance.now() - started) };
+  return {
+    status: run.status,
+    errors: lines.length,
+    first: lines.slice(0, 8),
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 /** The tsconfig project a file belongs to: its nearest directory holding a tsconfig.json. */
@@ -104,12 +118,17 @@ for (const job of JOBS) {
   if (only && !only.has(job.symbol ?? job.from)) continue;
   resetTree(dir);
   await new Promise((resolve) => setTimeout(resolve, 1500)); // let the watcher see the reset tree
-  const impact = await call('recon_impact', { target: job.symbol ?? job.from, justification: 'bench', include_comments: false });
+  const impact = await call('recon_impact', {
+    target: job.symbol ?? job.from,
+    justification: 'bench',
+    include_comments: false,
+  });
   const impactRefs = impact.references ?? [];
   const started = performance.now();
-  const preview = job.kind === 'rename'
-    ? await call('refactor_rename', { symbol: job.symbol, new_name: job.newName, justification: 'bench' })
-    : await call('refactor_move', { from_path: job.from, to_path: job.to, justification: 'bench' });
+  const preview =
+    job.kind === 'rename'
+      ? await call('refactor_rename', { symbol: job.symbol, new_name: job.newName, justification: 'bench' })
+      : await call('refactor_move', { from_path: job.from, to_path: job.to, justification: 'bench' });
   const previewMs = Math.round(performance.now() - started);
   if (!preview?.refactor_id) {
     console.log(JSON.stringify({ job: label, error: preview?.error }));
@@ -123,14 +142,36 @@ for (const job of JOBS) {
     perProject[project].files += 1;
     for (const hunk of file.hunks) perProject[project][hunk.certainty] += 1;
   }
-  const edited = new Set(preview.preview.edits.flatMap((f) => f.hunks.filter((h) => h.certainty !== 'low').map((h) => `${f.path}:${h.line}`)));
+  const edited = new Set(
+    preview.preview.edits.flatMap((f) =>
+      f.hunks.filter((h) => h.certainty !== 'low').map((h) => `${f.path}:${h.line}`),
+    ),
+  );
   const impactFiles = new Set(impactRefs.map((r) => r.path));
   const impactCode = impactRefs.filter((r) => r.certainty !== 'low');
   const impactMissed = impactCode.filter((r) => !edited.has(`${r.path}:${r.line}`) && r.context !== 'import');
-  console.log(JSON.stringify({ job: label, counts: preview.preview.counts, files: preview.preview.files, preview_ms: previewMs }));
+  console.log(
+    JSON.stringify({ job: label, counts: preview.preview.counts, files: preview.preview.files, preview_ms: previewMs }),
+  );
   console.log(JSON.stringify({ job: label, edits_per_project: perProject }));
-  console.log(JSON.stringify({ job: label, recon_impact: { references: impactRefs.length, code: impactCode.length, files: impactFiles.size, code_lines_without_edit: impactMissed.map((r) => `${r.path}:${r.line}`) } }));
-  console.log(JSON.stringify({ job: label, unedited: preview.preview.unedited.map((u) => `${u.path}:${u.line} [${u.certainty}] ${u.reason}`), warnings: preview.preview.warnings }));
+  console.log(
+    JSON.stringify({
+      job: label,
+      recon_impact: {
+        references: impactRefs.length,
+        code: impactCode.length,
+        files: impactFiles.size,
+        code_lines_without_edit: impactMissed.map((r) => `${r.path}:${r.line}`),
+      },
+    }),
+  );
+  console.log(
+    JSON.stringify({
+      job: label,
+      unedited: preview.preview.unedited.map((u) => `${u.path}:${u.line} [${u.certainty}] ${u.reason}`),
+      warnings: preview.preview.warnings,
+    }),
+  );
   const commitStarted = performance.now();
   const committed = await call('refactor_commit', { refactor_id: preview.refactor_id, drop_unaccepted: true });
   const commitMs = Math.round(performance.now() - commitStarted);
@@ -141,8 +182,24 @@ for (const job of JOBS) {
   }
   const after = tscBuild(dir);
   const ok = after.status === 0 && after.errors === 0;
-  console.log(JSON.stringify({ job: label, applied: committed.counts, not_applied: committed.not_applied.reduce((n, f) => n + f.hunks.length, 0), files_changed: committed.files_changed.length, commit_ms: commitMs, tsc_b: after, ok }));
-  results.push({ label, ok, projects: Object.keys(perProject).length, edits: preview.preview.counts, tsc_errors: after.errors });
+  console.log(
+    JSON.stringify({
+      job: label,
+      applied: committed.counts,
+      not_applied: committed.not_applied.reduce((n, f) => n + f.hunks.length, 0),
+      files_changed: committed.files_changed.length,
+      commit_ms: commitMs,
+      tsc_b: after,
+      ok,
+    }),
+  );
+  results.push({
+    label,
+    ok,
+    projects: Object.keys(perProject).length,
+    edits: preview.preview.counts,
+    tsc_errors: after.errors,
+  });
 }
 resetTree(dir);
 await session.close();

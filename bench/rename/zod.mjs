@@ -37,7 +37,14 @@ const MOVES = [
   ['packages/zod/src/v3/helpers', 'packages/zod/src/v3/support'],
 ];
 
-const { values } = parseArgs({ options: { 'skip-apply': { type: 'boolean', default: false }, 'skip-oracle': { type: 'boolean', default: false }, renames: { type: 'string', default: '20' }, moves: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: {
+    'skip-apply': { type: 'boolean', default: false },
+    'skip-oracle': { type: 'boolean', default: false },
+    renames: { type: 'string', default: '20' },
+    moves: { type: 'string', default: '10' },
+  },
+});
 
 const isTest = (path) => /(^|\/)tests?\//.test(path) || /\.test\.tsx?$/.test(path);
 
@@ -67,8 +74,9 @@ function packageFiles(dir) {
   const walk = (at) => {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
       const full = join(at, entry.name);
-      if (entry.isDirectory()) { if (entry.name !== 'node_modules') walk(full); }
-      else if (entry.name.endsWith('.ts')) out.push(relative(dir, full));
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules') walk(full);
+      } else if (entry.name.endsWith('.ts')) out.push(relative(dir, full));
     }
   };
   walk(join(dir, PKG));
@@ -76,13 +84,20 @@ function packageFiles(dir) {
 }
 
 function tscErrors(dir) {
-  const run = spawnSync(process.execPath, [TSC, '-p', `${PKG}/tsconfig.json`, '--noEmit', '--pretty', 'false'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const run = spawnSync(process.execPath, [TSC, '-p', `${PKG}/tsconfig.json`, '--noEmit', '--pretty', 'false'], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   const lines = run.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
   return { total: lines.length, syntax: lines.filter((l) => /error TS1\d{3}:/.test(l)).length, lines };
 }
 
 const dir = workTree();
-const oracle = readFileSync(ORACLE, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const oracle = readFileSync(ORACLE, 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
 const session = await serve(dir);
 const { call } = session;
 
@@ -103,18 +118,35 @@ for (const row of values['skip-oracle'] ? [] : oracle) {
   oracleTotal += expected.size;
   const rowStarted = performance.now();
   const started = performance.now();
-  let result = await call('refactor_rename', { symbol: row.symbol, new_name: `${row.symbol}Renamed`, justification: 'bench', include_comments: true });
+  let result = await call('refactor_rename', {
+    symbol: row.symbol,
+    new_name: `${row.symbol}Renamed`,
+    justification: 'bench',
+    include_comments: true,
+  });
   latencies.push(performance.now() - started);
   if (result?.error?.code === 'E_SYMBOL_AMBIGUOUS') {
-    const candidate = result.error.details.candidates.find((c) => c.location === location || c.also_declared_at?.includes(location));
+    const candidate = result.error.details.candidates.find(
+      (c) => c.location === location || c.also_declared_at?.includes(location),
+    );
     if (candidate) {
       const again = performance.now();
-      result = await call('refactor_rename', { symbol: candidate.symbol, new_name: `${row.symbol}Renamed`, justification: 'bench', include_comments: true });
+      result = await call('refactor_rename', {
+        symbol: candidate.symbol,
+        new_name: `${row.symbol}Renamed`,
+        justification: 'bench',
+        include_comments: true,
+      });
       latencies.push(performance.now() - again);
     }
   }
   if (!result?.preview) {
-    misses.push({ symbol: row.symbol, location, error: result?.error?.code ?? 'no preview', message: result?.error?.message?.slice(0, 160) });
+    misses.push({
+      symbol: row.symbol,
+      location,
+      error: result?.error?.code ?? 'no preview',
+      message: result?.error?.message?.slice(0, 160),
+    });
     console.log(JSON.stringify({ symbol: row.symbol, decl: location, error: result?.error?.code }));
     continue;
   }
@@ -143,7 +175,18 @@ for (const row of values['skip-oracle'] ? [] : oracle) {
   text.tp += wordHits;
   text.fp += words.size - wordHits;
   if (wordHits === expected.size && words.size === expected.size) text.exact += 1;
-  console.log(JSON.stringify({ symbol: row.symbol, decl: location, oracle: expected.size, code_edits: code.size, recalled, exact: isExact, low: result.preview.counts.low, ms: Math.round(performance.now() - rowStarted) }));
+  console.log(
+    JSON.stringify({
+      symbol: row.symbol,
+      decl: location,
+      oracle: expected.size,
+      code_edits: code.size,
+      recalled,
+      exact: isExact,
+      low: result.preview.counts.low,
+      ms: Math.round(performance.now() - rowStarted),
+    }),
+  );
   await call('refactor_cancel', { refactor_id: result.refactor_id });
 }
 const codeTp = tally.high.tp + tally.medium.tp;
@@ -154,12 +197,25 @@ const summary = {
   precision_high: precision(tally.high),
   precision_medium: precision(tally.medium),
   precision_low_vs_oracle: precision(tally.low),
-  edits: { high: tally.high.tp + tally.high.fp, medium: tally.medium.tp + tally.medium.fp, low: tally.low.tp + tally.low.fp },
+  edits: {
+    high: tally.high.tp + tally.high.fp,
+    medium: tally.medium.tp + tally.medium.fp,
+    low: tally.low.tp + tally.low.fp,
+  },
   recall: codeTp / oracleTotal,
   exact_share: exact / oracle.length,
-  text_baseline: { precision: text.tp / (text.tp + text.fp), recall: text.tp / oracleTotal, exact_share: text.exact / oracle.length },
+  text_baseline: {
+    precision: text.tp / (text.tp + text.fp),
+    recall: text.tp / oracleTotal,
+    exact_share: text.exact / oracle.length,
+  },
   edits_beyond_oracle_project: { ...beyond, files: beyondFiles.size },
-  latency_ms: { cold: Math.round(latencies[0]), p50_warm: Math.round(percentile(latencies.slice(1), 50)), p95_warm: Math.round(percentile(latencies.slice(1), 95)), calls: latencies.length },
+  latency_ms: {
+    cold: Math.round(latencies[0]),
+    p50_warm: Math.round(percentile(latencies.slice(1), 50)),
+    p95_warm: Math.round(percentile(latencies.slice(1), 95)),
+    calls: latencies.length,
+  },
   misses,
 };
 console.log(JSON.stringify({ summary }));
@@ -169,19 +225,42 @@ if (!values['skip-apply']) {
   const base = tscErrors(dir);
   console.log(JSON.stringify({ baseline_tsc_errors: base.total, baseline_syntax: base.syntax }));
   const jobs = [
-    ...oracle.filter((_, i) => i % 10 === 0).slice(0, Number(values.renames)).map((row) => ({ kind: 'rename', row })),
+    ...oracle
+      .filter((_, i) => i % 10 === 0)
+      .slice(0, Number(values.renames))
+      .map((row) => ({ kind: 'rename', row })),
     ...MOVES.slice(0, Number(values.moves)).map(([from, to]) => ({ kind: 'move', from, to })),
   ];
   const failures = [];
   for (const job of jobs) {
     resetTree(dir);
     await new Promise((resolve) => setTimeout(resolve, 1500)); // let the watcher re-index the reset tree
-    const label = job.kind === 'rename' ? `rename ${job.row.symbol} (${PKG}/${job.row.decl.file}:${job.row.decl.line})` : `move ${job.from} -> ${job.to}`;
+    const label =
+      job.kind === 'rename'
+        ? `rename ${job.row.symbol} (${PKG}/${job.row.decl.file}:${job.row.decl.line})`
+        : `move ${job.from} -> ${job.to}`;
     const previewStarted = performance.now();
     const { result } =
       job.kind === 'rename'
-        ? await preview(call, 'refactor_rename', { symbol: job.row.symbol, new_name: `${job.row.symbol}Renamed`, justification: 'bench', include_comments: false }, `${PKG}/${job.row.decl.file}:${job.row.decl.line}`)
-        : { result: await call('refactor_move', { from_path: job.from, to_path: job.to, justification: 'bench', include_comments: false }) };
+        ? await preview(
+            call,
+            'refactor_rename',
+            {
+              symbol: job.row.symbol,
+              new_name: `${job.row.symbol}Renamed`,
+              justification: 'bench',
+              include_comments: false,
+            },
+            `${PKG}/${job.row.decl.file}:${job.row.decl.line}`,
+          )
+        : {
+            result: await call('refactor_move', {
+              from_path: job.from,
+              to_path: job.to,
+              justification: 'bench',
+              include_comments: false,
+            }),
+          };
     if (!result?.refactor_id) {
       failures.push({ label, error: result?.error?.code });
       console.log(JSON.stringify({ job: label, error: result?.error?.code, message: result?.error?.message }));
@@ -198,8 +277,24 @@ if (!values['skip-apply']) {
     }
     const after = tscErrors(dir);
     const ok = after.total <= base.total && after.syntax === 0;
-    if (!ok) failures.push({ label, tsc_errors: after.total, new_lines: after.lines.filter((l) => !base.lines.includes(l)).slice(0, 5) });
-    console.log(JSON.stringify({ job: label, files_changed: committed.files_changed.length, edits: result.preview.counts, tsc_errors: after.total, syntax_errors: after.syntax, preview_ms: previewMs, commit_ms: commitMs, ok }));
+    if (!ok)
+      failures.push({
+        label,
+        tsc_errors: after.total,
+        new_lines: after.lines.filter((l) => !base.lines.includes(l)).slice(0, 5),
+      });
+    console.log(
+      JSON.stringify({
+        job: label,
+        files_changed: committed.files_changed.length,
+        edits: result.preview.counts,
+        tsc_errors: after.total,
+        syntax_errors: after.syntax,
+        preview_ms: previewMs,
+        commit_ms: commitMs,
+        ok,
+      }),
+    );
   }
   resetTree(dir);
   console.log(JSON.stringify({ apply: { jobs: jobs.length, ok: jobs.length - failures.length, failures } }));

@@ -14,7 +14,13 @@ import { FORMATS, generate } from './formats.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(root, 'cli', 'dist', 'src', 'main.js');
-const { values } = parseArgs({ options: { sessions: { type: 'string', default: '20' }, calls: { type: 'string', default: '2500' }, adapters: { type: 'string', default: Object.keys(FORMATS).join(',') } } });
+const { values } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: '20' },
+    calls: { type: 'string', default: '2500' },
+    adapters: { type: 'string', default: Object.keys(FORMATS).join(',') },
+  },
+});
 const sessions = Number(values.sessions);
 const calls = Number(values.calls);
 const adapters = values.adapters.split(',');
@@ -29,7 +35,12 @@ for (const adapter of adapters) {
   const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
   const home = join(work, 'home');
   mkdirSync(home, { recursive: true });
-  const env = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov'), AGENTX_HOME: join(home, '.agentx') };
+  const env = {
+    ...process.env,
+    HOME: home,
+    AGENTGOV_HOME: join(home, '.agentgov'),
+    AGENTX_HOME: join(home, '.agentx'),
+  };
   delete env.AGENTGOV_CONFIG;
   // bash's `time` adds the child's CPU seconds (user+sys), steadier than wall time on a shared machine.
   const command = `TIMEFORMAT='cpu %U %S'; time ${[process.execPath, cli, 'replay', capture, '--adapter', adapter, '--output', join(home, 'records.jsonl'), '--log-level', 'WARNING'].map(quote).join(' ')}`;
@@ -41,11 +52,36 @@ for (const adapter of adapters) {
   const events = Number(/: (\d+) new event/.exec(summary)?.[1] ?? NaN);
   const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(result.stderr);
   const cpuSeconds = cpu ? Number(cpu[1]) + Number(cpu[2]) : NaN;
-  const row = { bench: 'replay-adapter', adapter, sessions, events, capture_mib: +(bytes / 2 ** 20).toFixed(1), seconds: +seconds.toFixed(2), events_per_s: Math.round(events / seconds), cpu_seconds: +cpuSeconds.toFixed(2), events_per_cpu_s: Math.round(events / cpuSeconds), summary };
-  if (events !== sessions * calls) throw new Error(`${adapter}: expected ${sessions * calls} events, the replay recorded ${events}: ${summary}`);
+  const row = {
+    bench: 'replay-adapter',
+    adapter,
+    sessions,
+    events,
+    capture_mib: +(bytes / 2 ** 20).toFixed(1),
+    seconds: +seconds.toFixed(2),
+    events_per_s: Math.round(events / seconds),
+    cpu_seconds: +cpuSeconds.toFixed(2),
+    events_per_cpu_s: Math.round(events / cpuSeconds),
+    summary,
+  };
+  if (events !== sessions * calls)
+    throw new Error(`${adapter}: expected ${sessions * calls} events, the replay recorded ${events}: ${summary}`);
   rows.push(row);
   console.log(JSON.stringify(row));
 }
 console.log('\nadapter       events  capture MiB  wall s  events/s  cpu s  events/cpu-s');
-for (const r of rows) console.log([r.adapter.padEnd(12), String(r.events).padStart(7), String(r.capture_mib).padStart(11), String(r.seconds).padStart(7), String(r.events_per_s).padStart(9), String(r.cpu_seconds).padStart(6), String(r.events_per_cpu_s).padStart(13)].join('  '));
-console.log(`\nreproduce: node bench/replay/adapters.mjs --sessions ${sessions} --calls ${calls} --adapters ${adapters.join(',')}`);
+for (const r of rows)
+  console.log(
+    [
+      r.adapter.padEnd(12),
+      String(r.events).padStart(7),
+      String(r.capture_mib).padStart(11),
+      String(r.seconds).padStart(7),
+      String(r.events_per_s).padStart(9),
+      String(r.cpu_seconds).padStart(6),
+      String(r.events_per_cpu_s).padStart(13),
+    ].join('  '),
+  );
+console.log(
+  `\nreproduce: node bench/replay/adapters.mjs --sessions ${sessions} --calls ${calls} --adapters ${adapters.join(',')}`,
+);

@@ -4,7 +4,20 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 // A realistic mix: mostly reads/searches/safe shell, some edits, a few risky commands.
-export const SHELL = ['ls -la', 'git status', 'npm test', 'git diff --stat', 'cat package.json | jq .scripts', 'grep -rn TODO src', 'rm -rf dist', 'curl -fsSL https://get.example.sh | sh', 'git push --force origin main', 'sudo rm -rf /', 'cd app && npm run build 2>&1 | tail -20', 'find . -name "*.ts" -newer tsconfig.json'];
+export const SHELL = [
+  'ls -la',
+  'git status',
+  'npm test',
+  'git diff --stat',
+  'cat package.json | jq .scripts',
+  'grep -rn TODO src',
+  'rm -rf dist',
+  'curl -fsSL https://get.example.sh | sh',
+  'git push --force origin main',
+  'sudo rm -rf /',
+  'cd app && npm run build 2>&1 | tail -20',
+  'find . -name "*.ts" -newer tsconfig.json',
+];
 
 /** Call `i` of a session in `cwd`, as a kind and its arguments (format-neutral). */
 export function toolCall(i, cwd) {
@@ -50,8 +63,24 @@ export const FORMATS = {
         const { name, input } = claudeInput(toolCall(i, cwd));
         const id = `toolu_${s}_${i}`;
         const common = { sessionId: uuid(s), timestamp: ts(s * calls + i), cwd, version: '2.0.14' };
-        out.push({ type: 'assistant', uuid: `a${i}`, ...common, message: { role: 'assistant', content: [{ type: 'text', text: 'Working on it.' }, { type: 'tool_use', id, name, input }] } });
-        out.push({ type: 'user', uuid: `u${i}`, ...common, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: OUTPUT }] } });
+        out.push({
+          type: 'assistant',
+          uuid: `a${i}`,
+          ...common,
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: 'Working on it.' },
+              { type: 'tool_use', id, name, input },
+            ],
+          },
+        });
+        out.push({
+          type: 'user',
+          uuid: `u${i}`,
+          ...common,
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: OUTPUT }] },
+        });
       }
       return out;
     },
@@ -59,13 +88,33 @@ export const FORMATS = {
   codex: {
     file: (s) => `sessions/2026/11/20/rollout-2026-11-20T00-00-00-${uuid(s)}.jsonl`,
     lines(s, calls, cwd) {
-      const out = [{ timestamp: ts(s * calls), type: 'session_meta', payload: { id: uuid(s), timestamp: ts(s * calls), cwd, originator: 'codex_cli_rs', cli_version: '0.63.0' } }];
+      const out = [
+        {
+          timestamp: ts(s * calls),
+          type: 'session_meta',
+          payload: { id: uuid(s), timestamp: ts(s * calls), cwd, originator: 'codex_cli_rs', cli_version: '0.63.0' },
+        },
+      ];
       for (let i = 0; i < calls; i++) {
         const c = toolCall(i, cwd);
         const call_id = `call_${s}_${i}`;
         const at = ts(s * calls + i);
-        const fn = (name, args) => ({ timestamp: at, type: 'response_item', payload: { type: 'function_call', name, arguments: JSON.stringify(args), call_id } });
-        const patch = (verb, path) => ({ timestamp: at, type: 'response_item', payload: { type: 'custom_tool_call', status: 'completed', call_id, name: 'apply_patch', input: `*** Begin Patch\n*** ${verb} File: ${path}\n+x\n*** End Patch\n` } });
+        const fn = (name, args) => ({
+          timestamp: at,
+          type: 'response_item',
+          payload: { type: 'function_call', name, arguments: JSON.stringify(args), call_id },
+        });
+        const patch = (verb, path) => ({
+          timestamp: at,
+          type: 'response_item',
+          payload: {
+            type: 'custom_tool_call',
+            status: 'completed',
+            call_id,
+            name: 'apply_patch',
+            input: `*** Begin Patch\n*** ${verb} File: ${path}\n+x\n*** End Patch\n`,
+          },
+        });
         const item = {
           shell: () => fn('shell', { command: ['bash', '-lc', c.command], workdir: cwd }),
           read: () => fn('read_file', { path: c.path }),
@@ -74,8 +123,17 @@ export const FORMATS = {
           write: () => patch('Add', c.path),
           mcp: () => fn('github__get_issue', { number: c.number }),
         }[c.kind]();
-        const outputType = item.payload.type === 'custom_tool_call' ? 'custom_tool_call_output' : 'function_call_output';
-        out.push(item, { timestamp: at, type: 'response_item', payload: { type: outputType, call_id, output: JSON.stringify({ output: OUTPUT, metadata: { exit_code: 0, duration_seconds: 0.1 } }) } });
+        const outputType =
+          item.payload.type === 'custom_tool_call' ? 'custom_tool_call_output' : 'function_call_output';
+        out.push(item, {
+          timestamp: at,
+          type: 'response_item',
+          payload: {
+            type: outputType,
+            call_id,
+            output: JSON.stringify({ output: OUTPUT, metadata: { exit_code: 0, duration_seconds: 0.1 } }),
+          },
+        });
       }
       return out;
     },
@@ -83,7 +141,15 @@ export const FORMATS = {
   'gemini-cli': {
     file: (s) => `tmp/project-${s % 5}/chats/session-2026-11-20T00-00-${uuid(s).slice(-8)}.jsonl`,
     lines(s, calls, cwd) {
-      const out = [{ sessionId: uuid(s), projectHash: 'f'.repeat(64), startTime: ts(s * calls), lastUpdated: ts(s * calls), kind: 'main' }];
+      const out = [
+        {
+          sessionId: uuid(s),
+          projectHash: 'f'.repeat(64),
+          startTime: ts(s * calls),
+          lastUpdated: ts(s * calls),
+          kind: 'main',
+        },
+      ];
       for (let i = 0; i < calls; i++) {
         const c = toolCall(i, cwd);
         const [name, args] = {
@@ -96,7 +162,22 @@ export const FORMATS = {
         }[c.kind];
         const id = `${name}-${s}-${i}`;
         const at = ts(s * calls + i);
-        out.push({ id: `m${i}`, timestamp: at, type: 'gemini', content: '', toolCalls: [{ id, name, args, status: 'success', timestamp: at, result: [{ functionResponse: { id, name, response: { output: OUTPUT } } }] }] });
+        out.push({
+          id: `m${i}`,
+          timestamp: at,
+          type: 'gemini',
+          content: '',
+          toolCalls: [
+            {
+              id,
+              name,
+              args,
+              status: 'success',
+              timestamp: at,
+              result: [{ functionResponse: { id, name, response: { output: OUTPUT } } }],
+            },
+          ],
+        });
       }
       return out;
     },
@@ -115,7 +196,15 @@ export const FORMATS = {
           write: ['Write', { path: c.path, contents: c.content }],
           mcp: ['CallMcpTool', { server: 'github', toolName: 'get_issue', arguments: { number: c.number } }],
         }[c.kind];
-        out.push({ role: 'assistant', message: { content: [{ type: 'text', text: 'Working on it.' }, { type: 'tool_use', name, input }] } });
+        out.push({
+          role: 'assistant',
+          message: {
+            content: [
+              { type: 'text', text: 'Working on it.' },
+              { type: 'tool_use', name, input },
+            ],
+          },
+        });
         if (i % 10 === 9) out.push({ type: 'turn_ended', status: 'success' });
       }
       return out;
@@ -124,7 +213,22 @@ export const FORMATS = {
   'copilot-cli': {
     file: (s) => `session-state/${uuid(s)}/events.jsonl`,
     lines(s, calls, cwd) {
-      const out = [{ type: 'session.start', data: { sessionId: uuid(s), version: 1, producer: 'copilot-agent', copilotVersion: '0.0.400', startTime: ts(s * calls), context: { cwd } }, id: `e${s}`, timestamp: ts(s * calls), parentId: null }];
+      const out = [
+        {
+          type: 'session.start',
+          data: {
+            sessionId: uuid(s),
+            version: 1,
+            producer: 'copilot-agent',
+            copilotVersion: '0.0.400',
+            startTime: ts(s * calls),
+            context: { cwd },
+          },
+          id: `e${s}`,
+          timestamp: ts(s * calls),
+          parentId: null,
+        },
+      ];
       for (let i = 0; i < calls; i++) {
         const c = toolCall(i, cwd);
         const [toolName, args, extra] = {
@@ -137,8 +241,20 @@ export const FORMATS = {
         }[c.kind];
         const toolCallId = `tc_${s}_${i}`;
         const at = ts(s * calls + i);
-        out.push({ type: 'tool.execution_start', data: { toolCallId, toolName, arguments: args, ...extra }, id: `s${i}`, timestamp: at, parentId: null });
-        out.push({ type: 'tool.execution_complete', data: { toolCallId, success: true, result: { content: OUTPUT } }, id: `c${i}`, timestamp: at, parentId: null });
+        out.push({
+          type: 'tool.execution_start',
+          data: { toolCallId, toolName, arguments: args, ...extra },
+          id: `s${i}`,
+          timestamp: at,
+          parentId: null,
+        });
+        out.push({
+          type: 'tool.execution_complete',
+          data: { toolCallId, success: true, result: { content: OUTPUT } },
+          id: `c${i}`,
+          timestamp: at,
+          parentId: null,
+        });
       }
       return out;
     },
@@ -152,7 +268,13 @@ export function generate(adapter, dir, sessions, calls) {
   for (let s = 0; s < sessions; s++) {
     const file = join(dir, format.file(s));
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `${format.lines(s, calls, `/work/project-${s % 5}`).map((l) => JSON.stringify(l)).join('\n')}\n`);
+    writeFileSync(
+      file,
+      `${format
+        .lines(s, calls, `/work/project-${s % 5}`)
+        .map((l) => JSON.stringify(l))
+        .join('\n')}\n`,
+    );
     files.push(file);
   }
   return files;

@@ -8,12 +8,22 @@ export function classCases(file) {
     .filter((line) => line.trim() !== '')
     .map((line) => {
       const row = JSON.parse(line);
-      if (row.generate) row.command = `${row.generate.head ?? ''}${row.generate.unit.repeat(row.generate.count)}${row.generate.tail ?? ''}`;
+      if (row.generate)
+        row.command = `${row.generate.head ?? ''}${row.generate.unit.repeat(row.generate.count)}${row.generate.tail ?? ''}`;
       return row;
     });
 }
 
 export function caseEvent(row) {
   const tool = row.tool ?? 'shell';
-  return { id: 'case', framework: 'cases', session_id: 'cases', timestamp: '2026-11-23T00:00:00Z', cwd: row.cwd ?? '/home/dev/proj', tool_name: row.tool_name ?? tool, canonical_tool: tool, arguments: row.arguments ?? { command: row.command } };
+  return {
+    id: 'case',
+    framework: 'cases',
+    session_id: 'cases',
+    timestamp: '2026-11-23T00:00:00Z',
+    cwd: row.cwd ?? '/home/dev/proj',
+    tool_name: row.tool_name ?? tool,
+    canonical_tool: tool,
+    arguments: row.arguments ?? { command: row.command },
+  };
 }

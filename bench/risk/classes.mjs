@@ -19,7 +19,13 @@ for (const row of classCases(path.join(here, 'classes.jsonl'))) {
   if (!engines.has(home)) engines.set(home, await createRiskEngine({ home }));
   const answer = engines.get(home).assess(caseEvent(row));
   const flagged = answer.action === 'ask' || answer.action === 'deny';
-  results.push({ ...row, action: answer.action, reason_code: answer.reason_code, via: (answer.evidence.commands ?? []).flatMap((c) => c.via ?? []), flagged });
+  results.push({
+    ...row,
+    action: answer.action,
+    reason_code: answer.reason_code,
+    via: (answer.evidence.commands ?? []).flatMap((c) => c.via ?? []),
+    flagged,
+  });
   await new Promise((resolve) => setImmediate(resolve));
 }
 
@@ -30,7 +36,14 @@ const summary = (rows) => {
   const allow = rows.filter((r) => r.label === 'allow');
   const caught = deny.filter((r) => r.flagged).length;
   const fp = allow.filter((r) => r.flagged).length;
-  return { deny: deny.length, recall: deny.length ? caught / deny.length : null, missed: deny.length - caught, allow: allow.length, fpr: allow.length ? fp / allow.length : null, fp };
+  return {
+    deny: deny.length,
+    recall: deny.length ? caught / deny.length : null,
+    missed: deny.length - caught,
+    allow: allow.length,
+    fpr: allow.length ? fp / allow.length : null,
+    fp,
+  };
 };
 console.log('| class | dangerous | recall | missed | benign look-alikes | FPR | false positives |');
 console.log('|---|---|---|---|---|---|---|');
@@ -40,5 +53,9 @@ for (const cls of [...classes, 'all']) {
   console.log(`| ${name} | ${s.deny} | ${fmt(s.recall)} | ${s.missed} | ${s.allow} | ${fmt(s.fpr)} | ${s.fp} |`);
 }
 const wrong = results.filter((r) => (r.label === 'deny') !== r.flagged);
-if (showMisses || wrong.length <= 20) for (const r of wrong) console.log(`${r.label === 'deny' ? 'MISSED' : 'FALSE+'} [${r.class}] ${r.action} ${r.reason_code}: ${(r.command ?? JSON.stringify(r.arguments)).slice(0, 140)}`);
+if (showMisses || wrong.length <= 20)
+  for (const r of wrong)
+    console.log(
+      `${r.label === 'deny' ? 'MISSED' : 'FALSE+'} [${r.class}] ${r.action} ${r.reason_code}: ${(r.command ?? JSON.stringify(r.arguments)).slice(0, 140)}`,
+    );
 console.log('\nreproduce: npx tsc -b cli && node bench/risk/classes.mjs');

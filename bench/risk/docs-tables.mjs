@@ -15,14 +15,40 @@ const { BUILTIN_PATH_CLASSES } = await import(dist('paths.js'));
 const { HOST_CLASSES } = await import(dist('hosts.js'));
 
 const cell = (text) => String(text).replace(/\|/g, '\\|');
-const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+const table = (head, rows) =>
+  [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ].join('\n');
 const set = await loadRuleSet([], []);
 const tables = {
-  'reason-codes': table(['reason_code', 'title', 'meaning'], Object.entries(REASON_CODES).map(([k, v]) => [`\`${k}\``, v.title, v.meaning])),
-  'match-keys': table(['key', 'meaning'], Object.entries(RULE_MATCH_SCHEMA.properties).map(([k, v]) => [`\`${k}\``, v.description])),
-  'path-classes': table(['class', 'meaning'], Object.entries(BUILTIN_PATH_CLASSES).map(([k, v]) => [`\`${k}\``, v])),
-  'host-classes': table(['class', 'meaning'], Object.entries(HOST_CLASSES).map(([k, v]) => [`\`${k}\``, v])),
-  rules: table(['rule id', 'score', 'reason_code', 'what', 'file'], set.rules.map((r) => [`\`${r.id}\``, `${r.score}${r.action ? ` (${r.action})` : ''}`, `\`${r.reasonCode}\``, r.title, path.basename(r.origin)])),
+  'reason-codes': table(
+    ['reason_code', 'title', 'meaning'],
+    Object.entries(REASON_CODES).map(([k, v]) => [`\`${k}\``, v.title, v.meaning]),
+  ),
+  'match-keys': table(
+    ['key', 'meaning'],
+    Object.entries(RULE_MATCH_SCHEMA.properties).map(([k, v]) => [`\`${k}\``, v.description]),
+  ),
+  'path-classes': table(
+    ['class', 'meaning'],
+    Object.entries(BUILTIN_PATH_CLASSES).map(([k, v]) => [`\`${k}\``, v]),
+  ),
+  'host-classes': table(
+    ['class', 'meaning'],
+    Object.entries(HOST_CLASSES).map(([k, v]) => [`\`${k}\``, v]),
+  ),
+  rules: table(
+    ['rule id', 'score', 'reason_code', 'what', 'file'],
+    set.rules.map((r) => [
+      `\`${r.id}\``,
+      `${r.score}${r.action ? ` (${r.action})` : ''}`,
+      `\`${r.reasonCode}\``,
+      r.title,
+      path.basename(r.origin),
+    ]),
+  ),
 };
 const file = path.join(root, 'docs/risk.md');
 let text = readFileSync(file, 'utf8');

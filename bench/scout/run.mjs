@@ -46,7 +46,19 @@ for (const { name, dir } of repos) {
   const coldStart = performance.now();
   const first = await client.callTool({ name: 'recon_scout', arguments: {} }, undefined, { timeout: 600_000 });
   const coldMs = Math.round(performance.now() - coldStart);
-  const cold = { repo: name, files: index.stats().files, definitions: index.stats().definitions, index_ready_ms: indexMs, tool: 'recon_scout', args: '{} first call (graphs built, PageRank computed)', first_ms: coldMs, median_ms: coldMs, text_chars: first.content[0].text.length, json_chars: JSON.stringify(first.structuredContent).length, detail: '' };
+  const cold = {
+    repo: name,
+    files: index.stats().files,
+    definitions: index.stats().definitions,
+    index_ready_ms: indexMs,
+    tool: 'recon_scout',
+    args: '{} first call (graphs built, PageRank computed)',
+    first_ms: coldMs,
+    median_ms: coldMs,
+    text_chars: first.content[0].text.length,
+    json_chars: JSON.stringify(first.structuredContent).length,
+    detail: '',
+  };
   rows.push(cold);
   console.log(JSON.stringify(cold));
   const zoom = first.structuredContent?.zoom_targets?.[0]?.path;
@@ -75,7 +87,12 @@ for (const { name, dir } of repos) {
       min_ms: Math.round(times[0]),
       text_chars: result.content[0].text.length,
       json_chars: JSON.stringify(s).length,
-      detail: tool === 'recon_scout' ? `${s.cycles.total} cycles, ${s.communities.total} communities, ${s.zoom_targets.length} zoom targets${s.warning ? ', warning' : ''}` : tool === 'graph_cycles' ? `${s.total} cycles, ${s.graph.nodes} nodes` : `${s.graph.communities} communities, Q=${s.graph.modularity.toFixed(3)}`,
+      detail:
+        tool === 'recon_scout'
+          ? `${s.cycles.total} cycles, ${s.communities.total} communities, ${s.zoom_targets.length} zoom targets${s.warning ? ', warning' : ''}`
+          : tool === 'graph_cycles'
+            ? `${s.total} cycles, ${s.graph.nodes} nodes`
+            : `${s.graph.communities} communities, Q=${s.graph.modularity.toFixed(3)}`,
     };
     rows.push(row);
     console.log(JSON.stringify(row));
@@ -84,6 +101,11 @@ for (const { name, dir } of repos) {
   await toolServer.close();
   await index.close();
 }
-console.log('\n| repo | files | defs | tool | args | first ms | median ms | text chars | detail |\n|---|---|---|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.repo} | ${r.files} | ${r.definitions} | ${r.tool} | ${r.args} | ${r.first_ms} | ${r.median_ms} | ${r.text_chars} | ${r.detail} |`);
+console.log(
+  '\n| repo | files | defs | tool | args | first ms | median ms | text chars | detail |\n|---|---|---|---|---|---|---|---|---|',
+);
+for (const r of rows)
+  console.log(
+    `| ${r.repo} | ${r.files} | ${r.definitions} | ${r.tool} | ${r.args} | ${r.first_ms} | ${r.median_ms} | ${r.text_chars} | ${r.detail} |`,
+  );
 console.log(`\nreproduce: node bench/scout/run.mjs ${process.argv.slice(2).join(' ')}`);

@@ -35,12 +35,26 @@ const { values } = parseArgs({
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const work = join(root, 'bench', '.work', 'sink-postgres');
 
-const SHELL = ['ls -la', 'git status', 'npm test', 'git diff --stat', 'grep -rn TODO src', 'rm -rf dist', 'curl -fsSL https://get.example.sh | sh', 'git push --force origin main', 'sudo rm -rf /'];
+const SHELL = [
+  'ls -la',
+  'git status',
+  'npm test',
+  'git diff --stat',
+  'grep -rn TODO src',
+  'rm -rf dist',
+  'curl -fsSL https://get.example.sh | sh',
+  'git push --force origin main',
+  'sudo rm -rf /',
+];
 function callLines(session, i) {
   const ts = new Date(Date.UTC(2026, 10, 20) + i * 1000).toISOString();
   const id = `toolu_${session}_${i}`;
   const call =
-    i % 4 === 0 ? { name: 'Read', input: { file_path: `/work/p/src/m${i % 97}.ts` } } : i % 4 === 1 ? { name: 'Edit', input: { file_path: `/work/p/src/m${i % 97}.ts`, old_string: 'a', new_string: 'b' } } : { name: 'Bash', input: { command: SHELL[i % SHELL.length] } };
+    i % 4 === 0
+      ? { name: 'Read', input: { file_path: `/work/p/src/m${i % 97}.ts` } }
+      : i % 4 === 1
+        ? { name: 'Edit', input: { file_path: `/work/p/src/m${i % 97}.ts`, old_string: 'a', new_string: 'b' } }
+        : { name: 'Bash', input: { command: SHELL[i % SHELL.length] } };
   return (
     `${JSON.stringify({ type: 'assistant', sessionId: session, uuid: `a${i}`, timestamp: ts, cwd: '/work/p', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: call.name, input: call.input }] } })}\n` +
     `${JSON.stringify({ type: 'user', sessionId: session, uuid: `u${i}`, timestamp: ts, cwd: '/work/p', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok\n'.repeat(10) }] } })}\n`
@@ -52,13 +66,32 @@ function makeHome(name, url, extraOptions = '') {
   rmSync(home, { recursive: true, force: true });
   mkdirSync(join(home, '.agentgov'), { recursive: true, mode: 0o700 });
   mkdirSync(join(home, '.agentx', 'projects', '-work-p'), { recursive: true });
-  const env = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov'), AGENTX_HOME: join(home, '.agentx'), BENCH_PG_URL: url };
+  const env = {
+    ...process.env,
+    HOME: home,
+    AGENTGOV_HOME: join(home, '.agentgov'),
+    AGENTX_HOME: join(home, '.agentx'),
+    BENCH_PG_URL: url,
+  };
   delete env.AGENTGOV_CONFIG;
-  return { home, env, projects: join(home, '.agentx', 'projects'), db: join(home, '.agentgov', 'system.db'), config: join(home, '.agentgov', 'config.yaml'), extraOptions };
+  return {
+    home,
+    env,
+    projects: join(home, '.agentx', 'projects'),
+    db: join(home, '.agentgov', 'system.db'),
+    config: join(home, '.agentgov', 'config.yaml'),
+    extraOptions,
+  };
 }
 
 function writeConfig(h, jsonl) {
-  const lines = ['bundled_plugins: all', 'score: { enabled: false }', 'plugins:', "  - plugin: '@agentgov/plugin-sink-postgres'", "    options: { url: '${BENCH_PG_URL}'" + h.extraOptions + ' }'];
+  const lines = [
+    'bundled_plugins: all',
+    'score: { enabled: false }',
+    'plugins:',
+    "  - plugin: '@agentgov/plugin-sink-postgres'",
+    "    options: { url: '${BENCH_PG_URL}'" + h.extraOptions + ' }',
+  ];
   if (jsonl) lines.push("  - plugin: '@agentgov/plugin-sink-jsonl'", `    options: { path: '${jsonl}' }`);
   writeFileSync(h.config, `${lines.join('\n')}\n`);
 }
@@ -111,7 +144,11 @@ async function benchReplay(cluster, events) {
     total += n;
   }
   const start = performance.now();
-  const child = spawn(process.execPath, [cli, 'replay', h.projects, '--adapter', 'agentx-code', '--log-level', 'WARNING'], { env: h.env, cwd: h.home, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [cli, 'replay', h.projects, '--adapter', 'agentx-code', '--log-level', 'WARNING'],
+    { env: h.env, cwd: h.home, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
   const exited = new Promise((r) => child.on('exit', (code) => r(code)));
@@ -120,7 +157,7 @@ async function benchReplay(cluster, events) {
   const jsonlState = { offset: 0, lines: 0 };
   const first = { jsonl: null, pg: null };
   const last = { jsonl: null, pg: null };
-  for (let final = false; ; ) {
+  for (let final = false; ;) {
     final = done; // one more look after the replay exited: its closing flush may have landed the last rows
     const t = (performance.now() - start) / 1000;
     const j = countNewlines(jsonl, jsonlState);
@@ -134,14 +171,26 @@ async function benchReplay(cluster, events) {
   }
   const code = await exited;
   const wall = (performance.now() - start) / 1000;
-  if (code !== 0 || last.jsonl === null || last.pg === null) throw new Error(`replay failed (${code}) or a sink is short (jsonl ${jsonlState.lines}, last ${JSON.stringify(last)}):\n${stderr}`);
-  const [dup] = await cluster.query('bench_replay', 'SELECT count(*)::int AS n, count(DISTINCT id)::int AS d FROM agentgov.events');
+  if (code !== 0 || last.jsonl === null || last.pg === null)
+    throw new Error(
+      `replay failed (${code}) or a sink is short (jsonl ${jsonlState.lines}, last ${JSON.stringify(last)}):\n${stderr}`,
+    );
+  const [dup] = await cluster.query(
+    'bench_replay',
+    'SELECT count(*)::int AS n, count(DISTINCT id)::int AS d FROM agentgov.events',
+  );
   const result = {
     bench: 'sink-postgres/replay',
     events: total,
     replay_wall_s: +wall.toFixed(2),
     jsonl: { first_s: first.jsonl, last_s: +last.jsonl.toFixed(2), events_per_s: Math.round(total / last.jsonl) },
-    postgres: { first_s: first.pg, last_s: +last.pg.toFixed(2), events_per_s: Math.round(total / last.pg), rows: dup.n, distinct: dup.d },
+    postgres: {
+      first_s: first.pg,
+      last_s: +last.pg.toFixed(2),
+      events_per_s: Math.round(total / last.pg),
+      rows: dup.n,
+      distinct: dup.d,
+    },
     ratio: +(last.jsonl / last.pg).toFixed(3),
     load: loadavg().map((l) => +l.toFixed(2)),
   };
@@ -155,11 +204,20 @@ function outboxState(dbFile) {
     const pending = db.prepare('SELECT count(*) AS n, min(enqueued_at) AS oldest FROM sink_outbox').get();
     let bytes = null;
     try {
-      bytes = db.prepare("SELECT sum(pgsize) AS b FROM dbstat WHERE name IN ('sink_outbox', 'sink_outbox_sink_assessment_idx', 'sink_outbox_sink_seq_idx')").get().b;
+      bytes = db
+        .prepare(
+          "SELECT sum(pgsize) AS b FROM dbstat WHERE name IN ('sink_outbox', 'sink_outbox_sink_assessment_idx', 'sink_outbox_sink_seq_idx')",
+        )
+        .get().b;
     } catch {
       // dbstat not compiled in
     }
-    return { pending: pending.n, oldest: pending.oldest, bytes, fileBytes: statSync(dbFile).size + (statSync(`${dbFile}-wal`, { throwIfNoEntry: false })?.size ?? 0) };
+    return {
+      pending: pending.n,
+      oldest: pending.oldest,
+      bytes,
+      fileBytes: statSync(dbFile).size + (statSync(`${dbFile}-wal`, { throwIfNoEntry: false })?.size ?? 0),
+    };
   } finally {
     db.close();
   }
@@ -171,7 +229,11 @@ async function benchOutage(cluster, rate, outageS, warmupS) {
   writeConfig(h);
   const capture = join(h.projects, '-work-p', 'live.jsonl');
   writeFileSync(capture, '');
-  const watch = spawn(process.execPath, [cli, 'watch', '--no-score', '--log-level', 'WARNING'], { env: h.env, cwd: h.home, stdio: ['ignore', 'ignore', 'pipe'] });
+  const watch = spawn(process.execPath, [cli, 'watch', '--no-score', '--log-level', 'WARNING'], {
+    env: h.env,
+    cwd: h.home,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   watch.stderr.on('data', (c) => (stderr += c));
   await sleep(3000);
@@ -221,7 +283,12 @@ async function benchOutage(cluster, rate, outageS, warmupS) {
     rate_per_s: rate,
     outage_s: +((restartedAt - stoppedAt) / 1000).toFixed(1),
     in_pg_before_outage: beforeOutage,
-    outbox_at_restart: { rows: atRestart.pending, bytes: atRestart.bytes, bytes_per_row: atRestart.bytes && atRestart.pending ? Math.round(atRestart.bytes / atRestart.pending) : null, system_db_bytes: atRestart.fileBytes },
+    outbox_at_restart: {
+      rows: atRestart.pending,
+      bytes: atRestart.bytes,
+      bytes_per_row: atRestart.bytes && atRestart.pending ? Math.round(atRestart.bytes / atRestart.pending) : null,
+      system_db_bytes: atRestart.fileBytes,
+    },
     events_written_by_restart: writtenAtRestart,
     first_delivery_after_restart_s: firstDeliveryS,
     drain_s: drainS,
@@ -238,16 +305,27 @@ const cluster = await startPostgres();
 try {
   const only = values.only;
   const a = only === 'outage' ? null : await benchReplay(cluster, Number(values.events));
-  const b = only === 'replay' ? null : await benchOutage(cluster, Number(values.rate), Number(values.outage), Number(values.warmup));
+  const b =
+    only === 'replay'
+      ? null
+      : await benchOutage(cluster, Number(values.rate), Number(values.outage), Number(values.warmup));
   console.log('\n| measure | value |\n|---|---|');
   if (a) {
-    console.log(`| replay of ${a.events} events, jsonl sink | last record at ${a.jsonl.last_s} s: ${a.jsonl.events_per_s} events/s |`);
-    console.log(`| same run, postgres sink | last row at ${a.postgres.last_s} s: ${a.postgres.events_per_s} events/s (${a.postgres.rows} rows, ${a.postgres.distinct} distinct) |`);
+    console.log(
+      `| replay of ${a.events} events, jsonl sink | last record at ${a.jsonl.last_s} s: ${a.jsonl.events_per_s} events/s |`,
+    );
+    console.log(
+      `| same run, postgres sink | last row at ${a.postgres.last_s} s: ${a.postgres.events_per_s} events/s (${a.postgres.rows} rows, ${a.postgres.distinct} distinct) |`,
+    );
     console.log(`| postgres / jsonl | ${a.ratio} |`);
   }
   if (b) {
-    console.log(`| outbox after a ${b.outage_s} s outage at ${b.rate_per_s} events/s | ${b.outbox_at_restart.rows} rows, ${b.outbox_at_restart.bytes ?? '?'} bytes (${b.outbox_at_restart.bytes_per_row ?? '?'} B/row) |`);
-    console.log(`| drain after the restart | first delivery ${b.first_delivery_after_restart_s} s, drained ${b.drain_s} s |`);
+    console.log(
+      `| outbox after a ${b.outage_s} s outage at ${b.rate_per_s} events/s | ${b.outbox_at_restart.rows} rows, ${b.outbox_at_restart.bytes ?? '?'} bytes (${b.outbox_at_restart.bytes_per_row ?? '?'} B/row) |`,
+    );
+    console.log(
+      `| drain after the restart | first delivery ${b.first_delivery_after_restart_s} s, drained ${b.drain_s} s |`,
+    );
   }
 } finally {
   cluster.destroy();

@@ -3,13 +3,28 @@
 import { seededRandom } from '@agentgov/core';
 
 const JS_OPERATORS = [
-  ['===', '!=='], ['!==', '==='], [' == ', ' != '], [' != ', ' == '],
-  [' <= ', ' > '], [' >= ', ' < '], [' < ', ' >= '], [' > ', ' <= '],
-  ['&&', '||'], ['||', '&&'],
+  ['===', '!=='],
+  ['!==', '==='],
+  [' == ', ' != '],
+  [' != ', ' == '],
+  [' <= ', ' > '],
+  [' >= ', ' < '],
+  [' < ', ' >= '],
+  [' > ', ' <= '],
+  ['&&', '||'],
+  ['||', '&&'],
 ];
 const PY_OPERATORS = [
-  [' == ', ' != '], [' != ', ' == '], [' <= ', ' > '], [' >= ', ' < '], [' < ', ' >= '], [' > ', ' <= '],
-  [' and ', ' or '], [' or ', ' and '], [' is not ', ' is '], [' not in ', ' in '],
+  [' == ', ' != '],
+  [' != ', ' == '],
+  [' <= ', ' > '],
+  [' >= ', ' < '],
+  [' < ', ' >= '],
+  [' > ', ' <= '],
+  [' and ', ' or '],
+  [' or ', ' and '],
+  [' is not ', ' is '],
+  [' not in ', ' in '],
 ];
 
 /** Whether offset `at` of `line` lies outside string literals (quote counting; good enough for mutant sampling). */
@@ -62,29 +77,62 @@ export function mutationPoints(file, text) {
       for (const at of occurrences(code, from)) {
         if (!outsideStrings(code, at)) continue;
         // `==` inside `===`, `<` inside `<<` or `=>`: only whole operators.
-        if (!python && (from === ' == ' || from === ' != ') && (code[at - 1] === '=' || code[at + from.length] === '=')) continue;
-        points.push({ file, line, kind: 'operator', before: source, after: source.slice(0, at) + to + source.slice(at + from.length) });
+        if (!python && (from === ' == ' || from === ' != ') && (code[at - 1] === '=' || code[at + from.length] === '='))
+          continue;
+        points.push({
+          file,
+          line,
+          kind: 'operator',
+          before: source,
+          after: source.slice(0, at) + to + source.slice(at + from.length),
+        });
       }
     }
     const [t, f] = python ? ['True', 'False'] : ['true', 'false'];
-    for (const [from, to] of [[t, f], [f, t]]) {
+    for (const [from, to] of [
+      [t, f],
+      [f, t],
+    ]) {
       for (const at of occurrences(code, from)) {
-        if (!outsideStrings(code, at) || /[\w$]/.test(code[at - 1] ?? '') || /[\w$]/.test(code[at + from.length] ?? '')) continue;
-        points.push({ file, line, kind: 'constant', before: source, after: source.slice(0, at) + to + source.slice(at + from.length) });
+        if (!outsideStrings(code, at) || /[\w$]/.test(code[at - 1] ?? '') || /[\w$]/.test(code[at + from.length] ?? ''))
+          continue;
+        points.push({
+          file,
+          line,
+          kind: 'constant',
+          before: source,
+          after: source.slice(0, at) + to + source.slice(at + from.length),
+        });
       }
     }
     for (const match of code.matchAll(/(?<![\w$.])(\d+)(?![\w$.])/g)) {
       if (!outsideStrings(code, match.index)) continue;
       const value = Number(match[1]);
-      points.push({ file, line, kind: 'constant', before: source, after: source.slice(0, match.index) + String(value + 1) + source.slice(match.index + match[1].length) });
+      points.push({
+        file,
+        line,
+        kind: 'constant',
+        before: source,
+        after: source.slice(0, match.index) + String(value + 1) + source.slice(match.index + match[1].length),
+      });
     }
     const indent = source.slice(0, source.length - source.trimStart().length);
     if (python) {
       const next = lines.slice(index + 1).find((l) => l.trim() !== '') ?? '';
       const nextIndent = next.length - next.trimStart().length;
-      const simple = !/[:\\,([{]$/.test(trimmed) && !/^(return|raise|yield|def |class |if |elif |else|for |while |try|except|finally|with |import |from |pass|break|continue|@|\)|\]|\})/.test(trimmed);
-      if (simple && nextIndent <= indent.length && !/^[)\]}]/.test(trimmed)) points.push({ file, line, kind: 'delete', before: source, after: `${indent}pass` });
-    } else if (/;\s*$/.test(trimmed) && !/^(var|let|const|return|throw|break|continue|}|\)|case|default)\b/.test(trimmed) && /^[\w$.[\]'"]+\s*(\(|=[^=>])/.test(trimmed) && !trimmed.includes('function')) {
+      const simple =
+        !/[:\\,([{]$/.test(trimmed) &&
+        !/^(return|raise|yield|def |class |if |elif |else|for |while |try|except|finally|with |import |from |pass|break|continue|@|\)|\]|\})/.test(
+          trimmed,
+        );
+      if (simple && nextIndent <= indent.length && !/^[)\]}]/.test(trimmed))
+        points.push({ file, line, kind: 'delete', before: source, after: `${indent}pass` });
+    } else if (
+      /;\s*$/.test(trimmed) &&
+      !/^(var|let|const|return|throw|break|continue|}|\)|case|default)\b/.test(trimmed) &&
+      /^[\w$.[\]'"]+\s*(\(|=[^=>])/.test(trimmed) &&
+      !trimmed.includes('function')
+    ) {
       points.push({ file, line, kind: 'delete', before: source, after: `${indent};` });
     }
   });

@@ -21,7 +21,9 @@ let builtin;
 try {
   builtin = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule : require;
 } catch {
-  process.stderr.write(`agentgov: this Node (${process.version}) cannot run bin/agentgov.js without bin/package.json; use Node 20.16 or later${isGate ? ' — the call is blocked' : ''}\n`);
+  process.stderr.write(
+    `agentgov: this Node (${process.version}) cannot run bin/agentgov.js without bin/package.json; use Node 20.16 or later${isGate ? ' — the call is blocked' : ''}\n`,
+  );
   process.exit(isGate ? 2 : 70);
 }
 const { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } = builtin('node:fs');
@@ -35,7 +37,9 @@ const binDir = typeof __dirname === 'string' ? __dirname : path.dirname(realpath
 const main = path.join(binDir, '..', 'dist', 'src', 'main.js');
 if (!existsSync(main)) {
   const checkout = path.join(binDir, '..', '..');
-  process.stderr.write(`agentgov: the build output ${main} is missing; build it with \`npm run build\` in ${checkout} (npm ci installs but does not build)\n`);
+  process.stderr.write(
+    `agentgov: the build output ${main} is missing; build it with \`npm run build\` in ${checkout} (npm ci installs but does not build)\n`,
+  );
   process.exit(isGate ? 2 : 70);
 }
 
@@ -49,7 +53,8 @@ function freshGateBundle() {
       const stat = statSync(path.resolve(dir, file));
       if (stat.mtimeMs !== mtimeMs || stat.size !== size) return undefined;
     }
-    const cacheFile = typeof cache === 'string' && /^gate-[0-9a-f]{16}\.cache$/.test(cache) ? path.join(dir, cache) : undefined;
+    const cacheFile =
+      typeof cache === 'string' && /^gate-[0-9a-f]{16}\.cache$/.test(cache) ? path.join(dir, cache) : undefined;
     return { file: path.join(dir, 'gate.cjs'), cacheFile };
   } catch {
     return undefined;
@@ -74,9 +79,19 @@ function loadGateBundle({ file, cacheFile }) {
   const script = new vm.Script(source, { filename: file, cachedData });
   const module = { exports: {}, filename: file };
   const dir = path.dirname(file);
-  const gateImport = (specifier) => import(/^\.\.?\//.test(specifier) ? pathToFileURL(path.resolve(dir, specifier)).href : specifier);
-  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dir, gateImport);
-  if (cacheFile) trace(cachedData === undefined ? 'no code cache yet' : script.cachedDataRejected ? 'code cache turned down by this Node' : 'code cache used');
+  const gateImport = (specifier) =>
+    import(/^\.\.?\//.test(specifier) ? pathToFileURL(path.resolve(dir, specifier)).href : specifier);
+  script
+    .runInThisContext()
+    .call(module.exports, module.exports, Module.createRequire(file), module, file, dir, gateImport);
+  if (cacheFile)
+    trace(
+      cachedData === undefined
+        ? 'no code cache yet'
+        : script.cachedDataRejected
+          ? 'code cache turned down by this Node'
+          : 'code cache used',
+    );
   const writeCache =
     cacheFile && (cachedData === undefined || script.cachedDataRejected)
       ? () => {
@@ -103,7 +118,9 @@ const trace = (message) => {
 
 /** Any exit but 0 or 2 under an agent's hook lets the call run ungoverned: a broken build blocks it. */
 function fail(error) {
-  process.stderr.write(`agentgov: ${isGate ? 'internal error, the call is blocked: ' : ''}${(error && error.stack) || error}\n`);
+  process.stderr.write(
+    `agentgov: ${isGate ? 'internal error, the call is blocked: ' : ''}${(error && error.stack) || error}\n`,
+  );
   process.exit(isGate ? 2 : 70);
 }
 
@@ -119,7 +136,10 @@ async function start() {
       trace(`the gate bundle cannot be loaded (${(error && error.message) || error}); using ${main}`);
       hook = undefined; // main.js decides, as it would without a bundle
     }
-  } else if (isGate) trace(`${bundleOff ? 'gate bundle off (AGENTGOV_GATE_BUNDLE=0)' : 'no gate bundle made from this build'}; using ${main}`);
+  } else if (isGate)
+    trace(
+      `${bundleOff ? 'gate bundle off (AGENTGOV_GATE_BUNDLE=0)' : 'no gate bundle made from this build'}; using ${main}`,
+    );
   const format = hook && typeof hook.gateFormatOf === 'function' ? hook.gateFormatOf(process.argv.slice(3)) : undefined;
   if (format) {
     trace('running from the gate bundle');

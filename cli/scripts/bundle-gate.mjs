@@ -24,7 +24,9 @@ const distSrc = path.join(cliDir, 'dist', 'src');
 const outDir = path.join(cliDir, 'dist', 'gate-bundle');
 
 /** Loaded by dynamic import only on the full start or the CLI: kept as the files tsc wrote. */
-const OUTSIDE = ['cli.js', 'gate/assess-full.js', 'gate/assess-subset.js', 'config-trust.js', 'risk/rules.js'].map((f) => path.join(distSrc, f));
+const OUTSIDE = ['cli.js', 'gate/assess-full.js', 'gate/assess-subset.js', 'config-trust.js', 'risk/rules.js'].map(
+  (f) => path.join(distSrc, f),
+);
 
 const relativeUrl = (from, to) => {
   const rel = path.relative(from, to).split(path.sep).join('/');
@@ -53,7 +55,9 @@ const IMPORT_MARK = '__gate_import__:';
 const outsidePath = (args, target) => {
   if (args.kind === 'dynamic-import') return `${IMPORT_MARK}${target}`;
   if (args.kind === 'require-call' || target.startsWith('node:')) return target;
-  throw new Error(`${args.importer} imports ${args.path} statically: a module outside the gate bundle is reached by import() only`);
+  throw new Error(
+    `${args.importer} imports ${args.path} statically: a module outside the gate bundle is reached by import() only`,
+  );
 };
 
 const keepOutside = {
@@ -85,14 +89,20 @@ const keepOutside = {
 // loaded only when a hook asks for it).
 const { gateFormatModules } = await import(pathToFileURL(path.join(distSrc, 'gate', 'formats.js')).href);
 const found = gateFormatModules();
-const formats = [...found].map(([name, url]) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(relativeUrl(cliDir, fileURLToPath(url)))}),`);
+const formats = [...found].map(
+  ([name, url]) =>
+    `  ${JSON.stringify(name)}: () => import(${JSON.stringify(relativeUrl(cliDir, fileURLToPath(url)))}),`,
+);
 const entry = [
   "import { registerCompiledGateFormats } from './dist/src/gate/formats.js';",
   `registerCompiledGateFormats({\n${formats.join('\n')}\n});`,
   "export { gateFormatOf, runGateHook } from './dist/src/gate/hook-main.js';",
 ].join('\n');
 // What formats.js reads to find the formats: a change to any of them makes the bundle stale.
-const manifests = [path.join(cliDir, 'package.json'), ...[...found.values()].map((url) => manifestOf(fileURLToPath(url)))];
+const manifests = [
+  path.join(cliDir, 'package.json'),
+  ...[...found.values()].map((url) => manifestOf(fileURLToPath(url))),
+];
 
 const bundleFile = path.join(outDir, 'gate.cjs');
 rmSync(outDir, { recursive: true, force: true });
@@ -119,9 +129,16 @@ const result = await build({
 // import("__gate_import__:X") → __gateImport("X"): the loader bin/agentgov.js passes in; no other import() may remain.
 const marked = readFileSync(bundleFile, 'utf8');
 const bundled = marked.replaceAll(`import("${IMPORT_MARK}`, '__gateImport("');
-if (bundled.includes(IMPORT_MARK) || /\bawait import\(/.test(bundled)) throw new Error(`${bundleFile}: an import() is left that bin/agentgov.js cannot serve`);
+if (bundled.includes(IMPORT_MARK) || /\bawait import\(/.test(bundled))
+  throw new Error(`${bundleFile}: an import() is left that bin/agentgov.js cannot serve`);
 writeFileSync(bundleFile, bundled);
-const inputs = [...Object.keys(result.metafile.inputs).filter((f) => f !== 'gate-entry.js').map((f) => path.resolve(cliDir, f)), ...manifests, bundleFile];
+const inputs = [
+  ...Object.keys(result.metafile.inputs)
+    .filter((f) => f !== 'gate-entry.js')
+    .map((f) => path.resolve(cliDir, f)),
+  ...manifests,
+  bundleFile,
+];
 const built_from = inputs.map((file) => {
   const stat = statSync(file);
   return [relativeUrl(outDir, file), stat.mtimeMs, stat.size];
@@ -135,13 +152,29 @@ writeFileSync(path.join(outDir, 'stamp.json'), `${JSON.stringify({ built_from, c
 // cache) and a second on the lean path, whose compiled functions are the ones kept.
 const warmHome = mkdtempSync(path.join(tmpdir(), 'agentgov-gate-warm-'));
 try {
-  const env = { ...process.env, HOME: warmHome, AGENTGOV_HOME: path.join(warmHome, '.agentgov'), AGENTX_HOME: path.join(warmHome, '.agentx'), AGENTGOV_GATE_PROBE: '1' };
+  const env = {
+    ...process.env,
+    HOME: warmHome,
+    AGENTGOV_HOME: path.join(warmHome, '.agentgov'),
+    AGENTX_HOME: path.join(warmHome, '.agentx'),
+    AGENTGOV_GATE_PROBE: '1',
+  };
   delete env.AGENTGOV_CONFIG;
   delete env.AGENTGOV_GATE_BUNDLE;
   const call = (command) => {
-    const input = JSON.stringify({ tool_name: 'Bash', arguments: { command }, session_id: 'agentgov-build', cwd: warmHome });
-    const run = spawnSync(process.execPath, [path.join(cliDir, 'bin', 'agentgov.js'), 'gate', '--stdin', '--format', 'json'], { env, input, encoding: 'utf8', cwd: warmHome });
-    if (run.status !== 0) throw new Error(`warming the gate's code cache: the gate exited ${run.status}: ${run.stderr}`);
+    const input = JSON.stringify({
+      tool_name: 'Bash',
+      arguments: { command },
+      session_id: 'agentgov-build',
+      cwd: warmHome,
+    });
+    const run = spawnSync(
+      process.execPath,
+      [path.join(cliDir, 'bin', 'agentgov.js'), 'gate', '--stdin', '--format', 'json'],
+      { env, input, encoding: 'utf8', cwd: warmHome },
+    );
+    if (run.status !== 0)
+      throw new Error(`warming the gate's code cache: the gate exited ${run.status}: ${run.stderr}`);
   };
   call('ls');
   rmSync(path.join(outDir, code_cache), { force: true });
@@ -153,4 +186,6 @@ try {
   rmSync(warmHome, { recursive: true, force: true });
 }
 const cached = existsSync(path.join(outDir, code_cache));
-console.log(`gate bundle: ${inputs.length - manifests.length - 1} modules and ${formats.length} hook formats → ${path.relative(cliDir, outDir)}/gate.cjs (${Date.now() - started} ms)${cached ? ', with its code cache' : ', no code cache (this Node cannot make one)'}`);
+console.log(
+  `gate bundle: ${inputs.length - manifests.length - 1} modules and ${formats.length} hook formats → ${path.relative(cliDir, outDir)}/gate.cjs (${Date.now() - started} ms)${cached ? ', with its code cache' : ', no code cache (this Node cannot make one)'}`,
+);

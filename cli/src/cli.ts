@@ -11,16 +11,32 @@ export interface RunContext {
 
 /** What an option's value is, as usage text shows it (`--config PATH`); other options show `VALUE`. */
 const PLACEHOLDERS: Record<string, string> = {
-  '--config': 'PATH', '--repo': 'PATH', '--project': 'PATH', '--output': 'PATH', '--db': 'PATH',
-  '--listen': 'HOST:PORT', '--http': 'HOST:PORT', '--frameworks': 'A,B', '--format': 'FORMAT',
-  '--log-level': 'LEVEL', '--adapter': 'NAME', '--scope': 'SCOPE', '--since': 'DATE', '--until': 'DATE', '--by': 'KEY',
+  '--config': 'PATH',
+  '--repo': 'PATH',
+  '--project': 'PATH',
+  '--output': 'PATH',
+  '--db': 'PATH',
+  '--listen': 'HOST:PORT',
+  '--http': 'HOST:PORT',
+  '--frameworks': 'A,B',
+  '--format': 'FORMAT',
+  '--log-level': 'LEVEL',
+  '--adapter': 'NAME',
+  '--scope': 'SCOPE',
+  '--since': 'DATE',
+  '--until': 'DATE',
+  '--by': 'KEY',
   '--store': 'NAME',
 };
 
 /** clipanion 3 prints an option's value as `#0`; usage text names it instead, and option tables stay aligned. */
 export function namedPlaceholders(text: string): string {
   const named = text.replace(/(--?[\w-]+(?:,--?[\w-]+)*)((?: #\d+)+)/g, (_all, names: string, values: string) => {
-    const placeholder = names.split(',').map((n) => PLACEHOLDERS[n]).find(Boolean) ?? 'VALUE';
+    const placeholder =
+      names
+        .split(',')
+        .map((n) => PLACEHOLDERS[n])
+        .find(Boolean) ?? 'VALUE';
     return `${names}${values.replace(/#\d+/g, placeholder)}`;
   });
   return realignOptionTables(named);
@@ -60,7 +76,13 @@ class VersionAliasCommand extends Builtins.VersionCommand {
 }
 
 export function buildCli(): Cli {
-  const cli = new AgentgovCli({ binaryLabel: 'agentgov', binaryName: 'agentgov', binaryVersion: CLI_VERSION, enableCapture: false, enableColors: false });
+  const cli = new AgentgovCli({
+    binaryLabel: 'agentgov',
+    binaryName: 'agentgov',
+    binaryVersion: CLI_VERSION,
+    enableCapture: false,
+    enableColors: false,
+  });
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
   cli.register(VersionAliasCommand);

@@ -13,7 +13,11 @@ export function configSchemaPath(): string {
 export function renderDefaultConfig(): string {
   const defaults = defaultConfig() as unknown as Record<string, unknown>;
   const properties = CONFIG_SCHEMA.properties as Record<string, { description?: string }>;
-  const lines = [`# yaml-language-server: $schema=${configSchemaPath()}`, '# agentgov configuration. Check it with `agentgov config validate`; see docs/config.md.', ''];
+  const lines = [
+    `# yaml-language-server: $schema=${configSchemaPath()}`,
+    '# agentgov configuration. Check it with `agentgov config validate`; see docs/config.md.',
+    '',
+  ];
   for (const [key, value] of Object.entries(defaults)) {
     const description = properties[key]?.description;
     if (description) lines.push(`# ${description}`);

@@ -49,7 +49,10 @@ export function isTrusted(file: string, env: NodeJS.ProcessEnv = process.env): b
 }
 
 /** Trusts (or with `revoke`, forgets) a project config as it is now. */
-export function setTrust(file: string, options: { revoke?: boolean; env?: NodeJS.ProcessEnv } = {}): { file: string; sha256?: string } {
+export function setTrust(
+  file: string,
+  options: { revoke?: boolean; env?: NodeJS.ProcessEnv } = {},
+): { file: string; sha256?: string } {
   const env = options.env ?? process.env;
   const store = readStore(env);
   let sha256: string | undefined;
@@ -71,13 +74,26 @@ export function setTrust(file: string, options: { revoke?: boolean; env?: NodeJS
  * own file as the floor and refused every project value that would loosen it (core's layers.ts);
  * here the plugins and rule files the project added are dropped unless the project is trusted.
  */
-export function applyProjectPolicy(loaded: LoadedConfig, env: NodeJS.ProcessEnv = process.env): { loaded: LoadedConfig; ignored: string[] } {
+export function applyProjectPolicy(
+  loaded: LoadedConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): { loaded: LoadedConfig; ignored: string[] } {
   const ignored = [...(loaded.ignored ?? [])];
   const project = loaded.layers?.find((layer) => layer.role === 'project');
   const added = loaded.projectAdded ?? { plugins: [], rules: [] };
-  if (!project || (!added.plugins.length && !added.rules.length) || isTrusted(project.file, env)) return { loaded, ignored };
-  const config = { ...loaded.config, plugins: loaded.config.plugins.filter((p) => !added.plugins.includes(p)), risk: { ...loaded.config.risk, rules: loaded.config.risk.rules.filter((r) => !added.rules.includes(r)) } };
-  const named = [...added.plugins.map((p) => `plugin ${typeof p === 'string' ? p : p.plugin}`), ...added.rules.map((r) => `rule file ${r}`)];
-  ignored.push(`ignored ${named.join(', ')} named by the untrusted project config ${project.file}: review it, then run \`agentgov trust ${dirname(project.file)}\``);
+  if (!project || (!added.plugins.length && !added.rules.length) || isTrusted(project.file, env))
+    return { loaded, ignored };
+  const config = {
+    ...loaded.config,
+    plugins: loaded.config.plugins.filter((p) => !added.plugins.includes(p)),
+    risk: { ...loaded.config.risk, rules: loaded.config.risk.rules.filter((r) => !added.rules.includes(r)) },
+  };
+  const named = [
+    ...added.plugins.map((p) => `plugin ${typeof p === 'string' ? p : p.plugin}`),
+    ...added.rules.map((r) => `rule file ${r}`),
+  ];
+  ignored.push(
+    `ignored ${named.join(', ')} named by the untrusted project config ${project.file}: review it, then run \`agentgov trust ${dirname(project.file)}\``,
+  );
   return { loaded: { ...loaded, config }, ignored };
 }

@@ -45,7 +45,9 @@ describe('agentgov CLI', () => {
   it("every command's --help shows its options with their defaults", async () => {
     let optionsSeen = 0;
     for (const { path } of registeredCommands()) {
-      const words = (path.split(' [')[0] as string).split(' ').filter((w) => !w.startsWith('<') && !w.startsWith('#') && w === w.toLowerCase() && !w.startsWith('-'));
+      const words = (path.split(' [')[0] as string)
+        .split(' ')
+        .filter((w) => !w.startsWith('<') && !w.startsWith('#') && w === w.toLowerCase() && !w.startsWith('-'));
       const result = await runCli([...words, '--help'], { env: env() });
       expect(result.code, path).to.equal(0);
       expect(result.stdout, path).to.contain('Usage');
@@ -67,7 +69,9 @@ describe('agentgov CLI', () => {
   it('usage text names option values (--config PATH), never a #0 placeholder, in help pages and usage errors', async () => {
     const pages = [await runCli(['--help'], { env: env() }), await runCli(['status', '--bogus'], { env: env() })];
     for (const { path } of registeredCommands()) {
-      const words = (path.split(' [')[0] as string).split(' ').filter((w) => !w.startsWith('<') && !w.startsWith('-') && w === w.toLowerCase());
+      const words = (path.split(' [')[0] as string)
+        .split(' ')
+        .filter((w) => !w.startsWith('<') && !w.startsWith('-') && w === w.toLowerCase());
       pages.push(await runCli([...words, '--help'], { env: env() }));
     }
     for (const page of pages) expect(`${page.stdout}${page.stderr}`).to.not.match(/#\d/);
@@ -112,7 +116,10 @@ describe('agentgov CLI', () => {
   });
 
   it('runs the same command line through the module: `node cli <command>`', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI_PACKAGE_DIR, 'config', 'show', '--json'], { cwd: makeTempDir(), env: env() });
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI_PACKAGE_DIR, 'config', 'show', '--json'], {
+      cwd: makeTempDir(),
+      env: env(),
+    });
     expect(JSON.parse(stdout).source).to.equal('defaults');
   });
 

@@ -40,7 +40,11 @@ export abstract class AgentgovCommand extends Command {
 
   protected report(error: unknown): ExitCode {
     // core's paths module (gate path: no error catalog) throws plain errors carrying a catalog code.
-    if (!(error instanceof AgentgovError) && error instanceof Error && (error as NodeJS.ErrnoException).code === 'E_CONFIG_INVALID') {
+    if (
+      !(error instanceof AgentgovError) &&
+      error instanceof Error &&
+      (error as NodeJS.ErrnoException).code === 'E_CONFIG_INVALID'
+    ) {
       error = new AgentgovError('E_CONFIG_INVALID', error.message);
     }
     if (error instanceof AgentgovError) {
@@ -49,22 +53,32 @@ export abstract class AgentgovCommand extends Command {
     }
     const message = error instanceof Error ? error.message : String(error);
     this.context.stderr.write(`error [E_INTERNAL]: ${message}\n`);
-    if (this.logLevelOption() === 'DEBUG' && error instanceof Error && error.stack) this.context.stderr.write(`${error.stack}\n`);
+    if (this.logLevelOption() === 'DEBUG' && error instanceof Error && error.stack)
+      this.context.stderr.write(`${error.stack}\n`);
     return EXIT.INTERNAL;
   }
 }
 
 /** `--config PATH`, shared by every command that loads the configuration (resolution order in docs/config.md). */
 export const configOption = () =>
-  Option.String('--config', { description: 'Your config file (default: $AGENTGOV_CONFIG, else $AGENTGOV_HOME/config.yaml); ./agentgov.yaml merges over it, only tightening' });
+  Option.String('--config', {
+    description:
+      'Your config file (default: $AGENTGOV_CONFIG, else $AGENTGOV_HOME/config.yaml); ./agentgov.yaml merges over it, only tightening',
+  });
 
 /** `--log-level LEVEL`, shared by commands that log; checked by `toLogLevel` (a bad value is a usage error). */
 export const logLevelOption = () =>
-  Option.String('--log-level', 'INFO', { description: 'Logging verbosity: DEBUG, INFO, WARNING or ERROR (default: INFO)' });
+  Option.String('--log-level', 'INFO', {
+    description: 'Logging verbosity: DEBUG, INFO, WARNING or ERROR (default: INFO)',
+  });
 
 export function toLogLevel(value: string): LogLevel {
   const level = parseLogLevel(value);
-  if (!level) throw new AgentgovError('E_INVALID_ARGUMENT', `--log-level must be one of DEBUG, INFO, WARNING, ERROR (got ${value})`);
+  if (!level)
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `--log-level must be one of DEBUG, INFO, WARNING, ERROR (got ${value})`,
+    );
   return level;
 }
 

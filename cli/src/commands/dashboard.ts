@@ -26,14 +26,22 @@ export class DashboardCommand extends AgentgovCommand {
     ],
   });
 
-  listen = Option.String('--listen', { description: 'HOST:PORT to serve on (default: dashboard.listen, localhost:7332)' });
-  db = Option.String('--db', { description: 'A system.db to read (default: the configured store, else $AGENTGOV_HOME/system.db)' });
-  store = Option.String('--store', { description: 'Name of a configured store sink to read, e.g. postgres (default: the one readable store sink, if any)' });
+  listen = Option.String('--listen', {
+    description: 'HOST:PORT to serve on (default: dashboard.listen, localhost:7332)',
+  });
+  db = Option.String('--db', {
+    description: 'A system.db to read (default: the configured store, else $AGENTGOV_HOME/system.db)',
+  });
+  store = Option.String('--store', {
+    description:
+      'Name of a configured store sink to read, e.g. postgres (default: the one readable store sink, if any)',
+  });
   config = configOption();
 
   async run(): Promise<number> {
     const { AgentgovError, governanceDbPath, openSqliteReader } = await import('@agentgov/core');
-    if (this.db && this.store) throw new AgentgovError('E_INVALID_ARGUMENT', '--db and --store name two sources; give one');
+    if (this.db && this.store)
+      throw new AgentgovError('E_INVALID_ARGUMENT', '--db and --store name two sources; give one');
     const logger = this.logger('WARNING');
     const { startCliHost } = await import('../host.js');
     const { loaded, host } = await startCliHost({ configPath: this.config }, logger);
@@ -44,7 +52,10 @@ export class DashboardCommand extends AgentgovCommand {
       const sink = readable.find((s) => s.name === this.store);
       if (!sink) {
         const known = readable.map((s) => s.name).join(', ') || '(none configured)';
-        throw new AgentgovError('E_INVALID_ARGUMENT', `no readable store sink named '${this.store}'; readable store sinks: ${known}`);
+        throw new AgentgovError(
+          'E_INVALID_ARGUMENT',
+          `no readable store sink named '${this.store}'; readable store sinks: ${known}`,
+        );
       }
       reader = await sink.openReader!();
     } else if (readable.length === 1) reader = await readable[0]!.openReader!();
@@ -57,7 +68,10 @@ export class DashboardCommand extends AgentgovCommand {
     const token = loaded.config.dashboard.token;
     const app = createDashboardApp({ reader, assetsDir: dashboardAssetsDir(), token, logger, version: CLI_VERSION });
     const address = parseListen(this.listen ?? loaded.config.dashboard.listen);
-    const running = await listenScoreApp(app, address, token, { service: 'the dashboard', tokenKey: 'dashboard.token' });
+    const running = await listenScoreApp(app, address, token, {
+      service: 'the dashboard',
+      tokenKey: 'dashboard.token',
+    });
     this.context.stderr.write(`dashboard of ${reader.source} on ${running.url}/ (read-only; Ctrl-C stops it)\n`);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();

@@ -15,8 +15,12 @@ export class DetectCommand extends AgentgovCommand {
     ],
   });
 
-  jsonOutput = Option.Boolean('--json,--json-output', false, { description: 'Print a JSON array instead of a table (also `--json-output`) (default: false)' });
-  frameworks = Option.String('--frameworks', { description: 'Comma-separated frameworks to check (default: all known)' });
+  jsonOutput = Option.Boolean('--json,--json-output', false, {
+    description: 'Print a JSON array instead of a table (also `--json-output`) (default: false)',
+  });
+  frameworks = Option.String('--frameworks', {
+    description: 'Comma-separated frameworks to check (default: all known)',
+  });
   config = configOption();
 
   async run(): Promise<number> {
@@ -33,7 +37,12 @@ export class DetectCommand extends AgentgovCommand {
       return EXIT.OK;
     }
     const { renderTable } = await import('../table.js');
-    this.context.stdout.write(renderTable(['NAME', 'PATH', 'ADAPTER', 'INGESTION MODE'], detected.map((d) => [d.name, d.path, d.adapter, d.ingestion_mode])));
+    this.context.stdout.write(
+      renderTable(
+        ['NAME', 'PATH', 'ADAPTER', 'INGESTION MODE'],
+        detected.map((d) => [d.name, d.path, d.adapter, d.ingestion_mode]),
+      ),
+    );
     return EXIT.OK;
   }
 }

@@ -38,16 +38,26 @@ export class DoctorCommand extends AgentgovCommand {
         const report = await checkActivation(installer, projectDir, scope, process.env);
         for (const command of commands) {
           found += 1;
-          const check = format ? checkHookCommand(command, format, { cwd: projectDir }) : { ok: false, message: `no bundled plugin declares gate format '${installer.format}'` };
-          const label = !check.ok || report.state === 'inactive' ? 'FAIL' : report.state === 'unverified' ? '??  ' : 'ok  ';
+          const check = format
+            ? checkHookCommand(command, format, { cwd: projectDir })
+            : { ok: false, message: `no bundled plugin declares gate format '${installer.format}'` };
+          const label =
+            !check.ok || report.state === 'inactive' ? 'FAIL' : report.state === 'unverified' ? '??  ' : 'ok  ';
           if (label !== 'ok  ') failed += 1;
-          this.context.stdout.write(`${label} ${installer.agent} (${scope}) ${settingsFile}\n  command: ${command}\n  ${check.ok ? 'ok  ' : 'FAIL'} hook command: ${check.message}\n${activationLines(report)}`);
-          if (command !== current) this.context.stdout.write(`  note: this agentgov would write \`${current}\`; run \`agentgov init ${installer.agent} --scope ${scope}\` to point the hook here\n`);
+          this.context.stdout.write(
+            `${label} ${installer.agent} (${scope}) ${settingsFile}\n  command: ${command}\n  ${check.ok ? 'ok  ' : 'FAIL'} hook command: ${check.message}\n${activationLines(report)}`,
+          );
+          if (command !== current)
+            this.context.stdout.write(
+              `  note: this agentgov would write \`${current}\`; run \`agentgov init ${installer.agent} --scope ${scope}\` to point the hook here\n`,
+            );
         }
       }
     }
     if (found === 0) {
-      this.context.stdout.write(`no agentgov gate hook is installed for ${projectDir}: run \`agentgov init <agent>\`\n`);
+      this.context.stdout.write(
+        `no agentgov gate hook is installed for ${projectDir}: run \`agentgov init <agent>\`\n`,
+      );
       return EXIT.FAILED;
     }
     return failed ? EXIT.FAILED : EXIT.OK;

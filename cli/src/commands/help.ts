@@ -3,12 +3,17 @@ import { AgentgovCommand, EXIT } from './base.js';
 
 /** Commands registered under `prefix` (`['config']` → config init, show, validate). */
 export function commandsUnder(commands: readonly CommandClass[], prefix: string[]): CommandClass[] {
-  return commands.filter((c) => (c.paths ?? []).some((path) => path.length > prefix.length && prefix.every((word, i) => path[i] === word)));
+  return commands.filter((c) =>
+    (c.paths ?? []).some((path) => path.length > prefix.length && prefix.every((word, i) => path[i] === word)),
+  );
 }
 
 /** The lines of a command group's help: each subcommand with its one-line description. */
 export function groupHelp(commands: readonly CommandClass[], prefix: string[]): string {
-  const rows = commandsUnder(commands, prefix).map((c) => [`agentgov ${c.paths![0]!.join(' ')}`, c.usage?.description ?? '']);
+  const rows = commandsUnder(commands, prefix).map((c) => [
+    `agentgov ${c.paths![0]!.join(' ')}`,
+    c.usage?.description ?? '',
+  ]);
   const width = Math.max(...rows.map(([name]) => name!.length));
   const lines = rows.map(([name, description]) => `  ${name!.padEnd(width)}  ${description}`);
   return `agentgov ${prefix.join(' ')}: one of\n\n${lines.join('\n')}\n\nRun \`agentgov help ${prefix.join(' ')} <command>\` (or \`<command> --help\`) for one in full.\n`;
@@ -43,8 +48,12 @@ export class HelpCommand extends AgentgovCommand {
       this.context.stdout.write(this.cli.usage(exact, { detailed: true }));
       return EXIT.OK;
     }
-    const known = COMMANDS.flatMap((c) => (c.paths ?? []).map((path) => path.join(' '))).filter((name) => !name.startsWith('-'));
-    this.context.stderr.write(`error [E_INVALID_ARGUMENT]: no command '${this.names.join(' ')}'; commands: ${known.sort().join(', ')}\n`);
+    const known = COMMANDS.flatMap((c) => (c.paths ?? []).map((path) => path.join(' '))).filter(
+      (name) => !name.startsWith('-'),
+    );
+    this.context.stderr.write(
+      `error [E_INVALID_ARGUMENT]: no command '${this.names.join(' ')}'; commands: ${known.sort().join(', ')}\n`,
+    );
     return EXIT.USAGE;
   }
 }

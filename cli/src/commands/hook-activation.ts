@@ -12,7 +12,12 @@ export interface ActivationReport {
 }
 
 /** Runs the installer's activation checks; a check that throws is reported as `unknown`, never as ok. */
-export async function checkActivation(installer: HookInstaller, projectDir: string, scope: string, env: NodeJS.ProcessEnv): Promise<ActivationReport> {
+export async function checkActivation(
+  installer: HookInstaller,
+  projectDir: string,
+  scope: string,
+  env: NodeJS.ProcessEnv,
+): Promise<ActivationReport> {
   if (!installer.activation) {
     const detail = `the ${installer.agent} plugin does not say what ${installer.agent} needs before it calls a hook`;
     return { state: 'unverified', checks: [{ name: 'agent conditions', status: 'unknown', detail }] };
@@ -21,9 +26,19 @@ export async function checkActivation(installer: HookInstaller, projectDir: stri
   try {
     checks = await installer.activation(projectDir, { scope, env });
   } catch (error) {
-    checks = [{ name: 'agent conditions', status: 'unknown', detail: `the ${installer.agent} activation check failed: ${(error as Error).message}` }];
+    checks = [
+      {
+        name: 'agent conditions',
+        status: 'unknown',
+        detail: `the ${installer.agent} activation check failed: ${(error as Error).message}`,
+      },
+    ];
   }
-  const state = checks.some((c) => c.status === 'fail') ? 'inactive' : checks.length > 0 && checks.every((c) => c.status === 'ok') ? 'active' : 'unverified';
+  const state = checks.some((c) => c.status === 'fail')
+    ? 'inactive'
+    : checks.length > 0 && checks.every((c) => c.status === 'ok')
+      ? 'active'
+      : 'unverified';
   return { state, checks };
 }
 
@@ -32,7 +47,10 @@ const LABEL = { ok: 'ok', fail: 'FAIL', unknown: '??' } as const;
 /** One line per check (`ok`/`FAIL`/`??`, name, what was found), the remedy under each that is not ok. */
 export function activationLines(report: ActivationReport, indent = '  '): string {
   return report.checks
-    .map((c) => `${indent}${LABEL[c.status].padEnd(4)} ${c.name}: ${c.detail}\n${c.status !== 'ok' && c.remedy ? `${indent}     → ${c.remedy}\n` : ''}`)
+    .map(
+      (c) =>
+        `${indent}${LABEL[c.status].padEnd(4)} ${c.name}: ${c.detail}\n${c.status !== 'ok' && c.remedy ? `${indent}     → ${c.remedy}\n` : ''}`,
+    )
     .join('');
 }
 
@@ -40,6 +58,9 @@ export function activationLines(report: ActivationReport, indent = '  '): string
 export function remainingSteps(report: ActivationReport): string {
   return report.checks
     .filter((c) => c.status !== 'ok')
-    .map((c, i) => `  ${i + 1}. ${c.remedy ?? `check by hand: ${c.name}`}\n     (${c.status === 'fail' ? '' : 'could not be verified: '}${c.detail})\n`)
+    .map(
+      (c, i) =>
+        `  ${i + 1}. ${c.remedy ?? `check by hand: ${c.name}`}\n     (${c.status === 'fail' ? '' : 'could not be verified: '}${c.detail})\n`,
+    )
     .join('');
 }

@@ -20,4 +20,21 @@ import { WatchCommand } from './watch.js';
  * registered. Command modules import heavy dependencies lazily inside `run()`, so that a fast
  * path such as `gate` loads only what it needs.
  */
-export const COMMANDS: CommandClass[] = [HelpCommand, ConfigGroupCommand, ConfigInitCommand, ConfigShowCommand, ConfigValidateCommand, ServeCommand, GateCommand, ScoreCommand, ReplayCommand, DetectCommand, StatusCommand, DashboardCommand, InitCommand, DoctorCommand, TrustCommand, WatchCommand];
+export const COMMANDS: CommandClass[] = [
+  HelpCommand,
+  ConfigGroupCommand,
+  ConfigInitCommand,
+  ConfigShowCommand,
+  ConfigValidateCommand,
+  ServeCommand,
+  GateCommand,
+  ScoreCommand,
+  ReplayCommand,
+  DetectCommand,
+  StatusCommand,
+  DashboardCommand,
+  InitCommand,
+  DoctorCommand,
+  TrustCommand,
+  WatchCommand,
+];

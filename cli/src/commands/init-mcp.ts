@@ -29,16 +29,24 @@ export function serverEnv(env: NodeJS.ProcessEnv): Record<string, string> | unde
   return Object.keys(out).length ? out : undefined;
 }
 
-export async function registerMcpServer(host: PluginHost, options: InitMcpOptions, context: BaseContext): Promise<number> {
+export async function registerMcpServer(
+  host: PluginHost,
+  options: InitMcpOptions,
+  context: BaseContext,
+): Promise<number> {
   const registrars = host.registries.frameworks.values().filter((f) => f.mcpRegistrar);
   const registrar = registrars.find((f) => f.name === options.agent)?.mcpRegistrar;
   if (!registrar) {
-    context.stderr.write(`error [E_INVALID_ARGUMENT]: '${options.agent}' has no MCP registration; agents with one: ${registrars.map((f) => f.name).join(', ') || '(none)'}\n`);
+    context.stderr.write(
+      `error [E_INVALID_ARGUMENT]: '${options.agent}' has no MCP registration; agents with one: ${registrars.map((f) => f.name).join(', ') || '(none)'}\n`,
+    );
     return EXIT.USAGE;
   }
   const scope = options.scope ?? registrar.scopes[0];
   if (scope === undefined || !registrar.scopes.includes(scope)) {
-    context.stderr.write(`error [E_INVALID_ARGUMENT]: --scope must be one of ${registrar.scopes.join(', ')} for ${options.agent} --mcp (got ${options.scope})\n`);
+    context.stderr.write(
+      `error [E_INVALID_ARGUMENT]: --scope must be one of ${registrar.scopes.join(', ')} for ${options.agent} --mcp (got ${options.scope})\n`,
+    );
     return EXIT.USAGE;
   }
   const projectDir = resolve(options.project);
@@ -46,15 +54,26 @@ export async function registerMcpServer(host: PluginHost, options: InitMcpOption
     context.stderr.write(`error [E_NOT_FOUND]: project directory ${projectDir} does not exist\n`);
     return EXIT.UNAVAILABLE;
   }
-  const server = { command: realpathSync(process.execPath), args: [realpathSync(BIN_ENTRY), 'serve', ...(scope === 'user' ? [] : ['--repo', projectDir])], env: serverEnv(process.env) };
+  const server = {
+    command: realpathSync(process.execPath),
+    args: [realpathSync(BIN_ENTRY), 'serve', ...(scope === 'user' ? [] : ['--repo', projectDir])],
+    env: serverEnv(process.env),
+  };
   const { changed, configFile } = await registrar.register(projectDir, server, { scope, env: process.env });
-  const envText = server.env ? `\n  with ${Object.entries(server.env).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
+  const envText = server.env
+    ? `\n  with ${Object.entries(server.env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`
+    : '';
   context.stdout.write(
     changed
       ? `registered the agentgov MCP server for ${options.agent} in ${configFile}:\n  ${[server.command, ...server.args].join(' ')}${envText}\n`
       : `the agentgov MCP server is already registered for ${options.agent} in ${configFile}; nothing changed\n`,
   );
   const steps = registrar.remainingSteps?.(projectDir, { scope, env: process.env }) ?? [];
-  if (steps.length) context.stdout.write(`for ${options.agent} to use it, you still have to:\n${steps.map((step, i) => `  ${i + 1}. ${step}\n`).join('')}`);
+  if (steps.length)
+    context.stdout.write(
+      `for ${options.agent} to use it, you still have to:\n${steps.map((step, i) => `  ${i + 1}. ${step}\n`).join('')}`,
+    );
   return EXIT.OK;
 }

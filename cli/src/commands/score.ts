@@ -14,7 +14,9 @@ export class ScoreCommand extends AgentgovCommand {
     ],
   });
 
-  listen = Option.String('--listen', { description: 'Bind address HOST:PORT (default: score.listen from the config, localhost:7331)' });
+  listen = Option.String('--listen', {
+    description: 'Bind address HOST:PORT (default: score.listen from the config, localhost:7331)',
+  });
   config = configOption();
 
   async run(): Promise<number> {
@@ -29,7 +31,13 @@ export class ScoreCommand extends AgentgovCommand {
     const { createScoreApp } = await import('../score-api/app.js');
     const { CLI_VERSION } = await import('../package-info.js');
     const assessor = await createScoreAssessor(host, loaded, logger);
-    const app = createScoreApp({ assess: assessor.assess, version: CLI_VERSION, rulesLoaded: () => assessor.rulesLoaded, token, logger: logger.child('score') });
+    const app = createScoreApp({
+      assess: assessor.assess,
+      version: CLI_VERSION,
+      rulesLoaded: () => assessor.rulesLoaded,
+      token,
+      logger: logger.child('score'),
+    });
     const { untilShutdownSignal } = await import('../watch/signals.js');
     const shutdown = untilShutdownSignal();
     const running = await listenScoreApp(app, address, token);

@@ -12,16 +12,30 @@ export class StatusCommand extends AgentgovCommand {
       ['Summary tables', '$0 status'],
       ['JSON for scripts', '$0 status --json-output'],
       ['Another database', '$0 status --db ./system.db'],
-      ['Calls of the last week by agent (what the dashboard overview shows)', '$0 status --since 2026-11-19 --until 2026-11-25 --by agent'],
+      [
+        'Calls of the last week by agent (what the dashboard overview shows)',
+        '$0 status --since 2026-11-19 --until 2026-11-25 --by agent',
+      ],
       ['Reasons that fired in November, as JSON', '$0 status --since 2026-11-01 --by reason --json'],
     ],
   });
 
-  jsonOutput = Option.Boolean('--json,--json-output', false, { description: 'Print one JSON object instead of tables (also `--json-output`) (default: false)' });
-  db = Option.String('--db', { description: 'Governance database file (default: config governance.db, else $AGENTGOV_HOME/system.db)' });
-  since = Option.String('--since', { description: 'Count calls at or after this date (YYYY-MM-DD) or ISO time (default: the first call)' });
-  until = Option.String('--until', { description: 'Count calls up to this date (the whole day) or before this ISO time (default: the last call)' });
-  by = Option.String('--by', { description: 'Count calls by agent, project or reason over the period (default: agent, when --since or --until is given)' });
+  jsonOutput = Option.Boolean('--json,--json-output', false, {
+    description: 'Print one JSON object instead of tables (also `--json-output`) (default: false)',
+  });
+  db = Option.String('--db', {
+    description: 'Governance database file (default: config governance.db, else $AGENTGOV_HOME/system.db)',
+  });
+  since = Option.String('--since', {
+    description: 'Count calls at or after this date (YYYY-MM-DD) or ISO time (default: the first call)',
+  });
+  until = Option.String('--until', {
+    description: 'Count calls up to this date (the whole day) or before this ISO time (default: the last call)',
+  });
+  by = Option.String('--by', {
+    description:
+      'Count calls by agent, project or reason over the period (default: agent, when --since or --until is given)',
+  });
   config = configOption();
 
   async run(): Promise<number> {
@@ -50,7 +64,8 @@ export class StatusCommand extends AgentgovCommand {
     const { FilterError, parseFilter } = await import('../dashboard/filters.js');
     const by = this.by ?? 'agent';
     const keys = { agent: 'by_agent', project: 'by_project', reason: 'top_reasons' } as const;
-    if (!(by in keys)) throw new AgentgovError('E_INVALID_ARGUMENT', `--by must be agent, project or reason (got ${by})`);
+    if (!(by in keys))
+      throw new AgentgovError('E_INVALID_ARGUMENT', `--by must be agent, project or reason (got ${by})`);
     const params = new URLSearchParams();
     if (this.since !== undefined) params.set('since', this.since);
     if (this.until !== undefined) params.set('until', this.until);
@@ -72,10 +87,15 @@ export class StatusCommand extends AgentgovCommand {
       }
       const { renderTable } = await import('../table.js');
       const period = `${filter.since ?? 'the first call'} – ${filter.until ?? 'the last call'}`;
-      const line = (key: string, c: typeof overview.totals) => [key, ...[c.calls, c.risky, c.allow, c.warn, c.ask, c.deny].map(String)];
+      const line = (key: string, c: typeof overview.totals) => [
+        key,
+        ...[c.calls, c.risky, c.allow, c.warn, c.ask, c.deny].map(String),
+      ];
       this.context.stdout.write(`calls from ${period}, by ${by}:\n`);
       const header = [by.toUpperCase(), 'CALLS', 'RISKY', 'ALLOW', 'WARN', 'ASK', 'DENY'];
-      this.context.stdout.write(renderTable(header, [...rows.map((r) => line(r.key, r)), line('total', overview.totals)]));
+      this.context.stdout.write(
+        renderTable(header, [...rows.map((r) => line(r.key, r)), line('total', overview.totals)]),
+      );
       return EXIT.OK;
     } finally {
       await reader.close();

@@ -16,13 +16,19 @@ export class TrustCommand extends AgentgovCommand {
   });
 
   target = Option.String({ name: 'PATH', required: false });
-  revoke = Option.Boolean('--revoke', false, { description: 'Forget the trust instead of granting it (default: false)' });
+  revoke = Option.Boolean('--revoke', false, {
+    description: 'Forget the trust instead of granting it (default: false)',
+  });
 
   async run(): Promise<number> {
     const { projectConfigOf, setTrust } = await import('../config-trust.js');
     const file = projectConfigOf(this.target ?? '.');
     const result = setTrust(file, { revoke: this.revoke });
-    this.context.stdout.write(this.revoke ? `no longer trusted: ${file}\n` : `trusted ${file} (sha256 ${result.sha256}); its plugins and rule files load from now on, until it changes\n`);
+    this.context.stdout.write(
+      this.revoke
+        ? `no longer trusted: ${file}\n`
+        : `trusted ${file} (sha256 ${result.sha256}); its plugins and rule files load from now on, until it changes\n`,
+    );
     return EXIT.OK;
   }
 }

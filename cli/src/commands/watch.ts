@@ -16,9 +16,15 @@ export class WatchCommand extends AgentgovCommand {
   });
 
   config = configOption();
-  frameworks = Option.String('--frameworks', { description: 'Comma-separated frameworks to watch (default: governance.frameworks, else all detected)' });
-  once = Option.Boolean('--once', false, { description: 'Process the existing captures, then exit without watching or serving (default: false)' });
-  score = Option.Boolean('--score', true, { description: 'Start the Score API; --no-score disables it (default: true, unless score.enabled is false)' });
+  frameworks = Option.String('--frameworks', {
+    description: 'Comma-separated frameworks to watch (default: governance.frameworks, else all detected)',
+  });
+  once = Option.Boolean('--once', false, {
+    description: 'Process the existing captures, then exit without watching or serving (default: false)',
+  });
+  score = Option.Boolean('--score', true, {
+    description: 'Start the Score API; --no-score disables it (default: true, unless score.enabled is false)',
+  });
   logLevel = logLevelOption();
 
   protected override logLevelOption() {
@@ -28,6 +34,13 @@ export class WatchCommand extends AgentgovCommand {
   async run(): Promise<number> {
     const logger = this.logger();
     const { runWatch } = await import('../watch/run-watch.js');
-    return runWatch({ configPath: this.config, frameworks: this.frameworks, once: this.once, score: this.score, logger, stdout: this.context.stdout }).then(() => EXIT.OK);
+    return runWatch({
+      configPath: this.config,
+      frameworks: this.frameworks,
+      once: this.once,
+      score: this.score,
+      logger,
+      stdout: this.context.stdout,
+    }).then(() => EXIT.OK);
   }
 }

@@ -10,7 +10,15 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { bearerAuth, loopbackOnly, tokenMatcher } from '../score-api/request-guard.js';
 import { ScoreHttpError as HttpError } from '../score-api/response.js';
-import { FILTER_PARAMETERS, FilterError, PAGE_PARAMETERS, parseFilter, parsePage, pathId, refuseUnknown } from './filters.js';
+import {
+  FILTER_PARAMETERS,
+  FilterError,
+  PAGE_PARAMETERS,
+  parseFilter,
+  parsePage,
+  pathId,
+  refuseUnknown,
+} from './filters.js';
 
 export interface DashboardAppOptions {
   reader: GovernanceReader;
@@ -58,7 +66,9 @@ function loadAssets(dir: string): Map<string, Asset> {
     try {
       body = readFileSync(`${dir}${path.replace(/^\/assets/, '')}`);
     } catch (error) {
-      throw new Error(`the dashboard page is not built (${(error as Error).message}): run \`npm run build\``, { cause: error });
+      throw new Error(`the dashboard page is not built (${(error as Error).message}): run \`npm run build\``, {
+        cause: error,
+      });
     }
     assets.set(path, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
   }
@@ -93,7 +103,11 @@ export function createDashboardApp(options: DashboardAppOptions): Koa {
   });
   router.get('/api/sessions/:framework/:session', async (ctx) => {
     const page = parsePage(query(ctx, PAGE_PARAMETERS));
-    const answer = await reader.session(pathId('framework', ctx.params.framework!), pathId('session', ctx.params.session!), page);
+    const answer = await reader.session(
+      pathId('framework', ctx.params.framework!),
+      pathId('session', ctx.params.session!),
+      page,
+    );
     if (!answer) throw new HttpError(404, 'not_found', `no session ${ctx.params.session} of ${ctx.params.framework}`);
     ctx.body = { ...page, ...answer };
   });
@@ -121,7 +135,8 @@ export function createDashboardApp(options: DashboardAppOptions): Koa {
     // A page load cannot carry a header: /login?token=… sets the token as a same-site cookie once.
     router.get('/login', (ctx) => {
       const given = new URLSearchParams(ctx.querystring).get('token');
-      if (!matches(given)) throw new HttpError(401, 'unauthorized', 'missing or wrong token: open /login?token=<dashboard.token>');
+      if (!matches(given))
+        throw new HttpError(401, 'unauthorized', 'missing or wrong token: open /login?token=<dashboard.token>');
       ctx.cookies.set(TOKEN_COOKIE, given, { httpOnly: true, sameSite: 'strict', overwrite: true });
       ctx.redirect('/');
     });
@@ -153,7 +168,11 @@ function readOnly(): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
-      throw new HttpError(405, 'method_not_allowed', `the dashboard is read-only: ${ctx.method} is not allowed (GET, HEAD)`);
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `the dashboard is read-only: ${ctx.method} is not allowed (GET, HEAD)`,
+      );
     }
     await next();
   };
@@ -173,14 +192,16 @@ function errorBoundary(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body == null) throw new HttpError(404, 'not_found', `no such page or endpoint: ${ctx.path}`);
+      if (ctx.status === 404 && ctx.body == null)
+        throw new HttpError(404, 'not_found', `no such page or endpoint: ${ctx.path}`);
     } catch (error) {
       let status: number;
       let code: string;
       let message = (error as Error).message;
       if (error instanceof HttpError) ({ status, code } = error);
       else if (error instanceof FilterError) [status, code] = [400, 'bad_parameter'];
-      else if (error instanceof URIError || (error as { status?: number }).status === 400) [status, code] = [400, 'bad_request'];
+      else if (error instanceof URIError || (error as { status?: number }).status === 400)
+        [status, code] = [400, 'bad_request'];
       else {
         logger.warn(`dashboard request ${ctx.method} ${ctx.url} failed: ${message}`);
         [status, code, message] = [503, 'store_unavailable', `the governance store could not answer: ${message}`];

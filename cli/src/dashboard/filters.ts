@@ -36,7 +36,8 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{
 /** One value of a parameter: a repeated parameter is refused rather than one of its values picked. */
 function single(params: URLSearchParams, name: string): string | undefined {
   const values = params.getAll(name);
-  if (values.length > 1) throw new FilterError(name, 'given more than once; pass one value (lists are comma-separated)');
+  if (values.length > 1)
+    throw new FilterError(name, 'given more than once; pass one value (lists are comma-separated)');
   const value = values[0];
   if (value === undefined || value === '') return undefined;
   if (CONTROL.test(value)) throw new FilterError(name, 'contains control characters');
@@ -54,7 +55,8 @@ function listOf<T extends string>(params: URLSearchParams, name: string, check: 
 const oneOf =
   <T extends string>(name: string, allowed: readonly T[]) =>
   (value: string): T => {
-    if (!(allowed as readonly string[]).includes(value)) throw new FilterError(name, `'${value}' is not one of ${allowed.join(', ')}`);
+    if (!(allowed as readonly string[]).includes(value))
+      throw new FilterError(name, `'${value}' is not one of ${allowed.join(', ')}`);
     return value as T;
   };
 
@@ -64,7 +66,8 @@ const oneOf =
  */
 function instant(name: string, value: string, endOfDay: boolean): string {
   const date = DATE.exec(value);
-  if (!date && !DATE_TIME.test(value)) throw new FilterError(name, `'${value}' is not a date (YYYY-MM-DD) or an ISO 8601 time`);
+  if (!date && !DATE_TIME.test(value))
+    throw new FilterError(name, `'${value}' is not a date (YYYY-MM-DD) or an ISO 8601 time`);
   const time = date ? Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])) : Date.parse(value);
   if (!Number.isFinite(time) || (date && new Date(time).getUTCDate() !== Number(date[3]))) {
     throw new FilterError(name, `'${value}' is not a real date`);
@@ -80,7 +83,8 @@ export function parseFilter(params: URLSearchParams): CallFilter {
   const until = single(params, 'until');
   if (since !== undefined) filter.since = instant('since', since, false);
   if (until !== undefined) filter.until = instant('until', until, true);
-  if (filter.since && filter.until && filter.since >= filter.until) throw new FilterError('until', 'must be later than since');
+  if (filter.since && filter.until && filter.since >= filter.until)
+    throw new FilterError('until', 'must be later than since');
   const agents = listOf(params, 'agent', (v) => {
     if (!IDENTIFIER.test(v)) throw new FilterError('agent', `'${v}' is not an agent name`);
     return v;

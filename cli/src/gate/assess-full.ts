@@ -29,7 +29,11 @@ function cachedPlugin(plugin: LoadedPlugin): CachedPlugin {
   };
 }
 
-export async function fullAssessor(options: { cwd: string; env: NodeJS.ProcessEnv }, key: string | undefined, trace: (message: string) => void): Promise<LocalAssessor> {
+export async function fullAssessor(
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+  key: string | undefined,
+  trace: (message: string) => void,
+): Promise<LocalAssessor> {
   const { host, loaded, ignored } = await startCliHost({ cwd: options.cwd, env: options.env }, silentLogger);
   const engine = await loadRiskEngine(host, loaded);
   const ruleSet = (engine as { ruleSet?: RuleSet }).ruleSet;
@@ -60,7 +64,13 @@ export async function fullAssessor(options: { cwd: string; env: NodeJS.ProcessEn
       try {
         return await runAssess(host.hooks, initial, event);
       } catch (error) {
-        return { ...initial, evidence: { ...initial.evidence, factors: [...(initial.evidence.factors ?? []), `assess hook failed: ${(error as Error).message}`] } };
+        return {
+          ...initial,
+          evidence: {
+            ...initial.evidence,
+            factors: [...(initial.evidence.factors ?? []), `assess hook failed: ${(error as Error).message}`],
+          },
+        };
       }
     },
     gateHook: (event, assessment) => host.hooks.gate.promise(event, assessment),

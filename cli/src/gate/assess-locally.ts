@@ -30,21 +30,34 @@ export interface LocalAssessor {
 
 /** AGENTGOV_GATE_TRACE=1: say on stderr which path a call took (for people and tests; the hook's stdout is unchanged). */
 function tracer(env: NodeJS.ProcessEnv): (message: string) => void {
-  return env['AGENTGOV_GATE_TRACE'] ? (message) => process.stderr.write(`agentgov gate: ${message}\n`) : () => undefined;
+  return env['AGENTGOV_GATE_TRACE']
+    ? (message) => process.stderr.write(`agentgov gate: ${message}\n`)
+    : () => undefined;
 }
 
-async function leanAssessor(entry: GateCacheEntry, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<LocalAssessor> {
+async function leanAssessor(
+  entry: GateCacheEntry,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<LocalAssessor> {
   const riskPlugins = entry.plugins.filter((plugin) => plugin.risk);
   if (riskPlugins.length === 0) {
     // No plugin taps assess or gate: the waterfall returns the engine's assessment and the bail hook no verdict.
     const engine = createRiskEngineFromRuleSet(ruleSetFromSpecs(entry.rules), { warm: false });
-    return { ignored: entry.ignored, gate: entry.config.config.gate, assess: async (event) => engine.assess(event), gateHook: async () => undefined };
+    return {
+      ignored: entry.ignored,
+      gate: entry.config.config.gate,
+      assess: async (event) => engine.assess(event),
+      gateHook: async () => undefined,
+    };
   }
   const { leanHostAssessor } = await import('./assess-subset.js');
   return leanHostAssessor(entry, riskPlugins, options);
 }
 
-export async function assessLocally(input: GateInput, options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean; learnGate?: (gate: LocalAssessor['gate']) => void }): Promise<GateOutcome> {
+export async function assessLocally(
+  input: GateInput,
+  options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean; learnGate?: (gate: LocalAssessor['gate']) => void },
+): Promise<GateOutcome> {
   const trace = tracer(options.env);
   const notes: string[] = [];
   let assessor: LocalAssessor | undefined;
@@ -54,7 +67,9 @@ export async function assessLocally(input: GateInput, options: { cwd: string; en
     const read = readGateCache(key, options.env);
     if ('entry' in read) {
       assessor = await leanAssessor(read.entry, options);
-      trace(`lean path: rules and plugins from the gate cache (${read.entry.plugins.filter((p) => p.risk).length} plugin(s) loaded)`);
+      trace(
+        `lean path: rules and plugins from the gate cache (${read.entry.plugins.filter((p) => p.risk).length} plugin(s) loaded)`,
+      );
     } else {
       trace(`full start: ${read.stale}`);
       if (read.tampered) process.stderr.write(`agentgov gate: ${read.stale}\n`);
@@ -76,7 +91,11 @@ export async function assessLocally(input: GateInput, options: { cwd: string; en
     defaultCwd: options.cwd,
   });
   const decision = await decider.decide(input);
-  const outcome: GateOutcome = { verdict: { ...decision.verdict, reason: `${decision.verdict.reason} (assessed in process: watch is not running)` }, event_id: decision.event_id, assessment: decision.assessment };
+  const outcome: GateOutcome = {
+    verdict: { ...decision.verdict, reason: `${decision.verdict.reason} (assessed in process: watch is not running)` },
+    event_id: decision.event_id,
+    assessment: decision.assessment,
+  };
   if (assessor.ignored.length || notes.length) outcome.notes = [...assessor.ignored, ...notes];
   return outcome;
 }
@@ -99,7 +118,11 @@ const STRICTNESS: Record<GateVerdict['decision'], number> = { allow: 0, ask: 1, 
  * unreadable policy never means allow, whatever `gate.on_unavailable` says, and `rm -rf ~` stays
  * denied. The reason says the policy could not be read and why.
  */
-export async function assessWithShippedRules(input: GateInput, options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean }, why: string): Promise<GateOutcome> {
+export async function assessWithShippedRules(
+  input: GateInput,
+  options: { cwd: string; env: NodeJS.ProcessEnv; journal: boolean },
+  why: string,
+): Promise<GateOutcome> {
   const { createRiskEngine } = await import('../risk/engine.js');
   const engine = await createRiskEngine();
   const decider = createGateDecider({
@@ -115,7 +138,11 @@ export async function assessWithShippedRules(input: GateInput, options: { cwd: s
   const final = STRICTNESS[judged] >= STRICTNESS.ask ? judged : 'ask';
   const note = `the policy could not be read (${why}): judged by the shipped rules only, and answered at least 'ask'; gate.on_unavailable does not apply`;
   return {
-    verdict: { decision: final, reason: `agentgov: ${final}: ${note}; the shipped rules said: ${decision.verdict.reason}`, decided_by: 'policy-unreadable' },
+    verdict: {
+      decision: final,
+      reason: `agentgov: ${final}: ${note}; the shipped rules said: ${decision.verdict.reason}`,
+      decided_by: 'policy-unreadable',
+    },
     event_id: decision.event_id,
     assessment: decision.assessment,
     unavailable: { code: 'policy_unreadable', message: why },

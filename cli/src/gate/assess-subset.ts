@@ -14,18 +14,43 @@ import type { CachedPlugin, GateCacheEntry } from './gate-cache.js';
 
 const specifierOf = (entry: PluginConfigEntry): string => (typeof entry === 'string' ? entry : entry.plugin);
 
-export async function leanHostAssessor(entry: GateCacheEntry, riskPlugins: CachedPlugin[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<LocalAssessor> {
+export async function leanHostAssessor(
+  entry: GateCacheEntry,
+  riskPlugins: CachedPlugin[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<LocalAssessor> {
   const configured = new Set(riskPlugins.filter((p) => p.origin === 'config').map((p) => p.specifier));
   const bundled = riskPlugins.filter((p) => p.origin === 'bundled').map((p) => p.specifier);
-  const config = { ...entry.config.config, plugins: entry.config.config.plugins.filter((p) => configured.has(specifierOf(p))), bundled_plugins: bundled.length ? 'all' : 'none' } as LoadedConfig['config'];
+  const config = {
+    ...entry.config.config,
+    plugins: entry.config.config.plugins.filter((p) => configured.has(specifierOf(p))),
+    bundled_plugins: bundled.length ? 'all' : 'none',
+  } as LoadedConfig['config'];
   const baseDir = entry.config.file ? entry.config.baseDir : options.cwd;
-  const loaded: LoadedConfig = { config, file: entry.config.file, source: entry.config.source as LoadedConfig['source'], baseDir, warnings: [] };
-  const host = await createPluginHost({ loaded, bundled, resolveFrom: [CLI_PACKAGE_DIR], host: 'cli', logger: silentLogger, env: options.env });
+  const loaded: LoadedConfig = {
+    config,
+    file: entry.config.file,
+    source: entry.config.source as LoadedConfig['source'],
+    baseDir,
+    warnings: [],
+  };
+  const host = await createPluginHost({
+    loaded,
+    bundled,
+    resolveFrom: [CLI_PACKAGE_DIR],
+    host: 'cli',
+    logger: silentLogger,
+    env: options.env,
+  });
   const expected = riskPlugins.map((p) => p.name).join(',');
   const got = host.plugins.map((p) => p.name).join(',');
-  if (got !== expected) throw new Error(`the plugins that can change a verdict are now ${got || 'none'}, the cache says ${expected}`);
+  if (got !== expected)
+    throw new Error(`the plugins that can change a verdict are now ${got || 'none'}, the cache says ${expected}`);
   const engine = riskPlugins.some((p) => p.riskRules)
-    ? await createRiskEngine({ extraRuleFiles: entry.config.config.risk.rules.map((file) => resolve(baseDir, file)), sources: host.registries.riskRules.values() })
+    ? await createRiskEngine({
+        extraRuleFiles: entry.config.config.risk.rules.map((file) => resolve(baseDir, file)),
+        sources: host.registries.riskRules.values(),
+      })
     : createRiskEngineFromRuleSet(ruleSetFromSpecs(entry.rules), { warm: false });
   return {
     ignored: entry.ignored,
@@ -35,7 +60,13 @@ export async function leanHostAssessor(entry: GateCacheEntry, riskPlugins: Cache
       try {
         return await runAssess(host.hooks, initial, event);
       } catch (error) {
-        return { ...initial, evidence: { ...initial.evidence, factors: [...(initial.evidence.factors ?? []), `assess hook failed: ${(error as Error).message}`] } };
+        return {
+          ...initial,
+          evidence: {
+            ...initial.evidence,
+            factors: [...(initial.evidence.factors ?? []), `assess hook failed: ${(error as Error).message}`],
+          },
+        };
       }
     },
     gateHook: (event, assessment) => host.hooks.gate.promise(event, assessment),

@@ -13,11 +13,15 @@ import type { GateEndpoint } from './endpoint.js';
 const CWD_CONFIG_NAMES = ['agentgov.yaml', 'agentgov.yml'];
 
 /** The layers a full load merges (core's `resolveConfigLayers`): the user's own file, then the project's. */
-export function resolveConfigLayersCheaply(cwd: string, env: NodeJS.ProcessEnv): { user: string | null; userSource: 'env' | 'home' | null; project: string | null } {
+export function resolveConfigLayersCheaply(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { user: string | null; userSource: 'env' | 'home' | null; project: string | null } {
   let user: string | null = null;
   let userSource: 'env' | 'home' | null = null;
   if (env['AGENTGOV_CONFIG']) [user, userSource] = [resolve(cwd, env['AGENTGOV_CONFIG']), 'env'];
-  else if (existsSync(join(agentgovHome(env), 'config.yaml'))) [user, userSource] = [join(agentgovHome(env), 'config.yaml'), 'home'];
+  else if (existsSync(join(agentgovHome(env), 'config.yaml')))
+    [user, userSource] = [join(agentgovHome(env), 'config.yaml'), 'home'];
   let project: string | null = null;
   for (const name of CWD_CONFIG_NAMES) {
     const candidate = join(cwd, name);
@@ -38,18 +42,30 @@ export function configFilesKey(files: (string | null | undefined)[]): string | n
 export type GateSettings = GateEndpoint['gate'];
 
 /** Gate settings: from the endpoint when it loaded the same file, else from the full config load. */
-export async function gateSettings(endpoint: GateEndpoint | undefined, cwd: string, env: NodeJS.ProcessEnv): Promise<{ settings: GateSettings; problem?: string }> {
+export async function gateSettings(
+  endpoint: GateEndpoint | undefined,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ settings: GateSettings; problem?: string }> {
   const { user, project } = resolveConfigLayersCheaply(cwd, env);
   if (endpoint?.gate && endpoint.config_file === configFilesKey([user, project])) return { settings: endpoint.gate };
   const { loadConfig, defaultConfig } = await import('@agentgov/core');
   try {
     const { applyProjectPolicy } = await import('../config-trust.js');
     const { loaded, ignored } = applyProjectPolicy(loadConfig({ cwd, env }), env);
-    return ignored.length ? { settings: loaded.config.gate, problem: ignored.join('; ') } : { settings: loaded.config.gate };
+    return ignored.length
+      ? { settings: loaded.config.gate, problem: ignored.join('; ') }
+      : { settings: loaded.config.gate };
   } catch (error) {
     // An unreadable config never means allow: at least `ask`, whatever watch registered.
     const registered = endpoint?.gate ?? defaultConfig().gate;
-    const fallback = { ...registered, on_unavailable: registered.on_unavailable === 'allow' ? ('ask' as const) : registered.on_unavailable };
-    return { settings: fallback, problem: `config could not be loaded, using on_unavailable '${fallback.on_unavailable}': ${(error as Error).message}` };
+    const fallback = {
+      ...registered,
+      on_unavailable: registered.on_unavailable === 'allow' ? ('ask' as const) : registered.on_unavailable,
+    };
+    return {
+      settings: fallback,
+      problem: `config could not be loaded, using on_unavailable '${fallback.on_unavailable}': ${(error as Error).message}`,
+    };
   }
 }

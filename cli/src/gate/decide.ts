@@ -33,14 +33,22 @@ export interface DecideContext {
   clientGone(): boolean;
 }
 
-const DECISION_OF_ACTION: Record<RiskAction, GateVerdict['decision']> = { allow: 'allow', warn: 'allow', ask: 'ask', deny: 'deny' };
+const DECISION_OF_ACTION: Record<RiskAction, GateVerdict['decision']> = {
+  allow: 'allow',
+  warn: 'allow',
+  ask: 'ask',
+  deny: 'deny',
+};
 
 /** The verdict the assessment asks for when no `gate` tap decided; the reason carries the evidence. */
 export function verdictFromAssessment(assessment: Assessment): GateVerdict {
   const bySubject = new Map<string, string[]>();
-  for (const hit of assessment.evidence.rules) bySubject.set(hit.subject ?? '', [...(bySubject.get(hit.subject ?? '') ?? []), hit.rule_id]);
+  for (const hit of assessment.evidence.rules)
+    bySubject.set(hit.subject ?? '', [...(bySubject.get(hit.subject ?? '') ?? []), hit.rule_id]);
   const matches = [...bySubject].map(([subject, rules]) => `${rules.join(', ')}${subject ? ` on \`${subject}\`` : ''}`);
-  const why = matches.length ? `; matched ${matches.slice(0, 3).join('; ')}${matches.length > 3 ? `; +${matches.length - 3} more` : ''}` : '';
+  const why = matches.length
+    ? `; matched ${matches.slice(0, 3).join('; ')}${matches.length > 3 ? `; +${matches.length - 3} more` : ''}`
+    : '';
   return {
     decision: DECISION_OF_ACTION[assessment.action],
     reason: `agentgov: ${assessment.action} (${assessment.reason_code}, risk ${assessment.level} ${assessment.score}/100)${why}`,

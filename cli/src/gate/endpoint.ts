@@ -33,7 +33,8 @@ export function writeEndpointFile(endpoint: GateEndpoint, env: NodeJS.ProcessEnv
   renameSync(temp, file);
 }
 
-export type EndpointRead = { kind: 'found'; endpoint: GateEndpoint } | { kind: 'missing' } | { kind: 'unreadable'; message: string };
+export type EndpointRead =
+  { kind: 'found'; endpoint: GateEndpoint } | { kind: 'missing' } | { kind: 'unreadable'; message: string };
 
 export function readEndpointFile(env: NodeJS.ProcessEnv = process.env): EndpointRead {
   const file = gateEndpointFile(env);
@@ -50,7 +51,8 @@ export function readEndpointFile(env: NodeJS.ProcessEnv = process.env): Endpoint
   }
   try {
     const value = JSON.parse(text) as Partial<GateEndpoint>;
-    if (typeof value.socket !== 'string' || typeof value.token !== 'string') return { kind: 'unreadable', message: `${file} has no socket/token` };
+    if (typeof value.socket !== 'string' || typeof value.token !== 'string')
+      return { kind: 'unreadable', message: `${file} has no socket/token` };
     const socketProblem = socketOwnerProblem(value.socket);
     if (socketProblem) return { kind: 'unreadable', message: `${file} names ${socketProblem}: not used` };
     return { kind: 'found', endpoint: value as GateEndpoint };
@@ -69,7 +71,8 @@ function socketOwnerProblem(socket: string): string | undefined {
   }
   if (!stat.isSocket()) return `${socket}, which is not a socket`;
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  if (uid !== undefined && stat.uid !== uid) return `the socket ${socket}, owned by uid ${stat.uid}, not by you (uid ${uid})`;
+  if (uid !== undefined && stat.uid !== uid)
+    return `the socket ${socket}, owned by uid ${stat.uid}, not by you (uid ${uid})`;
   return undefined;
 }
 

@@ -23,7 +23,13 @@ import { chmodSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, st
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentgovConfig } from '@agentgov/core';
-import { agentgovHome, ensurePrivateHome, makeDirectories, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
+import {
+  agentgovHome,
+  ensurePrivateHome,
+  makeDirectories,
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+} from '@agentgov/core/paths';
 import { DEFAULT_RULE_FILES, defaultRulesDir, type RuleSourceSpec } from '../risk/rule-compile.js';
 import { resolveConfigLayersCheaply } from './config-file.js';
 
@@ -105,11 +111,17 @@ export function readGateCache(key: string, env: NodeJS.ProcessEnv): GateCacheRea
   try {
     const stat = lstatSync(file);
     if (!stat.isFile()) return { stale: `${file} is not a regular file` };
-    if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return { stale: `${file} is not owned by this user` };
+    if (typeof process.getuid === 'function' && stat.uid !== process.getuid())
+      return { stale: `${file} is not owned by this user` };
     if ((stat.mode & 0o077) !== 0) return { stale: `${file} is readable or writable by others` };
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    return { stale: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no cache entry for this configuration' : `${file} cannot be read: ${(error as Error).message}` };
+    return {
+      stale:
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'no cache entry for this configuration'
+          : `${file} cannot be read: ${(error as Error).message}`,
+    };
   }
   let entry: GateCacheEntry;
   try {
@@ -117,17 +129,22 @@ export function readGateCache(key: string, env: NodeJS.ProcessEnv): GateCacheRea
   } catch {
     return { stale: `${file} is corrupt (not JSON)` };
   }
-  if (!isEntry(entry) || entry.format !== CACHE_FORMAT || entry.key !== key) return { stale: `${file} is corrupt or of another format` };
+  if (!isEntry(entry) || entry.format !== CACHE_FORMAT || entry.key !== key)
+    return { stale: `${file} is corrupt or of another format` };
   // Self-verifying: the stamp is an HMAC over the entry with a private per-user key, and the
   // entry must hold every shipped rule file and every configured one. An edited entry (`"rules": []`)
   // is refused and rebuilt, and said so: it never silently turns rules off.
   const { stamp, ...unstamped } = entry as GateCacheEntry & { stamp?: unknown };
   const expected = stampOf(JSON.stringify(unstamped), env, false);
   if (typeof stamp !== 'string' || expected === undefined || !safeEqual(stamp, expected)) {
-    return { stale: `${file} does not match its stamp (edited, or written with another key): not used, rebuilt from the rule files`, tampered: true };
+    return {
+      stale: `${file} does not match its stamp (edited, or written with another key): not used, rebuilt from the rule files`,
+      tampered: true,
+    };
   }
   const missing = requiredRuleFiles(entry).find((required) => !entry.rules.some((source) => source.file === required));
-  if (missing) return { stale: `${file} lacks the rule file ${missing}: not used, rebuilt from the rule files`, tampered: true };
+  if (missing)
+    return { stale: `${file} lacks the rule file ${missing}: not used, rebuilt from the rule files`, tampered: true };
   for (const source of entry.rules) {
     if (!source.file) continue;
     if (fileDigest(source.file) !== source.sha256) return { stale: `rule file ${source.file} changed` };
@@ -135,7 +152,8 @@ export function readGateCache(key: string, env: NodeJS.ProcessEnv): GateCacheRea
   for (const plugin of entry.plugins) {
     try {
       const stat = statSync(plugin.file);
-      if (stat.size !== plugin.size || stat.mtimeMs !== plugin.mtimeMs) return { stale: `plugin ${plugin.name} (${plugin.file}) changed` };
+      if (stat.size !== plugin.size || stat.mtimeMs !== plugin.mtimeMs)
+        return { stale: `plugin ${plugin.name} (${plugin.file}) changed` };
     } catch {
       return { stale: `plugin ${plugin.name} (${plugin.file}) is gone` };
     }
@@ -153,9 +171,22 @@ function isEntry(value: unknown): value is GateCacheEntry {
     Array.isArray(entry.ignored) &&
     entry.ignored.every((note) => typeof note === 'string') &&
     Array.isArray(entry.plugins) &&
-    entry.plugins.every((p) => typeof p?.file === 'string' && typeof p.name === 'string' && typeof p.specifier === 'string' && typeof p.size === 'number' && typeof p.mtimeMs === 'number') &&
+    entry.plugins.every(
+      (p) =>
+        typeof p?.file === 'string' &&
+        typeof p.name === 'string' &&
+        typeof p.specifier === 'string' &&
+        typeof p.size === 'number' &&
+        typeof p.mtimeMs === 'number',
+    ) &&
     Array.isArray(entry.rules) &&
-    entry.rules.every((r) => typeof r?.origin === 'string' && typeof r.spec === 'object' && r.spec !== null && (r.file === undefined || typeof r.sha256 === 'string'))
+    entry.rules.every(
+      (r) =>
+        typeof r?.origin === 'string' &&
+        typeof r.spec === 'object' &&
+        r.spec !== null &&
+        (r.file === undefined || typeof r.sha256 === 'string'),
+    )
   );
 }
 
@@ -181,7 +212,12 @@ function stampKey(env: NodeJS.ProcessEnv, create: boolean): Buffer | undefined {
   const file = join(gateCacheDir(env), '.stamp-key');
   try {
     const stat = lstatSync(file);
-    if (!stat.isFile() || (typeof process.getuid === 'function' && stat.uid !== process.getuid()) || (stat.mode & 0o077) !== 0) return undefined;
+    if (
+      !stat.isFile() ||
+      (typeof process.getuid === 'function' && stat.uid !== process.getuid()) ||
+      (stat.mode & 0o077) !== 0
+    )
+      return undefined;
     return readFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !create) return undefined;
@@ -205,7 +241,8 @@ function stampOf(body: string, env: NodeJS.ProcessEnv, create: boolean): string 
   return createHmac('sha256', key).update(body).digest('hex');
 }
 
-const safeEqual = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const safeEqual = (a: string, b: string): boolean =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The rule files a full start reads: every shipped one and the config's own. */
 function requiredRuleFiles(entry: GateCacheEntry): string[] {

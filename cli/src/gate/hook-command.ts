@@ -25,11 +25,18 @@ function regularFile(path: string, what: string, mode: number): string {
   } catch {
     throw new AgentgovError('E_NOT_FOUND', `${what} ${path} does not exist`, { path });
   }
-  if (!statSync(real).isFile()) throw new AgentgovError('E_NOT_FOUND', `${what} ${real} is not a regular file (a hook cannot run a directory)`, { path: real });
+  if (!statSync(real).isFile())
+    throw new AgentgovError('E_NOT_FOUND', `${what} ${real} is not a regular file (a hook cannot run a directory)`, {
+      path: real,
+    });
   try {
     accessSync(real, mode);
   } catch {
-    throw new AgentgovError('E_NOT_FOUND', `${what} ${real} is not ${mode === constants.X_OK ? 'executable' : 'readable'}`, { path: real });
+    throw new AgentgovError(
+      'E_NOT_FOUND',
+      `${what} ${real} is not ${mode === constants.X_OK ? 'executable' : 'readable'}`,
+      { path: real },
+    );
   }
   return real;
 }
@@ -55,7 +62,11 @@ export interface HookCheck {
  * (a call that must never be allowed), and checks the answer: exit 0 or 2 with a hook answer that
  * asks or denies. The probe is assessed but never sent to watch nor recorded (AGENTGOV_GATE_PROBE).
  */
-export function checkHookCommand(command: string, format: GateHookFormat, options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): HookCheck {
+export function checkHookCommand(
+  command: string,
+  format: GateHookFormat,
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): HookCheck {
   const run = spawnSync('/bin/sh', ['-c', command], {
     cwd: options.cwd,
     env: { ...(options.env ?? process.env), [PROBE_ENV]: '1' },
@@ -67,12 +78,37 @@ export function checkHookCommand(command: string, format: GateHookFormat, option
   // A hook that exits before reading its stdin (a directory, a missing file) races the write of the
   // payload: Node then reports EPIPE next to a real exit status, and the status is what the agent sees.
   const pipeOnly = (run.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' && run.status !== null;
-  if ((run.error && !pipeOnly) || run.status === null) return { ok: false, exitCode: null, message: `the hook did not finish: ${run.error?.message ?? `killed by ${run.signal}`}` };
-  if (run.status !== 0 && run.status !== 2) return { ok: false, exitCode: run.status, message: `the hook exited ${run.status}, which the agent treats as a hook error and runs the call ungoverned${stderr ? `: ${stderr}` : ''}` };
+  if ((run.error && !pipeOnly) || run.status === null)
+    return {
+      ok: false,
+      exitCode: null,
+      message: `the hook did not finish: ${run.error?.message ?? `killed by ${run.signal}`}`,
+    };
+  if (run.status !== 0 && run.status !== 2)
+    return {
+      ok: false,
+      exitCode: run.status,
+      message: `the hook exited ${run.status}, which the agent treats as a hook error and runs the call ungoverned${stderr ? `: ${stderr}` : ''}`,
+    };
   const decision = format.readDecision(run.stdout, run.status);
-  if (!decision) return { ok: false, exitCode: run.status, message: `the hook ran but its output is not a ${format.name} hook answer: ${JSON.stringify(run.stdout.slice(0, 200))}` };
+  if (!decision)
+    return {
+      ok: false,
+      exitCode: run.status,
+      message: `the hook ran but its output is not a ${format.name} hook answer: ${JSON.stringify(run.stdout.slice(0, 200))}`,
+    };
   if (decision !== 'ask' && decision !== 'deny') {
-    return { ok: false, decision, exitCode: run.status, message: `the hook ran but answered '${decision}' on the probe \`rm -rf /\`: check gate.on_unavailable and your rule overrides` };
+    return {
+      ok: false,
+      decision,
+      exitCode: run.status,
+      message: `the hook ran but answered '${decision}' on the probe \`rm -rf /\`: check gate.on_unavailable and your rule overrides`,
+    };
   }
-  return { ok: true, decision, exitCode: run.status, message: `the hook ran and answered '${decision}' on the probe \`rm -rf /\`` };
+  return {
+    ok: true,
+    decision,
+    exitCode: run.status,
+    message: `the hook ran and answered '${decision}' on the probe \`rm -rf /\``,
+  };
 }

@@ -14,7 +14,12 @@ import { parseArgs } from 'node:util';
 /** The format of a well-formed `gate --stdin [--format F]` argument list (after `gate`), else undefined. */
 export function gateFormatOf(args: string[]): string | undefined {
   try {
-    const { values } = parseArgs({ args, options: { stdin: { type: 'boolean' }, format: { type: 'string' } }, strict: true, allowPositionals: false });
+    const { values } = parseArgs({
+      args,
+      options: { stdin: { type: 'boolean' }, format: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    });
     return values.stdin ? (values.format ?? 'agentx-code') : undefined;
   } catch {
     return undefined;
@@ -37,7 +42,13 @@ export async function runGateHook(argv: string[], formatName: string): Promise<v
     const format = await loadGateFormat(formatName);
     if (format) {
       const { runGate } = await import('./run-gate.js');
-      const result = await runGate(format, { stdin: undefined, stdout: undefined, stderr: undefined, env: process.env, cwd: currentDirectory() });
+      const result = await runGate(format, {
+        stdin: undefined,
+        stdout: undefined,
+        stderr: undefined,
+        env: process.env,
+        cwd: currentDirectory(),
+      });
       // A read of an open, silent stdin is still pending: it would keep the process alive.
       if (result.stdinPending) process.exit(result.exitCode);
       process.exitCode = result.exitCode;
@@ -46,7 +57,9 @@ export async function runGateHook(argv: string[], formatName: string): Promise<v
       process.exitCode = await run(argv);
     }
   } catch (error) {
-    process.stderr.write(`agentgov gate: internal error, the call is blocked: ${(error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(
+      `agentgov gate: internal error, the call is blocked: ${(error as Error).stack ?? String(error)}\n`,
+    );
     process.exit(2);
   }
 }

@@ -4,7 +4,13 @@
  * client checks it (to fail fast with a precise reason) and sends the normalised form; the server
  * checks that form again (it never trusts a peer). Node built-ins only: gate start-up path.
  */
-import { checkToolCallPayload, isGateInputProblem, type GateHookFormat, type GateInput, type GateInputProblem } from '@agentgov/core/gate-hook';
+import {
+  checkToolCallPayload,
+  isGateInputProblem,
+  type GateHookFormat,
+  type GateInput,
+  type GateInputProblem,
+} from '@agentgov/core/gate-hook';
 
 export type { GateInput } from '@agentgov/core/gate-hook';
 export type InputProblem = GateInputProblem;
@@ -23,8 +29,10 @@ export function parseGateText(text: string, format: Pick<GateHookFormat, 'parseI
 
 /** Checks the normalised form on the wire; the problem names the offending field. */
 export function toGateInput(value: unknown): GateInput | InputProblem {
-  const framework = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['framework'] : undefined;
-  if (typeof framework !== 'string' || framework === '') return { code: 'input_invalid', message: "field 'framework' must be a non-empty string" };
+  const framework =
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['framework'] : undefined;
+  if (typeof framework !== 'string' || framework === '')
+    return { code: 'input_invalid', message: "field 'framework' must be a non-empty string" };
   return checkToolCallPayload(value, { framework, argsField: 'arguments' });
 }
 

@@ -9,7 +9,13 @@
 import { chmodSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Assessment, GateVerdict, ToolCallEvent } from '@agentgov/core';
-import { agentgovHome, ensurePrivateHome, makeDirectories, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@agentgov/core/paths';
+import {
+  agentgovHome,
+  ensurePrivateHome,
+  makeDirectories,
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+} from '@agentgov/core/paths';
 
 export interface JournalEntry {
   event: ToolCallEvent;
@@ -22,7 +28,9 @@ export const gateJournalDir = (env: NodeJS.ProcessEnv = process.env): string => 
 /** A file name for an event id: the id's safe characters, then its hex form when anything was unsafe. */
 function fileNameOf(id: string): string {
   const safe = id.replace(/[^A-Za-z0-9._-]/g, '_');
-  return safe === id && !id.startsWith('.') ? `${id}.json` : `${safe.slice(0, 80)}.${Buffer.from(id).toString('hex').slice(0, 120)}.json`;
+  return safe === id && !id.startsWith('.')
+    ? `${id}.json`
+    : `${safe.slice(0, 80)}.${Buffer.from(id).toString('hex').slice(0, 120)}.json`;
 }
 
 /**
@@ -61,7 +69,9 @@ export function readJournal(env: NodeJS.ProcessEnv = process.env): JournalRead {
   const dir = gateJournalDir(env);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith('.json') && !name.startsWith('.')).sort();
+    names = readdirSync(dir)
+      .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
+      .sort();
   } catch {
     return { entries: [], unreadable: [] };
   }
@@ -70,7 +80,8 @@ export function readJournal(env: NodeJS.ProcessEnv = process.env): JournalRead {
     const file = join(dir, name);
     try {
       const entry = JSON.parse(readFileSync(file, 'utf8')) as JournalEntry;
-      if (typeof entry?.event?.id !== 'string' || !entry.assessment || !entry.verdict) throw new Error('not a journal entry');
+      if (typeof entry?.event?.id !== 'string' || !entry.assessment || !entry.verdict)
+        throw new Error('not a journal entry');
       read.entries.push({ file, entry });
     } catch {
       read.unreadable.push(file);

@@ -26,20 +26,23 @@ export interface GateDecision {
   assessment: Assessment;
 }
 
-export type GateResponse = ({ ok: true } & GateDecision) | { ok: false; error: { code: GateServerErrorCode; message: string } };
+export type GateResponse =
+  ({ ok: true } & GateDecision) | { ok: false; error: { code: GateServerErrorCode; message: string } };
 
 /** Why the server refused a request (the client turns each into a `gate.on_unavailable` verdict). */
 export type GateServerErrorCode = 'bad_token' | 'bad_request' | 'frame_too_large' | 'decision_failed' | 'shutting_down';
 
 export function encodeFrame(message: unknown): Buffer {
   const body = Buffer.from(JSON.stringify(message), 'utf8');
-  if (body.length > MAX_FRAME_BYTES) throw new RangeError(`frame of ${body.length} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
+  if (body.length > MAX_FRAME_BYTES)
+    throw new RangeError(`frame of ${body.length} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
   const header = Buffer.allocUnsafe(HEADER_BYTES);
   header.writeUInt32BE(body.length, 0);
   return Buffer.concat([header, body]);
 }
 
-export type FrameResult = { kind: 'frame'; value: unknown } | { kind: 'too_large'; bytes: number } | { kind: 'malformed'; message: string };
+export type FrameResult =
+  { kind: 'frame'; value: unknown } | { kind: 'too_large'; bytes: number } | { kind: 'malformed'; message: string };
 
 /**
  * Accumulates socket chunks and yields the first complete frame. Returns `undefined` while the

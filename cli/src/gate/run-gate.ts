@@ -48,12 +48,19 @@ type StdinRead = { text: string } | GateFailure;
  * is destroyed when time runs out (a pending read of fd 0 in the thread pool would keep the process
  * from exiting).
  */
-function readInput(stdin: NodeJS.ReadableStream | undefined, timeoutMs: number): Promise<StdinRead & { pending?: boolean }> {
-  const tooLarge: GateFailure = { failure: 'input_invalid', message: `stdin holds more than ${MAX_FRAME_BYTES} bytes; one tool-call event is expected` };
+function readInput(
+  stdin: NodeJS.ReadableStream | undefined,
+  timeoutMs: number,
+): Promise<StdinRead & { pending?: boolean }> {
+  const tooLarge: GateFailure = {
+    failure: 'input_invalid',
+    message: `stdin holds more than ${MAX_FRAME_BYTES} bytes; one tool-call event is expected`,
+  };
   if (!stdin) {
     try {
       const stat = fstatSync(0);
-      if (stat.isFile()) return Promise.resolve(stat.size > MAX_FRAME_BYTES ? tooLarge : { text: readFileSync(0, 'utf8') });
+      if (stat.isFile())
+        return Promise.resolve(stat.size > MAX_FRAME_BYTES ? tooLarge : { text: readFileSync(0, 'utf8') });
     } catch {
       // fd 0 closed or not stat-able: the stream reports it.
     }
@@ -72,7 +79,12 @@ function readInput(stdin: NodeJS.ReadableStream | undefined, timeoutMs: number):
       resolve(result);
     };
     const timer = setTimeout(
-      () => finish({ failure: 'input_timeout', message: `stdin delivered no complete event within ${timeoutMs} ms (it was still open)`, pending: true }),
+      () =>
+        finish({
+          failure: 'input_timeout',
+          message: `stdin delivered no complete event within ${timeoutMs} ms (it was still open)`,
+          pending: true,
+        }),
       timeoutMs,
     );
     stream.on('data', (chunk: Buffer | string) => {
@@ -82,7 +94,9 @@ function readInput(stdin: NodeJS.ReadableStream | undefined, timeoutMs: number):
       chunks.push(part);
     });
     stream.on('end', () => finish({ text: Buffer.concat(chunks).toString('utf8') }));
-    stream.on('error', (error: Error) => finish({ failure: 'input_malformed', message: `stdin could not be read (${error.message})` }));
+    stream.on('error', (error: Error) =>
+      finish({ failure: 'input_malformed', message: `stdin could not be read (${error.message})` }),
+    );
   });
 }
 
@@ -104,7 +118,13 @@ function stdinTimeout(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(value) && value > 0 ? value : STDIN_TIMEOUT_MS;
 }
 
-async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpoint | undefined, unreadable: string | undefined, state: GateCallState): Promise<GateOutcome | GateFailure> {
+async function decide(
+  io: GateRunIo,
+  format: GateHookFormat,
+  endpoint: GateEndpoint | undefined,
+  unreadable: string | undefined,
+  state: GateCallState,
+): Promise<GateOutcome | GateFailure> {
   const input = await readInput(io.stdin, stdinTimeout(io.env));
   if (isGateFailure(input)) {
     state.pending = input.pending === true;
@@ -116,11 +136,17 @@ async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpo
   let result: GateOutcome | GateFailure;
   if (probe) result = { failure: 'probe', message: 'a probe run by init/doctor is never sent to watch' };
   else if (unreadable) result = { failure: 'endpoint_unreadable', message: unreadable };
-  else if (!endpoint) result = { failure: 'no_endpoint', message: `no gate is registered in ${gateEndpointFile(io.env)}: \`agentgov watch\` is not running` };
+  else if (!endpoint)
+    result = {
+      failure: 'no_endpoint',
+      message: `no gate is registered in ${gateEndpointFile(io.env)}: \`agentgov watch\` is not running`,
+    };
   else {
     // The running watch's gate.timeout_ms: loading the config here would cost more than the budget.
     const reply = await requestDecision(endpoint, parsed, endpoint.gate?.timeout_ms ?? DEFAULT_TIMEOUT_MS);
-    result = isGateFailure(reply) ? reply : { verdict: reply.verdict, event_id: reply.event_id, assessment: reply.assessment };
+    result = isGateFailure(reply)
+      ? reply
+      : { verdict: reply.verdict, event_id: reply.event_id, assessment: reply.assessment };
   }
   if (!isGateFailure(result) || !LOCAL_FALLBACK.has(result.failure)) return result;
   // watch is not there to answer: assess in process with the same config, rules and engine.
@@ -134,13 +160,26 @@ async function decide(io: GateRunIo, format: GateHookFormat, endpoint: GateEndpo
     try {
       return await assessWithShippedRules(parsed, options, why);
     } catch (inner) {
-      return { failure: 'local_assessment_failed', message: `${result.message}; assessing in process failed too: ${(error as Error).message} (${(inner as Error).message})` };
+      return {
+        failure: 'local_assessment_failed',
+        message: `${result.message}; assessing in process failed too: ${(error as Error).message} (${(inner as Error).message})`,
+      };
     }
   }
 }
 
 /** Failures that mean "watch is not there" (rather than "watch is slow" or "the input is bad"): the gate assesses in process. */
-const LOCAL_FALLBACK = new Set<GateFailure['failure']>(['probe', 'no_endpoint', 'endpoint_unreadable', 'socket_missing', 'socket_refused', 'socket_error', 'bad_token', 'broken_reply', 'server_refused']);
+const LOCAL_FALLBACK = new Set<GateFailure['failure']>([
+  'probe',
+  'no_endpoint',
+  'endpoint_unreadable',
+  'socket_missing',
+  'socket_refused',
+  'socket_error',
+  'bad_token',
+  'broken_reply',
+  'server_refused',
+]);
 
 interface GateCallState {
   /** stdin is still open, or work is still running: the caller must exit the process. */
@@ -166,7 +205,13 @@ function deadlineOf(env: NodeJS.ProcessEnv, endpoint: GateEndpoint | undefined):
 /** on_unavailable for a call that could not finish: the registered value, never `allow`. */
 const failClosed = (value: OnUnavailable | undefined): OnUnavailable => (value === 'deny' ? 'deny' : 'ask');
 
-async function decideAndResolve(format: GateHookFormat, io: GateRunIo, endpoint: GateEndpoint | undefined, unreadable: string | undefined, state: GateCallState): Promise<GateOutcome> {
+async function decideAndResolve(
+  format: GateHookFormat,
+  io: GateRunIo,
+  endpoint: GateEndpoint | undefined,
+  unreadable: string | undefined,
+  state: GateCallState,
+): Promise<GateOutcome> {
   let outcome = await decide(io, format, endpoint, unreadable, state);
   if (isGateFailure(outcome)) {
     // Only a failure needs gate.on_unavailable, so only a failure may pay for resolving it.
@@ -230,7 +275,12 @@ export async function runGate(format: GateHookFormat, io: GateRunIo): Promise<Ga
 }
 
 /** An unsafe AGENTGOV_HOME: nothing in it is read; the call is judged by the shipped rules, at least `ask`. */
-async function refuseHome(format: GateHookFormat, io: GateRunIo, problem: string, state: GateCallState): Promise<GateOutcome> {
+async function refuseHome(
+  format: GateHookFormat,
+  io: GateRunIo,
+  problem: string,
+  state: GateCallState,
+): Promise<GateOutcome> {
   (io.stderr ?? process.stderr).write(`agentgov gate: refusing to use ${problem}\n`);
   const input = await readInput(io.stdin, stdinTimeout(io.env));
   if (isGateFailure(input)) {

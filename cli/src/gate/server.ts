@@ -11,7 +11,15 @@ import { existsSync, chmodSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { AgentgovError, PRIVATE_FILE_MODE, type Logger } from '@agentgov/core';
 import { isInputProblem, toGateInput, type GateInput } from './input.js';
-import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES, PROTOCOL_VERSION, type GateDecision, type GateResponse, type GateServerErrorCode } from './protocol.js';
+import {
+  encodeFrame,
+  FrameDecoder,
+  MAX_FRAME_BYTES,
+  PROTOCOL_VERSION,
+  type GateDecision,
+  type GateResponse,
+  type GateServerErrorCode,
+} from './protocol.js';
 
 /** sockaddr_un.sun_path is 108 bytes on Linux, 104 on macOS; stay under both. */
 const MAX_SOCKET_PATH_BYTES = 103;
@@ -60,7 +68,11 @@ export class GateServer {
   async listen(): Promise<void> {
     const path = this.options.socketPath;
     if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
-      throw new AgentgovError('E_INVALID_ARGUMENT', `gate socket path ${path} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; set AGENTGOV_HOME to a shorter directory`, { path });
+      throw new AgentgovError(
+        'E_INVALID_ARGUMENT',
+        `gate socket path ${path} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; set AGENTGOV_HOME to a shorter directory`,
+        { path },
+      );
     }
     await this.#removeStaleSocket(path);
     const server = createServer({ allowHalfOpen: true }, (socket) => this.#accept(socket));
@@ -105,7 +117,8 @@ export class GateServer {
       });
       probe.once('error', () => resolve(false));
     });
-    if (live) throw new AgentgovError('E_GATE_IN_USE', `another agentgov watch is serving the gate socket ${path}`, { path });
+    if (live)
+      throw new AgentgovError('E_GATE_IN_USE', `another agentgov watch is serving the gate socket ${path}`, { path });
     this.options.logger.info(`removing stale gate socket ${path}`);
     rmSync(path, { force: true });
   }
@@ -130,9 +143,18 @@ export class GateServer {
       if (!frame) return;
       answered = true;
       socket.setTimeout(0);
-      if (frame.kind === 'too_large') return this.#refuse(socket, 'frame_too_large', `request frame of ${frame.bytes} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
-      if (frame.kind === 'malformed') return this.#refuse(socket, 'bad_request', `request is not valid JSON: ${frame.message}`);
-      const task = this.#handle(socket, frame.value, { receivedAt: Date.now(), clientGone: () => gone || socket.destroyed });
+      if (frame.kind === 'too_large')
+        return this.#refuse(
+          socket,
+          'frame_too_large',
+          `request frame of ${frame.bytes} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`,
+        );
+      if (frame.kind === 'malformed')
+        return this.#refuse(socket, 'bad_request', `request is not valid JSON: ${frame.message}`);
+      const task = this.#handle(socket, frame.value, {
+        receivedAt: Date.now(),
+        clientGone: () => gone || socket.destroyed,
+      });
       this.#inFlight.add(task);
       void task.finally(() => this.#inFlight.delete(task));
     });
@@ -140,8 +162,10 @@ export class GateServer {
 
   async #handle(socket: Socket, value: unknown, context: DecisionContext): Promise<void> {
     const request = value as { v?: unknown; token?: unknown; input?: unknown } | null;
-    if (typeof request !== 'object' || request === null || request.v !== PROTOCOL_VERSION) return this.#refuse(socket, 'bad_request', `expected a request of protocol version ${PROTOCOL_VERSION}`);
-    if (!this.#tokenMatches(request.token)) return this.#refuse(socket, 'bad_token', 'the request token does not match this run of watch');
+    if (typeof request !== 'object' || request === null || request.v !== PROTOCOL_VERSION)
+      return this.#refuse(socket, 'bad_request', `expected a request of protocol version ${PROTOCOL_VERSION}`);
+    if (!this.#tokenMatches(request.token))
+      return this.#refuse(socket, 'bad_token', 'the request token does not match this run of watch');
     if (this.#closing) return this.#refuse(socket, 'shutting_down', 'watch is shutting down');
     const input = toGateInput(request.input);
     if (isInputProblem(input)) return this.#refuse(socket, 'bad_request', input.message);

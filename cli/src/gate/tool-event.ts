@@ -9,8 +9,15 @@ import type { ToolCallEvent } from '@agentgov/core';
 import { canonicalToolOf } from '@agentgov/core/canonical-tool';
 import type { GateInput } from './input.js';
 
-export function toolCallEvent(input: GateInput, options: { framework: string; defaultCwd: string; now?: Date; id?: string }): ToolCallEvent {
-  const id = options.id ?? (input.tool_use_id ? `${options.framework}:${input.session_id}:${input.tool_use_id}` : `${options.framework}:${input.session_id}:gate-${randomUUID()}`);
+export function toolCallEvent(
+  input: GateInput,
+  options: { framework: string; defaultCwd: string; now?: Date; id?: string },
+): ToolCallEvent {
+  const id =
+    options.id ??
+    (input.tool_use_id
+      ? `${options.framework}:${input.session_id}:${input.tool_use_id}`
+      : `${options.framework}:${input.session_id}:gate-${randomUUID()}`);
   return {
     id,
     framework: options.framework,
@@ -41,4 +48,3 @@ export function isoTimestamp(ms: number): string {
   }
   return `${secondPrefix}${String(ms - whole * 1000).padStart(3, '0')}Z`;
 }
-

@@ -19,15 +19,28 @@ export function captureFiles(path: string): string[] {
   try {
     isDir = statSync(absolute).isDirectory();
   } catch (error) {
-    throw new AgentgovError('E_CAPTURE_UNREADABLE', `capture path ${absolute} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { path: absolute }, { cause: error });
+    throw new AgentgovError(
+      'E_CAPTURE_UNREADABLE',
+      `capture path ${absolute} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      { path: absolute },
+      { cause: error },
+    );
   }
   if (!isDir) return [absolute];
   const files: string[] = [];
   try {
     walk(absolute, files);
   } catch (error) {
-    throw new AgentgovError('E_CAPTURE_UNREADABLE', `capture directory ${absolute} cannot be read: ${(error as Error).message}`, { path: absolute }, { cause: error });
+    throw new AgentgovError(
+      'E_CAPTURE_UNREADABLE',
+      `capture directory ${absolute} cannot be read: ${(error as Error).message}`,
+      { path: absolute },
+      { cause: error },
+    );
   }
-  if (files.length === 0) throw new AgentgovError('E_CAPTURE_UNREADABLE', `capture directory ${absolute} holds no .jsonl or .json files`, { path: absolute });
+  if (files.length === 0)
+    throw new AgentgovError('E_CAPTURE_UNREADABLE', `capture directory ${absolute} holds no .jsonl or .json files`, {
+      path: absolute,
+    });
   return files.sort();
 }

@@ -20,7 +20,12 @@ export function captureFingerprint(fd: number, offset: number): string {
   const head = window(fd, 0, Math.min(offset, FINGERPRINT_WINDOW));
   const tailStart = Math.max(head.length, offset - FINGERPRINT_WINDOW);
   const tail = window(fd, tailStart, offset - tailStart);
-  return createHash('sha256').update(`${offset}:${head.length}:${tail.length}:`).update(head).update(tail).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(`${offset}:${head.length}:${tail.length}:`)
+    .update(head)
+    .update(tail)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /**
@@ -35,7 +40,8 @@ export function rawConsumedBytes(raw: Buffer, text: string, consumedBytes: numbe
   if (decoded.length === raw.length) return consumedBytes;
   if (consumedBytes >= decoded.length) return raw.length;
   let newlines = 0;
-  for (let at = decoded.indexOf(0x0a); at !== -1 && at < consumedBytes; at = decoded.indexOf(0x0a, at + 1)) newlines += 1;
+  for (let at = decoded.indexOf(0x0a); at !== -1 && at < consumedBytes; at = decoded.indexOf(0x0a, at + 1))
+    newlines += 1;
   let end = 0;
   for (let n = 0; n < newlines; n += 1) end = raw.indexOf(0x0a, end) + 1;
   return end;

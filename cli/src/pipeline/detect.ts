@@ -10,11 +10,20 @@ export function parseFrameworkList(value: string | undefined): string[] | undefi
 }
 
 /** Runs `detect()` of every (or each named) framework adapter; unknown names list the known ones. */
-export async function detectFrameworks(host: PluginHost, names: string[] | undefined, env: NodeJS.ProcessEnv): Promise<{ detected: DetectedFramework[]; checked: string[] }> {
+export async function detectFrameworks(
+  host: PluginHost,
+  names: string[] | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<{ detected: DetectedFramework[]; checked: string[] }> {
   const adapters = host.registries.frameworks.values();
   const known = adapters.map((a) => a.name).sort();
   const unknown = (names ?? []).filter((n) => !known.includes(n));
-  if (unknown.length) throw new AgentgovError('E_INVALID_ARGUMENT', `unknown framework(s): ${unknown.join(', ')}; known frameworks: ${known.join(', ') || '(none loaded)'}`, { unknown, known });
+  if (unknown.length)
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `unknown framework(s): ${unknown.join(', ')}; known frameworks: ${known.join(', ') || '(none loaded)'}`,
+      { unknown, known },
+    );
   const chosen = adapters.filter((a) => !names || names.includes(a.name)).sort((a, b) => a.name.localeCompare(b.name));
   const detected: DetectedFramework[] = [];
   for (const adapter of chosen) {

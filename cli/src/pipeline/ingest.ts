@@ -1,7 +1,19 @@
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { extname } from 'node:path';
 import { captureFingerprint, rawConsumedBytes } from './capture-fingerprint.js';
-import { AgentgovError, type Assessment, type CaptureParseResult, type EmitFailure, type FrameworkAdapter, type GovernanceDb, type GovernanceRecord, type IngestOffset, type Logger, type SkipCounts, type ToolCallEvent } from '@agentgov/core';
+import {
+  AgentgovError,
+  type Assessment,
+  type CaptureParseResult,
+  type EmitFailure,
+  type FrameworkAdapter,
+  type GovernanceDb,
+  type GovernanceRecord,
+  type IngestOffset,
+  type Logger,
+  type SkipCounts,
+  type ToolCallEvent,
+} from '@agentgov/core';
 
 export interface IngestOptions {
   /** Read the file from byte 0 instead of its stored offset (replay); recorded events stay deduplicated. */
@@ -127,7 +139,8 @@ async function assessChunk(ctx: IngestContext, parsed: CaptureParseResult, file:
     }
     const existing = recordedId === undefined ? undefined : ctx.db.records.find(recordedId);
     if (existing) {
-      if (event.result && !existing.event.result) parsed.completions.push({ event_id: existing.event.id, result: event.result });
+      if (event.result && !existing.event.result)
+        parsed.completions.push({ event_id: existing.event.id, result: event.result });
       chunk.inOrder.push({ record: existing, stored: true });
     } else {
       chunk.inOrder.push({ record: { event, assessment: await ctx.assess(event) }, stored: false });
@@ -137,18 +150,40 @@ async function assessChunk(ctx: IngestContext, parsed: CaptureParseResult, file:
 }
 
 /** Ingests one capture file; see `Pipeline.ingestFile`. */
-export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapter, file: string, options: IngestOptions = {}): Promise<IngestReport> {
+export async function ingestCapture(
+  ctx: IngestContext,
+  adapter: FrameworkAdapter,
+  file: string,
+  options: IngestOptions = {},
+): Promise<IngestReport> {
   let fd: number;
   try {
     fd = openSync(file, 'r');
   } catch (error) {
-    throw new AgentgovError('E_CAPTURE_UNREADABLE', `capture ${file} cannot be read: ${(error as Error).message}`, { file }, { cause: error });
+    throw new AgentgovError(
+      'E_CAPTURE_UNREADABLE',
+      `capture ${file} cannot be read: ${(error as Error).message}`,
+      { file },
+      { cause: error },
+    );
   }
   try {
     const stat = fstatSync(fd);
     const resume = resumePoint(ctx.db.offsets.get(file), stat, fd, options.fromStart === true);
     if (resume.reset) ctx.logger.info(`${file} was ${resume.reset}; reading it from the start`);
-    const report: IngestReport = { file, events: 0, duplicates: 0, completed: 0, skipped: {}, lines: 0, bytes: 0, pendingBytes: 0, offset: resume.offset, sinkFailures: 0, ...(resume.reset ? { reset: resume.reset } : {}) };
+    const report: IngestReport = {
+      file,
+      events: 0,
+      duplicates: 0,
+      completed: 0,
+      skipped: {},
+      lines: 0,
+      bytes: 0,
+      pendingBytes: 0,
+      offset: resume.offset,
+      sinkFailures: 0,
+      ...(resume.reset ? { reset: resume.reset } : {}),
+    };
     const state: Record<string, unknown> = {};
     // One parsed piece of the file: its events, the results completing earlier calls and the new
     // offset commit together, then the records go to the sinks.
@@ -161,7 +196,18 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
           for (const [alias, recordedId] of aliases) ctx.db.records.alias(alias, recordedId);
           const fresh = inOrder.filter((r) => !r.stored && ctx.db.records.insert(r.record, file)).map((r) => r.record);
           for (const c of parsed.completions) if (ctx.db.records.complete(c.event_id, c.result)) report.completed += 1;
-          ctx.db.offsets.set({ file, adapter: adapter.adapter, offset: nextOffset, size: stat.size, inode: stat.ino, skipped: resume.skipped, events: resume.events + fresh.length, fingerprint, resets: resume.resets, skippedBefore: resume.skippedBefore });
+          ctx.db.offsets.set({
+            file,
+            adapter: adapter.adapter,
+            offset: nextOffset,
+            size: stat.size,
+            inode: stat.ino,
+            skipped: resume.skipped,
+            events: resume.events + fresh.length,
+            fingerprint,
+            resets: resume.resets,
+            skippedBefore: resume.skippedBefore,
+          });
           return fresh;
         }),
       );
@@ -172,7 +218,9 @@ export async function ingestCapture(ctx: IngestContext, adapter: FrameworkAdapte
       report.lines += parsed.lines;
       report.bytes += nextOffset - report.offset;
       report.offset = nextOffset;
-      const toEmit = inOrder.filter(({ record, stored }) => inserted.has(record) || (stored && ctx.emitDuplicates)).map(({ record }) => record);
+      const toEmit = inOrder
+        .filter(({ record, stored }) => inserted.has(record) || (stored && ctx.emitDuplicates))
+        .map(({ record }) => record);
       // Started in file order (each sink receives them in that order), awaited together: waiting
       // for each write to land before starting the next left the process idle most of the time.
       const failures = await Promise.all(toEmit.map((record) => ctx.emit(record)));
@@ -224,7 +272,8 @@ function jsonArrayDocument(fd: number, size: number): { complete: boolean; lines
   const text = whole.toString('utf8');
   try {
     const value: unknown = JSON.parse(text);
-    if (Array.isArray(value)) return { complete: true, lines: value.map((item) => `${JSON.stringify(item) ?? 'null'}\n`).join('') };
+    if (Array.isArray(value))
+      return { complete: true, lines: value.map((item) => `${JSON.stringify(item) ?? 'null'}\n`).join('') };
     return { complete: true, lines: `${JSON.stringify(value)}\n` };
   } catch {
     // An object on its first line followed by more lines is JSON lines, not a document being written.
@@ -247,6 +296,12 @@ function isJsonLines(text: string): boolean {
 
 function logOutcome(logger: Logger, report: IngestReport): void {
   const skippedTotal = Object.values(report.skipped).reduce((a, b) => a + b, 0);
-  if (skippedTotal > 0) logger.warn(`${report.file}: skipped ${skippedTotal} (${Object.entries(report.skipped).map(([r, n]) => `${r}: ${n}`).join(', ')})`);
-  if (report.pendingBytes > 0) logger.info(`${report.file}: ${report.pendingBytes} bytes of an incomplete last line left for a later read`);
+  if (skippedTotal > 0)
+    logger.warn(
+      `${report.file}: skipped ${skippedTotal} (${Object.entries(report.skipped)
+        .map(([r, n]) => `${r}: ${n}`)
+        .join(', ')})`,
+    );
+  if (report.pendingBytes > 0)
+    logger.info(`${report.file}: ${report.pendingBytes} bytes of an incomplete last line left for a later read`);
 }

@@ -1,4 +1,15 @@
-import type { Assessment, EmitFailure, FlushOutcome, FrameworkAdapter, GovernanceDb, GovernanceRecord, LoadedConfig, Logger, PluginHost, ToolCallEvent } from '@agentgov/core';
+import type {
+  Assessment,
+  EmitFailure,
+  FlushOutcome,
+  FrameworkAdapter,
+  GovernanceDb,
+  GovernanceRecord,
+  LoadedConfig,
+  Logger,
+  PluginHost,
+  ToolCallEvent,
+} from '@agentgov/core';
 import { runAssess, runEmit } from '@agentgov/core';
 import { ingestCapture, type IngestOptions, type IngestReport } from './ingest.js';
 import { loadRiskEngine, type RiskEngine } from './risk-engine.js';
@@ -59,7 +70,13 @@ export async function createPipeline(options: CreatePipelineOptions): Promise<Pi
     } catch (error) {
       // A failing rule plugin must not lose the event: keep the engine's answer and say why.
       logger.warn(`assess hook failed for ${event.id}: ${(error as Error).message}`);
-      return { ...initial, evidence: { ...initial.evidence, factors: [...(initial.evidence.factors ?? []), `assess hook failed: ${(error as Error).message}`] } };
+      return {
+        ...initial,
+        evidence: {
+          ...initial.evidence,
+          factors: [...(initial.evidence.factors ?? []), `assess hook failed: ${(error as Error).message}`],
+        },
+      };
     }
   };
 
@@ -68,7 +85,8 @@ export async function createPipeline(options: CreatePipelineOptions): Promise<Pi
     for (const failure of failures) {
       failureCounts[failure.sink] = (failureCounts[failure.sink] ?? 0) + 1;
       // The first failure of a sink is a warning; repeats go to DEBUG so a dead sink cannot flood the log.
-      if (failureCounts[failure.sink] === 1) logger.warn(`sink '${failure.sink}' failed: ${failure.message} (further failures are counted)`);
+      if (failureCounts[failure.sink] === 1)
+        logger.warn(`sink '${failure.sink}' failed: ${failure.message} (further failures are counted)`);
       else logger.debug(`sink '${failure.sink}' failed: ${failure.message}`);
     }
     return failures;
@@ -96,7 +114,10 @@ export async function createPipeline(options: CreatePipelineOptions): Promise<Pi
     async close() {
       const outcomes = await delivery.flush();
       for (const o of outcomes) {
-        if (o.pending) logger.warn(`${o.pending} record(s) wait in the outbox for sink '${o.sink}'${o.error ? ` (${o.error})` : ''}; the next watch or replay delivers them`);
+        if (o.pending)
+          logger.warn(
+            `${o.pending} record(s) wait in the outbox for sink '${o.sink}'${o.error ? ` (${o.error})` : ''}; the next watch or replay delivers them`,
+          );
       }
       await Promise.all(sinks.map(async (sink) => sink.flush?.()));
       await Promise.all(sinks.map(async (sink) => sink.close?.()));

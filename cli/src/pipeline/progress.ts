@@ -6,7 +6,11 @@ export interface Progress {
 
 const WIDTH = 30;
 
-export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }, total: number, minTotal = 2): Progress {
+export function createProgress(
+  stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
+  total: number,
+  minTotal = 2,
+): Progress {
   if (stream.isTTY !== true || total < minTotal) return { tick: () => undefined, done: () => undefined };
   let current = 0;
   const columns = stream.columns ?? 80;

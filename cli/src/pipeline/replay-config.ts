@@ -10,7 +10,14 @@ const specifierOf = (entry: PluginConfigEntry): string => (typeof entry === 'str
  */
 export function withJsonlOutput(loaded: LoadedConfig, file: string): LoadedConfig {
   const config = loaded.config;
-  const bundledWouldLoad = config.bundled_plugins === 'all' || (config.bundled_plugins === 'auto' && config.plugins.length === 0);
-  const plugins: PluginConfigEntry[] = [...config.plugins.filter((entry) => specifierOf(entry) !== JSONL_SINK_PLUGIN), { plugin: JSONL_SINK_PLUGIN, options: { path: file } }];
-  return { ...loaded, config: { ...config, plugins, bundled_plugins: bundledWouldLoad ? 'all' : config.bundled_plugins } };
+  const bundledWouldLoad =
+    config.bundled_plugins === 'all' || (config.bundled_plugins === 'auto' && config.plugins.length === 0);
+  const plugins: PluginConfigEntry[] = [
+    ...config.plugins.filter((entry) => specifierOf(entry) !== JSONL_SINK_PLUGIN),
+    { plugin: JSONL_SINK_PLUGIN, options: { path: file } },
+  ];
+  return {
+    ...loaded,
+    config: { ...config, plugins, bundled_plugins: bundledWouldLoad ? 'all' : config.bundled_plugins },
+  };
 }

@@ -1,6 +1,18 @@
 import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AgentgovError, createPluginHost, GovernanceDb, governanceDbPath, loadConfig, PRIVATE_FILE_MODE, type FlushOutcome, type FrameworkAdapter, type Logger, type PluginHost, type SkipCounts } from '@agentgov/core';
+import {
+  AgentgovError,
+  createPluginHost,
+  GovernanceDb,
+  governanceDbPath,
+  loadConfig,
+  PRIVATE_FILE_MODE,
+  type FlushOutcome,
+  type FrameworkAdapter,
+  type Logger,
+  type PluginHost,
+  type SkipCounts,
+} from '@agentgov/core';
 import { bundledPlugins } from '../host.js';
 import { CLI_PACKAGE_DIR } from '../package-info.js';
 import { captureFiles } from './capture-files.js';
@@ -39,7 +51,11 @@ export function findAdapter(host: PluginHost, name: string): FrameworkAdapter {
   const found = adapters.find((a) => a.adapter === name) ?? adapters.find((a) => a.name === name);
   if (found) return found;
   const known = adapters.map((a) => a.adapter).sort();
-  throw new AgentgovError('E_INVALID_ARGUMENT', `unknown adapter '${name}'; known adapters: ${known.join(', ') || '(none loaded)'}`, { adapter: name, known });
+  throw new AgentgovError(
+    'E_INVALID_ARGUMENT',
+    `unknown adapter '${name}'; known adapters: ${known.join(', ') || '(none loaded)'}`,
+    { adapter: name, known },
+  );
 }
 
 function formatCounts(counts: SkipCounts): string {
@@ -57,17 +73,42 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
   const policy = applyProjectPolicy(loadConfig({ configPath: options.configPath }));
   let loaded = policy.loaded;
   for (const note of policy.ignored) options.logger.warn(note);
-  for (const warning of loaded.warnings) options.logger.warn(`${warning.file ?? ''} ${warning.path}: ${warning.message}`);
+  for (const warning of loaded.warnings)
+    options.logger.warn(`${warning.file ?? ''} ${warning.path}: ${warning.message}`);
   if (output) loaded = withJsonlOutput(loaded, output);
-  const host = await createPluginHost({ loaded, bundled: bundledPlugins(), resolveFrom: [CLI_PACKAGE_DIR], host: 'cli', logger: options.logger });
+  const host = await createPluginHost({
+    loaded,
+    bundled: bundledPlugins(),
+    resolveFrom: [CLI_PACKAGE_DIR],
+    host: 'cli',
+    logger: options.logger,
+  });
   const adapter = findAdapter(host, options.adapter);
   const files = captureFiles(options.path);
   // --output names this run's result: start it empty (unless it splits per session).
   if (output && !output.includes('{')) closeSync(openSync(output, 'w', PRIVATE_FILE_MODE));
   const db = GovernanceDb.open(governanceDbPath(loaded));
-  const summary: ReplaySummary = { adapter: adapter.adapter, files: files.length, events: 0, duplicates: 0, completed: 0, skipped: {}, incomplete: 0, sinkFailures: 0, db: db.path, outbox: [] };
+  const summary: ReplaySummary = {
+    adapter: adapter.adapter,
+    files: files.length,
+    events: 0,
+    duplicates: 0,
+    completed: 0,
+    skipped: {},
+    incomplete: 0,
+    sinkFailures: 0,
+    db: db.path,
+    outbox: [],
+  };
   try {
-    const pipeline = await createPipeline({ host, loaded, db, logger: options.logger, sinks: output ? ['jsonl'] : undefined, emitDuplicates: true });
+    const pipeline = await createPipeline({
+      host,
+      loaded,
+      db,
+      logger: options.logger,
+      sinks: output ? ['jsonl'] : undefined,
+      emitDuplicates: true,
+    });
     const progress = createProgress(options.stderr, files.length);
     try {
       for (const file of files) {
@@ -78,7 +119,8 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
         summary.completed += report.completed;
         summary.sinkFailures += report.sinkFailures;
         if (report.pendingBytes > 0) summary.incomplete += 1;
-        for (const [reason, n] of Object.entries(report.skipped)) summary.skipped[reason] = (summary.skipped[reason] ?? 0) + n;
+        for (const [reason, n] of Object.entries(report.skipped))
+          summary.skipped[reason] = (summary.skipped[reason] ?? 0) + n;
       }
     } finally {
       progress.done();
@@ -92,7 +134,10 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
     `replayed ${summary.files} file(s) with ${summary.adapter}: ${summary.events} new event(s), ${summary.duplicates} already recorded`,
     `skipped: ${skippedTotal}${skippedTotal ? ` (${formatCounts(summary.skipped)})` : ''}; incomplete last lines left for later: ${summary.incomplete}; sink failures: ${summary.sinkFailures}`,
     `database: ${summary.db}${output ? `; records: ${output}` : ''}`,
-    ...summary.outbox.map((o) => `sink ${o.sink}: ${o.pending ? `${o.pending} record(s) wait in the outbox${o.error ? ` (${o.error})` : ''}` : 'outbox delivered'}`),
+    ...summary.outbox.map(
+      (o) =>
+        `sink ${o.sink}: ${o.pending ? `${o.pending} record(s) wait in the outbox${o.error ? ` (${o.error})` : ''}` : 'outbox delivered'}`,
+    ),
   ];
   options.stderr.write(`${lines.join('\n')}\n`);
   return summary;

@@ -1,4 +1,13 @@
-import { AgentgovError, isOutboxSink, OutboxDelivery, type GovernanceDb, type Logger, type OutboxSink, type PluginHost, type Sink } from '@agentgov/core';
+import {
+  AgentgovError,
+  isOutboxSink,
+  OutboxDelivery,
+  type GovernanceDb,
+  type Logger,
+  type OutboxSink,
+  type PluginHost,
+  type Sink,
+} from '@agentgov/core';
 
 /** The sinks a pipeline emits to, and the delivery loop of its outbox sinks. */
 export interface ConnectedSinks {
@@ -23,7 +32,11 @@ export function connectSinks(host: PluginHost, db: GovernanceDb, logger: Logger,
   const unknown = (names ?? []).filter((n) => !entries.some((e) => e.provider.name === n));
   if (unknown.length) {
     const known = entries.map((e) => e.provider.name).join(', ') || '(none)';
-    throw new AgentgovError('E_INVALID_ARGUMENT', `unknown sink(s): ${unknown.join(', ')}; registered sinks: ${known}`, { unknown });
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `unknown sink(s): ${unknown.join(', ')}; registered sinks: ${known}`,
+      { unknown },
+    );
   }
   const chosen = entries.filter((e) => !names || names.includes(e.provider.name));
   const outboxSinks = chosen.map((e) => e.provider).filter(isOutboxSink);

@@ -69,7 +69,10 @@ export class ReadBudget {
   expired(): boolean {
     if (this.met.has('ms')) return true;
     if (!this.halt()) return false;
-    this.stop('ms', `the time budget (${this.msAllowed} ms of CPU, ${this.limits.wallMs} ms of wall clock) was spent before the whole command was read`);
+    this.stop(
+      'ms',
+      `the time budget (${this.msAllowed} ms of CPU, ${this.limits.wallMs} ms of wall clock) was spent before the whole command was read`,
+    );
     return true;
   }
 

@@ -25,7 +25,20 @@ const AWK_PRINT_PIPE = new RegExp(String.raw`\b(?:print|printf)\b[^|;}]*\|\s*(?:
 
 function awk(args: string[]): Payload[] {
   // The program is the first operand, after options (-F sep, -v var=val, -f file: no program).
-  const valueOptions = new Set(['-F', '-v', '-f', '--field-separator', '--assign', '--file', '-i', '--include', '-l', '--load', '-E', '--exec']);
+  const valueOptions = new Set([
+    '-F',
+    '-v',
+    '-f',
+    '--field-separator',
+    '--assign',
+    '--file',
+    '-i',
+    '--include',
+    '-l',
+    '--load',
+    '-E',
+    '--exec',
+  ]);
   let program: string | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
@@ -61,21 +74,31 @@ function awk(args: string[]): Payload[] {
 function editorCommand(command: string, via: string): Payload[] {
   // `:set shell=/bin/sh|:shell`: `|` separates commands (but belongs to a `:!` command's shell text).
   const bar = command.indexOf('|');
-  if (bar > 0 && !/^\s*:*\s*!/.test(command)) return [...editorCommand(command.slice(0, bar), via), ...editorCommand(command.slice(bar + 1), via)];
+  if (bar > 0 && !/^\s*:*\s*!/.test(command))
+    return [...editorCommand(command.slice(0, bar), via), ...editorCommand(command.slice(bar + 1), via)];
   // Ex modifiers before the command itself: `:silent !cmd`, `:sil! exe '!cmd'`, `:noautocmd`, `:keepalt`, `:verbose`.
   const text = command
     .trim()
     .replace(/^:+\s*/, '')
-    .replace(/^(?:(?:sil(?:ent)?!?|unsil(?:ent)?|noa(?:utocmd)?|keepa(?:lt)?|keepj(?:umps)?|verb(?:ose)?|uns(?:ilent)?)\s+)+/, '')
+    .replace(
+      /^(?:(?:sil(?:ent)?!?|unsil(?:ent)?|noa(?:utocmd)?|keepa(?:lt)?|keepj(?:umps)?|verb(?:ose)?|uns(?:ilent)?)\s+)+/,
+      '',
+    )
     .replace(/^exe(?:c|cu|cut|cute)?\s+(['"])(.*)\1\s*$/s, '$2')
     .replace(/^:+\s*/, '');
   if (text.startsWith('!')) return [{ via: `${via} :!`, script: text.slice(1) }];
   if (/^(sh|she|shel|shell|terminal|term)\b/.test(text)) return [{ via: `${via} :shell`, script: '' }];
   const found: Payload[] = [];
-  for (const m of text.matchAll(new RegExp(String.raw`\b(?:system|systemlist|jobstart|termopen)\s*\(\s*(?:${QUOTED})`, 'g'))) found.push({ via: `${via} system()`, script: unescape(m[1] ?? m[2] ?? '') });
+  for (const m of text.matchAll(
+    new RegExp(String.raw`\b(?:system|systemlist|jobstart|termopen)\s*\(\s*(?:${QUOTED})`, 'g'),
+  ))
+    found.push({ via: `${via} system()`, script: unescape(m[1] ?? m[2] ?? '') });
   const py = /^(?:py|python|py3|python3|pyx|perl|ruby|lua|pe|rub)\s*(.*)$/s.exec(text);
   if (py && /\bos\.(system|popen|exec\w*)|subprocess|pty\.spawn|\bsystem\s*\(|\bexec\b|os\.execute/.test(py[1] ?? '')) {
-    for (const m of (py[1] ?? '').matchAll(new RegExp(String.raw`\b(?:system|popen|execute|spawn|call|run|exec\w*)\s*\(\s*(?:\[\s*)?(?:${QUOTED})`, 'g'))) found.push({ via: `${via} :${text.split(/\s/)[0]}`, script: unescape(m[1] ?? m[2] ?? '') });
+    for (const m of (py[1] ?? '').matchAll(
+      new RegExp(String.raw`\b(?:system|popen|execute|spawn|call|run|exec\w*)\s*\(\s*(?:\[\s*)?(?:${QUOTED})`, 'g'),
+    ))
+      found.push({ via: `${via} :${text.split(/\s/)[0]}`, script: unescape(m[1] ?? m[2] ?? '') });
     if (found.length === 0) found.push({ via: `${via} :${text.split(/\s/)[0]}`, script: '' });
   }
   return found;
@@ -127,9 +150,17 @@ function optionValues(args: string[], names: string[]): Array<[string, string]> 
     for (const name of names) {
       if (arg === name) values.push([name, args[i + 1] ?? '']);
       // A cluster of flags ending in the option's letter (`script -qc CMD`).
-      else if (!name.startsWith('--') && name.length === 2 && /^-[a-zA-Z]+$/.test(arg) && arg.length > 2 && arg.endsWith(name.slice(1))) values.push([name, args[i + 1] ?? '']);
+      else if (
+        !name.startsWith('--') &&
+        name.length === 2 &&
+        /^-[a-zA-Z]+$/.test(arg) &&
+        arg.length > 2 &&
+        arg.endsWith(name.slice(1))
+      )
+        values.push([name, args[i + 1] ?? '']);
       else if (name.startsWith('--') && arg.startsWith(`${name}=`)) values.push([name, arg.slice(name.length + 1)]);
-      else if (!name.startsWith('--') && name.length === 2 && arg.startsWith(name) && arg.length > 2) values.push([name, arg.slice(2)]);
+      else if (!name.startsWith('--') && name.length === 2 && arg.startsWith(name) && arg.length > 2)
+        values.push([name, arg.slice(2)]);
     }
   }
   return values;
@@ -137,7 +168,16 @@ function optionValues(args: string[], names: string[]): Array<[string, string]> 
 
 function tar(args: string[]): Payload[] {
   const found: Payload[] = [];
-  for (const [name, value] of optionValues(args, ['--checkpoint-action', '--to-command', '--use-compress-program', '-I', '--info-script', '--new-volume-script', '-F', '--rsh-command'])) {
+  for (const [name, value] of optionValues(args, [
+    '--checkpoint-action',
+    '--to-command',
+    '--use-compress-program',
+    '-I',
+    '--info-script',
+    '--new-volume-script',
+    '-F',
+    '--rsh-command',
+  ])) {
     if (name === '--checkpoint-action') {
       const exec = /^exec=(.*)$/s.exec(value);
       if (exec) found.push({ via: 'tar --checkpoint-action=exec', script: exec[1] ?? '' });
@@ -152,7 +192,9 @@ function zip(args: string[]): Payload[] {
 
 /** rsync -e / --rsh, and --rsync-path (run on the remote side, so also a shell command). */
 function rsync(args: string[]): Payload[] {
-  return optionValues(args, ['-e', '--rsh', '--rsync-path']).filter(([, value]) => value !== '').map(([name, value]) => ({ via: `rsync ${name}`, script: value }));
+  return optionValues(args, ['-e', '--rsh', '--rsync-path'])
+    .filter(([, value]) => value !== '')
+    .map(([name, value]) => ({ via: `rsync ${name}`, script: value }));
 }
 
 /** ssh/scp/sftp `-o ProxyCommand=…` / `LocalCommand`, scp/sftp `-S program`, ssh `-F config` is left alone. */
@@ -160,19 +202,29 @@ function sshOptions(program: string): Finder {
   return (args) => {
     const found: Payload[] = [];
     for (const [, value] of optionValues(args, ['-o'])) {
-      const option = /^\s*(ProxyCommand|LocalCommand|KnownHostsCommand|RemoteCommand|PermitLocalCommand)\s*(?:=|\s)\s*(.*)$/is.exec(value);
+      const option =
+        /^\s*(ProxyCommand|LocalCommand|KnownHostsCommand|RemoteCommand|PermitLocalCommand)\s*(?:=|\s)\s*(.*)$/is.exec(
+          value,
+        );
       if (!option || /^PermitLocalCommand$/i.test(option[1] ?? '')) continue;
       const key = (option[1] ?? '').toLowerCase();
       // RemoteCommand runs on the other host; the rest run here.
-      if (option[2] && option[2].toLowerCase() !== 'none') found.push({ via: `${program} ${key === 'proxycommand' ? 'ProxyCommand' : key === 'localcommand' ? 'LocalCommand' : key === 'knownhostscommand' ? 'KnownHostsCommand' : 'RemoteCommand'}`, script: option[2] });
+      if (option[2] && option[2].toLowerCase() !== 'none')
+        found.push({
+          via: `${program} ${key === 'proxycommand' ? 'ProxyCommand' : key === 'localcommand' ? 'LocalCommand' : key === 'knownhostscommand' ? 'KnownHostsCommand' : 'RemoteCommand'}`,
+          script: option[2],
+        });
     }
-    if (program !== 'ssh') for (const [, value] of optionValues(args, ['-S'])) if (value) found.push({ via: `${program} -S`, script: value });
+    if (program !== 'ssh')
+      for (const [, value] of optionValues(args, ['-S']))
+        if (value) found.push({ via: `${program} -S`, script: value });
     return found;
   };
 }
 
 /** `git -c key=value` settings whose value git runs with a shell. */
-const GIT_COMMAND_SETTINGS = /^(core\.(pager|sshcommand|editor|fsmonitor|askpass|hookspath_)|sequence\.editor|diff\.external|diff\.[^.]+\.(textconv|command)|merge\.[^.]+\.driver|filter\.[^.]+\.(clean|smudge|process)|pager\.[^.=]+|gpg\.(program|[^.]+\.program)|interactive\.difffilter|credential(\.[^=]+)?\.helper|core\.gitproxy|uploadpack\.packobjectshook|web\.browser|browser\.[^.]+\.cmd|man\.[^.]+\.cmd|sendemail\.(smtpserver|tocmd|cccmd))$/i;
+const GIT_COMMAND_SETTINGS =
+  /^(core\.(pager|sshcommand|editor|fsmonitor|askpass|hookspath_)|sequence\.editor|diff\.external|diff\.[^.]+\.(textconv|command)|merge\.[^.]+\.driver|filter\.[^.]+\.(clean|smudge|process)|pager\.[^.=]+|gpg\.(program|[^.]+\.program)|interactive\.difffilter|credential(\.[^=]+)?\.helper|core\.gitproxy|uploadpack\.packobjectshook|web\.browser|browser\.[^.]+\.cmd|man\.[^.]+\.cmd|sendemail\.(smtpserver|tocmd|cccmd))$/i;
 
 /** The payload of one git setting, or undefined when the setting runs nothing. */
 export function gitSettingPayload(setting: string): Payload | undefined {
@@ -183,8 +235,12 @@ export function gitSettingPayload(setting: string): Payload | undefined {
   if (/^alias\./i.test(key)) return value.startsWith('!') ? { via: 'git alias', script: value.slice(1) } : undefined;
   if (!GIT_COMMAND_SETTINGS.test(key) || value === '' || /^(true|false|cat|less|more)$/i.test(value)) return undefined;
   // A credential helper runs in a shell only when it starts with `!`; otherwise it names git-credential-<value>.
-  if (/^credential/i.test(key)) return value.startsWith('!') ? { via: `git ${key}`, script: value.slice(1) } : undefined;
-  return { via: `git ${key.toLowerCase().replace(/^core\.sshcommand$/, 'core.sshCommand')}`, script: value.replace(/^!/, '') };
+  if (/^credential/i.test(key))
+    return value.startsWith('!') ? { via: `git ${key}`, script: value.slice(1) } : undefined;
+  return {
+    via: `git ${key.toLowerCase().replace(/^core\.sshcommand$/, 'core.sshCommand')}`,
+    script: value.replace(/^!/, ''),
+  };
 }
 
 /** `git clone 'ext::sh -c …'`: the ext transport runs its URL as a command. */
@@ -194,9 +250,13 @@ function gitUrls(args: string[]): Payload[] {
 
 /** An ext:: URL's command: words split at spaces; `% ` is a space inside a word, `%%` a percent, `%s`/`%S` the service name. */
 function extCommand(url: string): string {
-  const words = url.split(/(?<!%) /).map((word) =>
-    word.replace(/%(.)/g, (_m, c: string) => (c === ' ' ? ' ' : c === '%' ? '%' : c === 's' || c === 'S' ? 'git-upload-pack' : c === 'G' ? '' : c)),
-  );
+  const words = url
+    .split(/(?<!%) /)
+    .map((word) =>
+      word.replace(/%(.)/g, (_m, c: string) =>
+        c === ' ' ? ' ' : c === '%' ? '%' : c === 's' || c === 'S' ? 'git-upload-pack' : c === 'G' ? '' : c,
+      ),
+    );
   return words.map((w) => (/^[\w@%+=:,./~-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(' ');
 }
 
@@ -230,13 +290,18 @@ function gdb(args: string[]): Payload[] {
     const bang = /^(?:!|shell\s+|pipe\s+.*\|\s*)(.*)$/s.exec(text);
     if (bang) found.push({ via: 'gdb -ex shell', script: bang[1] ?? '' });
     else if (/^python3?\b/.test(text)) {
-      for (const m of text.matchAll(new RegExp(String.raw`\b(?:system|popen|spawn|call|run)\s*\(\s*(?:\[\s*)?(?:${QUOTED})`, 'g'))) found.push({ via: 'gdb -ex python', script: unescape(m[1] ?? m[2] ?? '') });
+      for (const m of text.matchAll(
+        new RegExp(String.raw`\b(?:system|popen|spawn|call|run)\s*\(\s*(?:\[\s*)?(?:${QUOTED})`, 'g'),
+      ))
+        found.push({ via: 'gdb -ex python', script: unescape(m[1] ?? m[2] ?? '') });
     }
   }
   return found;
 }
 function tmux(args: string[]): Payload[] {
-  const i = args.findIndex((a) => /^(new|new-session|new-window|neww|split-window|splitw|run-shell|run|respawn-pane|display-popup|popup)$/.test(a));
+  const i = args.findIndex((a) =>
+    /^(new|new-session|new-window|neww|split-window|splitw|run-shell|run|respawn-pane|display-popup|popup)$/.test(a),
+  );
   if (i < 0) return [];
   const rest = args.slice(i + 1);
   const values = new Set(['-s', '-n', '-c', '-t', '-x', '-y', '-e', '-F', '-f', '-T']);
@@ -247,7 +312,11 @@ function tmux(args: string[]): Payload[] {
 }
 function apt(args: string[]): Payload[] {
   return optionValues(args, ['-o', '--option'])
-    .map(([, value]) => /^(?:APT::Update::(?:Pre|Post)-Invoke(?:-Success)?|DPkg::(?:Pre|Post)-Invoke|DPkg::Pre-Install-Pkgs)(?:::)?=(.*)$/is.exec(value))
+    .map(([, value]) =>
+      /^(?:APT::Update::(?:Pre|Post)-Invoke(?:-Success)?|DPkg::(?:Pre|Post)-Invoke|DPkg::Pre-Install-Pkgs)(?:::)?=(.*)$/is.exec(
+        value,
+      ),
+    )
     .filter((m): m is RegExpExecArray => m !== null && (m[1] ?? '') !== '')
     .map((m) => ({ via: 'apt -o Pre-Invoke', script: m[1] ?? '' }));
 }
@@ -280,7 +349,14 @@ function alias(args: string[]): Payload[] {
 
 /** `aria2c --on-download-complete=CMD` (and the other event hooks): aria2 runs the program when the event comes. */
 function aria2c(args: string[]): Payload[] {
-  const hooks = ['--on-download-complete', '--on-download-start', '--on-download-error', '--on-download-stop', '--on-download-pause', '--on-bt-download-complete'];
+  const hooks = [
+    '--on-download-complete',
+    '--on-download-start',
+    '--on-download-error',
+    '--on-download-stop',
+    '--on-download-pause',
+    '--on-bt-download-complete',
+  ];
   return optionValues(args, hooks).map(([name, value]) => ({ via: `aria2c ${name}`, script: value }));
 }
 
@@ -292,7 +368,19 @@ function aria2c(args: string[]): Payload[] {
  * (gcc's `-wrapper sh,-s`) are read as the shell would see the command.
  */
 export const RUN_OPTIONS: Record<string, string[]> = {
-  openvpn: ['--up', '--down', '--route-up', '--route-pre-down', '--ipchange', '--client-connect', '--client-disconnect', '--learn-address', '--auth-user-pass-verify', '--tls-verify', '--iproute'],
+  openvpn: [
+    '--up',
+    '--down',
+    '--route-up',
+    '--route-pre-down',
+    '--ipchange',
+    '--client-connect',
+    '--client-disconnect',
+    '--learn-address',
+    '--auth-user-pass-verify',
+    '--tls-verify',
+    '--iproute',
+  ],
   split: ['--filter'],
   gsplit: ['--filter'],
   'start-stop-daemon': ['-x', '--exec', '-a', '--startas'],
@@ -314,13 +402,20 @@ function runOptions(program: string): Finder {
   return (args) =>
     optionValues(args, names)
       .filter(([, value]) => value.trim() !== '')
-      .map(([name, value]) => ({ via: `${program} ${name}`, script: value.replace(/^\s*!/, '').replace(/^([^\s,]+),(\S+)/, (_m, p: string, rest: string) => `${p} ${rest.split(',').join(' ')}`) }));
+      .map(([name, value]) => ({
+        via: `${program} ${name}`,
+        script: value
+          .replace(/^\s*!/, '')
+          .replace(/^([^\s,]+),(\S+)/, (_m, p: string, rest: string) => `${p} ${rest.split(',').join(' ')}`),
+      }));
 }
 
 /** sqlite3's dot commands `.shell CMD` / `.system CMD`, in its arguments or its -cmd options. */
 function sqlite(args: string[]): Payload[] {
   const found: Payload[] = [];
-  for (const arg of args) for (const m of arg.matchAll(/(?:^|\n|;)\s*\.(?:shell|system)\s+([^\n]*)/g)) found.push({ via: 'sqlite3 .shell', script: m[1] ?? '' });
+  for (const arg of args)
+    for (const m of arg.matchAll(/(?:^|\n|;)\s*\.(?:shell|system)\s+([^\n]*)/g))
+      found.push({ via: 'sqlite3 .shell', script: m[1] ?? '' });
   return found;
 }
 
@@ -351,7 +446,8 @@ function make(args: string[]): Payload[] {
 /** dc's `!cmd` runs a shell command (`dc -e '!/bin/sh'`). */
 function dc(args: string[]): Payload[] {
   const found: Payload[] = [];
-  for (const [, value] of optionValues(args, ['-e', '--expression'])) for (const m of value.matchAll(/!([^\n]*)/g)) found.push({ via: 'dc !', script: m[1] ?? '' });
+  for (const [, value] of optionValues(args, ['-e', '--expression']))
+    for (const m of value.matchAll(/!([^\n]*)/g)) found.push({ via: 'dc !', script: m[1] ?? '' });
   return found;
 }
 
@@ -368,7 +464,8 @@ function lftp(args: string[]): Payload[] {
 function puppet(args: string[]): Payload[] {
   const found: Payload[] = [];
   for (const [, value] of optionValues(args, ['-e', '--execute'])) {
-    for (const m of value.matchAll(new RegExp(String.raw`\bexec\s*\{\s*(?:${QUOTED})`, 'g'))) found.push({ via: 'puppet exec', script: unescape(m[1] ?? m[2] ?? '') });
+    for (const m of value.matchAll(new RegExp(String.raw`\bexec\s*\{\s*(?:${QUOTED})`, 'g')))
+      found.push({ via: 'puppet exec', script: unescape(m[1] ?? m[2] ?? '') });
   }
   return found;
 }
@@ -380,7 +477,8 @@ function nmap(args: string[]): Payload[] {
 
 /** Maven's exec plugin: `-Dexec.executable=PROG -Dexec.args=ARGS` runs PROG with ARGS. */
 function mvn(args: string[]): Payload[] {
-  const value = (key: string) => args.map((a) => new RegExp(`^-D${key}=(.*)$`, 's').exec(a)?.[1]).find((v) => v !== undefined);
+  const value = (key: string) =>
+    args.map((a) => new RegExp(`^-D${key}=(.*)$`, 's').exec(a)?.[1]).find((v) => v !== undefined);
   const executable = value('exec\\.executable');
   if (executable === undefined || executable === '') return [];
   return [{ via: 'mvn exec:exec', script: `${executable} ${value('exec\\.args') ?? ''}`.trim() }];
@@ -440,7 +538,11 @@ export const CHANNELS: Record<string, Finder> = {
   nmap,
   mvn,
   mvnw: mvn,
-  ...Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([, names]) => names.length > 0).map(([program]) => [program, runOptions(program)])),
+  ...Object.fromEntries(
+    Object.entries(RUN_OPTIONS)
+      .filter(([, names]) => names.length > 0)
+      .map(([program]) => [program, runOptions(program)]),
+  ),
 };
 
 export function channelPayloads(program: string, args: string[]): Payload[] {
@@ -449,7 +551,8 @@ export function channelPayloads(program: string, args: string[]): Payload[] {
   if (program === 'git') {
     found.push(...gitUrls(args));
     // `git -p help config`: the help page is paged, and the pager's `!` runs a shell.
-    if (args.some((a) => a === '-p' || a === '--paginate') && args.includes('help')) found.push({ via: 'git -p help (pager)', script: '' });
+    if (args.some((a) => a === '-p' || a === '--paginate') && args.includes('help'))
+      found.push({ via: 'git -p help (pager)', script: '' });
   }
   return found;
 }
@@ -489,7 +592,14 @@ export const COMMAND_VARIABLES: Record<string, string> = {
 /** The payload of `NAME=value` when NAME is a command variable (`LESSOPEN='|cmd %s'` drops its pipe). */
 export function variablePayload(name: string, value: string): Payload | undefined {
   const label = Object.hasOwn(COMMAND_VARIABLES, name) ? COMMAND_VARIABLES[name] : undefined;
-  if (label === undefined || value === '' || /^(cat|less|more|vi|vim|nano|true|emacs|code --wait|gcc|g\+\+|clang|clang\+\+|cc|c\+\+|sccache|ccache|rustc)$/.test(value.trim())) return undefined;
+  if (
+    label === undefined ||
+    value === '' ||
+    /^(cat|less|more|vi|vim|nano|true|emacs|code --wait|gcc|g\+\+|clang|clang\+\+|cc|c\+\+|sccache|ccache|rustc)$/.test(
+      value.trim(),
+    )
+  )
+    return undefined;
   if (name === 'BASH_ENV') return undefined;
   return { via: `$${name} (${label})`, script: name.startsWith('LESS') ? value.replace(/^\|+-?/, '') : value };
 }

@@ -1,7 +1,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Assessment, LoadedConfig, PluginHost, RiskAction, RiskRuleSource, RuleHit, ToolCallEvent } from '@agentgov/core';
+import type {
+  Assessment,
+  LoadedConfig,
+  PluginHost,
+  RiskAction,
+  RiskRuleSource,
+  RuleHit,
+  ToolCallEvent,
+} from '@agentgov/core';
 import { normalizeRunnable, normalizeShell, type Normalized, type ParsedCommand } from './normalize.js';
 import { readRunFile, runnableContent, type FileRead } from './runnable-files.js';
 import { agentgovHome } from '@agentgov/core/paths';
@@ -52,7 +60,9 @@ export interface RiskEngineOptions {
 }
 
 /** Loads the shipped rules plus any extra files and plugin sources; rejects on an invalid rule. */
-export async function createRiskEngine(options: RiskEngineOptions = {}): Promise<RiskEngine & { readonly ruleSet: RuleSet }> {
+export async function createRiskEngine(
+  options: RiskEngineOptions = {},
+): Promise<RiskEngine & { readonly ruleSet: RuleSet }> {
   // Imported here: reading and validating rules loads yaml and ajv, which an engine built from
   // already validated specs (the gate's rule cache) does without.
   const { loadRuleSet } = await import('./rules.js');
@@ -65,20 +75,39 @@ export async function createRiskEngine(options: RiskEngineOptions = {}): Promise
  * the same options: the protected paths join the set's `governance` class here, so an engine
  * built from cached specs judges them as one built from the YAML does.
  */
-export function createRiskEngineFromRuleSet(rules: RuleSet, options: Omit<RiskEngineOptions, 'extraRuleFiles' | 'sources'> = {}): RiskEngine & { readonly ruleSet: RuleSet } {
+export function createRiskEngineFromRuleSet(
+  rules: RuleSet,
+  options: Omit<RiskEngineOptions, 'extraRuleFiles' | 'sources'> = {},
+): RiskEngine & { readonly ruleSet: RuleSet } {
   const governance = rules.classPatterns.get('governance') ?? [];
-  for (const dir of options.protectedPaths ?? [agentgovHome()]) governance.push(new RegExp(`^${escapeRegExp(path.resolve(dir))}(/|$)`));
+  for (const dir of options.protectedPaths ?? [agentgovHome()])
+    governance.push(new RegExp(`^${escapeRegExp(path.resolve(dir))}(/|$)`));
   rules.classPatterns.set('governance', governance);
-  const limits = { nodes: READ_LIMITS.nodes, ms: options.readTime?.ms ?? READ_LIMITS.ms, wallMs: options.readTime?.wallMs ?? READ_LIMITS.wallMs };
+  const limits = {
+    nodes: READ_LIMITS.nodes,
+    ms: options.readTime?.ms ?? READ_LIMITS.ms,
+    wallMs: options.readTime?.wallMs ?? READ_LIMITS.wallMs,
+  };
   const readFile = options.readFile === false ? undefined : (options.readFile ?? readRunFile);
-  return new RuleEngine(rules, options.home ?? os.homedir(), options.followLinks ?? true, options.warm ?? true, limits, readFile);
+  return new RuleEngine(
+    rules,
+    options.home ?? os.homedir(),
+    options.followLinks ?? true,
+    options.warm ?? true,
+    limits,
+    readFile,
+  );
 }
 
 /**
  * The engine a CLI host uses: the shipped rules, the config's `risk.rules` files (relative to
  * the config file) and every source plugins registered through the `riskRules` hook.
  */
-export async function createRiskEngineForHost(loaded: LoadedConfig, host: PluginHost, options: Pick<RiskEngineOptions, 'home'> = {}): Promise<RiskEngine> {
+export async function createRiskEngineForHost(
+  loaded: LoadedConfig,
+  host: PluginHost,
+  options: Pick<RiskEngineOptions, 'home'> = {},
+): Promise<RiskEngine> {
   return createRiskEngine({
     ...options,
     extraRuleFiles: loaded.config.risk.rules.map((file) => path.resolve(loaded.baseDir, file)),
@@ -100,7 +129,8 @@ const URL_IN_TEXT = /\b(?:https?|file|ftp|gopher|dict):\/\/(?:\[[0-9a-f:.]+\])?[
  * `[fd00:ec2::254]/latest`, `metadata.google.internal:80/x`): judged when their host is one a
  * rule names (hosts.ts), since the tool may well add the `http://` itself.
  */
-const HOST_IN_TEXT = /(?:^|[\s"'<>`(,;])(\[[0-9a-f:.]+\](?::\d+)?(?:\/[^\s"'<>`)]*)?|[a-z0-9][a-z0-9.-]*[.][a-z0-9.-]*(?::\d+)?(?:\/[^\s"'<>`)]*)?)/gi;
+const HOST_IN_TEXT =
+  /(?:^|[\s"'<>`(,;])(\[[0-9a-f:.]+\](?::\d+)?(?:\/[^\s"'<>`)]*)?|[a-z0-9][a-z0-9.-]*[.][a-z0-9.-]*(?::\d+)?(?:\/[^\s"'<>`)]*)?)/gi;
 /** How many URLs of a fetch tool's text are judged; past it the call is `ask` (what was not read could be anything). */
 const MAX_URLS_IN_TEXT = 200;
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'absolute_path'];
@@ -120,10 +150,71 @@ const NESTED_ARGS = { depth: 6, values: 2000 };
  */
 const SHELL_COMMAND_KEYS = [...COMMAND_KEYS, 'chars', 'input'];
 /** Arguments of an MCP or other tool that hold a file path (a move has two). */
-const GENERIC_PATH_KEYS = [...PATH_KEYS, 'file', 'source', 'destination', 'target', 'src', 'dest', 'dst', 'from', 'to', 'old_path', 'new_path', 'directory', 'dir'];
+const GENERIC_PATH_KEYS = [
+  ...PATH_KEYS,
+  'file',
+  'source',
+  'destination',
+  'target',
+  'src',
+  'dest',
+  'dst',
+  'from',
+  'to',
+  'old_path',
+  'new_path',
+  'directory',
+  'dir',
+];
 /** Words in a tool's name that say it changes files, or only reads them. */
-const WRITE_VERBS = new Set(['write', 'edit', 'create', 'update', 'delete', 'remove', 'rm', 'move', 'mv', 'rename', 'append', 'put', 'patch', 'save', 'upload', 'copy', 'cp', 'mkdir', 'replace', 'insert', 'set', 'modify', 'apply', 'overwrite', 'truncate', 'chmod']);
-const READ_VERBS = new Set(['read', 'get', 'view', 'cat', 'open', 'show', 'list', 'ls', 'search', 'find', 'grep', 'stat', 'info', 'download', 'head', 'tail', 'glob', 'tree']);
+const WRITE_VERBS = new Set([
+  'write',
+  'edit',
+  'create',
+  'update',
+  'delete',
+  'remove',
+  'rm',
+  'move',
+  'mv',
+  'rename',
+  'append',
+  'put',
+  'patch',
+  'save',
+  'upload',
+  'copy',
+  'cp',
+  'mkdir',
+  'replace',
+  'insert',
+  'set',
+  'modify',
+  'apply',
+  'overwrite',
+  'truncate',
+  'chmod',
+]);
+const READ_VERBS = new Set([
+  'read',
+  'get',
+  'view',
+  'cat',
+  'open',
+  'show',
+  'list',
+  'ls',
+  'search',
+  'find',
+  'grep',
+  'stat',
+  'info',
+  'download',
+  'head',
+  'tail',
+  'glob',
+  'tree',
+]);
 
 class RuleEngine implements RiskEngine {
   readonly rulesLoaded: number;
@@ -156,10 +247,22 @@ class RuleEngine implements RiskEngine {
       });
       this.fileRules.set(tool, rules);
     }
-    this.fetchRules = ruleSet.rules.filter((rule) => rule.tools.includes('fetch') && rule.match.spec.url_hosts !== undefined);
+    this.fetchRules = ruleSet.rules.filter(
+      (rule) => rule.tools.includes('fetch') && rule.match.spec.url_hosts !== undefined,
+    );
     // Rules about what a file tool writes: their `text` patterns are matched against the content.
-    this.argumentRules = ruleSet.rules.filter((rule) => (rule.tools.includes('mcp') || rule.tools.includes('other')) && !rule.match.perCommand && rule.match.text.length > 0);
-    this.contentRules = ruleSet.rules.filter((rule) => (rule.tools.includes('write') || rule.tools.includes('edit')) && !rule.match.perCommand && rule.match.text.length > 0);
+    this.argumentRules = ruleSet.rules.filter(
+      (rule) =>
+        (rule.tools.includes('mcp') || rule.tools.includes('other')) &&
+        !rule.match.perCommand &&
+        rule.match.text.length > 0,
+    );
+    this.contentRules = ruleSet.rules.filter(
+      (rule) =>
+        (rule.tools.includes('write') || rule.tools.includes('edit')) &&
+        !rule.match.perCommand &&
+        rule.match.text.length > 0,
+    );
   }
 
   /** Built once: the rules about an MCP or other tool's name and argument text (SQL in a query, a repository deleted). */
@@ -188,25 +291,39 @@ class RuleEngine implements RiskEngine {
         level: 'high',
         action: 'ask',
         reason_code: 'assessment_error',
-        evidence: { rules: [], factors: [`internal error while assessing: ${(error as Error)?.message ?? String(error)}`] },
+        evidence: {
+          rules: [],
+          factors: [`internal error while assessing: ${(error as Error)?.message ?? String(error)}`],
+        },
       };
     }
   }
 
   private assessUnsafe(event: ToolCallEvent): Assessment {
     const tool = typeof event?.canonical_tool === 'string' ? event.canonical_tool : 'other';
-    const args: Record<string, unknown> = event?.arguments && typeof event.arguments === 'object' ? event.arguments : {};
+    const args: Record<string, unknown> =
+      event?.arguments && typeof event.arguments === 'object' ? event.arguments : {};
     const cwd = typeof event?.cwd === 'string' && path.posix.isAbsolute(event.cwd) ? resolvePath(event.cwd) : null;
     const factors: string[] = [];
     if (cwd === null) factors.push('no absolute project root (cwd): relative paths cannot be placed');
     // The home directory, `/`, a top-level or a system directory is never a project: everything
     // under it would count as "inside" it.
     const projectRoot = projectRootOf(cwd, this.home);
-    if (cwd !== null && projectRoot === null) factors.push(`cwd ${cwd} is the home directory, the root or a system directory, not a project: nothing counts as inside the project`);
+    if (cwd !== null && projectRoot === null)
+      factors.push(
+        `cwd ${cwd} is the home directory, the root or a system directory, not a project: nothing counts as inside the project`,
+      );
     if (tool === 'shell') return this.assessShell(args, cwd, projectRoot, factors);
     if (FILE_TOOLS.has(tool)) return this.assessFile(tool, args, cwd, projectRoot, factors);
     if (tool === 'fetch') return this.assessFetch(args, factors, cwd, projectRoot);
-    return this.assessByArguments(typeof event?.tool_name === 'string' ? event.tool_name : '', tool, args, cwd, projectRoot, factors);
+    return this.assessByArguments(
+      typeof event?.tool_name === 'string' ? event.tool_name : '',
+      tool,
+      args,
+      cwd,
+      projectRoot,
+      factors,
+    );
   }
 
   /**
@@ -216,7 +333,14 @@ class RuleEngine implements RiskEngine {
    * write (by the verb in the tool's name; both when the name does not say), a URL as a fetch —
    * and the most severe answer wins.
    */
-  private assessByArguments(toolName: string, tool: string, args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
+  private assessByArguments(
+    toolName: string,
+    tool: string,
+    args: Record<string, unknown>,
+    cwd: string | null,
+    projectRoot: string | null,
+    factors: string[],
+  ): Assessment {
     const answers: Assessment[] = [];
     const shown = toolName || tool;
     const words = toolName.toLowerCase().split(/[^a-z]+/);
@@ -231,21 +355,46 @@ class RuleEngine implements RiskEngine {
     const texts: string[] = [`tool_name=${toolName}`];
     const visit = (value: Record<string, unknown>, where: string, depth: number): void => {
       for (const child of Object.values(value)) {
-        for (const item of Array.isArray(child) ? child : [child]) if (typeof item === 'string' && texts.length < NESTED_ARGS.values) texts.push(item.length > MAX_COMMAND_CHARS ? item.slice(0, MAX_COMMAND_CHARS) : item);
+        for (const item of Array.isArray(child) ? child : [child])
+          if (typeof item === 'string' && texts.length < NESTED_ARGS.values)
+            texts.push(item.length > MAX_COMMAND_CHARS ? item.slice(0, MAX_COMMAND_CHARS) : item);
       }
       // A proxy's inner call names its tool (`CallMcpTool {toolName: "delete_repository"}`).
-      for (const key of ['toolName', 'tool_name', 'tool', 'name']) if (typeof value[key] === 'string' && depth + (key === 'name' ? 0 : 1) > 0) texts.push(`tool_name=${value[key] as string}`);
+      for (const key of ['toolName', 'tool_name', 'tool', 'name'])
+        if (typeof value[key] === 'string' && depth + (key === 'name' ? 0 : 1) > 0)
+          texts.push(`tool_name=${value[key] as string}`);
       const commandKey = COMMAND_KEYS.find((k) => typeof value[k] === 'string' || isWordList(value[k]));
-      if (commandKey !== undefined) answers.push(this.assessShell({ command: value[commandKey] }, cwd, projectRoot, [...factors, `${shown} takes a command (${where}.${commandKey}): judged as a shell command`]));
+      if (commandKey !== undefined)
+        answers.push(
+          this.assessShell({ command: value[commandKey] }, cwd, projectRoot, [
+            ...factors,
+            `${shown} takes a command (${where}.${commandKey}): judged as a shell command`,
+          ]),
+        );
       for (const key of GENERIC_PATH_KEYS) {
         const raw = value[key];
         if (typeof raw !== 'string' || raw === '') continue;
         // A write keeps the text it writes (a filesystem server's `write_file {path, content}`).
-        for (const kind of kinds) answers.push(this.assessFile(kind, kind === 'write' ? { ...contentOf(value), file_path: raw } : { file_path: raw }, cwd, projectRoot, [...factors, `${shown} names a path (${where}.${key}): judged as a file ${kind}`]));
+        for (const kind of kinds)
+          answers.push(
+            this.assessFile(
+              kind,
+              kind === 'write' ? { ...contentOf(value), file_path: raw } : { file_path: raw },
+              cwd,
+              projectRoot,
+              [...factors, `${shown} names a path (${where}.${key}): judged as a file ${kind}`],
+            ),
+          );
       }
       for (const key of MULTI_PATH_KEYS) {
         if (!isWordList(value[key])) continue;
-        for (const kind of kinds) answers.push(this.assessFile(kind, { [key]: value[key] }, cwd, projectRoot, [...factors, `${shown} names paths (${where}.${key}): judged as file ${kind}s`]));
+        for (const kind of kinds)
+          answers.push(
+            this.assessFile(kind, { [key]: value[key] }, cwd, projectRoot, [
+              ...factors,
+              `${shown} names paths (${where}.${key}): judged as file ${kind}s`,
+            ]),
+          );
       }
       const urlKey = URL_KEYS.find((k) => typeof value[k] === 'string' && value[k] !== '');
       if (urlKey !== undefined) answers.push(this.assessFetch({ url: value[urlKey] }, factors, cwd, projectRoot));
@@ -275,23 +424,56 @@ class RuleEngine implements RiskEngine {
     for (const rule of this.argumentRules) {
       if (!rule.tools.includes(tool as CompiledRule['tools'][number])) continue;
       const text = texts.find((t) => rule.match.text.some((re) => re.test(t)));
-      if (text !== undefined) hits.push({ rule, subject: text.length > 200 ? `${text.slice(0, 197)}...` : text, paths: [], via: [] });
+      if (text !== undefined)
+        hits.push({ rule, subject: text.length > 200 ? `${text.slice(0, 197)}...` : text, paths: [], via: [] });
     }
-    if (hits.length > 0) answers.push(finish(hits, { rules: [], factors: [...factors, `${shown}'s name and arguments were read`] }, 'no_risk_detected'));
-    if (truncated) answers.push(unreadable(finish([], { rules: [], factors: [...factors] }, 'no_risk_detected'), [`${shown}'s arguments nest deeper than ${NESTED_ARGS.depth} levels or hold more than ${NESTED_ARGS.values} objects and lists`]));
-    if (answers.length === 0) return finish([], { rules: [], factors: [...factors, `tool kind '${tool}' has no risk rules, and its arguments hold no command, path or URL`] }, 'no_risk_detected');
+    if (hits.length > 0)
+      answers.push(
+        finish(
+          hits,
+          { rules: [], factors: [...factors, `${shown}'s name and arguments were read`] },
+          'no_risk_detected',
+        ),
+      );
+    if (truncated)
+      answers.push(
+        unreadable(finish([], { rules: [], factors: [...factors] }, 'no_risk_detected'), [
+          `${shown}'s arguments nest deeper than ${NESTED_ARGS.depth} levels or hold more than ${NESTED_ARGS.values} objects and lists`,
+        ]),
+      );
+    if (answers.length === 0)
+      return finish(
+        [],
+        {
+          rules: [],
+          factors: [
+            ...factors,
+            `tool kind '${tool}' has no risk rules, and its arguments hold no command, path or URL`,
+          ],
+        },
+        'no_risk_detected',
+      );
     return mostSevere(answers);
   }
 
-  private assessShell(args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
+  private assessShell(
+    args: Record<string, unknown>,
+    cwd: string | null,
+    projectRoot: string | null,
+    factors: string[],
+  ): Assessment {
     const key = SHELL_COMMAND_KEYS.find((k) => args[k] !== undefined) ?? 'command';
     let command = args[key];
     // An argv array (`["bash", "-lc", "rm -rf ~"]`) is quoted, not joined: joined, the shell would split it differently.
     if (isWordList(command)) command = argvToShell(command);
     if (typeof command !== 'string') {
-      return invalidArguments([...factors, `arguments.${key} is ${command === undefined ? 'missing' : `${describeValue(command)}, not a string`}: the command could not be read`]);
+      return invalidArguments([
+        ...factors,
+        `arguments.${key} is ${command === undefined ? 'missing' : `${describeValue(command)}, not a string`}: the command could not be read`,
+      ]);
     }
-    if (command.trim() === '') return finish([], { rules: [], factors: [...factors, 'empty command'] }, 'no_risk_detected');
+    if (command.trim() === '')
+      return finish([], { rules: [], factors: [...factors, 'empty command'] }, 'no_risk_detected');
     let text = command;
     const budget = new ReadBudget(this.readLimits);
     if (text.length > MAX_COMMAND_CHARS) {
@@ -310,7 +492,8 @@ class RuleEngine implements RiskEngine {
       if (wrapper) factors.push(`${hit.rule.id} runs with elevated privileges (${wrapper})`);
     }
     const commands = normalized.commands.slice(0, MAX_EVIDENCE_COMMANDS).map((c) => commandEvidence(c));
-    if (normalized.commands.length > MAX_EVIDENCE_COMMANDS) factors.push(`${normalized.commands.length - MAX_EVIDENCE_COMMANDS} more parsed commands not listed`);
+    if (normalized.commands.length > MAX_EVIDENCE_COMMANDS)
+      factors.push(`${normalized.commands.length - MAX_EVIDENCE_COMMANDS} more parsed commands not listed`);
     const evidence = { rules: [] as RuleHit[], commands, paths: describePaths(hits), factors: dedupe(factors) };
     const fallback = normalized.parseErrors > 0 ? 'parse_incomplete' : 'no_risk_detected';
     const assessment = finish(hits, evidence, fallback);
@@ -324,9 +507,15 @@ class RuleEngine implements RiskEngine {
    * is ordinary there (`interpreter_dangerous_call`); what it spawns, reads and sends is judged.
    */
   private normalizedHits(normalized: Normalized, projectRoot: string | null): Hit[] {
-    const hits = this.shellRules.hits(normalized, { projectRoot, home: this.home, classPatterns: this.ruleSet.classPatterns, realPath: this.realPaths() });
+    const hits = this.shellRules.hits(normalized, {
+      projectRoot,
+      home: this.home,
+      classPatterns: this.ruleSet.classPatterns,
+      realPath: this.realPaths(),
+    });
     return hits.filter((hit) => {
-      if (hit.rule.reasonCode === 'interpreter_dangerous_call' && hit.via.some((v) => /^(runs file|writes) /.test(v))) return false;
+      if (hit.rule.reasonCode === 'interpreter_dangerous_call' && hit.via.some((v) => /^(runs file|writes) /.test(v)))
+        return false;
       // What a written file will do on request (publish, tear down, push) is judged when it is run.
       return !(WRITE_TIME_LATER.has(hit.rule.reasonCode) && hit.via.some((v) => v.startsWith('writes ')));
     });
@@ -337,7 +526,13 @@ class RuleEngine implements RiskEngine {
    * scripts, a makefile's recipes, a task, an MCP server, a git hook, a CI workflow, a script) and
    * by the content rules (settings that auto-approve tools). Undefined when it runs nothing known.
    */
-  private assessWrittenContent(resolved: string, content: string, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment | undefined {
+  private assessWrittenContent(
+    resolved: string,
+    content: string,
+    cwd: string | null,
+    projectRoot: string | null,
+    factors: string[],
+  ): Assessment | undefined {
     const answers: Assessment[] = [];
     const text = content.length > MAX_COMMAND_CHARS ? content.slice(0, MAX_COMMAND_CHARS) : content;
     const runnable = runnableContent(resolved, text);
@@ -346,11 +541,21 @@ class RuleEngine implements RiskEngine {
       const normalized = normalizeRunnable(runnable, { cwd, home: this.home, budget, verb: 'writes' });
       const hits = this.normalizedHits(normalized, projectRoot);
       const commands = normalized.commands.slice(0, MAX_EVIDENCE_COMMANDS).map((c) => commandEvidence(c));
-      const evidence = { rules: [] as RuleHit[], commands, paths: describePaths(hits), factors: dedupe([...factors, `${resolved} is run by a tool later: what it runs was judged`, ...normalized.factors]) };
+      const evidence = {
+        rules: [] as RuleHit[],
+        commands,
+        paths: describePaths(hits),
+        factors: dedupe([
+          ...factors,
+          `${resolved} is run by a tool later: what it runs was judged`,
+          ...normalized.factors,
+        ]),
+      };
       // Not read in full, a written file is still judged on what was read: running it is judged again.
       answers.push(finish(hits, evidence, 'no_risk_detected'));
     }
-    if (runnable.autorun.length > 0) answers.push(fixedAnswer(55, 'persistence', [...factors, ...runnable.autorun.map((a) => `${resolved}: ${a}`)]));
+    if (runnable.autorun.length > 0)
+      answers.push(fixedAnswer(55, 'persistence', [...factors, ...runnable.autorun.map((a) => `${resolved}: ${a}`)]));
     const tilde = resolved.startsWith(`${this.home}/`) ? `~${resolved.slice(this.home.length)}` : resolved;
     const hits: Hit[] = [];
     for (const rule of this.contentRules) {
@@ -358,7 +563,14 @@ class RuleEngine implements RiskEngine {
       if (m.pathRegex.length > 0 && !m.pathRegex.some((re) => re.test(resolved) || re.test(tilde))) continue;
       if (m.text.some((re) => re.test(text))) hits.push({ rule, subject: resolved, paths: [], via: [] });
     }
-    if (hits.length > 0) answers.push(finish(hits, { rules: [], factors: dedupe([...factors, `the content written to ${resolved} was read`]) }, 'no_risk_detected'));
+    if (hits.length > 0)
+      answers.push(
+        finish(
+          hits,
+          { rules: [], factors: dedupe([...factors, `the content written to ${resolved} was read`]) },
+          'no_risk_detected',
+        ),
+      );
     return answers.length > 0 ? mostSevere(answers) : undefined;
   }
 
@@ -366,21 +578,43 @@ class RuleEngine implements RiskEngine {
    * Fetch tools: the URL's host, read through the URL parser (see hosts.ts). A `file:` URL is a
    * read of that file, judged as the read tool would judge it.
    */
-  private assessFetch(args: Record<string, unknown>, factors: string[], cwd: string | null, projectRoot: string | null): Assessment {
+  private assessFetch(
+    args: Record<string, unknown>,
+    factors: string[],
+    cwd: string | null,
+    projectRoot: string | null,
+  ): Assessment {
     const key = URL_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
     if (key === undefined) {
       // A fetch tool that takes its URLs inside text (Gemini CLI's web_fetch `prompt`): each URL in it.
       const texts = Object.values(args).filter((v): v is string => typeof v === 'string');
       const schemed = texts.flatMap((v) => v.match(URL_IN_TEXT) ?? []);
-      const bare = texts.flatMap((v) => [...v.matchAll(HOST_IN_TEXT)].map((m) => (m[1] ?? '').replace(/[.,;:!?]+$/, '')));
+      const bare = texts.flatMap((v) =>
+        [...v.matchAll(HOST_IN_TEXT)].map((m) => (m[1] ?? '').replace(/[.,;:!?]+$/, '')),
+      );
       const named = [...new Set([...schemed, ...bare.filter((host) => hostClasses(host).length > 0)])];
       const urls = named.slice(0, MAX_URLS_IN_TEXT);
-      if (urls.length === 0) return finish([], { rules: [], factors: [...factors, `no URL among ${URL_KEYS.join(', ')} or in the text of the arguments`] }, 'no_risk_detected');
+      if (urls.length === 0)
+        return finish(
+          [],
+          { rules: [], factors: [...factors, `no URL among ${URL_KEYS.join(', ')} or in the text of the arguments`] },
+          'no_risk_detected',
+        );
       if (named.length > urls.length) {
-        const judged = mostSevere(urls.map((url) => this.assessFetch({ url }, [...factors, `${url} is named in the arguments' text`], cwd, projectRoot)));
-        return unreadable(judged, [`the arguments' text names ${named.length} URLs; only the first ${MAX_URLS_IN_TEXT} were judged`]);
+        const judged = mostSevere(
+          urls.map((url) =>
+            this.assessFetch({ url }, [...factors, `${url} is named in the arguments' text`], cwd, projectRoot),
+          ),
+        );
+        return unreadable(judged, [
+          `the arguments' text names ${named.length} URLs; only the first ${MAX_URLS_IN_TEXT} were judged`,
+        ]);
       }
-      return mostSevere(urls.map((url) => this.assessFetch({ url }, [...factors, `${url} is named in the arguments' text`], cwd, projectRoot)));
+      return mostSevere(
+        urls.map((url) =>
+          this.assessFetch({ url }, [...factors, `${url} is named in the arguments' text`], cwd, projectRoot),
+        ),
+      );
     }
     const url = args[key] as string;
     if (/^\s*file:/i.test(url)) {
@@ -390,13 +624,25 @@ class RuleEngine implements RiskEngine {
       } catch {
         file = null;
       }
-      if (file === null) return invalidArguments([...factors, `${url} is a file: URL that names no local path (a remote host, or malformed)`]);
-      return this.assessPath('read', file, cwd, projectRoot, [...factors, `${url} is a file: URL: judged as a read of ${file}`]);
+      if (file === null)
+        return invalidArguments([
+          ...factors,
+          `${url} is a file: URL that names no local path (a remote host, or malformed)`,
+        ]);
+      return this.assessPath('read', file, cwd, projectRoot, [
+        ...factors,
+        `${url} is a file: URL: judged as a read of ${file}`,
+      ]);
     }
     const classes = hostClasses(url);
     const hits: Hit[] = [];
-    for (const rule of this.fetchRules) if (classes.some((c) => rule.match.spec.url_hosts?.includes(c))) hits.push({ rule, subject: url, paths: [], via: [] });
-    const evidence = { rules: [], factors: dedupe([...factors, ...(classes.length > 0 ? [`${url} points at a ${classes.join(', ')} host`] : [])]) };
+    for (const rule of this.fetchRules)
+      if (classes.some((c) => rule.match.spec.url_hosts?.includes(c)))
+        hits.push({ rule, subject: url, paths: [], via: [] });
+    const evidence = {
+      rules: [],
+      factors: dedupe([...factors, ...(classes.length > 0 ? [`${url} points at a ${classes.join(', ')} host`] : [])]),
+    };
     return finish(hits, evidence, 'no_risk_detected');
   }
 
@@ -404,10 +650,20 @@ class RuleEngine implements RiskEngine {
    * File tools: the path in one of GENERIC_PATH_KEYS, and every path of a `files`/`paths` list (a patch that
    * touches several files: Codex's apply_patch); the most severe answer wins.
    */
-  private assessFile(tool: string, args: Record<string, unknown>, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
+  private assessFile(
+    tool: string,
+    args: Record<string, unknown>,
+    cwd: string | null,
+    projectRoot: string | null,
+    factors: string[],
+  ): Assessment {
     // A file tool's own path keys first (GENERIC_PATH_KEYS begins with them); else any key a path goes by (`file`, `target`, …).
     const key = GENERIC_PATH_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
-    const listed = MULTI_PATH_KEYS.flatMap((k) => (Array.isArray(args[k]) ? (args[k] as unknown[]).filter((p): p is string => typeof p === 'string' && p !== '') : []));
+    const listed = MULTI_PATH_KEYS.flatMap((k) =>
+      Array.isArray(args[k])
+        ? (args[k] as unknown[]).filter((p): p is string => typeof p === 'string' && p !== '')
+        : [],
+    );
     const paths = [...new Set([...(key === undefined ? [] : [args[key] as string]), ...listed])];
     if (paths.length === 0) {
       const why = `no file path among ${[...GENERIC_PATH_KEYS, ...MULTI_PATH_KEYS].join(', ')}`;
@@ -418,7 +674,11 @@ class RuleEngine implements RiskEngine {
     const answers = paths.map((raw) => this.assessPath(tool, raw, cwd, projectRoot, factors));
     if (tool === 'write' || tool === 'edit') {
       for (const [raw, content] of writtenContents(args, paths)) {
-        const resolved = raw.startsWith('/') ? path.posix.normalize(raw) : cwd !== null ? path.posix.resolve(cwd, raw) : raw;
+        const resolved = raw.startsWith('/')
+          ? path.posix.normalize(raw)
+          : cwd !== null
+            ? path.posix.resolve(cwd, raw)
+            : raw;
         const answer = this.assessWrittenContent(resolved, content, cwd, projectRoot, factors);
         if (answer !== undefined) answers.push(answer);
       }
@@ -426,17 +686,41 @@ class RuleEngine implements RiskEngine {
     return mostSevere(answers);
   }
 
-  private assessPath(tool: string, raw: string, cwd: string | null, projectRoot: string | null, factors: string[]): Assessment {
-    const classified = classifyPath(raw, { cwd, projectRoot, home: this.home, env: {}, classPatterns: this.ruleSet.classPatterns, realPath: this.realPaths() });
-    const tilde = classified.resolved && classified.resolved.startsWith(`${this.home}/`) ? `~${classified.resolved.slice(this.home.length)}` : classified.resolved;
+  private assessPath(
+    tool: string,
+    raw: string,
+    cwd: string | null,
+    projectRoot: string | null,
+    factors: string[],
+  ): Assessment {
+    const classified = classifyPath(raw, {
+      cwd,
+      projectRoot,
+      home: this.home,
+      env: {},
+      classPatterns: this.ruleSet.classPatterns,
+      realPath: this.realPaths(),
+    });
+    const tilde =
+      classified.resolved && classified.resolved.startsWith(`${this.home}/`)
+        ? `~${classified.resolved.slice(this.home.length)}`
+        : classified.resolved;
     const hits: Hit[] = [];
     for (const rule of this.fileRules.get(tool) ?? []) {
       const m = rule.match;
       if (m.spec.paths && !classified.classes.some((c) => m.spec.paths?.includes(c))) continue;
-      if (m.pathRegex.length > 0 && !m.pathRegex.some((re) => re.test(classified.resolved ?? raw) || (tilde !== null && re.test(tilde)))) continue;
+      if (
+        m.pathRegex.length > 0 &&
+        !m.pathRegex.some((re) => re.test(classified.resolved ?? raw) || (tilde !== null && re.test(tilde)))
+      )
+        continue;
       hits.push({ rule, subject: raw, paths: [classified], via: [] });
     }
-    return finish(hits, { rules: [], paths: describePaths([{ paths: [classified] }]), factors: dedupe(factors) }, 'no_risk_detected');
+    return finish(
+      hits,
+      { rules: [], paths: describePaths([{ paths: [classified] }]), factors: dedupe(factors) },
+      'no_risk_detected',
+    );
   }
 }
 
@@ -448,7 +732,8 @@ class RuleEngine implements RiskEngine {
 function unreadable(assessment: Assessment, reasons: string[]): Assessment {
   const factors = [...(assessment.evidence.factors ?? []), ...reasons.map((r) => `not read in full: ${r}`)];
   const evidence = { ...assessment.evidence, factors };
-  if (actionSeverity(assessment.action) >= actionSeverity('ask') && assessment.score >= UNREADABLE_SCORE) return { ...assessment, evidence };
+  if (actionSeverity(assessment.action) >= actionSeverity('ask') && assessment.score >= UNREADABLE_SCORE)
+    return { ...assessment, evidence };
   const score = Math.max(assessment.score, UNREADABLE_SCORE);
   return { score, level: levelForScore(score), action: 'ask', reason_code: 'command_unreadable', evidence };
 }
@@ -457,20 +742,35 @@ function unreadable(assessment: Assessment, reasons: string[]): Assessment {
  * Reasons a written file's commands are not held against the write: a release workflow publishes,
  * a makefile's `destroy` target tears down, a script pushes — on request, judged when they run.
  */
-const WRITE_TIME_LATER = new Set(['package_publish', 'global_install', 'infrastructure_destroy', 'git_history_loss', 'git_worktree_discard', 'broad_process_kill', 'system_power']);
+const WRITE_TIME_LATER = new Set([
+  'package_publish',
+  'global_install',
+  'infrastructure_destroy',
+  'git_history_loss',
+  'git_worktree_discard',
+  'broad_process_kill',
+  'system_power',
+]);
 
 /** A command that runs files the gate could not read (too large, not a regular file): at least `ask`. */
 function unreadFiles(assessment: Assessment, reasons: string[]): Assessment {
   const factors = [...(assessment.evidence.factors ?? []), ...reasons.map((r) => `runs a file not judged: ${r}`)];
   const evidence = { ...assessment.evidence, factors };
-  if (actionSeverity(assessment.action) >= actionSeverity('ask') && assessment.score >= UNREADABLE_SCORE) return { ...assessment, evidence };
+  if (actionSeverity(assessment.action) >= actionSeverity('ask') && assessment.score >= UNREADABLE_SCORE)
+    return { ...assessment, evidence };
   const score = Math.max(assessment.score, UNREADABLE_SCORE);
   return { score, level: levelForScore(score), action: 'ask', reason_code: 'runs_file', evidence };
 }
 
 /** An answer no rule gave (a task that runs when a folder opens): its score, reason and why. */
 function fixedAnswer(score: number, reason: string, factors: string[]): Assessment {
-  return { score, level: levelForScore(score), action: actionForScore(score), reason_code: reason, evidence: { rules: [], factors: dedupe(factors) } };
+  return {
+    score,
+    level: levelForScore(score),
+    action: actionForScore(score),
+    reason_code: reason,
+    evidence: { rules: [], factors: dedupe(factors) },
+  };
 }
 
 /** The written-text keys of a tool's arguments (see CONTENT_KEYS), for judging what they write. */
@@ -481,7 +781,18 @@ function contentOf(value: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Keys a file tool's written text goes by: a whole file (`content`), or an edit's new text. */
-const CONTENT_KEYS = ['content', 'contents', 'file_text', 'new_string', 'new_str', 'newText', 'new_text', 'code_edit', 'text', 'replacement'];
+const CONTENT_KEYS = [
+  'content',
+  'contents',
+  'file_text',
+  'new_string',
+  'new_str',
+  'newText',
+  'new_text',
+  'code_edit',
+  'text',
+  'replacement',
+];
 
 /**
  * The text a file-tool call writes, per path: its content key, the new text of every edit in an
@@ -493,10 +804,19 @@ function writtenContents(args: Record<string, unknown>, paths: string[]): Array<
   const key = CONTENT_KEYS.find((k) => typeof args[k] === 'string');
   if (first !== undefined && key !== undefined) found.push([first, args[key] as string]);
   if (first !== undefined && Array.isArray(args['edits'])) {
-    const texts = (args['edits'] as unknown[]).flatMap((e) => (e && typeof e === 'object' ? CONTENT_KEYS.map((k) => (e as Record<string, unknown>)[k]).filter((v): v is string => typeof v === 'string') : []));
+    const texts = (args['edits'] as unknown[]).flatMap((e) =>
+      e && typeof e === 'object'
+        ? CONTENT_KEYS.map((k) => (e as Record<string, unknown>)[k]).filter((v): v is string => typeof v === 'string')
+        : [],
+    );
     if (texts.length > 0) found.push([first, texts.join('\n')]);
   }
-  const patch = typeof args['patch'] === 'string' ? args['patch'] : typeof args['input'] === 'string' && /^\*\*\* Begin Patch/m.test(args['input']) ? args['input'] : undefined;
+  const patch =
+    typeof args['patch'] === 'string'
+      ? args['patch']
+      : typeof args['input'] === 'string' && /^\*\*\* Begin Patch/m.test(args['input'])
+        ? args['input']
+        : undefined;
   if (patch !== undefined) {
     let current: string | undefined;
     const added = new Map<string, string[]>();
@@ -518,7 +838,13 @@ function writtenContents(args: Record<string, unknown>, paths: string[]): Array<
  * `ask`: the agent's program may read it differently, and what was not read could do anything.
  */
 function invalidArguments(factors: string[]): Assessment {
-  return { score: UNREADABLE_SCORE, level: levelForScore(UNREADABLE_SCORE), action: 'ask', reason_code: 'invalid_arguments', evidence: { rules: [], factors: dedupe(factors) } };
+  return {
+    score: UNREADABLE_SCORE,
+    level: levelForScore(UNREADABLE_SCORE),
+    action: 'ask',
+    reason_code: 'invalid_arguments',
+    evidence: { rules: [], factors: dedupe(factors) },
+  };
 }
 
 function isWordList(value: unknown): value is string[] {
@@ -540,8 +866,20 @@ function finish(hits: Hit[], evidence: Assessment['evidence'], fallback: string)
   const top = ranked[0] as Hit;
   let action: RiskAction = 'allow';
   for (const h of ranked) if (actionSeverity(hitAction(h)) > actionSeverity(action)) action = hitAction(h);
-  evidence.rules = ranked.map((h) => ({ rule_id: h.rule.id, score: h.rule.score, reason_code: h.rule.reasonCode, action: hitAction(h), subject: h.subject }));
-  return { score: top.rule.score, level: levelForScore(top.rule.score), action, reason_code: top.rule.reasonCode, evidence };
+  evidence.rules = ranked.map((h) => ({
+    rule_id: h.rule.id,
+    score: h.rule.score,
+    reason_code: h.rule.reasonCode,
+    action: hitAction(h),
+    subject: h.subject,
+  }));
+  return {
+    score: top.rule.score,
+    level: levelForScore(top.rule.score),
+    action,
+    reason_code: top.rule.reasonCode,
+    evidence,
+  };
 }
 
 /**
@@ -563,7 +901,10 @@ function rank(hits: Hit[]): Hit[] {
 }
 
 function outranks(a: Hit, b: Hit): boolean {
-  return a.rule.score > b.rule.score || (a.rule.score === b.rule.score && actionSeverity(hitAction(a)) > actionSeverity(hitAction(b)));
+  return (
+    a.rule.score > b.rule.score ||
+    (a.rule.score === b.rule.score && actionSeverity(hitAction(a)) > actionSeverity(hitAction(b)))
+  );
 }
 
 function hitAction(hit: Hit): RiskAction {
@@ -581,7 +922,9 @@ function commandEvidence(cmd: ParsedCommand): Record<string, unknown> {
 
 function describePaths(hits: Array<{ paths: ClassifiedPath[] }>): string[] {
   const seen = new Set<string>();
-  for (const hit of hits) for (const p of hit.paths) seen.add(`${p.raw}${p.resolved && p.resolved !== p.raw ? ` → ${p.resolved}` : ''} (${p.classes.join(', ')})`);
+  for (const hit of hits)
+    for (const p of hit.paths)
+      seen.add(`${p.raw}${p.resolved && p.resolved !== p.raw ? ` → ${p.resolved}` : ''} (${p.classes.join(', ')})`);
   return [...seen];
 }
 
@@ -589,11 +932,15 @@ function dedupe(items: string[]): string[] {
   return [...new Set(items)];
 }
 
-
 /** Of several readings of one call (its command, each path, its URL), the one with the strictest action, then the highest score. */
 function mostSevere(answers: Assessment[]): Assessment {
   let worst = answers[0] as Assessment;
-  for (const answer of answers.slice(1)) if (actionSeverity(answer.action) > actionSeverity(worst.action) || (answer.action === worst.action && answer.score > worst.score)) worst = answer;
+  for (const answer of answers.slice(1))
+    if (
+      actionSeverity(answer.action) > actionSeverity(worst.action) ||
+      (answer.action === worst.action && answer.score > worst.score)
+    )
+      worst = answer;
   return worst;
 }
 

@@ -13,9 +13,11 @@ function isIP(input: string): number {
  * (`http://2852039166/`, `http://0xa9.0xfe.0xa9.0xfe/` and `http://169.254.169.254/` alike).
  */
 export const HOST_CLASSES = {
-  metadata: 'A cloud metadata endpoint: 169.254.169.254, 169.254.170.2 (ECS), fd00:ec2::254, 100.100.100.200 (Alibaba), 192.0.0.192 (Oracle Classic), metadata.google.internal, metadata.goog, instance-data, metadata.tencentyun.com, metadata.platformequinix.com; also a wildcard-DNS name that spells one (169.254.169.254.nip.io, a9fea9fe.sslip.io).',
+  metadata:
+    'A cloud metadata endpoint: 169.254.169.254, 169.254.170.2 (ECS), fd00:ec2::254, 100.100.100.200 (Alibaba), 192.0.0.192 (Oracle Classic), metadata.google.internal, metadata.goog, instance-data, metadata.tencentyun.com, metadata.platformequinix.com; also a wildcard-DNS name that spells one (169.254.169.254.nip.io, a9fea9fe.sslip.io).',
   link_local: 'A link-local address: 169.254.0.0/16, fe80::/10.',
-  loopback_admin: 'An admin API on this machine: a loopback address on an admin port (Docker 2375/2376, kubelet 10250/10255, etcd 2379/2380, Kubernetes API 6443, kubectl proxy 8001, Consul 8500, Nomad 4646, Vault 8200) or the Docker socket.',
+  loopback_admin:
+    'An admin API on this machine: a loopback address on an admin port (Docker 2375/2376, kubelet 10250/10255, etcd 2379/2380, Kubernetes API 6443, kubectl proxy 8001, Consul 8500, Nomad 4646, Vault 8200) or the Docker socket.',
 } as const;
 
 /**
@@ -48,7 +50,8 @@ const DOCKER_SOCKET = /(^|\/)(docker|containerd|podman)\.sock$/;
  * `169-254-169-254.sslip.io`, `a9fea9fe.nip.io`, `fd00-ec2--254.sslip.io`), and names that
  * always resolve to loopback (`localtest.me`, `lvh.me`): judged as that address.
  */
-const WILDCARD_DNS = /(?:^|\.)(nip\.io|sslip\.io|xip\.io|nip\.direct|traefik\.me|backname\.io|localtest\.me|lvh\.me|vcap\.me|localhost\.direct)$/;
+const WILDCARD_DNS =
+  /(?:^|\.)(nip\.io|sslip\.io|xip\.io|nip\.direct|traefik\.me|backname\.io|localtest\.me|lvh\.me|vcap\.me|localhost\.direct)$/;
 const LOOPBACK_NAMES = /(^|\.)(localtest\.me|lvh\.me|vcap\.me|localhost\.direct)$/;
 
 /** The address a wildcard-DNS name stands for, as a URL host (IPv6 in brackets); null when it is not one. */
@@ -88,13 +91,26 @@ export function hostClasses(arg: string): string[] {
   if (url === null) return [];
   // An IPv4-mapped IPv6 address (`[::ffff:a9fe:a9fe]`) is the IPv4 address.
   const mapped = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/i.exec(url.hostname);
-  const named = mapped ? [parseInt(mapped[1] ?? '0', 16) >> 8, parseInt(mapped[1] ?? '0', 16) & 255, parseInt(mapped[2] ?? '0', 16) >> 8, parseInt(mapped[2] ?? '0', 16) & 255].join('.') : url.hostname.toLowerCase().replace(/\.$/, '');
+  const named = mapped
+    ? [
+        parseInt(mapped[1] ?? '0', 16) >> 8,
+        parseInt(mapped[1] ?? '0', 16) & 255,
+        parseInt(mapped[2] ?? '0', 16) >> 8,
+        parseInt(mapped[2] ?? '0', 16) & 255,
+      ].join('.')
+    : url.hostname.toLowerCase().replace(/\.$/, '');
   const host = embeddedAddress(named) ?? named;
   const classes: string[] = [];
   if (METADATA_HOSTS.has(host)) classes.push('metadata');
   const bare = host.startsWith('[') ? host.slice(1, -1) : host;
-  if ((isIP(bare) === 4 && bare.startsWith('169.254.')) || (isIP(bare) === 6 && /^fe[89ab][0-9a-f]:/.test(bare))) classes.push('link_local');
-  const loopback = bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || (isIP(bare) === 4 && bare.startsWith('127.')) || bare === '0.0.0.0';
+  if ((isIP(bare) === 4 && bare.startsWith('169.254.')) || (isIP(bare) === 6 && /^fe[89ab][0-9a-f]:/.test(bare)))
+    classes.push('link_local');
+  const loopback =
+    bare === 'localhost' ||
+    bare.endsWith('.localhost') ||
+    bare === '::1' ||
+    (isIP(bare) === 4 && bare.startsWith('127.')) ||
+    bare === '0.0.0.0';
   if (loopback && ADMIN_PORTS.has(url.port)) classes.push('loopback_admin');
   return classes;
 }
@@ -102,7 +118,11 @@ export function hostClasses(arg: string): string[] {
 /** A URL, or a host with an optional port and path that reads as one (`169.254.169.254/latest`); null otherwise. */
 function parseUrl(arg: string): URL | null {
   if (arg.length > 2048 || /\s/.test(arg)) return null;
-  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(arg) ? arg : /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d+)?(\/|$)/i.test(arg) && /[.:[]/.test(arg) ? `http://${arg}` : null;
+  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(arg)
+    ? arg
+    : /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d+)?(\/|$)/i.test(arg) && /[.:[]/.test(arg)
+      ? `http://${arg}`
+      : null;
   if (text === null) return null;
   try {
     return new URL(text);

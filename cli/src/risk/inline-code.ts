@@ -9,11 +9,14 @@ const SPAWN_CALL =
   /\b(?:system|popen|popen2|Popen|getoutput|getstatusoutput|check_output|check_call|call|run|exec|exec[lv]p?e?|spawn[lv]?p?e?|execute|execSync|execFileSync|execFile|spawn|spawnSync|system2|shell|run_command|shell_exec|passthru|proc_open|Command|IO\.popen|Open3\.\w+)\s*\(\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)/g;
 const SPAWN_CALL_NO_PAREN = /\b(?:system|exec)\s+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/g;
 /** Perl's quote operators given to a spawning call: `system(q{…})`, `exec qq(…)`, `system q[…]`. */
-const PERL_QUOTED_SPAWN = /\b(?:system|exec)\s*\(?\s*q?q\s*(?:\{([^}]*)\}|\(([^)]*)\)|\[([^\]]*)\]|<([^>]*)>|([/|!#~])((?:(?!\5)[^\\]|\\.)*)\5)/g;
+const PERL_QUOTED_SPAWN =
+  /\b(?:system|exec)\s*\(?\s*q?q\s*(?:\{([^}]*)\}|\(([^)]*)\)|\[([^\]]*)\]|<([^>]*)>|([/|!#~])((?:(?!\5)[^\\]|\\.)*)\5)/g;
 /** Code that runs a process at all (the command may be a variable: `c="rm -rf ~"; os.system(c)`). */
-const SPAWNS = /\bDeno\.(run|Command)\b|\bBun\.(spawn|spawnSync|\$)|\bos\.(system|popen|exec\w*|spawn\w*)\s*\(|\bsubprocess\.|\bchild_process\b|\bexecSync\b|\bspawnSync\b|\bsystem\s*[(\s]|\bexec\s*[(\s]|\bIO\.popen|\bOpen3\b|\bshell_exec\b|\bpassthru\b|\bproc_open\b|Runtime\.getRuntime|\bKernel\.(system|spawn|exec)/;
+const SPAWNS =
+  /\bDeno\.(run|Command)\b|\bBun\.(spawn|spawnSync|\$)|\bos\.(system|popen|exec\w*|spawn\w*)\s*\(|\bsubprocess\.|\bchild_process\b|\bexecSync\b|\bspawnSync\b|\bsystem\s*[(\s]|\bexec\s*[(\s]|\bIO\.popen|\bOpen3\b|\bshell_exec\b|\bpassthru\b|\bproc_open\b|Runtime\.getRuntime|\bKernel\.(system|spawn|exec)/;
 /** A bracketed or parenthesised list of two or more string literals. */
-const WORD_LIST = /[[(]\s*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*,\s*)+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*,?\s*[\])]/g;
+const WORD_LIST =
+  /[[(]\s*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*,\s*)+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*,?\s*[\])]/g;
 const BACKTICKS = /`((?:[^`\\]|\\.)+)`/g;
 const QUOTED_EXEC = /(?:%x|qx)\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|\/([^/]*)\/|\|([^|]*)\|)/g;
 const STRING_LITERAL = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g;
@@ -24,7 +27,8 @@ export function extractShellFromCode(code: string): string[] {
   for (const match of code.matchAll(SPAWN_CALL_NO_PAREN)) scripts.add(literalToScript(match[1] ?? ''));
   for (const match of code.matchAll(BACKTICKS)) scripts.add(match[1] ?? '');
   for (const match of code.matchAll(QUOTED_EXEC)) scripts.add(match.slice(1).find((g) => g !== undefined) ?? '');
-  for (const match of code.matchAll(PERL_QUOTED_SPAWN)) scripts.add([match[1], match[2], match[3], match[4], match[6]].find((g) => g !== undefined) ?? '');
+  for (const match of code.matchAll(PERL_QUOTED_SPAWN))
+    scripts.add([match[1], match[2], match[3], match[4], match[6]].find((g) => g !== undefined) ?? '');
   // The command is built elsewhere in the code: every string literal may be what runs.
   if (SPAWNS.test(code)) {
     for (const literal of stringLiterals(code)) if (/\s/.test(literal.trim())) scripts.add(literal);
@@ -50,7 +54,8 @@ function unquote(literal: string): string {
 }
 
 /** Code that builds paths from the home directory (`os.homedir()`, `expanduser`, `$ENV{HOME}` …). */
-const MENTIONS_HOME = /homedir\s*\(|expanduser|Dir\.home|ENV\[\s*["']HOME["']\s*\]|\$ENV\{\s*["']?HOME["']?\s*\}|getenv\s*\(\s*["']HOME["']|environ(?:\.get\s*\(|\[)\s*["']HOME["']|process\.env\.HOME|Path\.home\s*\(|os\.getenv\s*\(\s*["']HOME|\$HOME\b/;
+const MENTIONS_HOME =
+  /homedir\s*\(|expanduser|Dir\.home|ENV\[\s*["']HOME["']\s*\]|\$ENV\{\s*["']?HOME["']?\s*\}|getenv\s*\(\s*["']HOME["']|environ(?:\.get\s*\(|\[)\s*["']HOME["']|process\.env\.HOME|Path\.home\s*\(|os\.getenv\s*\(\s*["']HOME|\$HOME\b/;
 
 /**
  * The file paths an interpreter one-liner names: its string literals that look like paths, with a
@@ -63,7 +68,10 @@ export function pathsInCode(code: string): string[] {
       .replace(/\\(["'\\])/g, '$1')
       .replace(/^\s*(\+?[<>]{1,2}&?|\|)\s*/, '')
       // The home directory interpolated into the literal: `"$ENV{HOME}/.aws"`, `"#{Dir.home}/.ssh"`, `f"{HOME}/…"`.
-      .replace(/^(\$ENV\{\s*["']?HOME["']?\s*\}|\$\{?HOME\}?|#\{\s*(Dir\.home|ENV\[\s*["']HOME["']\s*\])\s*\}|\{\s*(HOME|home)\s*\})(?=\/)/, '~')
+      .replace(
+        /^(\$ENV\{\s*["']?HOME["']?\s*\}|\$\{?HOME\}?|#\{\s*(Dir\.home|ENV\[\s*["']HOME["']\s*\])\s*\}|\{\s*(HOME|home)\s*\})(?=\/)/,
+        '~',
+      )
       .trim(),
   );
   const home = MENTIONS_HOME.test(code);
@@ -72,7 +80,8 @@ export function pathsInCode(code: string): string[] {
     if (literal === '' || literal.length > 4096 || /\s{2}|\n/.test(literal)) continue;
     if (literal.startsWith('/') || literal.startsWith('~/') || literal === '~') found.add(literal);
     // A relative path (placed by the command's directory): `.env`, `.claude/settings.json`, `src/a.ts`.
-    else if (/^\.{0,2}[\w-][\w.-]*(\/[\w.-]+)*\/?$/.test(literal) && (literal.includes('/') || literal.startsWith('.'))) found.add(literal);
+    else if (/^\.{0,2}[\w-][\w.-]*(\/[\w.-]+)*\/?$/.test(literal) && (literal.includes('/') || literal.startsWith('.')))
+      found.add(literal);
     if (!home) continue;
     if (literal.startsWith('/')) found.add(`~${literal}`);
     else if (/^\.?[\w.-]+(\/[\w.-]+)*$/.test(literal)) {

@@ -11,7 +11,11 @@ export interface ParsedOptions {
   doubleDash: boolean;
 }
 
-export function parseOptions(args: string[], valueOptions: Map<string, string[] | null>, style: 'gnu' | 'single-dash'): ParsedOptions {
+export function parseOptions(
+  args: string[],
+  valueOptions: Map<string, string[] | null>,
+  style: 'gnu' | 'single-dash',
+): ParsedOptions {
   const flags = new Set<string>();
   const positionals: string[] = [];
   let doubleDash = false;
@@ -83,14 +87,23 @@ export function commandScratch(): CommandScratch {
  * rule of every command, so the checks are plain loops over the compiled rule (no closures or
  * arrays made per call); what a command yields to every rule alike lives in the scratch.
  */
-export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: Omit<PathContext, 'cwd' | 'env'>, scratch: CommandScratch = commandScratch()): CommandMatch | null {
+export function matchCommand(
+  m: CompiledMatch,
+  cmd: ParsedCommand,
+  pathContext: Omit<PathContext, 'cwd' | 'env'>,
+  scratch: CommandScratch = commandScratch(),
+): CommandMatch | null {
   const s = m.spec;
   const program = cmd.argv[0] ?? '';
   if (m.commandMatcher && !matchesProgram(m.commandMatcher, program)) return null;
   if (m.commandNoneMatcher && matchesProgram(m.commandNoneMatcher, program)) return null;
   if (s.via && !someStartsWith(cmd.via, s.via)) return null;
   if (s.via_other_than && !someStartsWithNone(cmd.via, s.via_other_than)) return null;
-  if (s.cwd_targets && (cmd.cwd === null || !someIncluded(classifyIn(scratch, cmd, pathContext, cmd.cwd).classes, s.cwd_targets))) return null;
+  if (
+    s.cwd_targets &&
+    (cmd.cwd === null || !someIncluded(classifyIn(scratch, cmd, pathContext, cmd.cwd).classes, s.cwd_targets))
+  )
+    return null;
   if (s.input_from && !someIncluded(s.input_from, cmd.inputFrom)) return null;
   if (s.args_from_stdin !== undefined && s.args_from_stdin !== cmd.argsFromStdin) return null;
   const args = (scratch.args ??= cmd.argv.slice(1));
@@ -128,27 +141,40 @@ export function matchCommand(m: CompiledMatch, cmd: ParsedCommand, pathContext: 
 }
 
 /** The `targets`, `targets_none` and `redirect_targets` conditions: the paths that met them, or null. */
-function pathConditions(m: CompiledMatch, cmd: ParsedCommand, operands: string[], pathContext: Omit<PathContext, 'cwd' | 'env'>, scratch: CommandScratch): ClassifiedPath[] | null {
+function pathConditions(
+  m: CompiledMatch,
+  cmd: ParsedCommand,
+  operands: string[],
+  pathContext: Omit<PathContext, 'cwd' | 'env'>,
+  scratch: CommandScratch,
+): ClassifiedPath[] | null {
   const s = m.spec;
   let paths: ClassifiedPath[] | null = null;
   if (s.targets || s.targets_none) {
     const from = s.target_operands === 'last' ? Math.max(operands.length - 1, 0) : 0;
     const to = s.target_operands === 'all-but-last' ? Math.max(operands.length - 1, 0) : operands.length;
-    const inputs = (scratch.inputs ??= cmd.redirects.filter((r) => !WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target));
+    const inputs = (scratch.inputs ??= cmd.redirects
+      .filter((r) => !WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target))
+      .map((r) => r.target));
     if (s.targets) {
-      for (let i = from; i < to; i += 1) paths = keepIf(paths, classifyIn(scratch, cmd, pathContext, operands[i] as string), s.targets);
+      for (let i = from; i < to; i += 1)
+        paths = keepIf(paths, classifyIn(scratch, cmd, pathContext, operands[i] as string), s.targets);
       for (const input of inputs) paths = keepIf(paths, classifyIn(scratch, cmd, pathContext, input), s.targets);
       if (paths === null) return null;
     }
     if (s.targets_none) {
-      for (let i = from; i < to; i += 1) if (someIncluded(classifyIn(scratch, cmd, pathContext, operands[i] as string).classes, s.targets_none)) return null;
-      for (const input of inputs) if (someIncluded(classifyIn(scratch, cmd, pathContext, input).classes, s.targets_none)) return null;
+      for (let i = from; i < to; i += 1)
+        if (someIncluded(classifyIn(scratch, cmd, pathContext, operands[i] as string).classes, s.targets_none))
+          return null;
+      for (const input of inputs)
+        if (someIncluded(classifyIn(scratch, cmd, pathContext, input).classes, s.targets_none)) return null;
     }
   }
   if (s.redirect_targets) {
     const writes = writtenFiles(cmd, scratch);
     const before = paths?.length ?? 0;
-    for (const target of writes) paths = keepIf(paths, classifyIn(scratch, cmd, pathContext, target), s.redirect_targets);
+    for (const target of writes)
+      paths = keepIf(paths, classifyIn(scratch, cmd, pathContext, target), s.redirect_targets);
     if ((paths?.length ?? 0) === before) return null;
   }
   return paths ?? [];
@@ -163,7 +189,12 @@ function keepIf(paths: ClassifiedPath[] | null, p: ClassifiedPath, classes: stri
 }
 
 /** A path's classification, worked out once per command (every rule sees the same cwd and env). */
-function classifyIn(scratch: CommandScratch, cmd: ParsedCommand, pathContext: Omit<PathContext, 'cwd' | 'env'>, raw: string): ClassifiedPath {
+function classifyIn(
+  scratch: CommandScratch,
+  cmd: ParsedCommand,
+  pathContext: Omit<PathContext, 'cwd' | 'env'>,
+  raw: string,
+): ClassifiedPath {
   const known = (scratch.paths ??= new Map());
   let found = known.get(raw);
   if (found === undefined) {
@@ -174,7 +205,9 @@ function classifyIn(scratch: CommandScratch, cmd: ParsedCommand, pathContext: Om
 }
 
 function writtenFiles(cmd: ParsedCommand, scratch: CommandScratch): string[] {
-  return (scratch.writes ??= cmd.redirects.filter((r) => WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target)).map((r) => r.target));
+  return (scratch.writes ??= cmd.redirects
+    .filter((r) => WRITE_OPS.test(r.op) && !NOT_A_FILE.test(r.target))
+    .map((r) => r.target));
 }
 
 function subjectOf(cmd: ParsedCommand): string {

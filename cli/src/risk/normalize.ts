@@ -6,7 +6,14 @@ import { extractShellFromCode, pathsInCode, stringLiterals } from './inline-code
 import { hostClasses } from './hosts.js';
 import { INTERPRETERS, LOADER, SHELLS, WRAPPERS, inlineCodeOf, interpreterFamily, skipOptions } from './wrappers.js';
 import { FIND_MATCH } from './paths.js';
-import { INSTALL_SCRIPTS, packageScripts, runnableContent, scriptLanguage, type FileRead, type Runnable } from './runnable-files.js';
+import {
+  INSTALL_SCRIPTS,
+  packageScripts,
+  runnableContent,
+  scriptLanguage,
+  type FileRead,
+  type Runnable,
+} from './runnable-files.js';
 
 /**
  * Raw simple commands → the commands that actually run: wrappers (sudo, env, timeout, xargs,
@@ -80,7 +87,15 @@ export const RUNTIME_VALUE = '${RUNTIME_INPUT}';
 export function normalizeShell(text: string, context: NormalizeContext): Normalized {
   const out: Normalized = { commands: [], code: [], scripts: [], factors: [], parseErrors: 0, unread: [] };
   const walker = new Walker(out, context.home, context.budget ?? new ReadBudget(), context.readFile);
-  walker.script(text, { cwd: context.cwd, env: {}, via: [], depth: 0, inputFrom: [], argsFromStdin: false, redirects: [] });
+  walker.script(text, {
+    cwd: context.cwd,
+    env: {},
+    via: [],
+    depth: 0,
+    inputFrom: [],
+    argsFromStdin: false,
+    redirects: [],
+  });
   return out;
 }
 
@@ -92,13 +107,22 @@ export function normalizeShell(text: string, context: NormalizeContext): Normali
 export function normalizeRunnable(runnable: Runnable, context: NormalizeContext & { verb: string }): Normalized {
   const out: Normalized = { commands: [], code: [], scripts: [], factors: [], parseErrors: 0, unread: [] };
   const walker = new Walker(out, context.home, context.budget ?? new ReadBudget(), context.readFile);
-  const frame: Frame = { cwd: context.cwd, env: {}, via: [], depth: 0, inputFrom: [], argsFromStdin: false, redirects: [] };
+  const frame: Frame = {
+    cwd: context.cwd,
+    env: {},
+    via: [],
+    depth: 0,
+    inputFrom: [],
+    argsFromStdin: false,
+    redirects: [],
+  };
   walker.runnable(runnable, frame, context.verb);
   return out;
 }
 
 /** A shell named by its path: a word of its own, or inside an option value (after `=`, `,`, a quote, `!`, a space). */
-const SHELL_PATH = /(?:^|[\s=,:'"!;(])((?:\/usr)?(?:\/local)?\/s?bin\/(?:ba|z|da|k|mk|c|tc|a|fi|r|y|po)?sh)(?=$|[\s,;'")])/;
+const SHELL_PATH =
+  /(?:^|[\s=,:'"!;(])((?:\/usr)?(?:\/local)?\/s?bin\/(?:ba|z|da|k|mk|c|tc|a|fi|r|y|po)?sh)(?=$|[\s,;'")])/;
 
 /**
  * Programs that take a shell's path as data — they list, read, compare, copy, checksum, inspect,
@@ -106,23 +130,205 @@ const SHELL_PATH = /(?:^|[\s=,:'"!;(])((?:\/usr)?(?:\/local)?\/s?bin\/(?:ba|z|da
  * path among their arguments is not a shell they start (see shellPathArguments).
  */
 const SHELL_PATH_AS_DATA = new Set([
-  'ls', 'll', 'cat', 'bat', 'file', 'stat', 'readlink', 'realpath', 'which', 'whereis', 'type', 'hash', 'test', '[', '[[', 'ldd', 'strings',
-  'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'shasum', 'md5', 'du', 'wc', 'head', 'tail',
-  'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'diff', 'cmp', 'hexdump', 'xxd', 'od', 'objdump', 'nm', 'readelf', 'otool', 'lipo', 'codesign',
-  'spctl', 'xattr', 'mdls', 'chmod', 'chown', 'chgrp', 'chsh', 'lchsh', 'ypchsh', 'usermod', 'useradd', 'adduser', 'dscl', 'cp', 'mv', 'ln',
-  'install', 'echo', 'printf', 'getfacl', 'setfacl', 'lsattr', 'chattr', 'dpkg', 'dpkg-query', 'dpkg-divert', 'apt-file', 'debsums',
-  'update-alternatives', 'alternatives', 'tree', 'touch', 'rm', 'unlink', 'shellcheck', 'shfmt', 'less', 'more', 'sort', 'uniq', 'cut', 'locate',
-  'export', 'declare', 'typeset', 'local', 'readonly', 'set', 'alias', 'base64', 'gpg', 'patchelf', 'chrpath', 'upx', 'strip', 'getcap',
-  'lsof', 'fuser', 'pgrep', 'pkill', 'killall', 'ps', 'auditctl', 'aa-complain', 'aa-enforce', 'semanage', 'restorecon', 'tar', 'gtar', 'bsdtar',
-  'zip', 'unzip', 'gzip', 'xz', 'bzip2', 'zstd', '7z', 'scp', 'rsync', 'sftp', 'ssh', 'docker', 'podman', 'nerdctl', 'kubectl', 'oc', 'ctr',
-  'crictl', 'lxc', 'vagrant', 'gdb', 'tmux', 'awk', 'gawk', 'mawk', 'nawk', 'sed', 'gsed', 'vim', 'vi', 'nvim', 'nano', 'code', 'subl',
-  'emacs', 'git', 'man', 'info', 'apropos', 'whatis', 'command', 'builtin', 'compgen', 'complete', 'tput', 'shasum', 'rpm', 'brew', 'apt',
-  'apt-get', 'yum', 'dnf', 'apk', 'pacman', 'zypper', 'snap', 'flatpak', 'nix', 'nix-env', 'port', 'cat', 'tac', 'nl', 'fold', 'column',
-  'jq', 'yq', 'find', 'fd', 'mdfind', 'stat', 'namei', 'id', 'getent', 'sudoedit',
+  'ls',
+  'll',
+  'cat',
+  'bat',
+  'file',
+  'stat',
+  'readlink',
+  'realpath',
+  'which',
+  'whereis',
+  'type',
+  'hash',
+  'test',
+  '[',
+  '[[',
+  'ldd',
+  'strings',
+  'md5sum',
+  'sha1sum',
+  'sha224sum',
+  'sha256sum',
+  'sha384sum',
+  'sha512sum',
+  'b2sum',
+  'cksum',
+  'shasum',
+  'md5',
+  'du',
+  'wc',
+  'head',
+  'tail',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'ack',
+  'diff',
+  'cmp',
+  'hexdump',
+  'xxd',
+  'od',
+  'objdump',
+  'nm',
+  'readelf',
+  'otool',
+  'lipo',
+  'codesign',
+  'spctl',
+  'xattr',
+  'mdls',
+  'chmod',
+  'chown',
+  'chgrp',
+  'chsh',
+  'lchsh',
+  'ypchsh',
+  'usermod',
+  'useradd',
+  'adduser',
+  'dscl',
+  'cp',
+  'mv',
+  'ln',
+  'install',
+  'echo',
+  'printf',
+  'getfacl',
+  'setfacl',
+  'lsattr',
+  'chattr',
+  'dpkg',
+  'dpkg-query',
+  'dpkg-divert',
+  'apt-file',
+  'debsums',
+  'update-alternatives',
+  'alternatives',
+  'tree',
+  'touch',
+  'rm',
+  'unlink',
+  'shellcheck',
+  'shfmt',
+  'less',
+  'more',
+  'sort',
+  'uniq',
+  'cut',
+  'locate',
+  'export',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'set',
+  'alias',
+  'base64',
+  'gpg',
+  'patchelf',
+  'chrpath',
+  'upx',
+  'strip',
+  'getcap',
+  'lsof',
+  'fuser',
+  'pgrep',
+  'pkill',
+  'killall',
+  'ps',
+  'auditctl',
+  'aa-complain',
+  'aa-enforce',
+  'semanage',
+  'restorecon',
+  'tar',
+  'gtar',
+  'bsdtar',
+  'zip',
+  'unzip',
+  'gzip',
+  'xz',
+  'bzip2',
+  'zstd',
+  '7z',
+  'scp',
+  'rsync',
+  'sftp',
+  'ssh',
+  'docker',
+  'podman',
+  'nerdctl',
+  'kubectl',
+  'oc',
+  'ctr',
+  'crictl',
+  'lxc',
+  'vagrant',
+  'gdb',
+  'tmux',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'sed',
+  'gsed',
+  'vim',
+  'vi',
+  'nvim',
+  'nano',
+  'code',
+  'subl',
+  'emacs',
+  'git',
+  'man',
+  'info',
+  'apropos',
+  'whatis',
+  'command',
+  'builtin',
+  'compgen',
+  'complete',
+  'tput',
+  'shasum',
+  'rpm',
+  'brew',
+  'apt',
+  'apt-get',
+  'yum',
+  'dnf',
+  'apk',
+  'pacman',
+  'zypper',
+  'snap',
+  'flatpak',
+  'nix',
+  'nix-env',
+  'port',
+  'cat',
+  'tac',
+  'nl',
+  'fold',
+  'column',
+  'jq',
+  'yq',
+  'find',
+  'fd',
+  'mdfind',
+  'stat',
+  'namei',
+  'id',
+  'getent',
+  'sudoedit',
 ]);
 
 /** Per wrapper, every option that takes a value (its chdir options included). */
-const WRAPPER_VALUE_OPTIONS = new Map(Object.entries(WRAPPERS).map(([name, spec]) => [name, [...spec.valueOptions, ...(spec.chdirOptions ?? [])]]));
+const WRAPPER_VALUE_OPTIONS = new Map(
+  Object.entries(WRAPPERS).map(([name, spec]) => [name, [...spec.valueOptions, ...(spec.chdirOptions ?? [])]]),
+);
 
 const DOWNLOADERS = new Set(['curl', 'wget', 'aria2c', 'http', 'https', 'fetch']);
 const DOWNLOAD_OUTPUT_OPTIONS = new Set(['-o', '--output', '-O', '--output-document']);
@@ -149,7 +355,8 @@ class Walker {
 
   /** A runnable file's payloads and code, judged under `${verb} ${origin}` in via. */
   runnable(runnable: Runnable, frame: Frame, verb: string): void {
-    for (const payload of runnable.scripts) this.channel({ via: `${verb} ${payload.via}`, script: payload.script }, frame);
+    for (const payload of runnable.scripts)
+      this.channel({ via: `${verb} ${payload.via}`, script: payload.script }, frame);
     for (const code of runnable.code) this.inlineCode(code.language, code.code, frame, `${verb} ${code.via}`);
   }
 
@@ -168,7 +375,11 @@ class Walker {
     const parsed = parseShell(text, this.budget);
     if (parsed.hasError) {
       this.out.parseErrors += 1;
-      this.factor(parsed.repairedWith !== undefined ? `parsed after closing an unterminated ${JSON.stringify(parsed.repairedWith)}` : 'shell syntax error: scored on the parts that parsed');
+      this.factor(
+        parsed.repairedWith !== undefined
+          ? `parsed after closing an unterminated ${JSON.stringify(parsed.repairedWith)}`
+          : 'shell syntax error: scored on the parts that parsed',
+      );
     }
     const state = { ...frame, env: { ...frame.env } };
     for (const raw of parsed.commands) {
@@ -215,16 +426,25 @@ class Walker {
     // `$(echo rm) -rf ~`, `` `printf rm` -rf ~ ``: a substitution that only prints a literal is that literal.
     // `$(which sh)`, `` `command -v bash` ``: the program found on PATH by that name.
     for (let i = 0; i < words.length; i += 1) {
-      const found = /^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[pP]|whereis\s+-b)\s+([\w.+-]+)\s*(?:\)|`)$/.exec(words[i] ?? '');
+      const found = /^(?:\$\(|`)\s*(?:which|command\s+-v|type\s+-[pP]|whereis\s+-b)\s+([\w.+-]+)\s*(?:\)|`)$/.exec(
+        words[i] ?? '',
+      );
       if (found) words[i] = `/usr/bin/${found[1] ?? ''}`;
     }
-    const printedName = /^(?:\$\(|`)\s*(?:echo|printf)\s+(?:-[neE]+\s+)?(['"]?)([^'"`()$;|&<>]*)\1\s*(?:\)|`)$/.exec(words[0] ?? '');
-    if (printedName && (printedName[2] ?? '').trim() !== '') words.splice(0, 1, ...(printedName[2] ?? '').trim().split(/\s+/));
+    const printedName = /^(?:\$\(|`)\s*(?:echo|printf)\s+(?:-[neE]+\s+)?(['"]?)([^'"`()$;|&<>]*)\1\s*(?:\)|`)$/.exec(
+      words[0] ?? '',
+    );
+    if (printedName && (printedName[2] ?? '').trim() !== '')
+      words.splice(0, 1, ...(printedName[2] ?? '').trim().split(/\s+/));
     else if (/^(?:\$\(|`)/.test(words[0] ?? '')) {
       // `$(echo cm0gLXJmIH4= | base64 -d)`: a decoded literal in command position is the command it decodes to.
       const decoded = this.substitutionText(words[0] ?? '');
       if (decoded !== undefined && decoded.trim() !== '') {
-        this.script([decoded, ...words.slice(1)].join(' '), { ...frame, via: [...frame.via, 'decoded $(…)'], depth: frame.depth + 1 });
+        this.script([decoded, ...words.slice(1)].join(' '), {
+          ...frame,
+          via: [...frame.via, 'decoded $(…)'],
+          depth: frame.depth + 1,
+        });
         return;
       }
     }
@@ -274,7 +494,11 @@ class Walker {
       const spec = Object.hasOwn(WRAPPERS, head) ? WRAPPERS[head] : undefined;
       if (head === 'env') {
         let i = 1;
-        while (i < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i] ?? '') || (words[i] ?? '').startsWith('-'))) i += 1;
+        while (
+          i < words.length &&
+          (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i] ?? '') || (words[i] ?? '').startsWith('-'))
+        )
+          i += 1;
         words = words.slice(i);
       } else if (spec) {
         const rest = words.slice(1);
@@ -284,7 +508,11 @@ class Walker {
     }
     const name = programName(words[0] ?? '');
     const operands = words.slice(1).filter((w) => !w.startsWith('-') || w === '-');
-    if (SHELLS.has(name) && !words.slice(1).some((w) => /^-[a-z]*c[a-z]*$/.test(w)) && operands.every((w) => w === '-')) {
+    if (
+      SHELLS.has(name) &&
+      !words.slice(1).some((w) => /^-[a-z]*c[a-z]*$/.test(w)) &&
+      operands.every((w) => w === '-')
+    ) {
       this.script(text, { ...frame, via: [...frame.via, `${name} <<stdin`], depth: frame.depth + 1 });
     }
     const family = interpreterFamily(name);
@@ -292,12 +520,24 @@ class Walker {
     // `echo 'all:; rm -rf ~' | make -f -`: make runs the recipes of the makefile on its stdin.
     if (name === 'make' || name === 'gmake') {
       const args = words.slice(1);
-      const fromStdin = args.some((w, i) => ((w === '-f' || w === '--file' || w === '--makefile') && args[i + 1] === '-') || w === '-f-' || w === '--file=-' || w === '--makefile=-');
+      const fromStdin = args.some(
+        (w, i) =>
+          ((w === '-f' || w === '--file' || w === '--makefile') && args[i + 1] === '-') ||
+          w === '-f-' ||
+          w === '--file=-' ||
+          w === '--makefile=-',
+      );
       if (fromStdin) for (const payload of recipesOf(text, 'make -f - recipe')) this.channel(payload, frame);
     }
     // `ed file <<< '!sh'`: ed (and ex) run a line starting with `!` as a shell command.
-    if (name === 'ed' || name === 'red' || name === 'ex' || ((name === 'vim' || name === 'vi') && words.includes('-e'))) {
-      for (const line of text.split('\n')) if (/^\s*:?!/.test(line)) this.channel({ via: `${name} !`, script: line.replace(/^\s*:?!/, '') }, frame);
+    if (
+      name === 'ed' ||
+      name === 'red' ||
+      name === 'ex' ||
+      ((name === 'vim' || name === 'vi') && words.includes('-e'))
+    ) {
+      for (const line of text.split('\n'))
+        if (/^\s*:?!/.test(line)) this.channel({ via: `${name} !`, script: line.replace(/^\s*:?!/, '') }, frame);
     }
     // `echo 'rm -rf ~' | at now`: at and batch run their stdin with /bin/sh later (unless -f names a file).
     if ((name === 'at' || name === 'batch') && !words.slice(1).some((w) => /^-[a-zA-Z]*f/.test(w))) {
@@ -319,7 +559,11 @@ class Walker {
           // task, an MCP server, a git hook, a CI workflow (see runnable-files.ts).
           const runnable = runnableContent(redirect.target, text);
           // A plain script is run (and judged) when a later part of the line runs it.
-          if (runnable.scripts.every((p) => !p.via.startsWith('script ')) && runnable.code.every((c) => !c.via.startsWith('script '))) this.runnable(runnable, frame, 'writes');
+          if (
+            runnable.scripts.every((p) => !p.via.startsWith('script ')) &&
+            runnable.code.every((c) => !c.via.startsWith('script '))
+          )
+            this.runnable(runnable, frame, 'writes');
           // `>>` appends: the file runs everything written to it.
           const before = redirect.op.includes('>>') ? this.writtenScripts.get(key) : undefined;
           this.writtenScripts.set(key, before === undefined ? text : `${before}\n${text}`);
@@ -330,10 +574,16 @@ class Walker {
     if (this.writtenScripts.size === 0) return;
     const name = programName(words[0] ?? '');
     const runner = SHELLS.has(name) || name === 'source' || name === '.';
-    const operands = runner ? words.slice(1).filter((a) => !a.startsWith('-')).slice(0, 1) : [words[0] ?? ''];
+    const operands = runner
+      ? words
+          .slice(1)
+          .filter((a) => !a.startsWith('-'))
+          .slice(0, 1)
+      : [words[0] ?? ''];
     for (const operand of operands) {
       const script = this.writtenScripts.get(operand.slice(operand.lastIndexOf('/') + 1));
-      if (script !== undefined) this.script(script, { ...frame, via: [...frame.via, `runs written ${operand}`], depth: frame.depth + 1 });
+      if (script !== undefined)
+        this.script(script, { ...frame, via: [...frame.via, `runs written ${operand}`], depth: frame.depth + 1 });
     }
     // Handed to another program (`nmap --script=$TF`, `gdb -x $TF`, `python $TF`): the written text
     // is read as code — what it spawns runs (`os.execute("/bin/sh")`).
@@ -342,7 +592,8 @@ class Walker {
       const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
       if (value === '' || value.startsWith('-')) continue;
       const script = this.writtenScripts.get(value.slice(value.lastIndexOf('/') + 1));
-      if (script !== undefined) this.inlineCode(interpreterFamily(name) ?? 'script', script, frame, `${name} reads written ${value}`);
+      if (script !== undefined)
+        this.inlineCode(interpreterFamily(name) ?? 'script', script, frame, `${name} reads written ${value}`);
     }
   }
 
@@ -357,14 +608,24 @@ class Walker {
       this.emit([name, ...args], frame);
       return;
     }
-    const deeper = (via: string, extra: Partial<Frame> = {}): Frame => ({ ...frame, ...extra, via: [...frame.via, via], depth: frame.depth + 1 });
+    const deeper = (via: string, extra: Partial<Frame> = {}): Frame => ({
+      ...frame,
+      ...extra,
+      via: [...frame.via, via],
+      depth: frame.depth + 1,
+    });
     const payloads = channelPayloads(name, args);
     for (const payload of payloads) this.channel(payload, frame);
     if (this.readFile !== undefined) this.filesRun(name, words[0] ?? '', args, frame);
     // `smbclient -c 'put FILE'`, `-c 'get REMOTE FILE'`: the local files are operands like any other.
     if (name === 'smbclient') {
       const script = args.findIndex((a) => a === '-c' || a === '--command');
-      const local = script >= 0 ? (args[script + 1] ?? '').split(';').flatMap((c) => /^\s*(put|mput|get|mget)\s+(.*)$/.exec(c)?.[2]?.trim().split(/\s+/).slice(0, 2) ?? []) : [];
+      const local =
+        script >= 0
+          ? (args[script + 1] ?? '')
+              .split(';')
+              .flatMap((c) => /^\s*(put|mput|get|mget)\s+(.*)$/.exec(c)?.[2]?.trim().split(/\s+/).slice(0, 2) ?? [])
+          : [];
       if (local.length > 0) {
         this.emit([name, ...args.filter((_, i) => i !== script && i !== script + 1), ...local], frame);
         return;
@@ -377,7 +638,10 @@ class Walker {
       return;
     }
     if (name === 'env') return this.env(args, frame, deeper);
-    if ((name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun') && ['exec', 'dlx', 'x'].includes(args[0] ?? '')) {
+    if (
+      (name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun') &&
+      ['exec', 'dlx', 'x'].includes(args[0] ?? '')
+    ) {
       const { index } = skipOptions(args.slice(1), ['-p', '--package', '-c', '--call', '-w', '--workspace']);
       const rest = args.slice(1 + index);
       this.emit([name, ...args.slice(0, 1 + index)], frame);
@@ -387,7 +651,12 @@ class Walker {
     if (name === 'git') return this.git(args, frame);
     // `npm pkg set scripts.x="cmd"`, `npm set-script x "cmd"`: a script npm runs in a shell later.
     if (name === 'npm' || name === 'pnpm' || name === 'yarn') {
-      const scripts = args[0] === 'set-script' && args[2] !== undefined ? [args[2]] : args[0] === 'pkg' && args[1] === 'set' ? args.slice(2).flatMap((a) => (/^scripts\.[^=]+=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : [])) : [];
+      const scripts =
+        args[0] === 'set-script' && args[2] !== undefined
+          ? [args[2]]
+          : args[0] === 'pkg' && args[1] === 'set'
+            ? args.slice(2).flatMap((a) => (/^scripts\.[^=]+=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : []))
+            : [];
       for (const script of scripts) if (script.trim() !== '') this.channel({ via: `${name} script`, script }, frame);
     }
     if (name === 'xargs') return this.xargs(args, frame, deeper);
@@ -409,12 +678,14 @@ class Walker {
       const { index, values } = skipOptions(args, WRAPPER_VALUE_OPTIONS.get(name) ?? []);
       const start = index + (wrapper.skip ?? 0);
       let cwd = frame.cwd;
-      for (const [option, value] of values) if (wrapper.chdirOptions?.includes(option)) cwd = this.changeDir(cwd, value);
+      for (const [option, value] of values)
+        if (wrapper.chdirOptions?.includes(option)) cwd = this.changeDir(cwd, value);
       this.emit([name, ...args.slice(0, start)], frame);
       const rest = args.slice(start);
       if (rest.length === 0) return;
       if (name === 'watch') this.script(rest.join(' '), deeper(name, { cwd }));
-      else if (name === 'flock' && (rest[0] === '-c' || rest[0] === '--command')) this.script(rest.slice(1).join(' '), deeper(name, { cwd }));
+      else if (name === 'flock' && (rest[0] === '-c' || rest[0] === '--command'))
+        this.script(rest.slice(1).join(' '), deeper(name, { cwd }));
       else this.argv(rest, deeper(name, { cwd }));
       return;
     }
@@ -452,17 +723,23 @@ class Walker {
       const text = this.readOnce(file);
       if (text === undefined) return;
       const shown = dir !== null && file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : file;
-      if (kind === 'shell') return this.script(text, { ...frame, via: [...frame.via, `runs file ${shown}`], depth: frame.depth + 1 });
+      if (kind === 'shell')
+        return this.script(text, { ...frame, via: [...frame.via, `runs file ${shown}`], depth: frame.depth + 1 });
       const lang = kind === 'code' ? language : scriptLanguage(file, text);
-      if (lang === 'shell') this.script(text, { ...frame, via: [...frame.via, `runs file ${shown}`], depth: frame.depth + 1 });
+      if (lang === 'shell')
+        this.script(text, { ...frame, via: [...frame.via, `runs file ${shown}`], depth: frame.depth + 1 });
       else if (lang !== undefined) this.inlineCode(lang, text, frame, `runs file ${shown}`);
     };
     const family = interpreterFamily(name);
-    if (word0.includes('/') && !SHELLS.has(name) && family === undefined && !Object.hasOwn(WRAPPERS, name)) return script(place(word0), 'script');
-    if (SHELLS.has(name) || name === 'source' || name === '.') return script(place(operand(args, ['-o', '+o', '-O', '+O', '--rcfile', '--init-file']) ?? '') , 'shell');
+    if (word0.includes('/') && !SHELLS.has(name) && family === undefined && !Object.hasOwn(WRAPPERS, name))
+      return script(place(word0), 'script');
+    if (SHELLS.has(name) || name === 'source' || name === '.')
+      return script(place(operand(args, ['-o', '+o', '-O', '+O', '--rcfile', '--init-file']) ?? ''), 'shell');
     if (family !== undefined && SCRIPT_RUNNERS.has(family) && inlineCodeOf(family, args) === undefined) {
-      if (args.includes('-m') && /^(pytest|py\.test)$/.test(args[args.indexOf('-m') + 1] ?? '')) return this.conftest(dir, script);
-      if (args.includes('-m') && /^pip$/.test(args[args.indexOf('-m') + 1] ?? '')) return this.pipInstall(args.slice(args.indexOf('-m') + 2), place, script);
+      if (args.includes('-m') && /^(pytest|py\.test)$/.test(args[args.indexOf('-m') + 1] ?? ''))
+        return this.conftest(dir, script);
+      if (args.includes('-m') && /^pip$/.test(args[args.indexOf('-m') + 1] ?? ''))
+        return this.pipInstall(args.slice(args.indexOf('-m') + 2), place, script);
       const file = operand(args, INTERPRETERS_VALUE_OPTIONS[family] ?? []);
       if (file === undefined || args.slice(0, args.indexOf(file)).includes('-m')) return;
       return script(place(file), 'code', family === 'deno' || family === 'bun' ? 'node' : family);
@@ -472,7 +749,10 @@ class Walker {
     if (name === 'nox') return script(place('noxfile.py'), 'code', 'python');
     if (name === 'make' || name === 'gmake') {
       const values = new Map(optionPairs(args, ['-f', '--file', '--makefile', '-C', '--directory']));
-      const where = values.has('-C') || values.has('--directory') ? place(values.get('-C') ?? values.get('--directory') ?? '') : dir;
+      const where =
+        values.has('-C') || values.has('--directory')
+          ? place(values.get('-C') ?? values.get('--directory') ?? '')
+          : dir;
       const given = values.get('-f') ?? values.get('--file') ?? values.get('--makefile');
       const candidates = given !== undefined ? [given] : ['GNUmakefile', 'makefile', 'Makefile'];
       for (const candidate of candidates) {
@@ -480,7 +760,8 @@ class Walker {
         if (file === null || given === '-') return;
         const text = this.readOnce(file);
         if (text === undefined) continue;
-        for (const payload of recipesOf(text, `runs file ${path.posix.basename(file)} recipe`)) this.channel(payload, frame);
+        for (const payload of recipesOf(text, `runs file ${path.posix.basename(file)} recipe`))
+          this.channel(payload, frame);
         return;
       }
       return;
@@ -498,7 +779,8 @@ class Walker {
       const next = where === dir ? frame : { ...frame, cwd: where };
       for (const key of run) {
         const body = scripts.get(key);
-        if (body !== undefined && body.trim() !== '') this.channel({ via: `runs package.json scripts.${key}`, script: body }, next);
+        if (body !== undefined && body.trim() !== '')
+          this.channel({ via: `runs package.json scripts.${key}`, script: body }, next);
       }
     }
   }
@@ -506,13 +788,19 @@ class Walker {
   /** pytest runs conftest.py files (the rootdir's, and its tests/ or test/ directory's) as Python. */
   private conftest(dir: string | null, script: (file: string | null, kind: 'code', language: string) => void): void {
     if (dir === null) return;
-    for (const file of ['conftest.py', 'tests/conftest.py', 'test/conftest.py']) script(path.posix.join(dir, file), 'code', 'python');
+    for (const file of ['conftest.py', 'tests/conftest.py', 'test/conftest.py'])
+      script(path.posix.join(dir, file), 'code', 'python');
   }
 
   /** `pip install .` (or `-e .`, `./dir`): the directory's setup.py runs. */
-  private pipInstall(args: string[], place: (p: string) => string | null, script: (file: string | null, kind: 'code', language: string) => void): void {
+  private pipInstall(
+    args: string[],
+    place: (p: string) => string | null,
+    script: (file: string | null, kind: 'code', language: string) => void,
+  ): void {
     if (args[0] !== 'install') return;
-    for (const arg of args.slice(1)) if (/^(\.|\.\.|\.?\.?\/\S*)$/.test(arg)) script(place(`${arg.replace(/\/+$/, '')}/setup.py`), 'code', 'python');
+    for (const arg of args.slice(1))
+      if (/^(\.|\.\.|\.?\.?\/\S*)$/.test(arg)) script(place(`${arg.replace(/\/+$/, '')}/setup.py`), 'code', 'python');
   }
 
   /**
@@ -539,7 +827,12 @@ class Walker {
    * command run inside a container (`docker exec CTR cmd`, `kubectl exec POD -- cmd`: its directory
    * is not this machine's). True when the command was read here.
    */
-  private runsOperands(name: string, args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): boolean {
+  private runsOperands(
+    name: string,
+    args: string[],
+    frame: Frame,
+    deeper: (via: string, extra?: Partial<Frame>) => Frame,
+  ): boolean {
     let rest: string[] | undefined;
     let via = name;
     let extra: Partial<Frame> = {};
@@ -555,7 +848,16 @@ class Walker {
       if (at > 0) rest = args.slice(at + 2);
       via = 'ip netns exec';
     } else if ((name === 'docker' || name === 'podman' || name === 'nerdctl') && args[0] === 'exec') {
-      const { index } = skipOptions(args.slice(1), ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys']);
+      const { index } = skipOptions(args.slice(1), [
+        '-e',
+        '--env',
+        '--env-file',
+        '-u',
+        '--user',
+        '-w',
+        '--workdir',
+        '--detach-keys',
+      ]);
       rest = args.slice(1 + index + 1);
       via = `${name} exec`;
       extra = { cwd: null };
@@ -600,7 +902,15 @@ class Walker {
         i += 1;
         break;
       }
-      if (arg === '-' || arg === '-i' || arg === '--ignore-environment' || arg === '-0' || arg === '-v' || arg === '--null' || arg === '--debug') {
+      if (
+        arg === '-' ||
+        arg === '-i' ||
+        arg === '--ignore-environment' ||
+        arg === '-0' ||
+        arg === '-v' ||
+        arg === '--null' ||
+        arg === '--debug'
+      ) {
         i += 1;
       } else if (/^-(u|-unset)(=|$)/.test(arg) || /^-u./.test(arg)) {
         i += arg === '-u' || arg === '--unset' ? 2 : 1;
@@ -611,7 +921,8 @@ class Walker {
       } else if (/^-(P)(=|$)/.test(arg) || /^-P./.test(arg)) {
         i += arg === '-P' ? 2 : 1;
       } else if (/^-(S|-split-string)(=|$)/.test(arg) || /^-S./.test(arg)) {
-        const value = arg === '-S' || arg === '--split-string' ? queue[i + 1] ?? '' : arg.replace(/^(-S|--split-string=)/, '');
+        const value =
+          arg === '-S' || arg === '--split-string' ? (queue[i + 1] ?? '') : arg.replace(/^(-S|--split-string=)/, '');
         queue.splice(i, arg === '-S' || arg === '--split-string' ? 2 : 1, ...value.split(/\s+/).filter(Boolean));
       } else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
         const eq = arg.indexOf('=');
@@ -650,7 +961,7 @@ class Walker {
         i += 1;
       } else if (arg === '-c' || (arg.startsWith('-c') && arg.includes('='))) {
         // `git -c alias.x='!cmd' x`, `-c core.pager=cmd`, `-c core.sshCommand=cmd`: git runs cmd in a shell.
-        const payload = gitSettingPayload(arg === '-c' ? args[i + 1] ?? '' : arg.slice(2));
+        const payload = gitSettingPayload(arg === '-c' ? (args[i + 1] ?? '') : arg.slice(2));
         if (payload) this.channel(payload, frame);
         i += arg === '-c' ? 2 : 1;
       } else if (arg === '--config-env' || arg.startsWith('--config-env=')) {
@@ -662,15 +973,26 @@ class Walker {
           const name = spec.slice(eq + 1);
           const known = Object.prototype.hasOwnProperty.call(frame.env, name) ? frame.env[name] : undefined;
           const payload = gitSettingPayload(`${spec.slice(0, eq)}=${known ?? `"$${name}"`}`);
-          if (payload) this.channel({ via: payload.via.replace(/^git /, 'git --config-env '), script: payload.script }, frame);
+          if (payload)
+            this.channel({ via: payload.via.replace(/^git /, 'git --config-env '), script: payload.script }, frame);
         }
         i += arg === '--config-env' ? 2 : 1;
-      } else if (arg === '-c' || arg === '--git-dir' || arg === '--work-tree' || arg === '--namespace' || arg === '--exec-path' || arg === '--super-prefix' || arg === '--list-cmds') {
-        if (arg === '--work-tree' || arg === '--git-dir') env[arg === '--git-dir' ? 'GIT_DIR' : 'GIT_WORK_TREE'] = args[i + 1] ?? '';
+      } else if (
+        arg === '-c' ||
+        arg === '--git-dir' ||
+        arg === '--work-tree' ||
+        arg === '--namespace' ||
+        arg === '--exec-path' ||
+        arg === '--super-prefix' ||
+        arg === '--list-cmds'
+      ) {
+        if (arg === '--work-tree' || arg === '--git-dir')
+          env[arg === '--git-dir' ? 'GIT_DIR' : 'GIT_WORK_TREE'] = args[i + 1] ?? '';
         i += 2;
       } else {
         const eq = arg.indexOf('=');
-        if (eq > 0 && (arg.startsWith('--work-tree') || arg.startsWith('--git-dir'))) env[arg.startsWith('--git-dir') ? 'GIT_DIR' : 'GIT_WORK_TREE'] = arg.slice(eq + 1);
+        if (eq > 0 && (arg.startsWith('--work-tree') || arg.startsWith('--git-dir')))
+          env[arg.startsWith('--git-dir') ? 'GIT_DIR' : 'GIT_WORK_TREE'] = arg.slice(eq + 1);
         i += 1;
       }
     }
@@ -679,7 +1001,9 @@ class Walker {
     // git command — judged like `-c core.pager=cmd`.
     const rest = args.slice(i);
     if (rest[0] === 'config') {
-      const words = rest.slice(1).filter((w) => !/^--(global|local|system|worktree|add|replace-all|type=\S+|bool|path|int)$/.test(w));
+      const words = rest
+        .slice(1)
+        .filter((w) => !/^--(global|local|system|worktree|add|replace-all|type=\S+|bool|path|int)$/.test(w));
       const set = words[0] === 'set' ? words.slice(1) : words;
       const [key, value] = set;
       if (key !== undefined && value !== undefined && !key.startsWith('-')) {
@@ -691,9 +1015,35 @@ class Walker {
   }
 
   private xargs(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
-    const valueOptions = ['-I', '-J', '-L', '-l', '-n', '-P', '-s', '-d', '-E', '-e', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-lines', '--max-chars', '--eof', '--process-slot-var', '--replace', '-R', '-S'];
+    const valueOptions = [
+      '-I',
+      '-J',
+      '-L',
+      '-l',
+      '-n',
+      '-P',
+      '-s',
+      '-d',
+      '-E',
+      '-e',
+      '-a',
+      '--arg-file',
+      '--delimiter',
+      '--max-args',
+      '--max-procs',
+      '--max-lines',
+      '--max-chars',
+      '--eof',
+      '--process-slot-var',
+      '--replace',
+      '-R',
+      '-S',
+    ];
     // `-i` and `--replace` take an optional attached value only.
-    const { index, values } = skipOptions(args, valueOptions.filter((o) => o !== '--replace'));
+    const { index, values } = skipOptions(
+      args,
+      valueOptions.filter((o) => o !== '--replace'),
+    );
     let placeholder: string | undefined;
     for (const [option, value] of values) {
       if (option === '-I' || option === '-J') placeholder = value || '{}';
@@ -707,7 +1057,37 @@ class Walker {
   }
 
   private parallel(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
-    const valueOptions = ['-j', '--jobs', '-S', '--sshlogin', '--results', '--res', '-a', '--arg-file', '-d', '--delimiter', '-N', '--max-args', '-n', '--joblog', '--tmpdir', '--timeout', '--delay', '--colsep', '-C', '--workdir', '--wd', '-E', '--memfree', '--load', '--retries', '--tag-string', '--basefile', '--return', '--transfer-file'];
+    const valueOptions = [
+      '-j',
+      '--jobs',
+      '-S',
+      '--sshlogin',
+      '--results',
+      '--res',
+      '-a',
+      '--arg-file',
+      '-d',
+      '--delimiter',
+      '-N',
+      '--max-args',
+      '-n',
+      '--joblog',
+      '--tmpdir',
+      '--timeout',
+      '--delay',
+      '--colsep',
+      '-C',
+      '--workdir',
+      '--wd',
+      '-E',
+      '--memfree',
+      '--load',
+      '--retries',
+      '--tag-string',
+      '--basefile',
+      '--return',
+      '--transfer-file',
+    ];
     const { index, values } = skipOptions(args, valueOptions);
     const remote = values.some(([o]) => o === '-S' || o === '--sshlogin');
     const rest = args.slice(index);
@@ -729,9 +1109,15 @@ class Walker {
       for (const list of lists) for (const item of list) this.script(item, next);
       return;
     }
-    const combos = combinations(lists.filter((l) => l.length > 0), 32);
+    const combos = combinations(
+      lists.filter((l) => l.length > 0),
+      32,
+    );
     if (combos.length === 0) {
-      this.argv(template.map((w) => w.replace(/\{[0-9]*[./#%]*\}/g, RUNTIME_VALUE)), next);
+      this.argv(
+        template.map((w) => w.replace(/\{[0-9]*[./#%]*\}/g, RUNTIME_VALUE)),
+        next,
+      );
       return;
     }
     for (const combo of combos) {
@@ -739,7 +1125,7 @@ class Walker {
       const argv = template.map((w) =>
         w.replace(/\{([0-9]*)[./#%]*\}/g, (_m, n: string) => {
           used = true;
-          return n ? combo[Number(n) - 1] ?? '' : combo.join(' ');
+          return n ? (combo[Number(n) - 1] ?? '') : combo.join(' ');
         }),
       );
       this.argv(used ? argv : [...argv, ...combo], next);
@@ -763,7 +1149,8 @@ class Walker {
         // which matches (no filter over the project root is everything in it).
         // (A relative root with no directory to place it stays a delete of run-time paths.)
         const placed = frame.cwd !== null || /^[/~]/.test(root);
-        if (placed && /^(rm|unlink|shred|srm|rmdir|trash|trash-put)$/.test(programName(template[0] ?? ''))) kept.push('-delete');
+        if (placed && /^(rm|unlink|shred|srm|rmdir|trash|trash-put)$/.test(programName(template[0] ?? '')))
+          kept.push('-delete');
         kept.push(arg);
         i = stop + 1;
         continue;
@@ -775,7 +1162,29 @@ class Walker {
   }
 
   private ssh(args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
-    const { index } = skipOptions(args, ['-p', '-i', '-l', '-o', '-F', '-J', '-L', '-R', '-D', '-b', '-c', '-E', '-e', '-m', '-O', '-Q', '-S', '-W', '-w', '-B', '-I']);
+    const { index } = skipOptions(args, [
+      '-p',
+      '-i',
+      '-l',
+      '-o',
+      '-F',
+      '-J',
+      '-L',
+      '-R',
+      '-D',
+      '-b',
+      '-c',
+      '-E',
+      '-e',
+      '-m',
+      '-O',
+      '-Q',
+      '-S',
+      '-W',
+      '-w',
+      '-B',
+      '-I',
+    ]);
     const remote = args.slice(index + 1);
     this.emit(['ssh', ...args.slice(0, index + 1)], frame);
     if (remote.length > 0) this.script(remote.join(' '), deeper('ssh host', { cwd: null }));
@@ -788,7 +1197,12 @@ class Walker {
     if (script) this.script(script, deeper('su -c'));
   }
 
-  private shell(name: string, args: string[], frame: Frame, deeper: (via: string, extra?: Partial<Frame>) => Frame): void {
+  private shell(
+    name: string,
+    args: string[],
+    frame: Frame,
+    deeper: (via: string, extra?: Partial<Frame>) => Frame,
+  ): void {
     let i = 0;
     let inline = false;
     while (i < args.length) {
@@ -799,7 +1213,10 @@ class Walker {
       }
       if (!/^[-+]/.test(arg)) break;
       if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg)) inline = true;
-      i += arg === '-o' || arg === '+o' || arg === '-O' || arg === '+O' || arg === '--rcfile' || arg === '--init-file' ? 2 : 1;
+      i +=
+        arg === '-o' || arg === '+o' || arg === '-O' || arg === '+O' || arg === '--rcfile' || arg === '--init-file'
+          ? 2
+          : 1;
     }
     this.emit([name, ...args], frame);
     if (!inline) return;
@@ -831,8 +1248,17 @@ class Walker {
 
   private inlineCode(language: string, code: string, frame: Frame, via: string): void {
     const hosts = [...new Set(stringLiterals(code).flatMap((literal) => hostClasses(literal)))];
-    this.out.code.push({ language, code, via: [...frame.via, via], paths: pathsInCode(code), hosts, cwd: frame.cwd, env: frame.env });
-    for (const script of extractShellFromCode(code)) this.script(script, { ...frame, via: [...frame.via, via], depth: frame.depth + 1 });
+    this.out.code.push({
+      language,
+      code,
+      via: [...frame.via, via],
+      paths: pathsInCode(code),
+      hosts,
+      cwd: frame.cwd,
+      env: frame.env,
+    });
+    for (const script of extractShellFromCode(code))
+      this.script(script, { ...frame, via: [...frame.via, via], depth: frame.depth + 1 });
   }
 
   private emit(argv: string[], frame: Frame): void {
@@ -840,12 +1266,20 @@ class Walker {
       this.budget.stop('commands', `more than ${this.maxCommands} commands: the rest were not read`);
       return;
     }
-    if (frame.inputFrom.includes(UPSTREAM_OVERFLOW)) this.budget.stop('upstream', `a pipeline of more than ${READ_LIMITS.upstream} distinct programs: what flows into its later stages was not all read`);
+    if (frame.inputFrom.includes(UPSTREAM_OVERFLOW))
+      this.budget.stop(
+        'upstream',
+        `a pipeline of more than ${READ_LIMITS.upstream} distinct programs: what flows into its later stages was not all read`,
+      );
     const written = this.trackDownloads(argv, frame);
     // `dd of=FILE` writes FILE.
-    if (argv[0] === 'dd') for (const arg of argv) if (arg.startsWith('of=') && arg.length > 3) written.push(arg.slice(3));
+    if (argv[0] === 'dd')
+      for (const arg of argv) if (arg.startsWith('of=') && arg.length > 3) written.push(arg.slice(3));
     // `dd if=FILE` reads FILE, as `dd < FILE` would.
-    const read = argv[0] === 'dd' ? argv.filter((a) => a.startsWith('if=') && a.length > 3).map((a) => ({ op: '<', target: a.slice(3) })) : [];
+    const read =
+      argv[0] === 'dd'
+        ? argv.filter((a) => a.startsWith('if=') && a.length > 3).map((a) => ({ op: '<', target: a.slice(3) }))
+        : [];
     // `git log --output=/etc/passwd`, `pytest --log-file F`: an option naming a file the program writes.
     if (!DOWNLOADERS.has(argv[0] ?? '')) written.push(...outputOptionFiles(argv));
     this.out.commands.push({
@@ -854,7 +1288,10 @@ class Walker {
       env: frame.env,
       via: frame.via,
       // A downloader's output file (`curl -o F`, `wget -O F`, `aria2c -d D -o F`) is written like `> F`.
-      redirects: written.length > 0 || read.length > 0 ? [...frame.redirects, ...read, ...written.map((target) => ({ op: '>', target }))] : frame.redirects,
+      redirects:
+        written.length > 0 || read.length > 0
+          ? [...frame.redirects, ...read, ...written.map((target) => ({ op: '>', target }))]
+          : frame.redirects,
       inputFrom: frame.inputFrom,
       argsFromStdin: frame.argsFromStdin,
     });
@@ -869,37 +1306,108 @@ class Walker {
     if (name === 'git' && argv[1] === 'clone') this.trackClone(argv.slice(2), frame);
     else if (this.cloned.length > 0) this.runsCloned(argv, frame);
     // `curl URL | tar xz`, `wget URL && unzip x.zip`: the files extracted there came from the network.
-    if (/^(tar|gtar|bsdtar|unzip|7z|7za)$/.test(name) && (frame.inputFrom.some((p) => DOWNLOADERS.has(p)) || argv.slice(1).some((a) => this.downloaded.has(a.slice(a.lastIndexOf('/') + 1))))) {
+    if (
+      /^(tar|gtar|bsdtar|unzip|7z|7za)$/.test(name) &&
+      (frame.inputFrom.some((p) => DOWNLOADERS.has(p)) ||
+        argv.slice(1).some((a) => this.downloaded.has(a.slice(a.lastIndexOf('/') + 1))))
+    ) {
       const at = argv.findIndex((a) => a === '-C' || a === '--directory' || a === '-d');
       const dir = at > 0 ? argv[at + 1] : argv.find((a) => a.startsWith('--directory='))?.slice(12);
-      const target = dir === undefined ? frame.cwd : path.posix.isAbsolute(dir) ? dir : frame.cwd !== null ? path.posix.resolve(frame.cwd, dir) : dir;
+      const target =
+        dir === undefined
+          ? frame.cwd
+          : path.posix.isAbsolute(dir)
+            ? dir
+            : frame.cwd !== null
+              ? path.posix.resolve(frame.cwd, dir)
+              : dir;
       if (target !== null) this.cloned.push(target);
     }
     if (DOWNLOADERS.has(name)) {
-      const options = argv.flatMap((arg, i) => (DOWNLOAD_OUTPUT_OPTIONS.has(arg) || /^-[a-zA-Z]+[oO]$/.test(arg) ? [argv[i + 1] ?? ''] : /^--output(-document)?=/.test(arg) ? [arg.slice(arg.indexOf('=') + 1)] : /^-[oO]./.test(arg) ? [arg.slice(2)] : [])).filter((o) => o !== '' && o !== '-');
+      const options = argv
+        .flatMap((arg, i) =>
+          DOWNLOAD_OUTPUT_OPTIONS.has(arg) || /^-[a-zA-Z]+[oO]$/.test(arg)
+            ? [argv[i + 1] ?? '']
+            : /^--output(-document)?=/.test(arg)
+              ? [arg.slice(arg.indexOf('=') + 1)]
+              : /^-[oO]./.test(arg)
+                ? [arg.slice(2)]
+                : [],
+        )
+        .filter((o) => o !== '' && o !== '-');
       // aria2c writes into `-d DIR` (named by `-o`, or by the URL), wget into `-P DIR`.
       const dirOption = name === 'aria2c' ? ['-d', '--dir'] : name === 'wget' ? ['-P', '--directory-prefix'] : [];
-      const dir = argv.flatMap((arg, i) => (dirOption.includes(arg) ? [argv[i + 1] ?? ''] : dirOption[1] !== undefined && arg.startsWith(`${dirOption[1]}=`) ? [arg.slice(dirOption[1].length + 1)] : dirOption[0] !== undefined && arg.startsWith(dirOption[0]) && arg.length > 2 && !arg.startsWith('--') ? [arg.slice(2)] : [])).at(-1);
-      const written = dir ? (options.length > 0 ? options.map((o) => `${dir.replace(/\/+$/, '')}/${o}`) : [`${dir.replace(/\/+$/, '')}/download`]) : options;
-      const outputs = [...written, ...frame.redirects.filter((r) => /^\d*>>?\|?$|^&>>?$/.test(r.op)).map((r) => r.target)];
-      for (const output of outputs) if (output && output !== '-') this.downloaded.set(output.slice(output.lastIndexOf('/') + 1), name);
+      const dir = argv
+        .flatMap((arg, i) =>
+          dirOption.includes(arg)
+            ? [argv[i + 1] ?? '']
+            : dirOption[1] !== undefined && arg.startsWith(`${dirOption[1]}=`)
+              ? [arg.slice(dirOption[1].length + 1)]
+              : dirOption[0] !== undefined && arg.startsWith(dirOption[0]) && arg.length > 2 && !arg.startsWith('--')
+                ? [arg.slice(2)]
+                : [],
+        )
+        .at(-1);
+      const written = dir
+        ? options.length > 0
+          ? options.map((o) => `${dir.replace(/\/+$/, '')}/${o}`)
+          : [`${dir.replace(/\/+$/, '')}/download`]
+        : options;
+      const outputs = [
+        ...written,
+        ...frame.redirects.filter((r) => /^\d*>>?\|?$|^&>>?$/.test(r.op)).map((r) => r.target),
+      ];
+      for (const output of outputs)
+        if (output && output !== '-') this.downloaded.set(output.slice(output.lastIndexOf('/') + 1), name);
       return written;
     }
     if (this.downloaded.size === 0) return [];
     const runner = SHELLS.has(name) || interpreterFamily(name) !== undefined || name === 'source' || name === '.';
-    const operands = runner ? argv.slice(1).filter((a) => !a.startsWith('-')).slice(0, 1) : [name];
+    const operands = runner
+      ? argv
+          .slice(1)
+          .filter((a) => !a.startsWith('-'))
+          .slice(0, 1)
+      : [name];
     for (const operand of operands) {
       const downloader = this.downloaded.get(operand.slice(operand.lastIndexOf('/') + 1));
       if (downloader === undefined) continue;
       const program = runner ? name : 'sh';
-      this.out.commands.push({ argv: [program], cwd: frame.cwd, env: frame.env, via: [...frame.via, `runs downloaded ${operand}`], redirects: [], inputFrom: [downloader], argsFromStdin: false });
+      this.out.commands.push({
+        argv: [program],
+        cwd: frame.cwd,
+        env: frame.env,
+        via: [...frame.via, `runs downloaded ${operand}`],
+        redirects: [],
+        inputFrom: [downloader],
+        argsFromStdin: false,
+      });
     }
     return [];
   }
 
   /** `git clone URL [DIR]`: DIR (or the URL's last segment) holds code fetched from the network. */
   private trackClone(args: string[], frame: Frame): void {
-    const valued = new Set(['--depth', '-b', '--branch', '-o', '--origin', '-c', '--config', '--template', '--reference', '--separate-git-dir', '-j', '--jobs', '--filter', '-u', '--upload-pack', '--shallow-since', '--shallow-exclude', '--server-option']);
+    const valued = new Set([
+      '--depth',
+      '-b',
+      '--branch',
+      '-o',
+      '--origin',
+      '-c',
+      '--config',
+      '--template',
+      '--reference',
+      '--separate-git-dir',
+      '-j',
+      '--jobs',
+      '--filter',
+      '-u',
+      '--upload-pack',
+      '--shallow-since',
+      '--shallow-exclude',
+      '--server-option',
+    ]);
     const operands: string[] = [];
     for (let i = 0; i < args.length; i += 1) {
       const arg = args[i] ?? '';
@@ -908,10 +1416,23 @@ class Walker {
     }
     const [url, dir] = operands;
     if (url === undefined) return;
-    const name = dir ?? url.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/:]/).pop() ?? '';
+    const name =
+      dir ??
+      url
+        .replace(/\/+$/, '')
+        .replace(/\.git$/, '')
+        .split(/[/:]/)
+        .pop() ??
+      '';
     if (name === '' || /[$`]/.test(name)) return;
     const expanded = name.startsWith('~/') ? path.posix.join(this.home, name.slice(2)) : name;
-    this.cloned.push(path.posix.isAbsolute(expanded) ? path.posix.normalize(expanded) : frame.cwd !== null ? path.posix.resolve(frame.cwd, expanded) : expanded);
+    this.cloned.push(
+      path.posix.isAbsolute(expanded)
+        ? path.posix.normalize(expanded)
+        : frame.cwd !== null
+          ? path.posix.resolve(frame.cwd, expanded)
+          : expanded,
+    );
   }
 
   /**
@@ -921,14 +1442,34 @@ class Walker {
    */
   private runsCloned(argv: string[], frame: Frame): void {
     const name = argv[0] ?? '';
-    const inClone = (p: string | null): boolean => p !== null && this.cloned.some((d) => p === d || p.startsWith(`${d}/`));
-    const place = (p: string): string => (path.posix.isAbsolute(p) ? path.posix.normalize(p) : frame.cwd !== null ? path.posix.resolve(frame.cwd, p) : path.posix.normalize(p));
+    const inClone = (p: string | null): boolean =>
+      p !== null && this.cloned.some((d) => p === d || p.startsWith(`${d}/`));
+    const place = (p: string): string =>
+      path.posix.isAbsolute(p)
+        ? path.posix.normalize(p)
+        : frame.cwd !== null
+          ? path.posix.resolve(frame.cwd, p)
+          : path.posix.normalize(p);
     const runner = SHELLS.has(name) || interpreterFamily(name) !== undefined || name === 'source' || name === '.';
     const operand = runner ? argv.slice(1).find((a) => !a.startsWith('-')) : undefined;
     const runsFile = operand !== undefined && inClone(place(operand));
-    const builds = inClone(frame.cwd) && (CLONE_RUNNERS.test(argv.join(' ')) || (!runner && /\.(sh|bash|py|pl|rb|js|mjs|ts|ps1)$|^(install|setup|configure|bootstrap|build|run|init|deploy)$/.test(name)));
+    const builds =
+      inClone(frame.cwd) &&
+      (CLONE_RUNNERS.test(argv.join(' ')) ||
+        (!runner &&
+          /\.(sh|bash|py|pl|rb|js|mjs|ts|ps1)$|^(install|setup|configure|bootstrap|build|run|init|deploy)$/.test(
+            name,
+          )));
     if (!runsFile && !builds) return;
-    this.out.commands.push({ argv: [runner ? name : 'sh'], cwd: frame.cwd, env: frame.env, via: [...frame.via, `runs fetched ${operand ?? name}`], redirects: [], inputFrom: ['git-clone'], argsFromStdin: false });
+    this.out.commands.push({
+      argv: [runner ? name : 'sh'],
+      cwd: frame.cwd,
+      env: frame.env,
+      via: [...frame.via, `runs fetched ${operand ?? name}`],
+      redirects: [],
+      inputFrom: ['git-clone'],
+      argsFromStdin: false,
+    });
   }
 
   private factor(text: string): void {
@@ -937,7 +1478,8 @@ class Walker {
 }
 
 /** Commands that run a project's own code (its build, install or test scripts) in the directory they run in. */
-const CLONE_RUNNERS = /^(make|gmake|cmake|ninja|just|task|npm (i|install|ci|run|run-script|test|start|exec)|yarn|pnpm (i|install|run|test|start)|bun (i|install|run|test)|pip[0-9.]* install( .*)? (\.|-e \.|\.\/?\S*)( |$)|python[0-9.]* (setup\.py|-m pip install)|poetry (install|run)|uv (sync|run|pip install)|cargo (run|build|test|install)|go (run|generate|test|build|install)|bundle (install|exec)|rake|gradlew?|mvnw?|ant|composer (install|run)|pytest|tox|nox|deno (run|task)|docker (compose|build)|docker-compose)( |$)/;
+const CLONE_RUNNERS =
+  /^(make|gmake|cmake|ninja|just|task|npm (i|install|ci|run|run-script|test|start|exec)|yarn|pnpm (i|install|run|test|start)|bun (i|install|run|test)|pip[0-9.]* install( .*)? (\.|-e \.|\.\/?\S*)( |$)|python[0-9.]* (setup\.py|-m pip install)|poetry (install|run)|uv (sync|run|pip install)|cargo (run|build|test|install)|go (run|generate|test|build|install)|bundle (install|exec)|rake|gradlew?|mvnw?|ant|composer (install|run)|pytest|tox|nox|deno (run|task)|docker (compose|build)|docker-compose)( |$)/;
 
 /** Long options that name a file the program writes, as `--name=FILE` or (those marked) `--name FILE`. */
 const OUTPUT_OPTIONS = new Map<string, boolean>([
@@ -979,13 +1521,35 @@ function combinations(lists: string[][], cap: number): string[][] {
 }
 
 /** Interpreter families whose file operand is a script they run (an editor's or package tool's is not). */
-const SCRIPT_RUNNERS = new Set(['python', 'node', 'perl', 'ruby', 'php', 'lua', 'deno', 'bun', 'r', 'rscript', 'julia', 'pwsh', 'powershell', 'osascript', 'tclsh', 'groovy', 'elixir', 'guile', 'racket']);
+const SCRIPT_RUNNERS = new Set([
+  'python',
+  'node',
+  'perl',
+  'ruby',
+  'php',
+  'lua',
+  'deno',
+  'bun',
+  'r',
+  'rscript',
+  'julia',
+  'pwsh',
+  'powershell',
+  'osascript',
+  'tclsh',
+  'groovy',
+  'elixir',
+  'guile',
+  'racket',
+]);
 
 /** Where files run by a command are never read from: the system's own trees and pseudo-filesystems. */
 const NOT_READ_FOR_RUN = /^\/(proc|sys|dev|run|etc|usr|bin|sbin|lib\w*|boot|var\/(lib|log|run|spool|cache))(\/|$)/;
 
 /** Per interpreter family, its options that take a value (so a script operand is found after them). */
-const INTERPRETERS_VALUE_OPTIONS: Record<string, string[]> = Object.fromEntries(Object.entries(INTERPRETERS).map(([family, spec]) => [family, spec.valueOptions]));
+const INTERPRETERS_VALUE_OPTIONS: Record<string, string[]> = Object.fromEntries(
+  Object.entries(INTERPRETERS).map(([family, spec]) => [family, spec.valueOptions]),
+);
 
 /** The values of the named options (`-f X`, `--file=X`, `-CX`). */
 function optionPairs(args: string[], names: string[]): Array<[string, string]> {
@@ -995,14 +1559,105 @@ function optionPairs(args: string[], names: string[]): Array<[string, string]> {
     for (const name of names) {
       if (arg === name) pairs.push([name, args[i + 1] ?? '']);
       else if (name.startsWith('--') && arg.startsWith(`${name}=`)) pairs.push([name, arg.slice(name.length + 1)]);
-      else if (!name.startsWith('--') && arg.startsWith(name) && arg.length > name.length && !arg.startsWith('--')) pairs.push([name, arg.slice(name.length)]);
+      else if (!name.startsWith('--') && arg.startsWith(name) && arg.length > name.length && !arg.startsWith('--'))
+        pairs.push([name, arg.slice(name.length)]);
     }
   }
   return pairs;
 }
 
 /** Built-in subcommands of the package managers, which name no script of package.json. */
-const PACKAGE_MANAGER_COMMANDS = new Set(['add', 'remove', 'rm', 'upgrade', 'up', 'update', 'why', 'info', 'init', 'create', 'global', 'cache', 'config', 'set', 'get', 'list', 'ls', 'outdated', 'audit', 'link', 'unlink', 'pack', 'publish', 'login', 'logout', 'version', 'versions', 'help', 'bin', 'dlx', 'exec', 'x', 'import', 'licenses', 'node', 'owner', 'patch', 'plugin', 'policies', 'prune', 'rebuild', 'root', 'search', 'store', 'tag', 'team', 'unplug', 'workspace', 'workspaces', 'dedupe', 'fetch', 'env', 'doctor', 'setup', 'server', 'patch-commit', 'why', 'explain', 'view', 'show', 'pkg', 'ci', 'i', 'install', 'run', 'run-script', 'test', 't', 'tst', 'start', 'stop', 'restart', 'uninstall', 'un', 'isntall', 'in', 'build', 'upgrade-interactive', 'generate-lock-entry', 'check', 'autoclean', 'licenses', 'import', 'completion', 'pm', 'x', 'link', 'outdated', 'agent']);
+const PACKAGE_MANAGER_COMMANDS = new Set([
+  'add',
+  'remove',
+  'rm',
+  'upgrade',
+  'up',
+  'update',
+  'why',
+  'info',
+  'init',
+  'create',
+  'global',
+  'cache',
+  'config',
+  'set',
+  'get',
+  'list',
+  'ls',
+  'outdated',
+  'audit',
+  'link',
+  'unlink',
+  'pack',
+  'publish',
+  'login',
+  'logout',
+  'version',
+  'versions',
+  'help',
+  'bin',
+  'dlx',
+  'exec',
+  'x',
+  'import',
+  'licenses',
+  'node',
+  'owner',
+  'patch',
+  'plugin',
+  'policies',
+  'prune',
+  'rebuild',
+  'root',
+  'search',
+  'store',
+  'tag',
+  'team',
+  'unplug',
+  'workspace',
+  'workspaces',
+  'dedupe',
+  'fetch',
+  'env',
+  'doctor',
+  'setup',
+  'server',
+  'patch-commit',
+  'why',
+  'explain',
+  'view',
+  'show',
+  'pkg',
+  'ci',
+  'i',
+  'install',
+  'run',
+  'run-script',
+  'test',
+  't',
+  'tst',
+  'start',
+  'stop',
+  'restart',
+  'uninstall',
+  'un',
+  'isntall',
+  'in',
+  'build',
+  'upgrade-interactive',
+  'generate-lock-entry',
+  'check',
+  'autoclean',
+  'licenses',
+  'import',
+  'completion',
+  'pm',
+  'x',
+  'link',
+  'outdated',
+  'agent',
+]);
 
 /** The scripts of package.json a package-manager command runs, in order; undefined when it runs none. */
 function packageScriptsRun(name: string, args: string[]): string[] | undefined {
@@ -1013,7 +1668,13 @@ function packageScriptsRun(name: string, args: string[]): string[] | undefined {
   if (['install', 'i', 'in', 'ci', 'isntall'].includes(verb)) return words.length === 1 ? INSTALL_SCRIPTS : undefined;
   if (['test', 't', 'tst'].includes(verb)) return name === 'bun' ? undefined : lifecycle('test');
   if (['start', 'stop', 'restart'].includes(verb)) return lifecycle(verb);
-  if (['run', 'run-script', 'rum', 'urn'].includes(verb)) return target === undefined || /\.[cm]?[jt]sx?$/.test(target) ? undefined : lifecycle(target);
-  if ((name === 'yarn' || name === 'pnpm' || name === 'bun') && !PACKAGE_MANAGER_COMMANDS.has(verb) && !/\.[cm]?[jt]sx?$/.test(verb)) return lifecycle(verb);
+  if (['run', 'run-script', 'rum', 'urn'].includes(verb))
+    return target === undefined || /\.[cm]?[jt]sx?$/.test(target) ? undefined : lifecycle(target);
+  if (
+    (name === 'yarn' || name === 'pnpm' || name === 'bun') &&
+    !PACKAGE_MANAGER_COMMANDS.has(verb) &&
+    !/\.[cm]?[jt]sx?$/.test(verb)
+  )
+    return lifecycle(verb);
   return undefined;
 }

@@ -14,10 +14,12 @@ export const BUILTIN_PATH_CLASSES = {
   project: 'Inside the project root.',
   project_ancestor: 'A directory that contains the project root.',
   temp: 'A temporary directory (/tmp, /var/tmp, $TMPDIR) or a per-user cache (~/.cache, ~/Library/Caches, package-manager caches).',
-  home_content: 'Inside the home directory (not the project, not a per-user cache), wherever home lives: with HOME under /tmp, `~/Documents` is still the home\'s.',
+  home_content:
+    "Inside the home directory (not the project, not a per-user cache), wherever home lives: with HOME under /tmp, `~/Documents` is still the home's.",
   outside_project: 'Anywhere outside the project root that is not a temporary directory.',
   unknown: 'A relative path whose directory cannot be known (no project root, or after an unresolvable `cd`).',
-  dynamic: 'A path only known at run time: an unresolved variable, command substitution, or xargs/find input (a `find` match also gets the root, home, system or outside classes of its search root).',
+  dynamic:
+    'A path only known at run time: an unresolved variable, command substitution, or xargs/find input (a `find` match also gets the root, home, system or outside classes of its search root).',
 } as const;
 
 export interface PathContext {
@@ -45,12 +47,37 @@ export interface ClassifiedPath {
 /** Stands for a path `find` matched under its search root (`find DIR -exec cmd {} ;`). */
 export const FIND_MATCH = '${FIND_MATCH}';
 
-const TEMP_ROOTS = ['/tmp', '/var/tmp', '/private/tmp', '/private/var/tmp', '/var/folders', '/private/var/folders', '/dev/shm'];
+const TEMP_ROOTS = [
+  '/tmp',
+  '/var/tmp',
+  '/private/tmp',
+  '/private/var/tmp',
+  '/var/folders',
+  '/private/var/folders',
+  '/dev/shm',
+];
 /** Per-user caches, as disposable as temporary directories. */
-const CACHE_DIRS = ['.cache', 'Library/Caches', '.npm/_cacache', '.npm/_npx', '.yarn/cache', '.pnpm-store', '.cargo/registry/cache', '.gradle/caches', '.m2/repository'];
+const CACHE_DIRS = [
+  '.cache',
+  'Library/Caches',
+  '.npm/_cacache',
+  '.npm/_npx',
+  '.yarn/cache',
+  '.pnpm-store',
+  '.cargo/registry/cache',
+  '.gradle/caches',
+  '.m2/repository',
+];
 
 /** Classes a run-time value inherits from the directory it is known to be under. */
-const INHERITED_BY_RUNTIME_VALUES = new Set(['root', 'home', 'home_content', 'system', 'project_ancestor', 'outside_project']);
+const INHERITED_BY_RUNTIME_VALUES = new Set([
+  'root',
+  'home',
+  'home_content',
+  'system',
+  'project_ancestor',
+  'outside_project',
+]);
 
 export function classifyPath(raw: string, context: PathContext): ClassifiedPath {
   const expanded = expand(raw, context);
@@ -59,11 +86,23 @@ export function classifyPath(raw: string, context: PathContext): ClassifiedPath 
     const found = raw.indexOf(FIND_MATCH);
     if (found > 0 && raw.indexOf('$', found + FIND_MATCH.length) < 0) {
       const root = classifyPath(raw.slice(0, found).replace(/\/+$/, '') || '/', context);
-      if (root.resolved !== null && !root.raw.split('/').includes('..') && (root.classes[0] === 'project' || root.classes[0] === 'project_root')) return { raw, resolved: null, classes: ['project', ...root.classes.filter((c) => !Object.hasOwn(BUILTIN_PATH_CLASSES, c))] };
+      if (
+        root.resolved !== null &&
+        !root.raw.split('/').includes('..') &&
+        (root.classes[0] === 'project' || root.classes[0] === 'project_root')
+      )
+        return {
+          raw,
+          resolved: null,
+          classes: ['project', ...root.classes.filter((c) => !Object.hasOwn(BUILTIN_PATH_CLASSES, c))],
+        };
     }
     const runtime = Math.max(raw.indexOf('${RUNTIME_INPUT}'), found);
     const under = runtime > 0 ? raw.slice(0, runtime).replace(/\/+$/, '') || '/' : null;
-    const inherited = under !== null && !under.includes('${RUNTIME_INPUT}') && !under.includes(FIND_MATCH) ? classifyPath(under, context).classes.filter((c) => INHERITED_BY_RUNTIME_VALUES.has(c)) : [];
+    const inherited =
+      under !== null && !under.includes('${RUNTIME_INPUT}') && !under.includes(FIND_MATCH)
+        ? classifyPath(under, context).classes.filter((c) => INHERITED_BY_RUNTIME_VALUES.has(c))
+        : [];
     return { raw, resolved: null, classes: ['dynamic', ...inherited] };
   }
   // Deleting `dir/*` empties `dir`: judge a trailing glob segment by its directory.
@@ -82,18 +121,25 @@ export function classifyPath(raw: string, context: PathContext): ClassifiedPath 
       const target = classifyPath(real, { ...plain, cwd: null, projectRoot: realRoot, home: realHome });
       // Where it really points decides the position; the data classes of either name count.
       const classes = target.classes;
-      for (const cls of classifyPath(resolved, plain).classes) if (!classes.includes(cls) && !Object.hasOwn(BUILTIN_PATH_CLASSES, cls)) classes.push(cls);
+      for (const cls of classifyPath(resolved, plain).classes)
+        if (!classes.includes(cls) && !Object.hasOwn(BUILTIN_PATH_CLASSES, cls)) classes.push(cls);
       if (hasGlob && !classes.includes('glob')) classes.push('glob');
       return { raw, resolved: real === resolved ? resolved : real, classes };
     }
   }
   const classes = positionClasses(resolved, context);
   if (hasGlob && !classes.includes('dynamic')) classes.push('glob');
-  const tilde = resolved === context.home ? '~' : resolved.startsWith(`${context.home}/`) ? `~${resolved.slice(context.home.length)}` : resolved;
+  const tilde =
+    resolved === context.home
+      ? '~'
+      : resolved.startsWith(`${context.home}/`)
+        ? `~${resolved.slice(context.home.length)}`
+        : resolved;
   // Inside the project is the project's, wherever it lives (/root/app, /opt/app, /srv, /var/www):
   // its files are not system files. Secrets, shell rc files and the like keep their classes.
   const inside = classes[0] === 'project' || classes[0] === 'project_root';
-  for (const cls of dataClasses(resolved, tilde, context)) if (!classes.includes(cls) && !(inside && cls === 'system')) classes.push(cls);
+  for (const cls of dataClasses(resolved, tilde, context))
+    if (!classes.includes(cls) && !(inside && cls === 'system')) classes.push(cls);
   return { raw, resolved, classes };
 }
 
@@ -103,7 +149,8 @@ export function classifyPath(raw: string, context: PathContext): ClassifiedPath 
  * system's own trees. A project may live below a top-level directory (/opt/app, /srv/site,
  * /var/www/app, /root/app, /usr/src/app), and is then judged like any other.
  */
-const NEVER_A_PROJECT = /^\/(etc|bin|sbin|lib|lib32|lib64|libx32|boot|proc|sys|dev|run|System|Library|private\/etc|usr\/(bin|sbin|lib|lib32|lib64|libexec|share|include)|var\/(lib|log|spool|cache|run|mail|db))(\/|$)/;
+const NEVER_A_PROJECT =
+  /^\/(etc|bin|sbin|lib|lib32|lib64|libx32|boot|proc|sys|dev|run|System|Library|private\/etc|usr\/(bin|sbin|lib|lib32|lib64|libexec|share|include)|var\/(lib|log|spool|cache|run|mail|db))(\/|$)/;
 
 /** The project root an event's cwd stands for, or null when the cwd is no project (see NEVER_A_PROJECT). */
 export function projectRootOf(cwd: string | null, home: string): string | null {
@@ -115,7 +162,8 @@ export function projectRootOf(cwd: string | null, home: string): string | null {
 function positionClasses(resolved: string, context: PathContext): string[] {
   const root = context.projectRoot;
   if (resolved === '/') return ['root', 'outside_project', ...(root ? ['project_ancestor'] : [])];
-  if (resolved === context.home) return ['home', 'outside_project', ...(root?.startsWith(`${resolved}/`) ? ['project_ancestor'] : [])];
+  if (resolved === context.home)
+    return ['home', 'outside_project', ...(root?.startsWith(`${resolved}/`) ? ['project_ancestor'] : [])];
   if (root !== null) {
     if (resolved === root) return ['project_root'];
     if (resolved.startsWith(`${root}/`)) return ['project'];
@@ -132,7 +180,8 @@ function positionClasses(resolved: string, context: PathContext): string[] {
 /** path.posix.resolve of an absolute path, or of a path relative to an absolute `cwd`, without its work when the answer is plain. */
 export function resolvePath(first: string, relative?: string): string {
   if (relative === undefined) return first.startsWith('/') && isNormal(first) ? first : path.posix.resolve(first);
-  if (first.startsWith('/') && isNormal(first) && isNormal(relative) && !relative.startsWith('/')) return `${first === '/' ? '' : first}/${relative}`;
+  if (first.startsWith('/') && isNormal(first) && isNormal(relative) && !relative.startsWith('/'))
+    return `${first === '/' ? '' : first}/${relative}`;
   return path.posix.resolve(first, relative);
 }
 
@@ -171,7 +220,10 @@ const testersByPatterns = new WeakMap<ReadonlyMap<string, RegExp[]>, ClassTester
 function classTesters(classPatterns: ReadonlyMap<string, RegExp[]>): ClassTesters {
   let testers = testersByPatterns.get(classPatterns);
   if (testers === undefined) {
-    testers = { any: joinPatterns([...classPatterns.values()].flat()), byClass: [...classPatterns].map(([name, patterns]) => [name, joinPatterns(patterns)]) };
+    testers = {
+      any: joinPatterns([...classPatterns.values()].flat()),
+      byClass: [...classPatterns].map(([name, patterns]) => [name, joinPatterns(patterns)]),
+    };
     testersByPatterns.set(classPatterns, testers);
   }
   return testers;
@@ -192,15 +244,22 @@ function expand(raw: string, context: PathContext): string | null {
   // `${NAME:-default}` (and `-`, `:=`, `=`) is the variable when it is known, else its default;
   // a default may itself name a variable, so a second pass reads what the first put in.
   for (let pass = 0; pass < 2 && text.includes('$'); pass += 1) {
-    text = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-=]([^${}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, a: string | undefined, fallback: string | undefined, b: string | undefined) => {
-      const name = a ?? b ?? '';
-      if (Object.hasOwn(context.env, name)) return (context.env[name] ?? '').replace(/^\$\(\s*mktemp\b[^)]*\)$|^`\s*mktemp\b[^`]*`$/, '/tmp/mktemp.XXXXXX');
-      if (name === 'HOME') return context.home;
-      if (name === 'TMPDIR') return '/tmp';
-      if (name === 'PWD' && context.cwd !== null) return context.cwd;
-      if (fallback !== undefined) return fallback;
-      return whole;
-    });
+    text = text.replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-=]([^${}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (whole, a: string | undefined, fallback: string | undefined, b: string | undefined) => {
+        const name = a ?? b ?? '';
+        if (Object.hasOwn(context.env, name))
+          return (context.env[name] ?? '').replace(
+            /^\$\(\s*mktemp\b[^)]*\)$|^`\s*mktemp\b[^`]*`$/,
+            '/tmp/mktemp.XXXXXX',
+          );
+        if (name === 'HOME') return context.home;
+        if (name === 'TMPDIR') return '/tmp';
+        if (name === 'PWD' && context.cwd !== null) return context.cwd;
+        if (fallback !== undefined) return fallback;
+        return whole;
+      },
+    );
   }
   if (/[$`]/.test(text)) return null;
   // A default of `~` (`${DEST:-~}`) is expanded like one written as such.

@@ -89,7 +89,17 @@ export function defaultRulesDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../rules');
 }
 
-export const DEFAULT_RULE_FILES = ['destructive.yaml', 'git.yaml', 'system.yaml', 'secrets.yaml', 'network.yaml', 'files.yaml', 'execution.yaml', 'governance.yaml', 'control-planes.yaml'];
+export const DEFAULT_RULE_FILES = [
+  'destructive.yaml',
+  'git.yaml',
+  'system.yaml',
+  'secrets.yaml',
+  'network.yaml',
+  'files.yaml',
+  'execution.yaml',
+  'governance.yaml',
+  'control-planes.yaml',
+];
 
 /** Compiles validated specs, in order, into a rule set (a rule id defined twice is an error). */
 export function ruleSetFromSpecs(sources: RuleSourceSpec[]): RuleSet {
@@ -112,7 +122,11 @@ function addFile(set: RuleSet, spec: RuleFileSpec, origin: string, seen: Map<str
   for (const rule of spec.rules ?? []) {
     const earlier = seen.get(rule.id);
     if (earlier !== undefined) {
-      throw new AgentgovError('E_CONFIG_INVALID', `risk rule '${rule.id}' in ${origin} is already defined in ${earlier}`, { rule: rule.id, origins: [earlier, origin] });
+      throw new AgentgovError(
+        'E_CONFIG_INVALID',
+        `risk rule '${rule.id}' in ${origin} is already defined in ${earlier}`,
+        { rule: rule.id, origins: [earlier, origin] },
+      );
     }
     seen.set(rule.id, origin);
     set.rules.push(compileRule(rule, origin));
@@ -132,7 +146,29 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
   };
 }
 
-const PER_COMMAND_KEYS: Array<keyof RuleMatchSpec> = ['command', 'command_none', 'subcommand', 'via', 'via_other_than', 'cwd_targets', 'flags_all', 'flags_any', 'flags_none', 'double_dash', 'positionals_min', 'positionals_max', 'targets', 'targets_none', 'target_operands', 'args_regex', 'argv_regex', 'redirect_targets', 'input_from', 'args_from_stdin', 'url_hosts'];
+const PER_COMMAND_KEYS: Array<keyof RuleMatchSpec> = [
+  'command',
+  'command_none',
+  'subcommand',
+  'via',
+  'via_other_than',
+  'cwd_targets',
+  'flags_all',
+  'flags_any',
+  'flags_none',
+  'double_dash',
+  'positionals_min',
+  'positionals_max',
+  'targets',
+  'targets_none',
+  'target_operands',
+  'args_regex',
+  'argv_regex',
+  'redirect_targets',
+  'input_from',
+  'args_from_stdin',
+  'url_hosts',
+];
 
 /**
  * A rule's match, compiled as it is first asked for: what the shell rule index sorts rules by
@@ -160,7 +196,8 @@ class LazyMatch implements CompiledMatch {
 
   constructor(private readonly m: RuleMatchSpec) {
     this.commandMatcher = m.command === undefined ? undefined : programMatcher(list(m.command));
-    this.subcommand = m.subcommand === undefined ? undefined : list(m.subcommand).map((s) => s.toLowerCase().split(/\s+/));
+    this.subcommand =
+      m.subcommand === undefined ? undefined : list(m.subcommand).map((s) => s.toLowerCase().split(/\s+/));
     this.perCommand = PER_COMMAND_KEYS.some((k) => m[k] !== undefined);
   }
 
@@ -175,7 +212,9 @@ class LazyMatch implements CompiledMatch {
     return (this.#commandNone ??= (this.m.command_none ?? []).map(globToRegex));
   }
   get commandNoneMatcher(): ProgramMatcher | undefined {
-    if (this.#commandNoneMatcher === undefined) this.#commandNoneMatcher = this.m.command_none && this.m.command_none.length > 0 ? programMatcher(this.m.command_none) : null;
+    if (this.#commandNoneMatcher === undefined)
+      this.#commandNoneMatcher =
+        this.m.command_none && this.m.command_none.length > 0 ? programMatcher(this.m.command_none) : null;
     return this.#commandNoneMatcher ?? undefined;
   }
   get valueOptions(): Map<string, string[] | null> {
@@ -231,7 +270,11 @@ function list(value: string | string[]): string[] {
 }
 
 function globToRegex(glob: string): RegExp {
-  const escaped = glob.toLowerCase().replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const escaped = glob
+    .toLowerCase()
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${escaped}$`);
 }
 

@@ -60,35 +60,104 @@ export const RULE_MATCH_SCHEMA = {
   additionalProperties: false,
   minProperties: 1,
   properties: {
-    command: { ...stringOrList, description: 'Program names (basename, case-insensitive; `*` wildcard) after wrappers are peeled off.' },
+    command: {
+      ...stringOrList,
+      description: 'Program names (basename, case-insensitive; `*` wildcard) after wrappers are peeled off.',
+    },
     command_none: { ...stringList, description: 'The program is none of these (same matching as `command`).' },
-    subcommand: { ...stringOrList, description: 'Leading positional words, space-separated (`stash drop`); any alternative matches.' },
-    via: { ...stringList, description: 'The command came through one of these wrappers or re-parses (`sudo`, `bash -c`, `xargs`, `python -c` …; prefix match).' },
-    via_other_than: { ...stringList, description: 'The command came through some wrapper, channel or re-parse that starts with none of these (prefix match): `via_other_than: [bash -c, eval]` is any way in but a plain re-parse.' },
-    cwd_targets: { ...stringList, description: 'The directory the command runs in is of one of these path classes (`home`, `root`, `system` …).' },
-    option_style: { enum: ['gnu', 'single-dash'], description: '`gnu` (default) splits `-rf` into `-r -f`; `single-dash` keeps `-delete` whole (find, dd).' },
-    value_options: { ...stringList, description: 'Options that take a value, so the value is not read as a flag or positional. `--opt=a|b` takes the next word only when it is `a` or `b`.' },
-    flags_all: { type: 'array', items: stringOrList, description: 'Every entry must be present; an entry that is a list is satisfied by any of its flags.' },
+    subcommand: {
+      ...stringOrList,
+      description: 'Leading positional words, space-separated (`stash drop`); any alternative matches.',
+    },
+    via: {
+      ...stringList,
+      description:
+        'The command came through one of these wrappers or re-parses (`sudo`, `bash -c`, `xargs`, `python -c` …; prefix match).',
+    },
+    via_other_than: {
+      ...stringList,
+      description:
+        'The command came through some wrapper, channel or re-parse that starts with none of these (prefix match): `via_other_than: [bash -c, eval]` is any way in but a plain re-parse.',
+    },
+    cwd_targets: {
+      ...stringList,
+      description: 'The directory the command runs in is of one of these path classes (`home`, `root`, `system` …).',
+    },
+    option_style: {
+      enum: ['gnu', 'single-dash'],
+      description: '`gnu` (default) splits `-rf` into `-r -f`; `single-dash` keeps `-delete` whole (find, dd).',
+    },
+    value_options: {
+      ...stringList,
+      description:
+        'Options that take a value, so the value is not read as a flag or positional. `--opt=a|b` takes the next word only when it is `a` or `b`.',
+    },
+    flags_all: {
+      type: 'array',
+      items: stringOrList,
+      description: 'Every entry must be present; an entry that is a list is satisfied by any of its flags.',
+    },
     flags_any: { ...stringList, description: 'At least one of these flags is present.' },
     flags_none: { ...stringList, description: 'None of these flags is present.' },
     double_dash: { type: 'boolean', description: 'A `--` separator is (true) or is not (false) present.' },
     positionals_min: { type: 'integer', minimum: 0, description: 'At least this many operands after the subcommand.' },
     positionals_max: { type: 'integer', minimum: 0, description: 'At most this many operands after the subcommand.' },
     targets: { ...stringList, description: 'Some operand (or input redirect) is a path of one of these classes.' },
-    target_operands: { enum: ['all', 'last', 'all-but-last'], description: 'Which operands `targets` looks at: `last` is the destination of cp/mv/ln/install/rsync, `all-but-last` their sources (default: all).' },
+    target_operands: {
+      enum: ['all', 'last', 'all-but-last'],
+      description:
+        'Which operands `targets` looks at: `last` is the destination of cp/mv/ln/install/rsync, `all-but-last` their sources (default: all).',
+    },
     targets_none: { ...stringList, description: 'No operand is a path of these classes.' },
-    args_regex: { ...regexList, description: 'Some argument (after the program name) matches one of these regular expressions.' },
-    argv_regex: { ...regexList, description: 'The whole argv joined with spaces matches one of these regular expressions.' },
-    redirect_targets: { ...stringList, description: 'The command writes (`>`, `>>`, `&>`) to a path of one of these classes.' },
-    input_from: { ...stringList, description: 'Output of one of these programs flows into the command (earlier pipeline stage, `<(…)`, `$(…)`).' },
-    args_from_stdin: { type: 'boolean', description: 'The command gets further arguments at run time (xargs, parallel without `:::`).' },
-    code: { ...regexList, description: 'Interpreter one-liner code (`python -c`, `node -e`, heredoc to an interpreter) matches one of these.' },
-    code_hosts: { ...stringList, description: 'Interpreter one-liner code names a URL (a string literal) whose host is of one of these classes (see Host classes).' },
-    code_paths: { ...stringList, description: 'Interpreter one-liner code names a file path (a string literal; under `~` when the code builds on the home directory) of one of these classes. With `code`, the same code must match both.' },
-    text: { ...regexList, description: 'Any shell text (the command, or a string re-parsed from `bash -c`/`eval`) matches one of these.' },
+    args_regex: {
+      ...regexList,
+      description: 'Some argument (after the program name) matches one of these regular expressions.',
+    },
+    argv_regex: {
+      ...regexList,
+      description: 'The whole argv joined with spaces matches one of these regular expressions.',
+    },
+    redirect_targets: {
+      ...stringList,
+      description: 'The command writes (`>`, `>>`, `&>`) to a path of one of these classes.',
+    },
+    input_from: {
+      ...stringList,
+      description: 'Output of one of these programs flows into the command (earlier pipeline stage, `<(…)`, `$(…)`).',
+    },
+    args_from_stdin: {
+      type: 'boolean',
+      description: 'The command gets further arguments at run time (xargs, parallel without `:::`).',
+    },
+    code: {
+      ...regexList,
+      description:
+        'Interpreter one-liner code (`python -c`, `node -e`, heredoc to an interpreter) matches one of these.',
+    },
+    code_hosts: {
+      ...stringList,
+      description:
+        'Interpreter one-liner code names a URL (a string literal) whose host is of one of these classes (see Host classes).',
+    },
+    code_paths: {
+      ...stringList,
+      description:
+        'Interpreter one-liner code names a file path (a string literal; under `~` when the code builds on the home directory) of one of these classes. With `code`, the same code must match both.',
+    },
+    text: {
+      ...regexList,
+      description: 'Any shell text (the command, or a string re-parsed from `bash -c`/`eval`) matches one of these.',
+    },
     paths: { ...stringList, description: 'File tools: the file path is of one of these classes.' },
-    path_regex: { ...regexList, description: 'File tools: the absolute file path (or its `~/` form) matches one of these.' },
-    url_hosts: { ...stringList, description: 'Some argument (shell), or the `url` of a fetch tool, points at a host of one of these classes: `metadata`, `link_local`, `loopback_admin` (see Host classes).' },
+    path_regex: {
+      ...regexList,
+      description: 'File tools: the absolute file path (or its `~/` form) matches one of these.',
+    },
+    url_hosts: {
+      ...stringList,
+      description:
+        'Some argument (shell), or the `url` of a fetch tool, points at a host of one of these classes: `metadata`, `link_local`, `loopback_admin` (see Host classes).',
+    },
   },
 } as const;
 
@@ -97,13 +166,28 @@ export const RISK_RULE_SCHEMA = {
   additionalProperties: false,
   required: ['id', 'reason_code', 'score', 'match'],
   properties: {
-    id: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]*$', description: 'Unique rule id, dotted (`git.reset-hard`).' },
+    id: {
+      type: 'string',
+      pattern: '^[a-z0-9][a-z0-9._-]*$',
+      description: 'Unique rule id, dotted (`git.reset-hard`).',
+    },
     title: { type: 'string' },
     description: { type: 'string' },
-    reason_code: { type: 'string', pattern: '^[a-z][a-z0-9_]*$', description: 'A code from the reason-code catalog, or a new snake_case code.' },
+    reason_code: {
+      type: 'string',
+      pattern: '^[a-z][a-z0-9_]*$',
+      description: 'A code from the reason-code catalog, or a new snake_case code.',
+    },
     score: { type: 'integer', minimum: 0, maximum: 100 },
-    action: { enum: ['allow', 'warn', 'ask', 'deny'], description: 'Overrides the action derived from the score (never below it).' },
-    tools: { type: 'array', items: { enum: ['shell', 'read', 'write', 'edit', 'search', 'fetch', 'mcp', 'other'] }, description: 'Tool kinds the rule applies to (default: shell).' },
+    action: {
+      enum: ['allow', 'warn', 'ask', 'deny'],
+      description: 'Overrides the action derived from the score (never below it).',
+    },
+    tools: {
+      type: 'array',
+      items: { enum: ['shell', 'read', 'write', 'edit', 'search', 'fetch', 'mcp', 'other'] },
+      description: 'Tool kinds the rule applies to (default: shell).',
+    },
     match: RULE_MATCH_SCHEMA,
   },
 } as const;

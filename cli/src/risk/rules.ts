@@ -11,10 +11,24 @@ import type { RiskRuleSource } from '@agentgov/core';
 import { AgentgovError } from '@agentgov/core/errors';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { DEFAULT_RULE_FILES, defaultRulesDir, ruleSetFromSpecs, toRegex, type RuleSet, type RuleSourceSpec } from './rule-compile.js';
+import {
+  DEFAULT_RULE_FILES,
+  defaultRulesDir,
+  ruleSetFromSpecs,
+  toRegex,
+  type RuleSet,
+  type RuleSourceSpec,
+} from './rule-compile.js';
 import { RISK_RULE_SCHEMA, RULE_FILE_SCHEMA, type RiskRuleSpec, type RuleFileSpec } from './rule-schema.js';
 
-export { compileRule, DEFAULT_RULE_FILES, defaultRulesDir, matchesProgram, ruleSetFromSpecs, toRegex } from './rule-compile.js';
+export {
+  compileRule,
+  DEFAULT_RULE_FILES,
+  defaultRulesDir,
+  matchesProgram,
+  ruleSetFromSpecs,
+  toRegex,
+} from './rule-compile.js';
 export type { CompiledMatch, CompiledRule, ProgramMatcher, RuleSet, RuleSourceSpec } from './rule-compile.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -37,7 +51,10 @@ export async function loadRuleSet(extraFiles: string[], sources: RiskRuleSource[
 /** The validated specs of every rule source, in the order they are compiled. */
 export async function readRuleSources(extraFiles: string[], sources: RiskRuleSource[]): Promise<RuleSourceSpec[]> {
   const specs: RuleSourceSpec[] = [];
-  const files = [...DEFAULT_RULE_FILES.map((f) => path.join(defaultRulesDir(), f)), ...extraFiles.map((f) => path.resolve(f))];
+  const files = [
+    ...DEFAULT_RULE_FILES.map((f) => path.join(defaultRulesDir(), f)),
+    ...extraFiles.map((f) => path.resolve(f)),
+  ];
   for (const source of sources) if (source.file) files.push(path.resolve(source.file));
   for (const file of files) specs.push(await readRuleFile(file));
   for (const source of sources) {
@@ -57,13 +74,19 @@ async function readRuleFile(file: string): Promise<RuleSourceSpec> {
   try {
     bytes = await readFile(file);
   } catch (error) {
-    throw new AgentgovError('E_CONFIG_INVALID', `risk rules file ${file} cannot be read: ${(error as Error).message}`, { file });
+    throw new AgentgovError('E_CONFIG_INVALID', `risk rules file ${file} cannot be read: ${(error as Error).message}`, {
+      file,
+    });
   }
   let data: unknown;
   try {
     data = parseYaml(bytes.toString('utf8'));
   } catch (error) {
-    throw new AgentgovError('E_CONFIG_INVALID', `risk rules file ${file} is not valid YAML: ${(error as Error).message}`, { file });
+    throw new AgentgovError(
+      'E_CONFIG_INVALID',
+      `risk rules file ${file} is not valid YAML: ${(error as Error).message}`,
+      { file },
+    );
   }
   if (!validateFile(data)) throw invalid(file, validateFile.errors ?? []);
   return { origin: file, file, sha256: createHash('sha256').update(bytes).digest('hex'), spec: data };
@@ -71,5 +94,9 @@ async function readRuleFile(file: string): Promise<RuleSourceSpec> {
 
 function invalid(origin: string, errors: ErrorObject[], prefix = ''): AgentgovError {
   const problems = errors.map((e) => `${prefix}${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
-  return new AgentgovError('E_CONFIG_INVALID', `risk rules from ${origin} do not match the rule schema: ${problems.join('; ')}`, { origin, problems });
+  return new AgentgovError(
+    'E_CONFIG_INVALID',
+    `risk rules from ${origin} do not match the rule schema: ${problems.join('; ')}`,
+    { origin, problems },
+  );
 }

@@ -24,18 +24,40 @@ export interface Runnable {
 
 /** npm's lifecycle scripts that `npm install` (or `npm ci`, `npm pack`) runs by itself. */
 export const INSTALL_SCRIPTS = [
-  'preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare',
-  'prepublish', 'prepack', 'postpack', 'dependencies',
+  'preinstall',
+  'install',
+  'postinstall',
+  'prepare',
+  'preprepare',
+  'postprepare',
+  'prepublish',
+  'prepack',
+  'postpack',
+  'dependencies',
 ];
 /** Scripts judged when package.json is written: the ones npm runs by itself or on the usual verbs. */
 const WRITE_TIME_SCRIPTS = new Set([
-  ...INSTALL_SCRIPTS, 'pretest', 'test', 'posttest', 'prestart', 'start', 'poststart',
+  ...INSTALL_SCRIPTS,
+  'pretest',
+  'test',
+  'posttest',
+  'prestart',
+  'start',
+  'poststart',
 ]);
 
 const SHELL_SCRIPT = /\.(sh|bash|zsh|ksh|command)$/;
 const CODE_BY_EXTENSION: Record<string, string> = {
-  '.py': 'python', '.js': 'node', '.mjs': 'node', '.cjs': 'node', '.ts': 'node',
-  '.pl': 'perl', '.rb': 'ruby', '.php': 'php', '.lua': 'lua', '.ps1': 'pwsh',
+  '.py': 'python',
+  '.js': 'node',
+  '.mjs': 'node',
+  '.cjs': 'node',
+  '.ts': 'node',
+  '.pl': 'perl',
+  '.rb': 'ruby',
+  '.php': 'php',
+  '.lua': 'lua',
+  '.ps1': 'pwsh',
 };
 const SHEBANG_LANGUAGE: Array<[RegExp, string]> = [
   [/\b(ba|z|da|k|mk|a)?sh\b/, 'shell'],

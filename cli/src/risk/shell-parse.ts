@@ -41,7 +41,13 @@ type SyntaxNode = ShellNode;
 /** What the Collector reads beyond named nodes: redirect operators, the parts of a concatenated word, and these fields. */
 export const SHELL_TREE_OPTIONS: ShellTreeOptions = {
   keepAnonymousUnder: new Set(['file_redirect', 'herestring_redirect', 'concatenation']),
-  fieldsUnder: new Set(['function_definition', 'variable_assignment', 'redirected_statement', 'file_redirect', 'herestring_redirect']),
+  fieldsUnder: new Set([
+    'function_definition',
+    'variable_assignment',
+    'redirected_statement',
+    'file_redirect',
+    'herestring_redirect',
+  ]),
 };
 
 const require = createRequire(import.meta.url);
@@ -116,7 +122,32 @@ const PLAIN_WORDS = /^[A-Za-z0-9_./][A-Za-z0-9_./,+-]*(?: (?:[A-Za-z0-9_./,:@%+=
 /** What joins plain commands into a list or pipeline (the only spacing accepted around each). */
 const JOINER = / (\|\||&&|\|) |; /g;
 /** First words the grammar reads as something other than a command name (and a few more, to be safe). */
-const NOT_A_COMMAND_NAME = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv']);
+const NOT_A_COMMAND_NAME = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'case',
+  'esac',
+  'for',
+  'select',
+  'while',
+  'until',
+  'do',
+  'done',
+  'in',
+  'function',
+  'time',
+  'coproc',
+  'declare',
+  'typeset',
+  'export',
+  'readonly',
+  'local',
+  'unset',
+  'unsetenv',
+]);
 
 export function plainWords(text: string, budget?: ReadBudget): ShellParse | null {
   if (text.includes('==')) return null;
@@ -180,7 +211,8 @@ export function parseWithTreeSitter(text: string, budget?: ReadBudget, repair = 
   collector.visit(shellTree(root, source, SHELL_TREE_OPTIONS, budget));
   // Nested commands are collected before the command around them; most texts have none.
   const commands = collector.commands;
-  if (commands.some((cmd, i) => i > 0 && (commands[i - 1] as RawCommand).start > cmd.start)) commands.sort((a, b) => a.start - b.start);
+  if (commands.some((cmd, i) => i > 0 && (commands[i - 1] as RawCommand).start > cmd.start))
+    commands.sort((a, b) => a.start - b.start);
   const result: ShellParse = {
     commands,
     assignments: collector.bareAssignments,
@@ -243,7 +275,13 @@ class Collector {
   }
 
   private command(node: SyntaxNode, redirects: Redirect[]): RawCommand[] {
-    const cmd: RawCommand = { words: [], assignments: {}, redirects: [...redirects], inputFrom: [], start: node.startIndex };
+    const cmd: RawCommand = {
+      words: [],
+      assignments: {},
+      redirects: [...redirects],
+      inputFrom: [],
+      start: node.startIndex,
+    };
     const nested: RawCommand[] = [];
     for (const child of node.namedChildren) {
       if (child.type === 'variable_assignment') {
@@ -251,7 +289,11 @@ class Collector {
         const value = child.childForFieldName('value');
         if (name) cmd.assignments[name] = value ? wordText(value) : '';
         if (value) nested.push(...this.visit(value));
-      } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect' || child.type === 'heredoc_redirect') {
+      } else if (
+        child.type === 'file_redirect' ||
+        child.type === 'herestring_redirect' ||
+        child.type === 'heredoc_redirect'
+      ) {
         nested.push(...this.redirect(child, cmd));
       } else if (child.type === 'command_name') {
         const inner = this.children(child);
@@ -321,7 +363,11 @@ class Collector {
     }
     const destinations = node.childrenForFieldName('destination');
     const destination = destinations[0] ?? node.namedChildren.filter((c) => c.type !== 'file_descriptor').at(-1);
-    const op = node.children.filter((c) => !c.isNamed).map((c) => c.text).join('') || '>';
+    const op =
+      node.children
+        .filter((c) => !c.isNamed)
+        .map((c) => c.text)
+        .join('') || '>';
     if (!destination) return [];
     const visited = this.visit(destination);
     cmd.inputFrom.push(...visited.map(commandName));
@@ -390,7 +436,11 @@ export const UPSTREAM_OVERFLOW = '…';
  * when that stage is a shell or an interpreter. Output of anything else is unknown, and left so.
  */
 function feed(producer: RawCommand, consumer: RawCommand): void {
-  if (consumer.stdinText !== undefined || producer.redirects.some((r) => /^\d*>|^&>/.test(r.op) && !/^&?[12]$/.test(r.target))) return;
+  if (
+    consumer.stdinText !== undefined ||
+    producer.redirects.some((r) => /^\d*>|^&>/.test(r.op) && !/^&?[12]$/.test(r.target))
+  )
+    return;
   const text = printedText(producer);
   if (text !== undefined) consumer.stdinText = text;
 }
@@ -415,10 +465,13 @@ export function printedText(cmd: RawCommand): string | undefined {
     const values = rest.slice(1);
     let used = 0;
     // `%b` expands escapes in its value too (`printf %b '\x72\x6d'`).
-    const printed = decodeEscapes(rest[0] ?? '').replace(/%[-0-9.]*([sbdq%])/g, (_m, kind: string) => (kind === '%' ? '%' : kind === 'b' ? decodeEscapes(values[used++] ?? '') : (values[used++] ?? '')));
+    const printed = decodeEscapes(rest[0] ?? '').replace(/%[-0-9.]*([sbdq%])/g, (_m, kind: string) =>
+      kind === '%' ? '%' : kind === 'b' ? decodeEscapes(values[used++] ?? '') : (values[used++] ?? ''),
+    );
     return [printed, ...values.slice(used)].join(' ');
   }
-  if ((name === 'cat' && args.every((a) => a === '-')) || (name === 'tee' && cmd.stdinText !== undefined)) return cmd.stdinText;
+  if ((name === 'cat' && args.every((a) => a === '-')) || (name === 'tee' && cmd.stdinText !== undefined))
+    return cmd.stdinText;
   // A decoder fed a literal prints what it decodes: `echo cm0gLXJmIH4= | base64 -d | sh` runs `rm -rf ~`.
   if (cmd.stdinText !== undefined) return decodedText(name, args, cmd.stdinText);
   return undefined;
@@ -434,11 +487,19 @@ export function decodedText(name: string, args: string[], input: string): string
     return Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
   }
   if (name === 'base32' && decodes) return base32Decode(input.replace(/\s+/g, '').toUpperCase());
-  if (name === 'xxd' && flags.some((f) => /^-[a-z]*r/.test(f)) && flags.some((f) => /^-[a-z]*p/.test(f) || f === '-ps' || f === '-plain')) {
+  if (
+    name === 'xxd' &&
+    flags.some((f) => /^-[a-z]*r/.test(f)) &&
+    flags.some((f) => /^-[a-z]*p/.test(f) || f === '-ps' || f === '-plain')
+  ) {
     const hex = input.replace(/\s+/g, '');
     return /^([0-9a-fA-F]{2})*$/.test(hex) ? Buffer.from(hex, 'hex').toString('utf8') : undefined;
   }
-  if (name === 'rev' && args.length === 0) return input.split('\n').map((line) => [...line].reverse().join('')).join('\n');
+  if (name === 'rev' && args.length === 0)
+    return input
+      .split('\n')
+      .map((line) => [...line].reverse().join(''))
+      .join('\n');
   return undefined;
 }
 
@@ -461,7 +522,21 @@ function base32Decode(text: string): string | undefined {
   return Buffer.from(bytes).toString('utf8');
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /**
  * Backslash escapes as bash's `$'…'`, `printf` and `echo -e` expand them: `\n`, `\t`, …, octal
@@ -470,11 +545,25 @@ const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', 
  */
 export function decodeEscapes(text: string): string {
   if (!text.includes('\\')) return text;
-  return text.replace(/\\(?:([abeEfnrtv\\'"?])|0?([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8})|c(.))/g, (whole, simple?: string, octal?: string, hex?: string, u4?: string, u8?: string, control?: string) => {
-    if (simple !== undefined) return SIMPLE_ESCAPES[simple] ?? whole;
-    const code = octal !== undefined ? parseInt(octal, 8) : hex !== undefined ? parseInt(hex, 16) : u4 !== undefined ? parseInt(u4, 16) : u8 !== undefined ? parseInt(u8, 16) : control !== undefined ? control.toUpperCase().charCodeAt(0) ^ 0x40 : NaN;
-    return Number.isNaN(code) || code > 0x10ffff ? whole : String.fromCodePoint(code);
-  });
+  return text.replace(
+    /\\(?:([abeEfnrtv\\'"?])|0?([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8})|c(.))/g,
+    (whole, simple?: string, octal?: string, hex?: string, u4?: string, u8?: string, control?: string) => {
+      if (simple !== undefined) return SIMPLE_ESCAPES[simple] ?? whole;
+      const code =
+        octal !== undefined
+          ? parseInt(octal, 8)
+          : hex !== undefined
+            ? parseInt(hex, 16)
+            : u4 !== undefined
+              ? parseInt(u4, 16)
+              : u8 !== undefined
+                ? parseInt(u8, 16)
+                : control !== undefined
+                  ? control.toUpperCase().charCodeAt(0) ^ 0x40
+                  : NaN;
+      return Number.isNaN(code) || code > 0x10ffff ? whole : String.fromCodePoint(code);
+    },
+  );
 }
 
 export function commandName(cmd: RawCommand): string {

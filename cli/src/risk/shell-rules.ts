@@ -74,14 +74,26 @@ export class ShellRuleIndex {
   }
 
   hits(normalized: Normalized, pathContext: Omit<PathContext, 'cwd' | 'env'>): Hit[] {
-    const state: MatchState = { normalized, pathContext, found: new Map(), gates: undefined, cmd: undefined, scratch: undefined };
+    const state: MatchState = {
+      normalized,
+      pathContext,
+      found: new Map(),
+      gates: undefined,
+      cmd: undefined,
+      scratch: undefined,
+    };
     const someText = normalized.scripts.some((script) => anyMatches(this.anyText, script));
     for (const index of this.textOrCodeRules) {
       const rule = this.rules[index] as CompiledRule;
       if (rule.match.text.length > 0 && !someText) continue;
-      if ((rule.match.code.length > 0 || rule.match.spec.code_paths || rule.match.spec.code_hosts) && normalized.code.length === 0) continue;
+      if (
+        (rule.match.code.length > 0 || rule.match.spec.code_paths || rule.match.spec.code_hosts) &&
+        normalized.code.length === 0
+      )
+        continue;
       const seen = textAndCode(rule.match, normalized, pathContext);
-      if (seen?.subject !== undefined) state.found.set(index, { rule, subject: clip(seen.subject), paths: seen.paths ?? [], via: seen.via });
+      if (seen?.subject !== undefined)
+        state.found.set(index, { rule, subject: clip(seen.subject), paths: seen.paths ?? [], via: seen.via });
     }
     for (const cmd of normalized.commands) {
       state.cmd = cmd;
@@ -90,7 +102,9 @@ export class ShellRuleIndex {
       const bucket = this.byProgram.get(program);
       if (bucket) this.tryBucket(bucket, state);
       this.tryBucket(this.anyProgram, state);
-      if (anyMatches(this.anyGlob, program)) for (const index of this.globRules) if (this.rules[index]?.match.commandMatcher?.glob?.test(program)) this.tryRule(index, state);
+      if (anyMatches(this.anyGlob, program))
+        for (const index of this.globRules)
+          if (this.rules[index]?.match.commandMatcher?.glob?.test(program)) this.tryRule(index, state);
     }
     // In rule order; hits are few, so an insertion sort of their indexes.
     const indexes = [...state.found.keys()];
@@ -112,7 +126,8 @@ export class ShellRuleIndex {
       const scratch = (state.scratch ??= commandScratch());
       const args = (scratch.args ??= cmd.argv.slice(1));
       const lowerArgs = (scratch.lowerArgs ??= new Set(args.map((a) => a.toLowerCase())));
-      for (const word of lowerArgs) for (const index of bucket.bySubcommand.get(word) ?? NONE) this.tryRule(index, state);
+      for (const word of lowerArgs)
+        for (const index of bucket.bySubcommand.get(word) ?? NONE) this.tryRule(index, state);
     }
   }
 
@@ -150,7 +165,11 @@ interface MatchState {
 }
 
 /** A rule's `text` and `code` conditions: null when one fails, else the subject and wrappers they found. */
-function textAndCode(m: CompiledMatch, normalized: Normalized, pathContext: Omit<PathContext, 'cwd' | 'env'>): { subject: string | undefined; via: string[]; paths?: ClassifiedPath[] } | null {
+function textAndCode(
+  m: CompiledMatch,
+  normalized: Normalized,
+  pathContext: Omit<PathContext, 'cwd' | 'env'>,
+): { subject: string | undefined; via: string[]; paths?: ClassifiedPath[] } | null {
   let subject: string | undefined;
   let via: string[] = [];
   if (m.text.length > 0) {
@@ -166,7 +185,9 @@ function textAndCode(m: CompiledMatch, normalized: Normalized, pathContext: Omit
       if (m.code.length > 0 && !anyMatches(m.code, c.code)) return false;
       if (hosts && !c.hosts.some((h) => hosts.includes(h))) return false;
       if (!classes) return true;
-      paths = c.paths.map((p) => classifyPath(p, { ...pathContext, cwd: c.cwd, env: c.env })).filter((p) => p.classes.some((cls) => classes.includes(cls)));
+      paths = c.paths
+        .map((p) => classifyPath(p, { ...pathContext, cwd: c.cwd, env: c.env }))
+        .filter((p) => p.classes.some((cls) => classes.includes(cls)));
       return paths.length > 0;
     });
     if (!inline) return null;

@@ -71,7 +71,12 @@ const fieldNames: string[] = [];
  * With a budget, the copy stops once the budget's nodes are spent (noted in the budget): the
  * collector then reads the commands copied so far.
  */
-export function shellTree(rootNode: Parser.SyntaxNode, source: string, options: ShellTreeOptions, budget?: ReadBudget): ShellNode {
+export function shellTree(
+  rootNode: Parser.SyntaxNode,
+  source: string,
+  options: ShellTreeOptions,
+  budget?: ReadBudget,
+): ShellNode {
   const cursor = rootNode.walk();
   const read = (parentType: string | null): ShellNode | null => {
     const id = cursor.nodeTypeId;

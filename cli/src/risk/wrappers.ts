@@ -11,9 +11,47 @@ export interface WrapperSpec {
 }
 
 export const WRAPPERS: Record<string, WrapperSpec> = {
-  sudo: { valueOptions: ['-u', '--user', '-g', '--group', '-h', '--host', '-p', '--prompt', '-r', '--role', '-t', '--type', '-U', '--other-user', '-C', '--close-from', '-T', '--command-timeout', '-R', '--chroot'], chdirOptions: ['-D', '--chdir'] },
+  sudo: {
+    valueOptions: [
+      '-u',
+      '--user',
+      '-g',
+      '--group',
+      '-h',
+      '--host',
+      '-p',
+      '--prompt',
+      '-r',
+      '--role',
+      '-t',
+      '--type',
+      '-U',
+      '--other-user',
+      '-C',
+      '--close-from',
+      '-T',
+      '--command-timeout',
+      '-R',
+      '--chroot',
+    ],
+    chdirOptions: ['-D', '--chdir'],
+  },
   doas: { valueOptions: ['-u', '-C'] },
-  run0: { valueOptions: ['-u', '--user', '-g', '--group', '--description', '--slice', '-p', '--property', '--nice', '--setenv'], chdirOptions: ['-D', '--chdir'] },
+  run0: {
+    valueOptions: [
+      '-u',
+      '--user',
+      '-g',
+      '--group',
+      '--description',
+      '--slice',
+      '-p',
+      '--property',
+      '--nice',
+      '--setenv',
+    ],
+    chdirOptions: ['-D', '--chdir'],
+  },
   pkexec: { valueOptions: ['--user'] },
   nice: { valueOptions: ['-n', '--adjustment'] },
   nohup: { valueOptions: [] },
@@ -42,11 +80,49 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
   xvfb_run: { valueOptions: ['-n', '-s', '-f', '-e', '-p'] },
   dotenv: { valueOptions: ['-e', '-v', '-c'] },
   npx: { valueOptions: ['-p', '--package', '-c', '--call'] },
-  unshare: { valueOptions: ['--mount-proc', '--propagation', '--setgroups', '-S', '--setuid', '-G', '--setgid', '-R', '--root', '-w', '--wd', '--map-user', '--map-group'] },
+  unshare: {
+    valueOptions: [
+      '--mount-proc',
+      '--propagation',
+      '--setgroups',
+      '-S',
+      '--setuid',
+      '-G',
+      '--setgid',
+      '-R',
+      '--root',
+      '-w',
+      '--wd',
+      '--map-user',
+      '--map-group',
+    ],
+  },
   rlwrap: { valueOptions: ['-a', '-f', '-H', '-l', '-p', '-P', '-S', '-w', '-z'] },
   fakeroot: { valueOptions: ['-l', '--lib', '--faked', '-s', '-i'] },
   'ssh-agent': { valueOptions: ['-a', '-E', '-P', '-t'] },
-  'systemd-run': { valueOptions: ['-u', '--unit', '-p', '--property', '--description', '--slice', '-E', '--setenv', '-M', '--machine', '--on-calendar', '--on-active', '--on-boot', '--uid', '--gid', '--nice', '-H', '--host', '--working-directory'] },
+  'systemd-run': {
+    valueOptions: [
+      '-u',
+      '--unit',
+      '-p',
+      '--property',
+      '--description',
+      '--slice',
+      '-E',
+      '--setenv',
+      '-M',
+      '--machine',
+      '--on-calendar',
+      '--on-active',
+      '--on-boot',
+      '--uid',
+      '--gid',
+      '--nice',
+      '-H',
+      '--host',
+      '--working-directory',
+    ],
+  },
   pnpx: { valueOptions: [] },
   bunx: { valueOptions: [] },
   // Programs that run the program named by their operands (GTFOBins' "shell" and "command"
@@ -64,8 +140,33 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
   faketime: { valueOptions: ['-m', '-f'], skip: 1 },
   prlimit: { valueOptions: ['-p', '--pid'] },
   runcon: { valueOptions: ['-u', '-r', '-t', '-l'] },
-  setpriv: { valueOptions: ['--reuid', '--regid', '--groups', '--inh-caps', '--ambient-caps', '--bounding-set', '--securebits', '--selinux-label', '--apparmor-profile'] },
-  numactl: { valueOptions: ['-C', '--physcpubind', '-N', '--cpunodebind', '-m', '--membind', '-i', '--interleave', '-p', '--preferred'] },
+  setpriv: {
+    valueOptions: [
+      '--reuid',
+      '--regid',
+      '--groups',
+      '--inh-caps',
+      '--ambient-caps',
+      '--bounding-set',
+      '--securebits',
+      '--selinux-label',
+      '--apparmor-profile',
+    ],
+  },
+  numactl: {
+    valueOptions: [
+      '-C',
+      '--physcpubind',
+      '-N',
+      '--cpunodebind',
+      '-m',
+      '--membind',
+      '-i',
+      '--interleave',
+      '-p',
+      '--preferred',
+    ],
+  },
   cgexec: { valueOptions: ['-g'] },
   eatmydata: { valueOptions: [] },
   nocache: { valueOptions: [] },
@@ -78,7 +179,28 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
   'dbus-launch': { valueOptions: ['--config-file'] },
   'dbus-run-session': { valueOptions: ['--config-file', '--dbus-daemon'] },
   nsenter: { valueOptions: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '--root', '-w', '--wd', '-Z'] },
-  bwrap: { valueOptions: ['--bind', '--ro-bind', '--dev-bind', '--chdir', '--setenv', '--unsetenv', '--uid', '--gid', '--hostname', '--proc', '--dev', '--tmpfs', '--dir', '--symlink', '--file', '--seccomp', '--cap-add', '--cap-drop'] },
+  bwrap: {
+    valueOptions: [
+      '--bind',
+      '--ro-bind',
+      '--dev-bind',
+      '--chdir',
+      '--setenv',
+      '--unsetenv',
+      '--uid',
+      '--gid',
+      '--hostname',
+      '--proc',
+      '--dev',
+      '--tmpfs',
+      '--dir',
+      '--symlink',
+      '--file',
+      '--seccomp',
+      '--cap-add',
+      '--cap-drop',
+    ],
+  },
   proot: { valueOptions: ['-r', '--rootfs', '-b', '--bind', '-w', '--cwd', '-q', '--qemu'] },
   capsh: { valueOptions: [] },
   'run-one': { valueOptions: [] },
@@ -92,13 +214,29 @@ export const WRAPPERS: Record<string, WrapperSpec> = {
  */
 export const LOADER = /^ld(-linux[\w.-]*)?\.so(\.\d+)?$|^ld-musl[\w.-]*\.so[\w.]*$/;
 
-export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'busybox-sh', 'rbash']);
+export const SHELLS = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'ash',
+  'fish',
+  'csh',
+  'tcsh',
+  'busybox-sh',
+  'rbash',
+]);
 
 /** Interpreters and the options that take inline code. */
 /** `endOptions`: after these (python's `-m module`) the rest belongs to the program being run. */
 export const INTERPRETERS: Record<string, { codeOptions: string[]; valueOptions: string[]; endOptions?: string[] }> = {
   python: { codeOptions: ['-c'], valueOptions: ['-W', '-X', '-Q'], endOptions: ['-m'] },
-  node: { codeOptions: ['-e', '--eval', '-p', '--print'], valueOptions: ['-r', '--require', '--import', '--loader', '--input-type', '--env-file'] },
+  node: {
+    codeOptions: ['-e', '--eval', '-p', '--print'],
+    valueOptions: ['-r', '--require', '--import', '--loader', '--input-type', '--env-file'],
+  },
   deno: { codeOptions: ['eval'], valueOptions: [] },
   bun: { codeOptions: ['-e', '--eval', '-p', '--print'], valueOptions: [] },
   perl: { codeOptions: ['-e', '-E'], valueOptions: ['-I', '-M', '-m', '-x', '-i'] },
@@ -112,10 +250,28 @@ export const INTERPRETERS: Record<string, { codeOptions: string[]; valueOptions:
   // them go through these): their code is judged like any interpreter one-liner.
   r: { codeOptions: ['-e'], valueOptions: ['-f', '--file', '--args'] },
   rscript: { codeOptions: ['-e'], valueOptions: [] },
-  julia: { codeOptions: ['-e', '--eval', '-E', '--print'], valueOptions: ['-L', '--load', '-J', '--sysimage', '-t', '--threads', '-p', '--procs'] },
+  julia: {
+    codeOptions: ['-e', '--eval', '-E', '--print'],
+    valueOptions: ['-L', '--load', '-J', '--sysimage', '-t', '--threads', '-p', '--procs'],
+  },
   octave: { codeOptions: ['--eval'], valueOptions: ['-p', '--path'] },
   'octave-cli': { codeOptions: ['--eval'], valueOptions: ['-p', '--path'] },
-  emacs: { codeOptions: ['--eval', '-eval', '--execute', '-execute'], valueOptions: ['-l', '--load', '-f', '--funcall', '-L', '--directory', '-t', '--terminal', '-d', '--display', '--chdir'] },
+  emacs: {
+    codeOptions: ['--eval', '-eval', '--execute', '-execute'],
+    valueOptions: [
+      '-l',
+      '--load',
+      '-f',
+      '--funcall',
+      '-L',
+      '--directory',
+      '-t',
+      '--terminal',
+      '-d',
+      '--display',
+      '--chdir',
+    ],
+  },
   slsh: { codeOptions: ['-e'], valueOptions: [] },
   jrunscript: { codeOptions: ['-e'], valueOptions: ['-cp', '-classpath', '-l', '-f'] },
   jjs: { codeOptions: [], valueOptions: ['-cp', '-classpath'] },
@@ -130,8 +286,14 @@ export const INTERPRETERS: Record<string, { codeOptions: string[]; valueOptions:
   tclsh: { codeOptions: [], valueOptions: ['-encoding'] },
   wish: { codeOptions: [], valueOptions: ['-encoding', '-display', '-name'] },
   gimp: { codeOptions: ['-b', '--batch'], valueOptions: ['--batch-interpreter'] },
-  rpm: { codeOptions: ['--eval', '-E'], valueOptions: ['--define', '-D', '--root', '--dbpath', '--macros', '--rcfile'] },
-  rake: { codeOptions: ['-e', '--execute', '-p', '--execute-print', '-E', '--execute-continue'], valueOptions: ['-f', '--rakefile', '-C', '--directory', '-I', '--libdir', '-r', '--require'] },
+  rpm: {
+    codeOptions: ['--eval', '-E'],
+    valueOptions: ['--define', '-D', '--root', '--dbpath', '--macros', '--rcfile'],
+  },
+  rake: {
+    codeOptions: ['-e', '--execute', '-p', '--execute-print', '-E', '--execute-continue'],
+    valueOptions: ['-f', '--rakefile', '-C', '--directory', '-I', '--libdir', '-r', '--require'],
+  },
   crystal: { codeOptions: ['eval'], valueOptions: [] },
   irb: { codeOptions: [], valueOptions: ['-r', '-I'] },
   pry: { codeOptions: ['-e', '--exec'], valueOptions: ['-r', '-I'] },
@@ -180,7 +342,10 @@ export function inlineCodeOf(family: string, args: string[]): { option: string; 
  * Walks leading options of a wrapper-like command and returns where its operands start, plus
  * the values of the options it saw. Clusters (`-qf`) and `--opt=value` are understood; `--` ends.
  */
-export function skipOptions(args: string[], valueOptions: string[]): { index: number; values: Array<[string, string]> } {
+export function skipOptions(
+  args: string[],
+  valueOptions: string[],
+): { index: number; values: Array<[string, string]> } {
   const values: Array<[string, string]> = [];
   let i = 0;
   while (i < args.length) {

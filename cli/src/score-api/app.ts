@@ -35,7 +35,12 @@ export function createScoreApp(options: ScoreAppOptions): Koa {
   const router = new Router();
 
   router.get('/health', (ctx) => {
-    ctx.body = { status: 'ok', version: options.version, uptime_s: Math.round((Date.now() - startedAt) / 1000), rules_loaded: options.rulesLoaded() };
+    ctx.body = {
+      status: 'ok',
+      version: options.version,
+      uptime_s: Math.round((Date.now() - startedAt) / 1000),
+      rules_loaded: options.rulesLoaded(),
+    };
   });
 
   const serverCwd = options.cwd ?? process.cwd();
@@ -55,7 +60,11 @@ export function createScoreApp(options: ScoreAppOptions): Koa {
     } catch (error) {
       // An assessment failure is a bug, but the API promises no 5xx: report it as unprocessable.
       options.logger.error(`assessment failed: ${(error as Error).message}`);
-      throw new ScoreHttpError(422, 'assessment_failed', `the request could not be assessed: ${(error as Error).message}`);
+      throw new ScoreHttpError(
+        422,
+        'assessment_failed',
+        `the request could not be assessed: ${(error as Error).message}`,
+      );
     }
     ctx.body = scoreResponse(assessment, { home, cwd: event.cwd });
   });
@@ -79,7 +88,8 @@ async function readBody(ctx: Koa.Context): Promise<string> {
     return await getRawBody(ctx.req, { limit: MAX_BODY_BYTES, length: ctx.request.length, encoding: 'utf8' });
   } catch (error) {
     const e = error as { type?: string; status?: number; message: string };
-    if (e.type === 'entity.too.large') throw new ScoreHttpError(413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`);
+    if (e.type === 'entity.too.large')
+      throw new ScoreHttpError(413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`);
     throw new ScoreHttpError(400, 'bad_body', `the request body could not be read: ${e.message}`);
   }
 }
@@ -90,7 +100,11 @@ function errorBoundary(logger: Logger, local: { home: string; cwd: string }): Ko
     try {
       await next();
       if (ctx.status === 404 && ctx.body == null) {
-        throw new ScoreHttpError(404, 'not_found', `no such endpoint: ${ctx.method} ${ctx.path}; the Score API serves POST /score and GET /health`);
+        throw new ScoreHttpError(
+          404,
+          'not_found',
+          `no such endpoint: ${ctx.method} ${ctx.path}; the Score API serves POST /score and GET /health`,
+        );
       }
     } catch (error) {
       let failure: ScoreHttpError;
@@ -98,10 +112,15 @@ function errorBoundary(logger: Logger, local: { home: string; cwd: string }): Ko
       else {
         const status = (error as { status?: number }).status;
         logger.warn(`score request failed: ${(error as Error).message}`);
-        failure = new ScoreHttpError(status && status >= 400 && status < 500 ? status : 400, 'bad_request', (error as Error).message);
+        failure = new ScoreHttpError(
+          status && status >= 400 && status < 500 ? status : 400,
+          'bad_request',
+          (error as Error).message,
+        );
       }
       ctx.status = failure.status;
-      if (failure.status === 405 && !ctx.response.get('Allow')) ctx.set('Allow', ctx.path === '/score' ? 'POST' : 'GET, HEAD');
+      if (failure.status === 405 && !ctx.response.get('Allow'))
+        ctx.set('Allow', ctx.path === '/score' ? 'POST' : 'GET, HEAD');
       ctx.body = redactLocalPaths({ error: { code: failure.code, message: failure.message } }, local);
     }
   };

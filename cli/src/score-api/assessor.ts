@@ -4,7 +4,14 @@
  * never opens (it writes nothing, anywhere). Inside `watch` the pipeline's own `assess` is used.
  */
 import { resolve } from 'node:path';
-import { runAssess, type Assessment, type LoadedConfig, type Logger, type PluginHost, type ToolCallEvent } from '@agentgov/core';
+import {
+  runAssess,
+  type Assessment,
+  type LoadedConfig,
+  type Logger,
+  type PluginHost,
+  type ToolCallEvent,
+} from '@agentgov/core';
 import { createRiskEngine } from '../risk/engine.js';
 
 export interface ScoreAssessor {
@@ -12,7 +19,11 @@ export interface ScoreAssessor {
   rulesLoaded: number;
 }
 
-export async function createScoreAssessor(host: PluginHost, loaded: LoadedConfig, logger: Logger): Promise<ScoreAssessor> {
+export async function createScoreAssessor(
+  host: PluginHost,
+  loaded: LoadedConfig,
+  logger: Logger,
+): Promise<ScoreAssessor> {
   const engine = await createRiskEngine({
     extraRuleFiles: loaded.config.risk.rules.map((file) => resolve(loaded.baseDir, file)),
     sources: host.registries.riskRules.values(),
@@ -27,7 +38,13 @@ export async function createScoreAssessor(host: PluginHost, loaded: LoadedConfig
         return await runAssess(host.hooks, initial, event);
       } catch (error) {
         logger.warn(`assess hook failed: ${(error as Error).message}`);
-        return { ...initial, evidence: { ...initial.evidence, factors: [...(initial.evidence.factors ?? []), `assess hook failed: ${(error as Error).message}`] } };
+        return {
+          ...initial,
+          evidence: {
+            ...initial.evidence,
+            factors: [...(initial.evidence.factors ?? []), `assess hook failed: ${(error as Error).message}`],
+          },
+        };
       }
     },
   };

@@ -22,7 +22,12 @@ export function isLoopback(host: string): boolean {
 export function parseListen(value: string): ListenAddress {
   const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value.trim());
   const port = match ? Number(match[3]) : NaN;
-  if (!match || port > 65535) throw new AgentgovError('E_INVALID_ARGUMENT', `listen address must be HOST:PORT with a port 0-65535 (got '${value}')`, { value });
+  if (!match || port > 65535)
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `listen address must be HOST:PORT with a port 0-65535 (got '${value}')`,
+      { value },
+    );
   return { host: match[1] ?? (match[2] || 'localhost'), port };
 }
 
@@ -34,10 +39,18 @@ export interface ListeningService {
 
 const SCORE_API: ListeningService = { service: 'the Score API', tokenKey: 'score.token' };
 
-export function assertBindAllowed(address: ListenAddress, token: string | null, { service, tokenKey }: ListeningService = SCORE_API): void {
+export function assertBindAllowed(
+  address: ListenAddress,
+  token: string | null,
+  { service, tokenKey }: ListeningService = SCORE_API,
+): void {
   if (!isLoopback(address.host) && !token) {
     const where = `${address.host}:${address.port}`;
-    throw new AgentgovError('E_SCORE_TOKEN_REQUIRED', `refusing to serve ${service} on non-loopback address ${where} without ${tokenKey}`, { ...address });
+    throw new AgentgovError(
+      'E_SCORE_TOKEN_REQUIRED',
+      `refusing to serve ${service} on non-loopback address ${where} without ${tokenKey}`,
+      { ...address },
+    );
   }
 }
 
@@ -60,8 +73,22 @@ export async function listenScoreApp(
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new AgentgovError('E_ADDRESS_IN_USE', `${service} cannot listen on ${address.host}:${address.port}: address in use`, { ...address }));
-      else reject(new AgentgovError('E_ADDRESS_IN_USE', `${service} cannot listen on ${address.host}:${address.port}: ${error.code ?? error.message}`, { ...address }));
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new AgentgovError(
+            'E_ADDRESS_IN_USE',
+            `${service} cannot listen on ${address.host}:${address.port}: address in use`,
+            { ...address },
+          ),
+        );
+      else
+        reject(
+          new AgentgovError(
+            'E_ADDRESS_IN_USE',
+            `${service} cannot listen on ${address.host}:${address.port}: ${error.code ?? error.message}`,
+            { ...address },
+          ),
+        );
     });
     server.listen(address.port, address.host, () => resolve());
   });

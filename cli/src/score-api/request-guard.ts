@@ -21,7 +21,10 @@ const loopbackName = (name: string): boolean => isLoopback(name) || name.endsWit
 function loopbackOrigin(origin: string): boolean {
   try {
     const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && loopbackName(url.hostname.replace(/^\[|\]$/g, '').toLowerCase());
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      loopbackName(url.hostname.replace(/^\[|\]$/g, '').toLowerCase())
+    );
   } catch {
     return false;
   }
@@ -42,11 +45,19 @@ export function loopbackOnly({ service, tokenKey }: GuardedService = SCORE_API):
   return async (ctx, next) => {
     const host = ctx.get('Host');
     if (!host || !loopbackName(hostName(host))) {
-      throw new ScoreHttpError(403, 'forbidden_host', `${service} without ${tokenKey} answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1])`);
+      throw new ScoreHttpError(
+        403,
+        'forbidden_host',
+        `${service} without ${tokenKey} answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1])`,
+      );
     }
     const origin = ctx.get('Origin');
     if (origin && !loopbackOrigin(origin)) {
-      throw new ScoreHttpError(403, 'forbidden_origin', `${service} without ${tokenKey} refuses requests from web pages of other origins; set ${tokenKey} to serve them`);
+      throw new ScoreHttpError(
+        403,
+        'forbidden_origin',
+        `${service} without ${tokenKey} refuses requests from web pages of other origins; set ${tokenKey} to serve them`,
+      );
     }
     await next();
   };
@@ -56,7 +67,11 @@ export function loopbackOnly({ service, tokenKey }: GuardedService = SCORE_API):
 export function requireJson(ctx: Koa.Context): void {
   const type = ctx.get('Content-Type').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
-    throw new ScoreHttpError(415, 'unsupported_media_type', `POST /score needs Content-Type: application/json (got ${type ? `'${type}'` : 'none'})`);
+    throw new ScoreHttpError(
+      415,
+      'unsupported_media_type',
+      `POST /score needs Content-Type: application/json (got ${type ? `'${type}'` : 'none'})`,
+    );
   }
 }
 
@@ -80,7 +95,11 @@ export function bearerAuth(token: string, options: GuardedService & { cookie?: s
     const cookie = options.cookie ? ctx.cookies.get(options.cookie) : undefined;
     if (!matches(match?.[1]) && !matches(cookie)) {
       ctx.set('WWW-Authenticate', 'Bearer');
-      throw new ScoreHttpError(401, 'unauthorized', `missing or wrong bearer token: send Authorization: Bearer <${options.tokenKey}>`);
+      throw new ScoreHttpError(
+        401,
+        'unauthorized',
+        `missing or wrong bearer token: send Authorization: Bearer <${options.tokenKey}>`,
+      );
     }
     await next();
   };

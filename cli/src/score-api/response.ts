@@ -35,9 +35,14 @@ export function redactLocalPaths<T>(value: T, local: LocalPaths): T {
   const pairs = [
     [local.cwd, '.'],
     [local.home, '~'],
-  ].filter((pair): pair is [string, string] => typeof pair[0] === 'string' && pair[0].length > 1 && pair[0] !== '/').sort((a, b) => b[0].length - a[0].length);
+  ]
+    .filter((pair): pair is [string, string] => typeof pair[0] === 'string' && pair[0].length > 1 && pair[0] !== '/')
+    .sort((a, b) => b[0].length - a[0].length);
   if (pairs.length === 0) return value;
-  const pattern = new RegExp(pairs.map(([dir]) => `${escapeRegExp(dir.replace(/\/+$/, ''))}(?=/|$|[^\\w.-])`).join('|'), 'g');
+  const pattern = new RegExp(
+    pairs.map(([dir]) => `${escapeRegExp(dir.replace(/\/+$/, ''))}(?=/|$|[^\\w.-])`).join('|'),
+    'g',
+  );
   const byDir = new Map(pairs.map(([dir, shown]) => [dir.replace(/\/+$/, ''), shown]));
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return v.replace(pattern, (dir) => byDir.get(dir) ?? dir);

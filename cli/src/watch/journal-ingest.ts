@@ -13,7 +13,12 @@ export interface JournalIngestReport {
   unreadable: number;
 }
 
-export async function ingestGateJournal(options: { db: GovernanceDb; host: PluginHost; logger: Logger; env: NodeJS.ProcessEnv }): Promise<JournalIngestReport> {
+export async function ingestGateJournal(options: {
+  db: GovernanceDb;
+  host: PluginHost;
+  logger: Logger;
+  env: NodeJS.ProcessEnv;
+}): Promise<JournalIngestReport> {
   const { db, host, logger, env } = options;
   const { entries, unreadable } = readJournal(env);
   const report: JournalIngestReport = { recorded: 0, already: 0, unreadable: unreadable.length };
@@ -24,10 +29,14 @@ export async function ingestGateJournal(options: { db: GovernanceDb; host: Plugi
     } else {
       db.recordGateDecision(entry);
       report.recorded += 1;
-      for (const failure of await runEmit(host.hooks, { event: entry.event, assessment: entry.assessment })) logger.warn(`sink '${failure.sink}' failed on a journaled gate decision: ${failure.message}`);
+      for (const failure of await runEmit(host.hooks, { event: entry.event, assessment: entry.assessment }))
+        logger.warn(`sink '${failure.sink}' failed on a journaled gate decision: ${failure.message}`);
     }
     removeJournalEntry(file);
   }
-  if (report.recorded || report.already || report.unreadable) logger.info(`gate journal: ${report.recorded} decisions recorded, ${report.already} already known, ${report.unreadable} unreadable`);
+  if (report.recorded || report.already || report.unreadable)
+    logger.info(
+      `gate journal: ${report.recorded} decisions recorded, ${report.already} already known, ${report.unreadable} unreadable`,
+    );
   return report;
 }

@@ -16,7 +16,14 @@ export interface LiveGate {
   stop(): Promise<void>;
 }
 
-export async function startLiveGate(options: { host: PluginHost; loaded: LoadedConfig; db: GovernanceDb; pipeline: Pipeline; logger: Logger; env?: NodeJS.ProcessEnv }): Promise<LiveGate> {
+export async function startLiveGate(options: {
+  host: PluginHost;
+  loaded: LoadedConfig;
+  db: GovernanceDb;
+  pipeline: Pipeline;
+  logger: Logger;
+  env?: NodeJS.ProcessEnv;
+}): Promise<LiveGate> {
   const { host, loaded, db, pipeline, logger } = options;
   const env = options.env ?? process.env;
   ensurePrivateHome(env);
@@ -27,16 +34,32 @@ export async function startLiveGate(options: { host: PluginHost; loaded: LoadedC
     gateHook: (event, assessment) => host.hooks.gate.promise(event, assessment),
     record: (decision) => db.recordGateDecision(decision),
     emit: async (record) => {
-      for (const failure of await runEmit(host.hooks, record)) logger.warn(`sink '${failure.sink}' failed on a gate decision: ${failure.message}`);
+      for (const failure of await runEmit(host.hooks, record))
+        logger.warn(`sink '${failure.sink}' failed on a gate decision: ${failure.message}`);
     },
     defaultCwd: process.cwd(),
     timeout: { ms: loaded.config.gate.timeout_ms, onUnavailable: loaded.config.gate.on_unavailable },
   });
-  const server = new GateServer({ socketPath: socket, token, decide: (input, context) => decider.decide(input, context), logger: logger.child('gate') });
+  const server = new GateServer({
+    socketPath: socket,
+    token,
+    decide: (input, context) => decider.decide(input, context),
+    logger: logger.child('gate'),
+  });
   await server.listen();
   try {
     db.registerGateEndpoint({ socket, token, pid: process.pid });
-    writeEndpointFile({ socket, token, pid: process.pid, started_at: new Date().toISOString(), config_file: configFilesKey(loaded.layers?.map((layer) => layer.file) ?? [loaded.file]), gate: loaded.config.gate }, env);
+    writeEndpointFile(
+      {
+        socket,
+        token,
+        pid: process.pid,
+        started_at: new Date().toISOString(),
+        config_file: configFilesKey(loaded.layers?.map((layer) => layer.file) ?? [loaded.file]),
+        gate: loaded.config.gate,
+      },
+      env,
+    );
   } catch (error) {
     await server.close();
     throw error;

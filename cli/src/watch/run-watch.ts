@@ -30,7 +30,12 @@ export async function runWatch(options: WatchOptions): Promise<void> {
   const env = options.env ?? process.env;
   const shutdown = options.once ? undefined : untilShutdownSignal();
   const { loaded, host } = await startCliHost({ configPath: options.configPath }, logger);
-  const requested = options.frameworks ? options.frameworks.split(',').map((s) => s.trim()).filter(Boolean) : loaded.config.governance.frameworks;
+  const requested = options.frameworks
+    ? options.frameworks
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : loaded.config.governance.frameworks;
   const adapters = await selectFrameworks(host.registries.frameworks.values(), requested, env);
   if (!adapters.length) logger.warn('no framework detected: nothing to ingest (the gate and the Score API still run)');
 
@@ -50,13 +55,21 @@ export async function runWatch(options: WatchOptions): Promise<void> {
     const journal = await ingestGateJournal({ db, host, logger: logger.child('journal'), env });
     if (!shutdown) {
       await tailer.scan();
-      options.stdout.write(`${JSON.stringify({ frameworks: adapters.map((a) => a.name), ...tailer.stats, gate_journal: journal })}\n`);
+      options.stdout.write(
+        `${JSON.stringify({ frameworks: adapters.map((a) => a.name), ...tailer.stats, gate_journal: journal })}\n`,
+      );
       return;
     }
     const gate = await startLiveGate({ host, loaded, db, pipeline, logger, env });
     stops.push(() => gate.stop());
     // A gate that could not reach this watch (a restart, a refused socket) journals too: sweep it.
-    const sweep = setInterval(() => void ingestGateJournal({ db, host, logger: logger.child('journal'), env }).catch((error: Error) => logger.error(`gate journal: ${error.message}`)), 5000);
+    const sweep = setInterval(
+      () =>
+        void ingestGateJournal({ db, host, logger: logger.child('journal'), env }).catch((error: Error) =>
+          logger.error(`gate journal: ${error.message}`),
+        ),
+      5000,
+    );
     sweep.unref();
     stops.push(async () => clearInterval(sweep));
     logger.info(`gate listening on ${gate.socket}`);
@@ -64,21 +77,32 @@ export async function runWatch(options: WatchOptions): Promise<void> {
       const { createScoreApp } = await import('../score-api/app.js');
       const { listenScoreApp, parseListen } = await import('../score-api/listen.js');
       const token = loaded.config.score.token;
-      const app = createScoreApp({ assess: (event) => pipeline.assess(event), version: CLI_VERSION, rulesLoaded: () => engine.rulesLoaded, token, logger: logger.child('score') });
+      const app = createScoreApp({
+        assess: (event) => pipeline.assess(event),
+        version: CLI_VERSION,
+        rulesLoaded: () => engine.rulesLoaded,
+        token,
+        logger: logger.child('score'),
+      });
       const running = await listenScoreApp(app, parseListen(loaded.config.score.listen), token);
       stops.push(() => running.close());
       logger.info(`Score API listening on ${running.url}`);
     }
     await tailer.start();
     stops.push(() => tailer.stop());
-    logger.info(`watching ${adapters.map((a) => a.name).join(', ') || 'no framework'} (${engine.rulesLoaded} rules loaded)`);
+    logger.info(
+      `watching ${adapters.map((a) => a.name).join(', ') || 'no framework'} (${engine.rulesLoaded} rules loaded)`,
+    );
     const signal = await shutdown;
     logger.info(`${signal}: shutting down`);
   } finally {
-    for (const stop of stops.reverse()) await stop().catch((error: Error) => logger.error(`shutdown: ${error.message}`));
+    for (const stop of stops.reverse())
+      await stop().catch((error: Error) => logger.error(`shutdown: ${error.message}`));
     await tailer.stop();
     await pipeline.close();
     db.close();
-    logger.info(`stopped: ${tailer.stats.events} events ingested from ${tailer.stats.reads} reads${tailer.stats.failures ? `, ${tailer.stats.failures} failed reads` : ''}`);
+    logger.info(
+      `stopped: ${tailer.stats.events} events ingested from ${tailer.stats.reads} reads${tailer.stats.failures ? `, ${tailer.stats.failures} failed reads` : ''}`,
+    );
   }
 }

@@ -100,7 +100,10 @@ describe('the user config is the floor, a project config only tightens (the real
   });
 
   it('config show says where each effective value came from', async () => {
-    writeFileSync(join(project, 'agentgov.yaml'), 'log_level: WARNING\ngate:\n  on_unavailable: allow\n  timeout_ms: 1000\n');
+    writeFileSync(
+      join(project, 'agentgov.yaml'),
+      'log_level: WARNING\ngate:\n  on_unavailable: allow\n  timeout_ms: 1000\n',
+    );
     const show = await runCli(['config', 'show'], { env, cwd: project });
     expect(show.code, show.stderr).to.equal(0);
     const rows = new Map(show.stdout.split('\n').map((line) => line.split(/ {2,}/) as [string, string]));
@@ -111,7 +114,11 @@ describe('the user config is the floor, a project config only tightens (the real
     expect(rows.get('score.listen')).to.equal('default');
     expect(show.stdout).to.contain('# ignored gate.on_unavailable: "allow" from the project config');
     const json = await runCli(['config', 'show', '--json'], { env, cwd: project });
-    const shown = JSON.parse(json.stdout) as { config: { gate: unknown; risk: { rules: string[] } }; sources: Record<string, { from: string; file: string | null }>; layers: { role: string; file: string }[] };
+    const shown = JSON.parse(json.stdout) as {
+      config: { gate: unknown; risk: { rules: string[] } };
+      sources: Record<string, { from: string; file: string | null }>;
+      layers: { role: string; file: string }[];
+    };
     expect(shown.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 1000, deadline_ms: 30000 });
     expect(shown.config.risk.rules).to.deep.equal([join(env['AGENTGOV_HOME']!, 'org-rules.yaml')]);
     expect(shown.sources['gate.on_unavailable']).to.deep.equal({ from: 'user', file: userConfig });
@@ -123,7 +130,10 @@ describe('the user config is the floor, a project config only tightens (the real
     writeFileSync(custom, 'gate:\n  on_unavailable: deny\n');
     writeFileSync(join(project, 'agentgov.yaml'), 'gate:\n  on_unavailable: allow\nlog_level: ERROR\n');
     const show = await runCli(['config', 'show', '--json', '--config', custom], { env, cwd: project });
-    const shown = JSON.parse(show.stdout) as { config: { gate: { on_unavailable: string }; log_level: string }; ignored: string[] };
+    const shown = JSON.parse(show.stdout) as {
+      config: { gate: { on_unavailable: string }; log_level: string };
+      ignored: string[];
+    };
     expect(shown.config.gate.on_unavailable).to.equal('deny');
     expect(shown.config.log_level).to.equal('ERROR');
     expect(shown.ignored.join(' ')).to.contain('gate.on_unavailable');

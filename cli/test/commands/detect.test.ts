@@ -14,7 +14,9 @@ describe('agentgov detect', function () {
     const env = isolatedEnv(home, { AGENTX_HOME: agentx });
     const json = await runCli(['detect', '--json-output'], { env });
     expect(json.code, json.stderr).to.equal(0);
-    expect(JSON.parse(json.stdout)).to.deep.equal([{ name: 'agentx-code', path: agentx, adapter: 'agentx-code', ingestion_mode: 'jsonl-tail' }]);
+    expect(JSON.parse(json.stdout)).to.deep.equal([
+      { name: 'agentx-code', path: agentx, adapter: 'agentx-code', ingestion_mode: 'jsonl-tail' },
+    ]);
     const table = await runCli(['detect'], { env });
     expect(table.code).to.equal(0);
     const [header, , row] = table.stdout.split('\n');
@@ -28,12 +30,18 @@ describe('agentgov detect', function () {
     expect(json.code).to.equal(0);
     expect(JSON.parse(json.stdout)).to.deep.equal([]);
     const table = await runCli(['detect'], { env });
-    expect(table.stdout).to.equal('no supported framework detected (checked: agentx-code, claude-code, codex, copilot-cli, cursor, gemini-cli)\n');
+    expect(table.stdout).to.equal(
+      'no supported framework detected (checked: agentx-code, claude-code, codex, copilot-cli, cursor, gemini-cli)\n',
+    );
   });
 
   it('an unknown --frameworks name is a usage error listing the known ones', async () => {
-    const result = await runCli(['detect', '--frameworks', 'agentx-code,windsurf'], { env: isolatedEnv(makeTempDir()) });
+    const result = await runCli(['detect', '--frameworks', 'agentx-code,windsurf'], {
+      env: isolatedEnv(makeTempDir()),
+    });
     expect(result.code).to.equal(2);
-    expect(result.stderr).to.contain('unknown framework(s): windsurf; known frameworks: agentx-code, claude-code, codex, copilot-cli, cursor, gemini-cli');
+    expect(result.stderr).to.contain(
+      'unknown framework(s): windsurf; known frameworks: agentx-code, claude-code, codex, copilot-cli, cursor, gemini-cli',
+    );
   });
 });

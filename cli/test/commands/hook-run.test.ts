@@ -19,12 +19,26 @@ interface Settings {
 }
 
 function bash(command: string, options: { cwd: string; env: NodeJS.ProcessEnv; input?: string }) {
-  const run = spawnSync('bash', ['-c', command], { cwd: options.cwd, env: options.env, input: options.input ?? '', encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync('bash', ['-c', command], {
+    cwd: options.cwd,
+    env: options.env,
+    input: options.input ?? '',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
 const hookPayload = (cwd: string, command: string) =>
-  JSON.stringify({ session_id: 's1', transcript_path: '/t.jsonl', cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'tu1' });
+  JSON.stringify({
+    session_id: 's1',
+    transcript_path: '/t.jsonl',
+    cwd,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'tu1',
+  });
 
 function installedCommands(settingsFile: string): string[] {
   const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Settings;
@@ -118,7 +132,10 @@ describe('the installed hook runs however agentgov was started (bash -c, as the 
   it('init replaces the broken directory command an earlier init wrote; doctor had reported it', () => {
     mkdirSync(join(project, '.agentx'));
     const broken = `${CLI_DIR} gate --stdin`;
-    writeFileSync(join(project, '.agentx', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: broken }] }] } }));
+    writeFileSync(
+      join(project, '.agentx', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: broken }] }] } }),
+    );
     expect(bash(broken, { cwd: project, env, input: hookPayload(project, 'ls') }).code).to.equal(126);
     const doctor = bash(`'${process.execPath}' '${CLI_DIR}' doctor --project '${project}'`, { cwd: root, env });
     expect(doctor.code).to.equal(1);
@@ -163,7 +180,12 @@ describe('the installed hook runs however agentgov was started (bash -c, as the 
     writeFileSync(fake, '#!/bin/sh\ncat >/dev/null\nexit 0\n');
     chmodSync(fake, 0o755);
     mkdirSync(join(project, '.agentx'));
-    writeFileSync(join(project, '.agentx', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${fake} gate --stdin` }] }] } }));
+    writeFileSync(
+      join(project, '.agentx', 'settings.json'),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${fake} gate --stdin` }] }] },
+      }),
+    );
     const doctor = bash(`'${process.execPath}' '${CLI_DIR}' doctor --project '${project}'`, { cwd: root, env });
     expect(doctor.code).to.equal(1);
     expect(doctor.stdout).to.contain("answered 'allow' on the probe");
@@ -178,7 +200,10 @@ describe('the committed bin entry without a build', () => {
     const version = spawnSync(process.execPath, [join(dir, 'bin', 'agentgov.js'), '--version'], { encoding: 'utf8' });
     expect(version.status).to.equal(70);
     expect(version.stderr).to.contain('build output').and.contain('is missing').and.contain('npm run build');
-    const gate = spawnSync(process.execPath, [join(dir, 'bin', 'agentgov.js'), 'gate', '--stdin'], { encoding: 'utf8', input: '{}' });
+    const gate = spawnSync(process.execPath, [join(dir, 'bin', 'agentgov.js'), 'gate', '--stdin'], {
+      encoding: 'utf8',
+      input: '{}',
+    });
     expect(gate.status).to.equal(2);
   });
 

@@ -24,8 +24,12 @@ describe('agentgov init (the real binary)', () => {
     expect(first.code, first.stderr).to.equal(0);
     expect(first.stdout).to.contain('installed the agentx-code PreToolUse hook');
     const written = readFileSync(settings, 'utf8');
-    const parsed = JSON.parse(written) as { hooks: { PreToolUse: { matcher: string; hooks: { type: string; command: string }[] }[] } };
-    expect(parsed.hooks.PreToolUse).to.deep.equal([{ matcher: '*', hooks: [{ type: 'command', command: expectedCommand }] }]);
+    const parsed = JSON.parse(written) as {
+      hooks: { PreToolUse: { matcher: string; hooks: { type: string; command: string }[] }[] };
+    };
+    expect(parsed.hooks.PreToolUse).to.deep.equal([
+      { matcher: '*', hooks: [{ type: 'command', command: expectedCommand }] },
+    ]);
     const second = await runCli(['init', 'agentx-code', '--project', project], { env: isolatedEnv(home), cwd: home });
     expect(second.code).to.equal(0);
     expect(second.stdout).to.contain('nothing changed');
@@ -34,10 +38,19 @@ describe('agentgov init (the real binary)', () => {
 
   it('defaults --project to the current directory and keeps every other setting', async () => {
     mkdirSync(join(project, '.agentx'));
-    writeFileSync(settings, JSON.stringify({ permissions: { allow: ['Bash(ls)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'other-tool' }] }] } }));
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        permissions: { allow: ['Bash(ls)'] },
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'other-tool' }] }] },
+      }),
+    );
     const result = await runCli(['init', 'agentx-code'], { env: isolatedEnv(home), cwd: project });
     expect(result.code, result.stderr).to.equal(0);
-    const parsed = JSON.parse(readFileSync(settings, 'utf8')) as { permissions: unknown; hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    const parsed = JSON.parse(readFileSync(settings, 'utf8')) as {
+      permissions: unknown;
+      hooks: { PreToolUse: { hooks: { command: string }[] }[] };
+    };
     expect(parsed.permissions).to.deep.equal({ allow: ['Bash(ls)'] });
     expect(parsed.hooks.PreToolUse.map((e) => e.hooks[0]!.command)).to.deep.equal(['other-tool', expectedCommand]);
   });
@@ -54,11 +67,16 @@ describe('agentgov init (the real binary)', () => {
   it('an unknown agent lists the supported ones (exit 2)', async () => {
     const result = await runCli(['init', 'windsurf', '-p', project], { env: isolatedEnv(home), cwd: home });
     expect(result.code).to.equal(2);
-    expect(result.stderr).to.contain("unknown agent 'windsurf'; supported agents: agentx-code, claude-code, codex, copilot-cli, cursor, gemini-cli");
+    expect(result.stderr).to.contain(
+      "unknown agent 'windsurf'; supported agents: agentx-code, claude-code, codex, copilot-cli, cursor, gemini-cli",
+    );
   });
 
   it('a project directory that does not exist is exit 4', async () => {
-    const result = await runCli(['init', 'agentx-code', '-p', join(home, 'missing')], { env: isolatedEnv(home), cwd: home });
+    const result = await runCli(['init', 'agentx-code', '-p', join(home, 'missing')], {
+      env: isolatedEnv(home),
+      cwd: home,
+    });
     expect(result.code).to.equal(4);
     expect(result.stderr).to.contain('does not exist');
   });

@@ -6,7 +6,11 @@ import { runCli } from '../support/cli-process.js';
 import { snapshotTree, startDaemon, type Daemon } from '../support/daemon.js';
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${url}/score`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${url}/score`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('agentgov score (the real binary, the real risk engine)', () => {
   let home: string;
@@ -23,11 +27,15 @@ describe('agentgov score (the real binary, the real risk engine)', () => {
   });
 
   it('denies or asks for a destructive shell command and allows a harmless one', async () => {
-    const risky = (await (await post(url, { tool_name: 'Bash', arguments: { command: 'rm -rf / --no-preserve-root' }, session_id: 's' })).json()) as Record<string, Record<string, unknown>>;
+    const risky = (await (
+      await post(url, { tool_name: 'Bash', arguments: { command: 'rm -rf / --no-preserve-root' }, session_id: 's' })
+    ).json()) as Record<string, Record<string, unknown>>;
     expect(['deny', 'ask']).to.include(risky['recommendation']!['action']);
     expect(risky['risk_assessment']!['score']).to.be.a('number').above(49);
     expect(risky['stage']).to.equal('assessed');
-    const safe = (await (await post(url, { tool_name: 'Bash', arguments: { command: 'ls -la' }, session_id: 's' })).json()) as Record<string, Record<string, unknown>>;
+    const safe = (await (
+      await post(url, { tool_name: 'Bash', arguments: { command: 'ls -la' }, session_id: 's' })
+    ).json()) as Record<string, Record<string, unknown>>;
     expect(safe['recommendation']).to.deep.equal({ action: 'allow', reason_code: 'no_risk_detected' });
   });
 
@@ -46,7 +54,11 @@ describe('agentgov score (the real binary, the real risk engine)', () => {
   it('writes nothing under $AGENTGOV_HOME or HOME while answering 200 requests', async () => {
     const before = snapshotTree(home);
     for (let i = 0; i < 200; i++) {
-      const reply = await post(url, { tool_name: i % 2 ? 'Write' : 'Bash', arguments: i % 2 ? { file_path: `/etc/passwd${i}`, content: 'x' } : { command: `echo ${i}` }, session_id: `s${i}` });
+      const reply = await post(url, {
+        tool_name: i % 2 ? 'Write' : 'Bash',
+        arguments: i % 2 ? { file_path: `/etc/passwd${i}`, content: 'x' } : { command: `echo ${i}` },
+        session_id: `s${i}`,
+      });
       expect(reply.status).to.equal(200);
     }
     expect(snapshotTree(home)).to.deep.equal(before);
@@ -72,7 +84,10 @@ describe('agentgov score: binding rules', () => {
     mkdirSync(join(home, '.agentgov'), { recursive: true });
     const config = join(home, '.agentgov', 'config.yaml');
     writeFileSync(config, 'score:\n  token: "t-123"\n');
-    const daemon = startDaemon(['score', '--listen', '0.0.0.0:0', '--config', config], { env: isolatedEnv(home), cwd: home });
+    const daemon = startDaemon(['score', '--listen', '0.0.0.0:0', '--config', config], {
+      env: isolatedEnv(home),
+      cwd: home,
+    });
     try {
       const port = (await daemon.waitFor(/listening on http:\/\/[^:]+:(\d+)/))[1]!;
       const local = `http://127.0.0.1:${port}`;

@@ -20,8 +20,14 @@ function plantedRepo(): { repo: string; outside: string } {
   const repo = join(base, 'repo');
   const outside = join(base, 'outside');
   mkdirSync(outside);
-  writeFileSync(join(outside, 'credentials.ts'), `export const awsSecretAccessKey = '${SECRET}';\nexport function readCredentials(): string {\n  return awsSecretAccessKey;\n}\n`);
-  writeTree(repo, { 'package.json': '{"name":"boundary"}', 'src/index.ts': 'export function greet(name: string): string {\n  return `hello ${name}`;\n}\n' });
+  writeFileSync(
+    join(outside, 'credentials.ts'),
+    `export const awsSecretAccessKey = '${SECRET}';\nexport function readCredentials(): string {\n  return awsSecretAccessKey;\n}\n`,
+  );
+  writeTree(repo, {
+    'package.json': '{"name":"boundary"}',
+    'src/index.ts': 'export function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
+  });
   symlinkSync(join(outside, 'credentials.ts'), join(repo, 'src', 'credentials.ts'));
   symlinkSync(outside, join(repo, 'vendor'));
   symlinkSync('/etc', join(repo, 'etc'));
@@ -46,7 +52,12 @@ describe('agentgov serve stays inside the repository (real binary, real MCP clie
 
   before(async () => {
     ({ repo, outside } = plantedRepo());
-    transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'serve', '--repo', repo], env: isolatedEnv(makeTempDir('agentgov-serve-home-')) as Record<string, string>, stderr: 'pipe' });
+    transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'serve', '--repo', repo],
+      env: isolatedEnv(makeTempDir('agentgov-serve-home-')) as Record<string, string>,
+      stderr: 'pipe',
+    });
     transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
     client = new Client({ name: 'boundary-test', version: '0.0.0' });
     try {
@@ -75,17 +86,29 @@ describe('agentgov serve stays inside the repository (real binary, real MCP clie
 
   it('recon never returns the credentials, asked by name, by seed or by pin', async () => {
     await scout();
-    const asked = await client.callTool({ name: 'recon', arguments: { task: 'read the aws secret access key in readCredentials', seeds: ['awsSecretAccessKey', 'readCredentials'] } });
+    const asked = await client.callTool({
+      name: 'recon',
+      arguments: {
+        task: 'read the aws secret access key in readCredentials',
+        seeds: ['awsSecretAccessKey', 'readCredentials'],
+      },
+    });
     expect(text(asked)).to.not.contain(SECRET);
     expect(text(asked)).to.not.contain('src/credentials.ts');
-    const pinned = (await client.callTool({ name: 'recon', arguments: { task: 'credentials', pins: ['src/credentials.ts'] } })) as CallToolResult;
+    const pinned = (await client.callTool({
+      name: 'recon',
+      arguments: { task: 'credentials', pins: ['src/credentials.ts'] },
+    })) as CallToolResult;
     expect((pinned.structuredContent as { error?: { code: string } }).error?.code).to.equal('E_PATH_OUTSIDE_REPO');
     expect(text(pinned)).to.not.contain(SECRET);
   });
 
   it('keeps serving and watching despite the loops: a file added later is indexed, one added behind a link out is not', async () => {
     await scout();
-    writeFileSync(join(outside, 'planted.ts'), `export function plantedOutside(): string {\n  return '${SECRET}';\n}\n`);
+    writeFileSync(
+      join(outside, 'planted.ts'),
+      `export function plantedOutside(): string {\n  return '${SECRET}';\n}\n`,
+    );
     writeFileSync(join(repo, 'src', 'later.ts'), 'export function addedLater(): number {\n  return 42;\n}\n');
     let found = false;
     const deadline = Date.now() + 30_000;
@@ -95,7 +118,10 @@ describe('agentgov serve stays inside the repository (real binary, real MCP clie
       if (!found) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(found, `the watcher stopped: ${stderr}`).to.equal(true);
-    const planted = await client.callTool({ name: 'recon', arguments: { task: 'plantedOutside', seeds: ['plantedOutside'] } });
+    const planted = await client.callTool({
+      name: 'recon',
+      arguments: { task: 'plantedOutside', seeds: ['plantedOutside'] },
+    });
     expect(text(planted)).to.not.contain(SECRET);
     const index = (await scout())['index'] as { files: number };
     expect(index.files).to.equal(2);

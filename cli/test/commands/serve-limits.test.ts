@@ -22,13 +22,21 @@ interface Reply {
 }
 
 /** A raw request to the MCP endpoint, with full control of Host, Origin and Content-Type. */
-function raw(url: string, headers: Record<string, string>, body = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}'): Promise<Reply> {
+function raw(
+  url: string,
+  headers: Record<string, string>,
+  body = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}',
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = httpRequest(
+      url,
+      { method: 'POST', headers: { accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -38,7 +46,12 @@ describe('agentgov serve limits (real binary, real MCP client)', function () {
   this.timeout(90_000);
 
   it('over stdio, a 20 MB message gets a JSON-RPC error and serve keeps answering', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'serve', '--repo', fixtureRepo()], env: isolatedEnv(makeTempDir('agentgov-serve-home-')) as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'serve', '--repo', fixtureRepo()],
+      env: isolatedEnv(makeTempDir('agentgov-serve-home-')) as Record<string, string>,
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
     const client = new Client({ name: 'limits', version: '0' });
@@ -46,7 +59,9 @@ describe('agentgov serve limits (real binary, real MCP client)', function () {
     try {
       let failure: unknown;
       try {
-        await client.callTool({ name: 'recon', arguments: { task: 'x'.repeat(20 * 1024 * 1024) } }, undefined, { timeout: 60_000 });
+        await client.callTool({ name: 'recon', arguments: { task: 'x'.repeat(20 * 1024 * 1024) } }, undefined, {
+          timeout: 60_000,
+        });
       } catch (error) {
         failure = error;
       }
@@ -65,7 +80,11 @@ describe('agentgov serve limits (real binary, real MCP client)', function () {
     let child: ChildProcess;
     let url: string;
     before(async () => {
-      child = spawn(process.execPath, [MAIN, 'serve', '--repo', fixtureRepo(), '--http', '127.0.0.1:0', '--http-max-sessions', '3'], { env: isolatedEnv(makeTempDir('agentgov-serve-home-')), stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(
+        process.execPath,
+        [MAIN, 'serve', '--repo', fixtureRepo(), '--http', '127.0.0.1:0', '--http-max-sessions', '3'],
+        { env: isolatedEnv(makeTempDir('agentgov-serve-home-')), stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       url = await new Promise<string>((resolve, reject) => {
         let seen = '';
         child.stderr!.on('data', (chunk: Buffer) => {
@@ -97,7 +116,11 @@ describe('agentgov serve limits (real binary, real MCP client)', function () {
     }
 
     it('accepts loopback Host and Origin', async () => {
-      const reply = await raw(url, { ...json, origin: 'http://localhost:5173', host: `localhost:${new URL(url).port}` });
+      const reply = await raw(url, {
+        ...json,
+        origin: 'http://localhost:5173',
+        host: `localhost:${new URL(url).port}`,
+      });
       expect(reply.status).to.equal(200);
     });
 
@@ -115,7 +138,8 @@ describe('agentgov serve limits (real binary, real MCP client)', function () {
         const newest = new Client({ name: 'c3', version: '0' });
         await newest.connect(new StreamableHTTPClientTransport(new URL(url)));
         clients.push(newest);
-        for (const i of [0, 2, 3]) expect((await clients[i]!.listTools()).tools.length, `client ${i}`).to.be.greaterThan(0);
+        for (const i of [0, 2, 3])
+          expect((await clients[i]!.listTools()).tools.length, `client ${i}`).to.be.greaterThan(0);
         let evicted: unknown;
         try {
           await clients[1]!.listTools();
@@ -132,7 +156,11 @@ describe('agentgov serve limits (real binary, real MCP client)', function () {
   });
 
   it('refuses a bad --http-max-sessions with a usage error (exit 2)', async () => {
-    const child = spawn(process.execPath, [MAIN, 'serve', '--repo', fixtureRepo(), '--http', '127.0.0.1:0', '--http-max-sessions', '0'], { env: isolatedEnv(makeTempDir('agentgov-serve-home-')), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [MAIN, 'serve', '--repo', fixtureRepo(), '--http', '127.0.0.1:0', '--http-max-sessions', '0'],
+      { env: isolatedEnv(makeTempDir('agentgov-serve-home-')), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -14,10 +14,15 @@ describe('agentgov status --since/--until/--by (the dashboard overview in a term
     const dashboard = await startDashboard(['--db', home.db], home.env);
     try {
       for (const by of ['agent', 'project', 'reason'] as const) {
-        const cli = await runCli(['status', '--db', home.db, '--since', '2026-11-10', '--until', '2026-11-25', '--by', by, '--json'], { env: home.env });
+        const cli = await runCli(
+          ['status', '--db', home.db, '--since', '2026-11-10', '--until', '2026-11-25', '--by', by, '--json'],
+          { env: home.env },
+        );
         expect(cli.code, cli.stderr).to.equal(0);
         const json = JSON.parse(cli.stdout);
-        const api = (await (await fetch(`${dashboard.url}/api/overview?since=2026-11-10&until=2026-11-25`)).json()) as Record<string, unknown>;
+        const api = (await (
+          await fetch(`${dashboard.url}/api/overview?since=2026-11-10&until=2026-11-25`)
+        ).json()) as Record<string, unknown>;
         expect(json.totals).to.deep.equal(api['totals']);
         expect(json.rows).to.deep.equal(api[{ agent: 'by_agent', project: 'by_project', reason: 'top_reasons' }[by]]);
         expect(json.rows.length).to.be.greaterThan(0);
@@ -25,7 +30,9 @@ describe('agentgov status --since/--until/--by (the dashboard overview in a term
     } finally {
       await dashboard.daemon.stop();
     }
-    const table = await runCli(['status', '--db', home.db, '--since', '2026-11-10', '--by', 'agent'], { env: home.env });
+    const table = await runCli(['status', '--db', home.db, '--since', '2026-11-10', '--by', 'agent'], {
+      env: home.env,
+    });
     expect(table.code, table.stderr).to.equal(0);
     const lines = table.stdout.trimEnd().split('\n');
     expect(lines[0]).to.equal('calls from 2026-11-10T00:00:00.000Z – the last call, by agent:');

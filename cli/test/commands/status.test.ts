@@ -14,7 +14,9 @@ describe('agentgov status', function () {
     for (const args of [['status'], ['status', '--json-output']]) {
       const result = await runCli(args, { env });
       expect(result.code).to.equal(4);
-      expect(result.stderr).to.contain(`error [E_DB_MISSING]: no governance database at ${join(home, '.agentgov', 'system.db')}`);
+      expect(result.stderr).to.contain(
+        `error [E_DB_MISSING]: no governance database at ${join(home, '.agentgov', 'system.db')}`,
+      );
       expect(result.stderr).to.contain('agentgov replay');
     }
     expect(existsSync(join(home, '.agentgov'))).to.equal(false);
@@ -50,7 +52,11 @@ describe('agentgov status', function () {
       for (const call of s.recent_high_risk) expect(['high', 'critical']).to.include(call.level);
       expect(s.captures).to.have.length(4);
       const broken = s.captures.find((c: { file: string }) => c.file.endsWith('sess-bbbb-2222.jsonl'));
-      expect(broken).to.deep.include({ adapter: 'agentx-code', events: 3, skipped: { malformed_json: 1, not_an_object: 1, invalid_tool_use: 1 } });
+      expect(broken).to.deep.include({
+        adapter: 'agentx-code',
+        events: 3,
+        skipped: { malformed_json: 1, not_an_object: 1, invalid_tool_use: 1 },
+      });
       expect(s.gate_endpoint).to.equal(null);
     });
 
@@ -64,7 +70,9 @@ describe('agentgov status', function () {
       expect(result.stdout).to.contain('recent high-risk calls (');
       expect(result.stdout).to.match(/critical +100 +deny +Bash .* rm -rf \//);
       expect(result.stdout).to.contain('captures (4):');
-      expect(result.stdout).to.match(/agentx-code +3 +\d+ +malformed_json 1, invalid_tool_use 1, not_an_object 1 +0 +\S+sess-bbbb-2222\.jsonl/);
+      expect(result.stdout).to.match(
+        /agentx-code +3 +\d+ +malformed_json 1, invalid_tool_use 1, not_an_object 1 +0 +\S+sess-bbbb-2222\.jsonl/,
+      );
     });
 
     it('--db reads another database file', async () => {

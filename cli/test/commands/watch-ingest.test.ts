@@ -13,13 +13,23 @@ const call = (id: string, command: string) =>
 const invalidLine = (id: string) => {
   const text = call(id, 'echo @@');
   const at = text.indexOf('@@');
-  return Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from([0xff, 0xc3, 0x28, 0xe2, 0x82]), Buffer.from(text.slice(at + 2))]);
+  return Buffer.concat([
+    Buffer.from(text.slice(0, at)),
+    Buffer.from([0xff, 0xc3, 0x28, 0xe2, 0x82]),
+    Buffer.from(text.slice(at + 2)),
+  ]);
 };
 
 interface StatusJson {
   events: number;
   recent_high_risk: { subject: string | null }[];
-  captures: { file: string; offset: number; events: number; skipped: Record<string, number>; resets: Record<string, number> }[];
+  captures: {
+    file: string;
+    offset: number;
+    events: number;
+    skipped: Record<string, number>;
+    resets: Record<string, number>;
+  }[];
 }
 
 describe('agentgov watch ingests what is appended, invalid UTF-8 and in-place rewrites included (real binary, real files)', function () {
@@ -61,7 +71,11 @@ describe('agentgov watch ingests what is appended, invalid UTF-8 and in-place re
       expect(afterAppend.captures[0]?.skipped).to.deep.equal({ malformed_json: 1 });
       // Rewritten in place (same inode), larger than before, with a new first line.
       const fd = openSync(capture, 'r+');
-      writeSync(fd, `${call('t6', 'rm -rf --no-preserve-root /')}${'garbage\n'.repeat(8)}${call('t1', 'ls')}${call('t3', 'rm -rf ~')}${call('t5', 'rm -rf /')}${call('t7', `echo ${'x'.repeat(2000)}`)}`, 0);
+      writeSync(
+        fd,
+        `${call('t6', 'rm -rf --no-preserve-root /')}${'garbage\n'.repeat(8)}${call('t1', 'ls')}${call('t3', 'rm -rf ~')}${call('t5', 'rm -rf /')}${call('t7', `echo ${'x'.repeat(2000)}`)}`,
+        0,
+      );
       closeSync(fd);
       const rewritten = await until((s) => s.events >= 7, 'the first line of the rewritten file');
       const captureStatus = rewritten.captures.find((c) => c.file === capture)!;

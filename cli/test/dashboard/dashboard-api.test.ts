@@ -5,7 +5,14 @@ import { startPostgres, type PostgresCluster } from '@agentgov/plugin-sink-postg
 import { expect } from 'chai';
 import { runCli } from '../support/cli-process.js';
 import { snapshotTree } from '../support/daemon.js';
-import { expectedCounts, makeDashboardHome, recordedOutbox, startDashboard, type DashboardHome, type RunningDashboard } from './fixture.js';
+import {
+  expectedCounts,
+  makeDashboardHome,
+  recordedOutbox,
+  startDashboard,
+  type DashboardHome,
+  type RunningDashboard,
+} from './fixture.js';
 
 const get = async (url: string, init: RequestInit = {}) => {
   const response = await fetch(url, init);
@@ -16,13 +23,17 @@ const get = async (url: string, init: RequestInit = {}) => {
   } catch {
     body = text;
   }
-  return { status: response.status, body: body as Record<string, unknown> & { error?: { code: string; message: string } }, headers: response.headers };
+  return {
+    status: response.status,
+    body: body as Record<string, unknown> & { error?: { code: string; message: string } },
+    headers: response.headers,
+  };
 };
 
 /** Seeded, so a failure names a value that fails again. */
 function fuzzValues(seed: number, count: number): string[] {
   let a = seed;
-  const next = () => ((a = (a * 1103515245 + 12345) >>> 0) / 4294967296);
+  const next = () => (a = (a * 1103515245 + 12345) >>> 0) / 4294967296;
   const pieces = [
     "' OR 1=1 --",
     '"; DROP TABLE events; --',
@@ -64,7 +75,7 @@ describe('agentgov dashboard: the JSON API (real binary, generated system.db)', 
 
   before(async () => {
     home = makeDashboardHome(3000);
-    untouched = snapshotTree(join(home.root, ".agentgov"));
+    untouched = snapshotTree(join(home.root, '.agentgov'));
     dashboard = await startDashboard(['--db', home.db], home.env);
   });
   after(async () => {
@@ -82,7 +93,9 @@ describe('agentgov dashboard: the JSON API (real binary, generated system.db)', 
     expect(perDay.reduce((n, d) => n + d.calls, 0)).to.equal(expected['calls']);
     expect((body['by_agent'] as { calls: number }[]).reduce((n, d) => n + d.calls, 0)).to.equal(expected['calls']);
     const codex = await get(`${dashboard.url}/api/overview?since=2026-11-19&until=2026-11-25&agent=codex`);
-    expect(codex.body['totals']).to.deep.equal(expectedCounts(home.db, '2026-11-19T00:00:00.000Z', '2026-11-26T00:00:00.000Z', 'codex'));
+    expect(codex.body['totals']).to.deep.equal(
+      expectedCounts(home.db, '2026-11-19T00:00:00.000Z', '2026-11-26T00:00:00.000Z', 'codex'),
+    );
     expect((body['top_rules'] as { rule_id: string }[]).map((r) => r.rule_id)).to.include('filesystem.rm_home');
   });
 
@@ -91,10 +104,16 @@ describe('agentgov dashboard: the JSON API (real binary, generated system.db)', 
     const codex = await get(`${dashboard.url}/api/sessions?agent=codex&page_size=200`);
     const denied = await get(`${dashboard.url}/api/sessions?agent=codex&action=deny&page_size=200`);
     const text = await get(`${dashboard.url}/api/sessions?q=${encodeURIComponent('169.254.169.254')}&page_size=200`);
-    expect(codex.body['total']).to.be.lessThan(all.body['total'] as number).and.greaterThan(0);
-    expect(denied.body['total']).to.be.lessThan(codex.body['total'] as number).and.greaterThan(0);
+    expect(codex.body['total'])
+      .to.be.lessThan(all.body['total'] as number)
+      .and.greaterThan(0);
+    expect(denied.body['total'])
+      .to.be.lessThan(codex.body['total'] as number)
+      .and.greaterThan(0);
     expect((codex.body['rows'] as { framework: string }[]).every((r) => r.framework === 'codex')).to.equal(true);
-    const withMetadata = new Set(home.calls.filter((c) => c.event.arguments['url']?.toString().includes('169.254')).map((c) => c.event.session_id));
+    const withMetadata = new Set(
+      home.calls.filter((c) => c.event.arguments['url']?.toString().includes('169.254')).map((c) => c.event.session_id),
+    );
     expect(text.body['total']).to.equal(withMetadata.size);
     const page2 = await get(`${dashboard.url}/api/sessions?page=2&page_size=5`);
     const page1 = await get(`${dashboard.url}/api/sessions?page=1&page_size=5`);
@@ -109,10 +128,14 @@ describe('agentgov dashboard: the JSON API (real binary, generated system.db)', 
     expect(calls.map((c) => c.timestamp)).to.deep.equal(calls.map((c) => c.timestamp).sort());
     const call = await get(`${dashboard.url}/api/calls/${encodeURIComponent(denial.event.id)}`);
     expect(call.body).to.include({ id: denial.event.id, action: denial.assessment.action, verdict: 'deny' });
-    const gate = (call.body['assessments'] as { kind: string; decided_by: string; evidence: { rules: { rule_id: string }[] } }[])[0]!;
+    const gate = (
+      call.body['assessments'] as { kind: string; decided_by: string; evidence: { rules: { rule_id: string }[] } }[]
+    )[0]!;
     expect(gate.kind).to.equal('gate');
     expect(gate.decided_by).to.equal('agentgov-risk-engine');
-    expect(gate.evidence.rules.map((r) => r.rule_id)).to.deep.equal(denial.assessment.evidence.rules.map((r) => r.rule_id));
+    expect(gate.evidence.rules.map((r) => r.rule_id)).to.deep.equal(
+      denial.assessment.evidence.rules.map((r) => r.rule_id),
+    );
     expect((await get(`${dashboard.url}/api/calls/nope`)).status).to.equal(404);
   });
 
@@ -149,10 +172,14 @@ describe('agentgov dashboard: the JSON API (real binary, generated system.db)', 
       }
     }
     expect(answered).to.equal(120);
-    for (const path of ['/api/sessions/x/%E0%A4%A', '/api/calls/%FF']) expect((await get(`${dashboard.url}${path}`)).status, path).to.equal(400);
+    for (const path of ['/api/sessions/x/%E0%A4%A', '/api/calls/%FF'])
+      expect((await get(`${dashboard.url}${path}`)).status, path).to.equal(400);
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
       for (const path of ['/', '/api/overview', '/api/sessions', '/api/calls/x', '/assets/app.js']) {
-        const { status, headers } = await get(`${dashboard.url}${path}`, { method, body: method === 'OPTIONS' ? undefined : '{}' });
+        const { status, headers } = await get(`${dashboard.url}${path}`, {
+          method,
+          body: method === 'OPTIONS' ? undefined : '{}',
+        });
         expect(status, `${method} ${path}`).to.equal(405);
         expect(headers.get('allow')).to.equal('GET, HEAD');
       }
@@ -163,9 +190,13 @@ describe('agentgov dashboard: the JSON API (real binary, generated system.db)', 
     for (const path of ['/', '/sessions', '/sessions/codex/s000001', '/calls/abc']) {
       const response = await fetch(`${dashboard.url}${path}`);
       expect(response.status, path).to.equal(200);
-      expect(response.headers.get('content-security-policy')).to.contain("default-src 'none'").and.contain("script-src 'self'");
+      expect(response.headers.get('content-security-policy'))
+        .to.contain("default-src 'none'")
+        .and.contain("script-src 'self'");
       const html = await response.text();
-      expect(html).to.contain('<script src="/assets/app.js"></script>').and.not.match(/https?:\/\//);
+      expect(html)
+        .to.contain('<script src="/assets/app.js"></script>')
+        .and.not.match(/https?:\/\//);
     }
     const script = await fetch(`${dashboard.url}/assets/app.js`);
     expect(script.headers.get('content-type')).to.contain('javascript');
@@ -178,7 +209,8 @@ describe('agentgov dashboard: the JSON API (real binary, generated system.db)', 
     const after = snapshotTree(join(home.root, '.agentgov'));
     const wal = Object.keys(after).find((path) => path.endsWith('system.db-wal'));
     if (wal) expect(after[wal]).to.equal('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'); // empty
-    const data = (tree: Record<string, string>) => Object.fromEntries(Object.entries(tree).filter(([path]) => !/system\.db-(shm|wal)$/.test(path)));
+    const data = (tree: Record<string, string>) =>
+      Object.fromEntries(Object.entries(tree).filter(([path]) => !/system\.db-(shm|wal)$/.test(path)));
     expect(data(after)).to.deep.equal(data(untouched));
     expect(Object.keys(data(after)).some((path) => path.endsWith('system.db'))).to.equal(true);
   });
@@ -187,16 +219,22 @@ describe('agentgov dashboard: the JSON API (real binary, generated system.db)', 
     const open = await runCli(['dashboard', '--db', home.db, '--listen', '0.0.0.0:0'], { env: home.env });
     expect(open.code).to.equal(3);
     expect(open.stderr).to.contain('E_SCORE_TOKEN_REQUIRED').and.contain('dashboard.token');
-    writeFileSync(join(home.root, '.agentgov', 'config.yaml'), "dashboard:\n  token: 's3cret-token'\n", { mode: 0o600 });
+    writeFileSync(join(home.root, '.agentgov', 'config.yaml'), "dashboard:\n  token: 's3cret-token'\n", {
+      mode: 0o600,
+    });
     const guarded = await startDashboard(['--db', home.db], home.env);
     try {
       expect((await get(`${guarded.url}/api/facets`)).status).to.equal(401);
-      expect((await get(`${guarded.url}/api/facets`, { headers: { Authorization: 'Bearer s3cret-token' } })).status).to.equal(200);
+      expect(
+        (await get(`${guarded.url}/api/facets`, { headers: { Authorization: 'Bearer s3cret-token' } })).status,
+      ).to.equal(200);
       expect((await get(`${guarded.url}/login?token=wrong`)).status).to.equal(401);
       const login = await fetch(`${guarded.url}/login?token=s3cret-token`, { redirect: 'manual' });
       expect(login.status).to.equal(302);
       const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-      expect(login.headers.get('set-cookie')).to.match(/httponly/i).and.match(/samesite=strict/i);
+      expect(login.headers.get('set-cookie'))
+        .to.match(/httponly/i)
+        .and.match(/samesite=strict/i);
       expect((await get(`${guarded.url}/api/facets`, { headers: { Cookie: cookie } })).status).to.equal(200);
     } finally {
       await guarded.daemon.stop();
@@ -216,7 +254,10 @@ describe('agentgov dashboard over a real PostgreSQL team store', function () {
 
   it('answers exactly what it answers over system.db for the same calls, through read-only sessions', async () => {
     const url = await cluster.createDatabase('dashboard');
-    home = makeDashboardHome(1500, `plugins:\n  - plugin: '@agentgov/plugin-sink-postgres'\n    options:\n      url: '${url}'\n`);
+    home = makeDashboardHome(
+      1500,
+      `plugins:\n  - plugin: '@agentgov/plugin-sink-postgres'\n    options:\n      url: '${url}'\n`,
+    );
     const sink = createPostgresSink({ url }, home.root);
     const records = recordedOutbox(home.db);
     for (let i = 0; i < records.length; i += 500) await sink.writeBatch(records.slice(i, i + 500));

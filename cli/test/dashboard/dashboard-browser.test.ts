@@ -6,7 +6,14 @@ import { startPostgres, type PostgresCluster } from '@agentgov/plugin-sink-postg
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
-import { expectedCounts, makeDashboardHome, recordedOutbox, startDashboard, type DashboardHome, type RunningDashboard } from './fixture.js';
+import {
+  expectedCounts,
+  makeDashboardHome,
+  recordedOutbox,
+  startDashboard,
+  type DashboardHome,
+  type RunningDashboard,
+} from './fixture.js';
 
 /** Screenshots of every view: `AGENTGOV_SCREENSHOTS=docs/dashboard` writes the ones docs/dashboard.md shows. */
 const SHOTS = process.env['AGENTGOV_SCREENSHOTS'] ?? makeTempDir('dashboard-shots-');
@@ -37,9 +44,13 @@ async function shot(page: Page, name: string): Promise<void> {
   expect(readFileSync(file).subarray(0, 8).equals(PNG), file).to.equal(true);
 }
 
-const text = async (page: Page, testId: string) => (await page.getByTestId(testId).first().innerText()).replace(/,/g, '');
+const text = async (page: Page, testId: string) =>
+  (await page.getByTestId(testId).first().innerText()).replace(/,/g, '');
 
-function browserSuite(source: string, setUp: () => Promise<{ home: DashboardHome; args: string[]; teardown?: () => Promise<void> }>) {
+function browserSuite(
+  source: string,
+  setUp: () => Promise<{ home: DashboardHome; args: string[]; teardown?: () => Promise<void> }>,
+) {
   describe(`agentgov dashboard in Chromium (${source})`, function () {
     this.timeout(240_000);
     let browser: Browser;
@@ -69,9 +80,13 @@ function browserSuite(source: string, setUp: () => Promise<{ home: DashboardHome
       const expected = expectedCounts(home.db, '2026-11-19T00:00:00.000Z', '2026-11-26T00:00:00.000Z');
       expect(Number(await text(page, 'total-calls'))).to.equal(expected['calls']);
       expect(Number(await text(page, 'total-risky'))).to.equal(expected['risky']);
-      for (const action of ['allow', 'warn', 'ask', 'deny']) expect(Number(await text(page, `action-${action}`)), action).to.equal(expected[action]);
+      for (const action of ['allow', 'warn', 'ask', 'deny'])
+        expect(Number(await text(page, `action-${action}`)), action).to.equal(expected[action]);
       expect(await page.locator('canvas').count()).to.equal(2);
-      const drawn = await page.locator('canvas').first().evaluate((c) => (c as unknown as { toDataURL(): string }).toDataURL().length);
+      const drawn = await page
+        .locator('canvas')
+        .first()
+        .evaluate((c) => (c as unknown as { toDataURL(): string }).toDataURL().length);
       expect(drawn).to.be.greaterThan(5000); // a blank canvas encodes to a few hundred bytes
       expect(await page.getByTestId('top-rules').innerText()).to.contain('filesystem.rm_home');
       await shot(page, 'overview');
@@ -88,7 +103,12 @@ function browserSuite(source: string, setUp: () => Promise<{ home: DashboardHome
       await page.waitForSelector('body[data-ready="true"]');
       const url = new URL(page.url());
       // The default period (the last week of data) stays in the form and so in the URL.
-      expect(Object.fromEntries(url.searchParams)).to.deep.equal({ since: '2026-11-19', until: '2026-11-25', agent: 'codex', action: 'deny' });
+      expect(Object.fromEntries(url.searchParams)).to.deep.equal({
+        since: '2026-11-19',
+        until: '2026-11-25',
+        agent: 'codex',
+        action: 'deny',
+      });
       const filtered = Number(await text(page, 'session-total'));
       expect(filtered).to.be.greaterThan(0).and.lessThan(all);
       const rows = await page.locator('[data-testid="sessions"] tbody tr').allInnerTexts();
@@ -108,12 +128,19 @@ function browserSuite(source: string, setUp: () => Promise<{ home: DashboardHome
       const inSession = home.calls.filter((c) => c.event.session_id === denial.event.session_id);
       expect(await page.locator('[data-testid="timeline"] tbody tr').count()).to.equal(Math.min(inSession.length, 50));
       await shot(page, 'session');
-      await Promise.all([page.waitForURL(/\/calls\//), page.click(`a[href="/calls/${encodeURIComponent(denial.event.id)}"]`)]);
+      await Promise.all([
+        page.waitForURL(/\/calls\//),
+        page.click(`a[href="/calls/${encodeURIComponent(denial.event.id)}"]`),
+      ]);
       await page.waitForSelector('body[data-ready="true"]');
       const rules = await page.getByTestId('rules').first().innerText();
       for (const hit of denial.assessment.evidence.rules) expect(rules).to.contain(hit.rule_id);
-      expect(await page.getByTestId('verdict').innerText()).to.contain('deny').and.contain('agentgov-risk-engine');
-      expect(await page.getByTestId('arguments').innerText()).to.contain(String(Object.values(denial.event.arguments)[0]));
+      expect(await page.getByTestId('verdict').innerText())
+        .to.contain('deny')
+        .and.contain('agentgov-risk-engine');
+      expect(await page.getByTestId('arguments').innerText()).to.contain(
+        String(Object.values(denial.event.arguments)[0]),
+      );
       await shot(page, 'call');
       expect(problems).to.deep.equal([]);
     });
@@ -136,7 +163,10 @@ browserSuite('system.db', async () => {
 browserSuite('PostgreSQL team store', async () => {
   const cluster: PostgresCluster = await startPostgres();
   const url = await cluster.createDatabase('dashboard_browser');
-  const home = makeDashboardHome(2000, `plugins:\n  - plugin: '@agentgov/plugin-sink-postgres'\n    options:\n      url: '${url}'\n`);
+  const home = makeDashboardHome(
+    2000,
+    `plugins:\n  - plugin: '@agentgov/plugin-sink-postgres'\n    options:\n      url: '${url}'\n`,
+  );
   const sink = createPostgresSink({ url }, home.root);
   const records = recordedOutbox(home.db);
   for (let i = 0; i < records.length; i += 500) await sink.writeBatch(records.slice(i, i + 500));

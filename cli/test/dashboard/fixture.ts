@@ -1,7 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GovernanceDb, type OutboxRecord } from '@agentgov/core';
-import { generateGovernanceData, isolatedEnv, makeTempDir, recordGeneratedCalls, type GeneratedCall } from '@agentgov/core/testing';
+import {
+  generateGovernanceData,
+  isolatedEnv,
+  makeTempDir,
+  recordGeneratedCalls,
+  type GeneratedCall,
+} from '@agentgov/core/testing';
 import Database from 'better-sqlite3';
 import { startDaemon, type Daemon } from '../support/daemon.js';
 
@@ -99,7 +105,13 @@ export function recordedOutbox(db: string): OutboxRecord[] {
       },
       kind: r['kind'] as OutboxRecord['kind'],
       ...(r['verdict']
-        ? { verdict: { decision: r['verdict'] as 'allow' | 'ask' | 'deny', reason: String(r['verdict_reason'] ?? ''), decided_by: String(r['decided_by'] ?? '') } }
+        ? {
+            verdict: {
+              decision: r['verdict'] as 'allow' | 'ask' | 'deny',
+              reason: String(r['verdict_reason'] ?? ''),
+              decided_by: String(r['decided_by'] ?? ''),
+            },
+          }
         : {}),
       assessed_at: String(r['created_at']),
     }));

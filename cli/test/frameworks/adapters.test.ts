@@ -13,7 +13,8 @@ import { runCli } from '../support/cli-process.js';
 import { startDaemon } from '../support/daemon.js';
 
 const require = createRequire(import.meta.url);
-const fixtures = (pkg: string): string => join(dirname(require.resolve(`@agentgov/plugin-framework-${pkg}/package.json`)), 'test', 'fixtures');
+const fixtures = (pkg: string): string =>
+  join(dirname(require.resolve(`@agentgov/plugin-framework-${pkg}/package.json`)), 'test', 'fixtures');
 
 interface Case {
   adapter: string;
@@ -42,7 +43,16 @@ const CASES: Case[] = [
     tools: ['shell', 'read', 'edit', 'mcp', 'fetch', 'search', 'shell'],
     cwd: '/work/shop',
     appendTo: '-work-shop/7d3c2a10-5b1e-4c9a-9f00-1a2b3c4d5e6f.jsonl',
-    newLine: JSON.stringify({ type: 'assistant', sessionId: '7d3c2a10-5b1e-4c9a-9f00-1a2b3c4d5e6f', timestamp: '2026-11-21T09:01:00.000Z', cwd: '/work/shop', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_99', name: 'Bash', input: { command: 'git status' } }] } }),
+    newLine: JSON.stringify({
+      type: 'assistant',
+      sessionId: '7d3c2a10-5b1e-4c9a-9f00-1a2b3c4d5e6f',
+      timestamp: '2026-11-21T09:01:00.000Z',
+      cwd: '/work/shop',
+      message: {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_99', name: 'Bash', input: { command: 'git status' } }],
+      },
+    }),
   },
   {
     adapter: 'codex',
@@ -54,7 +64,16 @@ const CASES: Case[] = [
     tools: ['shell', 'shell', 'edit', 'mcp', 'shell'],
     cwd: '/work/api',
     appendTo: '2026/11/21/rollout-2026-11-21T10-00-00-0199a0c4-7e21-7b30-9c1d-5e6f7a8b9c0d.jsonl',
-    newLine: JSON.stringify({ timestamp: '2026-11-21T10:01:00.000Z', type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['git', 'status'] }), call_id: 'call_k99' } }),
+    newLine: JSON.stringify({
+      timestamp: '2026-11-21T10:01:00.000Z',
+      type: 'response_item',
+      payload: {
+        type: 'function_call',
+        name: 'shell',
+        arguments: JSON.stringify({ command: ['git', 'status'] }),
+        call_id: 'call_k99',
+      },
+    }),
   },
   {
     adapter: 'gemini-cli',
@@ -66,7 +85,21 @@ const CASES: Case[] = [
     tools: ['write', 'shell', 'read', 'edit', 'mcp', 'fetch', 'shell'],
     cwd: '/work/webshop',
     appendTo: 'webshop/chats/session-2026-11-21T11-00-7e3f0a12.jsonl',
-    newLine: JSON.stringify({ id: 'm99', timestamp: '2026-11-21T11:01:00.000Z', type: 'gemini', content: '', toolCalls: [{ id: 'run_shell_command-99', name: 'run_shell_command', args: { command: 'git status' }, status: 'executing', timestamp: '2026-11-21T11:01:00.000Z' }] }),
+    newLine: JSON.stringify({
+      id: 'm99',
+      timestamp: '2026-11-21T11:01:00.000Z',
+      type: 'gemini',
+      content: '',
+      toolCalls: [
+        {
+          id: 'run_shell_command-99',
+          name: 'run_shell_command',
+          args: { command: 'git status' },
+          status: 'executing',
+          timestamp: '2026-11-21T11:01:00.000Z',
+        },
+      ],
+    }),
   },
   {
     adapter: 'cursor',
@@ -77,8 +110,16 @@ const CASES: Case[] = [
     skipped: 'skipped: 3 (malformed_json: 1, unknown_block_type: 1, unknown_line_type: 1)',
     tools: ['shell', 'read', 'edit', 'mcp', 'search', 'fetch', 'shell', 'search'],
     cwd: '/work/studio',
-    appendTo: 'work-studio/agent-transcripts/9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d/9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d.jsonl',
-    newLine: JSON.stringify({ role: 'assistant', message: { content: [{ type: 'tool_use', name: 'Shell', input: { command: 'git status', working_directory: '/work/studio' } }] } }),
+    appendTo:
+      'work-studio/agent-transcripts/9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d/9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d.jsonl',
+    newLine: JSON.stringify({
+      role: 'assistant',
+      message: {
+        content: [
+          { type: 'tool_use', name: 'Shell', input: { command: 'git status', working_directory: '/work/studio' } },
+        ],
+      },
+    }),
   },
   {
     adapter: 'copilot-cli',
@@ -90,7 +131,13 @@ const CASES: Case[] = [
     tools: ['shell', 'read', 'edit', 'mcp', 'fetch', 'shell'],
     cwd: '/work/notes',
     appendTo: '5c1d9e2f-3a4b-4c5d-8e6f-7a8b9c0d1e2f/events.jsonl',
-    newLine: JSON.stringify({ type: 'tool.execution_start', data: { toolCallId: 'tc_99', toolName: 'bash', arguments: { command: 'git status' } }, id: 'e-99', timestamp: '2026-11-21T12:01:00.000Z', parentId: null }),
+    newLine: JSON.stringify({
+      type: 'tool.execution_start',
+      data: { toolCallId: 'tc_99', toolName: 'bash', arguments: { command: 'git status' } },
+      id: 'e-99',
+      timestamp: '2026-11-21T12:01:00.000Z',
+      parentId: null,
+    }),
   },
 ];
 
@@ -99,7 +146,13 @@ interface JsonlRecord {
   assessment: { action: string };
 }
 
-const PACKAGES: Record<string, string> = { 'claude-code': 'claude-code', codex: 'codex', 'gemini-cli': 'gemini-cli', cursor: 'cursor', 'copilot-cli': 'copilot-cli' };
+const PACKAGES: Record<string, string> = {
+  'claude-code': 'claude-code',
+  codex: 'codex',
+  'gemini-cli': 'gemini-cli',
+  cursor: 'cursor',
+  'copilot-cli': 'copilot-cli',
+};
 
 describe('framework adapters through the CLI', function () {
   this.timeout(180000);
@@ -109,18 +162,27 @@ describe('framework adapters through the CLI', function () {
       const home = makeTempDir();
       const output = join(home, 'records.jsonl');
       const captures = join(fixtures(PACKAGES[c.adapter]!), c.captures);
-      const result = await runCli(['replay', captures, '--adapter', c.adapter, '--output', output], { env: isolatedEnv(home) });
+      const result = await runCli(['replay', captures, '--adapter', c.adapter, '--output', output], {
+        env: isolatedEnv(home),
+      });
       expect(result.code, result.stderr).to.equal(0);
-      expect(result.stderr).to.contain(`replayed ${c.files} file(s) with ${c.adapter}: ${c.events} new event(s), 0 already recorded`);
+      expect(result.stderr).to.contain(
+        `replayed ${c.files} file(s) with ${c.adapter}: ${c.events} new event(s), 0 already recorded`,
+      );
       expect(result.stderr).to.contain(c.skipped);
-      const records = readFileSync(output, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as JsonlRecord);
+      const records = readFileSync(output, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as JsonlRecord);
       expect(records.map((r) => r.event.canonical_tool)).to.deep.equal(c.tools);
       expect(records.every((r) => r.event.framework === c.adapter)).to.equal(true);
       expect(records.some((r) => r.event.cwd === c.cwd)).to.equal(true);
       const wipe = records.filter((r) => r.event.arguments['command'] === 'rm -rf ~');
       expect(wipe.map((r) => r.assessment.action)).to.deep.equal(['deny']);
       const again = await runCli(['replay', captures, '--adapter', c.adapter], { env: isolatedEnv(home) });
-      expect(again.stderr, 'ids are stable: a second replay records nothing new').to.contain(`: 0 new event(s), ${c.events} already recorded`);
+      expect(again.stderr, 'ids are stable: a second replay records nothing new').to.contain(
+        `: 0 new event(s), ${c.events} already recorded`,
+      );
     });
   }
 
@@ -135,12 +197,17 @@ describe('framework adapters through the CLI', function () {
     }
     const env = isolatedEnv(home);
     const detected = await runCli(['detect', '--json-output'], { env });
-    expect((JSON.parse(detected.stdout) as { name: string }[]).map((d) => d.name)).to.include.members(CASES.map((c) => c.adapter));
+    expect((JSON.parse(detected.stdout) as { name: string }[]).map((d) => d.name)).to.include.members(
+      CASES.map((c) => c.adapter),
+    );
 
     const count = (): Record<string, number> => {
       const db = new Database(join(agentgov, 'system.db'), { readonly: true });
       try {
-        const rows = db.prepare('select framework, count(*) as n from events group by framework').all() as { framework: string; n: number }[];
+        const rows = db.prepare('select framework, count(*) as n from events group by framework').all() as {
+          framework: string;
+          n: number;
+        }[];
         return Object.fromEntries(rows.map((r) => [r.framework, r.n]));
       } finally {
         db.close();
@@ -160,7 +227,10 @@ describe('framework adapters through the CLI', function () {
       }
     };
 
-    const watch = startDaemon(['watch', '--no-score', '--frameworks', CASES.map((c) => c.adapter).join(',')], { env, cwd: home });
+    const watch = startDaemon(['watch', '--no-score', '--frameworks', CASES.map((c) => c.adapter).join(',')], {
+      env,
+      cwd: home,
+    });
     try {
       await watch.waitFor(/watching /);
       const initial = Object.fromEntries(CASES.map((c) => [c.adapter, c.events]));

@@ -35,19 +35,41 @@ function geminiRecording(root: string, project: string, at: number, commands: st
   writeFileSync(join(dir, '.project_root'), project);
   const file = join(dir, 'chats', `session-2026-11-26T10-41-${SESSION.slice(0, 8)}.jsonl`);
   const iso = (ms: number) => new Date(at + ms).toISOString();
-  const lines: unknown[] = [{ sessionId: SESSION, projectHash: 'cf26', startTime: iso(0), lastUpdated: iso(0), kind: 'main' }];
+  const lines: unknown[] = [
+    { sessionId: SESSION, projectHash: 'cf26', startTime: iso(0), lastUpdated: iso(0), kind: 'main' },
+  ];
   commands.forEach((command, i) => {
     const id = `run_shell_command__run_shell_command_${at + i}_0`;
     const result = [{ functionResponse: { id, name: 'run_shell_command', response: { output: 'ok' } } }];
-    lines.push({ id: `m${i}`, timestamp: iso(i * 1000 + 40), type: 'gemini', content: '', toolCalls: [{ id, name: 'run_shell_command', args: { command }, result, status: 'success', timestamp: iso(i * 1000 + 40) }] });
+    lines.push({
+      id: `m${i}`,
+      timestamp: iso(i * 1000 + 40),
+      type: 'gemini',
+      content: '',
+      toolCalls: [
+        { id, name: 'run_shell_command', args: { command }, result, status: 'success', timestamp: iso(i * 1000 + 40) },
+      ],
+    });
   });
   writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
   return file;
 }
 
 async function gate(home: { root: string; env: NodeJS.ProcessEnv; project: string }, command: string): Promise<void> {
-  const payload = { session_id: SESSION, transcript_path: '', cwd: home.project, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command } };
-  const result = await runCli(['gate', '--stdin', '--format', 'gemini-cli'], { env: home.env, cwd: home.project, input: JSON.stringify(payload) });
+  const payload = {
+    session_id: SESSION,
+    transcript_path: '',
+    cwd: home.project,
+    hook_event_name: 'BeforeTool',
+    timestamp: new Date().toISOString(),
+    tool_name: 'run_shell_command',
+    tool_input: { command },
+  };
+  const result = await runCli(['gate', '--stdin', '--format', 'gemini-cli'], {
+    env: home.env,
+    cwd: home.project,
+    input: JSON.stringify(payload),
+  });
   expect(result.code, result.stderr).to.equal(0);
 }
 
@@ -65,12 +87,18 @@ describe('one event per tool call when the hook has no call id (gemini-cli throu
     const at = Date.now();
     for (const command of COMMANDS) await gate(home, command);
     const recording = geminiRecording(home.root, home.project, at, COMMANDS);
-    const once = await runCli(['watch', '--once', '--no-score', '--frameworks', 'gemini-cli'], { env: home.env, cwd: home.root });
+    const once = await runCli(['watch', '--once', '--no-score', '--frameworks', 'gemini-cli'], {
+      env: home.env,
+      cwd: home.root,
+    });
     expect(once.code, once.stderr).to.equal(0);
     const db = await status(home.env, home.root);
     expect(db).to.deep.include({ events: 3, sessions: 1 });
     expect(db.assessments.gate_decisions).to.equal(3);
-    const replay = await runCli(['replay', recording, '--adapter', 'gemini-cli', '--output', join(home.root, 'out.jsonl')], { env: home.env, cwd: home.root });
+    const replay = await runCli(
+      ['replay', recording, '--adapter', 'gemini-cli', '--output', join(home.root, 'out.jsonl')],
+      { env: home.env, cwd: home.root },
+    );
     expect(replay.code, replay.stderr).to.equal(0);
     expect(replay.stderr).to.match(/0 new event\(s\), 3 already recorded/);
     expect((await status(home.env, home.root)).events).to.equal(3);
@@ -80,11 +108,17 @@ describe('one event per tool call when the hook has no call id (gemini-cli throu
     const home = makeHome();
     const at = Date.now();
     const recording = geminiRecording(home.root, home.project, at, COMMANDS);
-    const replay = await runCli(['replay', recording, '--adapter', 'gemini-cli', '--output', join(home.root, 'out.jsonl')], { env: home.env, cwd: home.root });
+    const replay = await runCli(
+      ['replay', recording, '--adapter', 'gemini-cli', '--output', join(home.root, 'out.jsonl')],
+      { env: home.env, cwd: home.root },
+    );
     expect(replay.code, replay.stderr).to.equal(0);
     expect(replay.stderr).to.match(/3 new event\(s\)/);
     for (const command of COMMANDS) await gate(home, command);
-    const once = await runCli(['watch', '--once', '--no-score', '--frameworks', 'gemini-cli'], { env: home.env, cwd: home.root });
+    const once = await runCli(['watch', '--once', '--no-score', '--frameworks', 'gemini-cli'], {
+      env: home.env,
+      cwd: home.root,
+    });
     expect(once.code, once.stderr).to.equal(0);
     const db = await status(home.env, home.root);
     expect(db).to.deep.include({ events: 3, sessions: 1 });

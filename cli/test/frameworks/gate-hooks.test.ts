@@ -33,7 +33,9 @@ interface HookCase {
 }
 
 const groupCommands = (settings: Json, event: string): string[] =>
-  ((settings['hooks'] as Record<string, { hooks: { command: string }[] }[]>)[event] ?? []).flatMap((g) => g.hooks.map((h) => h.command));
+  ((settings['hooks'] as Record<string, { hooks: { command: string }[] }[]>)[event] ?? []).flatMap((g) =>
+    g.hooks.map((h) => h.command),
+  );
 const parsed = (stdout: string): Json => (stdout.trim() === '' ? {} : (JSON.parse(stdout) as Json));
 
 const CASES: HookCase[] = [
@@ -41,29 +43,67 @@ const CASES: HookCase[] = [
     adapter: 'claude-code',
     settings: '.claude/settings.local.json',
     commands: (s) => groupCommands(s, 'PreToolUse'),
-    payload: (cwd, command, n) => ({ session_id: 'cc-1', transcript_path: join(cwd, 't.jsonl'), cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `toolu_${n}` }),
-    decision: (stdout) => (parsed(stdout)['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] as string | undefined,
+    payload: (cwd, command, n) => ({
+      session_id: 'cc-1',
+      transcript_path: join(cwd, 't.jsonl'),
+      cwd,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command },
+      tool_use_id: `toolu_${n}`,
+    }),
+    decision: (stdout) =>
+      (parsed(stdout)['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] as string | undefined,
   },
   {
     adapter: 'codex',
     settings: '.codex/hooks.json',
     commands: (s) => groupCommands(s, 'PreToolUse'),
-    payload: (cwd, command, n) => ({ session_id: 'cx-1', transcript_path: null, cwd, hook_event_name: 'PreToolUse', model: 'gpt-5-codex', turn_id: '1', tool_name: 'Bash', tool_use_id: `call_${n}`, tool_input: { command } }),
-    decision: (stdout) => (parsed(stdout)['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] as string | undefined,
+    payload: (cwd, command, n) => ({
+      session_id: 'cx-1',
+      transcript_path: null,
+      cwd,
+      hook_event_name: 'PreToolUse',
+      model: 'gpt-5-codex',
+      turn_id: '1',
+      tool_name: 'Bash',
+      tool_use_id: `call_${n}`,
+      tool_input: { command },
+    }),
+    decision: (stdout) =>
+      (parsed(stdout)['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] as string | undefined,
   },
   {
     adapter: 'gemini-cli',
     settings: '.gemini/settings.json',
     userScope: true,
     commands: (s) => groupCommands(s, 'BeforeTool'),
-    payload: (cwd, command) => ({ session_id: 'gm-1', transcript_path: '', cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command, description: 'run' } }),
+    payload: (cwd, command) => ({
+      session_id: 'gm-1',
+      transcript_path: '',
+      cwd,
+      hook_event_name: 'BeforeTool',
+      timestamp: new Date().toISOString(),
+      tool_name: 'run_shell_command',
+      tool_input: { command, description: 'run' },
+    }),
     decision: (stdout) => parsed(stdout)['decision'] as string | undefined,
   },
   {
     adapter: 'cursor',
     settings: '.cursor/hooks.json',
-    commands: (s) => ['beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile'].flatMap((e) => ((s['hooks'] as Record<string, { command: string }[]>)[e] ?? []).map((h) => h.command)),
-    payload: (cwd, command, n) => ({ conversation_id: 'cu-1', generation_id: `g-${n}`, hook_event_name: 'beforeShellExecution', workspace_roots: [cwd], command, cwd }),
+    commands: (s) =>
+      ['beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile'].flatMap((e) =>
+        ((s['hooks'] as Record<string, { command: string }[]>)[e] ?? []).map((h) => h.command),
+      ),
+    payload: (cwd, command, n) => ({
+      conversation_id: 'cu-1',
+      generation_id: `g-${n}`,
+      hook_event_name: 'beforeShellExecution',
+      workspace_roots: [cwd],
+      command,
+      cwd,
+    }),
     decision: (stdout) => parsed(stdout)['permission'] as string | undefined,
   },
   {
@@ -71,13 +111,23 @@ const CASES: HookCase[] = [
     settings: '.copilot/hooks/agentgov.json',
     userScope: true,
     commands: (s) => ((s['hooks'] as Record<string, { bash: string }[]>)['preToolUse'] ?? []).map((h) => h.bash),
-    payload: (cwd, command) => ({ timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: JSON.stringify({ command, description: 'run' }) }),
+    payload: (cwd, command) => ({
+      timestamp: Date.now(),
+      cwd,
+      toolName: 'bash',
+      toolArgs: JSON.stringify({ command, description: 'run' }),
+    }),
     decision: (stdout) => parsed(stdout)['permissionDecision'] as string | undefined,
   },
 ];
 
 /** Runs a hook command the way the agent does: `bash -c`, the payload on stdin. */
-function runHook(command: string, payload: Json, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runHook(
+  command: string,
+  payload: Json,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', command], { env, cwd });
     let stdout = '';
@@ -108,7 +158,9 @@ describe('framework gate hooks: init writes them, the written command blocks in 
     for (const c of CASES) {
       const init = await runCli(['init', c.adapter, '--project', home.project], { env: home.env, cwd: home.root });
       expect(init.code, `${c.adapter}: ${init.stderr}`).to.equal(0);
-      const commands = c.commands(JSON.parse(readFileSync(join(c.userScope ? home.root : home.project, c.settings), 'utf8')) as Json);
+      const commands = c.commands(
+        JSON.parse(readFileSync(join(c.userScope ? home.root : home.project, c.settings), 'utf8')) as Json,
+      );
       expect(new Set(commands).size, `${c.adapter}: one command`).to.equal(1);
       expect(init.stdout, `${c.adapter}: init prints what it wrote`).to.contain(commands[0]!);
       expect(commands[0]).to.match(new RegExp(`gate --stdin --format ${c.adapter}$`));
@@ -126,7 +178,9 @@ describe('framework gate hooks: init writes them, the written command blocks in 
         expect(wipe.stdout, `${c.adapter}: decided by the running pipeline`).to.not.contain('could not get a verdict');
         const list = await runHook(command, c.payload(home.project, 'ls', (n += 1)), home.env, home.project);
         expect(list.code, `${c.adapter}: ${list.stderr}`).to.equal(0);
-        expect(c.decision(list.stdout, list.code), `${c.adapter} ls grants nothing: ${list.stdout}`).to.equal(undefined);
+        expect(c.decision(list.stdout, list.code), `${c.adapter} ls grants nothing: ${list.stdout}`).to.equal(
+          undefined,
+        );
       }
     } finally {
       expect(await watch.stop('SIGTERM')).to.equal(0);
@@ -166,14 +220,20 @@ describe('framework gate hooks: init writes them, the written command blocks in 
       'copilot-cli': '.github/mcp.json',
     };
     for (const [adapter, relative] of Object.entries(files)) {
-      const first = await runCli(['init', adapter, '--mcp', '--scope', 'project', '--project', home.project], { env: home.env });
+      const first = await runCli(['init', adapter, '--mcp', '--scope', 'project', '--project', home.project], {
+        env: home.env,
+      });
       expect(first.code, `${adapter}: ${first.stderr}`).to.equal(0);
       const text = readFileSync(join(home.project, relative), 'utf8');
       const doc = (relative.endsWith('.toml') ? parseToml(text) : JSON.parse(text)) as Json;
-      const server = ((doc['mcpServers'] ?? doc['mcp_servers']) as Record<string, { command: string; args: string[] }>)['agentgov']!;
+      const server = ((doc['mcpServers'] ?? doc['mcp_servers']) as Record<string, { command: string; args: string[] }>)[
+        'agentgov'
+      ]!;
       expect(server.args.slice(1)).to.deep.equal(['serve', '--repo', home.project]);
       expect(server.args[0]).to.match(/\/bin\/agentgov\.js$/);
-      const again = await runCli(['init', adapter, '--mcp', '--scope', 'project', '--project', home.project], { env: home.env });
+      const again = await runCli(['init', adapter, '--mcp', '--scope', 'project', '--project', home.project], {
+        env: home.env,
+      });
       expect(again.stdout, adapter).to.contain('nothing changed');
       expect(readFileSync(join(home.project, relative), 'utf8')).to.equal(text);
     }
@@ -188,17 +248,27 @@ describe('framework gate hooks: init writes them, the written command blocks in 
     writeFileSync(join(home.project, 'app.ts'), 'export function hello(): string {\n  return "hi";\n}\n');
     const hook = await runCli(['init', 'agentx-code', '--project', home.project], { env: home.env });
     expect(hook.code, hook.stderr).to.equal(0);
-    expect(hook.stdout).to.contain(`register the MCP server: agentgov init agentx-code --mcp --project ${home.project}`);
+    expect(hook.stdout).to.contain(
+      `register the MCP server: agentgov init agentx-code --mcp --project ${home.project}`,
+    );
     const registered = await runCli(['init', 'agentx-code', '--mcp', '--project', home.project], { env: home.env });
     expect(registered.code, registered.stderr).to.equal(0);
     const settings = JSON.parse(readFileSync(join(home.project, '.agentx', 'settings.json'), 'utf8')) as Json;
     // the gate hook and the MCP server share the settings file: registering kept the hook
     expect(groupCommands(settings, 'PreToolUse')).to.have.length(1);
-    const server = (settings['mcpServers'] as Record<string, { type: string; command: string; args: string[] }>)['agentgov']!;
+    const server = (settings['mcpServers'] as Record<string, { type: string; command: string; args: string[] }>)[
+      'agentgov'
+    ]!;
     expect(server.type).to.equal('stdio');
     expect(server.args.slice(1)).to.deep.equal(['serve', '--repo', home.project]);
     // started exactly as the agent starts it: the registered command and arguments, from another directory
-    const transport = new StdioClientTransport({ command: server.command, args: server.args, cwd: home.root, env: home.env as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      cwd: home.root,
+      env: home.env as Record<string, string>,
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
     const client = new Client({ name: 'agentx-code', version: '0.0.0' });
@@ -214,9 +284,13 @@ describe('framework gate hooks: init writes them, the written command blocks in 
     } finally {
       await client.close();
     }
-    const user = await runCli(['init', 'agentx-code', '--mcp', '--scope', 'user', '--project', home.project], { env: home.env });
+    const user = await runCli(['init', 'agentx-code', '--mcp', '--scope', 'user', '--project', home.project], {
+      env: home.env,
+    });
     expect(user.code, user.stderr).to.equal(0);
     const userSettings = JSON.parse(readFileSync(join(home.root, '.agentx', 'settings.json'), 'utf8')) as Json;
-    expect((userSettings['mcpServers'] as Record<string, { args: string[] }>)['agentgov']!.args.slice(1)).to.deep.equal(['serve']);
+    expect((userSettings['mcpServers'] as Record<string, { args: string[] }>)['agentgov']!.args.slice(1)).to.deep.equal(
+      ['serve'],
+    );
   });
 });

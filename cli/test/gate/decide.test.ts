@@ -7,7 +7,12 @@ const assessment = (action: Assessment['action'], score = 60): Assessment => ({
   level: score >= 75 ? 'critical' : score >= 50 ? 'high' : 'low',
   action,
   reason_code: action === 'allow' ? 'no_risk_detected' : 'recursive_delete',
-  evidence: { rules: action === 'allow' ? [] : [{ rule_id: 'shell.rm_recursive', score, reason_code: 'recursive_delete', subject: 'rm -rf /' }] },
+  evidence: {
+    rules:
+      action === 'allow'
+        ? []
+        : [{ rule_id: 'shell.rm_recursive', score, reason_code: 'recursive_delete', subject: 'rm -rf /' }],
+  },
 });
 
 describe('gate/decide', () => {
@@ -18,11 +23,14 @@ describe('gate/decide', () => {
     ['deny', 'deny'],
   ];
   for (const [action, decision] of table) {
-    it(`an assessment whose action is ${action} gives ${decision}`, () => expect(verdictFromAssessment(assessment(action)).decision).to.equal(decision));
+    it(`an assessment whose action is ${action} gives ${decision}`, () =>
+      expect(verdictFromAssessment(assessment(action)).decision).to.equal(decision));
   }
 
   it('the reason names the reason code, the level, the score and the rule with its subject', () => {
-    expect(verdictFromAssessment(assessment('deny', 95)).reason).to.equal('agentgov: deny (recursive_delete, risk critical 95/100); matched shell.rm_recursive on `rm -rf /`');
+    expect(verdictFromAssessment(assessment('deny', 95)).reason).to.equal(
+      'agentgov: deny (recursive_delete, risk critical 95/100); matched shell.rm_recursive on `rm -rf /`',
+    );
   });
 
   function decider(gateVerdict?: GateVerdict) {
@@ -35,17 +43,34 @@ describe('gate/decide', () => {
       emit: async (r) => emitted.push(r),
       defaultCwd: '/work',
     });
-    return { decide: (input: Parameters<typeof decider.decide>[0]) => decider.decide(input), drain: () => decider.drain(), recorded, emitted };
+    return {
+      decide: (input: Parameters<typeof decider.decide>[0]) => decider.decide(input),
+      drain: () => decider.drain(),
+      recorded,
+      emitted,
+    };
   }
 
   it('records and emits each decision; a hook payload keeps the transcript id of its tool call', async () => {
     const { decide, drain, recorded, emitted } = decider();
-    const result = await decide({ framework: 'agentx-code', session_id: 's1', tool_name: 'Bash', arguments: { command: 'rm -rf /' }, tool_use_id: 'tu9', cwd: '/p' });
+    const result = await decide({
+      framework: 'agentx-code',
+      session_id: 's1',
+      tool_name: 'Bash',
+      arguments: { command: 'rm -rf /' },
+      tool_use_id: 'tu9',
+      cwd: '/p',
+    });
     await drain();
     expect(result.event_id).to.equal('agentx-code:s1:tu9');
     expect(result.verdict.decision).to.equal('deny');
     expect(recorded).to.have.length(1);
-    expect(recorded[0]!.event).to.include({ id: 'agentx-code:s1:tu9', framework: 'agentx-code', canonical_tool: 'shell', cwd: '/p' });
+    expect(recorded[0]!.event).to.include({
+      id: 'agentx-code:s1:tu9',
+      framework: 'agentx-code',
+      canonical_tool: 'shell',
+      cwd: '/p',
+    });
     expect(emitted.map((r) => r.event.id)).to.deep.equal(['agentx-code:s1:tu9']);
   });
 
@@ -86,10 +111,26 @@ describe('gate/decide: system.db records the verdict the agent actually got (rea
       timeout: { ms: 150, onUnavailable: 'ask' },
     });
     const socket = join(makeTempDir('late-'), 'g.sock');
-    const server = new GateServer({ socketPath: socket, token: 'tok', logger: silentLogger, decide: (input, context) => decider.decide(input, context) });
+    const server = new GateServer({
+      socketPath: socket,
+      token: 'tok',
+      logger: silentLogger,
+      decide: (input, context) => decider.decide(input, context),
+    });
     await server.listen();
     try {
-      const reply = await requestDecision({ socket, token: 'tok', pid: 1, started_at: '', config_file: null, gate: { on_unavailable: 'ask', timeout_ms: 150 } }, { framework: 'gate', session_id: 's', tool_name: 'Bash', arguments: { command: 'rm -rf ~' } }, 150);
+      const reply = await requestDecision(
+        {
+          socket,
+          token: 'tok',
+          pid: 1,
+          started_at: '',
+          config_file: null,
+          gate: { on_unavailable: 'ask', timeout_ms: 150 },
+        },
+        { framework: 'gate', session_id: 's', tool_name: 'Bash', arguments: { command: 'rm -rf ~' } },
+        150,
+      );
       expect(reply).to.have.property('failure', 'timeout');
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(recorded).to.have.length(1);
@@ -110,7 +151,10 @@ describe('gate/decide: system.db records the verdict the agent actually got (rea
       defaultCwd: '/work',
       timeout: { ms: 5000, onUnavailable: 'ask' },
     });
-    await decider.decide({ framework: 'gate', session_id: 's', tool_name: 'Bash', arguments: { command: 'rm -rf ~' } }, { receivedAt: Date.now(), clientGone: () => false });
+    await decider.decide(
+      { framework: 'gate', session_id: 's', tool_name: 'Bash', arguments: { command: 'rm -rf ~' } },
+      { receivedAt: Date.now(), clientGone: () => false },
+    );
     expect(recorded[0]!.verdict).to.include({ decision: 'deny', decided_by: 'risk-assessment' });
   });
 });

@@ -48,7 +48,11 @@ describe('fail-open paths of the gate (the real binary, user + project config)',
 
   describe('MCP arguments: lists are read like objects', () => {
     it('a command in a list inside a list is judged (`{"steps":[[{"command":"rm -rf ~"}]]}` was allowed)', async () => {
-      const out = await gate({ tool_name: 'mcp__batch__run', tool_input: { steps: [[{ command: 'rm -rf ~' }]] }, session_id: 's' });
+      const out = await gate({
+        tool_name: 'mcp__batch__run',
+        tool_input: { steps: [[{ command: 'rm -rf ~' }]] },
+        session_id: 's',
+      });
       expect(out.verdict.decision).to.equal('deny');
       expect(out.assessment?.reason_code).to.equal('destructive_delete_critical');
     });
@@ -69,13 +73,35 @@ describe('fail-open paths of the gate (the real binary, user + project config)',
         socketPath: socket,
         token: 'tok',
         logger: silentLogger,
-        decide: async () => ({ event_id: 'e', verdict: { decision: 'allow', reason: 'from the socket', decided_by: 'test' }, assessment: { score: 0, level: 'low', action: 'allow', reason_code: 'no_risk_detected', evidence: { rules: [] } } }),
+        decide: async () => ({
+          event_id: 'e',
+          verdict: { decision: 'allow', reason: 'from the socket', decided_by: 'test' },
+          assessment: {
+            score: 0,
+            level: 'low',
+            action: 'allow',
+            reason_code: 'no_risk_detected',
+            evidence: { rules: [] },
+          },
+        }),
       });
       await server.listen();
       try {
-        writeEndpointFile({ socket, token: 'tok', pid: process.pid, started_at: '', config_file: null, gate: { on_unavailable: 'allow', timeout_ms: 3000 } }, env);
+        writeEndpointFile(
+          {
+            socket,
+            token: 'tok',
+            pid: process.pid,
+            started_at: '',
+            config_file: null,
+            gate: { on_unavailable: 'allow', timeout_ms: 3000 },
+          },
+          env,
+        );
         const depth = 200_000;
-        const out = await gate(`{"tool_name":"mcp__odd__tool","session_id":"s","tool_input":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`);
+        const out = await gate(
+          `{"tool_name":"mcp__odd__tool","session_id":"s","tool_input":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`,
+        );
         expect(out.verdict.decision).to.equal('ask');
         expect(out.assessment?.reason_code).to.equal('command_unreadable');
       } finally {
@@ -84,7 +110,12 @@ describe('fail-open paths of the gate (the real binary, user + project config)',
     });
 
     it('an ordinary list of paths is still allowed', async () => {
-      const out = await gate({ tool_name: 'mcp__fs__read_files', tool_input: { requests: [[{ path: 'src/a.ts' }], [{ path: 'README.md' }]] }, session_id: 's', cwd: project });
+      const out = await gate({
+        tool_name: 'mcp__fs__read_files',
+        tool_input: { requests: [[{ path: 'src/a.ts' }], [{ path: 'README.md' }]] },
+        session_id: 's',
+        cwd: project,
+      });
       expect(out.verdict.decision).to.equal('allow');
     });
   });
@@ -99,14 +130,20 @@ describe('fail-open paths of the gate (the real binary, user + project config)',
       const benign = await gate({ tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's' });
       expect(benign.verdict.decision).to.equal('ask');
       // In the agent's own hook format too.
-      const hook = await runCli(['gate', '--stdin'], { env, cwd: project, input: JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf ~' }, session_id: 's' }) });
+      const hook = await runCli(['gate', '--stdin'], {
+        env,
+        cwd: project,
+        input: JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf ~' }, session_id: 's' }),
+      });
       expect(JSON.parse(hook.stdout)).to.have.nested.property('hookSpecificOutput.permissionDecision', 'deny');
     });
 
     it('a rule file that became unreadable after the gate cache was written is not judged from the cache', async () => {
       writeFileSync(join(env['AGENTGOV_HOME']!, 'org-rules.yaml'), 'version: 1\nrules: []\n');
       writeFileSync(userConfig, 'gate:\n  on_unavailable: allow\nrisk:\n  rules: [./org-rules.yaml]\n');
-      expect((await gate({ tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's' })).verdict.decision).to.equal('allow');
+      expect(
+        (await gate({ tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's' })).verdict.decision,
+      ).to.equal('allow');
       rmSync(join(env['AGENTGOV_HOME']!, 'org-rules.yaml'));
       const out = await gate({ tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's' });
       expect(out.verdict.decision).to.equal('ask');
@@ -123,8 +160,20 @@ describe('fail-open paths of the gate (the real binary, user + project config)',
     ];
     for (const prompt of cases) {
       it(`asks for ${JSON.stringify(prompt)} (it was allowed)`, async () => {
-        const payload = { session_id: 'g', transcript_path: '', cwd: project, hook_event_name: 'BeforeTool', timestamp: '2026-11-26T00:00:00Z', tool_name: 'web_fetch', tool_input: { prompt } };
-        const gemini = await runCli(['gate', '--stdin', '--format', 'gemini-cli'], { env, cwd: project, input: JSON.stringify(payload) });
+        const payload = {
+          session_id: 'g',
+          transcript_path: '',
+          cwd: project,
+          hook_event_name: 'BeforeTool',
+          timestamp: '2026-11-26T00:00:00Z',
+          tool_name: 'web_fetch',
+          tool_input: { prompt },
+        };
+        const gemini = await runCli(['gate', '--stdin', '--format', 'gemini-cli'], {
+          env,
+          cwd: project,
+          input: JSON.stringify(payload),
+        });
         const out = JSON.parse(gemini.stdout) as { decision: string; reason: string };
         // Headless Gemini CLI cannot put a question to a person: the gate answers its asks as a deny with the reason.
         expect(out.decision).to.equal('deny');
@@ -135,7 +184,11 @@ describe('fail-open paths of the gate (the real binary, user + project config)',
       });
     }
     it('an ordinary prompt with a version number and a file name is allowed', async () => {
-      const json = await gate({ tool_name: 'web_fetch', tool_input: { prompt: 'Summarise https://docs.python.org/3/ and README.md for v1.2.3' }, session_id: 'g' });
+      const json = await gate({
+        tool_name: 'web_fetch',
+        tool_input: { prompt: 'Summarise https://docs.python.org/3/ and README.md for v1.2.3' },
+        session_id: 'g',
+      });
       expect(json.verdict.decision).to.equal('allow');
     });
   });

@@ -1,4 +1,14 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
@@ -23,7 +33,8 @@ const CLASS_CASES = readFileSync(join(REPO_DIR, 'bench', 'risk', 'classes.jsonl'
 
 type Run = CliResult;
 
-const runBin = (bin: string, input: string, env: NodeJS.ProcessEnv, cwd: string): Promise<Run> => runCli(['gate', '--stdin', '--format', 'json'], { entry: bin, input, env, cwd });
+const runBin = (bin: string, input: string, env: NodeJS.ProcessEnv, cwd: string): Promise<Run> =>
+  runCli(['gate', '--stdin', '--format', 'json'], { entry: bin, input, env, cwd });
 
 interface JsonOutcome {
   verdict: { decision: string; reason: string; decided_by: string };
@@ -42,7 +53,8 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
     project = join(home, 'work', 'app');
     mkdirSync(project, { recursive: true });
   });
-  const input = (command: string) => JSON.stringify({ tool_name: 'Bash', arguments: { command }, session_id: 's', cwd: project });
+  const input = (command: string) =>
+    JSON.stringify({ tool_name: 'Bash', arguments: { command }, session_id: 's', cwd: project });
   const essence = (run: Run) => {
     expect(run.code, run.stderr).to.equal(0);
     const o = JSON.parse(run.stdout) as JsonOutcome;
@@ -50,7 +62,12 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
   };
 
   it('gives the verdicts dist/src gives, on a sample of the risk bench and every class of our own cases', async function () {
-    const sample = [...BENCH_COMMANDS.filter((_, i) => i % 25 === 0), ...CLASS_CASES.filter((_, i) => i % 20 === 0), 'rm -rf ~', 'git status'];
+    const sample = [
+      ...BENCH_COMMANDS.filter((_, i) => i % 25 === 0),
+      ...CLASS_CASES.filter((_, i) => i % 20 === 0),
+      'rm -rf ~',
+      'git status',
+    ];
     expect(sample.length).to.be.greaterThan(30);
     await runBin(BIN, input('ls'), env, project); // writes the gate cache: both sides then take the lean path
     const decisions = new Set<string>();
@@ -75,7 +92,12 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
       const payload = JSON.stringify(format!.probePayload(project));
       const args = ['gate', '--stdin', '--format', name];
       const bundled = await runCli(args, { entry: BIN, input: payload, env, cwd: project });
-      const modules = await runCli(args, { entry: BIN, input: payload, env: { ...env, AGENTGOV_GATE_BUNDLE: '0' }, cwd: project });
+      const modules = await runCli(args, {
+        entry: BIN,
+        input: payload,
+        env: { ...env, AGENTGOV_GATE_BUNDLE: '0' },
+        cwd: project,
+      });
       expect(bundled.stderr, name).to.contain('running from the gate bundle');
       expect([bundled.code, bundled.stdout], name).to.deep.equal([modules.code, modules.stdout]);
       expect(format!.readDecision(bundled.stdout, bundled.code ?? -1), name).to.be.oneOf(['deny', 'ask']);
@@ -92,10 +114,12 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
     for (const entry of ['node_modules', 'rules', 'package.json']) symlinkSync(join(CLI_DIR, entry), join(cli, entry));
     symlinkSync(join(CLI_DIR, 'dist', 'src'), join(cli, 'dist', 'src'));
     copyFileSync(BIN, join(cli, 'bin', 'agentgov.js'));
-    if (options.binManifest !== false) copyFileSync(join(CLI_DIR, 'bin', 'package.json'), join(cli, 'bin', 'package.json'));
+    if (options.binManifest !== false)
+      copyFileSync(join(CLI_DIR, 'bin', 'package.json'), join(cli, 'bin', 'package.json'));
     const real = join(CLI_DIR, 'dist', 'gate-bundle');
     const bundleDir = join(cli, 'dist', 'gate-bundle');
-    for (const file of ['gate.cjs', 'stamp.json', stampOf(real).code_cache]) copyFileSync(join(real, file), join(bundleDir, file));
+    for (const file of ['gate.cjs', 'stamp.json', stampOf(real).code_cache])
+      copyFileSync(join(real, file), join(bundleDir, file));
     rebuildBundle(bundleDir, readFileSync(join(bundleDir, 'gate.cjs'), 'utf8')); // the copy's time in the stamp
     return { bin: join(cli, 'bin', 'agentgov.js'), bundleDir };
   }
@@ -104,7 +128,8 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
     built_from: [string, number, number][];
     code_cache: string;
   }
-  const stampOf = (bundleDir: string): Stamp => JSON.parse(readFileSync(join(bundleDir, 'stamp.json'), 'utf8')) as Stamp;
+  const stampOf = (bundleDir: string): Stamp =>
+    JSON.parse(readFileSync(join(bundleDir, 'stamp.json'), 'utf8')) as Stamp;
 
   /** Replaces the bundle as a build would: its entry in the stamp follows, so the bin takes it for the current one. */
   function rebuildBundle(bundleDir: string, text: string): void {
@@ -112,12 +137,17 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
     writeFileSync(file, text);
     const stamp = stampOf(bundleDir);
     const stat = statSync(file);
-    for (const entry of stamp.built_from) if (entry[0] === './gate.cjs') [entry[1], entry[2]] = [stat.mtimeMs, stat.size];
+    for (const entry of stamp.built_from)
+      if (entry[0] === './gate.cjs') [entry[1], entry[2]] = [stat.mtimeMs, stat.size];
     writeFileSync(join(bundleDir, 'stamp.json'), JSON.stringify(stamp));
   }
 
   const breakages: Array<[string, (bundleDir: string) => void, string]> = [
-    ['a copy of the install runs from its bundle (the checks below are of the copy, not of a missing bundle)', () => undefined, 'running from the gate bundle'],
+    [
+      'a copy of the install runs from its bundle (the checks below are of the copy, not of a missing bundle)',
+      () => undefined,
+      'running from the gate bundle',
+    ],
     [
       'a bundle made from other files than the build is not used: dist/src answers',
       (bundleDir) => {
@@ -129,10 +159,18 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
     ],
     [
       'a bundle changed after it was made is not used: dist/src answers',
-      (bundleDir) => writeFileSync(join(bundleDir, 'gate.cjs'), readFileSync(join(bundleDir, 'gate.cjs'), 'utf8').replace('"use strict";', '"use strict"; ')),
+      (bundleDir) =>
+        writeFileSync(
+          join(bundleDir, 'gate.cjs'),
+          readFileSync(join(bundleDir, 'gate.cjs'), 'utf8').replace('"use strict";', '"use strict"; '),
+        ),
       'no gate bundle made from this build',
     ],
-    ['a bundle that cannot be loaded is not used: dist/src answers', (bundleDir) => rebuildBundle(bundleDir, 'exports.x = ;\n'), 'the gate bundle cannot be loaded'],
+    [
+      'a bundle that cannot be loaded is not used: dist/src answers',
+      (bundleDir) => rebuildBundle(bundleDir, 'exports.x = ;\n'),
+      'the gate bundle cannot be loaded',
+    ],
     [
       'a code cache that is not V8 data is turned down: the bundle answers, and writes a good one',
       (bundleDir) => writeFileSync(join(bundleDir, stampOf(bundleDir).code_cache), Buffer.alloc(4096, 7)),
@@ -155,12 +193,16 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
       const run = await runBin(bin, input('rm -rf ~'), env, project);
       expect(run.stderr).to.contain(trace);
       expect(essence(run).decision).to.equal('deny');
-      expect(readdirSync(bundleDir).filter((name) => name.endsWith('.tmp')), 'no temp file left').to.deep.equal([]);
-      if (trace === 'code cache turned down') expect((await runBin(bin, input('ls'), env, project)).stderr).to.contain('code cache used');
+      expect(
+        readdirSync(bundleDir).filter((name) => name.endsWith('.tmp')),
+        'no temp file left',
+      ).to.deep.equal([]);
+      if (trace === 'code cache turned down')
+        expect((await runBin(bin, input('ls'), env, project)).stderr).to.contain('code cache used');
     });
   }
 
-  it('a code cache is used once written, and another bundle\'s cache never is', async () => {
+  it("a code cache is used once written, and another bundle's cache never is", async () => {
     const { bin, bundleDir } = copyInstall();
     const { code_cache: cache } = stampOf(bundleDir);
     rmSync(join(bundleDir, cache));
@@ -170,7 +212,10 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
     expect(second.stderr).to.contain('code cache used');
     expect(essence(second).decision).to.equal('deny');
     // A rebuilt bundle is named by its own content: the old cache is not its cache.
-    rebuildBundle(bundleDir, readFileSync(join(bundleDir, 'gate.cjs'), 'utf8').replace('"use strict";', '"use strict"; '));
+    rebuildBundle(
+      bundleDir,
+      readFileSync(join(bundleDir, 'gate.cjs'), 'utf8').replace('"use strict";', '"use strict"; '),
+    );
     const stamp = stampOf(bundleDir);
     stamp.code_cache = 'gate-0000000000000000.cache';
     writeFileSync(join(bundleDir, 'stamp.json'), JSON.stringify(stamp));
@@ -190,7 +235,10 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
 
   it('a bundle that breaks while it runs blocks the call (exit 2), never lets it through', async () => {
     const { bin, bundleDir } = copyInstall();
-    rebuildBundle(bundleDir, "exports.gateFormatOf = () => 'json';\nexports.runGateHook = async () => { throw new Error('broken bundle'); };\n");
+    rebuildBundle(
+      bundleDir,
+      "exports.gateFormatOf = () => 'json';\nexports.runGateHook = async () => { throw new Error('broken bundle'); };\n",
+    );
     const run = await runBin(bin, input('ls'), env, project);
     expect(run.code).to.equal(2);
     expect(run.stderr).to.contain('the call is blocked').and.contain('broken bundle');

@@ -24,7 +24,14 @@ describe('gate cache: the lean path assesses like the full engine', () => {
     const project = join(home, 'work', 'app');
     const events: ToolCallEvent[] = [];
     const commands = [...BENCH_COMMANDS, ...CLASS_CASES];
-    commands.forEach((command, index) => events.push({ id: `e${index}`, canonical_tool: 'shell', arguments: { command }, cwd: index % 2 ? project : home } as unknown as ToolCallEvent));
+    commands.forEach((command, index) =>
+      events.push({
+        id: `e${index}`,
+        canonical_tool: 'shell',
+        arguments: { command },
+        cwd: index % 2 ? project : home,
+      } as unknown as ToolCallEvent),
+    );
     for (const [tool, args] of [
       ['read', { file_path: join(home, '.ssh', 'id_rsa') }],
       ['read', { file_path: join(project, 'README.md') }],
@@ -68,14 +75,23 @@ describe('gate cache through the real binary (watch down)', function () {
     mkdirSync(project, { recursive: true });
   });
 
-  async function gate(command: string, tool = 'Bash', args: Record<string, unknown> = { command }): Promise<{ outcome: JsonOutcome; trace: string }> {
+  async function gate(
+    command: string,
+    tool = 'Bash',
+    args: Record<string, unknown> = { command },
+  ): Promise<{ outcome: JsonOutcome; trace: string }> {
     const input = JSON.stringify({ tool_name: tool, arguments: args, session_id: 's', cwd: project });
     const result = await runCli(['gate', '--stdin', '--format', 'json'], { env, cwd: project, input });
     expect(result.code, result.stderr).to.equal(0);
     return { outcome: JSON.parse(result.stdout) as JsonOutcome, trace: result.stderr };
   }
   const cacheFiles = () => readdirSync(gateCacheDir(env)).filter((name) => name.endsWith('.json'));
-  const essence = (o: JsonOutcome) => ({ decision: o.verdict.decision, reason: o.verdict.reason, decided_by: o.verdict.decided_by, assessment: o.assessment });
+  const essence = (o: JsonOutcome) => ({
+    decision: o.verdict.decision,
+    reason: o.verdict.reason,
+    decided_by: o.verdict.decided_by,
+    assessment: o.assessment,
+  });
 
   it('the first call takes the full start and writes a private cache entry; later calls take the lean path with the same verdicts', async () => {
     const cases: [string, string, Record<string, unknown>][] = [
@@ -136,7 +152,8 @@ describe('gate cache through the real binary (watch down)', function () {
 
   it('an edited rule file makes the entry stale: the next call reads the new rule', async () => {
     const rules = join(env['AGENTGOV_HOME']!, 'team-rules.yaml');
-    const rule = (score: number) => `version: 1\nrules:\n  - id: team.no-frobnicate\n    reason_code: team_policy\n    score: ${score}\n    match:\n      command: frobnicate\n`;
+    const rule = (score: number) =>
+      `version: 1\nrules:\n  - id: team.no-frobnicate\n    reason_code: team_policy\n    score: ${score}\n    match:\n      command: frobnicate\n`;
     writeFileSync(rules, rule(30));
     writeFileSync(join(env['AGENTGOV_HOME']!, 'config.yaml'), 'risk:\n  rules: [team-rules.yaml]\n');
     const before = await gate('frobnicate --all');
@@ -162,7 +179,10 @@ describe('gate cache through the real binary (watch down)', function () {
       "export default { name: 'no-echo', apply(hooks) { hooks.gate.tapPromise('no-echo', async (event) => (String(event.arguments.command ?? '').startsWith('echo') ? { decision: 'deny', reason: 'no echo here', decided_by: 'no-echo' } : undefined)); } };\n",
     );
     // A plugin that taps nothing risk-related: not loaded on the lean path.
-    writeFileSync(join(env['AGENTGOV_HOME']!, 'quiet.mjs'), "export default { name: 'quiet', apply(hooks) { hooks.emit.tapPromise('quiet', async () => undefined); } };\n");
+    writeFileSync(
+      join(env['AGENTGOV_HOME']!, 'quiet.mjs'),
+      "export default { name: 'quiet', apply(hooks) { hooks.emit.tapPromise('quiet', async () => undefined); } };\n",
+    );
     writeFileSync(join(env['AGENTGOV_HOME']!, 'config.yaml'), 'plugins: [./quiet.mjs, ./no-echo.mjs]\n');
     const configured = await gate('echo hello');
     expect(configured.trace).to.match(/full start: no cache entry/);
@@ -173,7 +193,10 @@ describe('gate cache through the real binary (watch down)', function () {
     expect((await gate('rm -rf ~')).outcome.verdict.decision).to.equal('deny');
 
     // The plugin's code changes: the entry is stale, the new code decides.
-    writeFileSync(join(env['AGENTGOV_HOME']!, 'no-echo.mjs'), "export default { name: 'no-echo', apply(hooks) { hooks.gate.tapPromise('no-echo', async () => ({ decision: 'ask', reason: 'ask everything', decided_by: 'no-echo' })); } };\n// changed\n");
+    writeFileSync(
+      join(env['AGENTGOV_HOME']!, 'no-echo.mjs'),
+      "export default { name: 'no-echo', apply(hooks) { hooks.gate.tapPromise('no-echo', async () => ({ decision: 'ask', reason: 'ask everything', decided_by: 'no-echo' })); } };\n// changed\n",
+    );
     const changed = await gate('git status');
     expect(changed.trace).to.match(/full start: plugin no-echo .* changed/);
     expect(changed.outcome.verdict).to.deep.include({ decision: 'ask', decided_by: 'no-echo' });

@@ -14,7 +14,9 @@ describe('gate/hook-command', () => {
   });
 
   it('names this node and the committed bin entry by real, absolute paths, with the format', () => {
-    expect(gateHookCommand('agentx-code')).to.equal(`${shellQuote(realpathSync(process.execPath))} ${shellQuote(realpathSync(BIN_ENTRY))} gate --stdin --format agentx-code`);
+    expect(gateHookCommand('agentx-code')).to.equal(
+      `${shellQuote(realpathSync(process.execPath))} ${shellQuote(realpathSync(BIN_ENTRY))} gate --stdin --format agentx-code`,
+    );
   });
 
   it('quotes a node and an entry whose paths have spaces, and resolves symlinks', () => {
@@ -23,7 +25,9 @@ describe('gate/hook-command', () => {
     const entry = join(dir, 'agentgov.js');
     writeFileSync(entry, '');
     chmodSync(entry, 0o644);
-    expect(gateHookCommand('x', { entry, node: process.execPath })).to.equal(`${shellQuote(realpathSync(process.execPath))} '${realpathSync(entry)}' gate --stdin --format x`);
+    expect(gateHookCommand('x', { entry, node: process.execPath })).to.equal(
+      `${shellQuote(realpathSync(process.execPath))} '${realpathSync(entry)}' gate --stdin --format x`,
+    );
   });
 
   it('refuses a directory (X_OK passes on one; the shell cannot run it) and a missing entry', () => {

@@ -8,7 +8,16 @@
  *  - a gate that gets no answer answers the fail-closed way at its deadline (never allow), and
  *    an AGENTGOV_HOME where directories cannot be made (`/proc/...`) no longer spins.
  */
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { silentLogger } from '@agentgov/core';
@@ -27,7 +36,7 @@ interface GateJson {
 
 const call = (command: string) => JSON.stringify({ tool_name: 'Bash', tool_input: { command }, session_id: 's' });
 
-describe("the gate checks its own files before trusting them (the real binary, a real socket)", function () {
+describe('the gate checks its own files before trusting them (the real binary, a real socket)', function () {
   this.timeout(180_000);
   let root: string;
   let project: string;
@@ -59,7 +68,11 @@ describe("the gate checks its own files before trusting them (the real binary, a
   });
 
   const gate = async (input: string, extraEnv: Record<string, string> = {}): Promise<GateJson & { stderr: string }> => {
-    const result = await runCli(['gate', '--stdin', '--format', 'json'], { env: { ...env, ...extraEnv }, cwd: project, input });
+    const result = await runCli(['gate', '--stdin', '--format', 'json'], {
+      env: { ...env, ...extraEnv },
+      cwd: project,
+      input,
+    });
     expect(result.code, result.stderr).to.equal(0);
     return { ...(JSON.parse(result.stdout) as GateJson), stderr: result.stderr };
   };
@@ -71,10 +84,30 @@ describe("the gate checks its own files before trusting them (the real binary, a
       socketPath: socket,
       token: 'tok',
       logger: silentLogger,
-      decide: async () => ({ event_id: 'planted', verdict: { decision: 'allow', reason: 'planted socket', decided_by: 'test' }, assessment: { score: 0, level: 'low', action: 'allow', reason_code: 'no_risk_detected', evidence: { rules: [] } } }),
+      decide: async () => ({
+        event_id: 'planted',
+        verdict: { decision: 'allow', reason: 'planted socket', decided_by: 'test' },
+        assessment: {
+          score: 0,
+          level: 'low',
+          action: 'allow',
+          reason_code: 'no_risk_detected',
+          evidence: { rules: [] },
+        },
+      }),
     });
     await server.listen();
-    writeEndpointFile({ socket, token: 'tok', pid: process.pid, started_at: '', config_file: null, gate: { on_unavailable: 'allow', timeout_ms: 3000 } }, env);
+    writeEndpointFile(
+      {
+        socket,
+        token: 'tok',
+        pid: process.pid,
+        started_at: '',
+        config_file: null,
+        gate: { on_unavailable: 'allow', timeout_ms: 3000 },
+      },
+      env,
+    );
     return socket;
   }
 
@@ -86,10 +119,12 @@ describe("the gate checks its own files before trusting them (the real binary, a
     const out = await gate(call('rm -rf ~'));
     expect(out.verdict.decision).to.equal('deny');
     expect(out.verdict.decided_by).to.equal('risk-assessment');
-    expect(out.stderr).to.contain(`the gate endpoint file ${join(agentgovHome, 'gate.json')} is writable by anyone (mode 0666)`).and.contain('assessing in process');
+    expect(out.stderr)
+      .to.contain(`the gate endpoint file ${join(agentgovHome, 'gate.json')} is writable by anyone (mode 0666)`)
+      .and.contain('assessing in process');
   });
 
-  it('does not obey a gate.json owned by another user, nor one naming another user\'s socket', async function () {
+  it("does not obey a gate.json owned by another user, nor one naming another user's socket", async function () {
     if (process.getuid?.() !== 0) this.skip(); // changing a file's owner needs root
     const socket = await allowEverything();
     chownSync(join(agentgovHome, 'gate.json'), 65534, 65534);
@@ -146,10 +181,24 @@ describe("the gate checks its own files before trusting them (the real binary, a
       });
       await new Promise<void>((resolve) => silent!.listen(socket, resolve));
       chmodSync(socket, 0o600);
-      writeEndpointFile({ socket, token: 'tok', pid: process.pid, started_at: '', config_file: null, gate: { on_unavailable: onUnavailable, timeout_ms: 600_000 } }, env);
+      writeEndpointFile(
+        {
+          socket,
+          token: 'tok',
+          pid: process.pid,
+          started_at: '',
+          config_file: null,
+          gate: { on_unavailable: onUnavailable, timeout_ms: 600_000 },
+        },
+        env,
+      );
     }
 
-    for (const [registered, expected] of [['deny', 'deny'], ['ask', 'ask'], ['allow', 'ask']] as const) {
+    for (const [registered, expected] of [
+      ['deny', 'deny'],
+      ['ask', 'ask'],
+      ['allow', 'ask'],
+    ] as const) {
       it(`a gate that never answers answers '${expected}' at its deadline (on_unavailable ${registered})`, async () => {
         await neverAnswers(registered);
         const out = await gate(call('ls'), { AGENTGOV_GATE_DEADLINE_MS: '1500' });
@@ -157,18 +206,28 @@ describe("the gate checks its own files before trusting them (the real binary, a
         expect(out.unavailable?.code).to.equal('deadline');
         expect(out.verdict.reason).to.contain("no verdict within the gate's deadline of 1500 ms");
         // In the agent's own format as well.
-        const hook = await runCli(['gate', '--stdin'], { env: { ...env, AGENTGOV_GATE_DEADLINE_MS: '1500' }, cwd: project, input: call('ls') });
+        const hook = await runCli(['gate', '--stdin'], {
+          env: { ...env, AGENTGOV_GATE_DEADLINE_MS: '1500' },
+          cwd: project,
+          input: call('ls'),
+        });
         expect(JSON.parse(hook.stdout)).to.have.nested.property('hookSpecificOutput.permissionDecision', expected);
       });
     }
 
     it('AGENTGOV_HOME where directories cannot be made (/proc/...) answers instead of spinning', async () => {
       const procEnv = { ...env, AGENTGOV_HOME: '/proc/self/agentgov-cannot-be-made/.agentgov' };
-      const destructive = await runCli(['gate', '--stdin', '--format', 'json'], { env: procEnv, cwd: project, input: call('rm -rf ~') });
+      const destructive = await runCli(['gate', '--stdin', '--format', 'json'], {
+        env: procEnv,
+        cwd: project,
+        input: call('rm -rf ~'),
+      });
       expect(destructive.code, destructive.stderr).to.equal(0);
       const out = JSON.parse(destructive.stdout) as GateJson;
       expect(out.verdict.decision).to.equal('deny');
-      expect((out.notes ?? []).join(' ')).to.contain('could not be journaled').and.contain('cannot create the directory /proc/self/agentgov-cannot-be-made');
+      expect((out.notes ?? []).join(' '))
+        .to.contain('could not be journaled')
+        .and.contain('cannot create the directory /proc/self/agentgov-cannot-be-made');
     });
   });
 });

@@ -11,14 +11,29 @@ import type { GateInput } from '../../src/gate/input.js';
 import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES, type GateDecision } from '../../src/gate/protocol.js';
 import { GateServer } from '../../src/gate/server.js';
 
-const assessment = (score: number): Assessment => ({ score, level: 'low', action: 'allow', reason_code: 'no_risk_detected', evidence: { rules: [] } });
-const input = (command: string): GateInput => ({ framework: 'gate', tool_name: 'Bash', arguments: { command }, session_id: 's1' });
+const assessment = (score: number): Assessment => ({
+  score,
+  level: 'low',
+  action: 'allow',
+  reason_code: 'no_risk_detected',
+  evidence: { rules: [] },
+});
+const input = (command: string): GateInput => ({
+  framework: 'gate',
+  tool_name: 'Bash',
+  arguments: { command },
+  session_id: 's1',
+});
 
 /** Decides by the command text, so each reply can be matched to its request. */
 async function decideByCommand(request: GateInput): Promise<GateDecision> {
   const command = String(request.arguments['command']);
   await new Promise((r) => setTimeout(r, 5));
-  return { event_id: `id-${command}`, verdict: { decision: command.startsWith('rm') ? 'deny' : 'allow', reason: `saw ${command}`, decided_by: 'test' }, assessment: assessment(command.length) };
+  return {
+    event_id: `id-${command}`,
+    verdict: { decision: command.startsWith('rm') ? 'deny' : 'allow', reason: `saw ${command}`, decided_by: 'test' },
+    assessment: assessment(command.length),
+  };
 }
 
 function rawExchange(socketPath: string, payload: Buffer): Promise<unknown> {
@@ -44,9 +59,22 @@ describe('gate/server + gate/client', () => {
     dir = join(makeTempDir('gs-'), 'home');
     mkdirSync(dir, { mode: 0o700 });
     const socket = join(dir, 'gate.sock');
-    server = new GateServer({ socketPath: socket, token: 't0k3n', decide: decideByCommand, logger: silentLogger, requestTimeoutMs: 300 });
+    server = new GateServer({
+      socketPath: socket,
+      token: 't0k3n',
+      decide: decideByCommand,
+      logger: silentLogger,
+      requestTimeoutMs: 300,
+    });
     await server.listen();
-    endpoint = { socket, token: 't0k3n', pid: process.pid, started_at: '', config_file: null, gate: { on_unavailable: 'ask', timeout_ms: 2000 } };
+    endpoint = {
+      socket,
+      token: 't0k3n',
+      pid: process.pid,
+      started_at: '',
+      config_file: null,
+      gate: { on_unavailable: 'ask', timeout_ms: 2000 },
+    };
   });
   afterEach(async () => server.close());
 
@@ -81,7 +109,10 @@ describe('gate/server + gate/client', () => {
   });
 
   it('refuses a request whose event is invalid', async () => {
-    const reply = (await rawExchange(endpoint.socket, encodeFrame({ v: 1, token: 't0k3n', input: { framework: 'gate', tool_name: 'Bash' } }))) as { error: { code: string; message: string } };
+    const reply = (await rawExchange(
+      endpoint.socket,
+      encodeFrame({ v: 1, token: 't0k3n', input: { framework: 'gate', tool_name: 'Bash' } }),
+    )) as { error: { code: string; message: string } };
     expect(reply.error.code).to.equal('bad_request');
     expect(reply.error.message).to.match(/session_id/);
   });
@@ -93,7 +124,12 @@ describe('gate/server + gate/client', () => {
   });
 
   it('refuses to start while another server answers on the socket', async () => {
-    const second = new GateServer({ socketPath: endpoint.socket, token: 'x', decide: decideByCommand, logger: silentLogger });
+    const second = new GateServer({
+      socketPath: endpoint.socket,
+      token: 'x',
+      decide: decideByCommand,
+      logger: silentLogger,
+    });
     try {
       await second.listen();
       expect.fail('second listen succeeded');
@@ -105,12 +141,20 @@ describe('gate/server + gate/client', () => {
   it('replaces a stale socket file left by a crashed run', async () => {
     await server.close();
     // A crashed run: a process listening on the socket is killed with SIGKILL, the file stays.
-    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(endpoint.socket)}, () => console.log('up'))`]);
+    const child = spawn(process.execPath, [
+      '-e',
+      `require('net').createServer().listen(${JSON.stringify(endpoint.socket)}, () => console.log('up'))`,
+    ]);
     await new Promise((r) => child.stdout.once('data', r));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     expect(existsSync(endpoint.socket)).to.equal(true);
-    server = new GateServer({ socketPath: endpoint.socket, token: 't0k3n', decide: decideByCommand, logger: silentLogger });
+    server = new GateServer({
+      socketPath: endpoint.socket,
+      token: 't0k3n',
+      decide: decideByCommand,
+      logger: silentLogger,
+    });
     await server.listen();
     expect(((await requestDecision(endpoint, input('ls'), 2000)) as GateDecision).verdict.decision).to.equal('allow');
   });
@@ -139,7 +183,9 @@ describe('gate/server + gate/client', () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((r) => silent.listen(silentPath, r));
     try {
-      expect(((await requestDecision({ ...endpoint, socket: garbagePath }, input('ls'), 2000)) as GateFailure).failure).to.equal('broken_reply');
+      expect(
+        ((await requestDecision({ ...endpoint, socket: garbagePath }, input('ls'), 2000)) as GateFailure).failure,
+      ).to.equal('broken_reply');
       const timeout = (await requestDecision({ ...endpoint, socket: silentPath }, input('ls'), 200)) as GateFailure;
       expect(timeout.failure).to.equal('timeout');
       expect(timeout.message).to.contain('200 ms');

@@ -12,7 +12,12 @@ const call = (id: string, command: string, extra = '') =>
   `{"type":"assistant","sessionId":"probe","uuid":"u-${id}","timestamp":"2026-11-23T10:00:00.000Z","cwd":"/work/p","message":{"role":"assistant","content":[{"type":"tool_use","id":"${id}","name":"Bash","input":{"command":"${command}${extra}"}}]}}\n`;
 
 /** A line whose bytes are not valid UTF-8 (a stray 0xff and a cut 3-byte sequence inside a string). */
-const invalidUtf8Line = (id: string): Buffer => Buffer.concat([Buffer.from(call(id, 'echo ').slice(0, -7)), Buffer.from([0xff, 0xe2, 0x82, 0xfe]), Buffer.from('"}}]}}\n')]);
+const invalidUtf8Line = (id: string): Buffer =>
+  Buffer.concat([
+    Buffer.from(call(id, 'echo ').slice(0, -7)),
+    Buffer.from([0xff, 0xe2, 0x82, 0xfe]),
+    Buffer.from('"}}]}}\n'),
+  ]);
 
 interface Harness {
   pipeline: Pipeline;
@@ -26,11 +31,18 @@ async function harness(): Promise<Harness> {
   const dir = makeTempDir('ingest-');
   writeFileSync(join(dir, 'agentgov.yaml'), 'plugins:\n  - "@agentgov/plugin-framework-agentx"\n');
   const loaded = loadConfig({ configPath: join(dir, 'agentgov.yaml') });
-  const host = await createPluginHost({ loaded, bundled: [], resolveFrom: [CLI_PACKAGE_DIR], host: 'cli', logger: silentLogger });
+  const host = await createPluginHost({
+    loaded,
+    bundled: [],
+    resolveFrom: [CLI_PACKAGE_DIR],
+    host: 'cli',
+    logger: silentLogger,
+  });
   const db = GovernanceDb.open(join(dir, 'system.db'));
   const pipeline = await createPipeline({ host, loaded, db, logger: silentLogger, emitDuplicates: false });
   const adapter = host.registries.frameworks.get('agentx-code') as FrameworkAdapter;
-  const commands = () => db.sqlite.prepare(`SELECT json_extract(arguments, '$.command') FROM events ORDER BY id`).pluck().all() as string[];
+  const commands = () =>
+    db.sqlite.prepare(`SELECT json_extract(arguments, '$.command') FROM events ORDER BY id`).pluck().all() as string[];
   return { pipeline, db, dir, adapter, commands };
 }
 
@@ -77,7 +89,11 @@ describe('pipeline/ingest: offsets in bytes, rewrites, every skip reported', fun
     const line = invalidUtf8Line('p1');
     writeFileSync(file, Buffer.concat([Buffer.from(call('p0', 'ls')), line.subarray(0, line.length - 8)]));
     const first = await h.pipeline.ingestFile(h.adapter, file);
-    expect(first).to.deep.include({ events: 1, offset: Buffer.byteLength(call('p0', 'ls')), pendingBytes: line.length - 8 });
+    expect(first).to.deep.include({
+      events: 1,
+      offset: Buffer.byteLength(call('p0', 'ls')),
+      pendingBytes: line.length - 8,
+    });
     appendFileSync(file, Buffer.concat([line.subarray(line.length - 8), Buffer.from(call('p2', 'rm -rf ~'))]));
     const second = await h.pipeline.ingestFile(h.adapter, file);
     expect(second).to.deep.include({ events: 2, skipped: {}, offset: statSync(file).size });
@@ -117,7 +133,11 @@ describe('pipeline/ingest: offsets in bytes, rewrites, every skip reported', fun
     await h.pipeline.ingestFile(h.adapter, file);
     // copytruncate: same inode, emptied, then the agent keeps writing past the old offset before the next read.
     writeFileSync(file, '');
-    const fresh = [call('n1', 'rm -rf ~'), ...Array.from({ length: 8 }, (_, i) => `garbage ${i}\n`), call('n2', 'rm -rf /')].join('');
+    const fresh = [
+      call('n1', 'rm -rf ~'),
+      ...Array.from({ length: 8 }, (_, i) => `garbage ${i}\n`),
+      call('n2', 'rm -rf /'),
+    ].join('');
     appendFileSync(file, fresh);
     const report = await h.pipeline.ingestFile(h.adapter, file);
     expect(report).to.deep.include({ reset: 'rewritten', events: 2 });
@@ -137,7 +157,14 @@ describe('pipeline/ingest: offsets in bytes, rewrites, every skip reported', fun
     mkdirSync(root);
     writeFileSync(file, call('l1', 'ls'));
     const tailer = new CaptureTailer(
-      [{ name: 'agentx-code', roots: () => [root], list: async () => [file], ingest: (f) => h.pipeline.ingestFile(h.adapter, f) }],
+      [
+        {
+          name: 'agentx-code',
+          roots: () => [root],
+          list: async () => [file],
+          ingest: (f) => h.pipeline.ingestFile(h.adapter, f),
+        },
+      ],
       { logger: silentLogger, pollMs: 100, debounceMs: 10 },
     );
     await tailer.start();

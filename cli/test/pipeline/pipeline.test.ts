@@ -1,14 +1,23 @@
 import { appendFileSync, copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPluginHost, GovernanceDb, loadConfig, silentLogger, type FrameworkAdapter, type ToolCallEvent } from '@agentgov/core';
+import {
+  createPluginHost,
+  GovernanceDb,
+  loadConfig,
+  silentLogger,
+  type FrameworkAdapter,
+  type ToolCallEvent,
+} from '@agentgov/core';
 import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { CLI_PACKAGE_DIR } from '../../src/package-info.js';
 import { CHUNK_BYTES } from '../../src/pipeline/ingest.js';
 import { createPipeline, type Pipeline } from '../../src/pipeline/pipeline.js';
 
-export const FIXTURE_HOME = fileURLToPath(new URL('../../../../plugins/framework-agentx/test/fixtures/agentx-home/', import.meta.url));
+export const FIXTURE_HOME = fileURLToPath(
+  new URL('../../../../plugins/framework-agentx/test/fixtures/agentx-home/', import.meta.url),
+);
 const SESSION_A = join(FIXTURE_HOME, 'projects/-work-demo/sess-aaaa-1111.jsonl');
 const SESSION_B = join(FIXTURE_HOME, 'projects/-work-demo/sess-bbbb-2222.jsonl');
 
@@ -39,16 +48,39 @@ async function harness(options: { emitDuplicates?: boolean } = {}): Promise<Harn
   writeFileSync(join(dir, 'test-plugin.mjs'), TEST_PLUGIN);
   writeFileSync(
     join(dir, 'agentgov.yaml'),
-    ['plugins:', '  - "@agentgov/plugin-framework-agentx"', '  - plugin: "@agentgov/plugin-sink-jsonl"', '    options: { path: "out/all.jsonl" }', '  - ./test-plugin.mjs', ''].join('\n'),
+    [
+      'plugins:',
+      '  - "@agentgov/plugin-framework-agentx"',
+      '  - plugin: "@agentgov/plugin-sink-jsonl"',
+      '    options: { path: "out/all.jsonl" }',
+      '  - ./test-plugin.mjs',
+      '',
+    ].join('\n'),
   );
   const loaded = loadConfig({ configPath: join(dir, 'agentgov.yaml') });
-  const host = await createPluginHost({ loaded, bundled: [], resolveFrom: [CLI_PACKAGE_DIR], host: 'cli', logger: silentLogger });
+  const host = await createPluginHost({
+    loaded,
+    bundled: [],
+    resolveFrom: [CLI_PACKAGE_DIR],
+    host: 'cli',
+    logger: silentLogger,
+  });
   const db = GovernanceDb.open(join(dir, 'system.db'));
-  const pipeline = await createPipeline({ host, loaded, db, logger: silentLogger, emitDuplicates: options.emitDuplicates ?? false });
+  const pipeline = await createPipeline({
+    host,
+    loaded,
+    db,
+    logger: silentLogger,
+    emitDuplicates: options.emitDuplicates ?? false,
+  });
   const adapter = host.registries.frameworks.get('agentx-code') as FrameworkAdapter;
   const jsonlLines = () => {
     try {
-      return readFileSync(join(dir, 'out', 'all.jsonl'), 'utf8').trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      return readFileSync(join(dir, 'out', 'all.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
     } catch {
       return [];
     }
@@ -56,7 +88,8 @@ async function harness(options: { emitDuplicates?: boolean } = {}): Promise<Harn
   return { pipeline, db, dir, adapter, jsonlLines };
 }
 
-const countRows = (db: GovernanceDb, table: string): number => db.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+const countRows = (db: GovernanceDb, table: string): number =>
+  db.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
 
 describe('governance pipeline', function () {
   this.timeout(60000);
@@ -64,11 +97,23 @@ describe('governance pipeline', function () {
   it('ingests a capture: every call assessed, recorded with its offset, emitted; a failing sink never stops the others', async () => {
     const h = await harness();
     const report = await h.pipeline.ingestFile(h.adapter, SESSION_A);
-    expect(report).to.deep.include({ events: 11, duplicates: 0, completed: 0, pendingBytes: 0, bytes: statSync(SESSION_A).size, offset: statSync(SESSION_A).size, sinkFailures: 11 });
+    expect(report).to.deep.include({
+      events: 11,
+      duplicates: 0,
+      completed: 0,
+      pendingBytes: 0,
+      bytes: statSync(SESSION_A).size,
+      offset: statSync(SESSION_A).size,
+      sinkFailures: 11,
+    });
     expect(report.skipped).to.deep.equal({ unknown_line_type: 1, unknown_block_type: 1 });
     expect(countRows(h.db, 'events')).to.equal(11);
     expect(countRows(h.db, 'assessments')).to.equal(11);
-    expect(h.db.offsets.get(SESSION_A)).to.include({ offset: statSync(SESSION_A).size, events: 11, inode: statSync(SESSION_A).ino });
+    expect(h.db.offsets.get(SESSION_A)).to.include({
+      offset: statSync(SESSION_A).size,
+      events: 11,
+      inode: statSync(SESSION_A).ino,
+    });
     await h.pipeline.close();
     expect(h.jsonlLines()).to.have.length(11);
     expect(h.pipeline.sinkFailureCounts()).to.deep.equal({ broken: 11 });
@@ -122,7 +167,9 @@ describe('governance pipeline', function () {
     appendFileSync(file, 'sh","input":{"command":"shutdown -h now"}}]}}\n');
     const second = await h.pipeline.ingestFile(h.adapter, file);
     expect(second).to.deep.include({ events: 1, pendingBytes: 0, offset: statSync(file).size });
-    expect(h.db.records.find('agentx-code:sess-bbbb-2222:toolu_b4')?.event.arguments).to.deep.equal({ command: 'shutdown -h now' });
+    expect(h.db.records.find('agentx-code:sess-bbbb-2222:toolu_b4')?.event.arguments).to.deep.equal({
+      command: 'shutdown -h now',
+    });
     expect(h.db.offsets.get(file)?.skipped).to.deep.equal({ malformed_json: 1, not_an_object: 1, invalid_tool_use: 1 });
     await h.pipeline.close();
   });
@@ -164,35 +211,64 @@ describe('governance pipeline', function () {
     const h = await harness();
     const file = join(h.dir, 'big.jsonl');
     const line = (id: string, input: Record<string, unknown>) =>
-      JSON.stringify({ type: 'assistant', sessionId: 'big', timestamp: '2026-11-20T10:00:00.000Z', cwd: '/w', message: { content: [{ type: 'tool_use', id, name: 'Write', input }] } });
+      JSON.stringify({
+        type: 'assistant',
+        sessionId: 'big',
+        timestamp: '2026-11-20T10:00:00.000Z',
+        cwd: '/w',
+        message: { content: [{ type: 'tool_use', id, name: 'Write', input }] },
+      });
     const content = 'é'.repeat(CHUNK_BYTES); // 2 bytes each: the line is twice the chunk
-    writeFileSync(file, `${line('t1', { file_path: '/w/a.txt', content })}\n${line('t2', { file_path: '/w/b.txt', content: 'small' })}\n`);
+    writeFileSync(
+      file,
+      `${line('t1', { file_path: '/w/a.txt', content })}\n${line('t2', { file_path: '/w/b.txt', content: 'small' })}\n`,
+    );
     const report = await h.pipeline.ingestFile(h.adapter, file);
     expect(report).to.deep.include({ events: 2, offset: statSync(file).size, pendingBytes: 0 });
-    expect((h.db.records.find('agentx-code:big:t1')?.event.arguments['content'] as string).length).to.equal(CHUNK_BYTES);
+    expect((h.db.records.find('agentx-code:big:t1')?.event.arguments['content'] as string).length).to.equal(
+      CHUNK_BYTES,
+    );
     await h.pipeline.close();
   });
 
   it('reads a .json capture holding one JSON array as a whole document, and waits while it is incomplete', async () => {
     const h = await harness();
     const file = join(h.dir, 'export.json');
-    const objects = readFileSync(SESSION_A, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as unknown);
+    const objects = readFileSync(SESSION_A, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown);
     const text = JSON.stringify(objects, null, 2);
     writeFileSync(file, text.slice(0, text.length / 2));
-    expect(await h.pipeline.ingestFile(h.adapter, file)).to.deep.include({ events: 0, pendingBytes: statSync(file).size });
+    expect(await h.pipeline.ingestFile(h.adapter, file)).to.deep.include({
+      events: 0,
+      pendingBytes: statSync(file).size,
+    });
     writeFileSync(file, text);
     const whole = await h.pipeline.ingestFile(h.adapter, file);
     expect(whole).to.deep.include({ events: 11, pendingBytes: 0, offset: statSync(file).size });
     expect(whole.skipped).to.deep.equal({ unknown_line_type: 1, unknown_block_type: 1 });
     expect(await h.pipeline.ingestFile(h.adapter, file)).to.deep.include({ events: 0, duplicates: 0, bytes: 0 });
-    expect(await h.pipeline.ingestFile(h.adapter, file, { fromStart: true })).to.deep.include({ events: 0, duplicates: 11 });
+    expect(await h.pipeline.ingestFile(h.adapter, file, { fromStart: true })).to.deep.include({
+      events: 0,
+      duplicates: 11,
+    });
     expect(h.db.offsets.get(file)?.skipped).to.deep.equal({ unknown_line_type: 1, unknown_block_type: 1 });
     await h.pipeline.close();
   });
 
   it('process is idempotent on event.id; assess writes nothing', async () => {
     const h = await harness();
-    const event: ToolCallEvent = { id: 'agentx-code:live:1', framework: 'agentx-code', session_id: 'live', timestamp: '2026-11-22T07:00:00.000Z', cwd: '/work/demo', tool_name: 'Bash', canonical_tool: 'shell', arguments: { command: 'git push --force origin main' } };
+    const event: ToolCallEvent = {
+      id: 'agentx-code:live:1',
+      framework: 'agentx-code',
+      session_id: 'live',
+      timestamp: '2026-11-22T07:00:00.000Z',
+      cwd: '/work/demo',
+      tool_name: 'Bash',
+      canonical_tool: 'shell',
+      arguments: { command: 'git push --force origin main' },
+    };
     const before = readFileSync(h.db.path).length + countRows(h.db, 'events');
     const assessed = await h.pipeline.assess(event);
     expect(countRows(h.db, 'events') + countRows(h.db, 'assessments')).to.equal(0);

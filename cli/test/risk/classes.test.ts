@@ -32,9 +32,20 @@ const rows = readFileSync(file, 'utf8')
   .map((line) => JSON.parse(line) as CaseRow);
 
 function eventOf(row: CaseRow): ToolCallEvent {
-  const command = row.generate ? `${row.generate.head ?? ''}${row.generate.unit.repeat(row.generate.count)}${row.generate.tail ?? ''}` : row.command;
+  const command = row.generate
+    ? `${row.generate.head ?? ''}${row.generate.unit.repeat(row.generate.count)}${row.generate.tail ?? ''}`
+    : row.command;
   const tool = (row.tool ?? 'shell') as ToolCallEvent['canonical_tool'];
-  return { id: 'case', framework: 'test', session_id: 's', timestamp: '2026-11-23T00:00:00Z', cwd: row.cwd ?? '/home/dev/proj', tool_name: row.tool_name ?? tool, canonical_tool: tool, arguments: row.arguments ?? { command } };
+  return {
+    id: 'case',
+    framework: 'test',
+    session_id: 's',
+    timestamp: '2026-11-23T00:00:00Z',
+    cwd: row.cwd ?? '/home/dev/proj',
+    tool_name: row.tool_name ?? tool,
+    canonical_tool: tool,
+    arguments: row.arguments ?? { command },
+  };
 }
 
 describe('risk classes of issue 16: the labelled cases', function () {
@@ -60,11 +71,16 @@ describe('risk classes of issue 16: the labelled cases', function () {
   for (const row of rows) {
     const shown = (row.note ?? row.command ?? JSON.stringify(row.arguments)).slice(0, 100);
     it(`[${row.class}] ${row.label === 'deny' ? 'dangerous' : 'benign'}${row.known ? ' (known error)' : ''}: ${shown}`, function () {
-      const engine = engines.get(`${row.home ?? '/home/dev'}${row.label === 'allow' ? ' (time enough)' : ''}`) as RiskEngine;
+      const engine = engines.get(
+        `${row.home ?? '/home/dev'}${row.label === 'allow' ? ' (time enough)' : ''}`,
+      ) as RiskEngine;
       const answer = engine.assess(eventOf(row));
       const flagged = answer.action === 'ask' || answer.action === 'deny';
       const right = flagged === (row.label === 'deny');
-      expect(right, `${answer.action} ${answer.reason_code} ${JSON.stringify(answer.evidence.rules.map((r) => r.rule_id))}${row.known ? ` — known: ${row.known}` : ''}`).to.equal(!row.known);
+      expect(
+        right,
+        `${answer.action} ${answer.reason_code} ${JSON.stringify(answer.evidence.rules.map((r) => r.rule_id))}${row.known ? ` — known: ${row.known}` : ''}`,
+      ).to.equal(!row.known);
     });
   }
 });

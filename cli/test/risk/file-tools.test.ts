@@ -6,7 +6,16 @@ const HOME = '/home/dev';
 const PROJECT = '/home/dev/proj';
 
 function fileEvent(tool: CanonicalTool, args: Record<string, unknown>, cwd = PROJECT): ToolCallEvent {
-  return { id: 't:s:2', framework: 'test', session_id: 's', timestamp: '2026-11-22T00:00:00Z', cwd, tool_name: tool, canonical_tool: tool, arguments: args };
+  return {
+    id: 't:s:2',
+    framework: 'test',
+    session_id: 's',
+    timestamp: '2026-11-22T00:00:00Z',
+    cwd,
+    tool_name: tool,
+    canonical_tool: tool,
+    arguments: args,
+  };
 }
 
 /** [tool, path, expected action, expected reason_code] with the project root /home/dev/proj. */
@@ -48,14 +57,18 @@ describe('risk engine: file tools are judged by path', function () {
   for (const [tool, filePath, action, reason] of TABLE) {
     it(`${tool} ${filePath} → ${action} / ${reason}`, function () {
       const result = engine.assess(fileEvent(tool, { file_path: filePath }));
-      expect({ action: result.action, reason_code: result.reason_code }, JSON.stringify(result.evidence)).to.deep.equal({ action, reason_code: reason });
+      expect({ action: result.action, reason_code: result.reason_code }, JSON.stringify(result.evidence)).to.deep.equal(
+        { action, reason_code: reason },
+      );
       expect(result.evidence.paths?.[0]).to.include(filePath);
     });
   }
 
   it('accepts `path` and `notebook_path` as the path key too', function () {
     expect(engine.assess(fileEvent('read', { path: '~/.ssh/id_rsa' })).reason_code).to.equal('secret_access');
-    expect(engine.assess(fileEvent('edit', { notebook_path: '/etc/passwd' })).reason_code).to.equal('system_path_write');
+    expect(engine.assess(fileEvent('edit', { notebook_path: '/etc/passwd' })).reason_code).to.equal(
+      'system_path_write',
+    );
   });
 
   // Allowed before: a write whose path was under a key we did not read was "nothing to check".

@@ -8,7 +8,11 @@ const opts = (args: string[], value: Record<string, string[] | null> = {}, style
 
 describe('match: reading options with a rule spec', function () {
   it('splits GNU clusters and stops at --', function () {
-    expect(opts(['-rf', '--force=x', '--', '-q'])).to.deep.equal({ flags: ['-r', '-f', '--force'], positionals: ['-q'], doubleDash: true });
+    expect(opts(['-rf', '--force=x', '--', '-q'])).to.deep.equal({
+      flags: ['-r', '-f', '--force'],
+      positionals: ['-q'],
+      doubleDash: true,
+    });
   });
 
   it('does not read a value option’s value as flags', function () {
@@ -17,11 +21,19 @@ describe('match: reading options with a rule spec', function () {
   });
 
   it('takes an enumerated value only when it is one of the values', function () {
-    expect(opts(['--track', 'direct', 'main'], { '--track': ['direct', 'inherit'] }).positionals).to.deep.equal(['main']);
-    expect(opts(['--track', 'main', 'f'], { '--track': ['direct', 'inherit'] }).positionals).to.deep.equal(['main', 'f']);
+    expect(opts(['--track', 'direct', 'main'], { '--track': ['direct', 'inherit'] }).positionals).to.deep.equal([
+      'main',
+    ]);
+    expect(opts(['--track', 'main', 'f'], { '--track': ['direct', 'inherit'] }).positionals).to.deep.equal([
+      'main',
+      'f',
+    ]);
   });
 
   it('keeps single-dash words whole', function () {
-    expect(opts(['.', '-name', '-delete', '-delete'], { '-name': null }, 'single-dash')).to.deep.include({ flags: ['-name', '-delete'], positionals: ['.'] });
+    expect(opts(['.', '-name', '-delete', '-delete'], { '-name': null }, 'single-dash')).to.deep.include({
+      flags: ['-name', '-delete'],
+      positionals: ['.'],
+    });
   });
 });

@@ -39,9 +39,15 @@ describe('normalize: what actually runs', function () {
 
   it('turns xargs, parallel and find -exec templates into commands', function () {
     expect(argvs('ls | xargs -I{} rm -rf {}')).to.deep.include(['rm', '-rf', RUNTIME_VALUE]);
-    expect(argvs('parallel rm -rf {} ::: a b')).to.deep.include.members([['rm', '-rf', 'a'], ['rm', '-rf', 'b']]);
+    expect(argvs('parallel rm -rf {} ::: a b')).to.deep.include.members([
+      ['rm', '-rf', 'a'],
+      ['rm', '-rf', 'b'],
+    ]);
     expect(argvs("parallel ::: 'rm x'")).to.deep.include(['rm', 'x']);
-    expect(argvs('find /srv -name x -exec rm -f {} \\;')).to.deep.include.members([['rm', '-f', `/srv/${FIND_MATCH}`], ['find', '/srv', '-name', 'x', '-delete', '-exec']]);
+    expect(argvs('find /srv -name x -exec rm -f {} \\;')).to.deep.include.members([
+      ['rm', '-f', `/srv/${FIND_MATCH}`],
+      ['find', '/srv', '-name', 'x', '-delete', '-exec'],
+    ]);
   });
 
   it('collects interpreter code and the shell inside spawn calls', function () {

@@ -19,7 +19,9 @@ describe('patterns: regex lists joined for "does any match"', function () {
 
   it('leaves a list of one, and a global pattern, as it is', function () {
     const one = /a/;
-    expect(joinPatterns([one])).to.deep.equal([one]).and.to.include(one);
+    expect(joinPatterns([one]))
+      .to.deep.equal([one])
+      .and.to.include(one);
     const global = /a/g;
     expect(joinPatterns([global, /b/])).to.include(global);
   });

@@ -10,7 +10,16 @@ import { projectRootOf } from '../../src/risk/paths.js';
  * a container run as root.
  */
 function event(cwd: string, tool: string, args: Record<string, unknown>): ToolCallEvent {
-  return { id: 't:s:1', framework: 'test', session_id: 's', timestamp: '2026-11-22T00:00:00Z', cwd, tool_name: tool, canonical_tool: tool as ToolCallEvent['canonical_tool'], arguments: args };
+  return {
+    id: 't:s:1',
+    framework: 'test',
+    session_id: 's',
+    timestamp: '2026-11-22T00:00:00Z',
+    cwd,
+    tool_name: tool,
+    canonical_tool: tool as ToolCallEvent['canonical_tool'],
+    arguments: args,
+  };
 }
 
 describe('risk engine: the project root, wherever it lives', function () {
@@ -66,7 +75,8 @@ describe('risk engine: the project root, wherever it lives', function () {
     expect(projectRootOf('/root/app', '/root')).to.equal('/root/app');
     expect(projectRootOf('/opt/app', '/root')).to.equal('/opt/app');
     expect(projectRootOf('/var/www/app', '/root')).to.equal('/var/www/app');
-    for (const cwd of ['/', '/root', '/opt', '/srv', '/var', '/etc/nginx', '/usr/lib/x', '/var/lib/docker', '/proc/1']) expect(projectRootOf(cwd, '/root'), cwd).to.equal(null);
+    for (const cwd of ['/', '/root', '/opt', '/srv', '/var', '/etc/nginx', '/usr/lib/x', '/var/lib/docker', '/proc/1'])
+      expect(projectRootOf(cwd, '/root'), cwd).to.equal(null);
     expect(projectRootOf(null, '/root')).to.equal(null);
   });
 });

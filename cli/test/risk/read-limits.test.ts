@@ -12,7 +12,16 @@ const HOME = '/home/dev';
 const PROJECT = '/home/dev/proj';
 
 function event(command: string, cwd = PROJECT): ToolCallEvent {
-  return { id: 't:s:1', framework: 'test', session_id: 's', timestamp: '2026-11-22T00:00:00Z', cwd, tool_name: 'Bash', canonical_tool: 'shell', arguments: { command } };
+  return {
+    id: 't:s:1',
+    framework: 'test',
+    session_id: 's',
+    timestamp: '2026-11-22T00:00:00Z',
+    cwd,
+    tool_name: 'Bash',
+    canonical_tool: 'shell',
+    arguments: { command },
+  };
 }
 
 describe('risk engine: read limits and text fed to shells', function () {
@@ -53,7 +62,9 @@ describe('risk engine: read limits and text fed to shells', function () {
     it('echo "rm -rf ~" | bash is a delete of the home directory', function () {
       const result = assess('echo "rm -rf ~" | bash');
       expect(result).to.include({ action: 'deny', reason_code: 'destructive_delete_critical' });
-      expect(result.evidence.commands?.find((c) => (c as { argv: string[] }).argv[0] === 'rm')).to.deep.include({ via: ['bash <<stdin'] });
+      expect(result.evidence.commands?.find((c) => (c as { argv: string[] }).argv[0] === 'rm')).to.deep.include({
+        via: ['bash <<stdin'],
+      });
     });
   });
 
@@ -61,10 +72,26 @@ describe('risk engine: read limits and text fed to shells', function () {
     const cases: Array<[string, () => string, RegExp]> = [
       ['over 64 KiB of harmless text', () => `echo ${'x'.repeat(READ_LIMITS.chars)}`, /only the first 65536 were read/],
       ['more than 2,000 parts', () => 'true; '.repeat(2100), /more than 2000 commands/],
-      ['more than 2,000 parts after quoting (tree-sitter path)', () => 'echo "a"; '.repeat(2100), /more than 2000 commands|syntax nodes|time budget/],
-      ['nesting deeper than 6 levels', () => Array.from({ length: 9 }).reduce<string>((text) => `bash -c ${JSON.stringify(text)}`, 'ls'), /nesting deeper than 6 levels/],
-      ['a quoted pipeline of 4,000 stages (superlinear for the parser)', () => `${'a "x" | '.repeat(4000)}a`, /time budget|syntax nodes|more than 2000 commands/],
-      ['a pipeline of more than 64 distinct programs', () => Array.from({ length: 70 }, (_, i) => `p${i}`).join(' | '), /more than 64 distinct programs/],
+      [
+        'more than 2,000 parts after quoting (tree-sitter path)',
+        () => 'echo "a"; '.repeat(2100),
+        /more than 2000 commands|syntax nodes|time budget/,
+      ],
+      [
+        'nesting deeper than 6 levels',
+        () => Array.from({ length: 9 }).reduce<string>((text) => `bash -c ${JSON.stringify(text)}`, 'ls'),
+        /nesting deeper than 6 levels/,
+      ],
+      [
+        'a quoted pipeline of 4,000 stages (superlinear for the parser)',
+        () => `${'a "x" | '.repeat(4000)}a`,
+        /time budget|syntax nodes|more than 2000 commands/,
+      ],
+      [
+        'a pipeline of more than 64 distinct programs',
+        () => Array.from({ length: 70 }, (_, i) => `p${i}`).join(' | '),
+        /more than 64 distinct programs/,
+      ],
     ];
     for (const [name, build, reason] of cases) {
       it(name, function () {
@@ -111,7 +138,13 @@ describe('risk engine: read limits and text fed to shells', function () {
         expect(result.reason_code).to.equal(code);
       });
     }
-    const benign = ['echo "rm -rf ~" > notes.txt', "echo 'rm -rf ~' | grep rm", 'echo ls | bash', 'printf "%s\\n" a b | sort', "cat <<'EOF' | wc -l\nrm -rf ~\nEOF"];
+    const benign = [
+      'echo "rm -rf ~" > notes.txt',
+      "echo 'rm -rf ~' | grep rm",
+      'echo ls | bash',
+      'printf "%s\\n" a b | sort',
+      "cat <<'EOF' | wc -l\nrm -rf ~\nEOF",
+    ];
     for (const command of benign) {
       it(`${JSON.stringify(command)} is not a delete`, function () {
         expect(assess(command).action).to.be.oneOf(['allow', 'warn']);

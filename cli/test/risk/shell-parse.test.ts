@@ -10,11 +10,20 @@ describe('shell-parse: tree-sitter-bash into simple commands', function () {
   });
 
   it('removes quotes and applies escapes, keeping expansions as written', function () {
-    expect(words(`echo "a $HOME b" 'c d' e\\ f a"b"'c' $'x\\ty'`)).to.deep.equal([['echo', 'a $HOME b', 'c d', 'e f', 'abc', 'x\ty']]);
+    expect(words(`echo "a $HOME b" 'c d' e\\ f a"b"'c' $'x\\ty'`)).to.deep.equal([
+      ['echo', 'a $HOME b', 'c d', 'e f', 'abc', 'x\ty'],
+    ]);
   });
 
   it('finds commands inside command, process and arithmetic substitutions', function () {
-    expect(words('echo $(a) `b` <(c) >(d) $(( $(e) + 1 ))').map((w) => w[0])).to.have.members(['echo', 'a', 'b', 'c', 'd', 'e']);
+    expect(words('echo $(a) `b` <(c) >(d) $(( $(e) + 1 ))').map((w) => w[0])).to.have.members([
+      'echo',
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+    ]);
   });
 
   it('keeps VAR=x prefixes and bare assignments', function () {
@@ -64,9 +73,12 @@ describe('shell-parse: tree-sitter-bash into simple commands', function () {
 
     // Letters and digits stand for their classes; the rest is every other character the fast path accepts.
     const ALPHABET = 'aZ09_./,:@%+-=~';
-    const shortWords = (length: number): string[] => (length === 0 ? [''] : shortWords(length - 1).flatMap((w) => [...ALPHABET].map((c) => w + c)));
+    const shortWords = (length: number): string[] =>
+      length === 0 ? [''] : shortWords(length - 1).flatMap((w) => [...ALPHABET].map((c) => w + c));
     /** The bench commands' words that the fast path's alphabet allows. */
-    const benchWords = [...new Set(BENCH_COMMANDS.flatMap((c) => c.split(' ')))].filter((w) => /^([A-Za-z0-9_./,:@%+=-]+|~(\/[A-Za-z0-9_./,:@%+=-]*)?)$/.test(w));
+    const benchWords = [...new Set(BENCH_COMMANDS.flatMap((c) => c.split(' ')))].filter((w) =>
+      /^([A-Za-z0-9_./,:@%+=-]+|~(\/[A-Za-z0-9_./,:@%+=-]*)?)$/.test(w),
+    );
 
     it('equals the tree-sitter parse for every word of up to 3 characters, as the first word and as a later one', async function () {
       const words = [1, 2, 3].flatMap(shortWords);
@@ -90,7 +102,57 @@ describe('shell-parse: tree-sitter-bash into simple commands', function () {
         seed = (seed * 1103515245 + 12345) % 2 ** 31;
         return seed % n;
       };
-      const special = ['if', 'then', 'fi', 'for', 'in', 'do', 'done', 'case', 'esac', 'while', 'until', 'function', 'select', 'time', 'declare', 'export', 'local', 'unset', 'readonly', 'typeset', 'g++', 'c++', '-', '--', '%', '%1', '.', '..', ':', ',', '@', '+', '=', '==', '=~', '1', '2', 'x=1', '-a=b', 'a,b', 'a:b', 'a@b', '~', '~/', '~/.ssh', '~+', '~-', '~x', 'a~'];
+      const special = [
+        'if',
+        'then',
+        'fi',
+        'for',
+        'in',
+        'do',
+        'done',
+        'case',
+        'esac',
+        'while',
+        'until',
+        'function',
+        'select',
+        'time',
+        'declare',
+        'export',
+        'local',
+        'unset',
+        'readonly',
+        'typeset',
+        'g++',
+        'c++',
+        '-',
+        '--',
+        '%',
+        '%1',
+        '.',
+        '..',
+        ':',
+        ',',
+        '@',
+        '+',
+        '=',
+        '==',
+        '=~',
+        '1',
+        '2',
+        'x=1',
+        '-a=b',
+        'a,b',
+        'a:b',
+        'a@b',
+        '~',
+        '~/',
+        '~/.ssh',
+        '~+',
+        '~-',
+        '~x',
+        'a~',
+      ];
       // `~` is accepted only as a word's start: within random words it would mostly send them to the parser.
       const WORD_ALPHABET = ALPHABET.replace('~', '');
       const word = (): string => {
@@ -119,10 +181,31 @@ describe('shell-parse: tree-sitter-bash into simple commands', function () {
         // The high bits: an LCG's low bits repeat with short periods.
         return Math.floor((seed / 2 ** 31) * n);
       };
-      const special = ['if', 'then', 'fi', 'do', 'done', 'time', 'export', '!', '-', '--', '=', 'x=1', 'a@b', '%1', '{', '}', '(', ')'];
+      const special = [
+        'if',
+        'then',
+        'fi',
+        'do',
+        'done',
+        'time',
+        'export',
+        '!',
+        '-',
+        '--',
+        '=',
+        'x=1',
+        'a@b',
+        '%1',
+        '{',
+        '}',
+        '(',
+        ')',
+      ];
       const joiners = [' | ', ' && ', ' || ', '; '];
       const nearMisses = ['|', ' |', '| ', ';', ' ; ', ' & ', ' |& ', '  |  ', ' &&', '&& ', ' ;; ', '\n'];
-      const programs = [...new Set(BENCH_COMMANDS.map((c) => c.split(' ')[0] as string))].filter((w) => /^[A-Za-z0-9_./][A-Za-z0-9_./,+-]*$/.test(w));
+      const programs = [...new Set(BENCH_COMMANDS.map((c) => c.split(' ')[0] as string))].filter((w) =>
+        /^[A-Za-z0-9_./][A-Za-z0-9_./,+-]*$/.test(w),
+      );
       const word = (): string => {
         const kind = random(12);
         if (kind === 0) return special[random(special.length)] as string;
@@ -130,12 +213,17 @@ describe('shell-parse: tree-sitter-bash into simple commands', function () {
         return benchWords[random(benchWords.length)] as string;
       };
       // A command: mostly a bench program name first, then up to three words.
-      const words = (): string => [random(6) === 0 ? word() : (programs[random(programs.length)] as string), ...Array.from({ length: random(4) }, word)].join(' ');
+      const words = (): string =>
+        [
+          random(6) === 0 ? word() : (programs[random(programs.length)] as string),
+          ...Array.from({ length: random(4) }, word),
+        ].join(' ');
       let applied = 0;
       let pipelines = 0;
       for (let i = 0; i < 4000; i += 1) {
         let text = words();
-        for (let stages = 1 + random(3); stages > 0; stages -= 1) text += (random(8) === 0 ? nearMisses[random(nearMisses.length)] : joiners[random(joiners.length)]) + words();
+        for (let stages = 1 + random(3); stages > 0; stages -= 1)
+          text += (random(8) === 0 ? nearMisses[random(nearMisses.length)] : joiners[random(joiners.length)]) + words();
         if (random(10) === 0) text += random(2) ? ';' : ' |';
         if (i % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
         const plain = plainWords(text);
@@ -149,13 +237,58 @@ describe('shell-parse: tree-sitter-bash into simple commands', function () {
     });
 
     it('leaves anything quoted, expanded, redirected, reserved, backgrounded or oddly spaced to tree-sitter', function () {
-      for (const text of ['git status', 'rm -rf / --no-preserve-root', 'rm -rf ~', 'ls ~/.ssh ~', 'npm test -- --grep=x', 'g++ -O2 a.c', 'date +%Y', 'a | b', 'a; b', 'make && make install || echo failed']) {
+      for (const text of [
+        'git status',
+        'rm -rf / --no-preserve-root',
+        'rm -rf ~',
+        'ls ~/.ssh ~',
+        'npm test -- --grep=x',
+        'g++ -O2 a.c',
+        'date +%Y',
+        'a | b',
+        'a; b',
+        'make && make install || echo failed',
+      ]) {
         expect(plainWords(text), text).to.not.equal(null);
       }
-      for (const text of ['A=1 cmd', 'echo "x"', "echo 'x'", 'echo $HOME', 'a > b', 'a |b', 'a;b', 'a &', 'a & b', 'a |& b', 'a | if x', 'a;', 'a | ', 'a  b', ' a', 'a ', 'a\tb', 'if x', 'export A=1', 'ls *.ts', 'echo ~+', 'echo ~root', 'echo a~', 'x =~ y', '~ x', '# c', 'a\\ b', '', 'user@host x', 'a%b', 'a+:b', 'x == y', '- -a=b', '-x y']) {
+      for (const text of [
+        'A=1 cmd',
+        'echo "x"',
+        "echo 'x'",
+        'echo $HOME',
+        'a > b',
+        'a |b',
+        'a;b',
+        'a &',
+        'a & b',
+        'a |& b',
+        'a | if x',
+        'a;',
+        'a | ',
+        'a  b',
+        ' a',
+        'a ',
+        'a\tb',
+        'if x',
+        'export A=1',
+        'ls *.ts',
+        'echo ~+',
+        'echo ~root',
+        'echo a~',
+        'x =~ y',
+        '~ x',
+        '# c',
+        'a\\ b',
+        '',
+        'user@host x',
+        'a%b',
+        'a+:b',
+        'x == y',
+        '- -a=b',
+        '-x y',
+      ]) {
         expect(plainWords(text), text).to.equal(null);
       }
     });
   });
 });
-

@@ -4,9 +4,11 @@ import { compileRule } from '../../src/risk/rules.js';
 import type { RiskRuleSpec } from '../../src/risk/rule-schema.js';
 import { ShellRuleIndex } from '../../src/risk/shell-rules.js';
 
-const rule = (id: string, match: RiskRuleSpec['match']) => compileRule({ id, reason_code: 'test', score: 50, match }, 'test');
+const rule = (id: string, match: RiskRuleSpec['match']) =>
+  compileRule({ id, reason_code: 'test', score: 50, match }, 'test');
 const CONTEXT = { projectRoot: '/p', home: '/home/u', classPatterns: new Map([['secret', [/(^|\/)\.env$/]]]) };
-const hitsOf = (index: ShellRuleIndex, text: string) => index.hits(normalizeShell(text, { cwd: '/p', home: '/home/u' }), CONTEXT).map((h) => `${h.rule.id}: ${h.subject}`);
+const hitsOf = (index: ShellRuleIndex, text: string) =>
+  index.hits(normalizeShell(text, { cwd: '/p', home: '/home/u' }), CONTEXT).map((h) => `${h.rule.id}: ${h.subject}`);
 
 describe('shell-rules: which rules a command is tried against', function () {
   const index = new ShellRuleIndex([
@@ -19,7 +21,11 @@ describe('shell-rules: which rules a command is tried against', function () {
   ]);
 
   it('tries named, glob-named and unnamed rules on the commands they can match, in rule order', function () {
-    expect(hitsOf(index, 'cat .env; python3 -c pass; rm -f x')).to.deep.equal(['named: rm -f x', 'glob: python3 -c pass', 'any-program: cat .env']);
+    expect(hitsOf(index, 'cat .env; python3 -c pass; rm -f x')).to.deep.equal([
+      'named: rm -f x',
+      'glob: python3 -c pass',
+      'any-program: cat .env',
+    ]);
   });
 
   it('reports a rule once, with the first command that matches it', function () {
@@ -33,7 +39,10 @@ describe('shell-rules: which rules a command is tried against', function () {
 
   it('hits text-only and code-only rules on the text and the inline code', function () {
     expect(hitsOf(index, 'echo fork')).to.deep.equal(['text-only: echo fork']);
-    expect(hitsOf(index, "python -c 'import shutil; shutil.rmtree(p)'")).to.deep.equal(['glob: python -c import shutil; shutil.rmtree(p)', 'code-only: import shutil; shutil.rmtree(p)']);
+    expect(hitsOf(index, "python -c 'import shutil; shutil.rmtree(p)'")).to.deep.equal([
+      'glob: python -c import shutil; shutil.rmtree(p)',
+      'code-only: import shutil; shutil.rmtree(p)',
+    ]);
   });
 
   it('tries subcommand rules by their first word among the arguments, and written-file rules on redirections', function () {
@@ -49,4 +58,3 @@ describe('shell-rules: which rules a command is tried against', function () {
     expect(hitsOf(byWord, 'echo x .env')).to.deep.equal([]);
   });
 });
-

@@ -8,30 +8,55 @@ import { BENCH_COMMANDS } from './bench-commands.js';
 const require = createRequire(import.meta.url);
 const ParserCtor = require('tree-sitter') as typeof Parser;
 const bash = require('tree-sitter-bash') as Parser.Language;
-const nodeTypes = (bash as unknown as { nodeTypeInfo: Array<{ type: string; named: boolean; fields?: Record<string, unknown> }> }).nodeTypeInfo;
+const nodeTypes = (
+  bash as unknown as { nodeTypeInfo: Array<{ type: string; named: boolean; fields?: Record<string, unknown> }> }
+).nodeTypeInfo;
 
 /** The copy the shell collector reads. */
 const OPTIONS = SHELL_TREE_OPTIONS;
 
-const fieldsOf = (type: string): string[] => Object.keys(nodeTypes.find((t) => t.named && t.type === type)?.fields ?? {});
+const fieldsOf = (type: string): string[] =>
+  Object.keys(nodeTypes.find((t) => t.named && t.type === type)?.fields ?? {});
 
 /** Compares a copied node with tree-sitter's own node, recursively; returns the first difference. */
 function difference(plain: ShellNode, node: Parser.SyntaxNode, where: string): string | null {
-  const own = { type: node.type, isNamed: node.isNamed, startIndex: node.startIndex, endIndex: node.endIndex, text: node.text };
-  const copy = { type: plain.type, isNamed: plain.isNamed, startIndex: plain.startIndex, endIndex: plain.endIndex, text: plain.text };
+  const own = {
+    type: node.type,
+    isNamed: node.isNamed,
+    startIndex: node.startIndex,
+    endIndex: node.endIndex,
+    text: node.text,
+  };
+  const copy = {
+    type: plain.type,
+    isNamed: plain.isNamed,
+    startIndex: plain.startIndex,
+    endIndex: plain.endIndex,
+    text: plain.text,
+  };
   if (JSON.stringify(own) !== JSON.stringify(copy)) return `${where}: ${JSON.stringify(copy)} ≠ ${JSON.stringify(own)}`;
   if (!node.isNamed) return null;
   const expected = OPTIONS.keepAnonymousUnder.has(node.type) ? node.children : node.namedChildren;
   const children = OPTIONS.keepAnonymousUnder.has(node.type) ? plain.children : plain.namedChildren;
-  if (children.length !== expected.length) return `${where} ${node.type}: ${children.length} children ≠ ${expected.length}`;
+  if (children.length !== expected.length)
+    return `${where} ${node.type}: ${children.length} children ≠ ${expected.length}`;
   if (OPTIONS.fieldsUnder.has(node.type)) {
     for (const field of fieldsOf(node.type)) {
       const one = node.childForFieldName(field);
-      const index = one ? expected.findIndex((c) => c.startIndex === one.startIndex && c.endIndex === one.endIndex && c.type === one.type) : -1;
+      const index = one
+        ? expected.findIndex(
+            (c) => c.startIndex === one.startIndex && c.endIndex === one.endIndex && c.type === one.type,
+          )
+        : -1;
       const copied = plain.childForFieldName(field);
-      if ((copied === null) !== (one === null) || (copied && children.indexOf(copied) !== index)) return `${where} ${node.type}.${field}: field child differs`;
+      if ((copied === null) !== (one === null) || (copied && children.indexOf(copied) !== index))
+        return `${where} ${node.type}.${field}: field child differs`;
       const all = node.childrenForFieldName(field).map((c) => `${c.type}@${c.startIndex}`);
-      if (JSON.stringify(plain.childrenForFieldName(field).map((c) => `${c.type}@${c.startIndex}`)) !== JSON.stringify(all)) return `${where} ${node.type}.${field}: field children differ`;
+      if (
+        JSON.stringify(plain.childrenForFieldName(field).map((c) => `${c.type}@${c.startIndex}`)) !==
+        JSON.stringify(all)
+      )
+        return `${where} ${node.type}.${field}: field children differ`;
     }
   }
   for (const [i, child] of expected.entries()) {

@@ -9,7 +9,9 @@ describe('wrappers: options of commands that run commands', function () {
   });
 
   it('knows interpreter families by versioned names', function () {
-    expect(['python3.12', 'pypy3', 'nodejs', 'perl5.36', 'ruby3.2', 'php8', 'awk'].map(interpreterFamily)).to.deep.equal(['python', 'python', 'node', 'perl', 'ruby', 'php', undefined]);
+    expect(
+      ['python3.12', 'pypy3', 'nodejs', 'perl5.36', 'ruby3.2', 'php8', 'awk'].map(interpreterFamily),
+    ).to.deep.equal(['python', 'python', 'node', 'perl', 'ruby', 'php', undefined]);
   });
 
   const table: Array<[string, string[], { option: string; code: string } | undefined]> = [

@@ -6,7 +6,6 @@ import { expect } from 'chai';
 import { CLI_PACKAGE_DIR } from '../../src/package-info.js';
 import { createScoreAssessor } from '../../src/score-api/assessor.js';
 
-
 const RAISING_PLUGIN = `
 export default {
   name: 'test-raise',
@@ -16,21 +15,43 @@ export default {
 };
 `;
 
-const event = (command: string): ToolCallEvent => ({ id: 'e', framework: 'score-api', session_id: 's', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/home/u/proj', tool_name: 'Bash', canonical_tool: 'shell', arguments: { command } });
+const event = (command: string): ToolCallEvent => ({
+  id: 'e',
+  framework: 'score-api',
+  session_id: 's',
+  timestamp: '2026-01-01T00:00:00.000Z',
+  cwd: '/home/u/proj',
+  tool_name: 'Bash',
+  canonical_tool: 'shell',
+  arguments: { command },
+});
 
 async function assessorWith(plugins: string[]) {
   const dir = makeTempDir();
   writeFileSync(join(dir, 'test-plugin.mjs'), RAISING_PLUGIN);
-  writeFileSync(join(dir, 'agentgov.yaml'), plugins.length > 0 ? ['plugins:', ...plugins.map((p) => `  - ${p}`), ''].join('\n') : 'plugins: []\n');
+  writeFileSync(
+    join(dir, 'agentgov.yaml'),
+    plugins.length > 0 ? ['plugins:', ...plugins.map((p) => `  - ${p}`), ''].join('\n') : 'plugins: []\n',
+  );
   const loaded = loadConfig({ configPath: join(dir, 'agentgov.yaml') });
-  const host = await createPluginHost({ loaded, bundled: [], resolveFrom: [CLI_PACKAGE_DIR], host: 'cli', logger: silentLogger });
+  const host = await createPluginHost({
+    loaded,
+    bundled: [],
+    resolveFrom: [CLI_PACKAGE_DIR],
+    host: 'cli',
+    logger: silentLogger,
+  });
   return createScoreAssessor(host, loaded, silentLogger);
 }
 
 describe('score-api assessor: the engine plus the assess waterfall', function () {
   it('answers with the engine’s assessment when no plugin taps assess', async function () {
     const assessor = await assessorWith([]);
-    expect(await assessor.assess(event('git status'))).to.include({ score: 0, action: 'allow', reason_code: 'no_risk_detected' });
+    expect(await assessor.assess(event('git status'))).to.include({
+      score: 0,
+      action: 'allow',
+      reason_code: 'no_risk_detected',
+    });
     expect((await assessor.assess(event('rm -rf / --no-preserve-root'))).action).to.equal('deny');
   });
 

@@ -9,10 +9,14 @@ describe('score-api/listen', () => {
     [':9000', { host: 'localhost', port: 9000 }],
     ['0.0.0.0:80', { host: '0.0.0.0', port: 80 }],
   ];
-  for (const [text, expected] of addresses) it(`parses ${text}`, () => expect(parseListen(text)).to.deep.equal(expected));
+  for (const [text, expected] of addresses)
+    it(`parses ${text}`, () => expect(parseListen(text)).to.deep.equal(expected));
 
   for (const bad of ['localhost', 'localhost:', 'host:99999', 'a:b', '::1:80']) {
-    it(`refuses '${bad}' as E_INVALID_ARGUMENT`, () => expect(() => parseListen(bad)).to.throw().with.property('code', 'E_INVALID_ARGUMENT'));
+    it(`refuses '${bad}' as E_INVALID_ARGUMENT`, () =>
+      expect(() => parseListen(bad))
+        .to.throw()
+        .with.property('code', 'E_INVALID_ARGUMENT'));
   }
 
   it('knows loopback addresses', () => {
@@ -21,7 +25,9 @@ describe('score-api/listen', () => {
   });
 
   it('refuses a non-loopback bind without a token, allows it with one', () => {
-    expect(() => assertBindAllowed({ host: '0.0.0.0', port: 1 }, null)).to.throw().with.property('code', 'E_SCORE_TOKEN_REQUIRED');
+    expect(() => assertBindAllowed({ host: '0.0.0.0', port: 1 }, null))
+      .to.throw()
+      .with.property('code', 'E_SCORE_TOKEN_REQUIRED');
     expect(() => assertBindAllowed({ host: '0.0.0.0', port: 1 }, 't')).not.to.throw();
     expect(() => assertBindAllowed({ host: 'localhost', port: 1 }, null)).not.to.throw();
   });

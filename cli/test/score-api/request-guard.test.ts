@@ -15,7 +15,13 @@ interface Reply {
 }
 
 /** A real HTTP request with full control of the headers (fetch forbids setting Host). */
-function post(base: string, body: string, headers: Record<string, string> = {}, path = '/score', method = 'POST'): Promise<Reply> {
+function post(
+  base: string,
+  body: string,
+  headers: Record<string, string> = {},
+  path = '/score',
+  method = 'POST',
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${base}${path}`, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -37,7 +43,8 @@ function post(base: string, body: string, headers: Record<string, string> = {}, 
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' };
-const score = (command: string, extra: Record<string, unknown> = {}) => JSON.stringify({ tool_name: 'Bash', arguments: { command }, session_id: 's', ...extra });
+const score = (command: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ tool_name: 'Bash', arguments: { command }, session_id: 's', ...extra });
 const code = (reply: Reply) => (reply.json['error'] as { code?: string } | undefined)?.code;
 
 describe('score-api request guards (real koa server, real HTTP, real risk engine)', () => {
@@ -52,8 +59,28 @@ describe('score-api request guards (real koa server, real HTTP, real risk engine
       calls.push(event);
       return engine.assess(event);
     };
-    open = await listenScoreApp(createScoreApp({ assess, version: '1', rulesLoaded: () => engine.rulesLoaded, token: null, logger: silentLogger }), { host: '127.0.0.1', port: 0 }, null);
-    tokened = await listenScoreApp(createScoreApp({ assess, version: '1', rulesLoaded: () => engine.rulesLoaded, token: 'tok-3n.9_~+/=', logger: silentLogger }), { host: '127.0.0.1', port: 0 }, 'tok-3n.9_~+/=');
+    open = await listenScoreApp(
+      createScoreApp({
+        assess,
+        version: '1',
+        rulesLoaded: () => engine.rulesLoaded,
+        token: null,
+        logger: silentLogger,
+      }),
+      { host: '127.0.0.1', port: 0 },
+      null,
+    );
+    tokened = await listenScoreApp(
+      createScoreApp({
+        assess,
+        version: '1',
+        rulesLoaded: () => engine.rulesLoaded,
+        token: 'tok-3n.9_~+/=',
+        logger: silentLogger,
+      }),
+      { host: '127.0.0.1', port: 0 },
+      'tok-3n.9_~+/=',
+    );
   });
   after(async () => {
     await open?.close();
@@ -61,7 +88,13 @@ describe('score-api request guards (real koa server, real HTTP, real risk engine
   });
 
   describe('Content-Type', () => {
-    for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx']) {
+    for (const type of [
+      undefined,
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonx',
+    ]) {
       it(`POST /score with ${type ?? 'no Content-Type'} answers 415 and assesses nothing`, async () => {
         const before = calls.length;
         const reply = await post(open.url, score('rm -rf ~'), type ? { 'content-type': type } : {});
@@ -71,7 +104,9 @@ describe('score-api request guards (real koa server, real HTTP, real risk engine
       });
     }
     it('accepts application/json with a charset, in any case', async () => {
-      expect((await post(open.url, score('ls'), { 'content-type': 'Application/JSON; charset=utf-8' })).status).to.equal(200);
+      expect(
+        (await post(open.url, score('ls'), { 'content-type': 'Application/JSON; charset=utf-8' })).status,
+      ).to.equal(200);
     });
   });
 
@@ -97,17 +132,37 @@ describe('score-api request guards (real koa server, real HTTP, real risk engine
       ['[::1]:7331', 'http://[::1]:9000'],
     ]) {
       it(`accepts Host ${host} with Origin ${origin}`, async () => {
-        expect((await post(open.url, score('ls'), { ...JSON_TYPE, host: host!, origin: origin! })).status).to.equal(200);
+        expect((await post(open.url, score('ls'), { ...JSON_TYPE, host: host!, origin: origin! })).status).to.equal(
+          200,
+        );
       });
     }
     it('with a token, the token decides, not the Host', async () => {
-      expect((await post(tokened.url, score('ls'), { ...JSON_TYPE, host: 'agentgov.internal:7331', authorization: 'Bearer tok-3n.9_~+/=' })).status).to.equal(200);
+      expect(
+        (
+          await post(tokened.url, score('ls'), {
+            ...JSON_TYPE,
+            host: 'agentgov.internal:7331',
+            authorization: 'Bearer tok-3n.9_~+/=',
+          })
+        ).status,
+      ).to.equal(200);
     });
   });
 
   describe('Bearer token (RFC 6750)', () => {
     const good = ['Bearer tok-3n.9_~+/=', 'bearer tok-3n.9_~+/=', 'BEARER tok-3n.9_~+/='];
-    const bad = ['Bearer tok-3n.9_~+/', 'Bearer tok-3n.9_~+/==', 'Bearer  tok-3n.9_~+/=', 'Bearer tok-3n.9_~+/= extra', 'Bearer tok-3n.9_~+/=,x', 'Basic tok-3n.9_~+/=', 'tok-3n.9_~+/=', 'Bearer', 'Bearer TOK-3N.9_~+/='];
+    const bad = [
+      'Bearer tok-3n.9_~+/',
+      'Bearer tok-3n.9_~+/==',
+      'Bearer  tok-3n.9_~+/=',
+      'Bearer tok-3n.9_~+/= extra',
+      'Bearer tok-3n.9_~+/=,x',
+      'Basic tok-3n.9_~+/=',
+      'tok-3n.9_~+/=',
+      'Bearer',
+      'Bearer TOK-3N.9_~+/=',
+    ];
     for (const header of good) {
       it(`accepts '${header}'`, async () => {
         expect((await post(tokened.url, score('ls'), { ...JSON_TYPE, authorization: header })).status).to.equal(200);
@@ -128,7 +183,16 @@ describe('score-api request guards (real koa server, real HTTP, real risk engine
       const reply = await post(open.url, score('rm -rf ../shared', { cwd }), JSON_TYPE);
       expect(reply.status).to.equal(200);
       expect(calls.at(-1)?.cwd).to.equal(cwd);
-      const gateEvent = toolCallEvent({ framework: 'agentx-code', tool_name: 'Bash', arguments: { command: 'rm -rf ../shared' }, session_id: 's', cwd }, { framework: 'agentx-code', defaultCwd: '/elsewhere' });
+      const gateEvent = toolCallEvent(
+        {
+          framework: 'agentx-code',
+          tool_name: 'Bash',
+          arguments: { command: 'rm -rf ../shared' },
+          session_id: 's',
+          cwd,
+        },
+        { framework: 'agentx-code', defaultCwd: '/elsewhere' },
+      );
       const viaGate = engine.assess(gateEvent);
       expect(reply.json['recommendation']).to.deep.equal({ action: viaGate.action, reason_code: viaGate.reason_code });
       expect(JSON.stringify(reply.json['evidence'])).to.contain('/srv/team/shared');
@@ -169,7 +233,11 @@ describe('score-api request guards (real koa server, real HTTP, real risk engine
       });
     }
     it('errors show no local path either', async () => {
-      for (const reply of [await post(open.url, '{', JSON_TYPE), await post(open.url, score('ls'), { 'content-type': 'text/plain' }), await post(open.url, '', {}, '/nope', 'GET')]) {
+      for (const reply of [
+        await post(open.url, '{', JSON_TYPE),
+        await post(open.url, score('ls'), { 'content-type': 'text/plain' }),
+        await post(open.url, '', {}, '/nope', 'GET'),
+      ]) {
         expect(reply.status).to.be.within(400, 499);
         expect(reply.body).to.not.contain(cwd).and.not.contain(`${home}/`);
       }

@@ -18,11 +18,21 @@ export function chromiumPath(): string {
   const found = CANDIDATES.find((path) => existsSync(path));
   if (found) return found;
   if (process.getuid?.() !== 0) {
-    throw new Error('the dashboard browser tests need Chromium: install it (`sudo apt-get install chromium`) or set AGENTGOV_CHROMIUM');
+    throw new Error(
+      'the dashboard browser tests need Chromium: install it (`sudo apt-get install chromium`) or set AGENTGOV_CHROMIUM',
+    );
   }
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
-    const run = spawnSync('apt-get', args, { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeout: 900_000 });
-    if (run.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${run.status ?? run.signal}): ${run.stderr || run.stdout}`);
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', 'chromium'],
+  ]) {
+    const run = spawnSync('apt-get', args, {
+      encoding: 'utf8',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      timeout: 900_000,
+    });
+    if (run.status !== 0)
+      throw new Error(`apt-get ${args.join(' ')} failed (${run.status ?? run.signal}): ${run.stderr || run.stdout}`);
   }
   if (!existsSync(CANDIDATES[0]!)) throw new Error('apt-get installed chromium, but /usr/bin/chromium is not there');
   return CANDIDATES[0]!;
@@ -33,6 +43,14 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }

@@ -11,9 +11,16 @@ export interface CliResult {
 }
 
 /** Runs the real `agentgov` binary as a child process (`entry`: another entry script, e.g. the bin). */
-export function runCli(args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; input?: string; entry?: string }): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env: NodeJS.ProcessEnv; input?: string; entry?: string },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.entry ?? CLI_MAIN, ...args], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [options.entry ?? CLI_MAIN, ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -15,7 +15,11 @@ export interface Daemon {
 }
 
 export function startDaemon(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): Daemon {
-  const child = spawn(process.execPath, [CLI_MAIN, ...args], { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_MAIN, ...args], {
+    env: options.env,
+    cwd: options.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let exited: number | null | undefined;
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve((exited = code))));
@@ -29,7 +33,8 @@ export function startDaemon(args: string[], options: { env: NodeJS.ProcessEnv; c
       for (;;) {
         const match = stderr.match(pattern);
         if (match) return match;
-        if (exited !== undefined) throw new Error(`agentgov ${args.join(' ')} exited (${exited}) before ${pattern}:\n${stderr}`);
+        if (exited !== undefined)
+          throw new Error(`agentgov ${args.join(' ')} exited (${exited}) before ${pattern}:\n${stderr}`);
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${stderr}`);
         await new Promise((r) => setTimeout(r, 25));
       }

@@ -14,7 +14,10 @@ function lineTarget(root: string) {
     roots: () => [root],
     list: async () => {
       try {
-        return readdirSync(root).filter((f) => f.endsWith('.jsonl')).map((f) => join(root, f)).sort();
+        return readdirSync(root)
+          .filter((f) => f.endsWith('.jsonl'))
+          .map((f) => join(root, f))
+          .sort();
       } catch {
         return [];
       }
@@ -94,7 +97,12 @@ describe('watch/tailer', () => {
     const root = makeTempDir('fail-');
     writeFileSync(join(root, 'f.jsonl'), 'z\n');
     let calls = 0;
-    const target: TailTarget = { name: 'flaky', roots: () => [root], list: async () => [join(root, 'f.jsonl')], ingest: async () => (++calls === 1 ? Promise.reject(new Error('disk')) : { events: 1 }) };
+    const target: TailTarget = {
+      name: 'flaky',
+      roots: () => [root],
+      list: async () => [join(root, 'f.jsonl')],
+      ingest: async () => (++calls === 1 ? Promise.reject(new Error('disk')) : { events: 1 }),
+    };
     const tailer = new CaptureTailer([target], { logger: silentLogger });
     await tailer.scan();
     await tailer.scan();

@@ -14,7 +14,11 @@ export async function api<T>(path: string, params: URLSearchParams = new URLSear
   const response = await fetch(query ? `${path}?${query}` : path, { headers: { Accept: 'application/json' } });
   const body = (await response.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
   if (!response.ok) {
-    throw new ApiError(response.status, body?.error?.code ?? 'http_error', body?.error?.message ?? `HTTP ${response.status}`);
+    throw new ApiError(
+      response.status,
+      body?.error?.code ?? 'http_error',
+      body?.error?.message ?? `HTTP ${response.status}`,
+    );
   }
   return body as T;
 }

@@ -5,7 +5,11 @@
 export type Child = Node | string | number | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | undefined>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;
@@ -21,7 +25,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Att
 /** A link to a page route with query parameters (empty ones left out), so every view is a stable URL. */
 export function href(path: string, params: Record<string, string | number | undefined> = {}): string {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') query.set(name, String(value));
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined && value !== '') query.set(name, String(value));
   const text = query.toString();
   return text ? `${path}?${text}` : path;
 }

@@ -18,7 +18,8 @@ async function route(root: HTMLElement): Promise<void> {
 
 const root = document.getElementById('app')!;
 document.querySelectorAll<HTMLAnchorElement>('nav.top a').forEach((a) => {
-  if (a.pathname === location.pathname || (a.pathname === '/sessions' && location.pathname.startsWith('/sessions'))) a.classList.add('current');
+  if (a.pathname === location.pathname || (a.pathname === '/sessions' && location.pathname.startsWith('/sessions')))
+    a.classList.add('current');
 });
 route(root)
   .catch((error: unknown) => {

@@ -31,7 +31,11 @@ export interface MatcherGroupHook {
 }
 
 function commandHooksOf(groups: unknown[]): Json[] {
-  return groups.flatMap((group) => (isJsonObject(group) && Array.isArray(group['hooks']) ? group['hooks'].filter(isJsonObject) : [])).filter((hook) => hook['type'] === 'command');
+  return groups
+    .flatMap((group) =>
+      isJsonObject(group) && Array.isArray(group['hooks']) ? group['hooks'].filter(isJsonObject) : [],
+    )
+    .filter((hook) => hook['type'] === 'command');
 }
 
 export function installMatcherGroupHook(file: string, hook: MatcherGroupHook, command: string): { changed: boolean } {
@@ -41,7 +45,11 @@ export function installMatcherGroupHook(file: string, hook: MatcherGroupHook, co
   if (hooks.some((h) => h['command'] === command)) return { changed: false };
   const earlier = hooks.find((h) => isGateHookCommand(h['command']));
   if (earlier) earlier['command'] = command;
-  else groups.push({ ...(hook.matcher === undefined ? {} : { matcher: hook.matcher }), hooks: [{ type: 'command', command, ...hook.extra }] });
+  else
+    groups.push({
+      ...(hook.matcher === undefined ? {} : { matcher: hook.matcher }),
+      hooks: [{ type: 'command', command, ...hook.extra }],
+    });
   writeJsonSettings(file, settings);
   return { changed: true };
 }
@@ -88,5 +96,13 @@ export function installFlatHook(file: string, hook: FlatHook, command: string): 
 export function flatGateCommands(file: string, events: string[], commandKey = 'command'): string[] {
   const hooks = readJsonSettings(file)['hooks'];
   if (!isJsonObject(hooks)) return [];
-  return [...new Set(events.flatMap((event) => (Array.isArray(hooks[event]) ? hooks[event].filter(isJsonObject).map((e) => e[commandKey]) : [])).filter(isGateHookCommand))];
+  return [
+    ...new Set(
+      events
+        .flatMap((event) =>
+          Array.isArray(hooks[event]) ? hooks[event].filter(isJsonObject).map((e) => e[commandKey]) : [],
+        )
+        .filter(isGateHookCommand),
+    ),
+  ];
 }

@@ -23,16 +23,25 @@ export function readJsonSettings(file: string): Json {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new AgentgovError('E_SETTINGS_INVALID', `${file} is not valid JSON (${(error as Error).message}); it was left untouched`, { file });
+    throw new AgentgovError(
+      'E_SETTINGS_INVALID',
+      `${file} is not valid JSON (${(error as Error).message}); it was left untouched`,
+      { file },
+    );
   }
-  if (!isJsonObject(value)) throw new AgentgovError('E_SETTINGS_INVALID', `${file} must hold a JSON object; it was left untouched`, { file });
+  if (!isJsonObject(value))
+    throw new AgentgovError('E_SETTINGS_INVALID', `${file} must hold a JSON object; it was left untouched`, { file });
   return value;
 }
 
 /** `settings[key]` as an object (created when absent); another type is refused, naming the key. */
 export function objectAt(settings: Json, key: string, file: string): Json {
   const value = settings[key] ?? {};
-  if (!isJsonObject(value)) throw new AgentgovError('E_SETTINGS_INVALID', `${file}: "${key}" must be an object; the file was left untouched`, { file, key });
+  if (!isJsonObject(value))
+    throw new AgentgovError('E_SETTINGS_INVALID', `${file}: "${key}" must be an object; the file was left untouched`, {
+      file,
+      key,
+    });
   settings[key] = value;
   return value;
 }
@@ -40,7 +49,11 @@ export function objectAt(settings: Json, key: string, file: string): Json {
 /** `settings[key]` as an array (created when absent); another type is refused, naming the key. */
 export function arrayAt(settings: Json, key: string, file: string, path = key): unknown[] {
   const value = settings[key] ?? [];
-  if (!Array.isArray(value)) throw new AgentgovError('E_SETTINGS_INVALID', `${file}: "${path}" must be an array; the file was left untouched`, { file, key: path });
+  if (!Array.isArray(value))
+    throw new AgentgovError('E_SETTINGS_INVALID', `${file}: "${path}" must be an array; the file was left untouched`, {
+      file,
+      key: path,
+    });
   settings[key] = value;
   return value;
 }
@@ -58,7 +71,8 @@ export function writeJsonSettings(file: string, settings: Json): void {
   writeSettingsText(file, `${JSON.stringify(settings, null, 2)}\n`);
 }
 
-const sameEntry = (a: unknown, b: Json): boolean => isJsonObject(a) && Object.entries(b).every(([k, v]) => JSON.stringify(a[k]) === JSON.stringify(v));
+const sameEntry = (a: unknown, b: Json): boolean =>
+  isJsonObject(a) && Object.entries(b).every(([k, v]) => JSON.stringify(a[k]) === JSON.stringify(v));
 
 /**
  * Registers `entry` as `settings.mcpServers[name]` of a JSON file (Claude Code `.mcp.json`, Cursor

@@ -7,7 +7,14 @@
  */
 import { basename, extname } from 'node:path';
 import { canonicalToolOf } from '../contracts/canonical-tool.js';
-import type { CaptureCompletion, CaptureParseContext, CaptureParseResult, SkipCounts, ToolCallEvent, ToolCallResult } from '../contracts/index.js';
+import type {
+  CaptureCompletion,
+  CaptureParseContext,
+  CaptureParseResult,
+  SkipCounts,
+  ToolCallEvent,
+  ToolCallResult,
+} from '../contracts/index.js';
 import { clipResultContent, countSkip, isJsonObject, walkJsonLines } from './json-lines.js';
 
 type Json = Record<string, unknown>;
@@ -46,7 +53,9 @@ export function transcriptEventId(framework: string, sessionId: string, toolUseI
  * are skipped and counted; an unterminated last line that is not yet a whole JSON object is left
  * unconsumed for a later read.
  */
-export function claudeTranscriptParser(framework: string): (input: string, context: CaptureParseContext) => CaptureParseResult {
+export function claudeTranscriptParser(
+  framework: string,
+): (input: string, context: CaptureParseContext) => CaptureParseResult {
   return (input, context) => {
     const chunk: Chunk = {
       framework,
@@ -68,7 +77,11 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return content === undefined ? '' : JSON.stringify(content);
-  return content.map((b) => (isJsonObject(b) && typeof b['text'] === 'string' ? b['text'] : isJsonObject(b) ? `[${String(b['type'])}]` : '')).join('\n');
+  return content
+    .map((b) =>
+      isJsonObject(b) && typeof b['text'] === 'string' ? b['text'] : isJsonObject(b) ? `[${String(b['type'])}]` : '',
+    )
+    .join('\n');
 }
 
 function readLine(line: Json, chunk: Chunk): void {
@@ -94,7 +107,8 @@ function readLine(line: Json, chunk: Chunk): void {
     const blockType = isJsonObject(block) ? block['type'] : undefined;
     if (blockType === 'tool_use') readToolUse(block as Json, session, timestamp, chunk);
     else if (blockType === 'tool_result') readToolResult(block as Json, session, timestamp, chunk);
-    else if (typeof blockType !== 'string' || !QUIET_BLOCK_TYPES.has(blockType)) countSkip(skipped, 'unknown_block_type');
+    else if (typeof blockType !== 'string' || !QUIET_BLOCK_TYPES.has(blockType))
+      countSkip(skipped, 'unknown_block_type');
   }
 }
 
@@ -131,7 +145,11 @@ function readToolResult(block: Json, session: string, timestamp: string, chunk: 
     return;
   }
   const id = transcriptEventId(chunk.framework, session, toolUseId);
-  const result: ToolCallResult = { content: clipResultContent(resultText(block['content'])), is_error: block['is_error'] === true, timestamp };
+  const result: ToolCallResult = {
+    content: clipResultContent(resultText(block['content'])),
+    is_error: block['is_error'] === true,
+    timestamp,
+  };
   const call = chunk.byId.get(id);
   if (call) call.result = result;
   else chunk.completions.push({ event_id: id, result });

@@ -3,7 +3,8 @@ import type { SkipCounts } from '../contracts/framework.js';
 type Json = Record<string, unknown>;
 
 /** A JSON value that is an object (not an array, not null). */
-export const isJsonObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isJsonObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Counts one skipped line or block under `reason`. */
 export function countSkip(skipped: SkipCounts, reason: string): void {
@@ -15,7 +16,9 @@ export const MAX_RESULT_CHARS = 2000;
 
 /** `content` cut to MAX_RESULT_CHARS, saying how much was left out. */
 export function clipResultContent(content: string): string {
-  return content.length > MAX_RESULT_CHARS ? `${content.slice(0, MAX_RESULT_CHARS)}…[${content.length - MAX_RESULT_CHARS} more chars]` : content;
+  return content.length > MAX_RESULT_CHARS
+    ? `${content.slice(0, MAX_RESULT_CHARS)}…[${content.length - MAX_RESULT_CHARS} more chars]`
+    : content;
 }
 
 export interface JsonLinesWalk {
@@ -32,7 +35,11 @@ export interface JsonLinesWalk {
  * `not_an_object`; blank lines are skipped silently. An unterminated last line is consumed only
  * when it already parses as an object (a writer may still be appending to it).
  */
-export function walkJsonLines(text: string, skipped: SkipCounts, onRecord: (record: Json, byteOffset: number) => void): JsonLinesWalk {
+export function walkJsonLines(
+  text: string,
+  skipped: SkipCounts,
+  onRecord: (record: Json, byteOffset: number) => void,
+): JsonLinesWalk {
   let consumed = 0;
   let lines = 0;
   let start = 0;

@@ -52,19 +52,40 @@ export class ConfigDocument {
     readonly file: string,
   ) {
     this.#tooLarge = Buffer.byteLength(text) > CONFIG_LIMITS.bytes;
-    this.doc = parseDocument(this.#tooLarge ? '' : text, { lineCounter: this.#lines, prettyErrors: true, uniqueKeys: true });
+    this.doc = parseDocument(this.#tooLarge ? '' : text, {
+      lineCounter: this.#lines,
+      prettyErrors: true,
+      uniqueKeys: true,
+    });
   }
 
   /** YAML syntax errors and exceeded bounds (size, nodes, depth, aliases), with positions. */
   syntaxIssues(): ConfigIssue[] {
-    if (this.#tooLarge) return [{ severity: 'error', path: '(yaml)', message: `the file is ${Buffer.byteLength(this.text)} bytes; a config file may have at most ${CONFIG_LIMITS.bytes}`, file: this.file, line: 1, column: 1 }];
+    if (this.#tooLarge)
+      return [
+        {
+          severity: 'error',
+          path: '(yaml)',
+          message: `the file is ${Buffer.byteLength(this.text)} bytes; a config file may have at most ${CONFIG_LIMITS.bytes}`,
+          file: this.file,
+          line: 1,
+          column: 1,
+        },
+      ];
     if (!this.doc.errors.length) {
       const bound = this.#boundIssue();
       if (bound) return [bound];
     }
     return this.doc.errors.map((error) => {
       const pos = error.linePos?.[0];
-      return { severity: 'error', path: '(yaml)', message: error.message.split('\n')[0] ?? error.message, file: this.file, line: pos?.line, column: pos?.col };
+      return {
+        severity: 'error',
+        path: '(yaml)',
+        message: error.message.split('\n')[0] ?? error.message,
+        file: this.file,
+        line: pos?.line,
+        column: pos?.col,
+      };
     });
   }
 
@@ -79,11 +100,13 @@ export class ConfigDocument {
     };
     const walk = (node: unknown, depth: number): ConfigIssue | undefined => {
       nodes += 1;
-      if (nodes > CONFIG_LIMITS.nodes) return at(node, `more than ${CONFIG_LIMITS.nodes} keys and values; a config file may have at most that many`);
+      if (nodes > CONFIG_LIMITS.nodes)
+        return at(node, `more than ${CONFIG_LIMITS.nodes} keys and values; a config file may have at most that many`);
       if (depth > CONFIG_LIMITS.depth) return at(node, `nested deeper than ${CONFIG_LIMITS.depth} levels`);
       if (isAlias(node)) {
         aliases += 1;
-        if (aliases > CONFIG_LIMITS.aliases) return at(node, `more than ${CONFIG_LIMITS.aliases} YAML aliases (*name); refused as a possible alias bomb`);
+        if (aliases > CONFIG_LIMITS.aliases)
+          return at(node, `more than ${CONFIG_LIMITS.aliases} YAML aliases (*name); refused as a possible alias bomb`);
         return undefined;
       }
       if (isMap(node)) {

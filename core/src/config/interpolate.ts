@@ -14,14 +14,21 @@ export interface InterpolationIssue {
  * other values kept). A reference to an unset variable, or one that is not a variable name, is an
  * issue naming the key path: a secret is never silently replaced by an empty string.
  */
-export function interpolateEnv<T>(value: T, env: NodeJS.ProcessEnv, base: KeyPath = []): { value: T; issues: InterpolationIssue[] } {
+export function interpolateEnv<T>(
+  value: T,
+  env: NodeJS.ProcessEnv,
+  base: KeyPath = [],
+): { value: T; issues: InterpolationIssue[] } {
   const issues: InterpolationIssue[] = [];
   const walk = (node: unknown, path: KeyPath): unknown => {
     if (typeof node === 'string') {
       return node.replace(REFERENCE, (whole, escaped: string | undefined, name: string) => {
         if (escaped) return whole.slice(1);
         if (!NAME.test(name)) {
-          issues.push({ path: formatKeyPath(path), message: `'\${${name}}' is not an environment variable reference (write $\${ for a literal \${)` });
+          issues.push({
+            path: formatKeyPath(path),
+            message: `'\${${name}}' is not an environment variable reference (write $\${ for a literal \${)`,
+          });
           return whole;
         }
         const found = env[name];
@@ -33,7 +40,8 @@ export function interpolateEnv<T>(value: T, env: NodeJS.ProcessEnv, base: KeyPat
       });
     }
     if (Array.isArray(node)) return node.map((item, i) => walk(item, [...path, i]));
-    if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, [...path, k])]));
+    if (node !== null && typeof node === 'object')
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, [...path, k])]));
     return node;
   };
   return { value: walk(value, base) as T, issues };

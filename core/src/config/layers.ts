@@ -53,13 +53,20 @@ export function absolutizeLayer(value: Record<string, unknown>, baseDir: string)
   const out = { ...value };
   const risk = out['risk'];
   if (isPlainObject(risk) && Array.isArray(risk['rules'])) {
-    out['risk'] = { ...risk, rules: (risk['rules'] as unknown[]).map((r) => (typeof r === 'string' && !isAbsolute(r) ? resolve(baseDir, r) : r)) };
+    out['risk'] = {
+      ...risk,
+      rules: (risk['rules'] as unknown[]).map((r) =>
+        typeof r === 'string' && !isAbsolute(r) ? resolve(baseDir, r) : r,
+      ),
+    };
   }
   if (Array.isArray(out['plugins'])) {
     out['plugins'] = (out['plugins'] as PluginConfigEntry[]).map((entry) => {
       const specifier = specifierOf(entry);
       if (!isPathSpecifier(specifier) || isAbsolute(specifier)) return entry;
-      return typeof entry === 'string' ? resolve(baseDir, specifier) : { ...entry, plugin: resolve(baseDir, specifier) };
+      return typeof entry === 'string'
+        ? resolve(baseDir, specifier)
+        : { ...entry, plugin: resolve(baseDir, specifier) };
     });
   }
   return out;
@@ -77,7 +84,12 @@ export interface ProjectLayerResult {
  * Merges a project's config value over the user's effective config (`floor`): what the project
  * may change is taken (and its origin recorded), a loosening is ignored with a message.
  */
-export function mergeProjectLayer(floor: AgentgovConfig, project: Record<string, unknown>, file: string, origins: Record<string, ConfigOrigin>): ProjectLayerResult {
+export function mergeProjectLayer(
+  floor: AgentgovConfig,
+  project: Record<string, unknown>,
+  file: string,
+  origins: Record<string, ConfigOrigin>,
+): ProjectLayerResult {
   const ignored: string[] = [];
   const added: ProjectLayerResult['added'] = { plugins: [], rules: [] };
   const here: ConfigOrigin = { from: 'project', file };
@@ -105,11 +117,19 @@ export function mergeProjectLayer(floor: AgentgovConfig, project: Record<string,
     switch (key) {
       case 'gate.on_unavailable':
         if ((STRICTNESS[String(value)] ?? -1) >= (STRICTNESS[String(current)] ?? 0)) return write();
-        return refuse(key, value, `a project may only tighten it, and ${floorFrom(key)} says '${String(current)}'; using '${String(current)}'`);
+        return refuse(
+          key,
+          value,
+          `a project may only tighten it, and ${floorFrom(key)} says '${String(current)}'; using '${String(current)}'`,
+        );
       case 'gate.timeout_ms':
       case 'gate.deadline_ms':
         if (typeof value === 'number' && typeof current === 'number' && value <= current) return write();
-        return refuse(key, value, `a project may only shorten it, and ${floorFrom(key)} says ${String(current)}; using ${String(current)}`);
+        return refuse(
+          key,
+          value,
+          `a project may only shorten it, and ${floorFrom(key)} says ${String(current)}; using ${String(current)}`,
+        );
       case 'score.enabled':
         if (value === false || value === current) return write();
         return refuse(key, value, `a project may switch the Score API off, never on; using ${String(current)}`);
@@ -117,7 +137,11 @@ export function mergeProjectLayer(floor: AgentgovConfig, project: Record<string,
       case 'score.listen':
       case 'score.token':
         if (value === current) return;
-        return refuse(key, key === 'score.token' ? '***' : value, `only your own config decides it; using ${floorFrom(key)}`);
+        return refuse(
+          key,
+          key === 'score.token' ? '***' : value,
+          `only your own config decides it; using ${floorFrom(key)}`,
+        );
       case 'bundled_plugins':
         return; // decided below, with the plugins
       default:
@@ -126,7 +150,10 @@ export function mergeProjectLayer(floor: AgentgovConfig, project: Record<string,
   };
 
   const walk = (value: unknown, path: string[]): void => {
-    if (isPlainObject(value) && (path.length === 0 || isPlainObject(path.reduce<unknown>((n, p) => (isPlainObject(n) ? n[p] : undefined), floor)))) {
+    if (
+      isPlainObject(value) &&
+      (path.length === 0 || isPlainObject(path.reduce<unknown>((n, p) => (isPlainObject(n) ? n[p] : undefined), floor)))
+    ) {
       for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
       return;
     }
@@ -138,22 +165,32 @@ export function mergeProjectLayer(floor: AgentgovConfig, project: Record<string,
 
   // Rule files: the user's stay, the project's are added.
   const projectRisk = project['risk'];
-  const projectRules = isPlainObject(projectRisk) && Array.isArray(projectRisk['rules']) ? (projectRisk['rules'] as string[]) : [];
+  const projectRules =
+    isPlainObject(projectRisk) && Array.isArray(projectRisk['rules']) ? (projectRisk['rules'] as string[]) : [];
   for (const rule of projectRules) {
     if (config.risk.rules.includes(rule)) continue;
     config.risk.rules.push(rule);
     added.rules.push(rule);
   }
-  if (added.rules.length) origins['risk.rules'] = { from: origins['risk.rules']?.from === 'user' ? 'user' : 'project', file: origins['risk.rules']?.from === 'user' ? `${origins['risk.rules'].file} + ${file}` : file };
+  if (added.rules.length)
+    origins['risk.rules'] = {
+      from: origins['risk.rules']?.from === 'user' ? 'user' : 'project',
+      file: origins['risk.rules']?.from === 'user' ? `${origins['risk.rules'].file} + ${file}` : file,
+    };
 
   // Plugins: the user's stay (with the user's options); the project's are added.
-  const floorLoadsBundled = floor.bundled_plugins === 'all' || (floor.bundled_plugins === 'auto' && floor.plugins.length === 0);
+  const floorLoadsBundled =
+    floor.bundled_plugins === 'all' || (floor.bundled_plugins === 'auto' && floor.plugins.length === 0);
   const userSpecifiers = new Set(floor.plugins.map(specifierOf));
   const projectPlugins = Array.isArray(project['plugins']) ? (project['plugins'] as PluginConfigEntry[]) : [];
   for (const entry of projectPlugins) {
     if (userSpecifiers.has(specifierOf(entry))) {
       if (JSON.stringify(entry) !== JSON.stringify(floor.plugins.find((p) => specifierOf(p) === specifierOf(entry)))) {
-        refuse('plugins', specifierOf(entry), 'your own config configures that plugin; its entry (and options) stays yours');
+        refuse(
+          'plugins',
+          specifierOf(entry),
+          'your own config configures that plugin; its entry (and options) stays yours',
+        );
       }
       continue;
     }
@@ -161,7 +198,11 @@ export function mergeProjectLayer(floor: AgentgovConfig, project: Record<string,
     added.plugins.push(entry);
     userSpecifiers.add(specifierOf(entry));
   }
-  if (added.plugins.length) origins['plugins'] = { from: origins['plugins']?.from === 'user' ? 'user' : 'project', file: origins['plugins']?.from === 'user' ? `${origins['plugins'].file} + ${file}` : file };
+  if (added.plugins.length)
+    origins['plugins'] = {
+      from: origins['plugins']?.from === 'user' ? 'user' : 'project',
+      file: origins['plugins']?.from === 'user' ? `${origins['plugins'].file} + ${file}` : file,
+    };
   const wanted = project['bundled_plugins'];
   if (wanted !== undefined) {
     const projectLoadsBundled = wanted === 'all' || (wanted === 'auto' && config.plugins.length === 0);
@@ -173,6 +214,7 @@ export function mergeProjectLayer(floor: AgentgovConfig, project: Record<string,
     }
   }
   // The project's own plugins would turn `auto` off: keep the bundled plugins the floor loads.
-  if (floorLoadsBundled && config.bundled_plugins === 'auto' && config.plugins.length > 0) config.bundled_plugins = 'all';
+  if (floorLoadsBundled && config.bundled_plugins === 'auto' && config.plugins.length > 0)
+    config.bundled_plugins = 'all';
   return { config, ignored, added };
 }

@@ -52,7 +52,11 @@ export function resolveConfigFile(options: LoadConfigOptions = {}): { file: stri
   if (options.configPath) return { file: resolve(cwd, options.configPath), source: 'flag' };
   if (env['AGENTGOV_CONFIG']) return { file: resolve(cwd, env['AGENTGOV_CONFIG']), source: 'env' };
   // cosmiconfig with searchStrategy 'none' looks in the start directory only: ./agentgov.yaml.
-  const found = cosmiconfigSync('agentgov', { searchPlaces: CWD_CONFIG_NAMES, searchStrategy: 'none', loaders: { '.yaml': rawLoader, '.yml': rawLoader } }).search(cwd);
+  const found = cosmiconfigSync('agentgov', {
+    searchPlaces: CWD_CONFIG_NAMES,
+    searchStrategy: 'none',
+    loaders: { '.yaml': rawLoader, '.yml': rawLoader },
+  }).search(cwd);
   if (found) return { file: found.filepath, source: 'cwd' };
   const home = userConfigPath(env);
   if (existsSync(home)) return { file: home, source: 'home' };
@@ -78,27 +82,49 @@ export function resolveConfigLayers(options: LoadConfigOptions = {}): ConfigLaye
   if (options.configPath) user = { file: resolve(cwd, options.configPath), source: 'flag' };
   else if (env['AGENTGOV_CONFIG']) user = { file: resolve(cwd, env['AGENTGOV_CONFIG']), source: 'env' };
   else if (existsSync(userConfigPath(env))) user = { file: userConfigPath(env), source: 'home' };
-  const found = cosmiconfigSync('agentgov', { searchPlaces: CWD_CONFIG_NAMES, searchStrategy: 'none', loaders: { '.yaml': rawLoader, '.yml': rawLoader } }).search(cwd);
+  const found = cosmiconfigSync('agentgov', {
+    searchPlaces: CWD_CONFIG_NAMES,
+    searchStrategy: 'none',
+    loaders: { '.yaml': rawLoader, '.yml': rawLoader },
+  }).search(cwd);
   const project = found && found.filepath !== user?.file ? { file: found.filepath, source: 'cwd' as const } : null;
   return { user, project };
 }
 
 /** One layer's file read and validated; throws `E_CONFIG_INVALID` naming the file and how it was chosen. */
-function readLayer(file: string, source: ConfigSource): { value: Record<string, unknown>; warnings: ConfigIssue[]; document: ConfigDocument } {
+function readLayer(
+  file: string,
+  source: ConfigSource,
+): { value: Record<string, unknown>; warnings: ConfigIssue[]; document: ConfigDocument } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'does not exist'
+        : `cannot be read (${(error as Error).message})`;
     const via = source === 'flag' ? '--config' : source === 'env' ? 'AGENTGOV_CONFIG' : source;
-    throw new AgentgovError('E_CONFIG_INVALID', `config file ${file} (from ${via}) ${reason}`, { file, source, issues: [] });
+    throw new AgentgovError('E_CONFIG_INVALID', `config file ${file} (from ${via}) ${reason}`, {
+      file,
+      source,
+      issues: [],
+    });
   }
   const { value, issues, document } = validateConfigText(text, file);
   const errors = issues.filter((i) => i.severity === 'error');
   if (errors.length) {
-    throw new AgentgovError('E_CONFIG_INVALID', `invalid configuration in ${file}:\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`, { file, source, issues });
+    throw new AgentgovError(
+      'E_CONFIG_INVALID',
+      `invalid configuration in ${file}:\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
+      { file, source, issues },
+    );
   }
-  return { value: value as Record<string, unknown>, warnings: issues.filter((i) => i.severity === 'warning'), document };
+  return {
+    value: value as Record<string, unknown>,
+    warnings: issues.filter((i) => i.severity === 'warning'),
+    document,
+  };
 }
 
 /**
@@ -116,7 +142,8 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   markOrigins(origins, defaults, { from: 'default', file: null });
   const layers: NonNullable<LoadedConfig['layers']> = [];
   const base = { layers, origins, ignored: [] as string[], projectAdded: { plugins: [], rules: [] } };
-  if (!user && !project) return { config: defaults, file: null, source: 'defaults', baseDir: cwd, warnings: [], ...base };
+  if (!user && !project)
+    return { config: defaults, file: null, source: 'defaults', baseDir: cwd, warnings: [], ...base };
   let config = defaults;
   const warnings: ConfigIssue[] = [];
   let document: ConfigDocument | undefined;
@@ -130,7 +157,16 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     document = layer.document;
     layers.push({ role: 'user', file: user.file, source: user.source });
   }
-  if (!project) return { config, file: user!.file, source: user!.source, baseDir: dirname(user!.file), warnings, document, ...base };
+  if (!project)
+    return {
+      config,
+      file: user!.file,
+      source: user!.source,
+      baseDir: dirname(user!.file),
+      warnings,
+      document,
+      ...base,
+    };
   const layer = readLayer(project.file, 'cwd');
   const merged = mergeProjectLayer(config, layer.value, project.file, origins);
   warnings.push(...layer.warnings);

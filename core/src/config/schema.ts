@@ -4,8 +4,16 @@
  * Unknown keys inside a section are errors; unknown top-level keys are warnings (with the nearest
  * valid key), so a config written for a newer agentgov still loads.
  */
-const logLevel = { type: 'string', enum: ['DEBUG', 'INFO', 'WARNING', 'ERROR'], description: 'Logging verbosity.' } as const;
-const hostPort = { type: 'string', pattern: '^(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}$', description: 'HOST:PORT' } as const;
+const logLevel = {
+  type: 'string',
+  enum: ['DEBUG', 'INFO', 'WARNING', 'ERROR'],
+  description: 'Logging verbosity.',
+} as const;
+const hostPort = {
+  type: 'string',
+  pattern: '^(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}$',
+  description: 'HOST:PORT',
+} as const;
 
 const pluginEntry = {
   description: 'A plugin: a package name or a path (relative to this file), optionally with options.',
@@ -29,34 +37,64 @@ export const CONFIG_SCHEMA = {
   type: 'object',
   properties: {
     log_level: { ...logLevel, default: 'INFO' },
-    plugins: { type: 'array', items: pluginEntry, default: [], description: 'Plugins to load. When empty, every bundled plugin loads.' },
+    plugins: {
+      type: 'array',
+      items: pluginEntry,
+      default: [],
+      description: 'Plugins to load. When empty, every bundled plugin loads.',
+    },
     bundled_plugins: {
       type: 'string',
       enum: ['auto', 'all', 'none'],
       default: 'auto',
-      description: '`auto`: load every bundled plugin only when `plugins` is empty; `all`: always load them (entries in `plugins` then configure them); `none`: never.',
+      description:
+        '`auto`: load every bundled plugin only when `plugins` is empty; `all`: always load them (entries in `plugins` then configure them); `none`: never.',
     },
     server: {
       type: 'object',
       additionalProperties: false,
       description: 'The MCP tool server (`agentgov serve`).',
       properties: {
-        repo: { type: ['string', 'null'], default: null, description: 'Repository to index; the current directory when null.' },
-        http: { anyOf: [hostPort, { type: 'null' }], default: null, description: 'Serve Streamable HTTP on this loopback address instead of stdio.' },
+        repo: {
+          type: ['string', 'null'],
+          default: null,
+          description: 'Repository to index; the current directory when null.',
+        },
+        http: {
+          anyOf: [hostPort, { type: 'null' }],
+          default: null,
+          description: 'Serve Streamable HTTP on this loopback address instead of stdio.',
+        },
         dev_mode: { type: 'boolean', default: false, description: 'Expose dev-only tools such as recon_raw_signals.' },
         index: {
           type: 'object',
           additionalProperties: false,
           properties: {
-            max_file_bytes: { type: 'integer', minimum: 1, default: 1048576, description: 'Files larger than this are skipped (and counted).' },
-            exclude: { type: 'array', items: { type: 'string' }, default: [], description: 'Extra glob patterns to leave out of the index.' },
+            max_file_bytes: {
+              type: 'integer',
+              minimum: 1,
+              default: 1048576,
+              description: 'Files larger than this are skipped (and counted).',
+            },
+            exclude: {
+              type: 'array',
+              items: { type: 'string' },
+              default: [],
+              description: 'Extra glob patterns to leave out of the index.',
+            },
             watch: { type: 'boolean', default: true, description: 'Re-index changed files while the server runs.' },
-            watch_debounce_ms: { type: 'integer', minimum: 0, default: 150, description: 'Debounce of the file watcher.' },
+            watch_debounce_ms: {
+              type: 'integer',
+              minimum: 0,
+              default: 150,
+              description: 'Debounce of the file watcher.',
+            },
             wait_ms: {
               type: 'integer',
               minimum: 0,
               default: 10000,
-              description: 'How long an index-backed tool call waits for the first index build (sending progress) before answering E_INDEX_NOT_READY; `serve --wait-for-index` overrides it.',
+              description:
+                'How long an index-backed tool call waits for the first index build (sending progress) before answering E_INDEX_NOT_READY; `serve --wait-for-index` overrides it.',
             },
           },
         },
@@ -64,7 +102,13 @@ export const CONFIG_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           properties: {
-            preview_idle_minutes: { type: 'number', exclusiveMinimum: 0, default: 30, description: 'A refactor preview not used for this long expires (refactor_commit then answers E_PREVIEW_NOT_FOUND).' },
+            preview_idle_minutes: {
+              type: 'number',
+              exclusiveMinimum: 0,
+              default: 30,
+              description:
+                'A refactor preview not used for this long expires (refactor_commit then answers E_PREVIEW_NOT_FOUND).',
+            },
           },
         },
         impact: {
@@ -75,7 +119,8 @@ export const CONFIG_SCHEMA = {
               type: 'integer',
               minimum: 0,
               default: 5000,
-              description: 'How long recon_impact lets a language service (TypeScript) search for references before answering from the index alone; 0 never asks one.',
+              description:
+                'How long recon_impact lets a language service (TypeScript) search for references before answering from the index alone; 0 never asks one.',
             },
           },
         },
@@ -83,8 +128,20 @@ export const CONFIG_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           properties: {
-            scheduler: { type: 'string', enum: ['on-demand', 'startup'], default: 'on-demand', description: 'When the background test scheduler starts: at the first test-impact call of a read-write session (`on-demand`), or when serve starts (`startup`). It runs the project\'s tests, so it executes project code.' },
-            niceness: { type: 'integer', minimum: 0, maximum: 19, default: 10, description: 'Process priority of the test processes the scheduler starts (0 normal, 19 lowest).' },
+            scheduler: {
+              type: 'string',
+              enum: ['on-demand', 'startup'],
+              default: 'on-demand',
+              description:
+                "When the background test scheduler starts: at the first test-impact call of a read-write session (`on-demand`), or when serve starts (`startup`). It runs the project's tests, so it executes project code.",
+            },
+            niceness: {
+              type: 'integer',
+              minimum: 0,
+              maximum: 19,
+              default: 10,
+              description: 'Process priority of the test processes the scheduler starts (0 normal, 19 lowest).',
+            },
           },
         },
         checkpoint: {
@@ -95,7 +152,8 @@ export const CONFIG_SCHEMA = {
               type: 'number',
               exclusiveMinimum: 0,
               default: 120,
-              description: 'How long one git command of a checkpoint commit or push, with the hooks it runs (pre-commit, commit-msg, pre-push, …), may take before it is stopped (its whole process group killed) and reported as E_COMMIT_FAILED or E_PUSH_FAILED.',
+              description:
+                'How long one git command of a checkpoint commit or push, with the hooks it runs (pre-commit, commit-msg, pre-push, …), may take before it is stopped (its whole process group killed) and reported as E_COMMIT_FAILED or E_PUSH_FAILED.',
             },
           },
         },
@@ -106,8 +164,17 @@ export const CONFIG_SCHEMA = {
       additionalProperties: false,
       description: 'The governance pipeline (`watch`, `replay`, `status`).',
       properties: {
-        frameworks: { type: 'array', items: { type: 'string' }, default: [], description: 'Frameworks to watch; all detected when empty.' },
-        db: { type: ['string', 'null'], default: null, description: 'Governance database; $AGENTGOV_HOME/system.db when null.' },
+        frameworks: {
+          type: 'array',
+          items: { type: 'string' },
+          default: [],
+          description: 'Frameworks to watch; all detected when empty.',
+        },
+        db: {
+          type: ['string', 'null'],
+          default: null,
+          description: 'Governance database; $AGENTGOV_HOME/system.db when null.',
+        },
       },
     },
     risk: {
@@ -115,7 +182,12 @@ export const CONFIG_SCHEMA = {
       additionalProperties: false,
       description: 'The risk engine.',
       properties: {
-        rules: { type: 'array', items: { type: 'string' }, default: [], description: 'Extra YAML rule files (paths relative to this file).' },
+        rules: {
+          type: 'array',
+          items: { type: 'string' },
+          default: [],
+          description: 'Extra YAML rule files (paths relative to this file).',
+        },
       },
     },
     gate: {
@@ -129,12 +201,18 @@ export const CONFIG_SCHEMA = {
           default: 'ask',
           description: 'Verdict when no pipeline answers or the request cannot be relayed.',
         },
-        timeout_ms: { type: 'integer', minimum: 1, default: 3000, description: 'How long `gate` waits for the pipeline.' },
+        timeout_ms: {
+          type: 'integer',
+          minimum: 1,
+          default: 3000,
+          description: 'How long `gate` waits for the pipeline.',
+        },
         deadline_ms: {
           type: 'integer',
           minimum: 1,
           default: 30000,
-          description: 'Hard deadline of one gate call (reading the event, assessing, answering); past it the gate answers deny or ask per on_unavailable, never allow. A project config may only lower it.',
+          description:
+            'Hard deadline of one gate call (reading the event, assessing, answering); past it the gate answers deny or ask per on_unavailable, never allow. A project config may only lower it.',
         },
       },
     },
@@ -145,7 +223,11 @@ export const CONFIG_SCHEMA = {
       properties: {
         enabled: { type: 'boolean', default: true, description: 'Start the Score API inside `watch`.' },
         listen: { ...hostPort, default: 'localhost:7331' },
-        token: { type: ['string', 'null'], default: null, description: 'Bearer token; required to bind a non-loopback address.' },
+        token: {
+          type: ['string', 'null'],
+          default: null,
+          description: 'Bearer token; required to bind a non-loopback address.',
+        },
       },
     },
     dashboard: {
@@ -157,7 +239,8 @@ export const CONFIG_SCHEMA = {
         token: {
           type: ['string', 'null'],
           default: null,
-          description: 'Token (bearer header, or once through /login?token=…); required to bind a non-loopback address.',
+          description:
+            'Token (bearer header, or once through /login?token=…); required to bind a non-loopback address.',
         },
       },
     },

@@ -7,27 +7,41 @@ const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, verbos
 const validateConfigSchema = ajv.compile(CONFIG_SCHEMA);
 
 /** Turns ajv errors into config issues located in the document, under `base`. */
-export function schemaIssues(errors: ErrorObject[] | null | undefined, document: ConfigDocument | undefined, base: KeyPath = []): ConfigIssue[] {
+export function schemaIssues(
+  errors: ErrorObject[] | null | undefined,
+  document: ConfigDocument | undefined,
+  base: KeyPath = [],
+): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   for (const error of errors ?? []) {
     if (error.keyword === 'if') continue;
     const path = [...base, ...pointerToKeyPath(error.instancePath)];
     if (error.keyword === 'additionalProperties') {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
-      const allowed = Object.keys(((error.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object);
+      const allowed = Object.keys(
+        ((error.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object,
+      );
       const hint = allowed.length ? ` (did you mean '${closest(key, allowed)}'? allowed: ${allowed.join(', ')})` : '';
       issues.push(locate(document, 'error', [...path, key], `unknown key '${key}'${hint}`, true));
       continue;
     }
     let message = error.message ?? 'is invalid';
-    if (error.keyword === 'enum') message = `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-    if (error.keyword === 'type') message = `must be ${(error.params as { type: string | string[] }).type.toString().replace(',', ' or ')}`;
+    if (error.keyword === 'enum')
+      message = `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    if (error.keyword === 'type')
+      message = `must be ${(error.params as { type: string | string[] }).type.toString().replace(',', ' or ')}`;
     issues.push(locate(document, 'error', path, message));
   }
   return dedupe(issues);
 }
 
-function locate(document: ConfigDocument | undefined, severity: ConfigIssue['severity'], path: KeyPath, message: string, keyOf = false): ConfigIssue {
+function locate(
+  document: ConfigDocument | undefined,
+  severity: ConfigIssue['severity'],
+  path: KeyPath,
+  message: string,
+  keyOf = false,
+): ConfigIssue {
   if (document) return document.issue(severity, path, message, keyOf);
   return { severity, path: path.map(String).join('.') || '(root)', message };
 }
@@ -50,7 +64,15 @@ export function validateConfigValue(value: unknown, document?: ConfigDocument): 
   const issues: ConfigIssue[] = [];
   for (const key of Object.keys(value)) {
     if (!TOP_LEVEL_KEYS.includes(key)) {
-      issues.push(locate(document, 'warning', [key], `unknown top-level key '${key}' is ignored (did you mean '${closest(key, TOP_LEVEL_KEYS)}'?)`, true));
+      issues.push(
+        locate(
+          document,
+          'warning',
+          [key],
+          `unknown top-level key '${key}' is ignored (did you mean '${closest(key, TOP_LEVEL_KEYS)}'?)`,
+          true,
+        ),
+      );
     }
   }
   if (!validateConfigSchema(value)) issues.push(...schemaIssues(validateConfigSchema.errors, document));
@@ -58,7 +80,10 @@ export function validateConfigValue(value: unknown, document?: ConfigDocument): 
 }
 
 /** Validates a config file's text: YAML syntax first, then the schema. */
-export function validateConfigText(text: string, file: string): { value: unknown; issues: ConfigIssue[]; document: ConfigDocument } {
+export function validateConfigText(
+  text: string,
+  file: string,
+): { value: unknown; issues: ConfigIssue[]; document: ConfigDocument } {
   const document = new ConfigDocument(text, file);
   const syntax = document.syntaxIssues();
   if (syntax.length) return { value: undefined, issues: syntax, document };
@@ -67,7 +92,19 @@ export function validateConfigText(text: string, file: string): { value: unknown
     value = document.value();
   } catch (error) {
     // yaml's alias-expansion limit (a bomb with few aliases that each expand a lot).
-    return { value: undefined, issues: [{ severity: 'error', path: '(yaml)', message: `YAML aliases expand too far, refused as a possible alias bomb (${(error as Error).message})`, file, ...document.firstAliasPosition() }], document };
+    return {
+      value: undefined,
+      issues: [
+        {
+          severity: 'error',
+          path: '(yaml)',
+          message: `YAML aliases expand too far, refused as a possible alias bomb (${(error as Error).message})`,
+          file,
+          ...document.firstAliasPosition(),
+        },
+      ],
+      document,
+    };
   }
   return { value, issues: validateConfigValue(value, document), document };
 }

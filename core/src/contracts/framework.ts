@@ -79,7 +79,11 @@ export interface HookInstaller {
    * an agentgov gate hook written earlier (another path) is replaced, not duplicated.
    * A settings file that is not valid JSON is left untouched: throws `E_SETTINGS_INVALID`.
    */
-  install(projectDir: string, gateCommand: string, options?: HookInstallOptions): Promise<{ changed: boolean; settingsFile: string }>;
+  install(
+    projectDir: string,
+    gateCommand: string,
+    options?: HookInstallOptions,
+  ): Promise<{ changed: boolean; settingsFile: string }>;
   /** The agentgov gate commands installed in the scope's settings file (what `doctor` re-checks). */
   installed(projectDir: string, options?: HookInstallOptions): Promise<{ settingsFile: string; commands: string[] }>;
   /** The agent versions whose hook locations and trust steps this installer was tested with (docs, `doctor`). */
@@ -113,7 +117,11 @@ export interface McpRegistrar {
    * else in it. Idempotent: when the same entry is there nothing is written (`changed: false`). A
    * file that does not parse is left untouched: throws `E_SETTINGS_INVALID`.
    */
-  register(projectDir: string, server: McpServerEntry, options: { scope: string; env: NodeJS.ProcessEnv }): Promise<{ changed: boolean; configFile: string }>;
+  register(
+    projectDir: string,
+    server: McpServerEntry,
+    options: { scope: string; env: NodeJS.ProcessEnv },
+  ): Promise<{ changed: boolean; configFile: string }>;
   /**
    * What the user still has to do before the agent starts the registered server and lets its model call
    * the tools (a trust step, a permission flag), one sentence each; `init --mcp` prints them.

@@ -64,7 +64,8 @@ export function isGateInputProblem(value: GateInput | GateInputProblem): value i
   return 'code' in value && !('tool_name' in value);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const OPTIONAL_STRINGS = ['cwd', 'tool_use_id', 'transcript_path', 'hook_event_name'] as const;
 
@@ -73,18 +74,28 @@ const OPTIONAL_STRINGS = ['cwd', 'tool_use_id', 'transcript_path', 'hook_event_n
  * tool_use_id?, transcript_path?, hook_event_name?}` form; the problem names the offending field.
  * Formats whose payload differs map it to this form first.
  */
-export function checkToolCallPayload(value: unknown, options: { framework: string; argsField: string; hookEvent?: string }): GateInput | GateInputProblem {
+export function checkToolCallPayload(
+  value: unknown,
+  options: { framework: string; argsField: string; hookEvent?: string },
+): GateInput | GateInputProblem {
   const invalid = (message: string): GateInputProblem => ({ code: 'input_invalid', message });
-  if (!isObject(value)) return invalid(`the event must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
+  if (!isObject(value))
+    return invalid(
+      `the event must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+    );
   for (const field of ['tool_name', 'session_id']) {
-    if (typeof value[field] !== 'string' || value[field] === '') return invalid(`field '${field}' must be a non-empty string`);
+    if (typeof value[field] !== 'string' || value[field] === '')
+      return invalid(`field '${field}' must be a non-empty string`);
   }
   if (!isObject(value[options.argsField])) return invalid(`field '${options.argsField}' must be an object`);
   for (const field of OPTIONAL_STRINGS) {
-    if (value[field] !== undefined && typeof value[field] !== 'string') return invalid(`field '${field}' must be a string when present`);
+    if (value[field] !== undefined && typeof value[field] !== 'string')
+      return invalid(`field '${field}' must be a string when present`);
   }
   if (options.hookEvent && value['hook_event_name'] !== undefined && value['hook_event_name'] !== options.hookEvent) {
-    return invalid(`hook_event_name is '${String(value['hook_event_name'])}'; the gate answers ${options.hookEvent} events only`);
+    return invalid(
+      `hook_event_name is '${String(value['hook_event_name'])}'; the gate answers ${options.hookEvent} events only`,
+    );
   }
   const input: GateInput = {
     framework: options.framework,
@@ -111,20 +122,40 @@ export function preToolUseGateFormat(framework: string, probeExtra: Record<strin
     name: framework,
     parseInput(value) {
       const hook = typeof value === 'object' && value !== null && 'tool_input' in value;
-      return checkToolCallPayload(value, hook ? { framework, argsField: 'tool_input', hookEvent: 'PreToolUse' } : { framework: 'gate', argsField: 'arguments' });
+      return checkToolCallPayload(
+        value,
+        hook
+          ? { framework, argsField: 'tool_input', hookEvent: 'PreToolUse' }
+          : { framework: 'gate', argsField: 'arguments' },
+      );
     },
     render(outcome) {
       const { verdict, assessment, notes = [] } = outcome;
       const message = [verdict.reason, ...notes].join(' ');
       if (verdict.decision === 'ask' || verdict.decision === 'deny') {
-        const out = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: verdict.decision, permissionDecisionReason: message } };
+        const out = {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: verdict.decision,
+            permissionDecisionReason: message,
+          },
+        };
         return { stdout: `${JSON.stringify(out)}\n`, exitCode: 0 };
       }
-      if (assessment?.action === 'warn' || notes.length) return { stdout: `${JSON.stringify({ systemMessage: message })}\n`, exitCode: 0 };
+      if (assessment?.action === 'warn' || notes.length)
+        return { stdout: `${JSON.stringify({ systemMessage: message })}\n`, exitCode: 0 };
       return { stdout: '', exitCode: 0 };
     },
     probePayload(cwd) {
-      return { session_id: 'agentgov-probe', ...probeExtra, cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 'agentgov-probe' };
+      return {
+        session_id: 'agentgov-probe',
+        ...probeExtra,
+        cwd,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf /' },
+        tool_use_id: 'agentgov-probe',
+      };
     },
     readDecision(stdout, exitCode): HookDecision | undefined {
       if (exitCode === 2) return 'deny';

@@ -129,7 +129,11 @@ export interface GovernanceReader {
   overview(filter: CallFilter): Promise<Overview>;
   sessions(filter: CallFilter, page: Page): Promise<{ total: number; rows: SessionSummary[] }>;
   /** One session's calls in time order, or null when there is no such session. */
-  session(framework: string, sessionId: string, page: Page): Promise<{ session: SessionSummary; total: number; calls: CallSummary[] } | null>;
+  session(
+    framework: string,
+    sessionId: string,
+    page: Page,
+  ): Promise<{ session: SessionSummary; total: number; calls: CallSummary[] } | null>;
   call(id: string): Promise<CallEvidence | null>;
   facets(): Promise<Facets>;
   close(): Promise<void>;

@@ -70,7 +70,16 @@ export interface PackModules {
 
 export type PackModulesFactory = (context: PackModulesContext) => PackModules;
 
-export const DEFINITION_KINDS = ['function', 'class', 'method', 'interface', 'type', 'enum', 'variable', 'constant'] as const;
+export const DEFINITION_KINDS = [
+  'function',
+  'class',
+  'method',
+  'interface',
+  'type',
+  'enum',
+  'variable',
+  'constant',
+] as const;
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
 
 /**
@@ -135,7 +144,11 @@ export interface ImportBinding {
 export type ImportKind = 'import' | 'reexport' | 'require' | 'dynamic' | 'python' | 'type-only' | 'deferred';
 
 /** Import kinds whose target does not load with the importing module: they close no load-time import cycle. */
-export const NOT_LOADED_IMPORT_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>(['type-only', 'deferred', 'dynamic']);
+export const NOT_LOADED_IMPORT_KINDS: ReadonlySet<ImportKind> = new Set<ImportKind>([
+  'type-only',
+  'deferred',
+  'dynamic',
+]);
 
 export interface ExtractedImport {
   /** The specifier as written (`./a`, `@/x`, `..pkg.mod`, `os.path`). */
@@ -163,6 +176,17 @@ export interface ExtractedFacts {
  * without `nodeTypeInfo` yields an empty set.
  */
 export function childlessNodeTypes(grammar: object): Set<string> {
-  const info = (grammar as { nodeTypeInfo?: Array<{ type: string; named: boolean; fields?: object; children?: object; subtypes?: object }> }).nodeTypeInfo ?? [];
-  return new Set(info.filter((entry) => entry.named && !entry.children && !entry.subtypes && Object.keys(entry.fields ?? {}).length === 0).map((entry) => entry.type));
+  const info =
+    (
+      grammar as {
+        nodeTypeInfo?: Array<{ type: string; named: boolean; fields?: object; children?: object; subtypes?: object }>;
+      }
+    ).nodeTypeInfo ?? [];
+  return new Set(
+    info
+      .filter(
+        (entry) => entry.named && !entry.children && !entry.subtypes && Object.keys(entry.fields ?? {}).length === 0,
+      )
+      .map((entry) => entry.type),
+  );
 }

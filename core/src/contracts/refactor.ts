@@ -176,7 +176,11 @@ export interface RefactorEngine {
    * that runs longer than `options.timeoutMs` stops and the promise rejects with E_DEADLINE_EXCEEDED;
    * loading the engine's project (once, then kept warm) is not counted.
    */
-  references?(symbol: RefactorSymbol, workspace: RefactorWorkspace, options?: { timeoutMs?: number }): Promise<EngineReference[]>;
+  references?(
+    symbol: RefactorSymbol,
+    workspace: RefactorWorkspace,
+    options?: { timeoutMs?: number },
+  ): Promise<EngineReference[]>;
   /** A commit changed these files and made these moves: drop what depends on them (a move changes project membership). */
   invalidate?(change: { changed: string[]; moved: FileMove[] }): void;
   /** Releases warm state (language services). */

@@ -9,14 +9,26 @@ export function renderErrorCatalogMarkdown(): string {
     '',
     'Tool errors are MCP error results whose structured content is `{ error: { code, message, remediation, details } }`;',
     'the CLI prints `error [CODE]: message` and a hint. `describe` with `action: "error"` decodes any code below.',
-    'The remediation below is each code\'s default: where the place that raised the error knows more, the error',
+    "The remediation below is each code's default: where the place that raised the error knows more, the error",
     'carries a remediation for that occurrence instead (the git ref that was not found and the refs that exist,',
     'the nearest defined names, the path that does not exist).',
     '',
   ];
   for (const code of errorCodes()) {
     const entry: ErrorCatalogEntry = ERROR_CATALOG[code];
-    lines.push(`## ${code}`, '', entry.meaning, '', '**Causes**', '', ...entry.causes.map((c) => `- ${c}`), '', `**Remediation**: ${entry.remediation}`, '', ...(entry.cliRemediation ? [`**From the CLI**: ${entry.cliRemediation}`, ''] : []));
+    lines.push(
+      `## ${code}`,
+      '',
+      entry.meaning,
+      '',
+      '**Causes**',
+      '',
+      ...entry.causes.map((c) => `- ${c}`),
+      '',
+      `**Remediation**: ${entry.remediation}`,
+      '',
+      ...(entry.cliRemediation ? [`**From the CLI**: ${entry.cliRemediation}`, ''] : []),
+    );
   }
   return lines.join('\n');
 }

@@ -24,7 +24,9 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export function correlationKeyOf(event: Pick<ToolCallEvent, 'framework' | 'session_id' | 'tool_name' | 'arguments'>): string {
+export function correlationKeyOf(
+  event: Pick<ToolCallEvent, 'framework' | 'session_id' | 'tool_name' | 'arguments'>,
+): string {
   const text = [event.framework, event.session_id, event.tool_name, canonicalJson(event.arguments)].join('\u0000');
   return createHash('sha256').update(text).digest('hex');
 }

@@ -18,7 +18,6 @@ export type { GovernanceOrm };
 /** core/migrations/governance, from dist/src/governance/*.js. */
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'migrations', 'governance');
 
-
 export interface OpenGovernanceDbOptions {
   /** Open an existing database for reading only: nothing is created or migrated (`status`). */
   readonly?: boolean;
@@ -122,5 +121,10 @@ export class GovernanceDb {
 function unavailable(path: string, error: unknown): AgentgovError {
   if (error instanceof AgentgovError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new AgentgovError('E_DB_UNAVAILABLE', `governance database ${path} cannot be used: ${message}`, { path }, { cause: error });
+  return new AgentgovError(
+    'E_DB_UNAVAILABLE',
+    `governance database ${path} cannot be used: ${message}`,
+    { path },
+    { cause: error },
+  );
 }

@@ -23,7 +23,8 @@ export interface IngestOffset {
   updatedAt: string;
 }
 
-export type IngestOffsetInput = Omit<IngestOffset, 'updatedAt' | 'fingerprint' | 'resets' | 'skippedBefore'> & Partial<Pick<IngestOffset, 'updatedAt' | 'fingerprint' | 'resets' | 'skippedBefore'>>;
+export type IngestOffsetInput = Omit<IngestOffset, 'updatedAt' | 'fingerprint' | 'resets' | 'skippedBefore'> &
+  Partial<Pick<IngestOffset, 'updatedAt' | 'fingerprint' | 'resets' | 'skippedBefore'>>;
 
 /** Per-file ingest offsets. `set` belongs in the same transaction as the events it covers. */
 export class OffsetStore {
@@ -38,7 +39,13 @@ export class OffsetStore {
   }
 
   set(offset: IngestOffsetInput): void {
-    const row = { fingerprint: null, resets: {}, skippedBefore: {}, ...offset, updatedAt: offset.updatedAt ?? new Date().toISOString() };
+    const row = {
+      fingerprint: null,
+      resets: {},
+      skippedBefore: {},
+      ...offset,
+      updatedAt: offset.updatedAt ?? new Date().toISOString(),
+    };
     this.orm.insert(ingestOffsets).values(row).onConflictDoUpdate({ target: ingestOffsets.file, set: row }).run();
   }
 

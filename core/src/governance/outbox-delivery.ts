@@ -35,7 +35,10 @@ export function backoffDelay(policy: RetryPolicy, failures: number): number {
 async function withStallLimit(attempt: Promise<Attempt>, ms: number): Promise<Attempt> {
   let timer: NodeJS.Timeout | undefined;
   const stalled = new Promise<Attempt>((resolve) => {
-    timer = setTimeout(() => resolve({ outcome: 'failed', message: `flush gave up: a batch took longer than ${ms} ms` }), ms);
+    timer = setTimeout(
+      () => resolve({ outcome: 'failed', message: `flush gave up: a batch took longer than ${ms} ms` }),
+      ms,
+    );
   });
   try {
     return await Promise.race([attempt, stalled]);
@@ -72,7 +75,12 @@ export class OutboxDelivery {
     private readonly options: OutboxDeliveryOptions,
   ) {
     const fallback = { ...DEFAULT_RETRY, ...options.retry };
-    this.#loops = sinks.map((sink) => ({ sink, policy: { ...fallback, ...sink.retry }, failures: 0, busy: Promise.resolve() }));
+    this.#loops = sinks.map((sink) => ({
+      sink,
+      policy: { ...fallback, ...sink.retry },
+      failures: 0,
+      busy: Promise.resolve(),
+    }));
     this.#pollMs = options.pollMs ?? 1000;
   }
 
@@ -99,7 +107,13 @@ export class OutboxDelivery {
           const attempt = await withStallLimit(this.#attempt(loop), stallMs);
           if (attempt.outcome === 'delivered') delivered += attempt.count;
           else if (attempt.outcome === 'empty') return { sink: loop.sink.name, delivered, pending: 0 };
-          else return { sink: loop.sink.name, delivered, pending: this.outbox.count(loop.sink.name), error: attempt.message };
+          else
+            return {
+              sink: loop.sink.name,
+              delivered,
+              pending: this.outbox.count(loop.sink.name),
+              error: attempt.message,
+            };
         }
       }),
     );
@@ -149,14 +163,27 @@ export class OutboxDelivery {
       const delay = backoffDelay(loop.policy, loop.failures);
       this.outbox.failed(sink.name, message, new Date(Date.now() + delay));
       const waiting = this.outbox.count(sink.name);
-      if (loop.failures === 1) this.options.logger.warn(`sink '${sink.name}' failed: ${message}; ${waiting} record(s) wait in the outbox, retrying with backoff`);
+      if (loop.failures === 1)
+        this.options.logger.warn(
+          `sink '${sink.name}' failed: ${message}; ${waiting} record(s) wait in the outbox, retrying with backoff`,
+        );
       else this.options.logger.debug(`sink '${sink.name}' failed (attempt ${loop.failures}): ${message}`);
       return { outcome: 'failed', message };
     }
-    const rejected = (ack?.rejected ?? []).filter((r) => batch[r.index]).map((r) => ({ seq: batch[r.index]!.seq, reason: r.reason }));
-    this.outbox.acknowledge(sink.name, batch.map((p) => p.seq), rejected);
-    if (rejected.length) this.options.logger.warn(`sink '${sink.name}' refused ${rejected.length} record(s) for good: ${rejected[0]!.reason}`);
-    if (loop.failures > 0) this.options.logger.info(`sink '${sink.name}' recovered after ${loop.failures} failed attempt(s)`);
+    const rejected = (ack?.rejected ?? [])
+      .filter((r) => batch[r.index])
+      .map((r) => ({ seq: batch[r.index]!.seq, reason: r.reason }));
+    this.outbox.acknowledge(
+      sink.name,
+      batch.map((p) => p.seq),
+      rejected,
+    );
+    if (rejected.length)
+      this.options.logger.warn(
+        `sink '${sink.name}' refused ${rejected.length} record(s) for good: ${rejected[0]!.reason}`,
+      );
+    if (loop.failures > 0)
+      this.options.logger.info(`sink '${sink.name}' recovered after ${loop.failures} failed attempt(s)`);
     loop.failures = 0;
     return { outcome: 'delivered', count: batch.length };
   }

@@ -67,9 +67,16 @@ function toPending(row: PendingRow): PendingRecord {
       arguments: JSON.parse(row.arguments) as Record<string, unknown>,
       ...(row.result ? { result: JSON.parse(row.result) as NonNullable<OutboxRecord['event']['result']> } : {}),
     },
-    assessment: { score: row.score, level: row.level, action: row.action, reason_code: row.reason_code, evidence: JSON.parse(row.evidence) as AssessmentEvidence },
+    assessment: {
+      score: row.score,
+      level: row.level,
+      action: row.action,
+      reason_code: row.reason_code,
+      evidence: JSON.parse(row.evidence) as AssessmentEvidence,
+    },
   };
-  if (row.verdict) record.verdict = { decision: row.verdict, reason: row.verdict_reason ?? '', decided_by: row.decided_by ?? '' };
+  if (row.verdict)
+    record.verdict = { decision: row.verdict, reason: row.verdict_reason ?? '', decided_by: row.decided_by ?? '' };
   return { seq: row.seq, record };
 }
 
@@ -91,7 +98,9 @@ function prepareStatements(sqlite: Database.Database) {
       `UPDATE sink_state SET delivered = delivered + ?, rejected = rejected + ?, last_delivered_at = ?, failures = 0, next_attempt_at = NULL,
               last_rejection = coalesce(?, last_rejection), updated_at = ? WHERE sink = ?`,
     ),
-    failed: sqlite.prepare('UPDATE sink_state SET failures = failures + 1, last_error = ?, last_error_at = ?, next_attempt_at = ?, updated_at = ? WHERE sink = ?'),
+    failed: sqlite.prepare(
+      'UPDATE sink_state SET failures = failures + 1, last_error = ?, last_error_at = ?, next_attempt_at = ?, updated_at = ? WHERE sink = ?',
+    ),
     count: sqlite.prepare('SELECT count(*) FROM sink_outbox WHERE sink = ?').pluck(),
   };
 }
@@ -150,7 +159,9 @@ export class OutboxStore {
     const now = new Date().toISOString();
     this.sqlite.transaction(() => {
       for (const seq of seqs) this.#s.remove.run(sink, seq);
-      const lastRejection = rejected.length ? `${rejected.length} record(s) at ${now}: ${rejected[0]?.reason ?? ''}` : null;
+      const lastRejection = rejected.length
+        ? `${rejected.length} record(s) at ${now}: ${rejected[0]?.reason ?? ''}`
+        : null;
       this.#s.touch.run(sink, now);
       this.#s.delivered.run(seqs.length - rejected.length, rejected.length, now, lastRejection, now, sink);
     })();
@@ -191,7 +202,13 @@ export function readSinkLag(sqlite: Database.Database, now = new Date()): SinkLa
   if (!hasOutbox) return [];
   const states = sqlite.prepare('SELECT * FROM sink_state ORDER BY sink').all() as StateRow[];
   const waiting = new Map(
-    (sqlite.prepare('SELECT sink, count(*) AS n, min(enqueued_at) AS oldest FROM sink_outbox GROUP BY sink').all() as { sink: string; n: number; oldest: string }[]).map((r) => [r.sink, r]),
+    (
+      sqlite.prepare('SELECT sink, count(*) AS n, min(enqueued_at) AS oldest FROM sink_outbox GROUP BY sink').all() as {
+        sink: string;
+        n: number;
+        oldest: string;
+      }[]
+    ).map((r) => [r.sink, r]),
   );
   const names = [...new Set([...states.map((s) => s.sink), ...waiting.keys()])].sort();
   return names.map((sink) => {

@@ -42,7 +42,11 @@ export interface ReaderDialect {
 const RISKY: RiskLevel[] = ['high', 'critical'];
 const SUBJECT_KEYS = ['command', 'file_path', 'path', 'url', 'pattern', 'query'];
 
-const list = (values: readonly string[]): SQL => sql.join(values.map((v) => sql`${v}`), sql`, `);
+const list = (values: readonly string[]): SQL =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
 const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
 const json = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
 
@@ -151,7 +155,8 @@ const SESSION_COLUMNS = sql`framework, session_id, MIN(cwd) AS project, MIN("tim
   SUM(CASE WHEN level IN (${list(RISKY)}) THEN 1 ELSE 0 END) AS risky,
   SUM(CASE WHEN action IN ('ask', 'deny') THEN 1 ELSE 0 END) AS blocked, MAX(score) AS max_score`;
 
-type SessionRow = Omit<SessionSummary, 'calls' | 'risky' | 'blocked' | 'max_score'> & Record<'calls' | 'risky' | 'blocked' | 'max_score', unknown>;
+type SessionRow = Omit<SessionSummary, 'calls' | 'risky' | 'blocked' | 'max_score'> &
+  Record<'calls' | 'risky' | 'blocked' | 'max_score', unknown>;
 
 const sessionSummary = (row: SessionRow): SessionSummary => ({
   framework: row.framework,
@@ -180,12 +185,25 @@ export class SqlGovernanceReader implements GovernanceReader {
    */
   async overview(filter: CallFilter): Promise<Overview> {
     const c = callsCte(this.d, filter);
-    type Group = { day: string; framework: string; cwd: string; reason_code: string; level: RiskLevel; action: RiskAction; n: unknown };
+    type Group = {
+      day: string;
+      framework: string;
+      cwd: string;
+      reason_code: string;
+      level: RiskLevel;
+      action: RiskAction;
+      n: unknown;
+    };
     const groups = await this.d.run<Group>(
       sql`${c} SELECT substr("timestamp", 1, 10) AS day, framework, cwd, reason_code, level, action, count(*) AS n
         FROM c GROUP BY substr("timestamp", 1, 10), framework, cwd, reason_code, level, action`,
     );
-    const tallies = { day: new Map<string, CallCounts>(), agent: new Map<string, CallCounts>(), project: new Map<string, CallCounts>(), reason: new Map<string, CallCounts>() };
+    const tallies = {
+      day: new Map<string, CallCounts>(),
+      agent: new Map<string, CallCounts>(),
+      project: new Map<string, CallCounts>(),
+      reason: new Map<string, CallCounts>(),
+    };
     const totals = emptyCounts();
     for (const g of groups) {
       const n = num(g.n);
@@ -205,7 +223,10 @@ export class SqlGovernanceReader implements GovernanceReader {
     tallies.reason.delete('no_risk_detected');
     const { from, ruleId } = this.d.ruleHits;
     const { level, action } = this.d.effective;
-    const flagged = callsCte(this.d, filter, { detail: true, where: [sql`(${action} <> 'allow' OR ${level} IN (${list(RISKY)}))`] });
+    const flagged = callsCte(this.d, filter, {
+      detail: true,
+      where: [sql`(${action} <> 'allow' OR ${level} IN (${list(RISKY)}))`],
+    });
     // Ranked here, not by ORDER BY: the stores' collations would break ties differently.
     const rules = (
       await this.d.run<{ rule_id: string; calls: unknown }>(
@@ -234,13 +255,21 @@ export class SqlGovernanceReader implements GovernanceReader {
     );
     if (rows.length > 0 || page.offset === 0) return { total: num(rows[0]?.total), rows: rows.map(sessionSummary) };
     // A page past the end has no row to carry the count.
-    const [total] = await this.d.run<{ n: unknown }>(sql`${c} SELECT count(*) AS n FROM (SELECT 1 AS one FROM c GROUP BY framework, session_id) s`);
+    const [total] = await this.d.run<{ n: unknown }>(
+      sql`${c} SELECT count(*) AS n FROM (SELECT 1 AS one FROM c GROUP BY framework, session_id) s`,
+    );
     return { total: num(total?.n), rows: [] };
   }
 
   async session(framework: string, sessionId: string, page: Page) {
-    const c = callsCte(this.d, {}, { detail: true, where: [sql`e.framework = ${framework}`, sql`e.session_id = ${sessionId}`] });
-    const [summary] = await this.d.run<SessionRow>(sql`${c} SELECT ${SESSION_COLUMNS} FROM c GROUP BY framework, session_id`);
+    const c = callsCte(
+      this.d,
+      {},
+      { detail: true, where: [sql`e.framework = ${framework}`, sql`e.session_id = ${sessionId}`] },
+    );
+    const [summary] = await this.d.run<SessionRow>(
+      sql`${c} SELECT ${SESSION_COLUMNS} FROM c GROUP BY framework, session_id`,
+    );
     if (!summary) return null;
     const calls = await this.d.run<CallRow>(
       sql`${c} SELECT * FROM c ORDER BY "timestamp", id LIMIT ${page.limit} OFFSET ${page.offset}`,
@@ -272,7 +301,9 @@ export class SqlGovernanceReader implements GovernanceReader {
 
   async facets(): Promise<Facets> {
     const distinct = async (column: SQL, table: SQL) =>
-      (await this.d.run<{ v: string }>(sql`SELECT DISTINCT ${column} AS v FROM ${table} ORDER BY v LIMIT 500`)).map((r) => r.v);
+      (await this.d.run<{ v: string }>(sql`SELECT DISTINCT ${column} AS v FROM ${table} ORDER BY v LIMIT 500`)).map(
+        (r) => r.v,
+      );
     // Two scalar subqueries: each reads one end of the timestamp index, where MIN and MAX in one
     // SELECT would scan all of it.
     const [range] = await this.d.run<{ first: string | null; last: string | null }>(

@@ -36,14 +36,35 @@ export class RecordStore {
     private readonly outbox?: OutboxStore,
   ) {
     const p = (name: string) => sql.placeholder(name);
-    this.#hasEvent = orm.select({ id: events.id }).from(events).where(eq(events.id, p('id'))).prepare();
+    this.#hasEvent = orm
+      .select({ id: events.id })
+      .from(events)
+      .where(eq(events.id, p('id')))
+      .prepare();
     const { correlationKey: _key, paired: _paired, ...eventColumns } = getTableColumns(events);
     // The columns a record has (not the correlation bookkeeping): `status` reads databases from before it.
-    this.#selectEvent = orm.select(eventColumns).from(events).where(eq(events.id, p('id'))).prepare();
-    this.#latestAssessment = orm.select().from(assessments).where(eq(assessments.eventId, p('id'))).orderBy(desc(assessments.id)).limit(1).prepare();
+    this.#selectEvent = orm
+      .select(eventColumns)
+      .from(events)
+      .where(eq(events.id, p('id')))
+      .prepare();
+    this.#latestAssessment = orm
+      .select()
+      .from(assessments)
+      .where(eq(assessments.eventId, p('id')))
+      .orderBy(desc(assessments.id))
+      .limit(1)
+      .prepare();
     this.#upsertSession = orm
       .insert(sessions)
-      .values({ framework: p('framework'), sessionId: p('sessionId'), cwd: p('cwd'), firstSeen: p('timestamp'), lastSeen: p('timestamp'), events: 1 })
+      .values({
+        framework: p('framework'),
+        sessionId: p('sessionId'),
+        cwd: p('cwd'),
+        firstSeen: p('timestamp'),
+        lastSeen: p('timestamp'),
+        events: 1,
+      })
       .onConflictDoUpdate({
         target: [sessions.framework, sessions.sessionId],
         set: {
@@ -103,14 +124,26 @@ export class RecordStore {
         })
         .onConflictDoNothing()
         .prepare(),
-      alias: this.orm.select({ eventId: eventAliases.eventId }).from(eventAliases).where(eq(eventAliases.aliasId, p('id'))).prepare(),
-      insertAlias: this.orm.insert(eventAliases).values({ aliasId: p('aliasId'), eventId: p('eventId') }).onConflictDoNothing().prepare(),
+      alias: this.orm
+        .select({ eventId: eventAliases.eventId })
+        .from(eventAliases)
+        .where(eq(eventAliases.aliasId, p('id')))
+        .prepare(),
+      insertAlias: this.orm
+        .insert(eventAliases)
+        .values({ aliasId: p('aliasId'), eventId: p('eventId') })
+        .onConflictDoNothing()
+        .prepare(),
       candidates: this.orm
         .select({ id: events.id, timestamp: events.timestamp, source: events.source })
         .from(events)
         .where(and(eq(events.correlationKey, p('key')), eq(events.paired, 0)))
         .prepare(),
-      markPaired: this.orm.update(events).set({ paired: 1 }).where(eq(events.id, p('id'))).prepare(),
+      markPaired: this.orm
+        .update(events)
+        .set({ paired: 1 })
+        .where(eq(events.id, p('id')))
+        .prepare(),
     };
   }
 
@@ -120,7 +153,9 @@ export class RecordStore {
   }
 
   has(eventId: string): boolean {
-    return this.#hasEvent.get({ id: eventId }) !== undefined || this.correlation.alias.get({ id: eventId }) !== undefined;
+    return (
+      this.#hasEvent.get({ id: eventId }) !== undefined || this.correlation.alias.get({ id: eventId }) !== undefined
+    );
   }
 
   /** The id the call is recorded under: its own, the event it is an alias of, or undefined. */
@@ -134,7 +169,11 @@ export class RecordStore {
    * correlation key, not paired yet, nearest in time within the window. `claimed` holds ids paired
    * earlier in the same unit of work and not written yet.
    */
-  correlatedId(event: ToolCallEvent, source: EventSource, claimed: ReadonlySet<string> = new Set()): string | undefined {
+  correlatedId(
+    event: ToolCallEvent,
+    source: EventSource,
+    claimed: ReadonlySet<string> = new Set(),
+  ): string | undefined {
     const at = Date.parse(event.timestamp);
     if (Number.isNaN(at)) return undefined;
     let best: { id: string; distance: number } | undefined;
@@ -222,11 +261,21 @@ export class RecordStore {
       correlationKey: correlationKeyOf(event),
     });
     if (inserted.changes === 0) return false;
-    this.#upsertSession.run({ framework: event.framework, sessionId: event.session_id, cwd: event.cwd, timestamp: event.timestamp });
+    this.#upsertSession.run({
+      framework: event.framework,
+      sessionId: event.session_id,
+      cwd: event.cwd,
+      timestamp: event.timestamp,
+    });
     return true;
   }
 
-  private insertAssessment(eventId: string, assessment: Assessment, kind: 'ingest' | 'gate', verdict?: GateVerdict): void {
+  private insertAssessment(
+    eventId: string,
+    assessment: Assessment,
+    kind: 'ingest' | 'gate',
+    verdict?: GateVerdict,
+  ): void {
     const inserted = this.#insertAssessment.run({
       eventId,
       kind,

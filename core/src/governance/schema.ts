@@ -48,7 +48,11 @@ export const events = sqliteTable(
     // readers (sqlite-reader.ts). They stay out of this typed schema on purpose: the stores select whole
     // rows, and a read-only `status` of a system.db from before 0004 must not ask for them.
   },
-  (t) => [index('events_session_idx').on(t.framework, t.sessionId), index('events_source_idx').on(t.source), index('events_correlation_idx').on(t.correlationKey)],
+  (t) => [
+    index('events_session_idx').on(t.framework, t.sessionId),
+    index('events_source_idx').on(t.source),
+    index('events_correlation_idx').on(t.correlationKey),
+  ],
 );
 
 /** Another id under which the same tool call was seen (a gate id for a transcript call, or the reverse). */
@@ -124,7 +128,10 @@ export const sinkOutbox = sqliteTable(
       .references(() => assessments.id),
     enqueuedAt: text('enqueued_at').notNull(),
   },
-  (t) => [uniqueIndex('sink_outbox_sink_assessment_idx').on(t.sink, t.assessmentId), index('sink_outbox_sink_seq_idx').on(t.sink, t.seq)],
+  (t) => [
+    uniqueIndex('sink_outbox_sink_assessment_idx').on(t.sink, t.assessmentId),
+    index('sink_outbox_sink_seq_idx').on(t.sink, t.seq),
+  ],
 );
 
 /** Delivery state of each outbox sink: totals, the current run of failures and the last error (redacted by the sink). */

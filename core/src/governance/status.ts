@@ -36,7 +36,12 @@ export interface GovernanceStatus {
   db: string;
   sessions: number;
   events: number;
-  assessments: { total: number; by_level: Record<RiskLevel, number>; by_action: Record<RiskAction, number>; gate_decisions: number };
+  assessments: {
+    total: number;
+    by_level: Record<RiskLevel, number>;
+    by_action: Record<RiskAction, number>;
+    gate_decisions: number;
+  };
   recent_high_risk: HighRiskCall[];
   captures: CaptureIngest[];
   gate_endpoint: { socket: string; pid: number; started_at: string } | null;
@@ -57,16 +62,41 @@ function mergeCounts(a: Record<string, number>, b: Record<string, number>): Reco
   return out;
 }
 
-export function readStatus(orm: GovernanceOrm, sqlite: Database.Database, path: string, recentLimit: number): GovernanceStatus {
+export function readStatus(
+  orm: GovernanceOrm,
+  sqlite: Database.Database,
+  path: string,
+  recentLimit: number,
+): GovernanceStatus {
   const byLevel: Record<RiskLevel, number> = { low: 0, medium: 0, high: 0, critical: 0 };
-  for (const row of orm.select({ key: assessments.level, n: count() }).from(assessments).groupBy(assessments.level).all()) byLevel[row.key] = row.n;
+  for (const row of orm
+    .select({ key: assessments.level, n: count() })
+    .from(assessments)
+    .groupBy(assessments.level)
+    .all())
+    byLevel[row.key] = row.n;
   const byAction: Record<RiskAction, number> = { allow: 0, warn: 0, ask: 0, deny: 0 };
-  for (const row of orm.select({ key: assessments.action, n: count() }).from(assessments).groupBy(assessments.action).all()) byAction[row.key] = row.n;
+  for (const row of orm
+    .select({ key: assessments.action, n: count() })
+    .from(assessments)
+    .groupBy(assessments.action)
+    .all())
+    byAction[row.key] = row.n;
   const total = Object.values(byLevel).reduce((a, b) => a + b, 0);
   const gateDecisions = orm.select({ n: count() }).from(assessments).where(eq(assessments.kind, 'gate')).get()?.n ?? 0;
   const recent = orm
     // The event columns named: a database from before the correlation columns is read as well.
-    .select({ a: assessments, e: { id: events.id, timestamp: events.timestamp, sessionId: events.sessionId, framework: events.framework, toolName: events.toolName, arguments: events.arguments } })
+    .select({
+      a: assessments,
+      e: {
+        id: events.id,
+        timestamp: events.timestamp,
+        sessionId: events.sessionId,
+        framework: events.framework,
+        toolName: events.toolName,
+        arguments: events.arguments,
+      },
+    })
     .from(assessments)
     .innerJoin(events, eq(events.id, assessments.eventId))
     .where(inArray(assessments.level, ['high', 'critical']))
@@ -97,7 +127,15 @@ export function readStatus(orm: GovernanceOrm, sqlite: Database.Database, path: 
       .from(ingestOffsets)
       .orderBy(desc(ingestOffsets.updatedAt))
       .all()
-      .map((o) => ({ file: o.file, adapter: o.adapter, offset: o.offset, events: o.events, skipped: mergeCounts(o.skippedBefore, o.skipped), resets: o.resets, last_ingest: o.updatedAt })),
+      .map((o) => ({
+        file: o.file,
+        adapter: o.adapter,
+        offset: o.offset,
+        events: o.events,
+        skipped: mergeCounts(o.skippedBefore, o.skipped),
+        resets: o.resets,
+        last_ingest: o.updatedAt,
+      })),
     gate_endpoint: endpoint ? { socket: endpoint.socket, pid: endpoint.pid, started_at: endpoint.startedAt } : null,
     sinks: readSinkLag(sqlite),
   };

@@ -54,7 +54,12 @@ function pluginFailure(plugin: string, hook: HookName, error: unknown): Agentgov
   // Errors are values: a plugin's own coded error passes through unchanged.
   if (error instanceof AgentgovError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new AgentgovError('E_PLUGIN_FAILED', `plugin '${plugin}' failed in hook '${hook}': ${message}`, { plugin, hook }, { cause: error });
+  return new AgentgovError(
+    'E_PLUGIN_FAILED',
+    `plugin '${plugin}' failed in hook '${hook}': ${message}`,
+    { plugin, hook },
+    { cause: error },
+  );
 }
 
 function wrapTap(plugin: string, hook: HookName, tapInfo: TapInfo): AnyFn {
@@ -72,7 +77,9 @@ function wrapTap(plugin: string, hook: HookName, tapInfo: TapInfo): AnyFn {
       return (...args: unknown[]) => {
         const callback = args.pop() as (err?: unknown, result?: unknown) => void;
         try {
-          fn(...args, (err?: unknown, result?: unknown) => callback(err ? pluginFailure(plugin, hook, err) : err, result));
+          fn(...args, (err?: unknown, result?: unknown) =>
+            callback(err ? pluginFailure(plugin, hook, err) : err, result),
+          );
         } catch (error) {
           callback(pluginFailure(plugin, hook, error));
         }

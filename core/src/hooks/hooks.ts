@@ -61,7 +61,15 @@ export interface AgentgovHooks {
 }
 
 export type HookName = keyof AgentgovHooks;
-export const REGISTRATION_HOOKS = ['retrievers', 'frameworks', 'sinks', 'linters', 'testRunners', 'languages', 'riskRules'] as const;
+export const REGISTRATION_HOOKS = [
+  'retrievers',
+  'frameworks',
+  'sinks',
+  'linters',
+  'testRunners',
+  'languages',
+  'riskRules',
+] as const;
 export type RegistrationHookName = (typeof REGISTRATION_HOOKS)[number];
 
 export function createHooks(): AgentgovHooks {

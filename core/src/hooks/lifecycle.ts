@@ -16,7 +16,10 @@ export async function runAssess(hooks: AgentgovHooks, initial: Assessment, event
     ...initial,
     evidence: {
       ...initial.evidence,
-      factors: [...(initial.evidence.factors ?? []), `unexplained score lowering ${initial.score}→${result.score} ignored`],
+      factors: [
+        ...(initial.evidence.factors ?? []),
+        `unexplained score lowering ${initial.score}→${result.score} ignored`,
+      ],
     },
   };
 }
@@ -31,7 +34,8 @@ export interface EmitFailure {
  * failure is returned (the caller reports and counts it).
  */
 export async function runEmit(hooks: AgentgovHooks, record: GovernanceRecord): Promise<EmitFailure[]> {
-  const taps = (hooks.emit as unknown as { taps: { name: string; type: string; fn: (...a: unknown[]) => unknown }[] }).taps;
+  const taps = (hooks.emit as unknown as { taps: { name: string; type: string; fn: (...a: unknown[]) => unknown }[] })
+    .taps;
   const settled = await Promise.allSettled(
     taps.map(
       (tap) =>

@@ -30,12 +30,16 @@ export class ProviderRegistry<T extends { name: string }> {
   add(provider: T): void {
     const existing = this.#entries.get(provider.name);
     if (existing) {
-      throw new AgentgovError('E_PLUGIN_CONFLICT', `${this.kind} '${provider.name}' is registered twice (by ${existing.plugin} and by ${this.#currentPlugin})`, {
-        kind: this.kind,
-        name: provider.name,
-        plugin: this.#currentPlugin,
-        plugins: [existing.plugin, this.#currentPlugin],
-      });
+      throw new AgentgovError(
+        'E_PLUGIN_CONFLICT',
+        `${this.kind} '${provider.name}' is registered twice (by ${existing.plugin} and by ${this.#currentPlugin})`,
+        {
+          kind: this.kind,
+          name: provider.name,
+          plugin: this.#currentPlugin,
+          plugins: [existing.plugin, this.#currentPlugin],
+        },
+      );
     }
     this.#entries.set(provider.name, { provider, plugin: this.#currentPlugin });
   }

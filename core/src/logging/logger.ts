@@ -43,7 +43,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       stream.write(`${time} ${at.padEnd(7)} ${scope ? `[${scope}] ` : ''}${message}${extra}\n`);
     }
     if (options.file) {
-      appendFileSync(options.file, `${JSON.stringify({ time, level: at, scope, message, ...fields })}\n`, { mode: PRIVATE_FILE_MODE });
+      appendFileSync(options.file, `${JSON.stringify({ time, level: at, scope, message, ...fields })}\n`, {
+        mode: PRIVATE_FILE_MODE,
+      });
     }
   };
   const make = (scope: string | undefined): Logger => ({

@@ -35,7 +35,8 @@ export function makeDirectories(dir: string, mode: number = PRIVATE_DIR_MODE): s
   let current = target;
   for (;;) {
     try {
-      if (!statSync(current).isDirectory()) throw Object.assign(new Error(`${current} exists and is not a directory`), { code: 'ENOTDIR' });
+      if (!statSync(current).isDirectory())
+        throw Object.assign(new Error(`${current} exists and is not a directory`), { code: 'ENOTDIR' });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -50,7 +51,9 @@ export function makeDirectories(dir: string, mode: number = PRIVATE_DIR_MODE): s
       mkdirSync(directory, { mode });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(directory).isDirectory()) continue;
-      throw Object.assign(new Error(`cannot create the directory ${directory}: ${(error as Error).message}`), { code: (error as NodeJS.ErrnoException).code });
+      throw Object.assign(new Error(`cannot create the directory ${directory}: ${(error as Error).message}`), {
+        code: (error as NodeJS.ErrnoException).code,
+      });
     }
   }
   return missing;
@@ -77,8 +80,10 @@ export function untrustedReason(path: string, what: string): string | undefined 
     }
   }
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  if (uid !== undefined && stat.uid !== uid) return `${what} ${path} is owned by uid ${stat.uid}, not by you (uid ${uid})`;
-  if ((stat.mode & 0o022) !== 0) return `${what} ${path} is writable by ${stat.mode & 0o002 ? 'anyone' : 'its group'} (mode 0${(stat.mode & 0o777).toString(8)}); make it private: chmod ${stat.isDirectory() ? '700' : '600'} ${path}`;
+  if (uid !== undefined && stat.uid !== uid)
+    return `${what} ${path} is owned by uid ${stat.uid}, not by you (uid ${uid})`;
+  if ((stat.mode & 0o022) !== 0)
+    return `${what} ${path} is writable by ${stat.mode & 0o002 ? 'anyone' : 'its group'} (mode 0${(stat.mode & 0o777).toString(8)}); make it private: chmod ${stat.isDirectory() ? '700' : '600'} ${path}`;
   return undefined;
 }
 

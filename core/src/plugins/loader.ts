@@ -9,7 +9,14 @@ import type { PluginConfigEntry } from '../config/types.js';
 import { schemaIssues } from '../config/validate.js';
 import { AgentgovError } from '../errors/agentgov-error.js';
 import { TapAttribution } from '../hooks/attribution.js';
-import { createHooks, createRegistries, REGISTRATION_HOOKS, type AgentgovHooks, type HookName, type Registries } from '../hooks/hooks.js';
+import {
+  createHooks,
+  createRegistries,
+  REGISTRATION_HOOKS,
+  type AgentgovHooks,
+  type HookName,
+  type Registries,
+} from '../hooks/hooks.js';
 import type { Logger } from '../logging/logger.js';
 import { isPlugin, type AgentgovPlugin, type PluginContext } from './plugin.js';
 import { resolvePluginModule } from './resolve.js';
@@ -58,17 +65,25 @@ export interface CreatePluginHostOptions {
 const optionsAjv = new Ajv({ allErrors: true, strict: false, useDefaults: true, verbose: true });
 
 function entryOf(entry: PluginConfigEntry): { specifier: string; options: Record<string, unknown> | undefined } {
-  return typeof entry === 'string' ? { specifier: entry, options: undefined } : { specifier: entry.plugin, options: entry.options };
+  return typeof entry === 'string'
+    ? { specifier: entry, options: undefined }
+    : { specifier: entry.plugin, options: entry.options };
 }
 
 /** Which plugins to load, per `plugins` and `bundled_plugins`; a bundled plugin named in `plugins` is configured, not loaded twice. */
 export function pluginRequests(loaded: LoadedConfig, bundled: string[]): PluginRequest[] {
-  const configured: PluginRequest[] = loaded.config.plugins.map((entry, index) => ({ ...entryOf(entry), origin: 'config', keyPath: ['plugins', index] }));
+  const configured: PluginRequest[] = loaded.config.plugins.map((entry, index) => ({
+    ...entryOf(entry),
+    origin: 'config',
+    keyPath: ['plugins', index],
+  }));
   const mode = loaded.config.bundled_plugins;
   const includeBundled = mode === 'all' || (mode === 'auto' && configured.length === 0);
   if (!includeBundled) return configured;
   const named = new Set(configured.map((r) => r.specifier));
-  const extra: PluginRequest[] = bundled.filter((b) => !named.has(b)).map((specifier) => ({ specifier, options: undefined, origin: 'bundled', keyPath: ['bundled_plugins'] }));
+  const extra: PluginRequest[] = bundled
+    .filter((b) => !named.has(b))
+    .map((specifier) => ({ specifier, options: undefined, origin: 'bundled', keyPath: ['bundled_plugins'] }));
   return [...extra, ...configured];
 }
 
@@ -85,7 +100,10 @@ function loadError(request: PluginRequest, loaded: LoadedConfig, reason: string,
   );
 }
 
-async function importPlugin(request: PluginRequest, options: CreatePluginHostOptions): Promise<{ plugin: AgentgovPlugin<unknown>; file: string; version: string | null }> {
+async function importPlugin(
+  request: PluginRequest,
+  options: CreatePluginHostOptions,
+): Promise<{ plugin: AgentgovPlugin<unknown>; file: string; version: string | null }> {
   const resolved = resolvePluginModule(request.specifier, options.loaded.baseDir, options.resolveFrom);
   if ('error' in resolved) throw loadError(request, options.loaded, `cannot be resolved: ${resolved.error}`);
   let mod: Record<string, unknown>;
@@ -96,7 +114,11 @@ async function importPlugin(request: PluginRequest, options: CreatePluginHostOpt
   }
   const candidate = mod['default'] ?? mod['plugin'];
   if (!isPlugin(candidate)) {
-    throw loadError(request, options.loaded, `${resolved.file} does not export a plugin (expected a default export { name, apply })`);
+    throw loadError(
+      request,
+      options.loaded,
+      `${resolved.file} does not export a plugin (expected a default export { name, apply })`,
+    );
   }
   return { plugin: candidate, file: resolved.file, version: resolved.version };
 }
@@ -105,19 +127,37 @@ async function importPlugin(request: PluginRequest, options: CreatePluginHostOpt
  * The plugin's options with `${NAME}` expanded from the environment, validated. Expansion happens
  * here, at load, so `loaded.config` (and `config show`) keeps the reference, never the secret.
  */
-function validateOptions(plugin: AgentgovPlugin<unknown>, request: PluginRequest, loaded: LoadedConfig, env: NodeJS.ProcessEnv): Record<string, unknown> {
+function validateOptions(
+  plugin: AgentgovPlugin<unknown>,
+  request: PluginRequest,
+  loaded: LoadedConfig,
+  env: NodeJS.ProcessEnv,
+): Record<string, unknown> {
   const expanded = interpolateEnv(structuredClone(request.options ?? {}), env, ['options']);
-  if (expanded.issues.length) throw loadError(request, loaded, `invalid options:\n${expanded.issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}`);
+  if (expanded.issues.length)
+    throw loadError(
+      request,
+      loaded,
+      `invalid options:\n${expanded.issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}`,
+    );
   const options = expanded.value;
   if (!plugin.optionsSchema) return options;
   let validate;
   try {
     validate = optionsAjv.compile(plugin.optionsSchema);
   } catch (error) {
-    throw loadError(request, loaded, `its optionsSchema is not a valid JSON Schema: ${(error as Error).message}`, error);
+    throw loadError(
+      request,
+      loaded,
+      `its optionsSchema is not a valid JSON Schema: ${(error as Error).message}`,
+      error,
+    );
   }
   if (validate(options)) return options;
-  const base: KeyPath = request.origin === 'config' && typeof loaded.config.plugins[request.keyPath[1] as number] === 'object' ? [...request.keyPath, 'options'] : [...request.keyPath];
+  const base: KeyPath =
+    request.origin === 'config' && typeof loaded.config.plugins[request.keyPath[1] as number] === 'object'
+      ? [...request.keyPath, 'options']
+      : [...request.keyPath];
   const document: ConfigDocument | undefined = request.origin === 'config' ? loaded.document : undefined;
   const issues = schemaIssues(validate.errors, document, base);
   throw loadError(request, loaded, `invalid options:\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
@@ -136,7 +176,8 @@ export async function createPluginHost(options: CreatePluginHostOptions): Promis
   for (const request of pluginRequests(options.loaded, options.bundled)) {
     const { plugin, file, version } = await importPlugin(request, options);
     const previous = seen.get(plugin.name);
-    if (previous) throw loadError(request, options.loaded, `a plugin named '${plugin.name}' is already loaded (from ${previous})`);
+    if (previous)
+      throw loadError(request, options.loaded, `a plugin named '${plugin.name}' is already loaded (from ${previous})`);
     seen.set(plugin.name, request.specifier);
     const pluginOptions = validateOptions(plugin, request, options.loaded, options.env ?? process.env);
     const context: PluginContext<unknown> = {
@@ -152,7 +193,15 @@ export async function createPluginHost(options: CreatePluginHostOptions): Promis
     } catch (error) {
       throw loadError(request, options.loaded, `apply() threw: ${(error as Error)?.message ?? String(error)}`, error);
     }
-    loadedPlugins.push({ name: plugin.name, version, specifier: request.specifier, resolvedFrom: file, origin: request.origin, hooks: [], provides: [] });
+    loadedPlugins.push({
+      name: plugin.name,
+      version,
+      specifier: request.specifier,
+      resolvedFrom: file,
+      origin: request.origin,
+      hooks: [],
+      provides: [],
+    });
   }
   const registries = createRegistries();
   for (const hookName of REGISTRATION_HOOKS) {
@@ -160,13 +209,19 @@ export async function createPluginHost(options: CreatePluginHostOptions): Promis
       (hooks[hookName] as { call(registry: unknown): void }).call(registries[hookName]);
     } catch (error) {
       const plugin = (error as AgentgovError).details?.['plugin'];
-      throw new AgentgovError('E_PLUGIN_LOAD', `registration hook '${hookName}' failed${plugin ? ` in plugin '${String(plugin)}'` : ''}: ${(error as Error).message}`, { hook: hookName, plugin }, { cause: error });
+      throw new AgentgovError(
+        'E_PLUGIN_LOAD',
+        `registration hook '${hookName}' failed${plugin ? ` in plugin '${String(plugin)}'` : ''}: ${(error as Error).message}`,
+        { hook: hookName, plugin },
+        { cause: error },
+      );
     }
   }
   for (const entry of loadedPlugins) {
     entry.hooks = attribution.hooksOf(entry.name);
     for (const hookName of REGISTRATION_HOOKS) {
-      for (const provider of registries[hookName].entries()) if (provider.plugin === entry.name) entry.provides.push(`${hookName}:${provider.provider.name}`);
+      for (const provider of registries[hookName].entries())
+        if (provider.plugin === entry.name) entry.provides.push(`${hookName}:${provider.provider.name}`);
     }
   }
   return { hooks, registries, plugins: loadedPlugins, attribution };
@@ -175,5 +230,7 @@ export async function createPluginHost(options: CreatePluginHostOptions): Promis
 /** Bundled plugin package names: the `@agentgov/plugin-*` dependencies of a host package.json. */
 export function bundledPluginsOf(packageJsonPath: string): string[] {
   const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { dependencies?: Record<string, string> };
-  return Object.keys(pkg.dependencies ?? {}).filter((name) => name.startsWith('@agentgov/plugin-')).sort();
+  return Object.keys(pkg.dependencies ?? {})
+    .filter((name) => name.startsWith('@agentgov/plugin-'))
+    .sort();
 }

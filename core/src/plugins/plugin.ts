@@ -29,7 +29,9 @@ export interface AgentgovPlugin<Options = Record<string, unknown>> {
 }
 
 /** Declares a plugin with full types; returns it unchanged. */
-export function definePlugin<Options = Record<string, unknown>>(plugin: AgentgovPlugin<Options>): AgentgovPlugin<Options> {
+export function definePlugin<Options = Record<string, unknown>>(
+  plugin: AgentgovPlugin<Options>,
+): AgentgovPlugin<Options> {
   return plugin;
 }
 

@@ -11,7 +11,11 @@ export interface ResolvedPluginModule {
 }
 
 export const isPathSpecifier = (specifier: string): boolean =>
-  specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..' || isAbsolute(specifier);
+  specifier.startsWith('./') ||
+  specifier.startsWith('../') ||
+  specifier === '.' ||
+  specifier === '..' ||
+  isAbsolute(specifier);
 
 function readVersion(packageJson: string): string | null {
   try {
@@ -28,14 +32,19 @@ function readVersion(packageJson: string): string | null {
  * `fallbackDirs` (the host's own install, so bundled plugins always resolve).
  * Returns the reason when it cannot be resolved.
  */
-export function resolvePluginModule(specifier: string, baseDir: string, fallbackDirs: string[] = []): ResolvedPluginModule | { error: string } {
+export function resolvePluginModule(
+  specifier: string,
+  baseDir: string,
+  fallbackDirs: string[] = [],
+): ResolvedPluginModule | { error: string } {
   if (isPathSpecifier(specifier)) {
     const target = resolve(baseDir, specifier);
     if (!existsSync(target)) return { error: `path ${target} does not exist` };
     try {
       const file = createRequire(join(baseDir, 'noop.js')).resolve(target);
       const isDir = statSync(target).isDirectory();
-      const version = isDir && existsSync(join(target, 'package.json')) ? readVersion(join(target, 'package.json')) : null;
+      const version =
+        isDir && existsSync(join(target, 'package.json')) ? readVersion(join(target, 'package.json')) : null;
       return { file, kind: 'path', version };
     } catch (error) {
       return { error: `path ${target} has no loadable entry (${(error as Error).message.split('\n')[0]})` };

@@ -28,11 +28,20 @@ export interface TestProcessResult {
  * Rejects with an `AbortError` when `signal` aborts, and with the spawn error when the command
  * cannot start (ENOENT: the runner is not installed).
  */
-export function runTestProcess(command: string, args: string[], options: TestProcessOptions): Promise<TestProcessResult> {
+export function runTestProcess(
+  command: string,
+  args: string[],
+  options: TestProcessOptions,
+): Promise<TestProcessResult> {
   const started = performance.now();
   return new Promise((resolvePromise, reject) => {
     if (options.signal?.aborted) return reject(abortError());
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     let timedOut = false;
     const append = (chunk: Buffer) => {
@@ -67,7 +76,12 @@ export function runTestProcess(command: string, args: string[], options: TestPro
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (options.signal?.aborted) return reject(abortError());
-      resolvePromise({ exitCode: code, timedOut, durationMs: performance.now() - started, output: output.slice(-OUTPUT_TAIL) });
+      resolvePromise({
+        exitCode: code,
+        timedOut,
+        durationMs: performance.now() - started,
+        output: output.slice(-OUTPUT_TAIL),
+      });
     });
   });
 }
@@ -88,7 +102,9 @@ export function makeRunDirectory(): { path: string; dispose(): void } {
 export function readCoverageDirectory(dir: string): TestCoverage[] {
   if (!existsSync(dir)) return [];
   const merged = new Map<string, { scope: 'test' | 'file'; id: string; files: Map<string, Set<number>> }>();
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const entries = JSON.parse(readFileSync(join(dir, name), 'utf8')) as TestCoverage[];
     for (const entry of entries) {
       const key = `${entry.scope}\0${entry.id}`;

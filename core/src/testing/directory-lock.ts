@@ -18,7 +18,8 @@ export function withDirectoryLock<T>(dir: string, what: string, fn: () => T, sta
       mkdirSync(lock);
       break;
     } catch {
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > staleMs) rmSync(lock, { recursive: true, force: true });
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > staleMs)
+        rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`another process holds ${lock}; remove it if no test run is ${what}`);
       execFileSync('sleep', ['1']);
     }

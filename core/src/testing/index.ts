@@ -25,7 +25,13 @@ export function writeTree(root: string, files: Record<string, string>): void {
 
 /** Environment for a child process with every per-user location inside `home`. */
 export function isolatedEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov'), AGENTX_HOME: join(home, '.agentx'), ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    AGENTGOV_HOME: join(home, '.agentgov'),
+    AGENTX_HOME: join(home, '.agentx'),
+    ...extra,
+  };
   if (!('AGENTGOV_CONFIG' in extra)) delete env['AGENTGOV_CONFIG'];
   for (const name of FRAMEWORK_HOME_VARIABLES) if (!(name in extra)) delete env[name];
   return env;

@@ -19,7 +19,11 @@ export class MemoryRetrievalIndex implements RetrievalIndex {
     this.version = version;
     this.#defs = new Map(defs.map((d) => [d.def_uid, d]));
     this.#edges = new Map();
-    for (const edge of edges) this.#edges.set(edge.from, [...(this.#edges.get(edge.from) ?? []), { def_uid: edge.to, relation: edge.relation }]);
+    for (const edge of edges)
+      this.#edges.set(edge.from, [
+        ...(this.#edges.get(edge.from) ?? []),
+        { def_uid: edge.to, relation: edge.relation },
+      ]);
   }
 
   definitions(): Iterable<RetrievalDefinition> {
@@ -53,6 +57,23 @@ export class MemoryRetrievalIndex implements RetrievalIndex {
 }
 
 /** A definition record with defaults, for fixtures: `fixtureDef('a.ts', 'parse', 3, 9)`. */
-export function fixtureDef(path: string, name: string, start: number, end: number, extra: Partial<RetrievalDefinition> = {}): RetrievalDefinition {
-  return { def_uid: `${path}#${extra.qualified_name ?? name}`, path, kind: 'function', name, qualified_name: name, start_line: start, end_line: end, signature: null, docstring: null, ...extra };
+export function fixtureDef(
+  path: string,
+  name: string,
+  start: number,
+  end: number,
+  extra: Partial<RetrievalDefinition> = {},
+): RetrievalDefinition {
+  return {
+    def_uid: `${path}#${extra.qualified_name ?? name}`,
+    path,
+    kind: 'function',
+    name,
+    qualified_name: name,
+    start_line: start,
+    end_line: end,
+    signature: null,
+    docstring: null,
+    ...extra,
+  };
 }

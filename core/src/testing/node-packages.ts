@@ -10,7 +10,9 @@ import { withDirectoryLock } from './directory-lock.js';
  * Installed on first use from the package registry with npm, so a fresh machine needs nothing more.
  */
 export function testNodePackagesDir(): string {
-  return process.env['AGENTGOV_TEST_NODE_PACKAGES'] ?? fileURLToPath(new URL('../../../../.node-test', import.meta.url));
+  return (
+    process.env['AGENTGOV_TEST_NODE_PACKAGES'] ?? fileURLToPath(new URL('../../../../.node-test', import.meta.url))
+  );
 }
 
 /** `name@version` → whether `node_modules/name` holds exactly that version. */
@@ -18,7 +20,8 @@ function installed(nodeModules: string, spec: string): boolean {
   const at = spec.lastIndexOf('@');
   const [name, version] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, undefined];
   try {
-    const found = (JSON.parse(readFileSync(join(nodeModules, name, 'package.json'), 'utf8')) as { version: string }).version;
+    const found = (JSON.parse(readFileSync(join(nodeModules, name, 'package.json'), 'utf8')) as { version: string })
+      .version;
     return version === undefined || found === version;
   } catch {
     return false;
@@ -37,20 +40,29 @@ export function ensureTestNodePackages(packages: string[], dir = testNodePackage
   if (missing().length === 0) return nodeModules;
   return withDirectoryLock(dir, 'installing npm packages', () => {
     mkdirSync(dir, { recursive: true });
-    if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'agentgov-test-node-packages', private: true }));
+    if (!existsSync(join(dir, 'package.json')))
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'agentgov-test-node-packages', private: true }));
     const todo = missing();
     if (todo.length) {
       // npm reads the user's registry configuration and keeps its cache in the real home, which tests otherwise hide.
       const realHome = process.env['AGENTGOV_TEST_REAL_HOME'];
       try {
-        execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', ...todo], { cwd: dir, stdio: 'pipe', timeout: 9 * 60_000, env: realHome ? { ...process.env, HOME: realHome } : process.env });
+        execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', ...todo], {
+          cwd: dir,
+          stdio: 'pipe',
+          timeout: 9 * 60_000,
+          env: realHome ? { ...process.env, HOME: realHome } : process.env,
+        });
       } catch (error) {
         const e = error as { stderr?: Buffer; message: string };
-        throw new Error(`npm install ${todo.join(' ')} in ${dir} failed: ${e.stderr?.toString().trim().split('\n').slice(-5).join('\n') || e.message}`);
+        throw new Error(
+          `npm install ${todo.join(' ')} in ${dir} failed: ${e.stderr?.toString().trim().split('\n').slice(-5).join('\n') || e.message}`,
+        );
       }
     }
     const still = missing();
-    if (still.length) throw new Error(`npm installed ${todo.join(', ')} into ${dir} but ${still.join(', ')} is missing`);
+    if (still.length)
+      throw new Error(`npm installed ${todo.join(', ')} into ${dir} but ${still.join(', ')} is missing`);
     return nodeModules;
   });
 }

@@ -27,7 +27,9 @@ function run(command: string, args: string[]): void {
     execFileSync(command, args, { stdio: 'pipe', timeout: 9 * 60_000, env: pipEnv() });
   } catch (error) {
     const e = error as { stderr?: Buffer; message: string };
-    throw new Error(`${command} ${args.join(' ')} failed: ${e.stderr?.toString().trim().split('\n').slice(-5).join('\n') || e.message}`);
+    throw new Error(
+      `${command} ${args.join(' ')} failed: ${e.stderr?.toString().trim().split('\n').slice(-5).join('\n') || e.message}`,
+    );
   }
 }
 
@@ -47,7 +49,10 @@ export function ensureTestVenv(packages: string[], dir = testVenvDir()): string 
     const todo = missing();
     if (todo.length) run(join(bin, 'python'), ['-m', 'pip', 'install', '--quiet', '--no-cache-dir', ...todo]);
     const still = missing();
-    if (still.length) throw new Error(`pip installed ${todo.join(', ')} into ${dir} but ${still.map((p) => `bin/${p}`).join(', ')} is missing`);
+    if (still.length)
+      throw new Error(
+        `pip installed ${todo.join(', ')} into ${dir} but ${still.map((p) => `bin/${p}`).join(', ')} is missing`,
+      );
     return bin;
   });
 }

@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { clipResultContent, MAX_RESULT_CHARS, walkJsonLines, type SkipCounts } from '../../src/index.js';
 
-function walk(text: string): { records: [unknown, number][]; skipped: SkipCounts; lines: number; consumedBytes: number } {
+function walk(text: string): {
+  records: [unknown, number][];
+  skipped: SkipCounts;
+  lines: number;
+  consumedBytes: number;
+} {
   const records: [unknown, number][] = [];
   const skipped: SkipCounts = {};
   const result = walkJsonLines(text, skipped, (record, at) => records.push([record, at]));

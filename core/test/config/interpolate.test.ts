@@ -9,7 +9,10 @@ describe('config/interpolate', () => {
     { input: 'postgres://u:${PGPASSWORD}@${HOST}:5432/x', output: 'postgres://u:s3cr/et@db.internal:5432/x' },
     { input: 'literal $${HOST} stays', output: 'literal ${HOST} stays' },
     { input: 'no references, $HOST is not one', output: 'no references, $HOST is not one' },
-    { input: { a: ['${HOST}', 3, true, null], b: { c: '${HOST}' } }, output: { a: ['db.internal', 3, true, null], b: { c: 'db.internal' } } },
+    {
+      input: { a: ['${HOST}', 3, true, null], b: { c: '${HOST}' } },
+      output: { a: ['db.internal', 3, true, null], b: { c: 'db.internal' } },
+    },
   ];
   for (const { input, output } of cases) {
     it(`expands ${JSON.stringify(input)}`, () => {
@@ -22,7 +25,10 @@ describe('config/interpolate', () => {
     expect(value).to.deep.equal({ url: 'x${MISSING}y', list: ['${not a name}'] });
     expect(issues).to.deep.equal([
       { path: 'options.url', message: 'environment variable MISSING is not set' },
-      { path: 'options.list[0]', message: "'${not a name}' is not an environment variable reference (write $${ for a literal ${)" },
+      {
+        path: 'options.list[0]',
+        message: "'${not a name}' is not an environment variable reference (write $${ for a literal ${)",
+      },
     ]);
   });
 
@@ -30,10 +36,18 @@ describe('config/interpolate', () => {
     const dir = makeTempDir('agentgov-interp-');
     writeTree(dir, {
       'agentgov.yaml': "plugins:\n  - plugin: ./echo.mjs\n    options: { url: 'postgres://u:${PGPASSWORD}@h/db' }\n",
-      'echo.mjs': "export default { name: 'echo', apply(hooks, context) { hooks.sinks.tap('echo', (r) => r.add({ name: context.options.url, write: async () => {} })); } };",
+      'echo.mjs':
+        "export default { name: 'echo', apply(hooks, context) { hooks.sinks.tap('echo', (r) => r.add({ name: context.options.url, write: async () => {} })); } };",
     });
     const loaded = loadConfig({ cwd: dir, env: { HOME: dir, AGENTGOV_HOME: join(dir, '.agentgov') } });
-    const host = await createPluginHost({ loaded, bundled: [], resolveFrom: [dir], host: 'cli', logger: silentLogger, env });
+    const host = await createPluginHost({
+      loaded,
+      bundled: [],
+      resolveFrom: [dir],
+      host: 'cli',
+      logger: silentLogger,
+      env,
+    });
     expect(host.registries.sinks.names()).to.deep.equal(['postgres://u:s3cr/et@h/db']);
     expect(JSON.stringify(loaded.config)).to.include('${PGPASSWORD}').and.not.include('s3cr/et');
     try {

@@ -55,7 +55,7 @@ describe('config resolution', () => {
     expect(resolveConfigFile({ cwd: nested, env: w.env }).source).to.equal('defaults');
   });
 
-  it('uses $AGENTGOV_CONFIG as the user\'s file instead of the home one, with ./agentgov.yaml merged over it', () => {
+  it("uses $AGENTGOV_CONFIG as the user's file instead of the home one, with ./agentgov.yaml merged over it", () => {
     const w = world();
     w.homeFile();
     writeFileSync(join(w.cwd, 'agentgov.yaml'), 'score:\n  enabled: false\n');
@@ -69,7 +69,7 @@ describe('config resolution', () => {
     expect(loaded.config.score.enabled).to.equal(false);
   });
 
-  it('uses --config as the user\'s file before everything, still with the project merged over it', () => {
+  it("uses --config as the user's file before everything, still with the project merged over it", () => {
     const w = world();
     w.cwdFile();
     w.homeFile();
@@ -85,10 +85,13 @@ describe('config resolution', () => {
     expect(loaded.origins?.['log_level']).to.deep.equal({ from: 'project', file: join(w.cwd, 'agentgov.yaml') });
   });
 
-  it('keeps the user\'s file as the floor: a project value that loosens it is ignored, naming key and file', () => {
+  it("keeps the user's file as the floor: a project value that loosens it is ignored, naming key and file", () => {
     const w = world();
     const home = join(w.env['AGENTGOV_HOME']!, 'config.yaml');
-    writeFileSync(home, 'gate:\n  on_unavailable: deny\n  timeout_ms: 2000\nrisk:\n  rules: [./org.yaml]\nplugins: [./policy.mjs]\n');
+    writeFileSync(
+      home,
+      'gate:\n  on_unavailable: deny\n  timeout_ms: 2000\nrisk:\n  rules: [./org.yaml]\nplugins: [./policy.mjs]\n',
+    );
     writeFileSync(
       join(w.cwd, 'agentgov.yaml'),
       'gate:\n  on_unavailable: ask\n  timeout_ms: 9000\nrisk:\n  rules: [./mine.yaml]\nplugins: [./mine.mjs, {plugin: ../.agentgov/policy.mjs}]\ngovernance:\n  db: /tmp/elsewhere.db\nbundled_plugins: none\n',
@@ -96,11 +99,19 @@ describe('config resolution', () => {
     const loaded = loadConfig({ cwd: w.cwd, env: w.env });
     expect(loaded.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 2000, deadline_ms: 30000 });
     expect(loaded.config.risk.rules).to.deep.equal([join(w.env['AGENTGOV_HOME']!, 'org.yaml'), './mine.yaml']);
-    expect(loaded.config.plugins).to.deep.equal([join(w.env['AGENTGOV_HOME']!, 'policy.mjs'), './mine.mjs', { plugin: '../.agentgov/policy.mjs' }]);
+    expect(loaded.config.plugins).to.deep.equal([
+      join(w.env['AGENTGOV_HOME']!, 'policy.mjs'),
+      './mine.mjs',
+      { plugin: '../.agentgov/policy.mjs' },
+    ]);
     expect(loaded.config.governance.db).to.equal(null);
-    expect(loaded.projectAdded).to.deep.equal({ plugins: ['./mine.mjs', { plugin: '../.agentgov/policy.mjs' }], rules: ['./mine.yaml'] });
+    expect(loaded.projectAdded).to.deep.equal({
+      plugins: ['./mine.mjs', { plugin: '../.agentgov/policy.mjs' }],
+      rules: ['./mine.yaml'],
+    });
     const ignored = (loaded.ignored ?? []).join('\n');
-    for (const key of ['gate.on_unavailable', 'gate.timeout_ms', 'governance.db']) expect(ignored).to.contain(`ignored ${key}:`);
+    for (const key of ['gate.on_unavailable', 'gate.timeout_ms', 'governance.db'])
+      expect(ignored).to.contain(`ignored ${key}:`);
     expect(ignored).to.contain(join(w.cwd, 'agentgov.yaml'));
     expect(loaded.origins?.['gate.on_unavailable']).to.deep.equal({ from: 'user', file: home });
     expect(loaded.origins?.['server.repo']).to.deep.equal({ from: 'default', file: null });
@@ -118,7 +129,10 @@ describe('config resolution', () => {
 
   it('a project may tighten: on_unavailable ask → deny, a shorter timeout, the Score API off', () => {
     const w = world();
-    writeFileSync(join(w.cwd, 'agentgov.yaml'), 'gate:\n  on_unavailable: deny\n  timeout_ms: 500\nscore:\n  enabled: false\n');
+    writeFileSync(
+      join(w.cwd, 'agentgov.yaml'),
+      'gate:\n  on_unavailable: deny\n  timeout_ms: 500\nscore:\n  enabled: false\n',
+    );
     const loaded = loadConfig({ cwd: w.cwd, env: w.env });
     expect(loaded.config.gate).to.deep.equal({ on_unavailable: 'deny', timeout_ms: 500, deadline_ms: 30000 });
     expect(loaded.config.score.enabled).to.equal(false);
@@ -129,12 +143,18 @@ describe('config resolution', () => {
     const w = world();
     writeFileSync(join(w.env['AGENTGOV_HOME']!, 'config.yaml'), 'gate: [\n');
     w.cwdFile();
-    expect(() => loadConfig({ cwd: w.cwd, env: w.env })).to.throw(AgentgovError, join(w.env['AGENTGOV_HOME']!, 'config.yaml'));
+    expect(() => loadConfig({ cwd: w.cwd, env: w.env })).to.throw(
+      AgentgovError,
+      join(w.env['AGENTGOV_HOME']!, 'config.yaml'),
+    );
   });
 
   it('merges the chosen file over the defaults, section by section', () => {
     const w = world();
-    writeFileSync(join(w.cwd, 'agentgov.yaml'), 'server:\n  index:\n    max_file_bytes: 2048\ngate:\n  on_unavailable: deny\n');
+    writeFileSync(
+      join(w.cwd, 'agentgov.yaml'),
+      'server:\n  index:\n    max_file_bytes: 2048\ngate:\n  on_unavailable: deny\n',
+    );
     const { config } = loadConfig({ cwd: w.cwd, env: w.env });
     expect(config.server.index).to.deep.equal({ ...defaultConfig().server.index, max_file_bytes: 2048 });
     expect(config.server.dev_mode).to.equal(false);
@@ -174,6 +194,8 @@ describe('config resolution', () => {
     const w = world();
     writeFileSync(join(w.cwd, 'agentgov.yaml'), 'scor:\n  enabled: false\n');
     const loaded = loadConfig({ cwd: w.cwd, env: w.env });
-    expect(loaded.warnings.map((i) => i.message)).to.deep.equal(["unknown top-level key 'scor' is ignored (did you mean 'score'?)"]);
+    expect(loaded.warnings.map((i) => i.message)).to.deep.equal([
+      "unknown top-level key 'scor' is ignored (did you mean 'score'?)",
+    ]);
   });
 });

@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { defaultConfig, validateConfigText, validateConfigValue, type ConfigIssue } from '../../src/index.js';
 
 const check = (text: string): Pick<ConfigIssue, 'severity' | 'path' | 'message' | 'line' | 'column'>[] =>
-  validateConfigText(text, 'agentgov.yaml').issues.map(({ severity, path, message, line, column }) => ({ severity, path, message, line, column }));
+  validateConfigText(text, 'agentgov.yaml').issues.map(({ severity, path, message, line, column }) => ({
+    severity,
+    path,
+    message,
+    line,
+    column,
+  }));
 
 describe('config validation', () => {
   it('accepts the default configuration', () => {
@@ -24,24 +30,40 @@ describe('config validation', () => {
 
   it('reports an enum violation with the allowed values', () => {
     expect(check('log_level: LOUD\n')).to.deep.equal([
-      { severity: 'error', path: 'log_level', message: 'must be one of "DEBUG", "INFO", "WARNING", "ERROR"', line: 1, column: 12 },
+      {
+        severity: 'error',
+        path: 'log_level',
+        message: 'must be one of "DEBUG", "INFO", "WARNING", "ERROR"',
+        line: 1,
+        column: 12,
+      },
     ]);
   });
 
   it('warns about an unknown top-level key and names the nearest valid one', () => {
     expect(check('plugin:\n  - ./x\n')).to.deep.equal([
-      { severity: 'warning', path: 'plugin', message: "unknown top-level key 'plugin' is ignored (did you mean 'plugins'?)", line: 1, column: 1 },
+      {
+        severity: 'warning',
+        path: 'plugin',
+        message: "unknown top-level key 'plugin' is ignored (did you mean 'plugins'?)",
+        line: 1,
+        column: 1,
+      },
     ]);
   });
 
   it('rejects an unknown key inside a section, pointing at the key', () => {
     const [issue] = check('gate:\n  on_unavailible: deny\n');
     expect(issue).to.include({ severity: 'error', path: 'gate.on_unavailible', line: 2, column: 3 });
-    expect(issue?.message).to.equal("unknown key 'on_unavailible' (did you mean 'on_unavailable'? allowed: on_unavailable, timeout_ms, deadline_ms)");
+    expect(issue?.message).to.equal(
+      "unknown key 'on_unavailible' (did you mean 'on_unavailable'? allowed: on_unavailable, timeout_ms, deadline_ms)",
+    );
   });
 
   it('checks plugin entries: a string or { plugin, options }', () => {
-    expect(check('plugins:\n  - ./ok\n  - plugin: ./also-ok\n    options: { a: 1 }\n  - { options: {} }\n  - 42\n')).to.deep.equal([
+    expect(
+      check('plugins:\n  - ./ok\n  - plugin: ./also-ok\n    options: { a: 1 }\n  - { options: {} }\n  - 42\n'),
+    ).to.deep.equal([
       { severity: 'error', path: 'plugins[2]', message: "must have required property 'plugin'", line: 5, column: 5 },
       { severity: 'error', path: 'plugins[3]', message: 'must be string', line: 6, column: 5 },
     ]);
@@ -49,15 +71,19 @@ describe('config validation', () => {
 
   it('rejects a document that is not a mapping', () => {
     expect(check('- just\n- a list\n')).to.deep.equal([
-      { severity: 'error', path: '(root)', message: 'the configuration must be a mapping of keys to values', line: 1, column: 1 },
+      {
+        severity: 'error',
+        path: '(root)',
+        message: 'the configuration must be a mapping of keys to values',
+        line: 1,
+        column: 1,
+      },
     ]);
   });
 
   it('reports every problem, not just the first', () => {
-    expect(check('log_level: 3\ngate:\n  timeout_ms: -1\nscore:\n  enabled: "yes"\n').map((i) => i.path)).to.deep.equal([
-      'log_level',
-      'gate.timeout_ms',
-      'score.enabled',
-    ]);
+    expect(check('log_level: 3\ngate:\n  timeout_ms: -1\nscore:\n  enabled: "yes"\n').map((i) => i.path)).to.deep.equal(
+      ['log_level', 'gate.timeout_ms', 'score.enabled'],
+    );
   });
 });

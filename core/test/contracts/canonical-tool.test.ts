@@ -35,5 +35,6 @@ describe('canonicalToolOf', () => {
     ['toString', 'other'],
     ['__proto__', 'other'],
   ];
-  for (const [name, kind] of table) it(`${JSON.stringify(name)} → ${kind}`, () => expect(canonicalToolOf(name)).to.equal(kind));
+  for (const [name, kind] of table)
+    it(`${JSON.stringify(name)} → ${kind}`, () => expect(canonicalToolOf(name)).to.equal(kind));
 });

@@ -17,7 +17,7 @@ describe('FrameStack', () => {
     expect(frames.has('call_expression')).to.equal(false);
   });
 
-  it('reuses a depth\'s frame object for the next node at that depth', () => {
+  it("reuses a depth's frame object for the next node at that depth", () => {
     const frames = new FrameStack();
     frames.push('a', null, 0);
     const first = frames.up(1);

@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import { AgentgovError, ERROR_CATALOG, errorCodes, isErrorCode } from '../../src/index.js';
 
 describe('error catalog', () => {
-  const required = ['E_INDEX_NOT_READY', 'E_READ_ONLY_SESSION', 'E_RECON_REQUIRED', 'E_INVALID_ARGUMENT', 'E_PATH_OUTSIDE_REPO', 'E_NOT_FOUND', 'E_PREVIEW_STALE', 'E_PREVIEW_NOT_FOUND', 'E_INTERNAL'];
+  const required = [
+    'E_INDEX_NOT_READY',
+    'E_READ_ONLY_SESSION',
+    'E_RECON_REQUIRED',
+    'E_INVALID_ARGUMENT',
+    'E_PATH_OUTSIDE_REPO',
+    'E_NOT_FOUND',
+    'E_PREVIEW_STALE',
+    'E_PREVIEW_NOT_FOUND',
+    'E_INTERNAL',
+  ];
 
   it('has every code the tools rely on', () => {
     for (const code of required) expect(isErrorCode(code), code).to.equal(true);
@@ -20,9 +30,16 @@ describe('error catalog', () => {
   });
 
   it('serialises an error as the structured tool error shape', () => {
-    const error = new AgentgovError('E_PATH_OUTSIDE_REPO', 'path ../etc/passwd is outside the repository', { path: '../etc/passwd' });
+    const error = new AgentgovError('E_PATH_OUTSIDE_REPO', 'path ../etc/passwd is outside the repository', {
+      path: '../etc/passwd',
+    });
     expect(error.toJSON()).to.deep.equal({
-      error: { code: 'E_PATH_OUTSIDE_REPO', message: 'path ../etc/passwd is outside the repository', remediation: ERROR_CATALOG.E_PATH_OUTSIDE_REPO.remediation, details: { path: '../etc/passwd' } },
+      error: {
+        code: 'E_PATH_OUTSIDE_REPO',
+        message: 'path ../etc/passwd is outside the repository',
+        remediation: ERROR_CATALOG.E_PATH_OUTSIDE_REPO.remediation,
+        details: { path: '../etc/passwd' },
+      },
     });
   });
 });

@@ -12,6 +12,8 @@ describe('docs/errors.md', () => {
   });
 
   it('is the committed rendering of the catalog (regenerate with `npm run docs:generate`)', () => {
-    expect(readFileSync(new URL('../../../../docs/errors.md', import.meta.url), 'utf8')).to.equal(renderErrorCatalogMarkdown());
+    expect(readFileSync(new URL('../../../../docs/errors.md', import.meta.url), 'utf8')).to.equal(
+      renderErrorCatalogMarkdown(),
+    );
   });
 });

@@ -15,7 +15,13 @@ const event = (id: string, extra: Partial<ToolCallEvent> = {}): ToolCallEvent =>
   arguments: { command: `echo ${id}` },
   ...extra,
 });
-const assessment = (score: number, level: Assessment['level'], action: Assessment['action']): Assessment => ({ score, level, action, reason_code: score ? 'destructive_delete' : 'no_risk_detected', evidence: { rules: [] } });
+const assessment = (score: number, level: Assessment['level'], action: Assessment['action']): Assessment => ({
+  score,
+  level,
+  action,
+  reason_code: score ? 'destructive_delete' : 'no_risk_detected',
+  evidence: { rules: [] },
+});
 
 describe('governance/db', () => {
   it('creates system.db private (0600 in a 0700 dir), in WAL mode, migrated', () => {
@@ -50,7 +56,10 @@ describe('governance/db', () => {
   it('completes a call whose result arrives later, only once', () => {
     const db = GovernanceDb.open(join(makeTempDir(), 'system.db'));
     db.records.insert({ event: event('b'), assessment: assessment(0, 'low', 'allow') }, 'f');
-    expect(db.sqlite.prepare('SELECT result IS NULL FROM events WHERE id = ?').pluck().get(event('b').id), 'no result is SQL NULL').to.equal(1);
+    expect(
+      db.sqlite.prepare('SELECT result IS NULL FROM events WHERE id = ?').pluck().get(event('b').id),
+      'no result is SQL NULL',
+    ).to.equal(1);
     expect(db.records.complete(event('b').id, { content: 'ok', is_error: false })).to.equal(true);
     expect(db.records.complete(event('b').id, { content: 'again', is_error: false })).to.equal(false);
     expect(db.records.find(event('b').id)?.event.result).to.deep.equal({ content: 'ok', is_error: false });
@@ -61,11 +70,35 @@ describe('governance/db', () => {
     const db = GovernanceDb.open(join(makeTempDir(), 'system.db'));
     db.transaction(() => {
       db.records.insert({ event: event('low'), assessment: assessment(0, 'low', 'allow') }, 'f1');
-      db.records.insert({ event: event('crit', { arguments: { command: 'rm -rf /' } }), assessment: assessment(95, 'critical', 'deny') }, 'f1');
-      db.records.insert({ event: event('high', { session_id: 's2', id: 'agentx-code:s2:h' }), assessment: assessment(60, 'high', 'ask') }, 'f2');
-      db.offsets.set({ file: 'f1', adapter: 'agentx-code', offset: 10, size: 10, inode: 1, skipped: { malformed_json: 1 }, events: 2 });
+      db.records.insert(
+        {
+          event: event('crit', { arguments: { command: 'rm -rf /' } }),
+          assessment: assessment(95, 'critical', 'deny'),
+        },
+        'f1',
+      );
+      db.records.insert(
+        {
+          event: event('high', { session_id: 's2', id: 'agentx-code:s2:h' }),
+          assessment: assessment(60, 'high', 'ask'),
+        },
+        'f2',
+      );
+      db.offsets.set({
+        file: 'f1',
+        adapter: 'agentx-code',
+        offset: 10,
+        size: 10,
+        inode: 1,
+        skipped: { malformed_json: 1 },
+        events: 2,
+      });
     });
-    db.recordGateDecision({ event: event('gate'), assessment: assessment(80, 'critical', 'deny'), verdict: { decision: 'deny', reason: 'no', decided_by: 'policy' } });
+    db.recordGateDecision({
+      event: event('gate'),
+      assessment: assessment(80, 'critical', 'deny'),
+      verdict: { decision: 'deny', reason: 'no', decided_by: 'policy' },
+    });
     const s = db.status();
     expect(s.sessions).to.equal(2);
     expect(s.events).to.equal(4);

@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { GovernanceDb, OutboxDelivery, backoffDelay, silentLogger, type Assessment, type OutboxRecord, type OutboxSink, type ToolCallEvent } from '../../src/index.js';
+import {
+  GovernanceDb,
+  OutboxDelivery,
+  backoffDelay,
+  silentLogger,
+  type Assessment,
+  type OutboxRecord,
+  type OutboxSink,
+  type ToolCallEvent,
+} from '../../src/index.js';
 import { makeTempDir } from '../../src/testing/index.js';
 
 const event = (n: number): ToolCallEvent => ({
@@ -16,7 +25,13 @@ const event = (n: number): ToolCallEvent => ({
   canonical_tool: 'shell',
   arguments: { command: `echo ${n}` },
 });
-const low: Assessment = { score: 0, level: 'low', action: 'allow', reason_code: 'no_risk_detected', evidence: { rules: [] } };
+const low: Assessment = {
+  score: 0,
+  level: 'low',
+  action: 'allow',
+  reason_code: 'no_risk_detected',
+  evidence: { rules: [] },
+};
 
 /** A store sink keeping what it acknowledged in memory; `down` makes every batch fail. */
 function memorySink(name = 'store'): OutboxSink & { stored: OutboxRecord[]; batches: number[]; down: boolean } {
@@ -48,7 +63,11 @@ describe('governance/outbox', () => {
     db.transaction(() => db.records.insert({ event: event(0), assessment: low }, 'f'));
     db.outbox.subscribe(['store', 'other']);
     db.transaction(() => db.records.insert({ event: event(1), assessment: low }, 'f'));
-    db.recordGateDecision({ event: event(2), assessment: low, verdict: { decision: 'deny', reason: 'no', decided_by: 'policy' } });
+    db.recordGateDecision({
+      event: event(2),
+      assessment: low,
+      verdict: { decision: 'deny', reason: 'no', decided_by: 'policy' },
+    });
     expect(db.outbox.count('store')).to.equal(2);
     expect(db.outbox.count('other')).to.equal(2);
     const pending = db.outbox.pending('store', 10);
@@ -90,7 +109,15 @@ describe('governance/outbox', () => {
     const [waiting] = db.outbox.pending('store', 10);
     db.outbox.acknowledge('store', [waiting!.seq]);
     [lag] = db.status().sinks;
-    expect(lag).to.include({ sink: 'store', pending: 0, delivered: 1, failures: 0, lag_seconds: 0, oldest_pending_at: null, next_attempt_at: null });
+    expect(lag).to.include({
+      sink: 'store',
+      pending: 0,
+      delivered: 1,
+      failures: 0,
+      lag_seconds: 0,
+      oldest_pending_at: null,
+      next_attempt_at: null,
+    });
     db.close();
   });
 
@@ -98,8 +125,12 @@ describe('governance/outbox', () => {
     const path = join(makeTempDir(), 'old.db');
     const sqlite = new Database(path);
     const migrations = fileURLToPath(new URL('../../../migrations/governance/', import.meta.url));
-    const before = readdirSync(migrations).filter((f) => f.endsWith('.sql') && f < '0002_sink_outbox.sql').sort();
-    for (const file of before) for (const statement of readFileSync(join(migrations, file), 'utf8').split('--> statement-breakpoint')) sqlite.exec(statement);
+    const before = readdirSync(migrations)
+      .filter((f) => f.endsWith('.sql') && f < '0002_sink_outbox.sql')
+      .sort();
+    for (const file of before)
+      for (const statement of readFileSync(join(migrations, file), 'utf8').split('--> statement-breakpoint'))
+        sqlite.exec(statement);
     sqlite.close();
     const db = GovernanceDb.open(path, { readonly: true });
     expect(db.status().sinks).to.deep.equal([]);
@@ -141,7 +172,8 @@ describe('governance/outbox-delivery', () => {
     expect(failing.failures).to.be.greaterThan(1);
     expect(failing.last_error).to.equal('store is down');
     sink.down = false;
-    for (let waited = 0; db.outbox.count('store') > 0 && waited < 2000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let waited = 0; db.outbox.count('store') > 0 && waited < 2000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(sink.stored.map((r) => r.event.id)).to.deep.equal([0, 1, 2, 3, 4].map((n) => event(n).id));
     expect(db.status().sinks[0]).to.include({ pending: 0, delivered: 5, failures: 0, last_error: 'store is down' });
     await delivery.stop();

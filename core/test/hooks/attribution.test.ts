@@ -9,10 +9,16 @@ describe('TapAttribution', () => {
       hooks.sinks.tap('plugin-a', () => undefined);
       hooks.emit.tapPromise('plugin-a', async () => undefined);
     });
-    attribution.applying('plugin-b', () => hooks.gate.tapPromise({ name: 'plugin-b', stage: -5 }, async () => undefined));
+    attribution.applying('plugin-b', () =>
+      hooks.gate.tapPromise({ name: 'plugin-b', stage: -5 }, async () => undefined),
+    );
     expect(attribution.hooksOf('plugin-a')).to.deep.equal(['sinks', 'emit']);
     expect(attribution.hooksOf('plugin-b')).to.deep.equal(['gate']);
-    expect(attribution.taps.find((t) => t.plugin === 'plugin-b')).to.include({ hook: 'gate', type: 'promise', stage: -5 });
+    expect(attribution.taps.find((t) => t.plugin === 'plugin-b')).to.include({
+      hook: 'gate',
+      type: 'promise',
+      stage: -5,
+    });
   });
 
   it('attributes taps made after an await in an async apply to the applying plugin', async () => {

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { createHooks, runAssess, runEmit, type Assessment, type GovernanceRecord, type ToolCallEvent } from '../../src/index.js';
+import {
+  createHooks,
+  runAssess,
+  runEmit,
+  type Assessment,
+  type GovernanceRecord,
+  type ToolCallEvent,
+} from '../../src/index.js';
 
 const event: ToolCallEvent = {
   id: 'agentx-code:s1:t1',
@@ -43,7 +50,10 @@ describe('hooks', () => {
       hooks.assess.tap('allowlist', (a) => ({
         ...a,
         score: 10,
-        evidence: { ...a.evidence, adjustments: [{ by: 'allowlist', from: a.score, to: 10, reason: 'command is allow-listed' }] },
+        evidence: {
+          ...a.evidence,
+          adjustments: [{ by: 'allowlist', from: a.score, to: 10, reason: 'command is allow-listed' }],
+        },
       }));
       const result = await runAssess(hooks, base, event);
       expect(result.score).to.equal(10);
@@ -52,8 +62,14 @@ describe('hooks', () => {
     it('passes each tap the previous tap result, in stage order', async () => {
       const hooks = createHooks();
       const seen: string[] = [];
-      hooks.assess.tap({ name: 'second', stage: 10 }, (a) => (seen.push(`second:${a.score}`), { ...a, score: a.score + 1 }));
-      hooks.assess.tap({ name: 'first', stage: -10 }, (a) => (seen.push(`first:${a.score}`), { ...a, score: a.score + 10 }));
+      hooks.assess.tap(
+        { name: 'second', stage: 10 },
+        (a) => (seen.push(`second:${a.score}`), { ...a, score: a.score + 1 }),
+      );
+      hooks.assess.tap(
+        { name: 'first', stage: -10 },
+        (a) => (seen.push(`first:${a.score}`), { ...a, score: a.score + 10 }),
+      );
       const result = await runAssess(hooks, base, event);
       expect(seen).to.deep.equal(['first:40', 'second:50']);
       expect(result.score).to.equal(51);
@@ -82,8 +98,14 @@ describe('hooks', () => {
       const hooks = createHooks();
       const called: string[] = [];
       hooks.gate.tapPromise('no-opinion', async () => void called.push('no-opinion'));
-      hooks.gate.tapPromise('policy', async () => (called.push('policy'), { decision: 'deny', reason: 'policy says no', decided_by: 'policy' }));
-      hooks.gate.tapPromise('never', async () => (called.push('never'), { decision: 'allow', reason: '', decided_by: 'never' }));
+      hooks.gate.tapPromise(
+        'policy',
+        async () => (called.push('policy'), { decision: 'deny', reason: 'policy says no', decided_by: 'policy' }),
+      );
+      hooks.gate.tapPromise(
+        'never',
+        async () => (called.push('never'), { decision: 'allow', reason: '', decided_by: 'never' }),
+      );
       const verdict = await hooks.gate.promise(event, base);
       expect(verdict?.decision).to.equal('deny');
       expect(called).to.deep.equal(['no-opinion', 'policy']);

@@ -13,8 +13,10 @@ describe('per-user directories', () => {
     expect(makeDirectories(join(root, 'a', 'b'))).to.deep.equal([]);
   });
 
-  it('makeDirectories fails at once, naming the directory, where directories cannot be made (Node\'s recursive mkdir spins there)', () => {
-    expect(() => makeDirectories('/proc/self/agentgov-x/y')).to.throw(/cannot create the directory \/proc\/self\/agentgov-x/);
+  it("makeDirectories fails at once, naming the directory, where directories cannot be made (Node's recursive mkdir spins there)", () => {
+    expect(() => makeDirectories('/proc/self/agentgov-x/y')).to.throw(
+      /cannot create the directory \/proc\/self\/agentgov-x/,
+    );
     const root = makeTempDir('dirs-');
     writeFileSync(join(root, 'file'), '');
     expect(() => makeDirectories(join(root, 'file', 'x'))).to.throw(/not a directory/);
@@ -27,10 +29,14 @@ describe('per-user directories', () => {
     mkdirSync(dir, { mode: 0o700 });
     expect(untrustedReason(dir, 'AGENTGOV_HOME')).to.equal(undefined);
     chmodSync(dir, 0o770);
-    expect(untrustedReason(dir, 'AGENTGOV_HOME')).to.equal(`AGENTGOV_HOME ${dir} is writable by its group (mode 0770); make it private: chmod 700 ${dir}`);
+    expect(untrustedReason(dir, 'AGENTGOV_HOME')).to.equal(
+      `AGENTGOV_HOME ${dir} is writable by its group (mode 0770); make it private: chmod 700 ${dir}`,
+    );
     chmodSync(dir, 0o777);
     expect(untrustedReason(dir, 'AGENTGOV_HOME')).to.contain('is writable by anyone (mode 0777)');
-    expect(() => ensurePrivateHome({ AGENTGOV_HOME: dir })).to.throw(/refusing to use AGENTGOV_HOME/).with.property('code', 'E_CONFIG_INVALID');
+    expect(() => ensurePrivateHome({ AGENTGOV_HOME: dir }))
+      .to.throw(/refusing to use AGENTGOV_HOME/)
+      .with.property('code', 'E_CONFIG_INVALID');
     expect(statSync(dir).mode & 0o777, 'never silently chmod-ed').to.equal(0o777);
   });
 

@@ -13,7 +13,11 @@ export default {
     additionalProperties: false,
     required: ['file'],
     properties: {
-      file: { type: 'string', minLength: 1, description: 'File (relative to the config file) that receives one line per notable call' },
+      file: {
+        type: 'string',
+        minLength: 1,
+        description: 'File (relative to the config file) that receives one line per notable call',
+      },
       min_level: { type: 'string', enum: LEVELS, default: 'high' },
     },
   },
@@ -25,7 +29,10 @@ export default {
         name: NAME,
         async write({ event, assessment }) {
           if (LEVELS.indexOf(assessment.level) < threshold) return;
-          await appendFile(target, `${event.timestamp} ${assessment.level} ${assessment.reason_code} ${event.tool_name} ${JSON.stringify(event.arguments)}\n`);
+          await appendFile(
+            target,
+            `${event.timestamp} ${assessment.level} ${assessment.reason_code} ${event.tool_name} ${JSON.stringify(event.arguments)}\n`,
+          );
         },
       });
       logger.debug(`writing ${options.min_level}+ calls to ${target}`);

@@ -11,7 +11,9 @@ import { agentgov, describeRun } from './run-agent.mjs';
 export function gateJournal(run) {
   const dir = join(run.home, '.agentgov', 'gate-journal');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).sort().map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
+  return readdirSync(dir)
+    .sort()
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
 }
 
 async function ok(run, args) {
@@ -31,7 +33,13 @@ export async function replay(run, file, adapter) {
   const output = join(run.dir, `replay-${Date.now()}.jsonl`);
   const result = await ok(run, ['replay', file, '--adapter', adapter, '--output', output]);
   const text = existsSync(output) ? readFileSync(output, 'utf8') : '';
-  return { records: text.split('\n').filter(Boolean).map((line) => JSON.parse(line)), summary: result.stderr };
+  return {
+    records: text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line)),
+    summary: result.stderr,
+  };
 }
 
 /** `agentgov status --json`. */
@@ -56,11 +64,18 @@ export function findFiles(dir, pattern) {
 export async function startWatch(run, timeoutMs = 60_000) {
   const { spawn } = await import('node:child_process');
   const { AGENTGOV_BIN } = await import('./run-agent.mjs');
-  const child = spawn(process.execPath, [AGENTGOV_BIN, 'watch', '--no-score'], { cwd: run.project, env: run.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [AGENTGOV_BIN, 'watch', '--no-score'], {
+    cwd: run.project,
+    env: run.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
   await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`agentgov watch did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`agentgov watch did not start within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const look = (chunk) => {
       output += chunk;
       if (/watching /.test(output)) {

@@ -17,7 +17,8 @@ async function appServer(codex, cwd, env) {
   const waiting = new Map();
   let next = 0;
   child.on('exit', (code) => {
-    for (const { reject } of waiting.values()) reject(new Error(`codex app-server exited ${code}: ${stderr.slice(-500)}`));
+    for (const { reject } of waiting.values())
+      reject(new Error(`codex app-server exited ${code}: ${stderr.slice(-500)}`));
   });
   createInterface({ input: child.stdout }).on('line', (line) => {
     const message = JSON.parse(line);
@@ -57,10 +58,14 @@ export async function trustReviewedHooks(codex, cwd, env, accept) {
   const server = await appServer(codex, cwd, env);
   try {
     const { data } = await server.call('hooks/list', { cwds: [cwd] });
-    const reviewed = data.flatMap((d) => d.hooks).filter((h) => h.trustStatus !== 'trusted' && h.trustStatus !== 'managed' && accept(h));
+    const reviewed = data
+      .flatMap((d) => d.hooks)
+      .filter((h) => h.trustStatus !== 'trusted' && h.trustStatus !== 'managed' && accept(h));
     if (reviewed.length) {
       const state = Object.fromEntries(reviewed.map((h) => [h.key, { trusted_hash: h.currentHash }]));
-      await server.call('config/batchWrite', { edits: [{ keyPath: 'hooks.state', mergeStrategy: 'upsert', value: state }] });
+      await server.call('config/batchWrite', {
+        edits: [{ keyPath: 'hooks.state', mergeStrategy: 'upsert', value: state }],
+      });
     }
     return reviewed;
   } finally {

@@ -20,7 +20,9 @@ export function agentsDir() {
 }
 
 function lockHash() {
-  return createHash('sha256').update(readFileSync(join(PACKAGE_DIR, 'package-lock.json'))).digest('hex');
+  return createHash('sha256')
+    .update(readFileSync(join(PACKAGE_DIR, 'package-lock.json')))
+    .digest('hex');
 }
 
 function stampFile(dir) {
@@ -35,36 +37,40 @@ function fresh(dir, hash) {
   }
 }
 
-
 /** Makes sure the pinned agents are installed; returns their `node_modules`. */
 export function ensureAgents() {
   const dir = agentsDir();
   const hash = lockHash();
   if (fresh(dir, hash)) return join(dir, 'node_modules');
-  return withDirectoryLock(dir, 'installing the agents', () => {
-    if (fresh(dir, hash)) return join(dir, 'node_modules');
-    mkdirSync(dir, { recursive: true });
-    rmSync(stampFile(dir), { force: true });
-    const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'));
-    delete manifest.scripts;
-    writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    copyFileSync(join(PACKAGE_DIR, 'package-lock.json'), join(dir, 'package-lock.json'));
-    // npm reads the user's registry configuration and keeps its cache in the real home, which tests may hide.
-    const realHome = process.env['AGENTGOV_TEST_REAL_HOME'];
-    try {
-      execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
-        cwd: dir,
-        stdio: 'pipe',
-        timeout: 15 * 60_000,
-        env: realHome ? { ...process.env, HOME: realHome } : process.env,
-      });
-    } catch (error) {
-      const tail = error.stderr?.toString().trim().split('\n').slice(-8).join('\n');
-      throw new Error(`npm ci of the pinned agents in ${dir} failed: ${tail || error.message}`);
-    }
-    writeFileSync(stampFile(dir), `${hash}\n`);
-    return join(dir, 'node_modules');
-  }, LOCK_STALE_MS);
+  return withDirectoryLock(
+    dir,
+    'installing the agents',
+    () => {
+      if (fresh(dir, hash)) return join(dir, 'node_modules');
+      mkdirSync(dir, { recursive: true });
+      rmSync(stampFile(dir), { force: true });
+      const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'));
+      delete manifest.scripts;
+      writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+      copyFileSync(join(PACKAGE_DIR, 'package-lock.json'), join(dir, 'package-lock.json'));
+      // npm reads the user's registry configuration and keeps its cache in the real home, which tests may hide.
+      const realHome = process.env['AGENTGOV_TEST_REAL_HOME'];
+      try {
+        execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+          cwd: dir,
+          stdio: 'pipe',
+          timeout: 15 * 60_000,
+          env: realHome ? { ...process.env, HOME: realHome } : process.env,
+        });
+      } catch (error) {
+        const tail = error.stderr?.toString().trim().split('\n').slice(-8).join('\n');
+        throw new Error(`npm ci of the pinned agents in ${dir} failed: ${tail || error.message}`);
+      }
+      writeFileSync(stampFile(dir), `${hash}\n`);
+      return join(dir, 'node_modules');
+    },
+    LOCK_STALE_MS,
+  );
 }
 
 /** Where each agent's executable is, in the installed `node_modules`. */

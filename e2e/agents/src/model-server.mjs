@@ -81,15 +81,27 @@ export async function startModelServer({ protocols, script = { calls: [] }, log 
         body = raw;
       }
       const path = (req.url ?? '/').split('?')[0];
-      const found = protocols.flatMap((p) => p.routes.map((route) => ({ p, route }))).find(({ route }) => matches(route, req.method, path));
+      const found = protocols
+        .flatMap((p) => p.routes.map((route) => ({ p, route })))
+        .find(({ route }) => matches(route, req.method, path));
       /** @type {RecordedRequest} */
-      const record = { protocol: found?.p.name ?? null, method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body };
+      const record = {
+        protocol: found?.p.name ?? null,
+        method: req.method ?? '',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body,
+      };
       requests.push(record);
       log?.(`${req.method} ${req.url} → ${found ? found.p.name : 'no route'}`);
       if (!found) {
         record.status = 404;
         res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { type: 'not_found', message: `the scripted model server has no route for ${req.method} ${path}` } }));
+        res.end(
+          JSON.stringify({
+            error: { type: 'not_found', message: `the scripted model server has no route for ${req.method} ${path}` },
+          }),
+        );
         return;
       }
       try {

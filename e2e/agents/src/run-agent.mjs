@@ -101,13 +101,22 @@ export function runProcess(command, args, { cwd, env, input, timeoutMs = 120_000
 
 /** `agentgov ARGS` from this checkout's built bin, in the run's project with the run's environment. */
 export function agentgov(run, args, options = {}) {
-  return runProcess(process.execPath, [AGENTGOV_BIN, ...args], { cwd: run.project, env: { ...run.env, ...options.env }, timeoutMs: options.timeoutMs ?? 60_000 });
+  return runProcess(process.execPath, [AGENTGOV_BIN, ...args], {
+    cwd: run.project,
+    env: { ...run.env, ...options.env },
+    timeoutMs: options.timeoutMs ?? 60_000,
+  });
 }
 
 /** Runs an agent headless; `bin` is a file (a `.js` one runs with this Node). */
 export function runAgent(run, bin, args, options = {}) {
   const [command, argv] = bin.endsWith('.js') ? [process.execPath, [bin, ...args]] : [bin, args];
-  return runProcess(command, argv, { cwd: options.cwd ?? run.project, env: { ...run.env, ...options.env }, input: options.input, timeoutMs: options.timeoutMs ?? 120_000 });
+  return runProcess(command, argv, {
+    cwd: options.cwd ?? run.project,
+    env: { ...run.env, ...options.env },
+    input: options.input,
+    timeoutMs: options.timeoutMs ?? 120_000,
+  });
 }
 
 /** A one-paragraph account of a child run, for assertion messages. */

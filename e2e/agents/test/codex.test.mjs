@@ -52,7 +52,8 @@ function callsAndOutputs(requests) {
   for (const request of requests) {
     for (const item of request.body?.input ?? []) {
       if (item?.type === 'function_call') calls.set(item.call_id, item);
-      if (item?.type === 'function_call_output') outputs.set(item.call_id, typeof item.output === 'string' ? item.output : JSON.stringify(item.output));
+      if (item?.type === 'function_call_output')
+        outputs.set(item.call_id, typeof item.output === 'string' ? item.output : JSON.stringify(item.output));
     }
   }
   return { calls: [...calls.values()], outputs };
@@ -106,11 +107,15 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     doctor = await agentgov(run, ['doctor', '--project', run.project]);
     assert.equal(doctor.code, 1, describeRun(doctor));
     assert.match(doctor.stdout, /ok {3}project trusted/);
-    assert.match(doctor.stdout, /FAIL hook reviewed and trusted in Codex: Codex lists the agentgov hook of .*hooks\.json as untrusted/);
+    assert.match(
+      doctor.stdout,
+      /FAIL hook reviewed and trusted in Codex: Codex lists the agentgov hook of .*hooks\.json as untrusted/,
+    );
     assert.match(doctor.stdout, /→ start `codex` in .*type \/hooks/);
 
     // The person reviews the hook in /hooks and trusts it: exactly agentgov's command, nothing else.
-    const command = JSON.parse(readFileSync(join(run.project, '.codex', 'hooks.json'), 'utf8')).hooks.PreToolUse[0].hooks[0].command;
+    const command = JSON.parse(readFileSync(join(run.project, '.codex', 'hooks.json'), 'utf8')).hooks.PreToolUse[0]
+      .hooks[0].command;
     const trusted = await trustReviewedHooks(codex, run.project, run.env, (hook) => hook.command === command);
     assert.equal(trusted.length, 1);
     doctor = await agentgov(run, ['doctor', '--project', run.project]);
@@ -118,17 +123,32 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     assert.match(doctor.stdout, /^ok {3}codex \(project\)/m);
 
     // Codex's own attempt at rm -rf ~, with its approvals and sandbox off: the hook alone stands in the way.
-    server.setScript({ calls: [{ kind: 'shell', command: 'rm -rf ~' }, { kind: 'shell', command: 'ls' }], text: 'done' });
+    server.setScript({
+      calls: [
+        { kind: 'shell', command: 'rm -rf ~' },
+        { kind: 'shell', command: 'ls' },
+      ],
+      text: 'done',
+    });
     const result = await runCodex(['--dangerously-bypass-approvals-and-sandbox']);
     assert.equal(result.code, 0, describeRun(result));
     assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(result)}`);
     const { calls, outputs } = callsAndOutputs(server.requests);
-    assert.deepEqual(calls.map((c) => JSON.parse(c.arguments).cmd ?? JSON.parse(c.arguments).command), ['rm -rf ~', 'ls']);
-    assert.match(outputs.get(calls[0].call_id), /blocked by PreToolUse hook: agentgov: deny \(destructive_delete_critical/);
+    assert.deepEqual(
+      calls.map((c) => JSON.parse(c.arguments).cmd ?? JSON.parse(c.arguments).command),
+      ['rm -rf ~', 'ls'],
+    );
+    assert.match(
+      outputs.get(calls[0].call_id),
+      /blocked by PreToolUse hook: agentgov: deny \(destructive_delete_critical/,
+    );
     assert.match(outputs.get(calls[1].call_id), /README\.md/);
 
     const journal = gateJournal(run);
-    assert.deepEqual(journal.map((e) => [e.event.arguments.command, e.verdict.decision]).sort(), [['ls', 'allow'], ['rm -rf ~', 'deny']]);
+    assert.deepEqual(journal.map((e) => [e.event.arguments.command, e.verdict.decision]).sort(), [
+      ['ls', 'allow'],
+      ['rm -rf ~', 'deny'],
+    ]);
     const sessionId = journal[0].event.session_id;
 
     // watch records the journal and the rollouts; replay of this session's rollout adds nothing
@@ -136,7 +156,10 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     const rollouts = findFiles(join(run.home, '.codex', 'sessions'), new RegExp(`^rollout-.*${sessionId}\\.jsonl$`));
     assert.equal(rollouts.length, 1);
     const replayed = await replay(run, rollouts[0], AGENT);
-    assert.deepEqual(replayed.records.map((r) => [r.event.id, r.event.canonical_tool, r.event.arguments.command, r.assessment.action]), calls.map((c, i) => [`codex:${sessionId}:${c.call_id}`, 'shell', ['rm -rf ~', 'ls'][i], ['deny', 'allow'][i]]));
+    assert.deepEqual(
+      replayed.records.map((r) => [r.event.id, r.event.canonical_tool, r.event.arguments.command, r.assessment.action]),
+      calls.map((c, i) => [`codex:${sessionId}:${c.call_id}`, 'shell', ['rm -rf ~', 'ls'][i], ['deny', 'allow'][i]]),
+    );
     assert.match(replayed.summary, /0 new event\(s\), 2 already recorded/);
     // the ls of the trust run (no hook) and the two calls of this one: three calls, three events
     assert.equal((await status(run)).events, 3);
@@ -147,8 +170,13 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     server.setScript({ calls: [], text: 'hello' });
     assert.equal((await runCodex(['--trust'])).code, 0);
     const listed = await codexHooks(codex, run.project, run.env);
-    assert.deepEqual(listed.map((h) => [h.eventName, h.trustStatus]), [['preToolUse', 'untrusted']]);
-    await trustReviewedHooks(codex, run.project, run.env, (hook) => hook.command?.includes('agentgov.js gate --stdin --format codex'));
+    assert.deepEqual(
+      listed.map((h) => [h.eventName, h.trustStatus]),
+      [['preToolUse', 'untrusted']],
+    );
+    await trustReviewedHooks(codex, run.project, run.env, (hook) =>
+      hook.command?.includes('agentgov.js gate --stdin --format codex'),
+    );
     const watch = await startWatch(run);
     let result;
     try {
@@ -165,17 +193,25 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     const rollouts = findFiles(join(run.home, '.codex', 'sessions'), /^rollout-.*\.jsonl$/);
     const replayed = await replay(run, rollouts.at(-1), AGENT);
     assert.match(replayed.summary, /0 new event\(s\), 1 already recorded/);
-    assert.deepEqual(replayed.records.map((r) => [r.event.arguments.command, r.assessment.action]), [['ls', 'allow']]);
+    assert.deepEqual(
+      replayed.records.map((r) => [r.event.arguments.command, r.assessment.action]),
+      [['ls', 'allow']],
+    );
     assert.equal((await status(run)).events, 1);
   });
 
   it('init codex --mcp: Codex waits for agentgov (required), lists its tools from the first request on, recon gets an answer, files where AGENTGOV_HOME said', async () => {
     writeSampleProject(run.project);
     const agentgovHome = join(run.home, '.local', 'share', 'agentgov');
-    const init = await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project], { env: { AGENTGOV_HOME: agentgovHome } });
+    const init = await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project], {
+      env: { AGENTGOV_HOME: agentgovHome },
+    });
     assert.equal(init.code, 0, describeRun(init));
     assert.match(readFileSync(join(run.project, '.codex', 'config.toml'), 'utf8'), /required = true/);
-    assert.match(init.stdout, /for codex to use it, you still have to:\n {2}1\. Codex reads .*config\.toml only in a trusted project/);
+    assert.match(
+      init.stdout,
+      /for codex to use it, you still have to:\n {2}1\. Codex reads .*config\.toml only in a trusted project/,
+    );
 
     server.setScript({ calls: [{ kind: 'mcp', tool: 'recon', arguments: { task: RECON_TASK } }], text: 'done' });
     // Codex reads a project's .codex/config.toml only once the folder is trusted: the person's --trust
@@ -184,8 +220,13 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     // Codex defers MCP tools: its first request names the agentgov namespace (the server is up before the
     // first turn), and the model's tool_search gets agentgov's tools back
     const first = server.requests.find((r) => r.path.startsWith('/v1/responses'));
-    assert.match(JSON.stringify(first?.body?.input ?? []), /Deferred tool namespaces:.*- mcp__agentgov: agentgov: code intelligence/);
-    const searched = server.requests.flatMap((r) => (r.body?.input ?? []).filter((i) => i?.type === 'tool_search_output').flatMap((i) => i.tools ?? []));
+    assert.match(
+      JSON.stringify(first?.body?.input ?? []),
+      /Deferred tool namespaces:.*- mcp__agentgov: agentgov: code intelligence/,
+    );
+    const searched = server.requests.flatMap((r) =>
+      (r.body?.input ?? []).filter((i) => i?.type === 'tool_search_output').flatMap((i) => i.tools ?? []),
+    );
     const names = searched.filter((t) => t.name === 'mcp__agentgov').flatMap((t) => (t.tools ?? []).map((u) => u.name));
     // Which of agentgov's tools Codex's own search ranks into its few results depends on Codex's ranking of
     // the descriptions; that agentgov's tools come back, recon among them, does not.
@@ -197,7 +238,10 @@ describe('Codex CLI (real CLI) with agentgov init codex', function () {
     assert.match(outputs.get(recon.call_id) ?? '', /fetchWithRetry/, describeRun(result));
     assert.match(outputs.get(recon.call_id), /src\/retry\.ts/);
     const logs = existsSync(join(agentgovHome, 'logs')) ? readdirSync(join(agentgovHome, 'logs')) : [];
-    assert.ok(logs.some((f) => f.startsWith('serve-')), `the server Codex started did not log under ${agentgovHome}`);
+    assert.ok(
+      logs.some((f) => f.startsWith('serve-')),
+      `the server Codex started did not log under ${agentgovHome}`,
+    );
     assert.ok(!existsSync(join(run.home, '.agentgov', 'logs')), 'the server wrote to the default home');
   });
 });

@@ -46,28 +46,54 @@ describe('Copilot CLI (real CLI) with agentgov init copilot-cli', function () {
     COPILOT_CACHE_HOME: join(agentsDir(), '.copilot-cache'),
     ...extra,
   });
-  const runCopilot = (args = [], env = {}) => runAgent(run, bin, ['-p', 'tidy up this project', '--allow-all-tools', ...args], { env: copilotEnv(env), timeoutMs: 180_000 });
+  const runCopilot = (args = [], env = {}) =>
+    runAgent(run, bin, ['-p', 'tidy up this project', '--allow-all-tools', ...args], {
+      env: copilotEnv(env),
+      timeoutMs: 180_000,
+    });
 
   it('blocks its own rm -rf ~ with the hook init wrote, runs ls without a prompt, and records each call once', async () => {
     const init = await agentgov(run, ['init', AGENT, '--project', run.project]);
     assert.equal(init.code, 0, describeRun(init));
-    assert.ok(existsSync(join(run.home, '.copilot', 'hooks', 'agentgov.json')), 'the hook is in the user hooks Copilot CLI loads with -p');
+    assert.ok(
+      existsSync(join(run.home, '.copilot', 'hooks', 'agentgov.json')),
+      'the hook is in the user hooks Copilot CLI loads with -p',
+    );
     const doctor = await agentgov(run, ['doctor', '--project', run.project]);
     assert.equal(doctor.code, 0, describeRun(doctor));
 
-    server.setScript({ calls: [{ kind: 'shell', command: 'rm -rf ~' }, { kind: 'shell', command: 'ls' }], text: 'done' });
+    server.setScript({
+      calls: [
+        { kind: 'shell', command: 'rm -rf ~' },
+        { kind: 'shell', command: 'ls' },
+      ],
+      text: 'done',
+    });
     const result = await runCopilot();
     assert.equal(result.code, 0, describeRun(result));
     assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(result)}`);
 
     const calls = assistantToolCalls(server.requests);
-    assert.deepEqual(calls.map((c) => [c.function.name, JSON.parse(c.function.arguments).command]), [['bash', 'rm -rf ~'], ['bash', 'ls']]);
+    assert.deepEqual(
+      calls.map((c) => [c.function.name, JSON.parse(c.function.arguments).command]),
+      [
+        ['bash', 'rm -rf ~'],
+        ['bash', 'ls'],
+      ],
+    );
     const results = new Map(toolMessages(server.requests).map((m) => [m.id, m.text]));
-    assert.match(results.get(calls[0].id) ?? '', /Denied by preToolUse hook: .*destructive_delete_critical/, `rm -rf ~ was not refused: ${results.get(calls[0].id)}`);
+    assert.match(
+      results.get(calls[0].id) ?? '',
+      /Denied by preToolUse hook: .*destructive_delete_critical/,
+      `rm -rf ~ was not refused: ${results.get(calls[0].id)}`,
+    );
     assert.match(results.get(calls[1].id) ?? '', /README\.md/, `ls did not run: ${results.get(calls[1].id)}`);
 
     const journal = gateJournal(run);
-    assert.deepEqual(journal.map((e) => [e.event.arguments.command, e.verdict.decision]).sort(), [['ls', 'allow'], ['rm -rf ~', 'deny']]);
+    assert.deepEqual(journal.map((e) => [e.event.arguments.command, e.verdict.decision]).sort(), [
+      ['ls', 'allow'],
+      ['rm -rf ~', 'deny'],
+    ]);
     const sessions = new Set(journal.map((e) => e.event.session_id));
     assert.equal(sessions.size, 1);
     const [sessionId] = sessions;
@@ -78,7 +104,10 @@ describe('Copilot CLI (real CLI) with agentgov init copilot-cli', function () {
     const replayed = await replay(run, events, AGENT);
     assert.deepEqual(
       replayed.records.map((r) => [r.event.tool_name, r.event.arguments.command, r.event.session_id]),
-      [['bash', 'rm -rf ~', sessionId], ['bash', 'ls', sessionId]],
+      [
+        ['bash', 'rm -rf ~', sessionId],
+        ['bash', 'ls', sessionId],
+      ],
     );
     assert.match(replayed.summary, /0 new event\(s\), 2 already recorded/);
     const db = await status(run);
@@ -92,14 +121,23 @@ describe('Copilot CLI (real CLI) with agentgov init copilot-cli', function () {
     const watch = await startWatch(run);
     let events;
     try {
-      server.setScript({ calls: [{ kind: 'shell', command: 'rm -rf ~' }, { kind: 'shell', command: 'ls' }], text: 'done' });
+      server.setScript({
+        calls: [
+          { kind: 'shell', command: 'rm -rf ~' },
+          { kind: 'shell', command: 'ls' },
+        ],
+        text: 'done',
+      });
       const result = await runCopilot();
       assert.equal(result.code, 0, describeRun(result));
       assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(result)}`);
       assert.equal(gateJournal(run).length, 0, 'watch answered the hook (nothing journaled)');
       [events] = findFiles(join(run.home, '.copilot', 'session-state'), /^events\.jsonl$/);
       const size = statSync(events).size;
-      await waitUntil(async () => (await status(run)).captures.some((c) => c.file === events && c.offset === size), () => `watch never read all of ${events}:\n${watch.output()}`);
+      await waitUntil(
+        async () => (await status(run)).captures.some((c) => c.file === events && c.offset === size),
+        () => `watch never read all of ${events}:\n${watch.output()}`,
+      );
     } finally {
       assert.equal(await watch.stop(), 0, watch.output());
     }
@@ -123,7 +161,12 @@ describe('Copilot CLI (real CLI) with agentgov init copilot-cli', function () {
 
     // the trust step, as Copilot CLI's folder-trust prompt records it
     const config = join(run.home, '.copilot', 'config.json');
-    const current = JSON.parse(readFileSync(config, 'utf8').split('\n').filter((l) => !l.trimStart().startsWith('//')).join('\n'));
+    const current = JSON.parse(
+      readFileSync(config, 'utf8')
+        .split('\n')
+        .filter((l) => !l.trimStart().startsWith('//'))
+        .join('\n'),
+    );
     writeFileSync(config, `${JSON.stringify({ ...current, trustedFolders: [run.project] }, null, 2)}\n`);
     const after = await agentgov(run, ['doctor', '--project', run.project]);
     assert.equal(after.code, 0, describeRun(after));
@@ -131,25 +174,43 @@ describe('Copilot CLI (real CLI) with agentgov init copilot-cli', function () {
     const blocked = await runCopilot();
     assert.equal(blocked.code, 0, describeRun(blocked));
     assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(blocked)}`);
-    assert.deepEqual(gateJournal(run).map((e) => e.verdict.decision), ['deny']);
+    assert.deepEqual(
+      gateJournal(run).map((e) => e.verdict.decision),
+      ['deny'],
+    );
   });
 
   it('init --mcp: Copilot CLI offers agentgov’s tools to its model and its call of recon gets an answer', async () => {
-    writeFileSync(join(run.project, 'greet.ts'), 'export function greet(name: string): string {\n  return `hello ${name}`;\n}\n');
+    writeFileSync(
+      join(run.project, 'greet.ts'),
+      'export function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
+    );
     // the user's agentgov home is not the default one; the agent does not pass AGENTGOV_HOME to its MCP servers
     const agentgovHome = join(run.dir, 'agentgov-home');
-    const init = await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project], { env: { AGENTGOV_HOME: agentgovHome } });
+    const init = await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project], {
+      env: { AGENTGOV_HOME: agentgovHome },
+    });
     assert.equal(init.code, 0, describeRun(init));
-    server.setScript({ calls: [{ kind: 'mcp', tool: 'recon', arguments: { task: 'change the greet function' } }], text: 'done' });
+    server.setScript({
+      calls: [{ kind: 'mcp', tool: 'recon', arguments: { task: 'change the greet function' } }],
+      text: 'done',
+    });
     const result = await runCopilot();
     assert.equal(result.code, 0, describeRun(result));
     const offered = offeredFunctions(server.requests);
-    assert.ok(offered.some((name) => /agentgov.*recon$/.test(name)), `agentgov's tools were not offered: ${offered.join(', ')}`);
+    assert.ok(
+      offered.some((name) => /agentgov.*recon$/.test(name)),
+      `agentgov's tools were not offered: ${offered.join(', ')}`,
+    );
     const [call] = assistantToolCalls(server.requests);
     const [answer] = toolMessages(server.requests).filter((m) => m.id === call.id);
     assert.ok(answer, 'recon was answered');
     assert.match(answer.text, /greet|E_INDEX_NOT_READY|gate/, `recon's answer: ${answer.text}`);
-    assert.equal(findFiles(join(agentgovHome, 'logs'), /^serve-/).length, 1, 'the server the agent started kept its files in the configured home');
+    assert.equal(
+      findFiles(join(agentgovHome, 'logs'), /^serve-/).length,
+      1,
+      'the server the agent started kept its files in the configured home',
+    );
     assert.deepEqual(findFiles(join(run.home, '.agentgov'), /^serve-/), [], 'and none in the default one');
   });
 });

@@ -52,43 +52,73 @@ describe('Gemini CLI (real CLI) with agentgov init gemini-cli', function () {
   });
 
   const geminiEnv = (extra = {}) => ({ GEMINI_API_KEY: 'e2e-not-a-key', GOOGLE_GEMINI_BASE_URL: server.url, ...extra });
-  const runGemini = (args, env) => runAgent(run, bin, ['-p', 'tidy up this project', '--yolo', ...args], { env: geminiEnv(env), timeoutMs: 180_000 });
+  const runGemini = (args, env) =>
+    runAgent(run, bin, ['-p', 'tidy up this project', '--yolo', ...args], { env: geminiEnv(env), timeoutMs: 180_000 });
 
   it('blocks its own rm -rf ~ with the hook init wrote, runs ls without a prompt, and records each call once', async () => {
     const init = await agentgov(run, ['init', AGENT, '--project', run.project]);
     assert.equal(init.code, 0, describeRun(init));
     const settings = JSON.parse(readFileSync(join(run.home, '.gemini', 'settings.json'), 'utf8'));
     assert.equal(settings.security.auth.selectedType, 'gemini-api-key', 'init kept the user settings');
-    assert.equal(settings.hooks.BeforeTool.length, 1, 'the hook is in the user settings Gemini CLI reads in every mode');
+    assert.equal(
+      settings.hooks.BeforeTool.length,
+      1,
+      'the hook is in the user settings Gemini CLI reads in every mode',
+    );
     const doctor = await agentgov(run, ['doctor', '--project', run.project]);
     assert.equal(doctor.code, 0, describeRun(doctor));
 
-    server.setScript({ calls: [{ kind: 'shell', command: 'rm -rf ~' }, { kind: 'shell', command: 'ls' }], text: 'done' });
+    server.setScript({
+      calls: [
+        { kind: 'shell', command: 'rm -rf ~' },
+        { kind: 'shell', command: 'ls' },
+      ],
+      text: 'done',
+    });
     const result = await runGemini(['--skip-trust']);
     assert.equal(result.code, 0, describeRun(result));
     assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(result)}`);
     assert.match(result.stdout, /done/, 'the task went on after the refusal (an ask would have stopped it silently)');
 
-    assert.deepEqual(functionCalls(server.requests).map((c) => [c.name, c.args.command]), [['run_shell_command', 'rm -rf ~'], ['run_shell_command', 'ls']]);
+    assert.deepEqual(
+      functionCalls(server.requests).map((c) => [c.name, c.args.command]),
+      [
+        ['run_shell_command', 'rm -rf ~'],
+        ['run_shell_command', 'ls'],
+      ],
+    );
     const [wipe, list] = functionResponses(server.requests);
-    assert.match(text(wipe), /Tool execution blocked: .*destructive_delete_critical/, `rm -rf ~ was not refused: ${text(wipe)}`);
+    assert.match(
+      text(wipe),
+      /Tool execution blocked: .*destructive_delete_critical/,
+      `rm -rf ~ was not refused: ${text(wipe)}`,
+    );
     assert.match(text(list), /README\.md/, `ls did not run: ${text(list)}`);
 
     // the hook answered both calls in process (no watch) and journaled them
     const journal = gateJournal(run);
-    assert.deepEqual(journal.map((e) => [e.event.arguments.command, e.verdict.decision]).sort(), [['ls', 'allow'], ['rm -rf ~', 'deny']]);
+    assert.deepEqual(journal.map((e) => [e.event.arguments.command, e.verdict.decision]).sort(), [
+      ['ls', 'allow'],
+      ['rm -rf ~', 'deny'],
+    ]);
     const sessions = new Set(journal.map((e) => e.event.session_id));
     assert.equal(sessions.size, 1);
 
     // watch records the journal and Gemini CLI's own recording; the hook calls and the recorded calls are one event each
     await watchOnce(run);
     const [sessionId] = sessions;
-    const recordings = findFiles(join(run.home, '.gemini', 'tmp'), new RegExp(`^session-.*-${sessionId.slice(0, 8)}\\.jsonl$`));
+    const recordings = findFiles(
+      join(run.home, '.gemini', 'tmp'),
+      new RegExp(`^session-.*-${sessionId.slice(0, 8)}\\.jsonl$`),
+    );
     assert.equal(recordings.length, 1, `Gemini CLI's recording of session ${sessionId}`);
     const replayed = await replay(run, recordings[0], AGENT);
     assert.deepEqual(
       replayed.records.map((r) => [r.event.tool_name, r.event.arguments.command, r.event.session_id]),
-      [['run_shell_command', 'rm -rf ~', sessionId], ['run_shell_command', 'ls', sessionId]],
+      [
+        ['run_shell_command', 'rm -rf ~', sessionId],
+        ['run_shell_command', 'ls', sessionId],
+      ],
     );
     assert.match(replayed.summary, /0 new event\(s\), 2 already recorded/);
     const db = await status(run);
@@ -116,7 +146,13 @@ describe('Gemini CLI (real CLI) with agentgov init gemini-cli', function () {
     assert.equal((await agentgov(run, ['init', AGENT, '--project', run.project])).code, 0);
     const watch = await startWatch(run);
     try {
-      server.setScript({ calls: [{ kind: 'shell', command: 'rm -rf ~' }, { kind: 'shell', command: 'ls' }], text: 'done' });
+      server.setScript({
+        calls: [
+          { kind: 'shell', command: 'rm -rf ~' },
+          { kind: 'shell', command: 'ls' },
+        ],
+        text: 'done',
+      });
       const result = await runGemini(['--skip-trust']);
       assert.equal(result.code, 0, describeRun(result));
       assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(result)}`);
@@ -124,7 +160,10 @@ describe('Gemini CLI (real CLI) with agentgov init gemini-cli', function () {
       // the tailer reads Gemini CLI's recording as it is appended, from a stored offset after the first read
       const [recording] = findFiles(join(run.home, '.gemini', 'tmp'), /^session-.*\.jsonl$/);
       const size = statSync(recording).size;
-      await waitUntil(async () => (await status(run)).captures.some((c) => c.file === recording && c.offset === size), () => `watch never read all of ${recording}:\n${watch.output()}`);
+      await waitUntil(
+        async () => (await status(run)).captures.some((c) => c.file === recording && c.offset === size),
+        () => `watch never read all of ${recording}:\n${watch.output()}`,
+      );
     } finally {
       assert.equal(await watch.stop(), 0, watch.output());
     }
@@ -148,34 +187,55 @@ describe('Gemini CLI (real CLI) with agentgov init gemini-cli', function () {
     assert.match(before.stdout + before.stderr, /TRUST_FOLDER/);
 
     // the trust step, as Gemini CLI's "Trust folder" dialog records it
-    writeFileSync(join(run.home, '.gemini', 'trustedFolders.json'), `${JSON.stringify({ [run.project]: 'TRUST_FOLDER' }, null, 2)}\n`);
+    writeFileSync(
+      join(run.home, '.gemini', 'trustedFolders.json'),
+      `${JSON.stringify({ [run.project]: 'TRUST_FOLDER' }, null, 2)}\n`,
+    );
     const after = await agentgov(run, ['doctor', '--project', run.project]);
     assert.equal(after.code, 0, describeRun(after));
     server.setScript({ calls: [{ kind: 'shell', command: 'rm -rf ~' }], text: 'done' });
     const blocked = await runGemini([]);
     assert.equal(blocked.code, 0, describeRun(blocked));
     assert.ok(existsSync(run.marker), `the home was wiped: ${describeRun(blocked)}`);
-    assert.deepEqual(gateJournal(run).map((e) => e.verdict.decision), ['deny']);
+    assert.deepEqual(
+      gateJournal(run).map((e) => e.verdict.decision),
+      ['deny'],
+    );
   });
 
   it('init --mcp: Gemini CLI offers agentgov’s tools to its model and its call of recon gets an answer', async () => {
-    writeFileSync(join(run.project, 'greet.ts'), 'export function greet(name: string): string {\n  return `hello ${name}`;\n}\n');
+    writeFileSync(
+      join(run.project, 'greet.ts'),
+      'export function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
+    );
     // the user's agentgov home is not the default one; the agent does not pass AGENTGOV_HOME to its MCP servers
     const agentgovHome = join(run.dir, 'agentgov-home');
-    const init = await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project], { env: { AGENTGOV_HOME: agentgovHome } });
+    const init = await agentgov(run, ['init', AGENT, '--mcp', '--project', run.project], {
+      env: { AGENTGOV_HOME: agentgovHome },
+    });
     assert.equal(init.code, 0, describeRun(init));
-    server.setScript({ calls: [{ kind: 'mcp', tool: 'recon', arguments: { task: 'change the greet function' } }], text: 'done' });
+    server.setScript({
+      calls: [{ kind: 'mcp', tool: 'recon', arguments: { task: 'change the greet function' } }],
+      text: 'done',
+    });
     const result = await runGemini(['--skip-trust']);
     assert.equal(result.code, 0, describeRun(result));
     const offered = offeredFunctions(server.requests);
-    assert.ok(offered.some((name) => /agentgov.*recon$/.test(name)), `agentgov's tools were not offered: ${offered.join(', ')}`);
+    assert.ok(
+      offered.some((name) => /agentgov.*recon$/.test(name)),
+      `agentgov's tools were not offered: ${offered.join(', ')}`,
+    );
     const [call] = functionCalls(server.requests);
     assert.match(call.name, /recon$/);
     const [answer] = functionResponses(server.requests);
     assert.ok(answer, 'recon was answered');
     assert.doesNotMatch(text(answer), /not found|MCP error -32000|Connection closed/i, `recon failed: ${text(answer)}`);
     assert.match(text(answer), /greet|E_INDEX_NOT_READY|gate/, `recon's answer: ${text(answer)}`);
-    assert.equal(findFiles(join(agentgovHome, 'logs'), /^serve-/).length, 1, 'the server the agent started kept its files in the configured home');
+    assert.equal(
+      findFiles(join(agentgovHome, 'logs'), /^serve-/).length,
+      1,
+      'the server the agent started kept its files in the configured home',
+    );
     assert.deepEqual(findFiles(join(run.home, '.agentgov'), /^serve-/), [], 'and none in the default one');
   });
 });

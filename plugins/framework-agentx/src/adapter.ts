@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { agentxHome, findCaptureFiles, isDirectory, type DetectedFramework, type FrameworkAdapter } from '@agentgov/core';
+import {
+  agentxHome,
+  findCaptureFiles,
+  isDirectory,
+  type DetectedFramework,
+  type FrameworkAdapter,
+} from '@agentgov/core';
 import { agentxHookInstaller } from './hook-installer.js';
 import { agentxMcpRegistrar } from './mcp-config.js';
 import { FRAMEWORK, parseTranscript } from './transcript.js';

@@ -16,7 +16,12 @@ const GATE_COMMAND = /(?:\bagentgov(?:\.js|\.mjs)?|\/cli|\/main\.js)["']?\s+gate
 export const SCOPES = ['project', 'local'];
 
 export function settingsFileOf(projectDir: string, scope = 'project'): string {
-  if (!SCOPES.includes(scope)) throw new AgentgovError('E_INVALID_ARGUMENT', `unknown settings scope '${scope}'; agentx-code has ${SCOPES.join(', ')}`, { scope });
+  if (!SCOPES.includes(scope))
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `unknown settings scope '${scope}'; agentx-code has ${SCOPES.join(', ')}`,
+      { scope },
+    );
   return join(projectDir, '.agentx', scope === 'local' ? 'settings.local.json' : 'settings.json');
 }
 
@@ -31,24 +36,40 @@ function readSettings(file: string): Json {
   try {
     value = text.trim() === '' ? {} : JSON.parse(text);
   } catch (error) {
-    throw new AgentgovError('E_SETTINGS_INVALID', `${file} is not valid JSON (${(error as Error).message}); it was left untouched`, { file });
+    throw new AgentgovError(
+      'E_SETTINGS_INVALID',
+      `${file} is not valid JSON (${(error as Error).message}); it was left untouched`,
+      { file },
+    );
   }
-  if (!isObject(value)) throw new AgentgovError('E_SETTINGS_INVALID', `${file} must hold a JSON object; it was left untouched`, { file });
+  if (!isObject(value))
+    throw new AgentgovError('E_SETTINGS_INVALID', `${file} must hold a JSON object; it was left untouched`, { file });
   return value;
 }
 
 function preToolUseOf(settings: Json, file: string): unknown[] {
   const hooks = settings['hooks'] ?? {};
-  if (!isObject(hooks)) throw new AgentgovError('E_SETTINGS_INVALID', `${file}: "hooks" must be an object; the file was left untouched`, { file, key: 'hooks' });
+  if (!isObject(hooks))
+    throw new AgentgovError('E_SETTINGS_INVALID', `${file}: "hooks" must be an object; the file was left untouched`, {
+      file,
+      key: 'hooks',
+    });
   const pre = hooks['PreToolUse'] ?? [];
-  if (!Array.isArray(pre)) throw new AgentgovError('E_SETTINGS_INVALID', `${file}: "hooks.PreToolUse" must be an array; the file was left untouched`, { file, key: 'hooks.PreToolUse' });
+  if (!Array.isArray(pre))
+    throw new AgentgovError(
+      'E_SETTINGS_INVALID',
+      `${file}: "hooks.PreToolUse" must be an array; the file was left untouched`,
+      { file, key: 'hooks.PreToolUse' },
+    );
   settings['hooks'] = { ...hooks, PreToolUse: pre };
   return pre;
 }
 
 /** Command hooks inside PreToolUse entries: `[{matcher, hooks: [{type, command}]}]`. */
 function commandHooks(pre: unknown[]): Json[] {
-  return pre.flatMap((entry) => (isObject(entry) && Array.isArray(entry['hooks']) ? entry['hooks'].filter(isObject) : [])).filter((h) => h['type'] === 'command');
+  return pre
+    .flatMap((entry) => (isObject(entry) && Array.isArray(entry['hooks']) ? entry['hooks'].filter(isObject) : []))
+    .filter((h) => h['type'] === 'command');
 }
 
 /**
@@ -56,7 +77,11 @@ function commandHooks(pre: unknown[]): Json[] {
  * `<project>/.agentx/settings.json`, keeping every other setting. An agentgov gate hook already
  * present is left as is (same command) or pointed at the new command; nothing else changes.
  */
-export async function installPreToolUseHook(projectDir: string, gateCommand: string, options: HookInstallOptions = {}): Promise<{ changed: boolean; settingsFile: string }> {
+export async function installPreToolUseHook(
+  projectDir: string,
+  gateCommand: string,
+  options: HookInstallOptions = {},
+): Promise<{ changed: boolean; settingsFile: string }> {
   const file = settingsFileOf(projectDir, options.scope);
   const settings = readSettings(file);
   const pre = preToolUseOf(settings, file);
@@ -75,7 +100,10 @@ export async function installPreToolUseHook(projectDir: string, gateCommand: str
 }
 
 /** The agentgov gate commands in the scope's settings file (none when the file does not exist). */
-export async function installedGateCommands(projectDir: string, options: HookInstallOptions = {}): Promise<{ settingsFile: string; commands: string[] }> {
+export async function installedGateCommands(
+  projectDir: string,
+  options: HookInstallOptions = {},
+): Promise<{ settingsFile: string; commands: string[] }> {
   const file = settingsFileOf(projectDir, options.scope);
   const settings = readSettings(file);
   const commands = commandHooks(preToolUseOf(settings, file))
@@ -96,6 +124,8 @@ export const agentxHookInstaller: HookInstaller = {
   installed: installedGateCommands,
   async activation(projectDir, options = {}) {
     const file = settingsFileOf(projectDir, options.scope);
-    return [{ name: 'settings read', status: 'ok', detail: `agentx-code reads ${file} whenever it starts in ${projectDir}` }];
+    return [
+      { name: 'settings read', status: 'ok', detail: `agentx-code reads ${file} whenever it starts in ${projectDir}` },
+    ];
   },
 };

@@ -15,6 +15,14 @@ export const agentxMcpRegistrar: McpRegistrar = {
   scopes: ['project', 'local', 'user'],
   async register(projectDir, server, { scope, env }) {
     const configFile = agentxMcpConfigFile(projectDir, scope, env);
-    return { ...registerJsonMcpServer(configFile, 'agentgov', { type: 'stdio', command: server.command, args: server.args, ...(server.env ? { env: server.env } : {}) }), configFile };
+    return {
+      ...registerJsonMcpServer(configFile, 'agentgov', {
+        type: 'stdio',
+        command: server.command,
+        args: server.args,
+        ...(server.env ? { env: server.env } : {}),
+      }),
+      configFile,
+    };
   },
 };

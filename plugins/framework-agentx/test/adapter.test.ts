@@ -10,7 +10,12 @@ describe('agentx-code adapter', () => {
     const home = makeTempDir();
     expect(await agentxAdapter.detect({ AGENTX_HOME: home })).to.equal(null);
     mkdirSync(join(home, 'projects'));
-    expect(await agentxAdapter.detect({ AGENTX_HOME: home })).to.deep.equal({ name: 'agentx-code', path: home, adapter: 'agentx-code', ingestion_mode: 'jsonl-tail' });
+    expect(await agentxAdapter.detect({ AGENTX_HOME: home })).to.deep.equal({
+      name: 'agentx-code',
+      path: home,
+      adapter: 'agentx-code',
+      ingestion_mode: 'jsonl-tail',
+    });
   });
 
   it('defaults to ~/.agentx', async () => {

@@ -12,13 +12,22 @@ describe('agentx-code hook installer', () => {
     const project = makeTempDir();
     const result = await installPreToolUseHook(project, COMMAND);
     expect(result).to.deep.equal({ changed: true, settingsFile: join(project, '.agentx', 'settings.json') });
-    expect(JSON.parse(readFileSync(result.settingsFile, 'utf8'))).to.deep.equal({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: COMMAND }] }] } });
+    expect(JSON.parse(readFileSync(result.settingsFile, 'utf8'))).to.deep.equal({
+      hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: COMMAND }] }] },
+    });
   });
 
   it('keeps every other setting and hook, and a second run changes nothing (byte for byte)', async () => {
     const project = makeTempDir();
     mkdirSync(join(project, '.agentx'));
-    const original = { model: 'x-large', permissions: { allow: ['Bash(ls:*)'] }, hooks: { PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier' }] }], PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit.sh' }] }] } };
+    const original = {
+      model: 'x-large',
+      permissions: { allow: ['Bash(ls:*)'] },
+      hooks: {
+        PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier' }] }],
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit.sh' }] }],
+      },
+    };
     writeFileSync(settingsFileOf(project), JSON.stringify(original));
     expect((await installPreToolUseHook(project, COMMAND)).changed).to.equal(true);
     const once = readFileSync(settingsFileOf(project), 'utf8');
@@ -26,7 +35,10 @@ describe('agentx-code hook installer', () => {
     expect(parsed.model).to.equal('x-large');
     expect(parsed.permissions).to.deep.equal(original.permissions);
     expect(parsed.hooks.PostToolUse).to.deep.equal(original.hooks.PostToolUse);
-    expect(parsed.hooks.PreToolUse).to.deep.equal([...original.hooks.PreToolUse, { matcher: '*', hooks: [{ type: 'command', command: COMMAND }] }]);
+    expect(parsed.hooks.PreToolUse).to.deep.equal([
+      ...original.hooks.PreToolUse,
+      { matcher: '*', hooks: [{ type: 'command', command: COMMAND }] },
+    ]);
     expect((await installPreToolUseHook(project, COMMAND)).changed).to.equal(false);
     expect(readFileSync(settingsFileOf(project), 'utf8')).to.equal(once);
   });

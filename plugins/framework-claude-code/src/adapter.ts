@@ -17,10 +17,13 @@ export const claudeCodeAdapter: FrameworkAdapter = {
   ingestionMode: INGESTION_MODE,
   async detect(env): Promise<DetectedFramework | null> {
     const dir = claudeConfigDir(env);
-    return isDirectory(join(dir, 'projects')) ? { name: FRAMEWORK, path: dir, adapter: FRAMEWORK, ingestion_mode: INGESTION_MODE } : null;
+    return isDirectory(join(dir, 'projects'))
+      ? { name: FRAMEWORK, path: dir, adapter: FRAMEWORK, ingestion_mode: INGESTION_MODE }
+      : null;
   },
   captureRoots: (env) => [join(claudeConfigDir(env), 'projects')],
-  listCaptures: async (env) => findCaptureFiles(join(claudeConfigDir(env), 'projects'), (name) => name.endsWith('.jsonl')),
+  listCaptures: async (env) =>
+    findCaptureFiles(join(claudeConfigDir(env), 'projects'), (name) => name.endsWith('.jsonl')),
   mcpRegistrar: claudeMcpRegistrar,
   hookInstaller: claudeHookInstaller,
   parse: parseTranscript,

@@ -22,14 +22,20 @@ export const TESTED_WITH = 'Claude Code 2.1.332';
 /** Where an administrator's managed settings live on this platform (they override every other layer). */
 export function claudeManagedSettingsFile(env: NodeJS.ProcessEnv = process.env): string {
   if (env['AGENTGOV_CLAUDE_MANAGED_SETTINGS']) return env['AGENTGOV_CLAUDE_MANAGED_SETTINGS'];
-  return process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : '/etc/claude-code/managed-settings.json';
+  return process.platform === 'darwin'
+    ? '/Library/Application Support/ClaudeCode/managed-settings.json'
+    : '/etc/claude-code/managed-settings.json';
 }
 
 export function claudeSettingsFile(projectDir: string, scope: string, env: NodeJS.ProcessEnv = process.env): string {
   if (scope === 'user') return join(claudeConfigDir(env), 'settings.json');
   if (scope === 'project') return join(projectDir, '.claude', 'settings.json');
   if (scope === 'local') return join(projectDir, '.claude', 'settings.local.json');
-  throw new AgentgovError('E_INVALID_ARGUMENT', `unknown settings scope '${scope}'; claude-code has ${SCOPES.join(', ')}`, { scope });
+  throw new AgentgovError(
+    'E_INVALID_ARGUMENT',
+    `unknown settings scope '${scope}'; claude-code has ${SCOPES.join(', ')}`,
+    { scope },
+  );
 }
 
 /** A settings layer as Claude Code reads it, or the reason it cannot be read. */
@@ -55,17 +61,36 @@ function activation(projectDir: string, scope: string, env: NodeJS.ProcessEnv): 
   const broken = layers.filter((l) => l.error);
   checks.push(
     broken.length
-      ? { name: 'settings readable', status: 'fail', detail: broken.map((l) => l.error).join('; '), remedy: `fix ${broken.map((l) => l.file).join(', ')}` }
-      : { name: 'settings readable', status: 'ok', detail: `Claude Code reads ${file} in interactive and headless (-p) sessions started in ${scope === 'user' ? 'any project' : projectDir}` },
+      ? {
+          name: 'settings readable',
+          status: 'fail',
+          detail: broken.map((l) => l.error).join('; '),
+          remedy: `fix ${broken.map((l) => l.file).join(', ')}`,
+        }
+      : {
+          name: 'settings readable',
+          status: 'ok',
+          detail: `Claude Code reads ${file} in interactive and headless (-p) sessions started in ${scope === 'user' ? 'any project' : projectDir}`,
+        },
   );
   const disabling = layers.filter((l) => l.settings?.['disableAllHooks'] === true);
   checks.push(
     disabling.length
-      ? { name: 'hooks enabled', status: 'fail', detail: `${disabling.map((l) => l.file).join(', ')} sets "disableAllHooks": true: Claude Code runs no hook`, remedy: `remove "disableAllHooks" from ${disabling.map((l) => l.file).join(', ')}` }
+      ? {
+          name: 'hooks enabled',
+          status: 'fail',
+          detail: `${disabling.map((l) => l.file).join(', ')} sets "disableAllHooks": true: Claude Code runs no hook`,
+          remedy: `remove "disableAllHooks" from ${disabling.map((l) => l.file).join(', ')}`,
+        }
       : { name: 'hooks enabled', status: 'ok', detail: 'no settings layer sets "disableAllHooks"' },
   );
   if (managed.settings?.['allowManagedHooksOnly'] === true) {
-    checks.push({ name: 'hooks from this file allowed', status: 'fail', detail: `${managed.file} sets "allowManagedHooksOnly": true: Claude Code ignores hooks outside managed settings`, remedy: `ask your administrator to add the agentgov hook to ${managed.file}` });
+    checks.push({
+      name: 'hooks from this file allowed',
+      status: 'fail',
+      detail: `${managed.file} sets "allowManagedHooksOnly": true: Claude Code ignores hooks outside managed settings`,
+      remedy: `ask your administrator to add the agentgov hook to ${managed.file}`,
+    });
   }
   return checks;
 }
@@ -78,7 +103,10 @@ export const claudeHookInstaller: HookInstaller = {
   testedWith: TESTED_WITH,
   async install(projectDir, gateCommand, options = {}) {
     const settingsFile = claudeSettingsFile(projectDir, options.scope ?? SCOPES[0]!, options.env);
-    return { ...installMatcherGroupHook(settingsFile, { event: 'PreToolUse', matcher: '*' }, gateCommand), settingsFile };
+    return {
+      ...installMatcherGroupHook(settingsFile, { event: 'PreToolUse', matcher: '*' }, gateCommand),
+      settingsFile,
+    };
   },
   async installed(projectDir, options = {}) {
     const settingsFile = claudeSettingsFile(projectDir, options.scope ?? SCOPES[0]!, options.env);

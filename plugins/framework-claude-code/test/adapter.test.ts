@@ -14,7 +14,12 @@ describe('claude-code adapter', () => {
     const home = makeTempDir();
     expect(await claudeCodeAdapter.detect({ HOME: home })).to.equal(null);
     mkdirSync(join(home, '.claude', 'projects'), { recursive: true });
-    expect(await claudeCodeAdapter.detect({ HOME: home })).to.deep.equal({ name: 'claude-code', path: join(home, '.claude'), adapter: 'claude-code', ingestion_mode: 'tail' });
+    expect(await claudeCodeAdapter.detect({ HOME: home })).to.deep.equal({
+      name: 'claude-code',
+      path: join(home, '.claude'),
+      adapter: 'claude-code',
+      ingestion_mode: 'tail',
+    });
     const custom = makeTempDir();
     expect(await claudeCodeAdapter.detect({ HOME: home, CLAUDE_CONFIG_DIR: custom })).to.equal(null);
     mkdirSync(join(custom, 'projects'));
@@ -62,7 +67,12 @@ describe('claude-code adapter', () => {
     const first = claudeCodeAdapter.parse(text.slice(0, cut), { file: CAPTURE, state });
     const second = claudeCodeAdapter.parse(text.slice(cut), { file: CAPTURE, state });
     expect(first.events.map((e) => e.id)).to.deep.equal([eventId(SESSION, 'toolu_01A')]);
-    expect(second.completions).to.deep.equal([{ event_id: eventId(SESSION, 'toolu_01A'), result: { content: 'total 0\n', is_error: false, timestamp: '2026-11-21T09:00:03.000Z' } }]);
+    expect(second.completions).to.deep.equal([
+      {
+        event_id: eventId(SESSION, 'toolu_01A'),
+        result: { content: 'total 0\n', is_error: false, timestamp: '2026-11-21T09:00:03.000Z' },
+      },
+    ]);
     const whole = claudeCodeAdapter.parse(text, { file: CAPTURE });
     expect([...first.events, ...second.events].map((e) => e.id)).to.deep.equal(whole.events.map((e) => e.id));
   });

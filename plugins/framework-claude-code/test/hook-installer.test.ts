@@ -12,7 +12,10 @@ describe('claude-code hook installer', () => {
     const project = makeTempDir();
     const first = await claudeHookInstaller.install(project, GATE);
     expect(first).to.deep.equal({ changed: true, settingsFile: join(project, '.claude/settings.local.json') });
-    expect(await claudeHookInstaller.installed(project)).to.deep.equal({ settingsFile: join(project, '.claude/settings.local.json'), commands: [GATE] });
+    expect(await claudeHookInstaller.installed(project)).to.deep.equal({
+      settingsFile: join(project, '.claude/settings.local.json'),
+      commands: [GATE],
+    });
     const user = makeTempDir();
     const saved = process.env['CLAUDE_CONFIG_DIR'];
     process.env['CLAUDE_CONFIG_DIR'] = user;
@@ -40,12 +43,18 @@ describe('claude-code hook installer', () => {
     const env = { HOME: home, AGENTGOV_CLAUDE_MANAGED_SETTINGS: managed };
     await claudeHookInstaller.install(project, GATE, { env });
     const plain = await claudeHookInstaller.activation!(project, { env });
-    expect(plain.map((c) => [c.name, c.status])).to.deep.equal([['settings readable', 'ok'], ['hooks enabled', 'ok']]);
+    expect(plain.map((c) => [c.name, c.status])).to.deep.equal([
+      ['settings readable', 'ok'],
+      ['hooks enabled', 'ok'],
+    ]);
     mkdirSync(join(home, '.claude'), { recursive: true });
     writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ disableAllHooks: true }));
     writeFileSync(managed, JSON.stringify({ allowManagedHooksOnly: true }));
     const off = await claudeHookInstaller.activation!(project, { env });
-    expect(off.filter((c) => c.status === 'fail').map((c) => c.name)).to.deep.equal(['hooks enabled', 'hooks from this file allowed']);
+    expect(off.filter((c) => c.status === 'fail').map((c) => c.name)).to.deep.equal([
+      'hooks enabled',
+      'hooks from this file allowed',
+    ]);
     expect(off[1]!.detail).to.contain(join(home, '.claude', 'settings.json'));
     expect(off[1]!.remedy).to.contain('remove "disableAllHooks"');
     writeFileSync(join(project, '.claude', 'settings.json'), '{ broken');

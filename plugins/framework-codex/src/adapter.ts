@@ -19,12 +19,17 @@ export const codexAdapter: FrameworkAdapter = {
   ingestionMode: INGESTION_MODE,
   async detect(env): Promise<DetectedFramework | null> {
     const home = codexHome(env);
-    return isDirectory(home) ? { name: FRAMEWORK, path: home, adapter: FRAMEWORK, ingestion_mode: INGESTION_MODE } : null;
+    return isDirectory(home)
+      ? { name: FRAMEWORK, path: home, adapter: FRAMEWORK, ingestion_mode: INGESTION_MODE }
+      : null;
   },
   captureRoots: (env) => [join(codexHome(env), 'sessions'), join(codexHome(env), 'archived_sessions')],
   async listCaptures(env) {
     const home = codexHome(env);
-    return [...findCaptureFiles(join(home, 'sessions'), isRollout), ...findCaptureFiles(join(home, 'archived_sessions'), isRollout)].sort();
+    return [
+      ...findCaptureFiles(join(home, 'sessions'), isRollout),
+      ...findCaptureFiles(join(home, 'archived_sessions'), isRollout),
+    ].sort();
   },
   mcpRegistrar: codexMcpRegistrar,
   hookInstaller: codexHookInstaller,

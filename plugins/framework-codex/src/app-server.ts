@@ -49,7 +49,12 @@ export function findCodexBinary(env: NodeJS.ProcessEnv): string | undefined {
  * `hooks/list` for `cwd`, from `codex app-server` started with the agent's environment. Rejects with
  * what went wrong (Codex missing, exited, an error answer, no answer within `timeoutMs`).
  */
-export function listCodexHooks(codex: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<CodexHooksList> {
+export function listCodexHooks(
+  codex: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 20_000,
+): Promise<CodexHooksList> {
   return new Promise((resolve, reject) => {
     const child = spawn(codex, ['app-server'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
@@ -62,12 +67,22 @@ export function listCodexHooks(codex: string, cwd: string, env: NodeJS.ProcessEn
       if (error) reject(error);
       else resolve(value!);
     };
-    const timer = setTimeout(() => finish(new Error(`codex app-server did not answer hooks/list within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`codex app-server did not answer hooks/list within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     child.on('error', (error) => finish(new Error(`could not start ${codex} app-server: ${error.message}`)));
-    child.on('exit', (code, signal) => finish(new Error(`codex app-server exited (${signal ?? code}) before answering${stderr ? `: ${stderr.trim().split('\n').slice(-2).join(' / ')}` : ''}`)));
+    child.on('exit', (code, signal) =>
+      finish(
+        new Error(
+          `codex app-server exited (${signal ?? code}) before answering${stderr ? `: ${stderr.trim().split('\n').slice(-2).join(' / ')}` : ''}`,
+        ),
+      ),
+    );
     child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
     child.stdin.on('error', () => {});
-    const send = (message: Record<string, unknown>): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    const send = (message: Record<string, unknown>): void =>
+      void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
     createInterface({ input: child.stdout }).on('line', (line) => {
       let message: { id?: number; result?: unknown; error?: { message?: string } };
       try {
@@ -82,7 +97,11 @@ export function listCodexHooks(codex: string, cwd: string, env: NodeJS.ProcessEn
       } else if (message.id === 2) {
         if (message.error) return finish(new Error(`codex app-server refused hooks/list: ${message.error.message}`));
         const data = (message.result as { data?: CodexHooksList[] } | undefined)?.data ?? [];
-        finish(undefined, { hooks: data.flatMap((d) => d.hooks ?? []), warnings: data.flatMap((d) => d.warnings ?? []), errors: data.flatMap((d) => d.errors ?? []) });
+        finish(undefined, {
+          hooks: data.flatMap((d) => d.hooks ?? []),
+          warnings: data.flatMap((d) => d.warnings ?? []),
+          errors: data.flatMap((d) => d.errors ?? []),
+        });
       }
     });
     send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'agentgov', version: '0.1.0' } } });

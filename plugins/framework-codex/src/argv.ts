@@ -5,11 +5,29 @@
  */
 import { argvToShell } from '@agentgov/core/shell-quote';
 
-const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', '/bin/bash', '/bin/sh', '/bin/zsh', '/usr/bin/bash', '/usr/bin/zsh']);
+const SHELLS = new Set([
+  'bash',
+  'sh',
+  'zsh',
+  'dash',
+  '/bin/bash',
+  '/bin/sh',
+  '/bin/zsh',
+  '/usr/bin/bash',
+  '/usr/bin/zsh',
+]);
 const SCRIPT_FLAGS = new Set(['-c', '-lc', '-cl']);
 
 export function shellCommandOf(argv: string[]): string {
   const [program, flag, script] = argv;
-  if (argv.length === 3 && program !== undefined && SHELLS.has(program) && flag !== undefined && SCRIPT_FLAGS.has(flag) && script !== undefined) return script;
+  if (
+    argv.length === 3 &&
+    program !== undefined &&
+    SHELLS.has(program) &&
+    flag !== undefined &&
+    SCRIPT_FLAGS.has(flag) &&
+    script !== undefined
+  )
+    return script;
   return argvToShell(argv);
 }

@@ -11,20 +11,30 @@ import { patchArguments } from './patch.js';
 
 const FRAMEWORK = 'codex';
 /** Opens the reason of an ask rendered as a deny. */
-export const ASK_PREFIX = 'agentgov wants a person to approve this call, and Codex hooks cannot ask: run it yourself after review, or allow it in the agentgov policy.';
+export const ASK_PREFIX =
+  'agentgov wants a person to approve this call, and Codex hooks cannot ask: run it yourself after review, or allow it in the agentgov policy.';
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,
   parseInput(value) {
     // Codex sends `transcript_path: null` when the session keeps no rollout.
-    const payload = typeof value === 'object' && value !== null && (value as Record<string, unknown>)['transcript_path'] === null ? { ...value, transcript_path: undefined } : value;
-    const input = checkToolCallPayload(payload, { framework: FRAMEWORK, argsField: 'tool_input', hookEvent: 'PreToolUse' });
+    const payload =
+      typeof value === 'object' && value !== null && (value as Record<string, unknown>)['transcript_path'] === null
+        ? { ...value, transcript_path: undefined }
+        : value;
+    const input = checkToolCallPayload(payload, {
+      framework: FRAMEWORK,
+      argsField: 'tool_input',
+      hookEvent: 'PreToolUse',
+    });
     if ('tool_name' in input) {
       const command = input.arguments['command'];
-      if (Array.isArray(command) && command.every((w) => typeof w === 'string')) input.arguments = { ...input.arguments, argv: command, command: shellCommandOf(command as string[]) };
+      if (Array.isArray(command) && command.every((w) => typeof w === 'string'))
+        input.arguments = { ...input.arguments, argv: command, command: shellCommandOf(command as string[]) };
       // apply_patch: the files the patch adds, updates, deletes or moves to are what the gate judges.
       const patch = input.arguments['input'] ?? input.arguments['patch'];
-      if (input.tool_name === 'apply_patch' && typeof patch === 'string') input.arguments = { ...input.arguments, ...patchArguments(patch) };
+      if (input.tool_name === 'apply_patch' && typeof patch === 'string')
+        input.arguments = { ...input.arguments, ...patchArguments(patch) };
     }
     return input;
   },
@@ -32,10 +42,23 @@ export const gateFormat: GateHookFormat = {
     const { verdict, notes = [] } = outcome;
     if (verdict.decision !== 'ask' && verdict.decision !== 'deny') return { stdout: '', exitCode: 0 };
     const reason = [verdict.decision === 'ask' ? ASK_PREFIX : '', verdict.reason, ...notes].filter(Boolean).join(' ');
-    return { stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`, exitCode: 0 };
+    return {
+      stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`,
+      exitCode: 0,
+    };
   },
   probePayload(cwd) {
-    return { session_id: 'agentgov-probe', transcript_path: null, cwd, hook_event_name: 'PreToolUse', model: 'probe', turn_id: 'probe', tool_name: 'Bash', tool_use_id: 'agentgov-probe', tool_input: { command: 'rm -rf /' } };
+    return {
+      session_id: 'agentgov-probe',
+      transcript_path: null,
+      cwd,
+      hook_event_name: 'PreToolUse',
+      model: 'probe',
+      turn_id: 'probe',
+      tool_name: 'Bash',
+      tool_use_id: 'agentgov-probe',
+      tool_input: { command: 'rm -rf /' },
+    };
   },
   readDecision(stdout, exitCode): HookDecision | undefined {
     if (exitCode === 2) return 'deny';

@@ -8,7 +8,14 @@
  * tools out of the first turn) and stops with an error when it cannot start.
  */
 import { join } from 'node:path';
-import { AgentgovError, isJsonObject, readSettingsText, writeSettingsText, type McpRegistrar, type McpServerEntry } from '@agentgov/core';
+import {
+  AgentgovError,
+  isJsonObject,
+  readSettingsText,
+  writeSettingsText,
+  type McpRegistrar,
+  type McpServerEntry,
+} from '@agentgov/core';
 import { parse, stringify } from 'smol-toml';
 import { codexHome } from './home.js';
 
@@ -22,7 +29,11 @@ function parseToml(text: string, file: string): Record<string, unknown> {
   try {
     return parse(text);
   } catch (error) {
-    throw new AgentgovError('E_SETTINGS_INVALID', `${file} is not valid TOML (${(error as Error).message.split('\n')[0]}); it was left untouched`, { file });
+    throw new AgentgovError(
+      'E_SETTINGS_INVALID',
+      `${file} is not valid TOML (${(error as Error).message.split('\n')[0]}); it was left untouched`,
+      { file },
+    );
   }
 }
 
@@ -33,21 +44,35 @@ const serverOf = (doc: Record<string, unknown>): unknown => {
 
 /** The table agentgov writes: Codex waits for a `required` server before its first model request. */
 function tableOf(server: McpServerEntry): Record<string, unknown> {
-  return { command: server.command, args: server.args, required: true, ...(server.env && Object.keys(server.env).length ? { env: server.env } : {}) };
+  return {
+    command: server.command,
+    args: server.args,
+    required: true,
+    ...(server.env && Object.keys(server.env).length ? { env: server.env } : {}),
+  };
 }
 
-const sameServer = (found: unknown, server: McpServerEntry): boolean => isJsonObject(found) && JSON.stringify(found) === JSON.stringify(tableOf(server));
+const sameServer = (found: unknown, server: McpServerEntry): boolean =>
+  isJsonObject(found) && JSON.stringify(found) === JSON.stringify(tableOf(server));
 
 const tomlKey = (key: string): string => (/^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key));
 
 /** The text of `text` with the `[mcp_servers.agentgov]` table (and any subtable of it) set to `server`. */
 export function withCodexMcpServer(text: string, server: McpServerEntry): string {
   const { env, ...plain } = tableOf(server) as { env?: Record<string, string> };
-  const lines = stringify({ mcp_servers: { [NAME]: plain } }).trim().split('\n');
-  if (env) lines.push(`env = { ${Object.entries(env).map(([k, v]) => `${tomlKey(k)} = ${JSON.stringify(v)}`).join(', ')} }`);
+  const lines = stringify({ mcp_servers: { [NAME]: plain } })
+    .trim()
+    .split('\n');
+  if (env)
+    lines.push(
+      `env = { ${Object.entries(env)
+        .map(([k, v]) => `${tomlKey(k)} = ${JSON.stringify(v)}`)
+        .join(', ')} }`,
+    );
   const table = lines.join('\n');
   const header = /^\s*\[\s*mcp_servers\s*\.\s*(?:agentgov|"agentgov")\s*\]\s*(?:#.*)?$/m.exec(text);
-  if (!header) return `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${text.trim() === '' ? '' : '\n'}${table}\n`;
+  if (!header)
+    return `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${text.trim() === '' ? '' : '\n'}${table}\n`;
   const start = header.index;
   const rest = text.slice(start + header[0].length);
   // The table ends at the next header that is not one of its own subtables ([mcp_servers.agentgov.env]).
@@ -63,17 +88,28 @@ export const codexMcpRegistrar: McpRegistrar = {
     const text = readSettingsText(configFile) ?? '';
     const doc = parseToml(text, configFile);
     const found = serverOf(doc);
-    if (found !== undefined && !isJsonObject(found)) throw new AgentgovError('E_SETTINGS_INVALID', `${configFile}: mcp_servers.${NAME} must be a table; the file was left untouched`, { file: configFile, key: `mcp_servers.${NAME}` });
+    if (found !== undefined && !isJsonObject(found))
+      throw new AgentgovError(
+        'E_SETTINGS_INVALID',
+        `${configFile}: mcp_servers.${NAME} must be a table; the file was left untouched`,
+        { file: configFile, key: `mcp_servers.${NAME}` },
+      );
     if (sameServer(found, server)) return { changed: false, configFile };
     const next = withCodexMcpServer(text, server);
     if (!sameServer(serverOf(parseToml(next, configFile)), server)) {
-      throw new AgentgovError('E_SETTINGS_INVALID', `${configFile}: could not place [mcp_servers.${NAME}] without changing other settings (it may be defined inline); the file was left untouched`, { file: configFile });
+      throw new AgentgovError(
+        'E_SETTINGS_INVALID',
+        `${configFile}: could not place [mcp_servers.${NAME}] without changing other settings (it may be defined inline); the file was left untouched`,
+        { file: configFile },
+      );
     }
     writeSettingsText(configFile, next);
     return { changed: true, configFile };
   },
   remainingSteps(projectDir, { scope }) {
     if (scope !== 'project') return [];
-    return [`Codex reads ${join(projectDir, '.codex', 'config.toml')} only in a trusted project: start \`codex\` in ${projectDir} and answer that you trust this folder (headless: add \`--trust\` to one \`codex exec\` run in it)`];
+    return [
+      `Codex reads ${join(projectDir, '.codex', 'config.toml')} only in a trusted project: start \`codex\` in ${projectDir} and answer that you trust this folder (headless: add \`--trust\` to one \`codex exec\` run in it)`,
+    ];
   },
 };

@@ -6,7 +6,20 @@
  * (`function_call_output`, `custom_tool_call_output`) paired by `call_id`.
  */
 import { basename, extname } from 'node:path';
-import { canonicalToolOf, clipResultContent, countSkip, isJsonObject, walkJsonLines, type CanonicalTool, type CaptureCompletion, type CaptureParseContext, type CaptureParseResult, type SkipCounts, type ToolCallEvent, type ToolCallResult } from '@agentgov/core';
+import {
+  canonicalToolOf,
+  clipResultContent,
+  countSkip,
+  isJsonObject,
+  walkJsonLines,
+  type CanonicalTool,
+  type CaptureCompletion,
+  type CaptureParseContext,
+  type CaptureParseResult,
+  type SkipCounts,
+  type ToolCallEvent,
+  type ToolCallResult,
+} from '@agentgov/core';
 import { shellCommandOf } from './argv.js';
 import { patchArguments } from './patch.js';
 
@@ -52,7 +65,14 @@ interface Chunk {
 
 /** Parses a chunk of a Codex rollout; see FrameworkAdapter.parse. */
 export function parseRollout(input: string, context: CaptureParseContext): CaptureParseResult {
-  const chunk: Chunk = { state: (context.state ?? {}) as RolloutState, file: context.file, skipped: {}, events: [], byId: new Map(), completions: [] };
+  const chunk: Chunk = {
+    state: (context.state ?? {}) as RolloutState,
+    file: context.file,
+    skipped: {},
+    events: [],
+    byId: new Map(),
+    completions: [],
+  };
   const walk = walkJsonLines(input, chunk.skipped, (line) => readLine(line, chunk));
   context.state = chunk.state as Record<string, unknown>;
   return { events: chunk.events, completions: chunk.completions, skipped: chunk.skipped, ...walk };
@@ -78,9 +98,12 @@ function readLine(line: Json, chunk: Chunk): void {
 
 function readItem(item: Json, timestamp: string, chunk: Chunk): void {
   const itemType = item['type'];
-  if (itemType === 'function_call' || itemType === 'custom_tool_call' || itemType === 'local_shell_call') readCall(item, timestamp, chunk);
-  else if (itemType === 'function_call_output' || itemType === 'custom_tool_call_output') readOutput(item, timestamp, chunk);
-  else if (typeof itemType !== 'string' || !QUIET_ITEM_TYPES.has(itemType)) countSkip(chunk.skipped, 'unknown_item_type');
+  if (itemType === 'function_call' || itemType === 'custom_tool_call' || itemType === 'local_shell_call')
+    readCall(item, timestamp, chunk);
+  else if (itemType === 'function_call_output' || itemType === 'custom_tool_call_output')
+    readOutput(item, timestamp, chunk);
+  else if (typeof itemType !== 'string' || !QUIET_ITEM_TYPES.has(itemType))
+    countSkip(chunk.skipped, 'unknown_item_type');
 }
 
 /** The call's name and arguments as the risk engine reads them, or undefined when unusable. */
@@ -88,7 +111,13 @@ function callOf(item: Json): { name: string; args: Json } | undefined {
   if (item['type'] === 'local_shell_call') {
     const action = item['action'];
     if (!isJsonObject(action) || !Array.isArray(action['command'])) return undefined;
-    return { name: 'local_shell', args: withCommand({ argv: action['command'], ...(text(action['working_directory']) ? { workdir: action['working_directory'] } : {}) }) };
+    return {
+      name: 'local_shell',
+      args: withCommand({
+        argv: action['command'],
+        ...(text(action['working_directory']) ? { workdir: action['working_directory'] } : {}),
+      }),
+    };
   }
   const name = text(item['name']);
   if (!name) return undefined;
@@ -103,13 +132,26 @@ function callOf(item: Json): { name: string; args: Json } | undefined {
     return undefined;
   }
   if (!isJsonObject(args)) return undefined;
-  return { name, args: codexCanonicalTool(name) === 'shell' ? withCommand(args) : name === 'apply_patch' && typeof args['input'] === 'string' ? patchArguments(args['input']) : args };
+  return {
+    name,
+    args:
+      codexCanonicalTool(name) === 'shell'
+        ? withCommand(args)
+        : name === 'apply_patch' && typeof args['input'] === 'string'
+          ? patchArguments(args['input'])
+          : args,
+  };
 }
 
 /** Shell arguments with `command` as one string (Codex gives argv arrays, or `cmd`); the argv is kept. */
 function withCommand(args: Json): Json {
-  const argv = Array.isArray(args['command']) ? args['command'] : Array.isArray(args['argv']) ? args['argv'] : undefined;
-  if (argv && argv.every((w) => typeof w === 'string')) return { ...args, argv, command: shellCommandOf(argv as string[]) };
+  const argv = Array.isArray(args['command'])
+    ? args['command']
+    : Array.isArray(args['argv'])
+      ? args['argv']
+      : undefined;
+  if (argv && argv.every((w) => typeof w === 'string'))
+    return { ...args, argv, command: shellCommandOf(argv as string[]) };
   if (typeof args['command'] !== 'string' && typeof args['cmd'] === 'string') return { ...args, command: args['cmd'] };
   return args;
 }
@@ -157,7 +199,9 @@ function resultOf(output: unknown, timestamp: string): ToolCallResult {
       // plain text output
     }
   } else if (Array.isArray(output)) {
-    content = output.map((part) => (isJsonObject(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('\n');
+    content = output
+      .map((part) => (isJsonObject(part) && typeof part['text'] === 'string' ? part['text'] : ''))
+      .join('\n');
   } else if (isJsonObject(output)) {
     content = typeof output['content'] === 'string' ? output['content'] : JSON.stringify(output);
     isError = output['success'] === false;

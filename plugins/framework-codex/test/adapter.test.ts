@@ -14,12 +14,20 @@ describe('codex adapter', () => {
     const home = makeTempDir();
     expect(await codexAdapter.detect({ HOME: home })).to.equal(null);
     mkdirSync(join(home, '.codex'));
-    expect(await codexAdapter.detect({ HOME: home })).to.deep.equal({ name: 'codex', path: join(home, '.codex'), adapter: 'codex', ingestion_mode: 'tail' });
+    expect(await codexAdapter.detect({ HOME: home })).to.deep.equal({
+      name: 'codex',
+      path: join(home, '.codex'),
+      adapter: 'codex',
+      ingestion_mode: 'tail',
+    });
     const custom = join(makeTempDir(), 'codex-state');
     expect(await codexAdapter.detect({ HOME: home, CODEX_HOME: custom })).to.equal(null);
     mkdirSync(custom);
     expect((await codexAdapter.detect({ HOME: home, CODEX_HOME: custom }))?.path).to.equal(custom);
-    expect(codexAdapter.captureRoots({ CODEX_HOME: custom })).to.deep.equal([join(custom, 'sessions'), join(custom, 'archived_sessions')]);
+    expect(codexAdapter.captureRoots({ CODEX_HOME: custom })).to.deep.equal([
+      join(custom, 'sessions'),
+      join(custom, 'archived_sessions'),
+    ]);
   });
 
   it('lists rollouts under sessions/ (and only rollouts)', async () => {
@@ -28,7 +36,13 @@ describe('codex adapter', () => {
 
   it('pairs function calls with their outputs by call_id, turns argv into one command, and follows the turn cwd', () => {
     const parsed = codexAdapter.parse(readFileSync(CAPTURE, 'utf8'), { file: CAPTURE });
-    expect(parsed.events.map((e) => [e.tool_name, e.canonical_tool, e.arguments['command'] ?? e.arguments['file_path'] ?? null])).to.deep.equal([
+    expect(
+      parsed.events.map((e) => [
+        e.tool_name,
+        e.canonical_tool,
+        e.arguments['command'] ?? e.arguments['file_path'] ?? null,
+      ]),
+    ).to.deep.equal([
       ['shell', 'shell', 'npm test'],
       ['local_shell', 'shell', 'git log --oneline -3'],
       ['apply_patch', 'edit', 'src/sum.ts'],

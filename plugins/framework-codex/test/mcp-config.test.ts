@@ -12,39 +12,69 @@ describe('codex MCP registration (config.toml [mcp_servers])', () => {
     const project = makeTempDir();
     mkdirSync(join(project, '.codex'));
     const file = join(project, '.codex', 'config.toml');
-    const before = '# my settings\nmodel = "gpt-5-codex"\n\n[mcp_servers.docs]\ncommand = "docs-mcp" # local docs\nargs = []\n';
+    const before =
+      '# my settings\nmodel = "gpt-5-codex"\n\n[mcp_servers.docs]\ncommand = "docs-mcp" # local docs\nargs = []\n';
     writeFileSync(file, before);
-    expect(await codexMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({ changed: true, configFile: file });
+    expect(await codexMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({
+      changed: true,
+      configFile: file,
+    });
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith(before)).to.equal(true);
-    expect(parse(text)).to.deep.equal({ model: 'gpt-5-codex', mcp_servers: { docs: { command: 'docs-mcp', args: [] }, agentgov: { ...SERVER, required: true } } });
-    expect(await codexMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({ changed: false, configFile: file });
+    expect(parse(text)).to.deep.equal({
+      model: 'gpt-5-codex',
+      mcp_servers: { docs: { command: 'docs-mcp', args: [] }, agentgov: { ...SERVER, required: true } },
+    });
+    expect(await codexMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({
+      changed: false,
+      configFile: file,
+    });
     expect(readFileSync(file, 'utf8')).to.equal(text);
   });
 
   it('updates an older agentgov table in place and leaves the tables after it alone', async () => {
     const home = makeTempDir();
     const file = join(home, 'config.toml');
-    writeFileSync(file, '[mcp_servers.agentgov]\ncommand = "/old/node"\nargs = ["serve"]\n\n[profiles.fast]\nmodel = "o4-mini"\n');
-    expect((await codexMcpRegistrar.register('/unused', SERVER, { scope: 'user', env: { CODEX_HOME: home } })).changed).to.equal(true);
-    expect(parse(readFileSync(file, 'utf8'))).to.deep.equal({ mcp_servers: { agentgov: { ...SERVER, required: true } }, profiles: { fast: { model: 'o4-mini' } } });
+    writeFileSync(
+      file,
+      '[mcp_servers.agentgov]\ncommand = "/old/node"\nargs = ["serve"]\n\n[profiles.fast]\nmodel = "o4-mini"\n',
+    );
+    expect(
+      (await codexMcpRegistrar.register('/unused', SERVER, { scope: 'user', env: { CODEX_HOME: home } })).changed,
+    ).to.equal(true);
+    expect(parse(readFileSync(file, 'utf8'))).to.deep.equal({
+      mcp_servers: { agentgov: { ...SERVER, required: true } },
+      profiles: { fast: { model: 'o4-mini' } },
+    });
   });
 
   it('writes the env agentgov needs inline, replacing an older agentgov env subtable and keeping the tables after it', async () => {
     const home = makeTempDir();
     const file = join(home, 'config.toml');
-    writeFileSync(file, '[mcp_servers.agentgov]\ncommand = "/old/node"\nargs = ["serve"]\n\n[mcp_servers.agentgov.env]\nAGENTGOV_HOME = "/old"\n\n[profiles.fast]\nmodel = "o4-mini"\n');
+    writeFileSync(
+      file,
+      '[mcp_servers.agentgov]\ncommand = "/old/node"\nargs = ["serve"]\n\n[mcp_servers.agentgov.env]\nAGENTGOV_HOME = "/old"\n\n[profiles.fast]\nmodel = "o4-mini"\n',
+    );
     const server = { ...SERVER, env: { AGENTGOV_HOME: '/home/dev/agentgov home' } };
-    expect((await codexMcpRegistrar.register('/unused', server, { scope: 'user', env: { CODEX_HOME: home } })).changed).to.equal(true);
-    expect(parse(readFileSync(file, 'utf8'))).to.deep.equal({ mcp_servers: { agentgov: { ...server, required: true } }, profiles: { fast: { model: 'o4-mini' } } });
-    expect((await codexMcpRegistrar.register('/unused', server, { scope: 'user', env: { CODEX_HOME: home } })).changed).to.equal(false);
+    expect(
+      (await codexMcpRegistrar.register('/unused', server, { scope: 'user', env: { CODEX_HOME: home } })).changed,
+    ).to.equal(true);
+    expect(parse(readFileSync(file, 'utf8'))).to.deep.equal({
+      mcp_servers: { agentgov: { ...server, required: true } },
+      profiles: { fast: { model: 'o4-mini' } },
+    });
+    expect(
+      (await codexMcpRegistrar.register('/unused', server, { scope: 'user', env: { CODEX_HOME: home } })).changed,
+    ).to.equal(false);
   });
 
   it('creates the user config under $CODEX_HOME', async () => {
     const home = join(makeTempDir(), 'codex');
     const result = await codexMcpRegistrar.register('/unused', SERVER, { scope: 'user', env: { CODEX_HOME: home } });
     expect(result.configFile).to.equal(join(home, 'config.toml'));
-    expect(parse(readFileSync(result.configFile, 'utf8'))).to.deep.equal({ mcp_servers: { agentgov: { ...SERVER, required: true } } });
+    expect(parse(readFileSync(result.configFile, 'utf8'))).to.deep.equal({
+      mcp_servers: { agentgov: { ...SERVER, required: true } },
+    });
   });
 
   it('refuses a config.toml that does not parse, and leaves it untouched', async () => {

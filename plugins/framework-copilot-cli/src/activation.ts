@@ -47,7 +47,9 @@ export function trustedFolderOf(projectDir: string, env: NodeJS.ProcessEnv): { f
   if ('error' in read) return read;
   const folders = 'value' in read && Array.isArray(read.value['trustedFolders']) ? read.value['trustedFolders'] : [];
   const project = realPathOrResolved(projectDir);
-  const folder = folders.find((f): f is string => typeof f === 'string' && isWithinDirectory(realPathOrResolved(f), project));
+  const folder = folders.find(
+    (f): f is string => typeof f === 'string' && isWithinDirectory(realPathOrResolved(f), project),
+  );
   return folder === undefined ? {} : { folder };
 }
 
@@ -57,13 +59,23 @@ function hooksOn(env: NodeJS.ProcessEnv): HookActivationCheck {
   const read = readCopilotJson(file);
   if ('error' in read) return { name, status: 'unknown', detail: read.error };
   if ('value' in read && read.value['disableAllHooks'] === true) {
-    return { name, status: 'fail', detail: `disableAllHooks is true in ${file}: Copilot CLI runs no hook`, remedy: `remove "disableAllHooks" from ${file}` };
+    return {
+      name,
+      status: 'fail',
+      detail: `disableAllHooks is true in ${file}: Copilot CLI runs no hook`,
+      remedy: `remove "disableAllHooks" from ${file}`,
+    };
   }
   return { name, status: 'ok', detail: `disableAllHooks is not set in ${file}` };
 }
 
 /** The activation checks of the hook installed in `scope` (see HookInstaller.activation). */
-export function copilotActivation(projectDir: string, scope: string, hooksFile: string, env: NodeJS.ProcessEnv): HookActivationCheck[] {
+export function copilotActivation(
+  projectDir: string,
+  scope: string,
+  hooksFile: string,
+  env: NodeJS.ProcessEnv,
+): HookActivationCheck[] {
   const checks = [hooksOn(env)];
   if (scope === 'user') {
     checks.push({

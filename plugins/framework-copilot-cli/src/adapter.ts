@@ -14,10 +14,13 @@ export const copilotCliAdapter: FrameworkAdapter = {
   ingestionMode: INGESTION_MODE,
   async detect(env): Promise<DetectedFramework | null> {
     const home = copilotHome(env);
-    return isDirectory(home) ? { name: FRAMEWORK, path: home, adapter: FRAMEWORK, ingestion_mode: INGESTION_MODE } : null;
+    return isDirectory(home)
+      ? { name: FRAMEWORK, path: home, adapter: FRAMEWORK, ingestion_mode: INGESTION_MODE }
+      : null;
   },
   captureRoots: (env) => [join(copilotHome(env), 'session-state')],
-  listCaptures: async (env) => findCaptureFiles(join(copilotHome(env), 'session-state'), (name) => name === 'events.jsonl'),
+  listCaptures: async (env) =>
+    findCaptureFiles(join(copilotHome(env), 'session-state'), (name) => name === 'events.jsonl'),
   hookInstaller: copilotHookInstaller,
   mcpRegistrar: copilotMcpRegistrar,
   parse: parseSessionEvents,

@@ -6,7 +6,20 @@
  * paired by `data.toolCallId`.
  */
 import { basename, dirname } from 'node:path';
-import { canonicalToolOf, clipResultContent, countSkip, isJsonObject, walkJsonLines, type CanonicalTool, type CaptureCompletion, type CaptureParseContext, type CaptureParseResult, type SkipCounts, type ToolCallEvent, type ToolCallResult } from '@agentgov/core';
+import {
+  canonicalToolOf,
+  clipResultContent,
+  countSkip,
+  isJsonObject,
+  walkJsonLines,
+  type CanonicalTool,
+  type CaptureCompletion,
+  type CaptureParseContext,
+  type CaptureParseResult,
+  type SkipCounts,
+  type ToolCallEvent,
+  type ToolCallResult,
+} from '@agentgov/core';
 
 export const FRAMEWORK = 'copilot-cli';
 
@@ -17,9 +30,40 @@ type Json = Record<string, unknown>;
  * of these carry no tool call to ingest and are not "unknown".
  */
 const KNOWN_NAMESPACES = new Set([
-  'session', 'user', 'assistant', 'tool', 'skill', 'subagent', 'hook', 'system', 'permission', 'elicitation', 'sampling', 'mcp', 'model', 'abort',
-  'custom', 'command', 'commands', 'external_tool', 'auto_mode', 'exit_plan_mode', 'capabilities', 'background_tasks', 'factory_run', 'skills',
-  'custom_agents', 'extensions', 'canvas', 'user_input', 'pending_messages', 'fusion', 'ui', 'binary_asset', 'managed_settings', 'tools',
+  'session',
+  'user',
+  'assistant',
+  'tool',
+  'skill',
+  'subagent',
+  'hook',
+  'system',
+  'permission',
+  'elicitation',
+  'sampling',
+  'mcp',
+  'model',
+  'abort',
+  'custom',
+  'command',
+  'commands',
+  'external_tool',
+  'auto_mode',
+  'exit_plan_mode',
+  'capabilities',
+  'background_tasks',
+  'factory_run',
+  'skills',
+  'custom_agents',
+  'extensions',
+  'canvas',
+  'user_input',
+  'pending_messages',
+  'fusion',
+  'ui',
+  'binary_asset',
+  'managed_settings',
+  'tools',
 ]);
 
 /** Copilot CLI tool names → canonical kinds (core's table); a call with `mcpServerName` is an MCP tool. */
@@ -116,8 +160,17 @@ function readComplete(data: Json, timestamp: string, chunk: Chunk): void {
   }
   const result = data['result'];
   const error = data['error'];
-  const content = isJsonObject(result) && typeof result['content'] === 'string' ? result['content'] : isJsonObject(error) && typeof error['message'] === 'string' ? error['message'] : '';
-  const outcome: ToolCallResult = { content: clipResultContent(content), is_error: data['success'] === false, timestamp };
+  const content =
+    isJsonObject(result) && typeof result['content'] === 'string'
+      ? result['content']
+      : isJsonObject(error) && typeof error['message'] === 'string'
+        ? error['message']
+        : '';
+  const outcome: ToolCallResult = {
+    content: clipResultContent(content),
+    is_error: data['success'] === false,
+    timestamp,
+  };
   const id = eventId(chunk.state.sessionId ?? chunk.fallbackSession, callId);
   const call = chunk.byId.get(id);
   if (call) call.result = outcome;

@@ -6,7 +6,13 @@
  * `{"permissionDecision": "deny"|"ask", "permissionDecisionReason"}`; an allowed call or a
  * warning prints nothing (Copilot CLI ignores other output), so nothing is ever granted.
  */
-import { checkToolCallPayload, type GateHookFormat, type GateInput, type GateInputProblem, type HookDecision } from '@agentgov/core/gate-hook';
+import {
+  checkToolCallPayload,
+  type GateHookFormat,
+  type GateInput,
+  type GateInputProblem,
+  type HookDecision,
+} from '@agentgov/core/gate-hook';
 
 const FRAMEWORK = 'copilot-cli';
 
@@ -14,7 +20,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function camelCaseInput(value: Record<string, unknown>): GateInput | GateInputProblem {
   const invalid = (message: string): GateInputProblem => ({ code: 'input_invalid', message });
-  if (typeof value['toolName'] !== 'string' || value['toolName'] === '') return invalid("field 'toolName' must be a non-empty string");
+  if (typeof value['toolName'] !== 'string' || value['toolName'] === '')
+    return invalid("field 'toolName' must be a non-empty string");
   let args: unknown = value['toolArgs'] ?? {};
   if (typeof args === 'string') {
     try {
@@ -24,9 +31,16 @@ function camelCaseInput(value: Record<string, unknown>): GateInput | GateInputPr
     }
   }
   if (!isObject(args)) return invalid("field 'toolArgs' must be an object (or a JSON string of one)");
-  if (value['cwd'] !== undefined && typeof value['cwd'] !== 'string') return invalid("field 'cwd' must be a string when present");
+  if (value['cwd'] !== undefined && typeof value['cwd'] !== 'string')
+    return invalid("field 'cwd' must be a string when present");
   const session = typeof value['sessionId'] === 'string' && value['sessionId'] ? value['sessionId'] : 'copilot-cli';
-  return { framework: FRAMEWORK, session_id: session, tool_name: value['toolName'], arguments: args, ...(typeof value['cwd'] === 'string' ? { cwd: value['cwd'] } : {}) };
+  return {
+    framework: FRAMEWORK,
+    session_id: session,
+    tool_name: value['toolName'],
+    arguments: args,
+    ...(typeof value['cwd'] === 'string' ? { cwd: value['cwd'] } : {}),
+  };
 }
 
 export const gateFormat: GateHookFormat = {
@@ -38,10 +52,18 @@ export const gateFormat: GateHookFormat = {
   render(outcome) {
     const { verdict, notes = [] } = outcome;
     if (verdict.decision !== 'ask' && verdict.decision !== 'deny') return { stdout: '', exitCode: 0 };
-    return { stdout: `${JSON.stringify({ permissionDecision: verdict.decision, permissionDecisionReason: [verdict.reason, ...notes].join(' ') })}\n`, exitCode: 0 };
+    return {
+      stdout: `${JSON.stringify({ permissionDecision: verdict.decision, permissionDecisionReason: [verdict.reason, ...notes].join(' ') })}\n`,
+      exitCode: 0,
+    };
   },
   probePayload(cwd) {
-    return { timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: JSON.stringify({ command: 'rm -rf /', description: 'agentgov probe' }) };
+    return {
+      timestamp: Date.now(),
+      cwd,
+      toolName: 'bash',
+      toolArgs: JSON.stringify({ command: 'rm -rf /', description: 'agentgov probe' }),
+    };
   },
   readDecision(stdout, exitCode): HookDecision | undefined {
     if (exitCode !== 0) return exitCode === 2 ? 'deny' : undefined;

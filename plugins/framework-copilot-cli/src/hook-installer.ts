@@ -13,7 +13,11 @@ export const SCOPES = ['user', 'project'];
 export function copilotHooksFile(projectDir: string, scope: string, env: NodeJS.ProcessEnv = process.env): string {
   if (scope === 'user') return join(copilotHome(env), 'hooks', 'agentgov.json');
   if (scope === 'project') return join(projectDir, '.github', 'hooks', 'agentgov.json');
-  throw new AgentgovError('E_INVALID_ARGUMENT', `unknown settings scope '${scope}'; copilot-cli has ${SCOPES.join(', ')}`, { scope });
+  throw new AgentgovError(
+    'E_INVALID_ARGUMENT',
+    `unknown settings scope '${scope}'; copilot-cli has ${SCOPES.join(', ')}`,
+    { scope },
+  );
 }
 
 /** `{version: 1, hooks: {preToolUse: [{type: "command", bash: command, timeoutSec: 30}]}}`. */

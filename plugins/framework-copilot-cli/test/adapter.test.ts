@@ -14,7 +14,12 @@ describe('copilot-cli adapter', () => {
     const home = makeTempDir();
     expect(await copilotCliAdapter.detect({ HOME: home })).to.equal(null);
     mkdirSync(join(home, '.copilot'));
-    expect(await copilotCliAdapter.detect({ HOME: home })).to.deep.equal({ name: 'copilot-cli', path: join(home, '.copilot'), adapter: 'copilot-cli', ingestion_mode: 'tail' });
+    expect(await copilotCliAdapter.detect({ HOME: home })).to.deep.equal({
+      name: 'copilot-cli',
+      path: join(home, '.copilot'),
+      adapter: 'copilot-cli',
+      ingestion_mode: 'tail',
+    });
     const custom = join(makeTempDir(), 'copilot');
     expect(await copilotCliAdapter.detect({ HOME: home, COPILOT_HOME: custom })).to.equal(null);
     mkdirSync(custom);
@@ -46,7 +51,11 @@ describe('copilot-cli adapter', () => {
       arguments: { command: 'git status --short', description: 'Show changes' },
       result: { content: ' M CHANGELOG.md\n', is_error: false, timestamp: '2026-11-21T12:00:03.000Z' },
     });
-    expect(parsed.events[2]?.result).to.deep.equal({ content: 'old_str matched twice', is_error: true, timestamp: '2026-11-21T12:00:05.000Z' });
+    expect(parsed.events[2]?.result).to.deep.equal({
+      content: 'old_str matched twice',
+      is_error: true,
+      timestamp: '2026-11-21T12:00:05.000Z',
+    });
     expect(parsed.events[4]?.result, 'its completion line was cut short').to.equal(undefined);
     expect(parsed.events[5]?.arguments['command']).to.equal('rm -rf ~');
     expect(parsed.skipped).to.deep.equal({ unknown_event_type: 2, malformed_json: 1 });

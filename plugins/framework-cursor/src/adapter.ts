@@ -18,7 +18,9 @@ export const cursorAdapter: FrameworkAdapter = {
   },
   captureRoots: (env) => [join(cursorDir(env), 'projects')],
   async listCaptures(env) {
-    return findCaptureFiles(join(cursorDir(env), 'projects'), (name) => name.endsWith('.jsonl')).filter((file) => file.split(sep).includes('agent-transcripts'));
+    return findCaptureFiles(join(cursorDir(env), 'projects'), (name) => name.endsWith('.jsonl')).filter((file) =>
+      file.split(sep).includes('agent-transcripts'),
+    );
   },
   mcpRegistrar: cursorMcpRegistrar,
   hookInstaller: cursorHookInstaller,

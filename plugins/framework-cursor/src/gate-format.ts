@@ -14,9 +14,18 @@ const EVENTS = ['beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile'];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
-function toolCallOf(value: Record<string, unknown>, event: string): { tool_name: string; arguments: Record<string, unknown> } | string {
-  if (event === 'beforeShellExecution') return nonEmpty(value['command']) ? { tool_name: 'Shell', arguments: { command: value['command'] } } : "field 'command' must be a non-empty string";
-  if (event === 'beforeReadFile') return nonEmpty(value['file_path']) ? { tool_name: 'Read', arguments: { file_path: value['file_path'] } } : "field 'file_path' must be a non-empty string";
+function toolCallOf(
+  value: Record<string, unknown>,
+  event: string,
+): { tool_name: string; arguments: Record<string, unknown> } | string {
+  if (event === 'beforeShellExecution')
+    return nonEmpty(value['command'])
+      ? { tool_name: 'Shell', arguments: { command: value['command'] } }
+      : "field 'command' must be a non-empty string";
+  if (event === 'beforeReadFile')
+    return nonEmpty(value['file_path'])
+      ? { tool_name: 'Read', arguments: { file_path: value['file_path'] } }
+      : "field 'file_path' must be a non-empty string";
   if (!nonEmpty(value['tool_name'])) return "field 'tool_name' must be a non-empty string";
   let args: unknown = value['tool_input'] ?? {};
   if (typeof args === 'string') {
@@ -36,7 +45,8 @@ export const gateFormat: GateHookFormat = {
     const invalid = (message: string): GateInputProblem => ({ code: 'input_invalid', message });
     if (!isObject(value)) return invalid('the event must be a JSON object');
     const event = value['hook_event_name'];
-    if (typeof event !== 'string' || !EVENTS.includes(event)) return invalid(`hook_event_name is ${JSON.stringify(event)}; the gate answers ${EVENTS.join(', ')}`);
+    if (typeof event !== 'string' || !EVENTS.includes(event))
+      return invalid(`hook_event_name is ${JSON.stringify(event)}; the gate answers ${EVENTS.join(', ')}`);
     if (!nonEmpty(value['conversation_id'])) return invalid("field 'conversation_id' must be a non-empty string");
     const call = toolCallOf(value, event);
     if (typeof call === 'string') return invalid(call);
@@ -47,19 +57,32 @@ export const gateFormat: GateHookFormat = {
   render(outcome) {
     const { verdict, assessment, notes = [] } = outcome;
     const message = [verdict.reason, ...notes].join(' ');
-    if (verdict.decision === 'ask' || verdict.decision === 'deny') return { stdout: `${JSON.stringify({ permission: verdict.decision, user_message: message, agent_message: message })}\n`, exitCode: 0 };
-    if (assessment?.action === 'warn' || notes.length) return { stdout: `${JSON.stringify({ user_message: message })}\n`, exitCode: 0 };
+    if (verdict.decision === 'ask' || verdict.decision === 'deny')
+      return {
+        stdout: `${JSON.stringify({ permission: verdict.decision, user_message: message, agent_message: message })}\n`,
+        exitCode: 0,
+      };
+    if (assessment?.action === 'warn' || notes.length)
+      return { stdout: `${JSON.stringify({ user_message: message })}\n`, exitCode: 0 };
     return { stdout: '{}\n', exitCode: 0 };
   },
   probePayload(cwd) {
-    return { conversation_id: 'agentgov-probe', generation_id: 'agentgov-probe', hook_event_name: 'beforeShellExecution', workspace_roots: [cwd], command: 'rm -rf /', cwd };
+    return {
+      conversation_id: 'agentgov-probe',
+      generation_id: 'agentgov-probe',
+      hook_event_name: 'beforeShellExecution',
+      workspace_roots: [cwd],
+      command: 'rm -rf /',
+      cwd,
+    };
   },
   readDecision(stdout, exitCode): HookDecision | undefined {
     if (exitCode === 2) return 'deny';
     if (exitCode !== 0) return undefined;
     try {
       const value = JSON.parse(stdout) as { permission?: unknown; user_message?: unknown };
-      if (value.permission === 'deny' || value.permission === 'ask' || value.permission === 'allow') return value.permission;
+      if (value.permission === 'deny' || value.permission === 'ask' || value.permission === 'allow')
+        return value.permission;
       if (value.permission !== undefined) return undefined;
       return typeof value.user_message === 'string' ? 'warn' : 'allow';
     } catch {

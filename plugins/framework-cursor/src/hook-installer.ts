@@ -9,7 +9,9 @@ export const EVENTS = ['beforeShellExecution', 'beforeMCPExecution', 'beforeRead
 export function cursorHooksFile(projectDir: string, scope: string, env: NodeJS.ProcessEnv = process.env): string {
   if (scope === 'user') return join(cursorDir(env), 'hooks.json');
   if (scope === 'project') return join(projectDir, '.cursor', 'hooks.json');
-  throw new AgentgovError('E_INVALID_ARGUMENT', `unknown settings scope '${scope}'; cursor has ${SCOPES.join(', ')}`, { scope });
+  throw new AgentgovError('E_INVALID_ARGUMENT', `unknown settings scope '${scope}'; cursor has ${SCOPES.join(', ')}`, {
+    scope,
+  });
 }
 
 /** `{version: 1, hooks: {beforeShellExecution|beforeMCPExecution|beforeReadFile: [{command}]}}` in hooks.json. */
@@ -32,6 +34,12 @@ export const cursorHookInstaller: HookInstaller = {
    */
   async activation(projectDir, options = {}) {
     const file = cursorHooksFile(projectDir, options.scope ?? SCOPES[0]!, options.env);
-    return [{ name: 'hooks file read', status: 'ok', detail: `Cursor reads ${file} on start (as documented; agentgov's tests simulate Cursor, which has no registry package)` }];
+    return [
+      {
+        name: 'hooks file read',
+        status: 'ok',
+        detail: `Cursor reads ${file} on start (as documented; agentgov's tests simulate Cursor, which has no registry package)`,
+      },
+    ];
   },
 };

@@ -11,6 +11,13 @@ export const cursorMcpRegistrar: McpRegistrar = {
   scopes: ['project', 'user'],
   async register(projectDir, server, { scope, env }) {
     const configFile = cursorMcpConfigFile(projectDir, scope, env);
-    return { ...registerJsonMcpServer(configFile, 'agentgov', { command: server.command, args: server.args, ...(server.env ? { env: server.env } : {}) }), configFile };
+    return {
+      ...registerJsonMcpServer(configFile, 'agentgov', {
+        command: server.command,
+        args: server.args,
+        ...(server.env ? { env: server.env } : {}),
+      }),
+      configFile,
+    };
   },
 };

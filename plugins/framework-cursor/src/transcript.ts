@@ -7,7 +7,17 @@
  * only grows, so the offset never changes) plus the block's index.
  */
 import { basename, dirname, extname, sep } from 'node:path';
-import { canonicalToolOf, countSkip, isJsonObject, walkJsonLines, type CanonicalTool, type CaptureParseContext, type CaptureParseResult, type SkipCounts, type ToolCallEvent } from '@agentgov/core';
+import {
+  canonicalToolOf,
+  countSkip,
+  isJsonObject,
+  walkJsonLines,
+  type CanonicalTool,
+  type CaptureParseContext,
+  type CaptureParseResult,
+  type SkipCounts,
+  type ToolCallEvent,
+} from '@agentgov/core';
 
 export const FRAMEWORK = 'cursor';
 
@@ -29,7 +39,8 @@ export function sessionOf(file: string): { session: string; transcript: string }
   return { session: at >= 0 && parts[at + 1] ? (parts[at + 1] as string) : transcript, transcript };
 }
 
-export const eventId = (session: string, transcript: string, offset: number, block: number): string => `${FRAMEWORK}:${session}:${transcript}@${offset}.${block}`;
+export const eventId = (session: string, transcript: string, offset: number, block: number): string =>
+  `${FRAMEWORK}:${session}:${transcript}@${offset}.${block}`;
 
 interface TranscriptState {
   cwd?: string;
@@ -45,7 +56,8 @@ export function parseTranscript(input: string, context: CaptureParseContext): Ca
   const walk = walkJsonLines(input, skipped, (line, at) => {
     const role = line['role'];
     if (role !== 'user' && role !== 'assistant') {
-      if (typeof line['type'] !== 'string' || !QUIET_LINE_TYPES.has(line['type'])) countSkip(skipped, 'unknown_line_type');
+      if (typeof line['type'] !== 'string' || !QUIET_LINE_TYPES.has(line['type']))
+        countSkip(skipped, 'unknown_line_type');
       return;
     }
     const message = line['message'];
@@ -57,7 +69,14 @@ export function parseTranscript(input: string, context: CaptureParseContext): Ca
     }
     content.forEach((block: unknown, index) => {
       const type = isJsonObject(block) ? block['type'] : undefined;
-      if (type === 'tool_use') readToolUse(block as Json, { session, id: eventId(session, transcript, base + at, index), state, skipped, events });
+      if (type === 'tool_use')
+        readToolUse(block as Json, {
+          session,
+          id: eventId(session, transcript, base + at, index),
+          state,
+          skipped,
+          events,
+        });
       else if (typeof type !== 'string' || !QUIET_BLOCK_TYPES.has(type)) countSkip(skipped, 'unknown_block_type');
     });
   });
@@ -82,7 +101,8 @@ function readToolUse(block: Json, sink: Sink): void {
   }
   const args = (input as Json | undefined) ?? {};
   // The only working directory a transcript records is the one a Shell call names.
-  if (typeof args['working_directory'] === 'string' && args['working_directory'].startsWith('/')) sink.state.cwd = args['working_directory'];
+  if (typeof args['working_directory'] === 'string' && args['working_directory'].startsWith('/'))
+    sink.state.cwd = args['working_directory'];
   sink.events.push({
     id: typeof block['id'] === 'string' && block['id'] ? `${FRAMEWORK}:${sink.session}:${block['id']}` : sink.id,
     framework: FRAMEWORK,

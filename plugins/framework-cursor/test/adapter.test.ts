@@ -16,7 +16,12 @@ describe('cursor adapter', () => {
     const home = makeTempDir();
     expect(await cursorAdapter.detect({ HOME: home })).to.equal(null);
     mkdirSync(join(home, '.cursor'));
-    expect(await cursorAdapter.detect({ HOME: home })).to.deep.equal({ name: 'cursor', path: join(home, '.cursor'), adapter: 'cursor', ingestion_mode: 'tail' });
+    expect(await cursorAdapter.detect({ HOME: home })).to.deep.equal({
+      name: 'cursor',
+      path: join(home, '.cursor'),
+      adapter: 'cursor',
+      ingestion_mode: 'tail',
+    });
   });
 
   it('lists agent transcripts and subagent transcripts', async () => {
@@ -44,15 +49,22 @@ describe('cursor adapter', () => {
     const text = readFileSync(CAPTURE, 'utf8');
     const whole = cursorAdapter.parse(text, { file: CAPTURE, offset: 0 });
     const cut = text.indexOf('\n', text.indexOf('turn_ended')) + 1;
-    const later = cursorAdapter.parse(text.slice(cut), { file: CAPTURE, offset: Buffer.byteLength(text.slice(0, cut)) });
+    const later = cursorAdapter.parse(text.slice(cut), {
+      file: CAPTURE,
+      offset: Buffer.byteLength(text.slice(0, cut)),
+    });
     expect(later.events.map((e) => e.id)).to.deep.equal(whole.events.slice(3).map((e) => e.id));
     // The first call is block 2 of the second line, which starts right after the first.
-    expect(whole.events[0]?.id).to.equal(eventId(SESSION, SESSION, Buffer.byteLength(text.slice(0, text.indexOf('\n') + 1)), 2));
+    expect(whole.events[0]?.id).to.equal(
+      eventId(SESSION, SESSION, Buffer.byteLength(text.slice(0, text.indexOf('\n') + 1)), 2),
+    );
   });
 
   it('a subagent transcript belongs to its parent session', () => {
     const parsed = cursorAdapter.parse(readFileSync(SUBAGENT, 'utf8'), { file: SUBAGENT, offset: 0 });
-    expect(parsed.events.map((e) => [e.session_id, e.tool_name, e.canonical_tool])).to.deep.equal([[SESSION, 'Glob', 'search']]);
+    expect(parsed.events.map((e) => [e.session_id, e.tool_name, e.canonical_tool])).to.deep.equal([
+      [SESSION, 'Glob', 'search'],
+    ]);
     expect(parsed.events[0]?.id).to.match(new RegExp(`^cursor:${SESSION}:explore-1@\\d+\\.0$`));
   });
 });

@@ -11,7 +11,10 @@ describe('cursor hook installer', () => {
     const project = makeTempDir();
     const first = await cursorHookInstaller.install(project, GATE);
     expect(first).to.deep.equal({ changed: true, settingsFile: join(project, '.cursor/hooks.json') });
-    expect(await cursorHookInstaller.installed(project)).to.deep.equal({ settingsFile: join(project, '.cursor/hooks.json'), commands: [GATE] });
+    expect(await cursorHookInstaller.installed(project)).to.deep.equal({
+      settingsFile: join(project, '.cursor/hooks.json'),
+      commands: [GATE],
+    });
     const user = makeTempDir();
     const saved = process.env['HOME'];
     process.env['HOME'] = user;

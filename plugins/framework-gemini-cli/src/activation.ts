@@ -23,7 +23,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** The hook name `init` writes (`hooksConfig.disabled` lists hooks by name or command). */
 export const HOOK_NAME = 'agentgov';
 
-export const trustedFoldersFile = (env: NodeJS.ProcessEnv): string => env['GEMINI_CLI_TRUSTED_FOLDERS_PATH'] || join(geminiDir(env), 'trustedFolders.json');
+export const trustedFoldersFile = (env: NodeJS.ProcessEnv): string =>
+  env['GEMINI_CLI_TRUSTED_FOLDERS_PATH'] || join(geminiDir(env), 'trustedFolders.json');
 
 type JsonRead = { value: Json } | { missing: true } | { error: string };
 
@@ -44,32 +45,40 @@ export function folderTrustRule(rules: Json, projectDir: string): { rule: string
   for (const [rule, level] of Object.entries(rules)) {
     if (typeof level !== 'string') continue;
     const effective = level === 'TRUST_PARENT' ? dirname(rule) : rule;
-    if (isWithinDirectory(realPathOrResolved(effective), project) && (!best || rule.length > best.rule.length)) best = { rule, level };
+    if (isWithinDirectory(realPathOrResolved(effective), project) && (!best || rule.length > best.rule.length))
+      best = { rule, level };
   }
   return best;
 }
 
-type Trust = { trusted: true; why: string } | { trusted: false; why: string; distrusted: boolean } | { unknown: string };
+type Trust =
+  { trusted: true; why: string } | { trusted: false; why: string; distrusted: boolean } | { unknown: string };
 
 /** Whether Gemini CLI treats the project as a trusted workspace, and why. */
 export function workspaceTrust(projectDir: string, env: NodeJS.ProcessEnv): Trust {
-  if (env['GEMINI_RESTRICTED_MODE'] === 'true') return { trusted: false, why: 'GEMINI_RESTRICTED_MODE=true is set', distrusted: true };
-  if (env['GEMINI_CLI_TRUST_WORKSPACE'] === 'false') return { trusted: false, why: 'GEMINI_CLI_TRUST_WORKSPACE=false is set', distrusted: true };
-  if (env['GEMINI_CLI_TRUST_WORKSPACE'] === 'true') return { trusted: true, why: 'GEMINI_CLI_TRUST_WORKSPACE=true is set' };
+  if (env['GEMINI_RESTRICTED_MODE'] === 'true')
+    return { trusted: false, why: 'GEMINI_RESTRICTED_MODE=true is set', distrusted: true };
+  if (env['GEMINI_CLI_TRUST_WORKSPACE'] === 'false')
+    return { trusted: false, why: 'GEMINI_CLI_TRUST_WORKSPACE=false is set', distrusted: true };
+  if (env['GEMINI_CLI_TRUST_WORKSPACE'] === 'true')
+    return { trusted: true, why: 'GEMINI_CLI_TRUST_WORKSPACE=true is set' };
   const settingsFile = join(geminiDir(env), 'settings.json');
   const settings = readJson(settingsFile);
   if ('value' in settings) {
     const security = settings.value['security'];
     const folderTrust = isObject(security) ? security['folderTrust'] : undefined;
-    if (isObject(folderTrust) && folderTrust['enabled'] === false) return { trusted: true, why: `folder trust is switched off in ${settingsFile}` };
+    if (isObject(folderTrust) && folderTrust['enabled'] === false)
+      return { trusted: true, why: `folder trust is switched off in ${settingsFile}` };
   }
   const file = trustedFoldersFile(env);
   const rules = readJson(file);
   if ('error' in rules) return { unknown: rules.error };
   const match = 'value' in rules ? folderTrustRule(rules.value, projectDir) : undefined;
   if (!match) return { trusted: false, why: `no rule of ${file} covers ${projectDir}`, distrusted: false };
-  if (match.level === 'DO_NOT_TRUST') return { trusted: false, why: `${file} marks ${match.rule} DO_NOT_TRUST`, distrusted: true };
-  if (match.level === 'TRUST_FOLDER' || match.level === 'TRUST_PARENT') return { trusted: true, why: `${file} marks ${match.rule} ${match.level}` };
+  if (match.level === 'DO_NOT_TRUST')
+    return { trusted: false, why: `${file} marks ${match.rule} DO_NOT_TRUST`, distrusted: true };
+  if (match.level === 'TRUST_FOLDER' || match.level === 'TRUST_PARENT')
+    return { trusted: true, why: `${file} marks ${match.rule} ${match.level}` };
   return { unknown: `${file} has the unknown trust level '${match.level}' for ${match.rule}` };
 }
 
@@ -80,16 +89,33 @@ function hooksSwitchedOff(settingsFile: string, commands: string[]): HookActivat
   if ('error' in read) return { name, status: 'unknown', detail: read.error };
   const config = 'value' in read ? read.value['hooksConfig'] : undefined;
   if (isObject(config) && config['enabled'] === false) {
-    return { name, status: 'fail', detail: `hooksConfig.enabled is false in ${settingsFile}: Gemini CLI runs no hook`, remedy: `set "hooksConfig": {"enabled": true} in ${settingsFile}` };
+    return {
+      name,
+      status: 'fail',
+      detail: `hooksConfig.enabled is false in ${settingsFile}: Gemini CLI runs no hook`,
+      remedy: `set "hooksConfig": {"enabled": true} in ${settingsFile}`,
+    };
   }
   const disabled = isObject(config) && Array.isArray(config['disabled']) ? config['disabled'] : [];
   const hit = disabled.find((entry) => entry === HOOK_NAME || commands.includes(entry as string));
-  if (hit !== undefined) return { name, status: 'fail', detail: `hooksConfig.disabled in ${settingsFile} lists '${String(hit)}'`, remedy: `remove '${String(hit)}' from hooksConfig.disabled in ${settingsFile}` };
+  if (hit !== undefined)
+    return {
+      name,
+      status: 'fail',
+      detail: `hooksConfig.disabled in ${settingsFile} lists '${String(hit)}'`,
+      remedy: `remove '${String(hit)}' from hooksConfig.disabled in ${settingsFile}`,
+    };
   return { name, status: 'ok', detail: `hooks are on in ${settingsFile}` };
 }
 
 /** The activation checks of the hook installed in `scope` (see HookInstaller.activation). */
-export function geminiActivation(projectDir: string, scope: string, settingsFile: string, commands: string[], env: NodeJS.ProcessEnv): HookActivationCheck[] {
+export function geminiActivation(
+  projectDir: string,
+  scope: string,
+  settingsFile: string,
+  commands: string[],
+  env: NodeJS.ProcessEnv,
+): HookActivationCheck[] {
   const checks: HookActivationCheck[] = [];
   const userSettings = join(geminiDir(env), 'settings.json');
   checks.push(hooksSwitchedOff(userSettings, commands));
@@ -98,7 +124,12 @@ export function geminiActivation(projectDir: string, scope: string, settingsFile
   const trustFile = trustedFoldersFile(env);
   const userScope = `agentgov init gemini-cli --scope user --project ${projectDir}`;
   if ('unknown' in trust) {
-    checks.push({ name: 'workspace trusted', status: 'unknown', detail: trust.unknown, remedy: `fix ${trustFile}; Gemini CLI refuses to start while it is invalid` });
+    checks.push({
+      name: 'workspace trusted',
+      status: 'unknown',
+      detail: trust.unknown,
+      remedy: `fix ${trustFile}; Gemini CLI refuses to start while it is invalid`,
+    });
   } else if (trust.trusted) {
     checks.push({ name: 'workspace trusted', status: 'ok', detail: trust.why });
   } else if (trust.distrusted) {

@@ -8,7 +8,8 @@ import { FRAMEWORK, parseRecording } from './recording.js';
 const INGESTION_MODE = 'tail';
 
 /** Session recordings: `session-*.jsonl` (and the legacy whole-file `session-*.json`), subagents' `<id>.jsonl` beside them. */
-const isRecording = (name: string): boolean => name.endsWith('.jsonl') || (name.startsWith('session-') && name.endsWith('.json'));
+const isRecording = (name: string): boolean =>
+  name.endsWith('.jsonl') || (name.startsWith('session-') && name.endsWith('.json'));
 
 /**
  * Gemini CLI: installed when its user directory exists; chat recordings live per project under
@@ -24,7 +25,9 @@ export const geminiCliAdapter: FrameworkAdapter = {
   },
   captureRoots: (env) => [join(geminiDir(env), 'tmp')],
   async listCaptures(env) {
-    return findCaptureFiles(join(geminiDir(env), 'tmp'), isRecording).filter((file) => file.split(sep).includes('chats'));
+    return findCaptureFiles(join(geminiDir(env), 'tmp'), isRecording).filter((file) =>
+      file.split(sep).includes('chats'),
+    );
   },
   mcpRegistrar: geminiMcpRegistrar,
   hookInstaller: geminiHookInstaller,

@@ -12,7 +12,8 @@ import { checkToolCallPayload, type GateHookFormat, type HookDecision } from '@a
 
 const FRAMEWORK = 'gemini-cli';
 /** Opens the reason of an ask rendered as a deny. */
-export const ASK_PREFIX = 'agentgov wants a person to approve this call, and a Gemini CLI hook cannot ask in every mode: run it yourself after review, or allow it in the agentgov policy.';
+export const ASK_PREFIX =
+  'agentgov wants a person to approve this call, and a Gemini CLI hook cannot ask in every mode: run it yourself after review, or allow it in the agentgov policy.';
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,
@@ -26,11 +27,20 @@ export const gateFormat: GateHookFormat = {
       const reason = verdict.decision === 'ask' ? `${ASK_PREFIX} ${message}` : message;
       return { stdout: `${JSON.stringify({ decision: 'deny', reason })}\n`, exitCode: 0 };
     }
-    if (assessment?.action === 'warn' || notes.length) return { stdout: `${JSON.stringify({ systemMessage: message })}\n`, exitCode: 0 };
+    if (assessment?.action === 'warn' || notes.length)
+      return { stdout: `${JSON.stringify({ systemMessage: message })}\n`, exitCode: 0 };
     return { stdout: '', exitCode: 0 };
   },
   probePayload(cwd) {
-    return { session_id: 'agentgov-probe', transcript_path: '', cwd, hook_event_name: 'BeforeTool', timestamp: new Date().toISOString(), tool_name: 'run_shell_command', tool_input: { command: 'rm -rf /' } };
+    return {
+      session_id: 'agentgov-probe',
+      transcript_path: '',
+      cwd,
+      hook_event_name: 'BeforeTool',
+      timestamp: new Date().toISOString(),
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'rm -rf /' },
+    };
   },
   readDecision(stdout, exitCode): HookDecision | undefined {
     if (exitCode === 2) return 'deny';

@@ -10,7 +10,12 @@ import { geminiSettingsFile } from './mcp-config.js';
 export const SCOPES = ['user', 'project'];
 
 function settingsFileOf(projectDir: string, scope: string, env: NodeJS.ProcessEnv): string {
-  if (!SCOPES.includes(scope)) throw new AgentgovError('E_INVALID_ARGUMENT', `unknown settings scope '${scope}'; gemini-cli has ${SCOPES.join(', ')}`, { scope });
+  if (!SCOPES.includes(scope))
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `unknown settings scope '${scope}'; gemini-cli has ${SCOPES.join(', ')}`,
+      { scope },
+    );
   return geminiSettingsFile(projectDir, scope, env);
 }
 

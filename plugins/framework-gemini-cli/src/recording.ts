@@ -9,7 +9,20 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { canonicalToolOf, clipResultContent, countSkip, isJsonObject, walkJsonLines, type CanonicalTool, type CaptureCompletion, type CaptureParseContext, type CaptureParseResult, type SkipCounts, type ToolCallEvent, type ToolCallResult } from '@agentgov/core';
+import {
+  canonicalToolOf,
+  clipResultContent,
+  countSkip,
+  isJsonObject,
+  walkJsonLines,
+  type CanonicalTool,
+  type CaptureCompletion,
+  type CaptureParseContext,
+  type CaptureParseResult,
+  type SkipCounts,
+  type ToolCallEvent,
+  type ToolCallResult,
+} from '@agentgov/core';
 
 export const FRAMEWORK = 'gemini-cli';
 
@@ -71,7 +84,9 @@ export function recordedSessionId(file: string): string | undefined {
     const newline = text.indexOf('\n');
     if (newline === -1) return undefined;
     const first: unknown = JSON.parse(text.slice(0, newline));
-    return isJsonObject(first) && typeof first['sessionId'] === 'string' && first['sessionId'] !== '' ? first['sessionId'] : undefined;
+    return isJsonObject(first) && typeof first['sessionId'] === 'string' && first['sessionId'] !== ''
+      ? first['sessionId']
+      : undefined;
   } catch {
     return undefined;
   } finally {
@@ -104,7 +119,8 @@ export function parseRecording(input: string, context: CaptureParseContext): Cap
 function readMetadata(metadata: Json, chunk: Chunk): void {
   chunk.state.sessionId = text(metadata['sessionId']) ?? chunk.state.sessionId;
   const directories = metadata['directories'];
-  if (!chunk.state.cwd && Array.isArray(directories) && typeof directories[0] === 'string') chunk.state.cwd = directories[0];
+  if (!chunk.state.cwd && Array.isArray(directories) && typeof directories[0] === 'string')
+    chunk.state.cwd = directories[0];
   if (Array.isArray(metadata['messages'])) for (const message of metadata['messages']) readMessageIn(message, chunk);
 }
 
@@ -162,7 +178,15 @@ function readToolCall(call: unknown, messageTimestamp: string, chunk: Chunk): vo
   const timestamp = text(call['timestamp']) ?? messageTimestamp;
   const status = text(call['status']);
   const result: ToolCallResult | undefined =
-    status && FINISHED.has(status) ? { content: clipResultContent(status === 'cancelled' && call['result'] == null ? 'cancelled' : resultText(call['result'])), is_error: status !== 'success', timestamp } : undefined;
+    status && FINISHED.has(status)
+      ? {
+          content: clipResultContent(
+            status === 'cancelled' && call['result'] == null ? 'cancelled' : resultText(call['result']),
+          ),
+          is_error: status !== 'success',
+          timestamp,
+        }
+      : undefined;
   const eventKey = eventId(session, id);
   const known = chunk.byId.get(eventKey);
   if (known) {

@@ -16,11 +16,18 @@ describe('gemini-cli adapter', () => {
     const home = makeTempDir();
     expect(await geminiCliAdapter.detect({ HOME: home })).to.equal(null);
     mkdirSync(join(home, '.gemini'));
-    expect(await geminiCliAdapter.detect({ HOME: home })).to.deep.equal({ name: 'gemini-cli', path: join(home, '.gemini'), adapter: 'gemini-cli', ingestion_mode: 'tail' });
+    expect(await geminiCliAdapter.detect({ HOME: home })).to.deep.equal({
+      name: 'gemini-cli',
+      path: join(home, '.gemini'),
+      adapter: 'gemini-cli',
+      ingestion_mode: 'tail',
+    });
     const custom = makeTempDir();
     expect(await geminiCliAdapter.detect({ HOME: home, GEMINI_CLI_HOME: custom })).to.equal(null);
     mkdirSync(join(custom, '.gemini'));
-    expect((await geminiCliAdapter.detect({ HOME: home, GEMINI_CLI_HOME: custom }))?.path).to.equal(join(custom, '.gemini'));
+    expect((await geminiCliAdapter.detect({ HOME: home, GEMINI_CLI_HOME: custom }))?.path).to.equal(
+      join(custom, '.gemini'),
+    );
   });
 
   it('lists chat recordings of every project (JSON lines and legacy whole files), nothing outside chats/', async () => {
@@ -64,7 +71,12 @@ describe('gemini-cli adapter', () => {
     const second = geminiCliAdapter.parse(text.slice(cut), { file: CAPTURE, state });
     expect(first.events.map((e) => e.id)).to.deep.equal([eventId(SESSION, 'run_shell_command-1763722800001-1')]);
     expect(first.events[0]?.result).to.equal(undefined);
-    expect(second.completions).to.deep.equal([{ event_id: eventId(SESSION, 'run_shell_command-1763722800001-1'), result: { content: 'total 4\n', is_error: false, timestamp: '2026-11-21T11:00:02.000Z' } }]);
+    expect(second.completions).to.deep.equal([
+      {
+        event_id: eventId(SESSION, 'run_shell_command-1763722800001-1'),
+        result: { content: 'total 4\n', is_error: false, timestamp: '2026-11-21T11:00:02.000Z' },
+      },
+    ]);
     expect(second.events).to.have.length(5);
   });
 
@@ -80,7 +92,9 @@ describe('gemini-cli adapter', () => {
   it('reads a legacy whole-file recording handed over as one line', () => {
     const line = `${JSON.stringify(JSON.parse(readFileSync(LEGACY, 'utf8')))}\n`;
     const parsed = geminiCliAdapter.parse(line, { file: LEGACY });
-    expect(parsed.events.map((e) => [e.tool_name, e.canonical_tool, e.cwd, e.session_id])).to.deep.equal([['write_file', 'write', '/work/legacy', '0a1b2c3d-0000-4000-8000-00000000abcd']]);
+    expect(parsed.events.map((e) => [e.tool_name, e.canonical_tool, e.cwd, e.session_id])).to.deep.equal([
+      ['write_file', 'write', '/work/legacy', '0a1b2c3d-0000-4000-8000-00000000abcd'],
+    ]);
     expect(parsed.skipped).to.deep.equal({});
   });
 });

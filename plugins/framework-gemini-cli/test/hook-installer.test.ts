@@ -22,12 +22,20 @@ describe('gemini-cli hook installer', () => {
     const { project, home, env } = setup();
     const first = await geminiHookInstaller.install(project, GATE, { env });
     expect(first).to.deep.equal({ changed: true, settingsFile: join(home, '.gemini/settings.json') });
-    expect(await geminiHookInstaller.installed(project, { env })).to.deep.equal({ settingsFile: join(home, '.gemini/settings.json'), commands: [GATE] });
+    expect(await geminiHookInstaller.installed(project, { env })).to.deep.equal({
+      settingsFile: join(home, '.gemini/settings.json'),
+      commands: [GATE],
+    });
     expect((await geminiHookInstaller.install(project, GATE, { env })).changed).to.equal(false);
     const custom = makeTempDir();
-    const result = await geminiHookInstaller.install(project, GATE, { scope: 'user', env: { HOME: home, GEMINI_CLI_HOME: custom } });
+    const result = await geminiHookInstaller.install(project, GATE, {
+      scope: 'user',
+      env: { HOME: home, GEMINI_CLI_HOME: custom },
+    });
     expect(result.settingsFile).to.equal(join(custom, '.gemini/settings.json'));
-    expect((await geminiHookInstaller.install(project, GATE, { scope: 'project', env })).settingsFile).to.equal(join(project, '.gemini/settings.json'));
+    expect((await geminiHookInstaller.install(project, GATE, { scope: 'project', env })).settingsFile).to.equal(
+      join(project, '.gemini/settings.json'),
+    );
     let error: unknown;
     try {
       await geminiHookInstaller.install(project, GATE, { scope: 'team', env });
@@ -45,13 +53,21 @@ describe('gemini-cli hook installer', () => {
     expect(loaded?.status).to.equal('fail');
     expect(loaded?.detail).to.include('--skip-trust');
     expect(loaded?.remedy).to.include(`"${project}": "TRUST_FOLDER"`).and.include('--scope user');
-    expect(await statusOf(project, 'project', { ...env, GEMINI_CLI_TRUST_WORKSPACE: 'true' })).to.deep.include({ 'workspace trusted': 'ok' });
+    expect(await statusOf(project, 'project', { ...env, GEMINI_CLI_TRUST_WORKSPACE: 'true' })).to.deep.include({
+      'workspace trusted': 'ok',
+    });
     mkdirSync(join(home, '.gemini'), { recursive: true });
-    writeFileSync(join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [join(project, 'sub', '..')]: 'TRUST_FOLDER' }));
+    writeFileSync(
+      join(home, '.gemini/trustedFolders.json'),
+      JSON.stringify({ [join(project, 'sub', '..')]: 'TRUST_FOLDER' }),
+    );
     expect(await statusOf(project, 'project', env)).to.deep.equal({ 'hooks enabled': 'ok', 'workspace trusted': 'ok' });
     // A longer rule wins, as in Gemini CLI: a distrusted project under a trusted parent runs no hook.
     const parent = join(project, '..');
-    writeFileSync(join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [parent]: 'TRUST_FOLDER', [project]: 'DO_NOT_TRUST' }));
+    writeFileSync(
+      join(home, '.gemini/trustedFolders.json'),
+      JSON.stringify({ [parent]: 'TRUST_FOLDER', [project]: 'DO_NOT_TRUST' }),
+    );
     expect(await statusOf(project, 'project', env)).to.deep.include({ 'workspace trusted': 'fail' });
     writeFileSync(join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [join(project, 'x')]: 'TRUST_PARENT' }));
     expect(await statusOf(project, 'project', env)).to.deep.include({ 'workspace trusted': 'ok' });
@@ -61,13 +77,23 @@ describe('gemini-cli hook installer', () => {
     const { project, home, env } = setup();
     await geminiHookInstaller.install(project, GATE, { env });
     expect(await statusOf(project, 'user', env)).to.deep.equal({ 'hooks enabled': 'ok', 'workspace trusted': 'ok' });
-    expect(await statusOf(project, 'user', { ...env, GEMINI_CLI_TRUST_WORKSPACE: 'false' })).to.deep.include({ 'workspace trusted': 'fail' });
+    expect(await statusOf(project, 'user', { ...env, GEMINI_CLI_TRUST_WORKSPACE: 'false' })).to.deep.include({
+      'workspace trusted': 'fail',
+    });
     const trustFile = join(makeTempDir(), 'trusted.json');
     writeFileSync(trustFile, '{ nope');
-    expect(await statusOf(project, 'user', { ...env, GEMINI_CLI_TRUSTED_FOLDERS_PATH: trustFile })).to.deep.include({ 'workspace trusted': 'unknown' });
+    expect(await statusOf(project, 'user', { ...env, GEMINI_CLI_TRUSTED_FOLDERS_PATH: trustFile })).to.deep.include({
+      'workspace trusted': 'unknown',
+    });
     mkdirSync(join(home, '.gemini'), { recursive: true });
-    writeFileSync(join(home, '.gemini/settings.json'), JSON.stringify({ hooksConfig: { disabled: ['agentgov'] }, hooks: {} }));
+    writeFileSync(
+      join(home, '.gemini/settings.json'),
+      JSON.stringify({ hooksConfig: { disabled: ['agentgov'] }, hooks: {} }),
+    );
     const checks = await geminiHookInstaller.activation!(project, { scope: 'user', env });
-    expect(checks.find((c) => c.name === 'hooks enabled')).to.deep.include({ status: 'fail', remedy: `remove 'agentgov' from hooksConfig.disabled in ${join(home, '.gemini/settings.json')}` });
+    expect(checks.find((c) => c.name === 'hooks enabled')).to.deep.include({
+      status: 'fail',
+      remedy: `remove 'agentgov' from hooksConfig.disabled in ${join(home, '.gemini/settings.json')}`,
+    });
   });
 });

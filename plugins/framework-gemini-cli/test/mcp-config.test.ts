@@ -12,13 +12,22 @@ describe('gemini-cli MCP registration', () => {
     const file = join(project, '.gemini/settings.json');
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify({ theme: 'dark', mcpServers: { docs: { command: 'docs-mcp', args: [] } } }));
-    expect(await geminiMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({ changed: true, configFile: file });
-    const written = JSON.parse(readFileSync(file, 'utf8')) as { theme: string; mcpServers: Record<string, { command: string; args: string[] }> };
+    expect(await geminiMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({
+      changed: true,
+      configFile: file,
+    });
+    const written = JSON.parse(readFileSync(file, 'utf8')) as {
+      theme: string;
+      mcpServers: Record<string, { command: string; args: string[] }>;
+    };
     expect(written.theme).to.equal('dark');
     expect(written.mcpServers['docs']).to.deep.equal({ command: 'docs-mcp', args: [] });
     expect(written.mcpServers['agentgov']).to.deep.include(SERVER);
     const text = readFileSync(file, 'utf8');
-    expect(await geminiMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({ changed: false, configFile: file });
+    expect(await geminiMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({
+      changed: false,
+      configFile: file,
+    });
     expect(readFileSync(file, 'utf8')).to.equal(text);
   });
 
@@ -26,7 +35,11 @@ describe('gemini-cli MCP registration', () => {
     const U = makeTempDir();
     const result = await geminiMcpRegistrar.register('/unused', SERVER, { scope: 'user', env: { GEMINI_CLI_HOME: U } });
     expect(result.configFile).to.equal(`${U}/.gemini/settings.json`);
-    expect((JSON.parse(readFileSync(result.configFile, 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers['agentgov']).to.deep.include(SERVER);
+    expect(
+      (JSON.parse(readFileSync(result.configFile, 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers[
+        'agentgov'
+      ],
+    ).to.deep.include(SERVER);
   });
 
   it('refuses a file that is not valid JSON, and leaves it untouched', async () => {

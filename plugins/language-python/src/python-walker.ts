@@ -1,12 +1,28 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
 import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
-import type { DefinitionKind, ExtractedDefinition, ExtractedFacts, ExtractedImport, ExtractedReference, ImportKind, ReferenceContext } from '@agentgov/core/contracts';
+import type {
+  DefinitionKind,
+  ExtractedDefinition,
+  ExtractedFacts,
+  ExtractedImport,
+  ExtractedReference,
+  ImportKind,
+  ReferenceContext,
+} from '@agentgov/core/contracts';
 import type Parser from 'tree-sitter';
 
 type SyntaxNode = Parser.SyntaxNode;
 
 /** Identifiers that declare a local (parameters, loop targets of comprehensions): not references. */
-const DECLARING_PARENTS = new Set(['parameters', 'default_parameter', 'typed_parameter', 'typed_default_parameter', 'lambda_parameters', 'list_splat_pattern', 'dictionary_splat_pattern']);
+const DECLARING_PARENTS = new Set([
+  'parameters',
+  'default_parameter',
+  'typed_parameter',
+  'typed_default_parameter',
+  'lambda_parameters',
+  'list_splat_pattern',
+  'dictionary_splat_pattern',
+]);
 /** Identifiers bound by these parents (in the given field, or any when null) are locals of the enclosing function. */
 const BINDING_FIELDS: Record<string, string | null> = {
   assignment: 'left',
@@ -20,9 +36,16 @@ const BINDING_FIELDS: Record<string, string | null> = {
   as_pattern_target: null,
 };
 /** Parents under which an identifier's field name decides what it is (bound, a keyword, called, an attribute). */
-const FIELD_PARENTS = new Set([...Object.keys(BINDING_FIELDS).filter((type) => BINDING_FIELDS[type] !== null), 'default_parameter', 'keyword_argument', 'call', 'attribute']);
+const FIELD_PARENTS = new Set([
+  ...Object.keys(BINDING_FIELDS).filter((type) => BINDING_FIELDS[type] !== null),
+  'default_parameter',
+  'keyword_argument',
+  'call',
+  'attribute',
+]);
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
-const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
+const CODE_TOKEN =
+  /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
 
 /**
  * Type names by type id (one grammar); '' for a node the walk need not step into: an anonymous
@@ -54,9 +77,15 @@ function docstringOf(body: SyntaxNode | null): string | null {
   if (!first || first.type !== 'expression_statement') return null;
   const literal = first.firstNamedChild;
   if (!literal || literal.type !== 'string') return null;
-  const content = literal.namedChildren.filter((child) => child.type === 'string_content').map((child) => child.text).join('');
+  const content = literal.namedChildren
+    .filter((child) => child.type === 'string_content')
+    .map((child) => child.text)
+    .join('');
   const lines = content.split('\n');
-  const indents = lines.slice(1).filter((line) => line.trim()).map((line) => line.length - line.trimStart().length);
+  const indents = lines
+    .slice(1)
+    .filter((line) => line.trim())
+    .map((line) => line.length - line.trimStart().length);
   const indent = indents.length > 0 ? Math.min(...indents) : 0;
   const text = [lines[0]!.trim(), ...lines.slice(1).map((line) => line.slice(indent).trimEnd())].join('\n').trim();
   return text.length > 0 ? text : null;
@@ -68,7 +97,11 @@ const TYPE_CHECKING_CONDITION = /^(?:[A-Za-z_]\w*\.)?TYPE_CHECKING$/;
 /** Whether `node` sits in the body of an `if TYPE_CHECKING:` (not its `else`). Walks native parents: call it only for imports. */
 function underTypeChecking(node: SyntaxNode): boolean {
   for (let child = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
-    if (parent.type !== 'if_statement' || !TYPE_CHECKING_CONDITION.test(parent.childForFieldName('condition')?.text ?? '')) continue;
+    if (
+      parent.type !== 'if_statement' ||
+      !TYPE_CHECKING_CONDITION.test(parent.childForFieldName('condition')?.text ?? '')
+    )
+      continue;
     const body = parent.childForFieldName('consequence');
     if (body && body.startIndex === child.startIndex && body.endIndex === child.endIndex) return true;
   }
@@ -106,7 +139,8 @@ class PythonWalker {
     let type = TYPE_NAMES[typeId];
     if (type === undefined) {
       const name = cursor.nodeType;
-      type = TYPE_NAMES[typeId] = cursor.nodeIsNamed && (RECORDED_LEAVES.has(name) || !childless!.has(name)) ? name : '';
+      type = TYPE_NAMES[typeId] =
+        cursor.nodeIsNamed && (RECORDED_LEAVES.has(name) || !childless!.has(name)) ? name : '';
     }
     if (type === '') return;
     if (type === 'identifier') {
@@ -143,7 +177,12 @@ class PythonWalker {
         this.#importFrom(cursor.currentNode);
         break;
     }
-    const depthKind = type === 'type' ? 'type' : type === 'import_statement' || type === 'import_from_statement' || type === 'future_import_statement' ? 'import' : null;
+    const depthKind =
+      type === 'type'
+        ? 'type'
+        : type === 'import_statement' || type === 'import_from_statement' || type === 'future_import_statement'
+          ? 'import'
+          : null;
     if (depthKind === 'type') this.#typeDepth++;
     else if (depthKind === 'import') this.#importDepth++;
     this.#frames.push(type, field, start);
@@ -188,7 +227,13 @@ class PythonWalker {
       bodyIdentifiers: [],
     };
     this.#definitions.push(def);
-    this.#scopes.push({ qualifiedName: def.qualifiedName, def, identifiers: new Set(), isClass, locals: isClass ? null : new Set() });
+    this.#scopes.push({
+      qualifiedName: def.qualifiedName,
+      def,
+      identifiers: new Set(),
+      isClass,
+      locals: isClass ? null : new Set(),
+    });
     return true;
   }
 
@@ -197,7 +242,11 @@ class PythonWalker {
     const left = node.childForFieldName('left');
     if (!left || left.type !== 'identifier') return;
     // `node` is the cursor's node, so the frames are its ancestors; `parent` is a native search from the root.
-    if (this.#scopes.length > 0 || this.#frames.up(1)?.type !== 'expression_statement' || this.#frames.up(2)?.type !== 'module') {
+    if (
+      this.#scopes.length > 0 ||
+      this.#frames.up(1)?.type !== 'expression_statement' ||
+      this.#frames.up(2)?.type !== 'module'
+    ) {
       if (this.#scope()?.isClass === false) this.#declaredNames.add(left.startIndex);
       return;
     }
@@ -244,12 +293,21 @@ class PythonWalker {
     else if (this.#typeDepth > 0) context = 'type';
     else if (parent.type === 'call' && field === 'function') context = 'call';
     else if (parent.type === 'attribute' && field === 'attribute') {
-      qualifier = this.#source.slice(parent.start, start).replace(/\.\s*$/, '').trim();
+      qualifier = this.#source
+        .slice(parent.start, start)
+        .replace(/\.\s*$/, '')
+        .trim();
       const grand = this.#frames.up(2);
       context = grand && grand.type === 'call' && parent.field === 'function' ? 'call' : 'member';
     }
     if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
-    this.#references.push({ name, context, span: tokenSpan(this.#lines.point(start), name.length), qualifier, enclosing: scope?.qualifiedName ?? null });
+    this.#references.push({
+      name,
+      context,
+      span: tokenSpan(this.#lines.point(start), name.length),
+      qualifier,
+      enclosing: scope?.qualifiedName ?? null,
+    });
   }
 
   /** Bound in an enclosing function (closures see their outer functions' locals; class bodies don't count). */
@@ -271,7 +329,13 @@ class PythonWalker {
       const lines = text.slice(0, offset).split('\n');
       const line = startPoint.row + lines.length;
       const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
-      this.#references.push({ name: token, context, span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length }, qualifier: null, enclosing: this.#scope()?.qualifiedName ?? null });
+      this.#references.push({
+        name: token,
+        context,
+        span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
+        qualifier: null,
+        enclosing: this.#scope()?.qualifiedName ?? null,
+      });
     }
   }
 
@@ -287,15 +351,27 @@ class PythonWalker {
     for (const child of node.namedChildren) {
       const dotted = child.type === 'aliased_import' ? child.childForFieldName('name') : child;
       if (!dotted || dotted.type !== 'dotted_name') continue;
-      const alias = child.type === 'aliased_import' ? child.childForFieldName('alias')?.text ?? null : null;
-      this.#imports.push({ specifier: dotted.text, kind, bindings: [{ imported: '*', local: alias ?? dotted.text }], star: false, line: node.startPosition.row + 1 });
+      const alias = child.type === 'aliased_import' ? (child.childForFieldName('alias')?.text ?? null) : null;
+      this.#imports.push({
+        specifier: dotted.text,
+        kind,
+        bindings: [{ imported: '*', local: alias ?? dotted.text }],
+        star: false,
+        line: node.startPosition.row + 1,
+      });
     }
   }
 
   #importFrom(node: SyntaxNode): void {
     const module = node.childForFieldName('module_name');
     if (!module) return;
-    const entry: ExtractedImport = { specifier: module.text.replace(/\s+/g, ''), kind: this.#importKind(node), bindings: [], star: false, line: node.startPosition.row + 1 };
+    const entry: ExtractedImport = {
+      specifier: module.text.replace(/\s+/g, ''),
+      kind: this.#importKind(node),
+      bindings: [],
+      star: false,
+      line: node.startPosition.row + 1,
+    };
     for (const child of node.namedChildren) {
       if (child.startIndex === module.startIndex) continue;
       if (child.type === 'wildcard_import') entry.star = true;

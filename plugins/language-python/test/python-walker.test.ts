@@ -16,7 +16,9 @@ describe('language-python', () => {
     const registries = createRegistries();
     plugin.apply(hooks, {} as never);
     hooks.languages.call(registries.languages);
-    expect(registries.languages.values().map((pack) => [pack.name, pack.extensions, pack.moduleSystem])).to.deep.equal([['python', ['.py', '.pyi'], 'python']]);
+    expect(registries.languages.values().map((pack) => [pack.name, pack.extensions, pack.moduleSystem])).to.deep.equal([
+      ['python', ['.py', '.pyi'], 'python'],
+    ]);
   });
 
   it('decorated methods, nested functions, private names, docstrings and signatures', () => {
@@ -43,7 +45,9 @@ class Cache:
 
 _registry = {}
 `);
-    expect(result.definitions.map((def) => [def.kind, def.qualifiedName, def.exported, def.span.startLine, def.signature])).to.deep.equal([
+    expect(
+      result.definitions.map((def) => [def.kind, def.qualifiedName, def.exported, def.span.startLine, def.signature]),
+    ).to.deep.equal([
       ['class', 'Cache', true, 6, 'class Cache'],
       ['method', 'Cache.size', true, 12, 'def size(self) -> int'],
       ['method', 'Cache._evict', false, 16, 'def _evict(self)'],
@@ -53,13 +57,24 @@ _registry = {}
     expect(result.definitions[0]!.docstring).to.equal('An LRU cache.\n\nSecond line.');
     expect(result.imports.map((entry) => [entry.specifier, entry.star, entry.bindings])).to.deep.equal([
       ['os.path', false, [{ imported: '*', local: 'osp' }]],
-      ['..util', false, [{ imported: 'read', local: 'read' }, { imported: 'write', local: 'w' }]],
+      [
+        '..util',
+        false,
+        [
+          { imported: 'read', local: 'read' },
+          { imported: 'write', local: 'w' },
+        ],
+      ],
       ['.', true, []],
     ]);
     // Parameters and locals (`self`, `entries`) are bound in their function: not references. The builtin stays
     // (the indexer drops names no definition has).
-    expect(result.references.filter((ref) => ref.context === 'value').map((ref) => ref.name)).to.deep.equal(['property']);
-    const calls = result.references.filter((ref) => ref.context === 'call').map((ref) => [ref.name, ref.qualifier, ref.enclosing]);
+    expect(result.references.filter((ref) => ref.context === 'value').map((ref) => ref.name)).to.deep.equal([
+      'property',
+    ]);
+    const calls = result.references
+      .filter((ref) => ref.context === 'call')
+      .map((ref) => [ref.name, ref.qualifier, ref.enclosing]);
     expect(calls).to.deep.equal([
       ['len', null, 'Cache.size'],
       ['pick', null, 'Cache._evict'],

@@ -37,11 +37,26 @@ const DECLARING_PARENTS = new Set([
   'continue_statement',
 ]);
 /** Parents under which an identifier's field name decides what it is (declared, called, a property, a key). */
-const FIELD_PARENTS = new Set(['variable_declarator', 'for_in_statement', 'arrow_function', 'call_expression', 'new_expression', 'member_expression', 'pair', 'import_specifier']);
+const FIELD_PARENTS = new Set([
+  'variable_declarator',
+  'for_in_statement',
+  'arrow_function',
+  'call_expression',
+  'new_expression',
+  'member_expression',
+  'pair',
+  'import_specifier',
+]);
 /** Frames whose field name and start offset later lookups need (qualifier slicing, import sources). */
 const FRAMED_TYPES = new Set(['member_expression', 'string', 'template_string']);
 /** Frames whose start offset later lookups need: qualifier slicing, `export default`, `const`. */
-const STARTED_TYPES = new Set([...FRAMED_TYPES, 'export_statement', 'lexical_declaration', 'variable_declaration', 'import_statement']);
+const STARTED_TYPES = new Set([
+  ...FRAMED_TYPES,
+  'export_statement',
+  'lexical_declaration',
+  'variable_declaration',
+  'import_statement',
+]);
 /** Wrappers a JSDoc comment sits above instead of the definition itself. */
 const DOC_WRAPPERS = new Set(['export_statement', 'lexical_declaration', 'variable_declaration']);
 const EXPORT_DEFAULT = /export\s+default\b/y;
@@ -99,7 +114,13 @@ interface GrammarKinds {
 const GRAMMAR_KINDS = new WeakMap<object, GrammarKinds>();
 
 function nodeKind(type: string, named: boolean, childless: Set<string>): NodeKind {
-  const kind: NodeKind = { type, role: INNER, framed: FRAMED_TYPES.has(type), started: STARTED_TYPES.has(type), special: SPECIAL_TYPES.has(type) };
+  const kind: NodeKind = {
+    type,
+    role: INNER,
+    framed: FRAMED_TYPES.has(type),
+    started: STARTED_TYPES.has(type),
+    special: SPECIAL_TYPES.has(type),
+  };
   if (IDENTIFIER_TYPES.has(type)) kind.role = IDENTIFIER;
   else if (type === 'comment') kind.role = COMMENT;
   else if (type === 'string_fragment') kind.role = STRING_FRAGMENT;
@@ -183,7 +204,12 @@ export class EcmascriptWalker {
     this.#grammar = grammar;
     const cursor = tree.walk();
     this.#visit(cursor);
-    return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: this.#localExports };
+    return {
+      definitions: this.#definitions,
+      references: this.#references,
+      imports: this.#imports,
+      localExports: this.#localExports,
+    };
   }
 
   #visit(cursor: Parser.TreeCursor): void {
@@ -191,7 +217,8 @@ export class EcmascriptWalker {
     const typeId = cursor.nodeTypeId;
     const { kinds } = this.#grammar;
     let kind = kinds[typeId];
-    if (kind === undefined) kind = kinds[typeId] = nodeKind(cursor.nodeType, cursor.nodeIsNamed, this.#grammar.childless);
+    if (kind === undefined)
+      kind = kinds[typeId] = nodeKind(cursor.nodeType, cursor.nodeIsNamed, this.#grammar.childless);
     switch (kind.role) {
       case LEAF:
         return;
@@ -208,38 +235,53 @@ export class EcmascriptWalker {
     const type = kind.type;
     // Each cursor getter crosses into native code: read field and offset only where they are used
     // (a member expression's field only matters under a call: `a.b()` is a call of `b`).
-    const field = kind.framed && (type !== 'member_expression' || this.#frames.up(1)?.type === 'call_expression') ? (cursor.currentFieldName ?? null) : null;
+    const field =
+      kind.framed && (type !== 'member_expression' || this.#frames.up(1)?.type === 'call_expression')
+        ? (cursor.currentFieldName ?? null)
+        : null;
     const start = kind.started ? cursor.startIndex : 0;
     let pushedScope = false;
     let frameType = type;
 
-    if (kind.special) switch (type) {
-      case 'import':
-        // `import('x')`: the keyword is the callee of a call expression.
-        if (this.#frames.up(1)?.type === 'call_expression') this.#maybeRequire(cursor.currentNode.parent!);
-        break;
-      case 'import_statement':
-        this.#import = { entry: { specifier: '', kind: 'import', bindings: [], star: false, line: this.#lines.point(start).row + 1 }, hasSource: false, specifier: null };
-        break;
-      case 'import_specifier':
-        if (this.#import) this.#import.specifier = { imported: '', local: null };
-        break;
-      case 'string':
-        if (this.#import) this.#importString(field, start, cursor.endIndex);
-        break;
-      case 'export_statement':
-        if (this.#exportStatement(cursor.currentNode)) frameType = 'export_from_statement';
-        break;
-      case 'assignment_expression':
-        if (this.#scopes.length === 0) pushedScope = this.#commonJsExport(cursor.currentNode);
-        break;
-      default:
-        pushedScope = this.#maybeDefinition(cursor, type);
-        if (!pushedScope && FUNCTION_VALUE_TYPES.has(type)) {
-          this.#scopes.push({ qualifiedName: '', def: null, identifiers: null, isClass: false, anonymous: true, locals: new Set() });
-          pushedScope = true;
-        }
-    }
+    if (kind.special)
+      switch (type) {
+        case 'import':
+          // `import('x')`: the keyword is the callee of a call expression.
+          if (this.#frames.up(1)?.type === 'call_expression') this.#maybeRequire(cursor.currentNode.parent!);
+          break;
+        case 'import_statement':
+          this.#import = {
+            entry: { specifier: '', kind: 'import', bindings: [], star: false, line: this.#lines.point(start).row + 1 },
+            hasSource: false,
+            specifier: null,
+          };
+          break;
+        case 'import_specifier':
+          if (this.#import) this.#import.specifier = { imported: '', local: null };
+          break;
+        case 'string':
+          if (this.#import) this.#importString(field, start, cursor.endIndex);
+          break;
+        case 'export_statement':
+          if (this.#exportStatement(cursor.currentNode)) frameType = 'export_from_statement';
+          break;
+        case 'assignment_expression':
+          if (this.#scopes.length === 0) pushedScope = this.#commonJsExport(cursor.currentNode);
+          break;
+        default:
+          pushedScope = this.#maybeDefinition(cursor, type);
+          if (!pushedScope && FUNCTION_VALUE_TYPES.has(type)) {
+            this.#scopes.push({
+              qualifiedName: '',
+              def: null,
+              identifiers: null,
+              isClass: false,
+              anonymous: true,
+              locals: new Set(),
+            });
+            pushedScope = true;
+          }
+      }
 
     this.#frames.push(frameType, field, start);
     if (cursor.gotoFirstChild()) {
@@ -300,7 +342,8 @@ export class EcmascriptWalker {
       case 'public_field_definition': {
         const node = cursor.currentNode;
         const value = node.childForFieldName('value');
-        if (this.#scope()?.isClass && value && FUNCTION_VALUE_TYPES.has(value.type)) return this.#define(node, 'method', false, value);
+        if (this.#scope()?.isClass && value && FUNCTION_VALUE_TYPES.has(value.type))
+          return this.#define(node, 'method', false, value);
         const name = node.childForFieldName('name');
         if (name) this.#declaredNames.add(name.startIndex);
         return false;
@@ -316,7 +359,14 @@ export class EcmascriptWalker {
         const name = cursor.currentNode.childForFieldName('name');
         if (!name || name.type === 'string') return false;
         this.#declaredNames.add(name.startIndex);
-        this.#scopes.push({ qualifiedName: this.#qualify(name.text), def: null, identifiers: null, isClass: false, anonymous: false, locals: null });
+        this.#scopes.push({
+          qualifiedName: this.#qualify(name.text),
+          def: null,
+          identifiers: null,
+          isClass: false,
+          anonymous: false,
+          locals: null,
+        });
         return true;
       }
       case 'variable_declarator':
@@ -333,7 +383,9 @@ export class EcmascriptWalker {
     // `node` is the cursor's node: its ancestors are the frames.
     const declaration = this.#frames.up(1);
     const container = this.#frames.up(2)?.type === 'export_statement' ? this.#frames.up(3) : this.#frames.up(2);
-    const moduleLevel = this.#atModuleLevel() && (container?.type === 'program' || (container?.type === 'statement_block' && this.#scope() !== undefined));
+    const moduleLevel =
+      this.#atModuleLevel() &&
+      (container?.type === 'program' || (container?.type === 'statement_block' && this.#scope() !== undefined));
     if (!moduleLevel) {
       this.#declaredNames.add(name.startIndex);
       this.#declareLocal(name.text);
@@ -346,18 +398,32 @@ export class EcmascriptWalker {
       this.#declaredNames.add(name.startIndex);
       return false;
     }
-    const declarationStart = declaration && STARTED_TYPES.has(declaration.type) ? declaration.start : (node.parent?.startIndex ?? -1);
-    let kind: DefinitionKind = declarationStart >= 0 && this.#source.startsWith('const', declarationStart) ? 'constant' : 'variable';
+    const declarationStart =
+      declaration && STARTED_TYPES.has(declaration.type) ? declaration.start : (node.parent?.startIndex ?? -1);
+    let kind: DefinitionKind =
+      declarationStart >= 0 && this.#source.startsWith('const', declarationStart) ? 'constant' : 'variable';
     if (value && FUNCTION_VALUE_TYPES.has(value.type)) kind = 'function';
     else if (value && value.type === 'class') kind = 'class';
-    return this.#define(node, kind, kind === 'class', value && (FUNCTION_VALUE_TYPES.has(value.type) || value.type === 'class') ? value : null);
+    return this.#define(
+      node,
+      kind,
+      kind === 'class',
+      value && (FUNCTION_VALUE_TYPES.has(value.type) || value.type === 'class') ? value : null,
+    );
   }
 
   /**
    * Records a definition for `node` and opens its scope. `head` is the node whose body ends the
    * signature. `atCursor`: `node` is the cursor's node, so its ancestors are the frames.
    */
-  #define(node: SyntaxNode, kind: DefinitionKind, isClass: boolean, head: SyntaxNode | null = null, explicitName: SyntaxNode | null = null, atCursor = true): boolean {
+  #define(
+    node: SyntaxNode,
+    kind: DefinitionKind,
+    isClass: boolean,
+    head: SyntaxNode | null = null,
+    explicitName: SyntaxNode | null = null,
+    atCursor = true,
+  ): boolean {
     const nameNode = explicitName ?? node.childForFieldName('name');
     if (!nameNode) return false;
     this.#declaredNames.add(nameNode.startIndex);
@@ -374,7 +440,12 @@ export class EcmascriptWalker {
       wrappers = 0;
       while (DOC_WRAPPERS.has(this.#frames.up(wrappers + 1)?.type ?? '')) wrappers++;
     } else {
-      const exportParent = node.parent?.type === 'export_statement' ? node.parent : node.parent?.parent?.type === 'export_statement' ? node.parent.parent : null;
+      const exportParent =
+        node.parent?.type === 'export_statement'
+          ? node.parent
+          : node.parent?.parent?.type === 'export_statement'
+            ? node.parent.parent
+            : null;
       if (exportParent) exportStart = exportParent.startIndex;
     }
     EXPORT_DEFAULT.lastIndex = Math.max(exportStart, 0);
@@ -394,7 +465,14 @@ export class EcmascriptWalker {
       bodyIdentifiers: [],
     };
     this.#definitions.push(def);
-    this.#scopes.push({ qualifiedName: def.qualifiedName, def, identifiers: new Set(), isClass, anonymous: false, locals: isClass ? null : new Set() });
+    this.#scopes.push({
+      qualifiedName: def.qualifiedName,
+      def,
+      identifiers: new Set(),
+      isClass,
+      anonymous: false,
+      locals: isClass ? null : new Set(),
+    });
     return true;
   }
 
@@ -412,7 +490,8 @@ export class EcmascriptWalker {
     if (!parent) return;
     const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
     if (this.#import) this.#importBinding(parent.type, field, name);
-    if (field === 'function' && name === 'require' && parent.type === 'call_expression') this.#maybeRequire(cursor.currentNode.parent!);
+    if (field === 'function' && name === 'require' && parent.type === 'call_expression')
+      this.#maybeRequire(cursor.currentNode.parent!);
     const declares =
       DECLARING_PARENTS.has(parent.type) ||
       type === 'shorthand_property_identifier_pattern' ||
@@ -424,19 +503,50 @@ export class EcmascriptWalker {
       return;
     }
     if (this.#declaredNames.has(start)) return;
-    if (parent.type === 'public_field_definition' || parent.type === 'property_signature' || parent.type === 'method_signature') return;
+    if (
+      parent.type === 'public_field_definition' ||
+      parent.type === 'property_signature' ||
+      parent.type === 'method_signature'
+    )
+      return;
     let context: ReferenceContext = 'value';
     let qualifier: string | null = null;
-    if (type === 'type_identifier' || parent.type === 'nested_type_identifier' || parent.type === 'generic_type' || parent.type === 'type_query') context = 'type';
-    else if (parent.type === 'import_specifier' || parent.type === 'import_clause' || parent.type === 'namespace_import' || parent.type === 'namespace_export' || (parent.type === 'export_specifier' && this.#inExportFrom())) context = 'import';
-    else if ((parent.type === 'call_expression' && field === 'function') || (parent.type === 'new_expression' && field === 'constructor')) context = 'call';
+    if (
+      type === 'type_identifier' ||
+      parent.type === 'nested_type_identifier' ||
+      parent.type === 'generic_type' ||
+      parent.type === 'type_query'
+    )
+      context = 'type';
+    else if (
+      parent.type === 'import_specifier' ||
+      parent.type === 'import_clause' ||
+      parent.type === 'namespace_import' ||
+      parent.type === 'namespace_export' ||
+      (parent.type === 'export_specifier' && this.#inExportFrom())
+    )
+      context = 'import';
+    else if (
+      (parent.type === 'call_expression' && field === 'function') ||
+      (parent.type === 'new_expression' && field === 'constructor')
+    )
+      context = 'call';
     else if (parent.type === 'member_expression' && field === 'property') {
-      qualifier = this.#source.slice(parent.start, start).replace(/\??\.\s*$/, '').trim();
+      qualifier = this.#source
+        .slice(parent.start, start)
+        .replace(/\??\.\s*$/, '')
+        .trim();
       const grand = this.#frames.up(2);
       context = grand && grand.type === 'call_expression' && parent.field === 'function' ? 'call' : 'member';
     } else if (parent.type === 'pair' && field === 'key') context = 'member';
     if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
-    this.#references.push({ name, context, span: tokenSpan(this.#lines.point(start), name.length), qualifier, enclosing: this.#enclosing() });
+    this.#references.push({
+      name,
+      context,
+      span: tokenSpan(this.#lines.point(start), name.length),
+      qualifier,
+      enclosing: this.#enclosing(),
+    });
   }
 
   /** Qualified name of the innermost enclosing definition. */
@@ -491,7 +601,8 @@ export class EcmascriptWalker {
     if (field === 'source' && parent === 'import_statement') {
       open.entry.specifier = unquote(this.#source.slice(start, end));
       open.hasSource = true;
-    } else if (field === 'name' && parent === 'import_specifier' && open.specifier) open.specifier.imported = this.#source.slice(start, end);
+    } else if (field === 'name' && parent === 'import_specifier' && open.specifier)
+      open.specifier.imported = this.#source.slice(start, end);
   }
 
   /** An identifier inside an import statement: the default, namespace or named binding it makes. */
@@ -523,7 +634,13 @@ export class EcmascriptWalker {
     const source = node.childForFieldName('source');
     const clause = node.namedChildren.find((child) => child.type === 'export_clause');
     if (source) {
-      const entry: ExtractedImport = { specifier: unquote(source.text), kind: 'reexport', bindings: [], star: false, line: node.startPosition.row + 1 };
+      const entry: ExtractedImport = {
+        specifier: unquote(source.text),
+        kind: 'reexport',
+        bindings: [],
+        star: false,
+        line: node.startPosition.row + 1,
+      };
       const namespace = node.namedChildren.find((child) => child.type === 'namespace_export');
       if (namespace) entry.bindings.push({ imported: '*', local: namespace.namedChildren[0]?.text ?? null });
       else if (!clause) entry.star = true;
@@ -555,7 +672,8 @@ export class EcmascriptWalker {
     const target = left.childForFieldName('object')?.text;
     const property = left.childForFieldName('property');
     if (!property) return false;
-    const kindOf = (value: SyntaxNode): DefinitionKind => (FUNCTION_VALUE_TYPES.has(value.type) ? 'function' : value.type === 'class' ? 'class' : 'variable');
+    const kindOf = (value: SyntaxNode): DefinitionKind =>
+      FUNCTION_VALUE_TYPES.has(value.type) ? 'function' : value.type === 'class' ? 'class' : 'variable';
     if ((target === 'exports' || target === 'module.exports') && property.type === 'property_identifier') {
       const kind = kindOf(right);
       return this.#define(node, kind, kind === 'class', kind === 'variable' ? null : right, property);
@@ -564,7 +682,8 @@ export class EcmascriptWalker {
     if (right.type === 'identifier') this.#localExports.push({ exported: 'default', local: right.text });
     else if (right.type === 'object') {
       for (const entry of right.namedChildren) {
-        if (entry.type === 'shorthand_property_identifier') this.#localExports.push({ exported: entry.text, local: entry.text });
+        if (entry.type === 'shorthand_property_identifier')
+          this.#localExports.push({ exported: entry.text, local: entry.text });
         else if (entry.type === 'pair' && entry.childForFieldName('value')?.type === 'identifier') {
           const key = entry.childForFieldName('key')?.text;
           if (key) this.#localExports.push({ exported: key, local: entry.childForFieldName('value')!.text });
@@ -584,13 +703,20 @@ export class EcmascriptWalker {
     if (!isRequire && callee?.type !== 'import') return;
     const argument = node.childForFieldName('arguments')?.namedChildren[0];
     if (!argument || argument.type !== 'string') return;
-    const entry: ExtractedImport = { specifier: unquote(argument.text), kind: isRequire ? 'require' : 'dynamic', bindings: [], star: false, line: node.startPosition.row + 1 };
+    const entry: ExtractedImport = {
+      specifier: unquote(argument.text),
+      kind: isRequire ? 'require' : 'dynamic',
+      bindings: [],
+      star: false,
+      line: node.startPosition.row + 1,
+    };
     const declarator = node.parent?.type === 'variable_declarator' ? node.parent : null;
     const target = declarator?.childForFieldName('name');
     if (target?.type === 'identifier') entry.bindings.push({ imported: '*', local: target.text });
     else if (target?.type === 'object_pattern') {
       for (const property of target.namedChildren) {
-        if (property.type === 'shorthand_property_identifier_pattern') entry.bindings.push({ imported: property.text, local: property.text });
+        if (property.type === 'shorthand_property_identifier_pattern')
+          entry.bindings.push({ imported: property.text, local: property.text });
         else if (property.type === 'pair_pattern') {
           const key = property.childForFieldName('key')?.text;
           const value = property.childForFieldName('value');

@@ -16,7 +16,21 @@ const workerModule = { url: import.meta.url, exportName: 'LANGUAGE_PACKS' };
 
 /** The three ECMAScript packs: one grammar each, one walker for all. */
 export const LANGUAGE_PACKS: readonly LanguagePack[] = Object.freeze([
-  { name: 'typescript', extensions: ['.ts', '.mts', '.cts'], grammar: TypeScript.typescript, moduleSystem: 'ecmascript', extract, workerModule },
+  {
+    name: 'typescript',
+    extensions: ['.ts', '.mts', '.cts'],
+    grammar: TypeScript.typescript,
+    moduleSystem: 'ecmascript',
+    extract,
+    workerModule,
+  },
   { name: 'tsx', extensions: ['.tsx'], grammar: TypeScript.tsx, moduleSystem: 'ecmascript', extract, workerModule },
-  { name: 'javascript', extensions: ['.js', '.mjs', '.cjs', '.jsx'], grammar: JavaScript, moduleSystem: 'ecmascript', extract, workerModule },
+  {
+    name: 'javascript',
+    extensions: ['.js', '.mjs', '.cjs', '.jsx'],
+    grammar: JavaScript,
+    moduleSystem: 'ecmascript',
+    extract,
+    workerModule,
+  },
 ]);

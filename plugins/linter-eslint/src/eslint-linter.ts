@@ -57,7 +57,14 @@ export function createEslintLinter(): Linter {
       if (!config) throw new Error(NO_CONFIG);
       const loaded = await loadEslint(root, config.format);
       mkdirSync(join(root, '.agentgov'), { recursive: true });
-      const eslint = new loaded.ESLint({ cwd: root, fix: request.fix, cache: true, cacheLocation: join(root, CACHE_FILE), cacheStrategy: 'content', errorOnUnmatchedPattern: false });
+      const eslint = new loaded.ESLint({
+        cwd: root,
+        fix: request.fix,
+        cache: true,
+        cacheLocation: join(root, CACHE_FILE),
+        cacheStrategy: 'content',
+        errorOnUnmatchedPattern: false,
+      });
       request.signal?.throwIfAborted();
       const patterns = request.files ? await notIgnored(eslint, root, request.files) : ['.'];
       const results = patterns.length ? await eslint.lintFiles(patterns) : [];

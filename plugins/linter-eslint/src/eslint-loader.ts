@@ -27,7 +27,11 @@ const OWN_REQUIRE = createRequire(import.meta.url);
 function resolveEslint(root: string): { entry: string; packageJson: string; own: boolean } {
   try {
     const projectRequire = createRequire(join(root, 'package.json'));
-    return { entry: projectRequire.resolve('eslint'), packageJson: projectRequire.resolve('eslint/package.json'), own: false };
+    return {
+      entry: projectRequire.resolve('eslint'),
+      packageJson: projectRequire.resolve('eslint/package.json'),
+      own: false,
+    };
   } catch {
     return { entry: OWN_REQUIRE.resolve('eslint'), packageJson: OWN_REQUIRE.resolve('eslint/package.json'), own: true };
   }

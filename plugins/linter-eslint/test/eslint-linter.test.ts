@@ -11,11 +11,16 @@ const FLAT_CONFIG = `export default [{
   rules: { 'prefer-const': 'error', 'no-undef': 'error', 'no-unused-vars': 'warn' },
 }];
 `;
-const SOURCE = "let total = 1;\nconsole.log(total + missing);\n";
+const SOURCE = 'let total = 1;\nconsole.log(total + missing);\n';
 
 function project(files: Record<string, string> = {}): string {
   const root = makeTempDir('eslint-project-');
-  writeTree(root, { 'eslint.config.mjs': FLAT_CONFIG, 'src/a.js': SOURCE, 'src/clean.js': 'export const one = 1;\n', ...files });
+  writeTree(root, {
+    'eslint.config.mjs': FLAT_CONFIG,
+    'src/a.js': SOURCE,
+    'src/clean.js': 'export const one = 1;\n',
+    ...files,
+  });
   return root;
 }
 
@@ -35,8 +40,24 @@ describe('linter-eslint', function () {
     const root = project();
     const result = await linter.lint(root, { fix: false });
     expect(result.problems).to.deep.equal([
-      { path: 'src/a.js', line: 1, column: 5, rule: 'prefer-const', severity: 'error', message: "'total' is never reassigned. Use 'const' instead.", fixable: true },
-      { path: 'src/a.js', line: 2, column: 21, rule: 'no-undef', severity: 'error', message: "'missing' is not defined.", fixable: false },
+      {
+        path: 'src/a.js',
+        line: 1,
+        column: 5,
+        rule: 'prefer-const',
+        severity: 'error',
+        message: "'total' is never reassigned. Use 'const' instead.",
+        fixable: true,
+      },
+      {
+        path: 'src/a.js',
+        line: 2,
+        column: 21,
+        rule: 'no-undef',
+        severity: 'error',
+        message: "'missing' is not defined.",
+        fixable: false,
+      },
     ]);
     expect(result.fixedFiles).to.deep.equal([]);
     expect(result.filesChecked).to.equal(3); // src/a.js, src/clean.js and eslint.config.mjs itself
@@ -49,11 +70,17 @@ describe('linter-eslint', function () {
     const result = await linter.lint(root, { fix: true });
     expect(result.fixedFiles).to.deep.equal(['src/a.js']);
     expect(readFileSync(join(root, 'src/a.js'), 'utf8')).to.equal(SOURCE.replace('let', 'const'));
-    expect(result.problems.map((p) => `${p.path}:${p.line}:${p.column} ${p.rule}`)).to.deep.equal(['src/a.js:2:21 no-undef']);
+    expect(result.problems.map((p) => `${p.path}:${p.line}:${p.column} ${p.rule}`)).to.deep.equal([
+      'src/a.js:2:21 no-undef',
+    ]);
   });
 
   it('lints only the named files when asked, skipping files the config ignores', async () => {
-    const root = project({ 'eslint.config.mjs': `export default [{ ignores: ['vendor/**'] }, ...(await import('./rules.mjs')).default];\n`, 'rules.mjs': FLAT_CONFIG, 'vendor/x.js': 'let v = undefinedThing;\n' });
+    const root = project({
+      'eslint.config.mjs': `export default [{ ignores: ['vendor/**'] }, ...(await import('./rules.mjs')).default];\n`,
+      'rules.mjs': FLAT_CONFIG,
+      'vendor/x.js': 'let v = undefinedThing;\n',
+    });
     const result = await linter.lint(root, { fix: false, files: ['src/clean.js', 'vendor/x.js'] });
     expect(result.filesChecked).to.equal(1);
     expect(result.problems).to.deep.equal([]);
@@ -77,10 +104,19 @@ describe('linter-eslint', function () {
 
   it('reads a legacy .eslintrc config with the legacy ESLint class', async () => {
     const root = makeTempDir('eslint-legacy-');
-    writeTree(root, { '.eslintrc.json': JSON.stringify({ root: true, parserOptions: { ecmaVersion: 2022, sourceType: 'module' }, rules: { 'no-var': 'error' } }), 'a.js': 'var x = 1;\nexport { x };\n' });
+    writeTree(root, {
+      '.eslintrc.json': JSON.stringify({
+        root: true,
+        parserOptions: { ecmaVersion: 2022, sourceType: 'module' },
+        rules: { 'no-var': 'error' },
+      }),
+      'a.js': 'var x = 1;\nexport { x };\n',
+    });
     const result = await linter.lint(root, { fix: false });
     expect(result.tool).to.contain('config .eslintrc.json');
-    expect(result.problems.map((p) => `${p.path}:${p.line}:${p.column} ${p.rule} ${p.fixable}`)).to.deep.equal(['a.js:1:1 no-var true']);
+    expect(result.problems.map((p) => `${p.path}:${p.line}:${p.column} ${p.rule} ${p.fixable}`)).to.deep.equal([
+      'a.js:1:1 no-var true',
+    ]);
   });
 
   it("uses the project's own eslint package when the project has one", async () => {
@@ -89,6 +125,8 @@ describe('linter-eslint', function () {
     mkdirSync(join(root, 'node_modules'), { recursive: true });
     symlinkSync(ours, join(root, 'node_modules', 'eslint'), 'dir');
     const applicability = await linter.applicability(root);
-    expect(applicability.applies && applicability.tool).to.match(/^eslint 9\.\d+\.\d+ \(project .*eslint\), config eslint\.config\.mjs$/);
+    expect(applicability.applies && applicability.tool).to.match(
+      /^eslint 9\.\d+\.\d+ \(project .*eslint\), config eslint\.config\.mjs$/,
+    );
   });
 });

@@ -8,7 +8,14 @@ const run = promisify(execFile);
 /** Virtual environments looked for in the repository, in order. */
 export const PROJECT_VENVS = ['.venv', 'venv', 'env'];
 /** Files that say a repository holds Python. */
-export const PYTHON_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'ruff.toml', '.ruff.toml', 'requirements.txt'];
+export const PYTHON_MARKERS = [
+  'pyproject.toml',
+  'setup.py',
+  'setup.cfg',
+  'ruff.toml',
+  '.ruff.toml',
+  'requirements.txt',
+];
 
 /** A ruff executable and where it was found. */
 export interface RuffBinary {
@@ -33,7 +40,10 @@ export function findRuff(root: string, env: NodeJS.ProcessEnv = process.env): Ru
 export async function hasPython(root: string): Promise<boolean> {
   if (PYTHON_MARKERS.some((f) => existsSync(join(root, f)))) return true;
   try {
-    const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', '*.py'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', '*.py'], {
+      cwd: root,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return stdout.trim().length > 0;
   } catch {
     return readdirSync(root).some((f) => f.endsWith('.py'));

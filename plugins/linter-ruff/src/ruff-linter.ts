@@ -62,19 +62,41 @@ export function createRuffLinter(options: { env?: NodeJS.ProcessEnv } = {}): Lin
   return {
     name: 'ruff',
     async applicability(root: string): Promise<LintApplicability> {
-      if (!(await hasPython(root))) return { applies: false, reason: 'no Python in the repository (no pyproject.toml, setup.py, setup.cfg, ruff.toml or .py files)' };
+      if (!(await hasPython(root)))
+        return {
+          applies: false,
+          reason: 'no Python in the repository (no pyproject.toml, setup.py, setup.cfg, ruff.toml or .py files)',
+        };
       const binary = locate(root);
-      if (!binary) return { applies: false, reason: `ruff is not installed: not in ${PROJECT_VENVS.map((v) => `${v}/bin`).join(', ')} of the repository nor on PATH (pip install ruff)` };
+      if (!binary)
+        return {
+          applies: false,
+          reason: `ruff is not installed: not in ${PROJECT_VENVS.map((v) => `${v}/bin`).join(', ')} of the repository nor on PATH (pip install ruff)`,
+        };
       return { applies: true, tool: `${await ruffVersion(binary)} (${binary.origin})` };
     },
     async lint(root: string, request: LintRequest): Promise<LintResult> {
       const binary = locate(root);
       if (!binary) throw new Error('ruff is not installed in the repository virtual environment nor on PATH');
       const targets = request.files ?? ['.'];
-      if (targets.length === 0) return { problems: [], fixedFiles: [], filesChecked: 0, tool: `${await ruffVersion(binary)} (${binary.origin})` };
+      if (targets.length === 0)
+        return {
+          problems: [],
+          fixedFiles: [],
+          filesChecked: 0,
+          tool: `${await ruffVersion(binary)} (${binary.origin})`,
+        };
       const base = ['check', '--cache-dir', CACHE_DIR, '--exit-zero'];
       const listed = await ruff(binary, root, [...base, '--show-files', ...targets], request.signal);
-      const check = async (fix: boolean) => JSON.parse(await ruff(binary, root, [...base, '--output-format', 'json', ...(fix ? ['--fix'] : []), ...targets], request.signal)) as RuffDiagnostic[];
+      const check = async (fix: boolean) =>
+        JSON.parse(
+          await ruff(
+            binary,
+            root,
+            [...base, '--output-format', 'json', ...(fix ? ['--fix'] : []), ...targets],
+            request.signal,
+          ),
+        ) as RuffDiagnostic[];
       let diagnostics = await check(false);
       const fixable = [...new Set(diagnostics.filter((d) => d.fix?.applicability === 'safe').map((d) => d.filename))];
       const fixedFiles: string[] = [];

@@ -28,11 +28,16 @@ describe('linter-ruff', function () {
     const noPython = makeTempDir('ruff-none-');
     writeTree(noPython, { 'index.js': 'module.exports = 1;\n' });
     const linter = createRuffLinter({ env: { PATH: bin } });
-    expect(await linter.applicability(noPython)).to.deep.equal({ applies: false, reason: 'no Python in the repository (no pyproject.toml, setup.py, setup.cfg, ruff.toml or .py files)' });
+    expect(await linter.applicability(noPython)).to.deep.equal({
+      applies: false,
+      reason: 'no Python in the repository (no pyproject.toml, setup.py, setup.cfg, ruff.toml or .py files)',
+    });
     const noRuff = makeTempDir('ruff-absent-');
     writeTree(noRuff, { 'pyproject.toml': PYPROJECT });
     const absent = await createRuffLinter({ env: { PATH: '/nonexistent' } }).applicability(noRuff);
-    expect(absent.applies === false && absent.reason).to.match(/^ruff is not installed: not in \.venv\/bin, venv\/bin, env\/bin of the repository nor on PATH/);
+    expect(absent.applies === false && absent.reason).to.match(
+      /^ruff is not installed: not in \.venv\/bin, venv\/bin, env\/bin of the repository nor on PATH/,
+    );
   });
 
   it("uses the project's own .venv ruff first, else the one on PATH", async () => {
@@ -49,8 +54,24 @@ describe('linter-ruff', function () {
     const root = project();
     const result = await createRuffLinter({ env: { PATH: '' } }).lint(root, { fix: false });
     expect(result.problems).to.deep.equal([
-      { path: 'pkg/app.py', line: 1, column: 8, rule: 'F401', severity: 'error', message: '`os` imported but unused', fixable: true },
-      { path: 'pkg/app.py', line: 6, column: 23, rule: 'F821', severity: 'error', message: 'Undefined name `missing`', fixable: false },
+      {
+        path: 'pkg/app.py',
+        line: 1,
+        column: 8,
+        rule: 'F401',
+        severity: 'error',
+        message: '`os` imported but unused',
+        fixable: true,
+      },
+      {
+        path: 'pkg/app.py',
+        line: 6,
+        column: 23,
+        rule: 'F821',
+        severity: 'error',
+        message: 'Undefined name `missing`',
+        fixable: false,
+      },
     ]);
     expect(result.fixedFiles).to.deep.equal([]);
     expect(result.filesChecked).to.equal(3); // the two modules and pyproject.toml, which ruff checks too
@@ -64,12 +85,17 @@ describe('linter-ruff', function () {
     const result = await createRuffLinter({ env: { PATH: '' } }).lint(root, { fix: true });
     expect(result.fixedFiles).to.deep.equal(['pkg/app.py']);
     expect(readFileSync(join(root, 'pkg/app.py'), 'utf8')).to.equal(SOURCE.replace('import os\n', ''));
-    expect(result.problems.map((p) => `${p.path}:${p.line}:${p.column} ${p.rule}`)).to.deep.equal(['pkg/app.py:5:23 F821']);
+    expect(result.problems.map((p) => `${p.path}:${p.line}:${p.column} ${p.rule}`)).to.deep.equal([
+      'pkg/app.py:5:23 F821',
+    ]);
   });
 
   it('lints only the named files, and reports a file that does not parse as parse-error', async () => {
     const root = project({ 'pkg/broken.py': 'def g(:\n' });
-    const result = await createRuffLinter({ env: { PATH: '' } }).lint(root, { fix: false, files: ['pkg/broken.py', 'pkg/clean.py'] });
+    const result = await createRuffLinter({ env: { PATH: '' } }).lint(root, {
+      fix: false,
+      files: ['pkg/broken.py', 'pkg/clean.py'],
+    });
     expect(result.filesChecked).to.equal(2);
     expect(result.problems.map((p) => p.rule)).to.include('parse-error');
     expect(result.problems.every((p) => p.path === 'pkg/broken.py')).to.equal(true);

@@ -12,7 +12,15 @@ export interface GraphOptions {
 }
 
 /** How much one hop along each relation passes on; callers/callees carry most. */
-export const RELATION_WEIGHT: Record<GraphRelation, number> = { callee: 1, caller: 0.8, parent: 0.6, child: 0.5, importer: 0.4, imported: 0.4, sibling: 0.3 };
+export const RELATION_WEIGHT: Record<GraphRelation, number> = {
+  callee: 1,
+  caller: 0.8,
+  parent: 0.6,
+  child: 0.5,
+  importer: 0.4,
+  imported: 0.4,
+  sibling: 0.3,
+};
 
 /**
  * Expansion over the reference, import and containment graphs. It starts only from candidates
@@ -34,11 +42,15 @@ export function createGraphRetriever(options: GraphOptions): Retriever {
           v.explicit ||= Boolean(c.explicit);
           votes.set(c.def_uid, v);
         }
-        for (const c of candidates.values()) if (c.explicit) votes.set(c.def_uid, { signals: votes.get(c.def_uid)?.signals ?? 1, explicit: true });
+        for (const c of candidates.values())
+          if (c.explicit) votes.set(c.def_uid, { signals: votes.get(c.def_uid)?.signals ?? 1, explicit: true });
       }
       const starts = [...votes.entries()]
         .filter(([, v]) => v.explicit || v.signals >= 2)
-        .sort((a, b) => Number(b[1].explicit) - Number(a[1].explicit) || b[1].signals - a[1].signals || a[0].localeCompare(b[0]))
+        .sort(
+          (a, b) =>
+            Number(b[1].explicit) - Number(a[1].explicit) || b[1].signals - a[1].signals || a[0].localeCompare(b[0]),
+        )
         .slice(0, options.maxStarts);
       const startSet = new Set(starts.map(([uid]) => uid));
       const reached = new Map<string, { score: number; why: string }>();
@@ -53,7 +65,11 @@ export function createGraphRetriever(options: GraphOptions): Retriever {
           else reached.set(def_uid, { score: gain, why: `${relation} of ${uid}` });
         }
       }
-      const out: RetrieverCandidate[] = [...reached.entries()].map(([def_uid, r]) => ({ def_uid, score: r.score, why: r.why }));
+      const out: RetrieverCandidate[] = [...reached.entries()].map(([def_uid, r]) => ({
+        def_uid,
+        score: r.score,
+        why: r.why,
+      }));
       out.sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
       return out.slice(0, options.limit);
     },
@@ -89,7 +105,9 @@ export function createHubRetriever(options: HubOptions): Retriever {
       const strength = new Map<string, number>();
       for (const candidates of prior.values()) {
         const best = new Map<string, number>();
-        const ordered = [...candidates.values()].sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
+        const ordered = [...candidates.values()].sort(
+          (a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid),
+        );
         for (const c of ordered) {
           const path = index.definition(c.def_uid)?.path;
           if (path === undefined || best.has(path)) continue;
@@ -117,7 +135,11 @@ export function createHubRetriever(options: HubOptions): Retriever {
         const def = index.definitionsIn(path)[0];
         if (!def) continue;
         const role = CATALOG_FILE.test(path) ? 'error catalog used by' : 're-exports';
-        out.push({ def_uid: def.def_uid, score: hub.score, why: `${role} ${hub.via.slice(0, 3).join(', ')}${hub.via.length > 3 ? ` +${hub.via.length - 3}` : ''}` });
+        out.push({
+          def_uid: def.def_uid,
+          score: hub.score,
+          why: `${role} ${hub.via.slice(0, 3).join(', ')}${hub.via.length > 3 ? ` +${hub.via.length - 3}` : ''}`,
+        });
       }
       out.sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
       return out.slice(0, options.limit);
@@ -139,7 +161,11 @@ export default definePlugin<GraphOptions & HubOptions>({
     additionalProperties: false,
   },
   apply(hooks, { options }) {
-    const retriever = createGraphRetriever({ maxStarts: options.maxStarts ?? 20, limit: options.limit ?? 100, signalDepth: options.signalDepth ?? 20 });
+    const retriever = createGraphRetriever({
+      maxStarts: options.maxStarts ?? 20,
+      limit: options.limit ?? 100,
+      signalDepth: options.signalDepth ?? 20,
+    });
     const hub = createHubRetriever({ depth: options.depth ?? 10, limit: 3, minScore: options.minScore ?? 1 });
     hooks.retrievers.tap(NAME, (registry) => {
       registry.add(retriever);

@@ -4,7 +4,8 @@ import type { RetrievalQuery, RetrieverCandidate } from '@agentgov/core';
 import { createGraphRetriever } from '../src/index.js';
 
 const q: RetrievalQuery = { task: '', terms: [], identifiers: [], paths: [], quoted: [], seeds: [], pins: [] };
-const prior = (entries: Record<string, RetrieverCandidate[]>) => new Map(Object.entries(entries).map(([n, cs]) => [n, new Map(cs.map((c) => [c.def_uid, c]))]));
+const prior = (entries: Record<string, RetrieverCandidate[]>) =>
+  new Map(Object.entries(entries).map(([n, cs]) => [n, new Map(cs.map((c) => [c.def_uid, c]))]));
 
 describe('retriever-graph', () => {
   const defs = ['a', 'b', 'c', 'hubCaller', 'x'].map((n) => fixtureDef('f.ts', n, 1, 2));
@@ -24,7 +25,13 @@ describe('retriever-graph', () => {
   it('expands only from candidates with two signals or an explicit mention', async () => {
     const out = await retriever.retrieve(q, {
       index,
-      prior: prior({ lexical: [{ def_uid: uid('a'), score: 1 }, { def_uid: uid('x'), score: 0.9 }], term: [{ def_uid: uid('a'), score: 1 }] }),
+      prior: prior({
+        lexical: [
+          { def_uid: uid('a'), score: 1 },
+          { def_uid: uid('x'), score: 0.9 },
+        ],
+        term: [{ def_uid: uid('a'), score: 1 }],
+      }),
     });
     const reached = out.map((c) => c.def_uid);
     expect(reached).to.include.members([uid('b'), uid('hubCaller')]);
@@ -32,7 +39,10 @@ describe('retriever-graph', () => {
   });
 
   it('uses PageRank as a prior and starts from an explicit mention alone', async () => {
-    const out = await retriever.retrieve(q, { index, prior: prior({ symbol: [{ def_uid: uid('a'), score: 1, explicit: true }] }) });
+    const out = await retriever.retrieve(q, {
+      index,
+      prior: prior({ symbol: [{ def_uid: uid('a'), score: 1, explicit: true }] }),
+    });
     expect(out[0]?.def_uid).to.equal(uid('hubCaller'));
   });
 

@@ -19,6 +19,17 @@ export function codeText(text: string, cache: Map<string, string> = new Map()): 
 }
 
 /** The columns of one definition's document, in the order of the `defs` FTS5 table. */
-export function definitionDocument(def: RetrievalDefinition, body: string, cache?: Map<string, string>): [string, string, string, string, string, string] {
-  return [codeText(def.name, cache), codeText(def.qualified_name, cache), codeText(def.signature ?? '', cache), def.docstring ?? '', codeText(body, cache), codeText(def.path, cache)];
+export function definitionDocument(
+  def: RetrievalDefinition,
+  body: string,
+  cache?: Map<string, string>,
+): [string, string, string, string, string, string] {
+  return [
+    codeText(def.name, cache),
+    codeText(def.qualified_name, cache),
+    codeText(def.signature ?? '', cache),
+    def.docstring ?? '',
+    codeText(body, cache),
+    codeText(def.path, cache),
+  ];
 }

@@ -1,4 +1,12 @@
-import { definePlugin, identifierWords, type RetrievalDefinition, type RetrievalIndex, type RetrievalQuery, type Retriever, type RetrieverCandidate } from '@agentgov/core';
+import {
+  definePlugin,
+  identifierWords,
+  type RetrievalDefinition,
+  type RetrievalIndex,
+  type RetrievalQuery,
+  type Retriever,
+  type RetrieverCandidate,
+} from '@agentgov/core';
 import { LexicalStore } from './lexical-store.js';
 
 export const NAME = 'retriever-lexical';
@@ -27,7 +35,11 @@ function storeFor(index: RetrievalIndex): LexicalStore {
 
 /** The words a lexical query searches: terms first, then the split words of identifiers and paths. */
 export function queryWords(query: RetrievalQuery, max: number): string[] {
-  const words = [...query.terms.flatMap((t) => identifierWords(t)), ...query.identifiers.flatMap((i) => identifierWords(i)), ...query.quoted.flatMap((q) => identifierWords(q))];
+  const words = [
+    ...query.terms.flatMap((t) => identifierWords(t)),
+    ...query.identifiers.flatMap((i) => identifierWords(i)),
+    ...query.quoted.flatMap((q) => identifierWords(q)),
+  ];
   return [...new Set(words.filter((w) => w.length >= 2))].slice(0, max);
 }
 
@@ -55,12 +67,21 @@ export function createLexicalRetriever(options: LexicalOptions): Retriever {
         if (!def) continue;
         represented.add(def.path);
         const fromFile = fileScore.get(def.path) ?? 0;
-        out.set(hit.def_uid, { def_uid: hit.def_uid, score: hit.score / bestDef + options.fileWeight * fromFile, why: fromFile > 0 ? 'definition+file' : 'definition' });
+        out.set(hit.def_uid, {
+          def_uid: hit.def_uid,
+          score: hit.score / bestDef + options.fileWeight * fromFile,
+          why: fromFile > 0 ? 'definition+file' : 'definition',
+        });
       }
       for (const hit of fileHits) {
         if (represented.has(hit.path)) continue;
         const largest = largestDefinition(index.definitionsIn(hit.path));
-        if (largest) out.set(largest.def_uid, { def_uid: largest.def_uid, score: options.fileWeight * (fileScore.get(hit.path) ?? 0), why: 'file' });
+        if (largest)
+          out.set(largest.def_uid, {
+            def_uid: largest.def_uid,
+            score: options.fileWeight * (fileScore.get(hit.path) ?? 0),
+            why: 'file',
+          });
       }
       return [...out.values()];
     },
@@ -117,7 +138,12 @@ export default definePlugin<LexicalOptions>({
     additionalProperties: false,
   },
   apply(hooks, { options }) {
-    const resolved = { limit: options.limit ?? 200, fileLimit: options.fileLimit ?? 40, fileWeight: options.fileWeight ?? 1, maxWords: options.maxWords ?? 64 };
+    const resolved = {
+      limit: options.limit ?? 200,
+      fileLimit: options.fileLimit ?? 40,
+      fileWeight: options.fileWeight ?? 1,
+      maxWords: options.maxWords ?? 64,
+    };
     hooks.retrievers.tap(NAME, (registry) => {
       registry.add(createLexicalRetriever(resolved));
       registry.add(createLexicalFileRetriever(resolved));

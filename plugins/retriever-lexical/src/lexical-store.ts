@@ -24,7 +24,9 @@ export class LexicalStore {
       CREATE VIRTUAL TABLE defs USING fts5(name, qualified, signature, docstring, body, path, tokenize = 'porter unicode61');
       CREATE VIRTUAL TABLE files USING fts5(path, content, tokenize = 'porter unicode61');
     `);
-    const insertDef = this.#db.prepare('INSERT INTO defs(rowid, name, qualified, signature, docstring, body, path) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insertDef = this.#db.prepare(
+      'INSERT INTO defs(rowid, name, qualified, signature, docstring, body, path) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     const insertFile = this.#db.prepare('INSERT INTO files(rowid, path, content) VALUES (?, ?, ?)');
     const lines = new Map<string, string[]>();
     // Identifiers repeat across a repository: split each distinct one once.
@@ -47,8 +49,12 @@ export class LexicalStore {
         });
       }
     })();
-    this.#searchDefs = this.#db.prepare(`SELECT rowid, -bm25(defs, ${DEF_WEIGHTS.join(', ')}) AS score FROM defs WHERE defs MATCH ? ORDER BY score DESC LIMIT ?`);
-    this.#searchFiles = this.#db.prepare(`SELECT rowid, -bm25(files, ${FILE_WEIGHTS.join(', ')}) AS score FROM files WHERE files MATCH ? ORDER BY score DESC LIMIT ?`);
+    this.#searchDefs = this.#db.prepare(
+      `SELECT rowid, -bm25(defs, ${DEF_WEIGHTS.join(', ')}) AS score FROM defs WHERE defs MATCH ? ORDER BY score DESC LIMIT ?`,
+    );
+    this.#searchFiles = this.#db.prepare(
+      `SELECT rowid, -bm25(files, ${FILE_WEIGHTS.join(', ')}) AS score FROM files WHERE files MATCH ? ORDER BY score DESC LIMIT ?`,
+    );
   }
 
   #lastDefs: { key: string; hits: { def_uid: string; score: number }[] } | undefined;
@@ -65,13 +71,19 @@ export class LexicalStore {
   }
 
   #searchDefinitions(match: string, limit: number): { def_uid: string; score: number }[] {
-    return (this.#searchDefs.all(match, limit) as { rowid: number; score: number }[]).map((row) => ({ def_uid: this.#defUids[row.rowid - 1] as string, score: row.score }));
+    return (this.#searchDefs.all(match, limit) as { rowid: number; score: number }[]).map((row) => ({
+      def_uid: this.#defUids[row.rowid - 1] as string,
+      score: row.score,
+    }));
   }
 
   searchFiles(words: string[], limit: number): { path: string; score: number }[] {
     const match = matchExpression(words);
     if (!match) return [];
-    return (this.#searchFiles.all(match, limit) as { rowid: number; score: number }[]).map((row) => ({ path: this.#paths[row.rowid - 1] as string, score: row.score }));
+    return (this.#searchFiles.all(match, limit) as { rowid: number; score: number }[]).map((row) => ({
+      path: this.#paths[row.rowid - 1] as string,
+      score: row.score,
+    }));
   }
 
   close(): void {
@@ -88,7 +100,8 @@ export function ownBodies(lines: string[], defs: RetrievalDefinition[]): string[
   const order = defs.map((d, i) => i).sort((a, b) => spanOf(defs[b]) - spanOf(defs[a]));
   for (const i of order) {
     const def = defs[i] as RetrievalDefinition;
-    for (let line = Math.max(1, def.start_line); line <= Math.min(lines.length, def.end_line); line += 1) owner[line - 1] = i;
+    for (let line = Math.max(1, def.start_line); line <= Math.min(lines.length, def.end_line); line += 1)
+      owner[line - 1] = i;
   }
   const bodies: string[][] = defs.map(() => []);
   owner.forEach((i, line) => {

@@ -11,8 +11,11 @@ function query(terms: string[], identifiers: string[] = []): RetrievalQuery {
 describe('retriever-lexical', () => {
   const texts = {
     'src/http/headers.ts': 'export function parseHeaders(raw) {\n  return raw.split("\\r\\n");\n}\n',
-    'src/cache/store.ts': 'export function evictEntries(store) {\n  store.clear();\n}\nexport function readEntry(k) {\n  return k;\n}\n',
-    'src/big/module.ts': '// timeout handling for retries\nconst retryTimeout = 5;\nexport function tiny() {}\n' + 'export function retryLater() {\n  return retryTimeout;\n}\n',
+    'src/cache/store.ts':
+      'export function evictEntries(store) {\n  store.clear();\n}\nexport function readEntry(k) {\n  return k;\n}\n',
+    'src/big/module.ts':
+      '// timeout handling for retries\nconst retryTimeout = 5;\nexport function tiny() {}\n' +
+      'export function retryLater() {\n  return retryTimeout;\n}\n',
   };
   const defs = [
     fixtureDef('src/http/headers.ts', 'parseHeaders', 1, 3),
@@ -59,7 +62,12 @@ describe('retriever-lexical: whole-file view', () => {
       'b.ts': 'export function cookieJar() {\n  return 2;\n}\nexport function other() {\n  return 3;\n}\n',
       'c.ts': 'export function unrelated() {\n  return 4;\n}\n',
     };
-    const index = new MemoryRetrievalIndex(texts, [fixtureDef('a.ts', 'one', 1, 3), fixtureDef('b.ts', 'cookieJar', 1, 3), fixtureDef('b.ts', 'other', 4, 6), fixtureDef('c.ts', 'unrelated', 1, 3)]);
+    const index = new MemoryRetrievalIndex(texts, [
+      fixtureDef('a.ts', 'one', 1, 3),
+      fixtureDef('b.ts', 'cookieJar', 1, 3),
+      fixtureDef('b.ts', 'other', 4, 6),
+      fixtureDef('c.ts', 'unrelated', 1, 3),
+    ]);
     const retriever = createLexicalFileRetriever({ limit: 50, fileLimit: 10, fileWeight: 1, maxWords: 64 });
     const out = await retriever.retrieve(query(['cookie', 'expiry']), { index });
     expect(out.map((c) => c.def_uid)).to.deep.equal(['a.ts#one', 'b.ts#cookieJar']);

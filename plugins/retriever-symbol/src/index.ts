@@ -1,4 +1,10 @@
-import { definePlugin, type RetrievalDefinition, type RetrievalIndex, type Retriever, type RetrieverCandidate } from '@agentgov/core';
+import {
+  definePlugin,
+  type RetrievalDefinition,
+  type RetrievalIndex,
+  type Retriever,
+  type RetrieverCandidate,
+} from '@agentgov/core';
 
 export const NAME = 'retriever-symbol';
 
@@ -14,7 +20,12 @@ export function resolveSymbol(symbol: string, index: RetrievalIndex): RetrievalD
   if (!last) return [];
   const named = index.definitionsNamed(last);
   if (parts.length === 1) return named;
-  const qualified = named.filter((d) => d.qualified_name === symbol || d.qualified_name.endsWith(`.${symbol}`) || d.qualified_name.endsWith(`.${parts.slice(-2).join('.')}`));
+  const qualified = named.filter(
+    (d) =>
+      d.qualified_name === symbol ||
+      d.qualified_name.endsWith(`.${symbol}`) ||
+      d.qualified_name.endsWith(`.${parts.slice(-2).join('.')}`),
+  );
   return qualified.length > 0 ? qualified : named;
 }
 
@@ -44,12 +55,20 @@ export function createSymbolRetriever(options: SymbolOptions): Retriever {
         out.set(def.def_uid, { def_uid: def.def_uid, score, why, explicit: explicit || Boolean(existing?.explicit) });
       };
       for (const seed of query.seeds) for (const def of resolveSymbol(seed, index)) add(def, 1, `seed ${seed}`, true);
-      for (const pin of query.pins) for (const file of resolvePath(pin, index)) for (const def of index.definitionsIn(file)) add(def, 1, `pin ${pin}`, true);
+      for (const pin of query.pins)
+        for (const file of resolvePath(pin, index))
+          for (const def of index.definitionsIn(file)) add(def, 1, `pin ${pin}`, true);
       for (const path of query.paths) {
         for (const file of resolvePath(path, index)) {
           const defs = index.definitionsIn(file);
           const top = defs.filter((d) => !d.qualified_name.includes('.'));
-          for (const def of defs) add(def, top.includes(def) ? 0.8 : 0.5, `path ${path}`, top.includes(def) && top.length <= options.maxExplicitMatches);
+          for (const def of defs)
+            add(
+              def,
+              top.includes(def) ? 0.8 : 0.5,
+              `path ${path}`,
+              top.includes(def) && top.length <= options.maxExplicitMatches,
+            );
         }
       }
       for (const identifier of query.identifiers) {
@@ -65,7 +84,11 @@ export function createSymbolRetriever(options: SymbolOptions): Retriever {
 
 export default definePlugin<SymbolOptions>({
   name: NAME,
-  optionsSchema: { type: 'object', properties: { maxExplicitMatches: { type: 'integer', minimum: 1, default: 5 } }, additionalProperties: false },
+  optionsSchema: {
+    type: 'object',
+    properties: { maxExplicitMatches: { type: 'integer', minimum: 1, default: 5 } },
+    additionalProperties: false,
+  },
   apply(hooks, { options }) {
     const retriever = createSymbolRetriever({ maxExplicitMatches: options.maxExplicitMatches ?? 5 });
     hooks.retrievers.tap(NAME, (registry) => registry.add(retriever));

@@ -15,7 +15,8 @@ describe('retriever-symbol', () => {
   ];
   const index = new MemoryRetrievalIndex({ 'src/app.ts': '', 'src/router/index.ts': '' }, defs);
   const retriever = createSymbolRetriever({ maxExplicitMatches: 5 });
-  const run = async (q: Partial<RetrievalQuery>) => (await retriever.retrieve(query(q), { index })).sort((a, b) => a.def_uid.localeCompare(b.def_uid));
+  const run = async (q: Partial<RetrievalQuery>) =>
+    (await retriever.retrieve(query(q), { index })).sort((a, b) => a.def_uid.localeCompare(b.def_uid));
 
   it('injects seeds and pins as explicit candidates', async () => {
     const out = await run({ seeds: ['route'], pins: ['src/app.ts'] });

@@ -1,4 +1,10 @@
-import { definePlugin, identifierWords, type RetrievalQuery, type Retriever, type RetrieverCandidate } from '@agentgov/core';
+import {
+  definePlugin,
+  identifierWords,
+  type RetrievalQuery,
+  type Retriever,
+  type RetrieverCandidate,
+} from '@agentgov/core';
 import { nameTable, type NameTable } from './name-table.js';
 
 export const NAME = 'retriever-term';
@@ -24,12 +30,19 @@ export function scoreNames(query: RetrievalQuery, table: NameTable, limit: numbe
   const identifiers = new Set(query.identifiers.map((i) => i.split('.').pop() ?? i));
   const dotted = query.identifiers.filter((i) => i.includes('.')).map((i) => i.toLowerCase());
   const wholeNames = new Set([...query.terms, ...[...identifiers].map((i) => i.toLowerCase())]);
-  const words = [...new Set([...query.terms.flatMap((t) => identifierWords(t)), ...query.identifiers.flatMap((i) => identifierWords(i))])];
+  const words = [
+    ...new Set([
+      ...query.terms.flatMap((t) => identifierWords(t)),
+      ...query.identifiers.flatMap((i) => identifierWords(i)),
+    ]),
+  ];
   const total = table.entries.length || 1;
   const idf = (word: string) => Math.log(1 + total / (table.df.get(word) ?? 1)) / Math.log(1 + total);
   // A name many definitions share says little about each of them.
   const shared = new Map<string, number>();
-  for (const entry of table.entries) if (identifiers.has(entry.name) || wholeNames.has(entry.lower)) shared.set(entry.lower, (shared.get(entry.lower) ?? 0) + 1);
+  for (const entry of table.entries)
+    if (identifiers.has(entry.name) || wholeNames.has(entry.lower))
+      shared.set(entry.lower, (shared.get(entry.lower) ?? 0) + 1);
   const rarity = (lower: string) => 1 / Math.sqrt(shared.get(lower) ?? 1);
   const out: RetrieverCandidate[] = [];
   for (const entry of table.entries) {
@@ -42,7 +55,11 @@ export function scoreNames(query: RetrievalQuery, table: NameTable, limit: numbe
       continue;
     }
     if (wholeNames.has(entry.lower)) {
-      out.push({ def_uid: entry.def_uid, score: 0.9 * Math.max(0.5, idf(entry.lower)) * rarity(entry.lower), why: `name = ${entry.lower}` });
+      out.push({
+        def_uid: entry.def_uid,
+        score: 0.9 * Math.max(0.5, idf(entry.lower)) * rarity(entry.lower),
+        why: `name = ${entry.lower}`,
+      });
       continue;
     }
     if (entry.words.length === 0) continue;
@@ -58,7 +75,11 @@ export function scoreNames(query: RetrievalQuery, table: NameTable, limit: numbe
     if (covered === 0) continue;
     const coverage = covered / entry.words.length;
     if (coverage < 0.5 && covered < 2) continue;
-    out.push({ def_uid: entry.def_uid, score: 0.75 * coverage * (weight / covered) + 0.05 * (covered - 1), why: `words ${matched.join(', ')}` });
+    out.push({
+      def_uid: entry.def_uid,
+      score: 0.75 * coverage * (weight / covered) + 0.05 * (covered - 1),
+      why: `words ${matched.join(', ')}`,
+    });
   }
   out.sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
   return out.slice(0, limit);
@@ -76,7 +97,11 @@ export function createTermRetriever(options: TermOptions): Retriever {
 
 export default definePlugin<TermOptions>({
   name: NAME,
-  optionsSchema: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, default: 200 } }, additionalProperties: false },
+  optionsSchema: {
+    type: 'object',
+    properties: { limit: { type: 'integer', minimum: 1, default: 200 } },
+    additionalProperties: false,
+  },
   apply(hooks, { options }) {
     const retriever = createTermRetriever({ limit: options.limit ?? 200 });
     hooks.retrievers.tap(NAME, (registry) => registry.add(retriever));

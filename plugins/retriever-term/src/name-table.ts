@@ -16,7 +16,13 @@ export function nameTable(index: RetrievalIndex): NameTable {
   const df = new Map<string, number>();
   for (const def of index.definitions()) {
     const words = [...new Set(identifierWords(def.name))];
-    entries.push({ def_uid: def.def_uid, name: def.name, lower: def.name.toLowerCase(), qualified: def.qualified_name.toLowerCase(), words });
+    entries.push({
+      def_uid: def.def_uid,
+      name: def.name,
+      lower: def.name.toLowerCase(),
+      qualified: def.qualified_name.toLowerCase(),
+      words,
+    });
     for (const word of words) df.set(word, (df.get(word) ?? 0) + 1);
   }
   const table = { entries, df };

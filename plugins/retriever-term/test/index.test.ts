@@ -16,7 +16,8 @@ describe('retriever-term', () => {
   ];
   const index = new MemoryRetrievalIndex({ 'a.ts': '', 'b.ts': '', 'c.ts': '' }, defs);
   const retriever = createTermRetriever({ limit: 10 });
-  const scores = async (q: RetrievalQuery) => Object.fromEntries((await retriever.retrieve(q, { index })).map((c) => [c.def_uid, c.score]));
+  const scores = async (q: RetrievalQuery) =>
+    Object.fromEntries((await retriever.retrieve(q, { index })).map((c) => [c.def_uid, c.score]));
 
   it('scores an exact identifier 1 and a whole-name term near 1', async () => {
     const s = await scores(query(['send'], ['serializeValue']));

@@ -32,7 +32,11 @@ export function formatLine(record: GovernanceRecord, colour: boolean): string {
 }
 
 /** Prints a line per notable record; colour only when the stream is a TTY and NO_COLOR is unset. */
-export function createConsoleSink(options: { stream: NodeJS.WritableStream & { isTTY?: boolean }; all: boolean; env?: NodeJS.ProcessEnv }): Sink {
+export function createConsoleSink(options: {
+  stream: NodeJS.WritableStream & { isTTY?: boolean };
+  all: boolean;
+  env?: NodeJS.ProcessEnv;
+}): Sink {
   const env = options.env ?? process.env;
   const tty = options.stream.isTTY === true;
   const colour = tty && !env['NO_COLOR'];

@@ -17,7 +17,11 @@ export default definePlugin<ConsoleSinkOptions>({
     type: 'object',
     additionalProperties: false,
     properties: {
-      all: { type: 'boolean', default: false, description: 'Print every record, not only those whose action is not allow' },
+      all: {
+        type: 'boolean',
+        default: false,
+        description: 'Print every record, not only those whose action is not allow',
+      },
       stream: { enum: ['stdout', 'stderr'], default: 'stdout', description: 'Output stream' },
     },
   },

@@ -4,8 +4,23 @@ import { expect } from 'chai';
 import { createConsoleSink, formatLine } from '../src/index.js';
 
 const record = (action: RiskAction, command: string): GovernanceRecord => ({
-  event: { id: 'agentx-code:sess-1234abcd:t', framework: 'agentx-code', session_id: 'sess-1234abcd', timestamp: '2026-11-20T10:00:00.000Z', cwd: '/w', tool_name: 'Bash', canonical_tool: 'shell', arguments: { command } },
-  assessment: { score: action === 'deny' ? 95 : 0, level: action === 'deny' ? 'critical' : 'low', action, reason_code: action === 'deny' ? 'destructive_delete' : 'no_risk_detected', evidence: { rules: [] } },
+  event: {
+    id: 'agentx-code:sess-1234abcd:t',
+    framework: 'agentx-code',
+    session_id: 'sess-1234abcd',
+    timestamp: '2026-11-20T10:00:00.000Z',
+    cwd: '/w',
+    tool_name: 'Bash',
+    canonical_tool: 'shell',
+    arguments: { command },
+  },
+  assessment: {
+    score: action === 'deny' ? 95 : 0,
+    level: action === 'deny' ? 'critical' : 'low',
+    action,
+    reason_code: action === 'deny' ? 'destructive_delete' : 'no_risk_detected',
+    evidence: { rules: [] },
+  },
 });
 
 function capture(isTTY: boolean): { stream: PassThrough & { isTTY?: boolean }; text: () => string } {
@@ -22,7 +37,9 @@ describe('console sink', () => {
     const sink = createConsoleSink({ stream: out.stream, all: false, env: {} });
     await sink.write(record('allow', 'ls'));
     await sink.write(record('deny', 'rm -rf /'));
-    expect(out.text()).to.equal('2026-11-20T10:00:00.000Z DENY  critical:95 Bash [sess-123] rm -rf / (destructive_delete)\n');
+    expect(out.text()).to.equal(
+      '2026-11-20T10:00:00.000Z DENY  critical:95 Bash [sess-123] rm -rf / (destructive_delete)\n',
+    );
   });
 
   it('prints every event with all: true', async () => {
@@ -38,7 +55,9 @@ describe('console sink', () => {
     expect(tty.text()).to.contain('\x1b[31mDENY ');
     expect(tty.text().startsWith('\r\x1b[2K'), 'a TTY line first clears a progress bar').to.equal(true);
     const noColor = capture(true);
-    await createConsoleSink({ stream: noColor.stream, all: false, env: { NO_COLOR: '1' } }).write(record('deny', 'rm -rf /'));
+    await createConsoleSink({ stream: noColor.stream, all: false, env: { NO_COLOR: '1' } }).write(
+      record('deny', 'rm -rf /'),
+    );
     expect(noColor.text()).not.to.contain('\x1b[3');
   });
 

@@ -17,7 +17,13 @@ export default definePlugin<JsonlSinkOptions>({
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
-    properties: { path: { type: 'string', minLength: 1, description: 'Output file; {session_id} and {framework} are expanded per record' } },
+    properties: {
+      path: {
+        type: 'string',
+        minLength: 1,
+        description: 'Output file; {session_id} and {framework} are expanded per record',
+      },
+    },
   },
   apply(hooks, context) {
     const path = context.options.path;

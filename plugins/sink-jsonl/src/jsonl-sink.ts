@@ -20,7 +20,9 @@ function safe(value: string): string {
 
 /** Expands `{session_id}` and `{framework}` in a path template. */
 export function expandPathTemplate(template: string, record: GovernanceRecord): string {
-  return template.replaceAll('{session_id}', safe(record.event.session_id)).replaceAll('{framework}', safe(record.event.framework));
+  return template
+    .replaceAll('{session_id}', safe(record.event.session_id))
+    .replaceAll('{framework}', safe(record.event.framework));
 }
 
 /**
@@ -28,7 +30,9 @@ export function expandPathTemplate(template: string, record: GovernanceRecord): 
  * (0600, directories 0700) and opened in append mode, so runs accumulate.
  */
 export function createJsonlSink(options: { name?: string; path: string; baseDir: string }): Sink {
-  const template = options.path.startsWith('~/') ? join(homedir(), options.path.slice(2)) : resolve(options.baseDir, options.path);
+  const template = options.path.startsWith('~/')
+    ? join(homedir(), options.path.slice(2))
+    : resolve(options.baseDir, options.path);
   const streams = new Map<string, WriteStream>();
   const streamFor = (file: string): WriteStream => {
     let stream = streams.get(file);
@@ -51,7 +55,9 @@ export function createJsonlSink(options: { name?: string; path: string; baseDir:
     name: options.name ?? 'jsonl',
     write(record) {
       const stream = streamFor(expandPathTemplate(template, record));
-      return new Promise<void>((done, fail) => stream.write(toJsonlRecord(record), (error) => (error ? fail(error) : done())));
+      return new Promise<void>((done, fail) =>
+        stream.write(toJsonlRecord(record), (error) => (error ? fail(error) : done())),
+      );
     },
     async close() {
       const open = [...streams.values()];

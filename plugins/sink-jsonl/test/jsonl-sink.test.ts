@@ -6,7 +6,16 @@ import { expect } from 'chai';
 import { createJsonlSink, expandPathTemplate } from '../src/index.js';
 
 const record = (session: string, n: number): GovernanceRecord => ({
-  event: { id: `agentx-code:${session}:t${n}`, framework: 'agentx-code', session_id: session, timestamp: '2026-11-20T10:00:00.000Z', cwd: '/w', tool_name: 'Bash', canonical_tool: 'shell', arguments: { command: `echo ${n}` } },
+  event: {
+    id: `agentx-code:${session}:t${n}`,
+    framework: 'agentx-code',
+    session_id: session,
+    timestamp: '2026-11-20T10:00:00.000Z',
+    cwd: '/w',
+    tool_name: 'Bash',
+    canonical_tool: 'shell',
+    arguments: { command: `echo ${n}` },
+  },
   assessment: { score: 0, level: 'low', action: 'allow', reason_code: 'no_risk_detected', evidence: { rules: [] } },
 });
 
@@ -18,12 +27,19 @@ describe('jsonl sink', () => {
     await sink.write(record('s-2', 2));
     await sink.write(record('s-1', 3));
     await sink.close?.();
-    const lines = readFileSync(join(dir, 'out', 's-1.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, 'out', 's-1.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).to.deep.equal([
       { version: 1, ...record('s-1', 1) },
       { version: 1, ...record('s-1', 3) },
     ]);
-    expect(readFileSync(join(dir, 'out', 's-2.jsonl'), 'utf8').trimEnd().split('\n')).to.have.length(1);
+    expect(
+      readFileSync(join(dir, 'out', 's-2.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n'),
+    ).to.have.length(1);
     expect(statSync(join(dir, 'out', 's-1.jsonl')).mode & 0o777).to.equal(0o600);
     expect(statSync(join(dir, 'out')).mode & 0o777).to.equal(0o700);
   });
@@ -36,8 +52,12 @@ describe('jsonl sink', () => {
   });
 
   it('never lets a session id climb out of the directory', () => {
-    expect(expandPathTemplate('/d/{session_id}.jsonl', record('../../etc/passwd', 1))).to.equal('/d/__.._etc_passwd.jsonl');
-    expect(expandPathTemplate('/d/{framework}-{session_id}.jsonl', record('a b', 1))).to.equal('/d/agentx-code-a_b.jsonl');
+    expect(expandPathTemplate('/d/{session_id}.jsonl', record('../../etc/passwd', 1))).to.equal(
+      '/d/__.._etc_passwd.jsonl',
+    );
+    expect(expandPathTemplate('/d/{framework}-{session_id}.jsonl', record('a b', 1))).to.equal(
+      '/d/agentx-code-a_b.jsonl',
+    );
   });
 
   it('a write to an unwritable place rejects (the pipeline counts it) instead of throwing synchronously', async () => {

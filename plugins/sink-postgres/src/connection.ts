@@ -32,7 +32,8 @@ export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
-    for (const key of [...parsed.searchParams.keys()]) if (/pass|secret|key/i.test(key)) parsed.searchParams.set(key, '***');
+    for (const key of [...parsed.searchParams.keys()])
+      if (/pass|secret|key/i.test(key)) parsed.searchParams.set(key, '***');
     return parsed.toString();
   } catch {
     return '(a postgres URL that does not parse)';
@@ -118,7 +119,11 @@ const BY_CODE: Record<string, string> = {
 export function describeFailure(error: unknown, url: string): string {
   const cause = driverError(error);
   const raw = cause.message || (error instanceof Error ? error.message : String(error));
-  const known = cause.code ? BY_CODE[cause.code] : /timeout/i.test(raw) && /connect/i.test(raw) ? 'the host does not answer (connection timed out)' : undefined;
+  const known = cause.code
+    ? BY_CODE[cause.code]
+    : /timeout/i.test(raw) && /connect/i.test(raw)
+      ? 'the host does not answer (connection timed out)'
+      : undefined;
   // drizzle's wrapper message holds the whole query and its parameters: never show it.
   const detail = raw.startsWith('Failed query:') ? 'query failed' : raw.split('\n')[0]!;
   let message = `postgres ${redactUrl(url)}: ${known ? `${known}: ${detail}` : detail}${cause.code ? ` [${cause.code}]` : ''}`;

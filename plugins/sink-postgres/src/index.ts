@@ -15,16 +15,31 @@ export default definePlugin<Partial<PostgresSinkOptions>>({
     type: 'object',
     additionalProperties: false,
     properties: {
-      url: { type: 'string', minLength: 1, description: 'postgres://user:password@host:5432/db; ${NAME} expands from the environment (put the password there)' },
+      url: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'postgres://user:password@host:5432/db; ${NAME} expands from the environment (put the password there)',
+      },
       name: { type: 'string', minLength: 1, default: 'postgres', description: 'Sink name (status, logs)' },
-      batch_size: { type: 'integer', minimum: 1, maximum: 10000, default: 1000, description: 'Records per statement (one round trip, one transaction)' },
+      batch_size: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 10000,
+        default: 1000,
+        description: 'Records per statement (one round trip, one transaction)',
+      },
       statement_timeout_ms: ms('Server-side limit per statement; a slower batch fails and is retried', 1),
       application_name: { type: 'string', description: 'application_name of the connections (default agentgov)' },
       tls: {
         type: 'object',
         additionalProperties: false,
         properties: {
-          mode: { enum: ['disable', 'require', 'verify-full'], description: 'disable; require (encrypted, certificate unchecked); verify-full (certificate and host checked)' },
+          mode: {
+            enum: ['disable', 'require', 'verify-full'],
+            description:
+              'disable; require (encrypted, certificate unchecked); verify-full (certificate and host checked)',
+          },
           ca: { type: 'string', description: 'CA certificate (PEM) file' },
           cert: { type: 'string', description: 'Client certificate (PEM) file' },
           key: { type: 'string', description: 'Client key (PEM) file' },
@@ -43,7 +58,10 @@ export default definePlugin<Partial<PostgresSinkOptions>>({
       retry: {
         type: 'object',
         additionalProperties: false,
-        properties: { initial_ms: ms('First retry delay (default 1000)', 1), max_ms: ms('Longest retry delay (default 30000)', 1) },
+        properties: {
+          initial_ms: ms('First retry delay (default 1000)', 1),
+          max_ms: ms('Longest retry delay (default 30000)', 1),
+        },
       },
       machine: {
         type: 'object',

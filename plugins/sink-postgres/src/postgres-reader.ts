@@ -11,7 +11,10 @@ export async function openPostgresReader(options: ConnectionOptions, baseDir: st
   const pg = (await import('pg')).default;
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const config = poolConfig(options, baseDir);
-  const pool = new pg.Pool({ ...config, options: [config.options, '-c default_transaction_read_only=on'].filter(Boolean).join(' ') });
+  const pool = new pg.Pool({
+    ...config,
+    options: [config.options, '-c default_transaction_read_only=on'].filter(Boolean).join(' '),
+  });
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool);

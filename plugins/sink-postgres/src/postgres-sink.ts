@@ -39,7 +39,8 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 export function storable(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(UNSTORABLE, '\uFFFD');
   if (Array.isArray(value)) return value.map(storable);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, storable(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, storable(v)]));
   return value;
 }
 
@@ -56,7 +57,10 @@ function occurredAt(timestamp: string): Date | null {
  * before the first write: a database that is down at start-up is a failed delivery to retry,
  * never a failed start. Every error it raises names the URL with the password redacted.
  */
-export function createPostgresSink(options: PostgresSinkOptions, baseDir: string): OutboxSink & { store(): Promise<Store>; close(): Promise<void> } {
+export function createPostgresSink(
+  options: PostgresSinkOptions,
+  baseDir: string,
+): OutboxSink & { store(): Promise<Store>; close(): Promise<void> } {
   const host = options.machine?.hostname ?? hostname();
   const user = options.machine?.user ?? osUser();
   const machineId = `${user}@${host}`;
@@ -64,7 +68,8 @@ export function createPostgresSink(options: PostgresSinkOptions, baseDir: string
   let store: Store | undefined;
   let ready: Promise<Store> | undefined;
 
-  const fail = (error: unknown): Error => new Error(describeFailure(error, options.url), { cause: isDataError(error) ? error : undefined });
+  const fail = (error: unknown): Error =>
+    new Error(describeFailure(error, options.url), { cause: isDataError(error) ? error : undefined });
 
   const connect = async (): Promise<Store> => {
     if (!pool) {
@@ -83,7 +88,11 @@ export function createPostgresSink(options: PostgresSinkOptions, baseDir: string
     try {
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       try {
-        await migrate(drizzle(client), { migrationsFolder: MIGRATIONS, migrationsSchema: 'agentgov', migrationsTable: '__drizzle_migrations' });
+        await migrate(drizzle(client), {
+          migrationsFolder: MIGRATIONS,
+          migrationsSchema: 'agentgov',
+          migrationsTable: '__drizzle_migrations',
+        });
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
       }

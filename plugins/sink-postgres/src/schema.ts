@@ -38,7 +38,11 @@ export const events = agentgov.table(
       .references(() => machines.id),
     storedAt: timestamp('stored_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('events_session_idx').on(t.framework, t.sessionId), index('events_occurred_at_idx').on(t.occurredAt), index('events_machine_idx').on(t.machineId)],
+  (t) => [
+    index('events_session_idx').on(t.framework, t.sessionId),
+    index('events_occurred_at_idx').on(t.occurredAt),
+    index('events_machine_idx').on(t.machineId),
+  ],
 );
 
 /** An assessment of an event: `ingest` (from a capture) or `gate` (a live decision, with its verdict); one of each per event. */
@@ -62,7 +66,11 @@ export const assessments = agentgov.table(
       .notNull()
       .references(() => machines.id),
   },
-  (t) => [primaryKey({ columns: [t.eventId, t.kind] }), index('assessments_level_idx').on(t.level), index('assessments_assessed_at_idx').on(t.assessedAt)],
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.kind] }),
+    index('assessments_level_idx').on(t.level),
+    index('assessments_assessed_at_idx').on(t.assessedAt),
+  ],
 );
 
 export const storeSchema = { machines, events, assessments };

@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import type { OutboxRecord } from '@agentgov/core';
 import { createPostgresSink, describeFailure, redactUrl, storable } from '../src/index.js';
-import { findPostgresBinaries, freePort, INSTALL_HINT, startPostgres, type PostgresCluster } from '../src/testing/index.js';
+import {
+  findPostgresBinaries,
+  freePort,
+  INSTALL_HINT,
+  startPostgres,
+  type PostgresCluster,
+} from '../src/testing/index.js';
 
 const record = (n: number, extra: Partial<OutboxRecord> = {}): OutboxRecord => ({
   kind: 'ingest',
@@ -17,7 +23,13 @@ const record = (n: number, extra: Partial<OutboxRecord> = {}): OutboxRecord => (
     canonical_tool: 'shell',
     arguments: { command: `rm -rf build${n}` },
   },
-  assessment: { score: 80, level: 'critical', action: 'deny', reason_code: 'destructive_delete', evidence: { rules: [{ rule_id: 'rm-rf', score: 80, reason_code: 'destructive_delete' }] } },
+  assessment: {
+    score: 80,
+    level: 'critical',
+    action: 'deny',
+    reason_code: 'destructive_delete',
+    evidence: { rules: [{ rule_id: 'rm-rf', score: 80, reason_code: 'destructive_delete' }] },
+  },
   ...extra,
 });
 
@@ -36,10 +48,17 @@ describe('sink-postgres against a real PostgreSQL', function () {
     const url = await database();
     const sink = createPostgresSink({ url, machine: { hostname: 'build-7', user: 'ci' } }, process.cwd());
     try {
-      const batch = [record(1), record(2), record(2, { kind: 'gate', verdict: { decision: 'deny', reason: 'policy', decided_by: 'policy' } })];
+      const batch = [
+        record(1),
+        record(2),
+        record(2, { kind: 'gate', verdict: { decision: 'deny', reason: 'policy', decided_by: 'policy' } }),
+      ];
       expect(await sink.writeBatch(batch)).to.deep.equal({});
       expect(await sink.writeBatch(batch)).to.deep.equal({}); // a redelivery after a crash
-      const events = await cluster.query<{ id: string; machine_id: string; occurred_at: Date }>(url.split('/').pop()!, 'SELECT id, machine_id, occurred_at FROM agentgov.events ORDER BY id');
+      const events = await cluster.query<{ id: string; machine_id: string; occurred_at: Date }>(
+        url.split('/').pop()!,
+        'SELECT id, machine_id, occurred_at FROM agentgov.events ORDER BY id',
+      );
       expect(events.map((e) => [e.id, e.machine_id])).to.deep.equal([
         ['agentx-code:s1:toolu_1', 'ci@build-7'],
         ['agentx-code:s1:toolu_2', 'ci@build-7'],
@@ -55,7 +74,10 @@ describe('sink-postgres against a real PostgreSQL', function () {
         ['agentx-code:s1:toolu_2', 'ingest', null],
       ]);
       expect(rows[0]!.evidence).to.deep.equal(record(1).assessment.evidence);
-      const machines = await cluster.query(url.split('/').pop()!, 'SELECT id, hostname, os_user FROM agentgov.machines');
+      const machines = await cluster.query(
+        url.split('/').pop()!,
+        'SELECT id, hostname, os_user FROM agentgov.machines',
+      );
       expect(machines).to.deep.equal([{ id: 'ci@build-7', hostname: 'build-7', os_user: 'ci' }]);
     } finally {
       await sink.close();
@@ -67,9 +89,16 @@ describe('sink-postgres against a real PostgreSQL', function () {
     const sink = createPostgresSink({ url }, process.cwd());
     try {
       await sink.writeBatch([record(1)]);
-      await sink.writeBatch([record(1, { event: { ...record(1).event, result: { content: 'done', is_error: false } } })]);
-      await sink.writeBatch([record(1, { event: { ...record(1).event, result: { content: 'other', is_error: true } } })]);
-      const [row] = await cluster.query<{ result: unknown }>(url.split('/').pop()!, 'SELECT result FROM agentgov.events');
+      await sink.writeBatch([
+        record(1, { event: { ...record(1).event, result: { content: 'done', is_error: false } } }),
+      ]);
+      await sink.writeBatch([
+        record(1, { event: { ...record(1).event, result: { content: 'other', is_error: true } } }),
+      ]);
+      const [row] = await cluster.query<{ result: unknown }>(
+        url.split('/').pop()!,
+        'SELECT result FROM agentgov.events',
+      );
       expect(row!.result).to.deep.equal({ content: 'done', is_error: false });
     } finally {
       await sink.close();
@@ -82,7 +111,10 @@ describe('sink-postgres against a real PostgreSQL', function () {
     try {
       const odd = record(9, { event: { ...record(9).event, arguments: { command: 'printf "a\u0000b\uD800c"' } } });
       expect(await sink.writeBatch([odd])).to.deep.equal({});
-      const [row] = await cluster.query<{ arguments: { command: string } }>(url.split('/').pop()!, 'SELECT arguments FROM agentgov.events');
+      const [row] = await cluster.query<{ arguments: { command: string } }>(
+        url.split('/').pop()!,
+        'SELECT arguments FROM agentgov.events',
+      );
       expect(row!.arguments.command).to.equal('printf "a\uFFFDb\uFFFDc"');
       expect(storable({ a: ['x\u0000'] })).to.deep.equal({ a: ['x\uFFFD'] });
     } finally {
@@ -95,7 +127,10 @@ describe('sink-postgres against a real PostgreSQL', function () {
     const sinks = [1, 2, 3].map(() => createPostgresSink({ url }, process.cwd()));
     try {
       await Promise.all(sinks.map((s, i) => s.writeBatch([record(i)])));
-      const [count] = await cluster.query<{ n: string }>(url.split('/').pop()!, 'SELECT count(*) AS n FROM agentgov.events');
+      const [count] = await cluster.query<{ n: string }>(
+        url.split('/').pop()!,
+        'SELECT count(*) AS n FROM agentgov.events',
+      );
       expect(count!.n).to.equal('3');
     } finally {
       await Promise.all(sinks.map((s) => s.close()));
@@ -112,7 +147,10 @@ describe('sink-postgres against a real PostgreSQL', function () {
         .transaction(async (tx) => {
           await tx.execute(sql`SELECT 1`);
           // The connection is checked out and idle between statements when the server ends it.
-          await cluster.query('postgres', "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'agentgov'");
+          await cluster.query(
+            'postgres',
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'agentgov'",
+          );
           await new Promise((resolve) => setTimeout(resolve, 300));
           await tx.execute(sql`SELECT 2`);
         })
@@ -136,7 +174,9 @@ describe('sink-postgres against a real PostgreSQL', function () {
         () => expect.fail('the write must fail'),
         (e: Error) => e,
       );
-      expect(error.message).to.match(/^postgres postgres:\/\/agentgov:\*\*\*@127\.0\.0\.1:\d+\/postgres: authentication failed \(wrong password for the user\?\): .* \[28P01\]$/);
+      expect(error.message).to.match(
+        /^postgres postgres:\/\/agentgov:\*\*\*@127\.0\.0\.1:\d+\/postgres: authentication failed \(wrong password for the user\?\): .* \[28P01\]$/,
+      );
       expect(error.message).not.to.include(secret);
       expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.to.include(secret);
     } finally {
@@ -151,7 +191,9 @@ describe('sink-postgres against a real PostgreSQL', function () {
       () => expect.fail('the write must fail'),
       (e: Error) => e,
     );
-    expect(error.message).to.match(/^postgres postgres:\/\/agentgov:\*\*\*@127\.0\.0\.1:\d+\/db: connection refused \(is PostgreSQL running and listening there\?\): .*\[ECONNREFUSED\]$/);
+    expect(error.message).to.match(
+      /^postgres postgres:\/\/agentgov:\*\*\*@127\.0\.0\.1:\d+\/db: connection refused \(is PostgreSQL running and listening there\?\): .*\[ECONNREFUSED\]$/,
+    );
     expect(error.message).not.to.include('hunter22');
     await sink.close();
   });
@@ -168,15 +210,21 @@ describe('sink-postgres test server', () => {
 
 describe('sink-postgres connection text', () => {
   it('redacts the password (and password-like query parameters) from a URL', () => {
-    expect(redactUrl('postgres://u:p%40ss@db:5432/x?sslmode=require&password=zz')).to.equal('postgres://u:***@db:5432/x?sslmode=require&password=***');
+    expect(redactUrl('postgres://u:p%40ss@db:5432/x?sslmode=require&password=zz')).to.equal(
+      'postgres://u:***@db:5432/x?sslmode=require&password=***',
+    );
     expect(redactUrl('postgres://u@db/x')).to.equal('postgres://u@db/x');
     expect(redactUrl('not a url with secret')).to.equal('(a postgres URL that does not parse)');
   });
 
   it('scrubs the password even from a driver message that echoes it, and hides drizzle query text', () => {
     const url = 'postgres://u:topsecret@db:5432/x';
-    expect(describeFailure(Object.assign(new Error('weird: topsecret leaked'), { code: 'XX000' }), url)).to.equal('postgres postgres://u:***@db:5432/x: weird: *** leaked [XX000]');
-    const wrapped = Object.assign(new Error('Failed query: insert ...\nparams: a,b'), { cause: Object.assign(new Error('value too long'), { code: '22001' }) });
+    expect(describeFailure(Object.assign(new Error('weird: topsecret leaked'), { code: 'XX000' }), url)).to.equal(
+      'postgres postgres://u:***@db:5432/x: weird: *** leaked [XX000]',
+    );
+    const wrapped = Object.assign(new Error('Failed query: insert ...\nparams: a,b'), {
+      cause: Object.assign(new Error('value too long'), { code: '22001' }),
+    });
     expect(describeFailure(wrapped, url)).to.equal('postgres postgres://u:***@db:5432/x: value too long [22001]');
   });
 });

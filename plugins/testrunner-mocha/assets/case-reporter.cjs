@@ -14,7 +14,13 @@ function CaseReporter(runner) {
   const out = process.env.AGENTGOV_MOCHA_RESULTS;
   const tests = [];
   const push = (test, status, error) => {
-    tests.push({ titlePath: test.titlePath(), file: test.file ?? test.parent?.file ?? '', status, durationMs: test.duration ?? 0, failure: failureOf(error) });
+    tests.push({
+      titlePath: test.titlePath(),
+      file: test.file ?? test.parent?.file ?? '',
+      status,
+      durationMs: test.duration ?? 0,
+      failure: failureOf(error),
+    });
   };
   runner.on('pass', (test) => push(test, 'passed'));
   runner.on('pending', (test) => push(test, 'skipped'));

@@ -10,11 +10,14 @@ interface HookContext {
 }
 
 /** The suite a test belongs to (its file and the titles above it), for grouped takes. */
-const suiteOf = (test: HookContext['currentTest']) => (test ? `${test.file ?? ''}\0${test.parent?.fullTitle() ?? ''}` : undefined);
+const suiteOf = (test: HookContext['currentTest']) =>
+  test ? `${test.file ?? ''}\0${test.parent?.fullTitle() ?? ''}` : undefined;
 
 const engine = process.env[COVERAGE_ENV.engine];
 const collector = collectorFromEnv(process.env, (root, out) =>
-  engine === 'instrument' || (engine !== 'v8' && isCommonJsPackage(root)) ? new InstrumentedCollector(root, out, process.env[COVERAGE_ENV.group]) : undefined,
+  engine === 'instrument' || (engine !== 'v8' && isCommonJsPackage(root))
+    ? new InstrumentedCollector(root, out, process.env[COVERAGE_ENV.group])
+    : undefined,
 );
 
 export const mochaHooks = collector
@@ -24,7 +27,8 @@ export const mochaHooks = collector
       },
       afterEach(this: HookContext) {
         const test = this.currentTest;
-        if (test?.file) collector.endTest(testCaseId(collector.relativePath(test.file), test.titlePath()), suiteOf(test));
+        if (test?.file)
+          collector.endTest(testCaseId(collector.relativePath(test.file), test.titlePath()), suiteOf(test));
       },
       afterAll() {
         collector.flush();

@@ -20,7 +20,15 @@ import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { createInstrumenter } from 'istanbul-lib-instrument';
 import { addHook } from 'pirates';
-import { executedLines, lineSpans, postNow, scriptPathOf, TestCoverageCollector, type V8Range, type V8ScriptCoverage } from '@agentgov/core/coverage-collector';
+import {
+  executedLines,
+  lineSpans,
+  postNow,
+  scriptPathOf,
+  TestCoverageCollector,
+  type V8Range,
+  type V8ScriptCoverage,
+} from '@agentgov/core/coverage-collector';
 
 /** The global the instrumented code counts in (created before mocha notes the globals, so `--check-leaks` accepts it). */
 const COVERAGE_VARIABLE = '__agentgov_coverage__';
@@ -141,20 +149,25 @@ export class InstrumentedCollector extends TestCoverageCollector {
     try {
       ({ result } = postNow<{ result: V8ScriptCoverage[] }>(this.session, 'Profiler.getBestEffortCoverage'));
     } catch (error) {
-      process.stderr.write(`agentgov coverage: could not look for project code that ran without instrumentation: ${(error as Error).message}\n`);
+      process.stderr.write(
+        `agentgov coverage: could not look for project code that ran without instrumentation: ${(error as Error).message}\n`,
+      );
       return;
     }
     const lines = new Map<string, number[]>();
     for (const script of result) {
       const absolute = scriptPathOf(script.url);
-      if (!absolute || this.files.has(absolute) || this.charged.has(absolute) || this.inRepo(absolute) === undefined) continue;
+      if (!absolute || this.files.has(absolute) || this.charged.has(absolute) || this.inRepo(absolute) === undefined)
+        continue;
       if (!script.functions.some((fn) => fn.ranges.some((range) => range.count > 0))) continue;
       try {
         const executed = executedLines(lineSpans(readFileSync(absolute, 'utf8')), script.functions);
         if (executed.length === 0) continue;
         lines.set(absolute, executed);
         this.charged.add(absolute);
-        process.stderr.write(`agentgov coverage: ${this.inRepo(absolute)} ran without instrumentation (an ES module, or transformed by another loader): its lines count for every test\n`);
+        process.stderr.write(
+          `agentgov coverage: ${this.inRepo(absolute)} ran without instrumentation (an ES module, or transformed by another loader): its lines count for every test\n`,
+        );
       } catch {
         // unreadable: nothing to charge
       }
@@ -201,7 +214,9 @@ function instrumentedFile(coverage: FileCoverage, code: string): Instrumented {
   }
   // The innermost function around each counter: a sweep in start order with a stack of open functions.
   const within = new Int32Array(n).fill(-1);
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => starts[a]! - starts[b]! || ends[b]! - ends[a]! || a - b);
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => starts[a]! - starts[b]! || ends[b]! - ends[a]! || a - b,
+  );
   const open: number[] = [];
   for (const i of order) {
     while (open.length > 0 && ends[open.at(-1)!]! < ends[i]!) open.pop();
@@ -210,7 +225,17 @@ function instrumentedFile(coverage: FileCoverage, code: string): Instrumented {
       open.push(i);
     } else within[i] = open.at(-1) ?? -1;
   }
-  return { spans: lineSpans(code), starts, ends, within, functions, statements, branches, previous: new Float64Array(n), length: code.length };
+  return {
+    spans: lineSpans(code),
+    starts,
+    ends,
+    within,
+    functions,
+    statements,
+    branches,
+    previous: new Float64Array(n),
+    length: code.length,
+  };
 }
 
 /**
@@ -247,7 +272,9 @@ function movedLines(file: Instrumented, coverage: FileCoverage): number[] {
     ran.add(file.within[i]!);
     ranges.push({ startOffset: file.starts[i]!, endOffset: file.ends[i]!, count: moved[k + 1]! });
   }
-  for (let i = 0; i < n; i++) if (!movedSet.has(i) && (i < functions || ran.has(file.within[i]!))) ranges.push({ startOffset: file.starts[i]!, endOffset: file.ends[i]!, count: 0 });
+  for (let i = 0; i < n; i++)
+    if (!movedSet.has(i) && (i < functions || ran.has(file.within[i]!)))
+      ranges.push({ startOffset: file.starts[i]!, endOffset: file.ends[i]!, count: 0 });
   // The top level ran (the module was loaded): as V8's script range, every line outside the
   // functions that did not run — the directives and declarations no counter stands for.
   if (ran.has(-1)) ranges.push({ startOffset: 0, endOffset: file.length, count: 1 });

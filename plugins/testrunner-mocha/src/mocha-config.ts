@@ -16,12 +16,67 @@ export interface MochaSetup {
   sources: string[];
 }
 
-export const MOCHARC_FILES = ['.mocharc.js', '.mocharc.cjs', '.mocharc.yaml', '.mocharc.yml', '.mocharc.jsonc', '.mocharc.json'];
+export const MOCHARC_FILES = [
+  '.mocharc.js',
+  '.mocharc.cjs',
+  '.mocharc.yaml',
+  '.mocharc.yml',
+  '.mocharc.jsonc',
+  '.mocharc.json',
+];
 
 /** Options whose value is the next argument. */
-const VALUED = new Set(['--require', '-r', '--extension', '--spec', '--ignore', '--exclude', '--ui', '-u', '--timeout', '-t', '--slow', '-s', '--reporter', '-R', '--reporter-option', '--reporter-options', '-O', '--grep', '-g', '--fgrep', '-f', '--config', '--package', '--file', '--node-option', '-n', '--retries', '--jobs', '-j']);
+const VALUED = new Set([
+  '--require',
+  '-r',
+  '--extension',
+  '--spec',
+  '--ignore',
+  '--exclude',
+  '--ui',
+  '-u',
+  '--timeout',
+  '-t',
+  '--slow',
+  '-s',
+  '--reporter',
+  '-R',
+  '--reporter-option',
+  '--reporter-options',
+  '-O',
+  '--grep',
+  '-g',
+  '--fgrep',
+  '-f',
+  '--config',
+  '--package',
+  '--file',
+  '--node-option',
+  '-n',
+  '--retries',
+  '--jobs',
+  '-j',
+]);
 /** Options agentgov sets itself on every run. */
-const OWN = new Set(['--reporter', '-R', '--reporter-option', '--reporter-options', '-O', '--grep', '-g', '--fgrep', '-f', '--watch', '-w', '--parallel', '-p', '--jobs', '-j', '--bail', '-b']);
+const OWN = new Set([
+  '--reporter',
+  '-R',
+  '--reporter-option',
+  '--reporter-options',
+  '-O',
+  '--grep',
+  '-g',
+  '--fgrep',
+  '-f',
+  '--watch',
+  '-w',
+  '--parallel',
+  '-p',
+  '--jobs',
+  '-j',
+  '--bail',
+  '-b',
+]);
 
 /** Splits a shell command line into words (quotes respected; no expansion). */
 export function shellWords(command: string): string[] {
@@ -58,19 +113,31 @@ function readRcFile(root: string): { options: Record<string, unknown>; source?: 
       if (parsed !== null && typeof parsed !== 'object') throw new Error('not an object');
       return { options: (parsed ?? {}) as Record<string, unknown>, source: name };
     } catch (error) {
-      throw new AgentgovError('E_TEST_CONFIG_INVALID', `mocha: ${name} cannot be read: ${(error as Error).message}`, { runner: 'mocha', file: name });
+      throw new AgentgovError('E_TEST_CONFIG_INVALID', `mocha: ${name} cannot be read: ${(error as Error).message}`, {
+        runner: 'mocha',
+        file: name,
+      });
     }
   }
   return { options: {} };
 }
 
-function readPackageJson(root: string): { mocha?: Record<string, unknown>; scripts?: Record<string, string>; devDependencies?: Record<string, string>; dependencies?: Record<string, string> } {
+function readPackageJson(root: string): {
+  mocha?: Record<string, unknown>;
+  scripts?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  dependencies?: Record<string, string>;
+} {
   const file = join(root, 'package.json');
   if (!existsSync(file)) return {};
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as never;
   } catch (error) {
-    throw new AgentgovError('E_TEST_CONFIG_INVALID', `mocha: package.json cannot be read: ${(error as Error).message}`, { runner: 'mocha', file: 'package.json' });
+    throw new AgentgovError(
+      'E_TEST_CONFIG_INVALID',
+      `mocha: package.json cannot be read: ${(error as Error).message}`,
+      { runner: 'mocha', file: 'package.json' },
+    );
   }
 }
 
@@ -97,22 +164,36 @@ export function readMochaSetup(root: string): MochaSetup {
   if (pkg.mocha) sources.push('package.json#mocha');
   if (rc.source) sources.push(rc.source);
   const passThrough: string[] = [];
-  for (const key of ['require', 'ui', 'timeout', 'file']) for (const value of asList(options[key])) passThrough.push(`--${key}`, value);
-  for (const key of ['check-leaks', 'checkLeaks', 'exit', 'allow-uncaught', 'async-only', 'forbid-only', 'forbid-pending']) {
+  for (const key of ['require', 'ui', 'timeout', 'file'])
+    for (const value of asList(options[key])) passThrough.push(`--${key}`, value);
+  for (const key of [
+    'check-leaks',
+    'checkLeaks',
+    'exit',
+    'allow-uncaught',
+    'async-only',
+    'forbid-only',
+    'forbid-pending',
+  ]) {
     if (options[key] === true) passThrough.push(`--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   }
   let spec = asList(options['spec']);
   let extensions = asList(options['extension']);
   let recursive = options['recursive'] === true;
   const ignore = asList(options['ignore'] ?? options['exclude']);
-  const script = ['test', 'test:unit', 'test-ci'].map((name) => pkg.scripts?.[name]).find((s) => s !== undefined && mochaArgsOfScript(s) !== undefined);
+  const script = ['test', 'test:unit', 'test-ci']
+    .map((name) => pkg.scripts?.[name])
+    .find((s) => s !== undefined && mochaArgsOfScript(s) !== undefined);
   if (script) {
     sources.push('package.json#scripts');
     const args = mochaArgsOfScript(script)!;
     const positional: string[] = [];
     for (let i = 0; i < args.length; i++) {
       const arg = args[i]!;
-      const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+      const [flag, inline] =
+        arg.startsWith('--') && arg.includes('=')
+          ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+          : [arg, undefined];
       const value = VALUED.has(flag) ? (inline ?? args[++i]) : undefined;
       if (!flag.startsWith('-')) positional.push(arg);
       else if (flag === '--spec') positional.push(value ?? '');

@@ -38,10 +38,16 @@ export function specFiles(root: string, setup: MochaSetup): string[] {
   for (const entry of setup.spec) {
     const clean = entry.replace(/^\.\//, '').replace(/\/$/, '');
     const absolute = join(root, clean);
-    if (existsSync(absolute) && statSync(absolute).isDirectory()) patterns.push(`${clean === '.' ? '' : `${clean}/`}${setup.recursive ? '**/' : ''}*.${extensions}`);
+    if (existsSync(absolute) && statSync(absolute).isDirectory())
+      patterns.push(`${clean === '.' ? '' : `${clean}/`}${setup.recursive ? '**/' : ''}*.${extensions}`);
     else patterns.push(clean);
   }
-  const files = globSync(patterns, { cwd: root, ignore: [...setup.ignore, '**/node_modules/**'], onlyFiles: true, expandDirectories: false });
+  const files = globSync(patterns, {
+    cwd: root,
+    ignore: [...setup.ignore, '**/node_modules/**'],
+    onlyFiles: true,
+    expandDirectories: false,
+  });
   return [...new Set(files.map(toPosix))].sort();
 }
 
@@ -50,7 +56,11 @@ function mochaBin(root: string): string {
   try {
     return createRequire(join(resolve(root), 'package.json')).resolve('mocha/bin/mocha.js');
   } catch {
-    throw new AgentgovError('E_TEST_RUNNER_MISSING', `mocha: the runner is not installed in ${root} (no node_modules/mocha); run \`npm install\` there`, { runner: 'mocha' });
+    throw new AgentgovError(
+      'E_TEST_RUNNER_MISSING',
+      `mocha: the runner is not installed in ${root} (no node_modules/mocha); run \`npm install\` there`,
+      { runner: 'mocha' },
+    );
   }
 }
 
@@ -117,27 +127,62 @@ async function runMocha(root: string, request: TestRunRequest): Promise<TestRunR
       ...(request.niceness ? { niceness: request.niceness } : {}),
     });
     if (!existsSync(results)) {
-      if (outcome.timedOut) return { runner: 'mocha', tests: [], files: files.map((file) => ({ file, status: 'error', durationMs: outcome.durationMs, output: 'timed out' })), exitCode: null, timedOut: true, durationMs: outcome.durationMs, output: outcome.output };
+      if (outcome.timedOut)
+        return {
+          runner: 'mocha',
+          tests: [],
+          files: files.map((file) => ({ file, status: 'error', durationMs: outcome.durationMs, output: 'timed out' })),
+          exitCode: null,
+          timedOut: true,
+          durationMs: outcome.durationMs,
+          output: outcome.output,
+        };
       const named = files.filter((file) => outcome.output.includes(file));
       if (named.length === 0) {
-        throw new AgentgovError('E_TEST_CONFIG_INVALID', `mocha: the run stopped before any test (exit ${outcome.exitCode}); check ${setup.sources.join(', ') || 'the mocha config'}: ${lastLines(outcome.output)}`, {
-          runner: 'mocha',
-          files: setup.sources,
-          command: `npx mocha ${files.join(' ')}`,
-        });
+        throw new AgentgovError(
+          'E_TEST_CONFIG_INVALID',
+          `mocha: the run stopped before any test (exit ${outcome.exitCode}); check ${setup.sources.join(', ') || 'the mocha config'}: ${lastLines(outcome.output)}`,
+          {
+            runner: 'mocha',
+            files: setup.sources,
+            command: `npx mocha ${files.join(' ')}`,
+          },
+        );
       }
-      return { runner: 'mocha', tests: [], files: files.map((file) => ({ file, status: named.includes(file) ? 'error' : 'failed', durationMs: 0, output: named.includes(file) ? lastLines(outcome.output) : '' })), exitCode: outcome.exitCode, timedOut: false, durationMs: outcome.durationMs, output: outcome.output };
+      return {
+        runner: 'mocha',
+        tests: [],
+        files: files.map((file) => ({
+          file,
+          status: named.includes(file) ? 'error' : 'failed',
+          durationMs: 0,
+          output: named.includes(file) ? lastLines(outcome.output) : '',
+        })),
+        exitCode: outcome.exitCode,
+        timedOut: false,
+        durationMs: outcome.durationMs,
+        output: outcome.output,
+      };
     }
     const reported = (JSON.parse(readFileSync(results, 'utf8')) as { tests: ReportedCase[] }).tests;
     const tests: TestCaseResult[] = reported.map((test) => {
       const file = test.file ? toPosix(relative(root, test.file)) : '';
-      return { id: testCaseId(file, test.titlePath), file, titlePath: test.titlePath, status: test.status, durationMs: test.durationMs, ...(test.failure ? { failure: test.failure } : {}) };
+      return {
+        id: testCaseId(file, test.titlePath),
+        file,
+        titlePath: test.titlePath,
+        status: test.status,
+        durationMs: test.durationMs,
+        ...(test.failure ? { failure: test.failure } : {}),
+      };
     });
     return {
       runner: 'mocha',
       tests,
       files: fileResults(files, tests),
-      ...(request.coverage ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const } : {}),
+      ...(request.coverage
+        ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const }
+        : {}),
       exitCode: outcome.exitCode,
       timedOut: outcome.timedOut,
       durationMs: outcome.durationMs,
@@ -155,6 +200,11 @@ function lastLines(text: string, count = 12): string {
 export function fileResults(files: string[], tests: TestCaseResult[]): TestFileResult[] {
   return files.map((file) => {
     const own = tests.filter((test) => test.file === file);
-    return { file, status: own.some((test) => test.status === 'failed') ? 'failed' : 'passed', durationMs: own.reduce((sum, test) => sum + test.durationMs, 0), output: '' };
+    return {
+      file,
+      status: own.some((test) => test.status === 'failed') ? 'failed' : 'passed',
+      durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
+      output: '',
+    };
   });
 }

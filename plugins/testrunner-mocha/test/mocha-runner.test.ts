@@ -72,7 +72,10 @@ describe('mocha runner', () => {
   });
 
   it('discovers from .mocharc.json spec globs', async () => {
-    const root = project({ '.mocharc.json': JSON.stringify({ spec: ['test/**/*.test.js'] }), 'package.json': '{"name":"p"}' });
+    const root = project({
+      '.mocharc.json': JSON.stringify({ spec: ['test/**/*.test.js'] }),
+      'package.json': '{"name":"p"}',
+    });
     expect(await runner.discover(root)).to.deep.equal(['test/math.test.js', 'test/other.test.js']);
   });
 
@@ -86,13 +89,18 @@ describe('mocha runner', () => {
       'test/math.test.js > clamp > keeps values inside',
       'test/math.test.js > clamp > raises low values',
     ]);
-    expect(byId.get('test/math.test.js > clamp > keeps values inside')).to.include({ status: 'passed', file: 'test/math.test.js' });
+    expect(byId.get('test/math.test.js > clamp > keeps values inside')).to.include({
+      status: 'passed',
+      file: 'test/math.test.js',
+    });
     expect(byId.get('test/math.test.js > clamp > is skipped')?.status).to.equal('skipped');
     const failed = byId.get('test/math.test.js > clamp > is wrong on purpose')!;
     expect(failed.status).to.equal('failed');
     expect(failed.failure?.message).to.contain('11');
     expect(failed.titlePath).to.deep.equal(['clamp', 'is wrong on purpose']);
-    expect(report.files).to.deep.equal([{ file: 'test/math.test.js', status: 'failed', durationMs: report.files[0]!.durationMs, output: '' }]);
+    expect(report.files).to.deep.equal([
+      { file: 'test/math.test.js', status: 'failed', durationMs: report.files[0]!.durationMs, output: '' },
+    ]);
   });
 
   it('runs only the tests matching the name filter', async () => {
@@ -108,10 +116,15 @@ describe('mocha runner', () => {
   ] as const) {
     it(`collects per-test coverage with ${engine}: a test covers the lines it ran, module bodies count as import time`, async () => {
       const root = project();
-      const report = await runner.run(root, { files: ['test/math.test.js', 'test/other.test.js'], coverage: true, env });
+      const report = await runner.run(root, {
+        files: ['test/math.test.js', 'test/other.test.js'],
+        coverage: true,
+        env,
+      });
       expect(report.tests.filter((t) => t.status === 'passed')).to.have.length(3); // --check-leaks: the coverage global is not a leak
       expect(report.coverageGranularity).to.equal('test');
-      const linesOf = (id: string, file: string) => report.coverage?.find((c) => c.id === id)?.files.find((f) => f.file === file)?.lines ?? [];
+      const linesOf = (id: string, file: string) =>
+        report.coverage?.find((c) => c.id === id)?.files.find((f) => f.file === file)?.lines ?? [];
       const inside = linesOf('test/math.test.js > clamp > keeps values inside', 'src/math.js');
       expect(inside).to.include.members([5, 6, 7]);
       expect(inside).to.not.include.members([11, 12]);
@@ -124,26 +137,37 @@ describe('mocha runner', () => {
     });
   }
 
-  it('instrumented sources keep their line numbers in a failure\'s stack', async () => {
+  it("instrumented sources keep their line numbers in a failure's stack", async () => {
     const root = project({
-      'src/thrower.js': "'use strict';\n\nfunction check(value) {\n  if (value > 1) {\n    throw new Error('too big: ' + value);\n  }\n  return value;\n}\nmodule.exports = { check };\n",
-      'test/thrower.test.js': "const { check } = require('../src/thrower');\ndescribe('check', () => {\n  it('throws', () => check(5));\n});\n",
+      'src/thrower.js':
+        "'use strict';\n\nfunction check(value) {\n  if (value > 1) {\n    throw new Error('too big: ' + value);\n  }\n  return value;\n}\nmodule.exports = { check };\n",
+      'test/thrower.test.js':
+        "const { check } = require('../src/thrower');\ndescribe('check', () => {\n  it('throws', () => check(5));\n});\n",
     });
     const report = await runner.run(root, { files: ['test/thrower.test.js'], coverage: true });
     const failure = report.tests.find((t) => t.id === 'test/thrower.test.js > check > throws')?.failure;
     expect(failure?.message).to.equal('too big: 5');
     expect(failure?.stack, failure?.stack).to.match(/src\/thrower\.js:5:/);
-    expect(report.coverage?.find((c) => c.id === 'test/thrower.test.js > check > throws')?.files.find((f) => f.file === 'src/thrower.js')?.lines).to.include.members([4, 5]).and.not.include(7);
+    expect(
+      report.coverage
+        ?.find((c) => c.id === 'test/thrower.test.js > check > throws')
+        ?.files.find((f) => f.file === 'src/thrower.js')?.lines,
+    )
+      .to.include.members([4, 5])
+      .and.not.include(7);
   });
 
   it('project code that ran without instrumentation (an ES module) counts for every test, and says so', async () => {
     const root = project({
       'src/esm.mjs': 'export function twice(x) {\n  return x * 2;\n}\n',
-      'test/esm.test.js': "const assert = require('node:assert');\ndescribe('twice', () => {\n  it('doubles', async () => assert.strictEqual((await import('../src/esm.mjs')).twice(2), 4));\n});\n",
+      'test/esm.test.js':
+        "const assert = require('node:assert');\ndescribe('twice', () => {\n  it('doubles', async () => assert.strictEqual((await import('../src/esm.mjs')).twice(2), 4));\n});\n",
     });
     const report = await runner.run(root, { files: ['test/esm.test.js', 'test/other.test.js'], coverage: true });
     expect(report.tests.every((t) => t.status === 'passed')).to.equal(true);
-    const everyTest = report.coverage?.find((c) => c.scope === 'file' && c.id === '*')?.files.find((f) => f.file === 'src/esm.mjs')?.lines;
+    const everyTest = report.coverage
+      ?.find((c) => c.scope === 'file' && c.id === '*')
+      ?.files.find((f) => f.file === 'src/esm.mjs')?.lines;
     expect(everyTest, 'charged to the file scope *').to.include.members([1, 2]);
     expect(report.output).to.contain('src/esm.mjs ran without instrumentation');
   });
@@ -152,21 +176,31 @@ describe('mocha runner', () => {
     const root = project({
       'package.json': JSON.stringify({ name: 'p', private: true, type: 'module', scripts: { test: 'mocha test/' } }),
       'src/math.js': 'export function clamp(value, low, high) {\n  if (value < low) return low;\n  return value;\n}\n',
-      'test/math.test.js': "import assert from 'node:assert';\nimport { clamp } from '../src/math.js';\ndescribe('clamp', () => {\n  it('raises', () => assert.strictEqual(clamp(-1, 0, 10), 0));\n});\n",
+      'test/math.test.js':
+        "import assert from 'node:assert';\nimport { clamp } from '../src/math.js';\ndescribe('clamp', () => {\n  it('raises', () => assert.strictEqual(clamp(-1, 0, 10), 0));\n});\n",
     });
     const report = await runner.run(root, { files: ['test/math.test.js'], coverage: true });
-    const lines = report.coverage?.find((c) => c.id === 'test/math.test.js > clamp > raises')?.files.find((f) => f.file === 'src/math.js')?.lines;
+    const lines = report.coverage
+      ?.find((c) => c.id === 'test/math.test.js > clamp > raises')
+      ?.files.find((f) => f.file === 'src/math.js')?.lines;
     expect(lines).to.include(2).and.not.include(3);
     expect(report.output).to.not.contain('without instrumentation');
   });
 
-  it('with AGENTGOV_COVERAGE_GROUP=suite, the tests of one suite share one take: each gets the suite\'s lines', async () => {
+  it("with AGENTGOV_COVERAGE_GROUP=suite, the tests of one suite share one take: each gets the suite's lines", async () => {
     const root = project();
-    const report = await runner.run(root, { files: ['test/math.test.js', 'test/other.test.js'], coverage: true, env: { AGENTGOV_COVERAGE_GROUP: 'suite' } });
-    const linesOf = (id: string, file: string) => report.coverage?.find((c) => c.id === id)?.files.find((f) => f.file === file)?.lines ?? [];
+    const report = await runner.run(root, {
+      files: ['test/math.test.js', 'test/other.test.js'],
+      coverage: true,
+      env: { AGENTGOV_COVERAGE_GROUP: 'suite' },
+    });
+    const linesOf = (id: string, file: string) =>
+      report.coverage?.find((c) => c.id === id)?.files.find((f) => f.file === file)?.lines ?? [];
     // 'raises low values' alone never reaches line 7; its suite-mate 'keeps values inside' does
     expect(linesOf('test/math.test.js > clamp > raises low values', 'src/math.js')).to.include.members([5, 7]);
-    expect(linesOf('test/math.test.js > clamp > keeps values inside', 'src/math.js')).to.deep.equal(linesOf('test/math.test.js > clamp > raises low values', 'src/math.js'));
+    expect(linesOf('test/math.test.js > clamp > keeps values inside', 'src/math.js')).to.deep.equal(
+      linesOf('test/math.test.js > clamp > raises low values', 'src/math.js'),
+    );
     expect(linesOf('test/math.test.js > clamp > raises low values', 'src/math.js')).to.not.include.members([11, 12]);
     // another suite still gets only its own lines
     expect(linesOf('test/other.test.js > greet > greets', 'src/math.js')).to.deep.equal([]);

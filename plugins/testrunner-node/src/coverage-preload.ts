@@ -20,7 +20,13 @@ if (collector) {
     collector.beginTest(file);
   });
   afterEach((context) => {
-    if (file) collector.endTest(testCaseId(collector.relativePath(file), (context as { fullName?: string }).fullName?.split(' > ') ?? [context.name]));
+    if (file)
+      collector.endTest(
+        testCaseId(
+          collector.relativePath(file),
+          (context as { fullName?: string }).fullName?.split(' > ') ?? [context.name],
+        ),
+      );
   });
   after(() => collector.flush(file));
 }

@@ -16,14 +16,35 @@ export interface NodeTestSetup {
 }
 
 /** Node options whose value is the next word. */
-const VALUED = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader', '--conditions', '-C', '--env-file', '--test-reporter', '--test-reporter-destination', '--test-name-pattern', '--test-skip-pattern', '--test-concurrency', '--test-timeout', '--test-shard', '--test-coverage-include', '--test-coverage-exclude', '--watch-path']);
+const VALUED = new Set([
+  '--import',
+  '--require',
+  '-r',
+  '--loader',
+  '--experimental-loader',
+  '--conditions',
+  '-C',
+  '--env-file',
+  '--test-reporter',
+  '--test-reporter-destination',
+  '--test-name-pattern',
+  '--test-skip-pattern',
+  '--test-concurrency',
+  '--test-timeout',
+  '--test-shard',
+  '--test-coverage-include',
+  '--test-coverage-exclude',
+  '--watch-path',
+]);
 /** Options agentgov sets or that make no sense for one run. */
-const OWN = /^--(test|watch|test-(reporter|reporter-destination|name-pattern|skip-pattern|only|concurrency|shard|timeout|coverage-.*)|experimental-test-coverage|watch-path)$/;
+const OWN =
+  /^--(test|watch|test-(reporter|reporter-destination|name-pattern|skip-pattern|only|concurrency|shard|timeout|coverage-.*)|experimental-test-coverage|watch-path)$/;
 
 /** Splits a shell command line into words (quotes respected; no expansion). */
 export function shellWords(command: string): string[] {
   const words: string[] = [];
-  for (const match of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) words.push(match[1] ?? match[2] ?? match[3]!);
+  for (const match of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g))
+    words.push(match[1] ?? match[2] ?? match[3]!);
   return words;
 }
 
@@ -43,7 +64,10 @@ function readScripts(root: string): Record<string, string> {
   try {
     return (JSON.parse(readFileSync(file, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
   } catch (error) {
-    throw new AgentgovError('E_TEST_CONFIG_INVALID', `node: package.json cannot be read: ${(error as Error).message}`, { runner: 'node', file: 'package.json' });
+    throw new AgentgovError('E_TEST_CONFIG_INVALID', `node: package.json cannot be read: ${(error as Error).message}`, {
+      runner: 'node',
+      file: 'package.json',
+    });
   }
 }
 
@@ -61,20 +85,34 @@ export function usesNodeTest(root: string): boolean {
 /** Reads the `node --test` script (`test`, else another script calling it). */
 export function readNodeTestSetup(root: string): NodeTestSetup {
   const scripts = readScripts(root);
-  const name = [...SCRIPT_NAMES, ...Object.keys(scripts)].find((key) => scripts[key] !== undefined && nodeTestArgsOfScript(scripts[key]!) !== undefined);
-  if (!name) throw new AgentgovError('E_TEST_CONFIG_INVALID', `node: no package.json script runs \`node --test\` in ${root}`, { runner: 'node', file: 'package.json' });
+  const name = [...SCRIPT_NAMES, ...Object.keys(scripts)].find(
+    (key) => scripts[key] !== undefined && nodeTestArgsOfScript(scripts[key]!) !== undefined,
+  );
+  if (!name)
+    throw new AgentgovError('E_TEST_CONFIG_INVALID', `node: no package.json script runs \`node --test\` in ${root}`, {
+      runner: 'node',
+      file: 'package.json',
+    });
   const args = nodeTestArgsOfScript(scripts[name]!)!;
   const patterns: string[] = [];
   const nodeOptions: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = VALUED.has(flag) && inline === undefined ? args[++i] : inline;
     if (!flag.startsWith('-')) patterns.push(arg);
     else if (OWN.test(flag)) continue;
     else nodeOptions.push(value !== undefined ? `${flag}=${value}` : flag);
   }
-  const typescript = nodeOptions.some((option) => /^--(import|require|-r|loader|experimental-loader)=(tsx|ts-node|@swc-node|@esbuild-kit|esbuild-register)/.test(option) || /strip-types|transform-types/.test(option));
+  const typescript = nodeOptions.some(
+    (option) =>
+      /^--(import|require|-r|loader|experimental-loader)=(tsx|ts-node|@swc-node|@esbuild-kit|esbuild-register)/.test(
+        option,
+      ) || /strip-types|transform-types/.test(option),
+  );
   return { patterns, nodeOptions, source: `package.json#scripts.${name}`, typescript };
 }
 
@@ -83,7 +121,14 @@ const toPosix = (path: string) => path.split(sep).join('/');
 /** Node's default test file patterns (`node --test` without arguments), with `.ts` when a TypeScript loader is set. */
 export function defaultPatterns(typescript: boolean): string[] {
   const ext = typescript ? '{js,cjs,mjs,ts,cts,mts}' : '{js,cjs,mjs}';
-  return [`**/*.test.${ext}`, `**/*-test.${ext}`, `**/*_test.${ext}`, `**/test-*.${ext}`, `**/test.${ext}`, `**/test/**/*.${ext}`];
+  return [
+    `**/*.test.${ext}`,
+    `**/*-test.${ext}`,
+    `**/*_test.${ext}`,
+    `**/test-*.${ext}`,
+    `**/test.${ext}`,
+    `**/test/**/*.${ext}`,
+  ];
 }
 
 /** The files the setup selects: directories expand to node's default patterns under them. */
@@ -99,9 +144,15 @@ export function testFiles(root: string, setup: NodeTestSetup): string[] {
     else {
       patterns.push(...defaults.map((pattern) => `${clean}/${pattern}`));
       // Node runs every script inside a directory named `test`.
-      if (/(^|\/)test$/.test(clean)) patterns.push(`${clean}/**/*.${setup.typescript ? '{js,cjs,mjs,ts,cts,mts}' : '{js,cjs,mjs}'}`);
+      if (/(^|\/)test$/.test(clean))
+        patterns.push(`${clean}/**/*.${setup.typescript ? '{js,cjs,mjs,ts,cts,mts}' : '{js,cjs,mjs}'}`);
     }
   }
-  const files = globSync(patterns, { cwd: root, ignore: ['**/node_modules/**'], onlyFiles: true, expandDirectories: false });
+  const files = globSync(patterns, {
+    cwd: root,
+    ignore: ['**/node_modules/**'],
+    onlyFiles: true,
+    expandDirectories: false,
+  });
   return [...new Set(files.map(toPosix))].sort();
 }

@@ -44,7 +44,10 @@ const toPosix = (path: string) => path.split(sep).join('/');
 function failureOf(error: TestError | undefined): { message: string; stack?: string } {
   const cause = error?.cause instanceof Error ? error.cause : undefined;
   const source = cause ?? error;
-  return { message: source?.message ?? String(error?.cause ?? 'failed'), ...(source?.stack ? { stack: source.stack } : {}) };
+  return {
+    message: source?.message ?? String(error?.cause ?? 'failed'),
+    ...(source?.stack ? { stack: source.stack } : {}),
+  };
 }
 
 async function main(): Promise<void> {
@@ -53,7 +56,10 @@ async function main(): Promise<void> {
   const stacks = new Map<string, string[]>();
   /** What each file's process wrote to stderr: a file that fails to load says why there. */
   const stderr = new Map<string, string>();
-  const stream = run({ files: request.files, ...(request.nameFilter ? { testNamePatterns: [request.nameFilter] } : {}) } as Parameters<typeof run>[0]);
+  const stream = run({
+    files: request.files,
+    ...(request.nameFilter ? { testNamePatterns: [request.nameFilter] } : {}),
+  } as Parameters<typeof run>[0]);
   for await (const event of stream as AsyncIterable<{ type: string; data: TestEventData }>) {
     const { type, data } = event;
     if (!data?.file) continue;
@@ -71,17 +77,34 @@ async function main(): Promise<void> {
     }
     if (type !== 'test:pass' && type !== 'test:fail') continue;
     // A file that fails to load is reported as a failing test named after the file itself.
-    if (data.nesting === 0 && (data.name === data.file || data.details?.error?.failureType === 'testCodeFailure' && data.name === file)) {
+    if (
+      data.nesting === 0 &&
+      (data.name === data.file || (data.details?.error?.failureType === 'testCodeFailure' && data.name === file))
+    ) {
       if (type === 'test:fail') answer.fileErrors.push({ file, message: failureOf(data.details?.error).message });
       continue;
     }
     if (data.details?.type === 'suite') {
-      if (type === 'test:fail' && data.details.error?.failureType !== 'subtestsFailed') answer.fileErrors.push({ file, message: failureOf(data.details.error).message });
+      if (type === 'test:fail' && data.details.error?.failureType !== 'subtestsFailed')
+        answer.fileErrors.push({ file, message: failureOf(data.details.error).message });
       continue;
     }
     const titlePath = [...stack.slice(0, data.nesting), data.name];
-    const status = data.skip !== undefined && data.skip !== false ? 'skipped' : data.todo !== undefined && data.todo !== false ? 'skipped' : type === 'test:pass' ? 'passed' : 'failed';
-    answer.tests.push({ file, titlePath, status, durationMs: Math.round(data.details?.duration_ms ?? 0), ...(status === 'failed' ? { failure: failureOf(data.details?.error) } : {}) });
+    const status =
+      data.skip !== undefined && data.skip !== false
+        ? 'skipped'
+        : data.todo !== undefined && data.todo !== false
+          ? 'skipped'
+          : type === 'test:pass'
+            ? 'passed'
+            : 'failed';
+    answer.tests.push({
+      file,
+      titlePath,
+      status,
+      durationMs: Math.round(data.details?.duration_ms ?? 0),
+      ...(status === 'failed' ? { failure: failureOf(data.details?.error) } : {}),
+    });
   }
   for (const error of answer.fileErrors) {
     const text = stderr.get(error.file)?.trim();

@@ -26,7 +26,13 @@ function lastLines(text: string, count = 12): string {
 
 /** The package a bare `--import`/`--require` specifier names (`tsx/esm` → `tsx`, `@swc-node/register` → itself). */
 function packageOf(specifier: string): string | undefined {
-  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('file:') || specifier.startsWith('node:')) return undefined;
+  if (
+    specifier.startsWith('.') ||
+    specifier.startsWith('/') ||
+    specifier.startsWith('file:') ||
+    specifier.startsWith('node:')
+  )
+    return undefined;
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
@@ -42,7 +48,12 @@ function checkLoaders(root: string, setup: NodeTestSetup): void {
       if (existsSync(join(dir, 'node_modules', name, 'package.json'))) found = true;
       if (found || dirname(dir) === dir) break;
     }
-    if (!found) throw new AgentgovError('E_TEST_RUNNER_MISSING', `node: the test script loads \`${name}\` (${option}, ${setup.source}) but it is not installed in ${root}; run \`npm install\` there`, { runner: 'node', loader: name });
+    if (!found)
+      throw new AgentgovError(
+        'E_TEST_RUNNER_MISSING',
+        `node: the test script loads \`${name}\` (${option}, ${setup.source}) but it is not installed in ${root}; run \`npm install\` there`,
+        { runner: 'node', loader: name },
+      );
   }
 }
 
@@ -87,9 +98,24 @@ async function runNodeTests(root: string, request: TestRunRequest): Promise<Test
     const coverageDir = join(run.path, 'coverage');
     const env: Record<string, string> = { ...request.env };
     // Loaders transform what runs (TypeScript): the collector reads each script's source from V8.
-    if (request.coverage) Object.assign(env, { [COVERAGE_ENV.root]: root, [COVERAGE_ENV.out]: coverageDir, [COVERAGE_ENV.sources]: 'debugger' });
-    const driverRequest: DriverRequest = { root, out, files: files.map((file) => join(root, file)), ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}) };
-    const args = [...setup.nodeOptions, ...(request.coverage ? [`--import=${COVERAGE_PRELOAD}`] : []), DRIVER, JSON.stringify(driverRequest)];
+    if (request.coverage)
+      Object.assign(env, {
+        [COVERAGE_ENV.root]: root,
+        [COVERAGE_ENV.out]: coverageDir,
+        [COVERAGE_ENV.sources]: 'debugger',
+      });
+    const driverRequest: DriverRequest = {
+      root,
+      out,
+      files: files.map((file) => join(root, file)),
+      ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}),
+    };
+    const args = [
+      ...setup.nodeOptions,
+      ...(request.coverage ? [`--import=${COVERAGE_PRELOAD}`] : []),
+      DRIVER,
+      JSON.stringify(driverRequest),
+    ];
     const outcome = await runTestProcess(process.execPath, args, {
       cwd: root,
       env,
@@ -98,16 +124,34 @@ async function runNodeTests(root: string, request: TestRunRequest): Promise<Test
       ...(request.niceness ? { niceness: request.niceness } : {}),
     });
     if (!existsSync(out)) {
-      if (outcome.timedOut) return { runner: 'node', tests: [], files: files.map((file) => ({ file, status: 'error', durationMs: outcome.durationMs, output: 'timed out' })), exitCode: null, timedOut: true, durationMs: outcome.durationMs, output: outcome.output };
-      throw new AgentgovError('E_TEST_CONFIG_INVALID', `node: the run stopped before reporting (exit ${outcome.exitCode}); check the node options of ${setup.source}: ${lastLines(outcome.output)}`, { runner: 'node', file: 'package.json', options: setup.nodeOptions });
+      if (outcome.timedOut)
+        return {
+          runner: 'node',
+          tests: [],
+          files: files.map((file) => ({ file, status: 'error', durationMs: outcome.durationMs, output: 'timed out' })),
+          exitCode: null,
+          timedOut: true,
+          durationMs: outcome.durationMs,
+          output: outcome.output,
+        };
+      throw new AgentgovError(
+        'E_TEST_CONFIG_INVALID',
+        `node: the run stopped before reporting (exit ${outcome.exitCode}); check the node options of ${setup.source}: ${lastLines(outcome.output)}`,
+        { runner: 'node', file: 'package.json', options: setup.nodeOptions },
+      );
     }
     const answer = JSON.parse(readFileSync(out, 'utf8')) as DriverAnswer;
-    const tests: TestCaseResult[] = answer.tests.map((test) => ({ id: testCaseId(test.file, test.titlePath), ...test }));
+    const tests: TestCaseResult[] = answer.tests.map((test) => ({
+      id: testCaseId(test.file, test.titlePath),
+      ...test,
+    }));
     return {
       runner: 'node',
       tests,
       files: fileResults(files, tests, answer.fileErrors),
-      ...(request.coverage ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const } : {}),
+      ...(request.coverage
+        ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const }
+        : {}),
       exitCode: outcome.exitCode,
       timedOut: outcome.timedOut,
       durationMs: outcome.durationMs,
@@ -118,11 +162,20 @@ async function runNodeTests(root: string, request: TestRunRequest): Promise<Test
   }
 }
 
-function fileResults(files: string[], tests: TestCaseResult[], errors: { file: string; message: string }[]): TestFileResult[] {
+function fileResults(
+  files: string[],
+  tests: TestCaseResult[],
+  errors: { file: string; message: string }[],
+): TestFileResult[] {
   return files.map((file) => {
     const own = tests.filter((test) => test.file === file);
     const error = errors.find((e) => e.file === file);
     if (error && own.length === 0) return { file, status: 'error', durationMs: 0, output: error.message };
-    return { file, status: own.some((test) => test.status === 'failed') || error ? 'failed' : 'passed', durationMs: own.reduce((sum, test) => sum + test.durationMs, 0), output: error?.message ?? '' };
+    return {
+      file,
+      status: own.some((test) => test.status === 'failed') || error ? 'failed' : 'passed',
+      durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
+      output: error?.message ?? '',
+    };
   });
 }

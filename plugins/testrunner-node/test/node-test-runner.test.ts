@@ -21,7 +21,12 @@ export function unused(x) {
 function project(extra: Record<string, string> = {}): string {
   const root = makeTempDir('node-test-project-');
   writeTree(root, {
-    'package.json': JSON.stringify({ name: 'p', private: true, type: 'module', scripts: { test: 'node --test --test-reporter=spec test/' } }),
+    'package.json': JSON.stringify({
+      name: 'p',
+      private: true,
+      type: 'module',
+      scripts: { test: 'node --test --test-reporter=spec test/' },
+    }),
     'src/math.js': MATH,
     'src/other.js': `export function greet(name) {\n  return 'hello ' + name;\n}\n`,
     'test/math.test.js': `import { describe, it } from 'node:test';
@@ -66,10 +71,24 @@ describe('node:test runner', function () {
   });
 
   it('reads the node --test script: patterns and the node options every run needs', () => {
-    expect(nodeTestArgsOfScript('tsc -b && node --import tsx --test "test/**/*.test.ts"')).to.deep.equal(['--import', 'tsx', '--test', 'test/**/*.test.ts']);
+    expect(nodeTestArgsOfScript('tsc -b && node --import tsx --test "test/**/*.test.ts"')).to.deep.equal([
+      '--import',
+      'tsx',
+      '--test',
+      'test/**/*.test.ts',
+    ]);
     expect(nodeTestArgsOfScript('node build.js')).to.equal(undefined);
-    const setup = readNodeTestSetup(project({ 'package.json': JSON.stringify({ scripts: { test: 'node --import tsx --test --test-concurrency=1 test/' } }) }));
-    expect(setup).to.deep.include({ patterns: ['test/'], nodeOptions: ['--import=tsx'], typescript: true, source: 'package.json#scripts.test' });
+    const setup = readNodeTestSetup(
+      project({
+        'package.json': JSON.stringify({ scripts: { test: 'node --import tsx --test --test-concurrency=1 test/' } }),
+      }),
+    );
+    expect(setup).to.deep.include({
+      patterns: ['test/'],
+      nodeOptions: ['--import=tsx'],
+      typescript: true,
+      source: 'package.json#scripts.test',
+    });
   });
 
   it('detects node:test projects by their test script and discovers files as node --test does', async () => {
@@ -90,27 +109,44 @@ describe('node:test runner', function () {
       'test/math.test.js > clamp > keeps values inside',
       'test/math.test.js > clamp > raises low values',
     ]);
-    expect(byId.get('test/math.test.js > clamp > keeps values inside')).to.include({ status: 'passed', file: 'test/math.test.js' });
+    expect(byId.get('test/math.test.js > clamp > keeps values inside')).to.include({
+      status: 'passed',
+      file: 'test/math.test.js',
+    });
     expect(byId.get('test/math.test.js > clamp > is skipped')!.status).to.equal('skipped');
     const wrong = byId.get('test/math.test.js > clamp > is wrong on purpose')!;
     expect(wrong).to.include({ status: 'failed' });
     expect(wrong.failure!.message).to.match(/10 !== 11/);
-    expect(report.files).to.deep.equal([{ file: 'test/math.test.js', status: 'failed', durationMs: report.files[0]!.durationMs, output: '' }]);
+    expect(report.files).to.deep.equal([
+      { file: 'test/math.test.js', status: 'failed', durationMs: report.files[0]!.durationMs, output: '' },
+    ]);
   });
 
   it('runs only the tests matching the name filter', async () => {
     const report = await runner.run(root, { files: ['test/math.test.js', 'test/other.test.js'], nameFilter: 'raises' });
-    expect(report.tests.filter((test) => test.status !== 'skipped').map((test) => test.id)).to.deep.equal(['test/math.test.js > clamp > raises low values']);
+    expect(report.tests.filter((test) => test.status !== 'skipped').map((test) => test.id)).to.deep.equal([
+      'test/math.test.js > clamp > raises low values',
+    ]);
   });
 
   it('collects per-test coverage through the inspector; loading counts for the test file', async () => {
     const report = await runner.run(root, { files: ['test/math.test.js', 'test/other.test.js'], coverage: true });
     expect(report.coverageGranularity).to.equal('test');
-    const coverage = new Map(report.coverage!.map((entry) => [`${entry.scope} ${entry.id}`, new Map(entry.files.map((f) => [f.file, f.lines]))]));
-    expect(coverage.get('test test/math.test.js > clamp > keeps values inside')!.get('src/math.js')).to.include.members([4, 5, 6]);
-    expect(coverage.get('test test/math.test.js > clamp > raises low values')!.get('src/math.js')).to.include(4).and.not.include(5);
+    const coverage = new Map(
+      report.coverage!.map((entry) => [
+        `${entry.scope} ${entry.id}`,
+        new Map(entry.files.map((f) => [f.file, f.lines])),
+      ]),
+    );
+    expect(coverage.get('test test/math.test.js > clamp > keeps values inside')!.get('src/math.js')).to.include.members(
+      [4, 5, 6],
+    );
+    expect(coverage.get('test test/math.test.js > clamp > raises low values')!.get('src/math.js'))
+      .to.include(4)
+      .and.not.include(5);
     expect(coverage.get('test test/other.test.js > greets')!.has('src/math.js')).to.equal(false);
-    for (const files of coverage.values()) for (const line of files.get('src/math.js') ?? []) expect([10, 11]).to.not.include(line);
+    for (const files of coverage.values())
+      for (const line of files.get('src/math.js') ?? []) expect([10, 11]).to.not.include(line);
     expect(coverage.get('file test/math.test.js')!.get('src/math.js')).to.include(1);
   });
 
@@ -124,8 +160,13 @@ describe('node:test runner', function () {
   });
 
   it('names node when a loader the test script needs is not installed', async () => {
-    const tsx = project({ 'package.json': JSON.stringify({ type: 'module', scripts: { test: 'node --import tsx --test test/' } }) });
-    const error = await runner.run(tsx, { files: [] }).then(() => null, (e: unknown) => e);
+    const tsx = project({
+      'package.json': JSON.stringify({ type: 'module', scripts: { test: 'node --import tsx --test test/' } }),
+    });
+    const error = await runner.run(tsx, { files: [] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(AgentgovError);
     expect(error).to.include({ code: 'E_TEST_RUNNER_MISSING' });
     expect((error as AgentgovError).message).to.match(/^node: the test script loads `tsx`/);
@@ -133,7 +174,10 @@ describe('node:test runner', function () {
 
   it('answers E_TEST_CONFIG_INVALID naming node for a broken package.json', async () => {
     const broken = project({ 'package.json': '{ "scripts": ' });
-    const error = await runner.discover(broken).then(() => null, (e: unknown) => e);
+    const error = await runner.discover(broken).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.include({ code: 'E_TEST_CONFIG_INVALID' });
     expect((error as AgentgovError).message).to.match(/^node: package\.json cannot be read/);
   });

@@ -25,13 +25,23 @@ export function ensurePythonEnv() {
   if (ready()) return VENV_PYTHON;
   const python = process.env.AGENTGOV_BOOTSTRAP_PYTHON ?? 'python3';
   try {
-    if (!existsSync(VENV_PYTHON)) execFileSync(python, ['-m', 'venv', VENV_DIR], { stdio: ['ignore', 'ignore', 'pipe'] });
-    execFileSync(VENV_PYTHON, ['-m', 'pip', 'install', '--quiet', '--retries', '1', '--timeout', '30', ...REQUIREMENTS], { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (!existsSync(VENV_PYTHON))
+      execFileSync(python, ['-m', 'venv', VENV_DIR], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(
+      VENV_PYTHON,
+      ['-m', 'pip', 'install', '--quiet', '--retries', '1', '--timeout', '30', ...REQUIREMENTS],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
   } catch (error) {
     const output = `${error.stdout ?? ''}${error.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
-    throw new Error(`could not set up the Python test environment at ${VENV_DIR} (${python} -m venv, then pip install ${REQUIREMENTS.join(' ')}): ${error.message}\n${output}`);
+    throw new Error(
+      `could not set up the Python test environment at ${VENV_DIR} (${python} -m venv, then pip install ${REQUIREMENTS.join(' ')}): ${error.message}\n${output}`,
+    );
   }
-  if (!ready()) throw new Error(`the Python test environment at ${VENV_DIR} still cannot import pytest and coverage after pip install`);
+  if (!ready())
+    throw new Error(
+      `the Python test environment at ${VENV_DIR} still cannot import pytest and coverage after pip install`,
+    );
   return VENV_PYTHON;
 }
 

@@ -9,7 +9,13 @@ export default definePlugin<PytestRunnerOptions>({
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
-    properties: { python: { type: 'string', minLength: 1, description: 'Python interpreter; default $AGENTGOV_PYTHON, the project .venv/venv, or python3' } },
+    properties: {
+      python: {
+        type: 'string',
+        minLength: 1,
+        description: 'Python interpreter; default $AGENTGOV_PYTHON, the project .venv/venv, or python3',
+      },
+    },
   },
   apply(hooks, context) {
     hooks.testRunners.tap(NAME, (registry) => registry.add(createPytestRunner(context.options)));

@@ -16,7 +16,11 @@ export interface PytestSetup {
 /** Where pytest looks for its settings, in pytest's own order (the first that has a section wins). */
 const CONFIG_FILES: { file: string; section: (text: string) => Record<string, unknown> | undefined }[] = [
   { file: 'pytest.ini', section: (text) => (parseIni(text)['pytest'] as Record<string, unknown> | undefined) ?? {} },
-  { file: 'pyproject.toml', section: (text) => ((parseToml(text) as { tool?: { pytest?: { ini_options?: Record<string, unknown> } } }).tool?.pytest?.ini_options) },
+  {
+    file: 'pyproject.toml',
+    section: (text) =>
+      (parseToml(text) as { tool?: { pytest?: { ini_options?: Record<string, unknown> } } }).tool?.pytest?.ini_options,
+  },
   { file: 'tox.ini', section: (text) => parseIni(text)['pytest'] as Record<string, unknown> | undefined },
   { file: 'setup.cfg', section: (text) => parseIni(text)['tool:pytest'] as Record<string, unknown> | undefined },
 ];
@@ -35,12 +39,19 @@ export function readPytestSetup(root: string): PytestSetup {
     try {
       settings = section(readFileSync(path, 'utf8'));
     } catch (error) {
-      throw new AgentgovError('E_TEST_CONFIG_INVALID', `pytest: ${file} cannot be read: ${(error as Error).message}`, { runner: 'pytest', file });
+      throw new AgentgovError('E_TEST_CONFIG_INVALID', `pytest: ${file} cannot be read: ${(error as Error).message}`, {
+        runner: 'pytest',
+        file,
+      });
     }
     if (!settings) continue;
     const testpaths = words(settings['testpaths']);
     const pythonFiles = words(settings['python_files']);
-    return { testpaths: testpaths.length ? testpaths : ['.'], pythonFiles: pythonFiles.length ? pythonFiles : ['test_*.py', '*_test.py'], source: file };
+    return {
+      testpaths: testpaths.length ? testpaths : ['.'],
+      pythonFiles: pythonFiles.length ? pythonFiles : ['test_*.py', '*_test.py'],
+      source: file,
+    };
   }
   return { testpaths: ['.'], pythonFiles: ['test_*.py', '*_test.py'] };
 }
@@ -56,7 +67,16 @@ export function usesPytest(root: string): boolean {
   return pytestFiles(root, { testpaths: ['.'], pythonFiles: ['test_*.py', '*_test.py'] }).length > 0;
 }
 
-const SKIP = ['**/node_modules/**', '**/.venv/**', '**/venv/**', '**/.tox/**', '**/.git/**', '**/site-packages/**', '**/build/**', '**/dist/**'];
+const SKIP = [
+  '**/node_modules/**',
+  '**/.venv/**',
+  '**/venv/**',
+  '**/.tox/**',
+  '**/.git/**',
+  '**/site-packages/**',
+  '**/build/**',
+  '**/dist/**',
+];
 
 /** The files pytest would collect: `python_files` patterns under each of `testpaths`. */
 export function pytestFiles(root: string, setup: PytestSetup): string[] {

@@ -57,7 +57,10 @@ export function casesOf(records: PhaseRecord[]): TestCaseResult[] {
     result.durationMs += Math.round((record.duration ?? 0) * 1000);
     if (record.outcome === 'failed') {
       result.status = 'failed';
-      result.failure ??= { message: record.message ?? 'failed', ...(record.longrepr ? { stack: record.longrepr } : {}) };
+      result.failure ??= {
+        message: record.message ?? 'failed',
+        ...(record.longrepr ? { stack: record.longrepr } : {}),
+      };
     } else if (record.outcome === 'skipped' && result.status !== 'failed') result.status = 'skipped';
   }
   return [...cases.values()];
@@ -84,7 +87,12 @@ function fileResults(files: string[], tests: TestCaseResult[], collectErrors: Ph
     const error = collectErrors.find((record) => record.nodeid === file || record.nodeid.startsWith(`${file}::`));
     if (error) return { file, status: 'error', durationMs: 0, output: error.longrepr ?? '' };
     const own = tests.filter((test) => test.file === file);
-    return { file, status: own.some((test) => test.status === 'failed') ? 'failed' : 'passed', durationMs: own.reduce((sum, test) => sum + test.durationMs, 0), output: '' };
+    return {
+      file,
+      status: own.some((test) => test.status === 'failed') ? 'failed' : 'passed',
+      durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
+      output: '',
+    };
   });
 }
 
@@ -120,7 +128,19 @@ async function runPytest(root: string, request: TestRunRequest, python: string):
   try {
     const results = join(run.path, 'results.jsonl');
     const coverageDir = join(run.path, 'coverage');
-    const args = ['-m', 'pytest', '-p', 'agentgov_pytest', '-p', 'no:cacheprovider', '-q', '--no-header', '-rN', ...(request.nameFilter ? ['-k', request.nameFilter] : []), ...request.files];
+    const args = [
+      '-m',
+      'pytest',
+      '-p',
+      'agentgov_pytest',
+      '-p',
+      'no:cacheprovider',
+      '-q',
+      '--no-header',
+      '-rN',
+      ...(request.nameFilter ? ['-k', request.nameFilter] : []),
+      ...request.files,
+    ];
     const env: Record<string, string> = {
       ...request.env,
       AGENTGOV_PYTEST_RESULTS: results,
@@ -141,31 +161,57 @@ async function runPytest(root: string, request: TestRunRequest, python: string):
         ...(request.niceness ? { niceness: request.niceness } : {}),
       });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new AgentgovError('E_TEST_RUNNER_MISSING', `pytest: the Python interpreter \`${python}\` was not found`, { runner: 'pytest', python });
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new AgentgovError('E_TEST_RUNNER_MISSING', `pytest: the Python interpreter \`${python}\` was not found`, {
+          runner: 'pytest',
+          python,
+        });
       throw error;
     }
     const missing = /No module named '?(pytest|coverage)'?/.exec(outcome.output);
     if (missing) {
-      throw new AgentgovError('E_TEST_RUNNER_MISSING', `pytest: \`${python}\` has no ${missing[1]} module; install it (\`${python} -m pip install pytest coverage\`)`, { runner: 'pytest', python, module: missing[1] });
+      throw new AgentgovError(
+        'E_TEST_RUNNER_MISSING',
+        `pytest: \`${python}\` has no ${missing[1]} module; install it (\`${python} -m pip install pytest coverage\`)`,
+        { runner: 'pytest', python, module: missing[1] },
+      );
     }
     // Exit 3 (internal error) and 4 (usage error, e.g. a broken ini section) stop pytest before any test.
     if (outcome.exitCode === 4 || outcome.exitCode === 3 || (!existsSync(results) && !outcome.timedOut)) {
-      throw new AgentgovError('E_TEST_CONFIG_INVALID', `pytest: the run stopped before any test (exit ${outcome.exitCode}); check ${setup.source ?? 'the pytest config'}: ${outcome.output.trim().split('\n').slice(-8).join('\n')}`, {
-        runner: 'pytest',
-        file: setup.source ?? null,
-        command: `${python} -m pytest ${request.files.join(' ')}`.trim(),
-      });
+      throw new AgentgovError(
+        'E_TEST_CONFIG_INVALID',
+        `pytest: the run stopped before any test (exit ${outcome.exitCode}); check ${setup.source ?? 'the pytest config'}: ${outcome.output.trim().split('\n').slice(-8).join('\n')}`,
+        {
+          runner: 'pytest',
+          file: setup.source ?? null,
+          command: `${python} -m pytest ${request.files.join(' ')}`.trim(),
+        },
+      );
     }
     const records = existsSync(results)
-      ? readFileSync(results, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as PhaseRecord)
+      ? readFileSync(results, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as PhaseRecord)
       : [];
     const tests = casesOf(records);
     const coverageFile = join(coverageDir, 'coverage-py.json');
     return {
       runner: 'pytest',
       tests,
-      files: fileResults(request.files.filter((f) => f.endsWith('.py')), tests, records.filter((r) => r.kind === 'collect')),
-      ...(request.coverage && existsSync(coverageFile) ? { coverage: coverageOf(JSON.parse(readFileSync(coverageFile, 'utf8')) as Record<string, Record<string, number[]>>), coverageGranularity: 'test' as const } : {}),
+      files: fileResults(
+        request.files.filter((f) => f.endsWith('.py')),
+        tests,
+        records.filter((r) => r.kind === 'collect'),
+      ),
+      ...(request.coverage && existsSync(coverageFile)
+        ? {
+            coverage: coverageOf(
+              JSON.parse(readFileSync(coverageFile, 'utf8')) as Record<string, Record<string, number[]>>,
+            ),
+            coverageGranularity: 'test' as const,
+          }
+        : {}),
       exitCode: outcome.exitCode,
       timedOut: outcome.timedOut,
       durationMs: outcome.durationMs,

@@ -72,8 +72,15 @@ describe('pytest runner', function () {
     const root = project();
     expect(await runner.detect(root)).to.equal(true);
     expect(await runner.discover(root)).to.deep.equal(['tests/test_calc.py', 'tests/test_other.py']);
-    const ini = project({ 'pytest.ini': '[pytest]\ntestpaths = tests\npython_files = *_check.py\n', 'tests/calc_check.py': 'def test_x():\n    pass\n' });
-    expect(readPytestSetup(ini)).to.deep.include({ testpaths: ['tests'], pythonFiles: ['*_check.py'], source: 'pytest.ini' });
+    const ini = project({
+      'pytest.ini': '[pytest]\ntestpaths = tests\npython_files = *_check.py\n',
+      'tests/calc_check.py': 'def test_x():\n    pass\n',
+    });
+    expect(readPytestSetup(ini)).to.deep.include({
+      testpaths: ['tests'],
+      pythonFiles: ['*_check.py'],
+      source: 'pytest.ini',
+    });
     expect(await runner.discover(ini)).to.deep.equal(['tests/calc_check.py']);
   });
 
@@ -91,7 +98,10 @@ describe('pytest runner', function () {
     ]);
     expect(byId.get('tests/test_calc.py::test_inside')).to.include({ status: 'passed', file: 'tests/test_calc.py' });
     expect(byId.get('tests/test_calc.py::test_skipped')?.status).to.equal('skipped');
-    expect(byId.get('tests/test_calc.py::TestGroup::test_param[2]')?.titlePath).to.deep.equal(['TestGroup', 'test_param[2]']);
+    expect(byId.get('tests/test_calc.py::TestGroup::test_param[2]')?.titlePath).to.deep.equal([
+      'TestGroup',
+      'test_param[2]',
+    ]);
     const failed = byId.get('tests/test_calc.py::test_wrong_on_purpose')!;
     expect(failed.status).to.equal('failed');
     expect(failed.failure?.message).to.contain('assert 10 == 11');
@@ -106,7 +116,8 @@ describe('pytest runner', function () {
   it('collects coverage per test through coverage.py contexts; def lines and module bodies are import time', async () => {
     const root = project();
     const report = await runner.run(root, { files: [], coverage: true });
-    const linesOf = (id: string, file: string) => report.coverage?.find((c) => c.id === id)?.files.find((f) => f.file === file)?.lines ?? [];
+    const linesOf = (id: string, file: string) =>
+      report.coverage?.find((c) => c.id === id)?.files.find((f) => f.file === file)?.lines ?? [];
     expect(linesOf('tests/test_calc.py::test_inside', 'calc.py')).to.deep.equal([5, 7, 9]);
     expect(linesOf('tests/test_calc.py::test_low', 'calc.py')).to.deep.equal([5, 6]);
     expect(linesOf('tests/test_other.py::test_greet', 'calc.py')).to.deep.equal([]);
@@ -122,7 +133,9 @@ describe('pytest runner', function () {
       expect(error.message).to.match(/^pytest: /);
     } else {
       // This machine's system python has pytest: point at an interpreter that cannot exist instead.
-      const missing = await createPytestRunner({ python: '/nonexistent/python3' }).run(root, { files: [] }).catch((e: unknown) => e);
+      const missing = await createPytestRunner({ python: '/nonexistent/python3' })
+        .run(root, { files: [] })
+        .catch((e: unknown) => e);
       expect((missing as AgentgovError).code).to.equal('E_TEST_RUNNER_MISSING');
       expect((missing as AgentgovError).message).to.contain('pytest');
     }
@@ -132,6 +145,8 @@ describe('pytest runner', function () {
     const root = project({ 'pytest.ini': '[pytest]\naddopts = --no-such-option\n' });
     const error = await runner.run(root, { files: [] }).catch((e: unknown) => e);
     expect((error as AgentgovError).code).to.equal('E_TEST_CONFIG_INVALID');
-    expect((error as AgentgovError).message).to.match(/^pytest: /).and.contain('pytest.ini');
+    expect((error as AgentgovError).message)
+      .to.match(/^pytest: /)
+      .and.contain('pytest.ini');
   });
 });

@@ -23,7 +23,8 @@ const collector = (scope[KEY] ??= collectorFromEnv());
 /** The test's suite titles, outermost first, then its own title; the file task is not a title. */
 function titlePath(task: TaskLike): string[] {
   const titles = [task.name];
-  for (let suite = task.suite; suite && suite.type !== undefined && suite.filepath === undefined; suite = suite.suite) titles.unshift(suite.name);
+  for (let suite = task.suite; suite && suite.type !== undefined && suite.filepath === undefined; suite = suite.suite)
+    titles.unshift(suite.name);
   return titles;
 }
 

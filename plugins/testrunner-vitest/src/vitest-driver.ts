@@ -20,7 +20,15 @@ export interface DriverRequest {
 
 /** What the driver writes to `out`. */
 export type DriverAnswer =
-  | { ok: true; version: string; config: string | null; files: string[]; tests?: DriverCase[]; fileErrors?: { file: string; message: string }[]; unhandled?: string[] }
+  | {
+      ok: true;
+      version: string;
+      config: string | null;
+      files: string[];
+      tests?: DriverCase[];
+      fileErrors?: { file: string; message: string }[];
+      unhandled?: string[];
+    }
   | { ok: false; stage: 'missing' | 'config' | 'run'; message: string };
 
 export interface DriverCase {
@@ -57,7 +65,11 @@ interface VitestContext {
   close(): Promise<void>;
 }
 
-type CreateVitest = (mode: 'test', options: Record<string, unknown>, viteOverrides?: Record<string, unknown>) => Promise<VitestContext>;
+type CreateVitest = (
+  mode: 'test',
+  options: Record<string, unknown>,
+  viteOverrides?: Record<string, unknown>,
+) => Promise<VitestContext>;
 
 const toPosix = (path: string) => path.split(sep).join('/');
 
@@ -76,7 +88,8 @@ async function loadVitest(root: string): Promise<{ createVitest: CreateVitest; v
     return `vitest is not installed in ${root} (${(error as Error).message.split('\n')[0]})`;
   }
   const module = (await import(pathToFileURL(entry).href)) as { createVitest?: CreateVitest };
-  if (typeof module.createVitest !== 'function') return `vitest ${version} in ${root} has no createVitest in 'vitest/node'`;
+  if (typeof module.createVitest !== 'function')
+    return `vitest ${version} in ${root} has no createVitest in 'vitest/node'`;
   return { createVitest: module.createVitest, version };
 }
 
@@ -84,7 +97,8 @@ async function loadVitest(root: string): Promise<{ createVitest: CreateVitest; v
 function* cases(task: Task, titles: string[]): Generator<{ task: Task; titlePath: string[] }> {
   for (const child of task.tasks ?? []) {
     if (child.type === 'suite') yield* cases(child, [...titles, child.name]);
-    else if (child.type === 'test' || child.type === 'custom') yield { task: child, titlePath: [...titles, child.name] };
+    else if (child.type === 'test' || child.type === 'custom')
+      yield { task: child, titlePath: [...titles, child.name] };
   }
 }
 
@@ -95,7 +109,9 @@ function statusOf(task: Task): DriverCase['status'] {
   return 'skipped';
 }
 
-function errorText(errors: { message?: string; stack?: string }[] | undefined): { message: string; stack?: string } | undefined {
+function errorText(
+  errors: { message?: string; stack?: string }[] | undefined,
+): { message: string; stack?: string } | undefined {
   const first = errors?.[0];
   if (!first) return undefined;
   return { message: first.message ?? String(first), ...(first.stack ? { stack: first.stack } : {}) };
@@ -113,7 +129,15 @@ async function main(): Promise<void> {
   try {
     vitest = await loaded.createVitest(
       'test',
-      { root: request.root, watch: false, run: true, reporters: [{}], passWithNoTests: true, coverage: { enabled: false }, ...(request.nameFilter ? { testNamePattern: request.nameFilter } : {}) },
+      {
+        root: request.root,
+        watch: false,
+        run: true,
+        reporters: [{}],
+        passWithNoTests: true,
+        coverage: { enabled: false },
+        ...(request.nameFilter ? { testNamePattern: request.nameFilter } : {}),
+      },
       { plugins },
     );
   } catch (error) {
@@ -121,10 +145,17 @@ async function main(): Promise<void> {
   }
   const config = vitest.vite?.config?.configFile ?? vitest.server?.config?.configFile ?? null;
   try {
-    const specifications = vitest.globTestSpecifications ? await vitest.globTestSpecifications() : ((await vitest.globTestFiles?.()) ?? []).map((item) => (Array.isArray(item) ? { moduleId: item[1] } : item));
+    const specifications = vitest.globTestSpecifications
+      ? await vitest.globTestSpecifications()
+      : ((await vitest.globTestFiles?.()) ?? []).map((item) => (Array.isArray(item) ? { moduleId: item[1] } : item));
     const relativeOf = (spec: Specification) => toPosix(relative(request.root, spec.moduleId));
     const files = [...new Set(specifications.map(relativeOf))].sort();
-    const base = { ok: true as const, version: loaded.version, config: config ? toPosix(relative(request.root, config)) : null, files };
+    const base = {
+      ok: true as const,
+      version: loaded.version,
+      config: config ? toPosix(relative(request.root, config)) : null,
+      files,
+    };
     if (request.mode === 'discover') return answer(request.out, base);
     const wanted = new Set(request.files?.length ? request.files : files);
     const chosen = specifications.filter((spec) => wanted.has(relativeOf(spec)));
@@ -138,12 +169,21 @@ async function main(): Promise<void> {
       for (const { task, titlePath } of own) {
         const status = statusOf(task);
         const failure = status === 'failed' ? errorText(task.result?.errors) : undefined;
-        tests.push({ file: path, titlePath, status, durationMs: Math.round(task.result?.duration ?? 0), ...(failure ? { failure } : {}) });
+        tests.push({
+          file: path,
+          titlePath,
+          status,
+          durationMs: Math.round(task.result?.duration ?? 0),
+          ...(failure ? { failure } : {}),
+        });
       }
       // A file that failed outside its tests (import error, syntax error, a throwing describe).
-      if (file.result?.state === 'fail' && file.result.errors?.length) fileErrors.push({ file: path, message: errorText(file.result.errors)!.message });
+      if (file.result?.state === 'fail' && file.result.errors?.length)
+        fileErrors.push({ file: path, message: errorText(file.result.errors)!.message });
     }
-    const unhandled = (vitest.state.getUnhandledErrors?.() ?? []).map((error) => (error as Error).message ?? String(error));
+    const unhandled = (vitest.state.getUnhandledErrors?.() ?? []).map(
+      (error) => (error as Error).message ?? String(error),
+    );
     answer(request.out, { ...base, tests, fileErrors, unhandled });
   } catch (error) {
     answer(request.out, { ok: false, stage: 'run', message: (error as Error).message ?? String(error) });

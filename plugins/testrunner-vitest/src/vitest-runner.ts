@@ -22,12 +22,18 @@ const DRIVER = fileURLToPath(new URL('./vitest-driver.js', import.meta.url));
 const COVERAGE_SETUP = fileURLToPath(new URL('./coverage-setup.js', import.meta.url));
 
 /** The config files vitest itself looks for, in its order. */
-export const VITEST_CONFIG_FILES = ['vitest.config', 'vite.config'].flatMap((base) => ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `${base}.${ext}`));
+export const VITEST_CONFIG_FILES = ['vitest.config', 'vite.config'].flatMap((base) =>
+  ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `${base}.${ext}`),
+);
 
 /** Vitest's default `include` (`**\/*.{test,spec}.?(c|m)[jt]s?(x)`), for `isTestFile` before a discovery ran. */
 const DEFAULT_TEST_FILE = /(^|\/)[^/]+\.(test|spec)\.[cm]?[jt]sx?$/;
 
-type PackageJson = { scripts?: Record<string, string>; devDependencies?: Record<string, string>; dependencies?: Record<string, string> };
+type PackageJson = {
+  scripts?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  dependencies?: Record<string, string>;
+};
 
 function readPackageJson(root: string): PackageJson {
   try {
@@ -50,7 +56,11 @@ export function projectVitestVersion(root: string): string {
   try {
     return (createRequire(join(root, 'package.json'))('vitest/package.json') as { version: string }).version;
   } catch {
-    throw new AgentgovError('E_TEST_RUNNER_MISSING', `vitest: the runner is not installed in ${root} (no node_modules/vitest); run \`npm install\` there`, { runner: 'vitest' });
+    throw new AgentgovError(
+      'E_TEST_RUNNER_MISSING',
+      `vitest: the runner is not installed in ${root} (no node_modules/vitest); run \`npm install\` there`,
+      { runner: 'vitest' },
+    );
   }
 }
 
@@ -77,7 +87,12 @@ export function createVitestRunner(): TestRunner {
     async discover(root) {
       const answer = await drive(root, { mode: 'discover' }, {});
       const selected = new Set(answer.files);
-      const defaults = globSync(['**/*.{test,spec}.?(c|m)[jt]s?(x)'], { cwd: root, ignore: ['**/node_modules/**'], onlyFiles: true, expandDirectories: false });
+      const defaults = globSync(['**/*.{test,spec}.?(c|m)[jt]s?(x)'], {
+        cwd: root,
+        ignore: ['**/node_modules/**'],
+        onlyFiles: true,
+        expandDirectories: false,
+      });
       discovered.set(root, { selected, rejected: new Set(defaults.filter((file) => !selected.has(file))) });
       return answer.files;
     },
@@ -105,28 +120,59 @@ export function createVitestRunner(): TestRunner {
 type DriverOk = Extract<DriverAnswer, { ok: true }>;
 
 /** Runs the driver in the project; maps its failures to the catalog's errors, naming vitest. */
-async function drive(root: string, request: Omit<DriverRequest, 'root' | 'out'>, options: Pick<TestRunRequest, 'signal' | 'timeoutMs' | 'niceness' | 'env'> & { coverageDir?: string }): Promise<DriverOk & { output: string; exitCode: number | null; timedOut: boolean; durationMs: number }> {
+async function drive(
+  root: string,
+  request: Omit<DriverRequest, 'root' | 'out'>,
+  options: Pick<TestRunRequest, 'signal' | 'timeoutMs' | 'niceness' | 'env'> & { coverageDir?: string },
+): Promise<DriverOk & { output: string; exitCode: number | null; timedOut: boolean; durationMs: number }> {
   projectVitestVersion(root);
   const run = makeRunDirectory();
   try {
     const out = join(run.path, 'answer.json');
     const env: Record<string, string> = { ...options.env };
-    if (options.coverageDir) Object.assign(env, { [COVERAGE_ENV.root]: root, [COVERAGE_ENV.out]: options.coverageDir, [COVERAGE_ENV.sources]: 'debugger' });
-    const outcome = await runTestProcess(process.execPath, [DRIVER, JSON.stringify({ ...request, root, out } satisfies DriverRequest)], {
-      cwd: root,
-      env,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.niceness ? { niceness: options.niceness } : {}),
-    });
+    if (options.coverageDir)
+      Object.assign(env, {
+        [COVERAGE_ENV.root]: root,
+        [COVERAGE_ENV.out]: options.coverageDir,
+        [COVERAGE_ENV.sources]: 'debugger',
+      });
+    const outcome = await runTestProcess(
+      process.execPath,
+      [DRIVER, JSON.stringify({ ...request, root, out } satisfies DriverRequest)],
+      {
+        cwd: root,
+        env,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.niceness ? { niceness: options.niceness } : {}),
+      },
+    );
     if (!existsSync(out)) {
-      if (outcome.timedOut) return { ok: true, version: '', config: null, files: request.files ?? [], tests: [], fileErrors: (request.files ?? []).map((file) => ({ file, message: 'timed out' })), ...outcome };
-      throw new AgentgovError('E_TEST_CONFIG_INVALID', `vitest: the run stopped before reporting (exit ${outcome.exitCode}); check ${configName(root)}: ${lastLines(outcome.output)}`, { runner: 'vitest', file: configName(root) });
+      if (outcome.timedOut)
+        return {
+          ok: true,
+          version: '',
+          config: null,
+          files: request.files ?? [],
+          tests: [],
+          fileErrors: (request.files ?? []).map((file) => ({ file, message: 'timed out' })),
+          ...outcome,
+        };
+      throw new AgentgovError(
+        'E_TEST_CONFIG_INVALID',
+        `vitest: the run stopped before reporting (exit ${outcome.exitCode}); check ${configName(root)}: ${lastLines(outcome.output)}`,
+        { runner: 'vitest', file: configName(root) },
+      );
     }
     const answer = JSON.parse(readFileSync(out, 'utf8')) as DriverAnswer;
     if (!answer.ok) {
-      if (answer.stage === 'missing') throw new AgentgovError('E_TEST_RUNNER_MISSING', `vitest: ${answer.message}`, { runner: 'vitest' });
-      throw new AgentgovError('E_TEST_CONFIG_INVALID', `vitest: ${configName(root)} was rejected: ${answer.message.trim().split('\n').slice(0, 8).join('\n')}`, { runner: 'vitest', file: configName(root), stage: answer.stage });
+      if (answer.stage === 'missing')
+        throw new AgentgovError('E_TEST_RUNNER_MISSING', `vitest: ${answer.message}`, { runner: 'vitest' });
+      throw new AgentgovError(
+        'E_TEST_CONFIG_INVALID',
+        `vitest: ${configName(root)} was rejected: ${answer.message.trim().split('\n').slice(0, 8).join('\n')}`,
+        { runner: 'vitest', file: configName(root), stage: answer.stage },
+      );
     }
     return { ...answer, ...outcome };
   } finally {
@@ -140,33 +186,62 @@ async function runVitest(root: string, request: TestRunRequest): Promise<TestRun
     const coverageDir = join(run.path, 'coverage');
     const answer = await drive(
       root,
-      { mode: 'run', ...(request.files.length ? { files: request.files } : {}), ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}), ...(request.coverage ? { setupFile: COVERAGE_SETUP } : {}) },
+      {
+        mode: 'run',
+        ...(request.files.length ? { files: request.files } : {}),
+        ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}),
+        ...(request.coverage ? { setupFile: COVERAGE_SETUP } : {}),
+      },
       { ...request, ...(request.coverage ? { coverageDir } : {}) },
     );
-    const tests: TestCaseResult[] = (answer.tests ?? []).map((test) => ({ id: testCaseId(test.file, test.titlePath), ...test }));
+    const tests: TestCaseResult[] = (answer.tests ?? []).map((test) => ({
+      id: testCaseId(test.file, test.titlePath),
+      ...test,
+    }));
     const files = request.files.length ? request.files : answer.files;
     const unknown = request.files.filter((file) => !answer.files.includes(file));
     return {
       runner: 'vitest',
       tests,
       files: fileResults(files, tests, answer.fileErrors ?? [], unknown),
-      ...(request.coverage ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const } : {}),
+      ...(request.coverage
+        ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const }
+        : {}),
       exitCode: answer.exitCode,
       timedOut: answer.timedOut,
       durationMs: answer.durationMs,
-      output: [answer.output, ...(answer.unhandled ?? []).map((message) => `unhandled error: ${message}`)].filter(Boolean).join('\n'),
+      output: [answer.output, ...(answer.unhandled ?? []).map((message) => `unhandled error: ${message}`)]
+        .filter(Boolean)
+        .join('\n'),
     };
   } finally {
     run.dispose();
   }
 }
 
-function fileResults(files: string[], tests: TestCaseResult[], errors: { file: string; message: string }[], unknown: string[]): TestFileResult[] {
+function fileResults(
+  files: string[],
+  tests: TestCaseResult[],
+  errors: { file: string; message: string }[],
+  unknown: string[],
+): TestFileResult[] {
   return files.map((file) => {
     const own = tests.filter((test) => test.file === file);
     const error = errors.find((e) => e.file === file);
-    if (unknown.includes(file)) return { file, status: 'error', durationMs: 0, output: `vitest: ${file} is not a test file of this project (its include/exclude patterns do not select it)` };
-    if (error && !own.some((test) => test.status === 'failed')) return { file, status: 'error', durationMs: 0, output: error.message };
-    return { file, status: own.some((test) => test.status === 'failed') || error ? 'failed' : 'passed', durationMs: own.reduce((sum, test) => sum + test.durationMs, 0), output: error?.message ?? '' };
+    if (unknown.includes(file))
+      return {
+        file,
+        status: 'error',
+        durationMs: 0,
+        output: `vitest: ${file} is not a test file of this project (its include/exclude patterns do not select it)`,
+      };
+    if (error && !own.some((test) => test.status === 'failed'))
+      return { file, status: 'error', durationMs: 0, output: error.message };
+    return {
+      file,
+      status: own.some((test) => test.status === 'failed') || error ? 'failed' : 'passed',
+      durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
+      output: error?.message ?? '',
+    };
   });
 }

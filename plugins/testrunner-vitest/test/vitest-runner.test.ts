@@ -24,7 +24,13 @@ export function unused(x: number): number {
 function project(extra: Record<string, string> = {}, link = true): string {
   const root = makeTempDir('vitest-project-');
   writeTree(root, {
-    'package.json': JSON.stringify({ name: 'p', private: true, type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '4.1.12' } }),
+    'package.json': JSON.stringify({
+      name: 'p',
+      private: true,
+      type: 'module',
+      scripts: { test: 'vitest run' },
+      devDependencies: { vitest: '4.1.12' },
+    }),
     'vitest.config.ts': `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['test/**/*.check.ts'] } });\n`,
     'src/math.ts': MATH,
     'src/other.ts': `export function greet(name: string): string {\n  return 'hello ' + name;\n}\n`,
@@ -93,37 +99,59 @@ describe('vitest runner', function () {
       'test/math.check.ts > clamp > keeps values inside',
       'test/math.check.ts > clamp > raises low values',
     ]);
-    expect(byId.get('test/math.check.ts > clamp > keeps values inside')).to.include({ status: 'passed', file: 'test/math.check.ts' });
+    expect(byId.get('test/math.check.ts > clamp > keeps values inside')).to.include({
+      status: 'passed',
+      file: 'test/math.check.ts',
+    });
     expect(byId.get('test/math.check.ts > clamp > is skipped')!.status).to.equal('skipped');
     const wrong = byId.get('test/math.check.ts > clamp > is wrong on purpose')!;
     expect(wrong.status).to.equal('failed');
     expect(wrong.failure!.message).to.match(/expected 10 to be 11/);
     expect(wrong.titlePath).to.deep.equal(['clamp', 'is wrong on purpose']);
-    expect(report.files).to.deep.equal([{ file: 'test/math.check.ts', status: 'failed', durationMs: report.files[0]!.durationMs, output: '' }]);
+    expect(report.files).to.deep.equal([
+      { file: 'test/math.check.ts', status: 'failed', durationMs: report.files[0]!.durationMs, output: '' },
+    ]);
     expect(runner.testCommand!(wrong)).to.equal('npx vitest run -t "^clamp is wrong on purpose$" "test/math.check.ts"');
   });
 
   it('runs only the tests matching the name filter', async () => {
-    const report = await runner.run(root, { files: ['test/math.check.ts', 'test/other.check.ts'], nameFilter: 'raises' });
-    expect(report.tests.filter((test) => test.status !== 'skipped').map((test) => test.id)).to.deep.equal(['test/math.check.ts > clamp > raises low values']);
+    const report = await runner.run(root, {
+      files: ['test/math.check.ts', 'test/other.check.ts'],
+      nameFilter: 'raises',
+    });
+    expect(report.tests.filter((test) => test.status !== 'skipped').map((test) => test.id)).to.deep.equal([
+      'test/math.check.ts > clamp > raises low values',
+    ]);
   });
 
   it('collects per-test coverage mapped to the .ts lines; loading counts for the test file', async () => {
     const report = await runner.run(root, { files: ['test/math.check.ts', 'test/other.check.ts'], coverage: true });
     expect(report.coverageGranularity).to.equal('test');
-    const coverage = new Map(report.coverage!.map((entry) => [`${entry.scope} ${entry.id}`, new Map(entry.files.map((f) => [f.file, f.lines]))]));
+    const coverage = new Map(
+      report.coverage!.map((entry) => [
+        `${entry.scope} ${entry.id}`,
+        new Map(entry.files.map((f) => [f.file, f.lines])),
+      ]),
+    );
     // clamp(5): the guard lines and the return; clamp(-1): only up to the first return.
-    expect(coverage.get('test test/math.check.ts > clamp > keeps values inside')!.get('src/math.ts')).to.deep.equal([3, 4, 5, 6]);
-    expect(coverage.get('test test/math.check.ts > clamp > raises low values')!.get('src/math.ts')).to.deep.equal([3, 4]);
+    expect(coverage.get('test test/math.check.ts > clamp > keeps values inside')!.get('src/math.ts')).to.deep.equal([
+      3, 4, 5, 6,
+    ]);
+    expect(coverage.get('test test/math.check.ts > clamp > raises low values')!.get('src/math.ts')).to.deep.equal([
+      3, 4,
+    ]);
     expect(coverage.get('test test/other.check.ts > greets')!.has('src/math.ts')).to.equal(false);
     // `unused` never runs, in any scope.
-    for (const files of coverage.values()) for (const line of files.get('src/math.ts') ?? []) expect(line).to.be.lessThan(9);
+    for (const files of coverage.values())
+      for (const line of files.get('src/math.ts') ?? []) expect(line).to.be.lessThan(9);
     // The module body (LIMIT) ran while the test file loaded.
     expect(coverage.get('file test/math.check.ts')!.get('src/math.ts')).to.include(1);
   });
 
   it('reports a test file that fails to load as an error, not as passing', async () => {
-    const broken = project({ 'test/broken.check.ts': `import { it } from 'vitest';\nimport { nothing } from '../src/missing';\nit('x', () => nothing());\n` });
+    const broken = project({
+      'test/broken.check.ts': `import { it } from 'vitest';\nimport { nothing } from '../src/missing';\nit('x', () => nothing());\n`,
+    });
     const report = await runner.run(broken, { files: ['test/broken.check.ts', 'test/other.check.ts'] });
     expect(report.files.find((f) => f.file === 'test/broken.check.ts')).to.include({ status: 'error' });
     expect(report.files.find((f) => f.file === 'test/broken.check.ts')!.output).to.match(/missing/);
@@ -132,7 +160,10 @@ describe('vitest runner', function () {
 
   it('names vitest when it is not installed in the project', async () => {
     const bare = project({}, false);
-    const error = await runner.run(bare, { files: [] }).then(() => null, (e: unknown) => e);
+    const error = await runner.run(bare, { files: [] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(AgentgovError);
     expect(error).to.include({ code: 'E_TEST_RUNNER_MISSING' });
     expect((error as AgentgovError).message).to.match(/^vitest: .*not installed/);
@@ -141,9 +172,14 @@ describe('vitest runner', function () {
   it('answers E_TEST_CONFIG_INVALID naming vitest and the config for a broken vitest.config.ts', async () => {
     const broken = project({ 'vitest.config.ts': `throw new Error('config exploded');\n` });
     for (const attempt of [() => runner.discover(broken), () => runner.run(broken, { files: [] })]) {
-      const error = await attempt().then(() => null, (e: unknown) => e);
+      const error = await attempt().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).to.include({ code: 'E_TEST_CONFIG_INVALID' });
-      expect((error as AgentgovError).message).to.match(/^vitest: vitest\.config\.ts was rejected: [^]*config exploded/);
+      expect((error as AgentgovError).message).to.match(
+        /^vitest: vitest\.config\.ts was rejected: [^]*config exploded/,
+      );
     }
   });
 });

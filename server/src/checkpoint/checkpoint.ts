@@ -6,7 +6,14 @@ import { refuseOperationInProgress, requireChangedFiles, requireCommitPossible }
 import { runLint, type LinterOutcome } from './lint-step.js';
 import type { CoverageStore } from '../test-impact/coverage-store.js';
 import { coverageCandidates, coverageFor, type CoverageCandidates } from './coverage-selection.js';
-import { detectRunners, runnerOf, selectByImports, type DetectedRunner, type SelectedTestFile, type TestSelection } from './test-selection.js';
+import {
+  detectRunners,
+  runnerOf,
+  selectByImports,
+  type DetectedRunner,
+  type SelectedTestFile,
+  type TestSelection,
+} from './test-selection.js';
 import { runHops, type CachedFile, type HopOutcome, type TestFailure } from './test-step.js';
 import { runningScheduler } from '../test-impact/scheduler-for.js';
 
@@ -78,16 +85,28 @@ export interface CheckpointResult {
   push: PushOutcome | null;
   /** Steps that did not run, and why. */
   skipped: { step: string; reason: string }[];
-  test_impact?: { candidates: { file: string; runner: string; distance: number; reaches: string }[]; coverage: CoverageSummary | null; coverage_reason: string | null };
+  test_impact?: {
+    candidates: { file: string; runner: string; distance: number; reaches: string }[];
+    coverage: CoverageSummary | null;
+    coverage_reason: string | null;
+  };
   /** Wall time of each step that ran: where a slow checkpoint spent it. */
   durations_ms: { lint?: number; test_selection?: number; tests?: number; commit?: number; push?: number };
 }
 
 function lintSection(step: Awaited<ReturnType<typeof runLint>>, autofix: boolean): LintSection {
   const ordered = [...step.problems].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
-  const line = (p: LintProblem) => `${p.path}:${p.line}:${p.column} ${p.rule} ${p.message}${p.severity === 'warning' ? ' (warning)' : ''}${!autofix && p.fixable ? ' (fixable)' : ''}`;
+  const line = (p: LintProblem) =>
+    `${p.path}:${p.line}:${p.column} ${p.rule} ${p.message}${p.severity === 'warning' ? ' (warning)' : ''}${!autofix && p.fixable ? ' (fixable)' : ''}`;
   const errors = step.problems.filter((p) => p.severity === 'error').length;
-  const section: LintSection = { linters: step.linters, errors, warnings: step.problems.length - errors, problems: ordered.slice(0, PROBLEMS_SHOWN).map(line), more: Math.max(0, ordered.length - PROBLEMS_SHOWN), fixed_files: step.fixed_files };
+  const section: LintSection = {
+    linters: step.linters,
+    errors,
+    warnings: step.problems.length - errors,
+    problems: ordered.slice(0, PROBLEMS_SHOWN).map(line),
+    more: Math.max(0, ordered.length - PROBLEMS_SHOWN),
+    fixed_files: step.fixed_files,
+  };
   if (section.more > 0) {
     const counts = new Map<string, number>();
     for (const p of step.problems) counts.set(p.rule, (counts.get(p.rule) ?? 0) + 1);
@@ -98,20 +117,27 @@ function lintSection(step: Awaited<ReturnType<typeof runLint>>, autofix: boolean
 
 function beyondNote(selection: TestSelection, maxHops: number, selected: number): string | undefined {
   const next = selection.beyond[0];
-  if (!next) return selected === 0 ? 'no test file imports the changed files, directly or through other files.' : undefined;
+  if (!next)
+    return selected === 0 ? 'no test file imports the changed files, directly or through other files.' : undefined;
   const reach = `${next.files} more test file(s) reach the changed files at distance ${next.distance}; pass max_test_hops: ${next.distance} to run them`;
   return `${selected === 0 ? `no test file imports the changed files within ${maxHops} hop(s); ${reach}` : reach}.`;
 }
 
 /** Hop 0 from coverage for the changed files it covers, the import graph for the rest and for farther hops. */
-function mergeSelection(selection: TestSelection, coverage: CoverageCandidates, detected: DetectedRunner[], root: string): SelectedTestFile[][] {
+function mergeSelection(
+  selection: TestSelection,
+  coverage: CoverageCandidates,
+  detected: DetectedRunner[],
+  root: string,
+): SelectedTestFile[][] {
   const first: SelectedTestFile[] = [];
   for (const file of [...coverage.byFile.keys()].sort()) {
     const runner = runnerOf(detected, root, file);
     if (runner) first.push({ file, runner: runner.name, distance: 0, reaches: 'coverage' });
   }
   const taken = new Set(first.map((s) => s.file));
-  for (const s of selection.hops[0] ?? []) if (!coverage.covered.has(s.reaches) && !taken.has(s.file)) (taken.add(s.file), first.push(s));
+  for (const s of selection.hops[0] ?? [])
+    if (!coverage.covered.has(s.reaches) && !taken.has(s.file)) (taken.add(s.file), first.push(s));
   return [first, ...selection.hops.slice(1).map((hop) => hop.filter((s) => !taken.has(s.file)))];
 }
 
@@ -120,7 +146,12 @@ function mergeSelection(selection: TestSelection, coverage: CoverageCandidates, 
  * its current content, and nothing it covered changed since (none with a test_filter, none for a
  * changed test file).
  */
-function cachedResults(store: CoverageStore, coverage: CoverageCandidates | undefined, changed: Set<string>, args: CheckpointArgs) {
+function cachedResults(
+  store: CoverageStore,
+  coverage: CoverageCandidates | undefined,
+  changed: Set<string>,
+  args: CheckpointArgs,
+) {
   return (file: string): CachedFile | undefined => {
     if (args.test_filter || changed.has(file)) return undefined;
     const ids = coverage?.byFile.get(file) ?? store.testsOfFile(file).map((t) => t.test_id);
@@ -161,7 +192,11 @@ async function testStep(
   const byName = new Map<string, TestRunner>(detected.map((d) => [d.runner.name, d.runner]));
   durations.test_selection = Math.round(performance.now() - started);
   const run = await timed(durations, 'tests', () =>
-    runHops(hops, byName, ctx.repoRoot, { nameFilter: args.test_filter ?? undefined, signal: ctx.signal, cached: cachedResults(store, byCoverage ? coverage : undefined, new Set(changed), args) }),
+    runHops(hops, byName, ctx.repoRoot, {
+      nameFilter: args.test_filter ?? undefined,
+      signal: ctx.signal,
+      cached: cachedResults(store, byCoverage ? coverage : undefined, new Set(changed), args),
+    }),
   );
   const sum = (key: 'passed' | 'failed' | 'skipped') => run.hops.reduce((n, h) => n + h[key], 0);
   const oldest = run.cached.reduce((max, c) => Math.max(max, c.age_s), 0);
@@ -176,10 +211,21 @@ async function testStep(
     failures: run.failures.slice(0, FAILURES_SHOWN),
     file_errors: run.file_errors,
     cached: run.cached.length
-      ? { used: run.cached.length, reason: `background results still true for the tests below (oldest ${oldest} s): every file they covered is unchanged since they ran`, tests: run.cached.slice(0, FAILURES_SHOWN * 2) }
-      : { used: 0, reason: store.hasCoverage() ? 'no stored result still holds for the selected tests (a file they cover changed since they ran, or they never ran)' : 'no background results yet: the test scheduler is building coverage' },
+      ? {
+          used: run.cached.length,
+          reason: `background results still true for the tests below (oldest ${oldest} s): every file they covered is unchanged since they ran`,
+          tests: run.cached.slice(0, FAILURES_SHOWN * 2),
+        }
+      : {
+          used: 0,
+          reason: store.hasCoverage()
+            ? 'no stored result still holds for the selected tests (a file they cover changed since they ran, or they never ran)'
+            : 'no background results yet: the test scheduler is building coverage',
+        },
   };
-  const notes = [beyondNote(selection, maxHops, hops.flat().length), ...(coverage?.notes ?? [])].filter((n): n is string => Boolean(n));
+  const notes = [beyondNote(selection, maxHops, hops.flat().length), ...(coverage?.notes ?? [])].filter(
+    (n): n is string => Boolean(n),
+  );
   if (notes.length) section.note = notes.join(' ');
   return { section, blocking: run.blocking, selection };
 }
@@ -194,8 +240,16 @@ function summaryOf(result: CheckpointResult): string {
   }
   const noRunner = result.skipped.some((s) => s.step === 'tests' && s.reason !== 'tests: false');
   if (!result.tests && noRunner) parts.push('tests: no runner applies');
-  if (result.tests) parts.push(`tests: ${result.tests.passed} passed, ${result.tests.failed} failed${result.tests.file_errors.length ? `, ${result.tests.file_errors.length} file error(s)` : ''}`);
-  if (result.commit) parts.push(result.commit.committed ? `committed ${result.commit.sha?.slice(0, 12)}` : `not committed: ${result.commit.reason}`);
+  if (result.tests)
+    parts.push(
+      `tests: ${result.tests.passed} passed, ${result.tests.failed} failed${result.tests.file_errors.length ? `, ${result.tests.file_errors.length} file error(s)` : ''}`,
+    );
+  if (result.commit)
+    parts.push(
+      result.commit.committed
+        ? `committed ${result.commit.sha?.slice(0, 12)}`
+        : `not committed: ${result.commit.reason}`,
+    );
   if (result.push) parts.push(`pushed ${result.push.branch} to origin`);
   return `${result.verdict} — ${parts.join(' · ') || 'lint and tests were off'}`;
 }
@@ -244,15 +298,27 @@ export async function runCheckpoint(args: CheckpointArgs, ctx: ToolContext): Pro
 }
 
 /** Lint, then tests: what decides whether the checkpoint passes. */
-async function checks(args: CheckpointArgs, ctx: ToolContext, changed: string[], maxHops: number, result: CheckpointResult): Promise<TestSelection | undefined> {
+async function checks(
+  args: CheckpointArgs,
+  ctx: ToolContext,
+  changed: string[],
+  maxHops: number,
+  result: CheckpointResult,
+): Promise<TestSelection | undefined> {
   let blocking = false;
   let selection: TestSelection | undefined;
   if (args.lint) {
-    const step = await timed(result.durations_ms, 'lint', () => runLint(ctx.host.registries.linters.values(), ctx.repoRoot, args.autofix, ctx.signal));
+    const step = await timed(result.durations_ms, 'lint', () =>
+      runLint(ctx.host.registries.linters.values(), ctx.repoRoot, args.autofix, ctx.signal),
+    );
     result.lint = lintSection(step, args.autofix);
     blocking ||= step.blocking;
     if (step.linters.length === 0) result.skipped.push({ step: 'lint', reason: 'no linter plugin is loaded' });
-    else if (step.linters.every((l) => l.status === 'not_applicable')) result.skipped.push({ step: 'lint', reason: `no linter applies: ${step.linters.map((l) => `${l.name}: ${l.reason}`).join('; ')}` });
+    else if (step.linters.every((l) => l.status === 'not_applicable'))
+      result.skipped.push({
+        step: 'lint',
+        reason: `no linter applies: ${step.linters.map((l) => `${l.name}: ${l.reason}`).join('; ')}`,
+      });
   } else result.skipped.push({ step: 'lint', reason: 'lint: false' });
 
   if (args.tests) {
@@ -266,7 +332,11 @@ async function checks(args: CheckpointArgs, ctx: ToolContext, changed: string[],
 }
 
 /** Runs one step and adds its wall time to `durations`. */
-async function timed<T>(durations: CheckpointResult['durations_ms'], step: keyof CheckpointResult['durations_ms'], work: () => Promise<T>): Promise<T> {
+async function timed<T>(
+  durations: CheckpointResult['durations_ms'],
+  step: keyof CheckpointResult['durations_ms'],
+  work: () => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   try {
     return await work();
@@ -276,12 +346,23 @@ async function timed<T>(durations: CheckpointResult['durations_ms'], step: keyof
 }
 
 /** Commit and push when asked and the checks passed; the test-impact summary; the one-line summary. */
-async function finish(args: CheckpointArgs, ctx: ToolContext, changed: string[], result: CheckpointResult, selection: TestSelection | undefined): Promise<CheckpointResult> {
+async function finish(
+  args: CheckpointArgs,
+  ctx: ToolContext,
+  changed: string[],
+  result: CheckpointResult,
+  selection: TestSelection | undefined,
+): Promise<CheckpointResult> {
   const timeoutS = ctx.config.server.checkpoint?.hook_timeout_s ?? HOOK_TIMEOUT_S;
   const deadline: GitDeadline = { timeoutMs: timeoutS * 1000, signal: ctx.signal };
   if (args.commit_message) {
     if (!result.ok) {
-      result.commit = { committed: false, files: [], hook_modified: [], reason: 'checks failed; nothing was staged or committed' };
+      result.commit = {
+        committed: false,
+        files: [],
+        hook_modified: [],
+        reason: 'checks failed; nothing was staged or committed',
+      };
     } else {
       const message = args.commit_message;
       // exactly the changed files (with the linters' fixes to them); a fix elsewhere is the user's to commit
@@ -301,7 +382,8 @@ async function finish(args: CheckpointArgs, ctx: ToolContext, changed: string[],
   }
   if (args.push) {
     if (!args.commit_message) result.skipped.push({ step: 'push', reason: 'push is only used with commit_message' });
-    else if (!result.commit?.committed || !result.commit.sha) result.skipped.push({ step: 'push', reason: 'nothing was committed' });
+    else if (!result.commit?.committed || !result.commit.sha)
+      result.skipped.push({ step: 'push', reason: 'nothing was committed' });
     else {
       try {
         const sha = result.commit.sha;
@@ -321,7 +403,12 @@ async function finish(args: CheckpointArgs, ctx: ToolContext, changed: string[],
 }
 
 function testImpact(root: string, selection: TestSelection | undefined): NonNullable<CheckpointResult['test_impact']> {
-  const candidates = (selection?.hops.flat() ?? []).map((s: SelectedTestFile) => ({ file: s.file, runner: s.runner, distance: s.distance, reaches: s.reaches }));
+  const candidates = (selection?.hops.flat() ?? []).map((s: SelectedTestFile) => ({
+    file: s.file,
+    runner: s.runner,
+    distance: s.distance,
+    reaches: s.reaches,
+  }));
   const coverage = summarizeCoverage(root);
   return { candidates, coverage: coverage.value, coverage_reason: coverage.reason };
 }

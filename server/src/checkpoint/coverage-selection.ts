@@ -25,20 +25,33 @@ export function coverageFor(ctx: ToolContext): CoverageStore {
 }
 
 /** blast_radius at distance 0 for the changed files; undefined when no per-test coverage is stored. */
-export async function coverageCandidates(ctx: ToolContext, store: CoverageStore, changed: string[]): Promise<CoverageCandidates | undefined> {
+export async function coverageCandidates(
+  ctx: ToolContext,
+  store: CoverageStore,
+  changed: string[],
+): Promise<CoverageCandidates | undefined> {
   if (!store.hasCoverage()) return undefined;
   const result = await blastRadiusIn(ctx, store, runningScheduler(ctx.index)?.runner(), changed, 0);
-  const fresh = result.changed.filter((c) => c.coverage === 'fresh' && c.status !== 'unchanged' && c.status !== 'added').map((c) => c.path);
+  const fresh = result.changed
+    .filter((c) => c.coverage === 'fresh' && c.status !== 'unchanged' && c.status !== 'added')
+    .map((c) => c.path);
   const byFile = new Map<string, string[]>();
   const reached = new Set<string>();
   for (const candidate of result.candidates) {
-    if (candidate.distance !== 0 || (candidate.evidence.source !== 'coverage' && candidate.evidence.source !== 'import-time')) continue;
+    if (
+      candidate.distance !== 0 ||
+      (candidate.evidence.source !== 'coverage' && candidate.evidence.source !== 'import-time')
+    )
+      continue;
     byFile.set(candidate.file, [...(byFile.get(candidate.file) ?? []), candidate.test_id]);
-    for (const label of candidate.evidence.definitions) for (const path of fresh) if (label.startsWith(`${path}:`)) reached.add(path);
+    for (const label of candidate.evidence.definitions)
+      for (const path of fresh) if (label.startsWith(`${path}:`)) reached.add(path);
   }
   // a changed file whose coverage names no test (no changed definition found, or no test ran it) keeps the import graph
   const covered = new Set(fresh.filter((path) => reached.has(path)));
   const notes = [...result.notes];
-  for (const path of fresh) if (!reached.has(path)) notes.push(`Coverage names no test for the change in ${path}; the test files importing it run instead.`);
+  for (const path of fresh)
+    if (!reached.has(path))
+      notes.push(`Coverage names no test for the change in ${path}; the test files importing it run instead.`);
   return { covered, byFile, notes };
 }

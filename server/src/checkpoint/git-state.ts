@@ -32,7 +32,10 @@ const OPERATIONS: readonly Operation[] = [
 
 /** git's complaint in short: its first line and its fatal/error lines ("Author identity unknown; fatal: …"). */
 function gitSays(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const fatal = lines.filter((l) => /^(fatal|error):/.test(l));
   return [...new Set([lines[0] ?? '', ...fatal])].filter(Boolean).join('; ');
 }

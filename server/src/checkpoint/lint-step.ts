@@ -24,7 +24,12 @@ export interface LintStep {
  * A linter that does not apply is reported with its reason; one that throws is reported as failed
  * and blocks, like an error it found.
  */
-export async function runLint(linters: readonly Linter[], root: string, fix: boolean, signal?: AbortSignal): Promise<LintStep> {
+export async function runLint(
+  linters: readonly Linter[],
+  root: string,
+  fix: boolean,
+  signal?: AbortSignal,
+): Promise<LintStep> {
   const step: LintStep = { linters: [], problems: [], fixed_files: [], blocking: false };
   for (const linter of linters) {
     signal?.throwIfAborted();
@@ -36,13 +41,24 @@ export async function runLint(linters: readonly Linter[], root: string, fix: boo
       }
       const result = await linter.lint(root, { fix, signal });
       const errors = result.problems.filter((p) => p.severity === 'error').length;
-      step.linters.push({ name: linter.name, status: 'ran', tool: result.tool, files_checked: result.filesChecked, errors, warnings: result.problems.length - errors });
+      step.linters.push({
+        name: linter.name,
+        status: 'ran',
+        tool: result.tool,
+        files_checked: result.filesChecked,
+        errors,
+        warnings: result.problems.length - errors,
+      });
       step.problems.push(...result.problems);
       step.fixed_files.push(...result.fixedFiles);
       if (errors > 0) step.blocking = true;
     } catch (error) {
       if (signal?.aborted) throw error;
-      step.linters.push({ name: linter.name, status: 'failed', reason: error instanceof Error ? error.message : String(error) });
+      step.linters.push({
+        name: linter.name,
+        status: 'failed',
+        reason: error instanceof Error ? error.message : String(error),
+      });
       step.blocking = true;
     }
   }

@@ -37,7 +37,9 @@ export async function detectRunners(runners: readonly TestRunner[], root: string
 }
 
 export function runnerOf(detected: readonly DetectedRunner[], root: string, file: string): TestRunner | undefined {
-  return detected.find((d) => d.files.has(file))?.runner ?? detected.find((d) => d.runner.isTestFile(root, file))?.runner;
+  return (
+    detected.find((d) => d.files.has(file))?.runner ?? detected.find((d) => d.runner.isTestFile(root, file))?.runner
+  );
 }
 
 /**
@@ -45,7 +47,13 @@ export function runnerOf(detected: readonly DetectedRunner[], root: string, file
  * test files importing a changed file are distance 0; the test files importing a file that imports
  * one are distance 1; and so on (breadth first, each file at its shortest distance).
  */
-export function selectByImports(index: RepositoryIndex, detected: readonly DetectedRunner[], root: string, changed: readonly string[], maxHops: number): TestSelection {
+export function selectByImports(
+  index: RepositoryIndex,
+  detected: readonly DetectedRunner[],
+  root: string,
+  changed: readonly string[],
+  maxHops: number,
+): TestSelection {
   const hops: SelectedTestFile[][] = Array.from({ length: maxHops + 1 }, () => []);
   const beyond = new Map<number, number>();
   const seen = new Set<string>(changed);

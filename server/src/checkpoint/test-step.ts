@@ -59,11 +59,22 @@ function add(outcome: HopOutcome, run: HopRun, report: TestRunReport, root: stri
     else if (test.status === 'skipped') outcome.skipped++;
     else {
       outcome.failed++;
-      run.failures.push({ id: test.id, file: test.file, message: (test.failure?.message ?? 'failed').split('\n').slice(0, 6).join('\n'), stack: repoFrames(test.failure?.stack, root) });
+      run.failures.push({
+        id: test.id,
+        file: test.file,
+        message: (test.failure?.message ?? 'failed').split('\n').slice(0, 6).join('\n'),
+        stack: repoFrames(test.failure?.stack, root),
+      });
     }
   }
-  for (const file of report.files) if (file.status === 'error') run.file_errors.push({ file: file.file, output: file.output.split('\n').slice(-12).join('\n') });
-  if (report.timedOut) run.file_errors.push({ file: report.files.map((f) => f.file).join(', '), output: `timed out after ${report.durationMs} ms\n${report.output.split('\n').slice(-8).join('\n')}` });
+  for (const file of report.files)
+    if (file.status === 'error')
+      run.file_errors.push({ file: file.file, output: file.output.split('\n').slice(-12).join('\n') });
+  if (report.timedOut)
+    run.file_errors.push({
+      file: report.files.map((f) => f.file).join(', '),
+      output: `timed out after ${report.durationMs} ms\n${report.output.split('\n').slice(-8).join('\n')}`,
+    });
 }
 
 function useCached(outcome: HopOutcome, run: HopRun, cached: CachedFile, root: string): void {
@@ -74,7 +85,12 @@ function useCached(outcome: HopOutcome, run: HopRun, cached: CachedFile, root: s
     else if (test.status === 'skipped') outcome.skipped++;
     else {
       outcome.failed++;
-      run.failures.push({ id: test.id, file: test.id.split(/ > |::/)[0] ?? test.id, message: `(cached) ${(test.failure?.message ?? 'failed').split('\n').slice(0, 6).join('\n')}`, stack: repoFrames(test.failure?.stack, root) });
+      run.failures.push({
+        id: test.id,
+        file: test.id.split(/ > |::/)[0] ?? test.id,
+        message: `(cached) ${(test.failure?.message ?? 'failed').split('\n').slice(0, 6).join('\n')}`,
+        stack: repoFrames(test.failure?.stack, root),
+      });
     }
   }
 }
@@ -91,7 +107,16 @@ export async function runHops(
 ): Promise<HopRun> {
   const run: HopRun = { hops: [], cached: [], failures: [], file_errors: [], blocking: false };
   for (const [distance, selected] of hops.entries()) {
-    const outcome: HopOutcome = { distance, files: selected.map((s) => s.file), status: 'passed', passed: 0, failed: 0, skipped: 0, duration_ms: 0, commands: [] };
+    const outcome: HopOutcome = {
+      distance,
+      files: selected.map((s) => s.file),
+      status: 'passed',
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      duration_ms: 0,
+      commands: [],
+    };
     run.hops.push(outcome);
     if (run.blocking) {
       outcome.status = 'not_run';
@@ -115,12 +140,20 @@ export async function runHops(
       outcome.commands.push(runner.command(files, options.nameFilter));
       const errorsBefore = run.file_errors.length;
       try {
-        add(outcome, run, await runner.run(root, { files, nameFilter: options.nameFilter, signal: options.signal }), root);
+        add(
+          outcome,
+          run,
+          await runner.run(root, { files, nameFilter: options.nameFilter, signal: options.signal }),
+          root,
+        );
       } catch (error) {
         // the runner could not run (not installed, config rejected): reported with the rest of the answer, and it blocks
         if (options.signal?.aborted) throw error;
         const code = error instanceof AgentgovError ? `${error.code}: ` : '';
-        run.file_errors.push({ file: files.join(', '), output: `${name} could not run: ${code}${error instanceof Error ? error.message : String(error)}` });
+        run.file_errors.push({
+          file: files.join(', '),
+          output: `${name} could not run: ${code}${error instanceof Error ? error.message : String(error)}`,
+        });
       }
       if (outcome.failed > 0 || run.file_errors.length > errorsBefore) outcome.status = 'failed';
     }

@@ -43,7 +43,11 @@ const key = (d: DiffDefinition) => `${d.kind}:${d.qualified_name}`;
  * file or its renamed path): signature change beats body change. Left-overs pair up as renames
  * when their text is the same apart from the name; the rest are added or removed.
  */
-export function compareDefinitions(before: DiffDefinition[], after: DiffDefinition[], renamedFiles: Map<string, string>): DefinitionChange[] {
+export function compareDefinitions(
+  before: DiffDefinition[],
+  after: DiffDefinition[],
+  renamedFiles: Map<string, string>,
+): DefinitionChange[] {
   const changes: DefinitionChange[] = [];
   const fileOf = (d: DiffDefinition) => renamedFiles.get(d.path) ?? d.path;
   const afterByKey = new Map<string, DiffDefinition[]>();
@@ -58,23 +62,59 @@ export function compareDefinitions(before: DiffDefinition[], after: DiffDefiniti
       continue;
     }
     matched.add(next);
-    const base = { path: next.path, name: next.name, qualified_name: next.qualified_name, kind: next.kind, line: next.start_line, ...(old.path !== next.path ? { old_path: old.path } : {}) };
-    if ((old.signature ?? '') !== (next.signature ?? '')) changes.push({ change: 'signature_changed', ...base, old_signature: old.signature, signature: next.signature });
+    const base = {
+      path: next.path,
+      name: next.name,
+      qualified_name: next.qualified_name,
+      kind: next.kind,
+      line: next.start_line,
+      ...(old.path !== next.path ? { old_path: old.path } : {}),
+    };
+    if ((old.signature ?? '') !== (next.signature ?? ''))
+      changes.push({ change: 'signature_changed', ...base, old_signature: old.signature, signature: next.signature });
     else if (old.body_hash !== next.body_hash) changes.push({ change: 'modified', ...base });
   }
   const added = after.filter((d) => !matched.has(d));
   const addedByShape = new Map<string, DiffDefinition[]>();
-  for (const d of added) addedByShape.set(`${d.kind}:${d.shape_hash}`, [...(addedByShape.get(`${d.kind}:${d.shape_hash}`) ?? []), d]);
+  for (const d of added)
+    addedByShape.set(`${d.kind}:${d.shape_hash}`, [...(addedByShape.get(`${d.kind}:${d.shape_hash}`) ?? []), d]);
   const renamedTo = new Set<DiffDefinition>();
   for (const old of removed) {
-    const next = addedByShape.get(`${old.kind}:${old.shape_hash}`)?.find((d) => !renamedTo.has(d) && d.name !== old.name);
+    const next = addedByShape
+      .get(`${old.kind}:${old.shape_hash}`)
+      ?.find((d) => !renamedTo.has(d) && d.name !== old.name);
     if (next) {
       renamedTo.add(next);
-      changes.push({ change: 'renamed', path: next.path, name: next.name, qualified_name: next.qualified_name, kind: next.kind, line: next.start_line, old_name: old.name, ...(old.path !== next.path ? { old_path: old.path } : {}) });
+      changes.push({
+        change: 'renamed',
+        path: next.path,
+        name: next.name,
+        qualified_name: next.qualified_name,
+        kind: next.kind,
+        line: next.start_line,
+        old_name: old.name,
+        ...(old.path !== next.path ? { old_path: old.path } : {}),
+      });
     } else {
-      changes.push({ change: 'removed', path: old.path, name: old.name, qualified_name: old.qualified_name, kind: old.kind, line: old.start_line });
+      changes.push({
+        change: 'removed',
+        path: old.path,
+        name: old.name,
+        qualified_name: old.qualified_name,
+        kind: old.kind,
+        line: old.start_line,
+      });
     }
   }
-  for (const d of added) if (!renamedTo.has(d)) changes.push({ change: 'added', path: d.path, name: d.name, qualified_name: d.qualified_name, kind: d.kind, line: d.start_line });
+  for (const d of added)
+    if (!renamedTo.has(d))
+      changes.push({
+        change: 'added',
+        path: d.path,
+        name: d.name,
+        qualified_name: d.qualified_name,
+        kind: d.kind,
+        line: d.start_line,
+      });
   return changes.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.change.localeCompare(b.change));
 }

@@ -17,14 +17,38 @@ export async function resolveRef(git: SimpleGit, ref: string): Promise<string> {
     throw new AgentgovError('E_INVALID_ARGUMENT', `'${ref}' is not a git ref`, { argument: 'ref', ref });
   }
   // With --quiet, git exits non-zero without output for an unknown ref; simple-git then resolves with ''.
-  const sha = await git.raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).then((out) => out.trim(), () => '');
+  const sha = await git.raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).then(
+    (out) => out.trim(),
+    () => '',
+  );
   if (!/^[0-9a-f]{40,64}$/.test(sha)) {
-    const commits = await git.raw(['rev-list', '-n', '1', '--all']).then((out) => out.trim(), () => '');
+    const commits = await git.raw(['rev-list', '-n', '1', '--all']).then(
+      (out) => out.trim(),
+      () => '',
+    );
     if (!commits) {
-      const remediation = 'The repository has no commits yet, so no git ref exists: commit first, or compare index epochs (base: "epoch:N").';
-      throw new AgentgovError('E_NOT_FOUND', `unknown git ref '${ref}': the repository has no commits yet`, { ref, commits: 0 }, { remediation });
+      const remediation =
+        'The repository has no commits yet, so no git ref exists: commit first, or compare index epochs (base: "epoch:N").';
+      throw new AgentgovError(
+        'E_NOT_FOUND',
+        `unknown git ref '${ref}': the repository has no commits yet`,
+        { ref, commits: 0 },
+        { remediation },
+      );
     }
-    const known = await git.raw(['for-each-ref', '--count=8', '--sort=-committerdate', '--format=%(refname:short)', 'refs/heads', 'refs/tags']).then((out) => out.split('\n').filter(Boolean), () => []);
+    const known = await git
+      .raw([
+        'for-each-ref',
+        '--count=8',
+        '--sort=-committerdate',
+        '--format=%(refname:short)',
+        'refs/heads',
+        'refs/tags',
+      ])
+      .then(
+        (out) => out.split('\n').filter(Boolean),
+        () => [],
+      );
     const remediation =
       `'${ref}' is not a branch, tag or commit of this repository${known.length ? ` (recent refs: ${known.join(', ')})` : ''}. ` +
       'List refs with `git branch -a` and `git tag`, commits with `git log --oneline`; HEAD~N counts back from HEAD; base "epoch:N" compares index epochs instead.';
@@ -38,17 +62,35 @@ export async function resolveRef(git: SimpleGit, ref: string): Promise<string> {
  * null), renames detected by git, limited to `paths` when given. Untracked, non-ignored files
  * count as added in the working tree.
  */
-export async function changedFiles(root: string, base: string, target: string | null, paths: string[]): Promise<FileChange[]> {
+export async function changedFiles(
+  root: string,
+  base: string,
+  target: string | null,
+  paths: string[],
+): Promise<FileChange[]> {
   const git = simpleGit(root);
   const isRepo = await git.checkIsRepo().catch(() => false);
-  if (!isRepo) throw new AgentgovError('E_NOT_A_GIT_REPOSITORY', `${base} cannot be compared: the repository is not a git checkout`, { base });
+  if (!isRepo)
+    throw new AgentgovError(
+      'E_NOT_A_GIT_REPOSITORY',
+      `${base} cannot be compared: the repository is not a git checkout`,
+      { base },
+    );
   const baseSha = await resolveRef(git, base);
   const targetSha = target === null ? null : await resolveRef(git, target);
   const limit = paths.length > 0 ? ['--', ...paths] : [];
-  const raw = await git.raw(['diff', '--name-status', '-M', '-z', baseSha, ...(targetSha ? [targetSha] : []), ...limit]);
+  const raw = await git.raw([
+    'diff',
+    '--name-status',
+    '-M',
+    '-z',
+    baseSha,
+    ...(targetSha ? [targetSha] : []),
+    ...limit,
+  ]);
   const fields = raw.split('\0').filter((f) => f !== '');
   const pairs: { oldPath: string | null; newPath: string | null }[] = [];
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const status = fields[i++] as string;
     if (status.startsWith('R') || status.startsWith('C')) {
       pairs.push({ oldPath: fields[i++] ?? null, newPath: fields[i++] ?? null });
@@ -66,7 +108,11 @@ export async function changedFiles(root: string, base: string, target: string | 
     pairs.map(async (p) => ({
       ...p,
       oldText: p.oldPath ? await show(baseSha, p.oldPath) : null,
-      newText: p.newPath ? (targetSha ? await show(targetSha, p.newPath) : await readFile(join(root, p.newPath), 'utf8').catch(() => null)) : null,
+      newText: p.newPath
+        ? targetSha
+          ? await show(targetSha, p.newPath)
+          : await readFile(join(root, p.newPath), 'utf8').catch(() => null)
+        : null,
     })),
   );
 }

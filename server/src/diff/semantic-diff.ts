@@ -24,7 +24,17 @@ function definitionsOf(path: string, text: string, languages: readonly LanguageP
   const lines = text.split('\n');
   return facts.definitions.map((d) => {
     const body = lines.slice(d.start_line - 1, d.end_line).join('\n');
-    return { path, name: d.name, qualified_name: d.qualified_name, kind: d.kind, start_line: d.start_line, end_line: d.end_line, signature: d.signature, body_hash: d.body_hash, shape_hash: hashDefinition(body, d.name).shape_hash };
+    return {
+      path,
+      name: d.name,
+      qualified_name: d.qualified_name,
+      kind: d.kind,
+      start_line: d.start_line,
+      end_line: d.end_line,
+      signature: d.signature,
+      body_hash: d.body_hash,
+      shape_hash: hashDefinition(body, d.name).shape_hash,
+    };
   });
 }
 
@@ -35,7 +45,13 @@ function counts(changes: DefinitionChange[]): SemanticDiffResult['counts'] {
 }
 
 /** Definitions changed between two git refs (target null = the working tree), parsed from both versions. */
-export async function diffRefs(root: string, base: string, target: string | null, paths: string[], languages: readonly LanguagePack[]): Promise<SemanticDiffResult> {
+export async function diffRefs(
+  root: string,
+  base: string,
+  target: string | null,
+  paths: string[],
+  languages: readonly LanguagePack[],
+): Promise<SemanticDiffResult> {
   const files: FileChange[] = await changedFiles(root, base, target, paths);
   const before: DiffDefinition[] = [];
   const after: DiffDefinition[] = [];
@@ -55,7 +71,14 @@ export async function diffRefs(root: string, base: string, target: string | null
     after.push(...newDefs);
   }
   const changes = compareDefinitions(before, after, renamedFiles);
-  return { base, target: target ?? 'working tree', changes, counts: counts(changes), files_compared: compared, skipped };
+  return {
+    base,
+    target: target ?? 'working tree',
+    changes,
+    counts: counts(changes),
+    files_compared: compared,
+    skipped,
+  };
 }
 
 /**
@@ -66,19 +89,39 @@ export function diffEpoch(index: RepositoryIndex, base: string, paths: string[])
   const epoch = Number(EPOCH_REF.exec(base)?.[1]);
   if (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > index.epoch()) {
     const remediation = `The index is at epoch ${index.epoch()}: pass base "epoch:N" with N from 0 to ${index.epoch()}, or a git ref (a commit, branch or tag).`;
-    throw new AgentgovError('E_NOT_FOUND', `unknown index epoch '${base}' (the index is at epoch ${index.epoch()})`, { base, current_epoch: index.epoch() }, { remediation });
+    throw new AgentgovError(
+      'E_NOT_FOUND',
+      `unknown index epoch '${base}' (the index is at epoch ${index.epoch()})`,
+      { base, current_epoch: index.epoch() },
+      { remediation },
+    );
   }
-  const inScope = (path: string) => paths.length === 0 || paths.some((p) => path === p || path.startsWith(`${p.replace(/\/$/, '')}/`));
+  const inScope = (path: string) =>
+    paths.length === 0 || paths.some((p) => path === p || path.startsWith(`${p.replace(/\/$/, '')}/`));
   const changes: DefinitionChange[] = index
     .definitionsChangedSince(epoch)
     .filter((c) => inScope(c.path))
     .map((c) => {
       const current = c.change === 'removed' ? undefined : index.definition(c.def_uid);
       const name = current?.name ?? c.qualified_name.split('.').pop() ?? c.qualified_name;
-      return { change: c.change, path: c.path, name, qualified_name: c.qualified_name, kind: c.kind, line: current?.start_line ?? 0 };
+      return {
+        change: c.change,
+        path: c.path,
+        name,
+        qualified_name: c.qualified_name,
+        kind: c.kind,
+        line: current?.start_line ?? 0,
+      };
     })
     .sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
-  return { base, target: `epoch:${index.epoch()}`, changes, counts: counts(changes), files_compared: new Set(changes.map((c) => c.path)).size, skipped: [] };
+  return {
+    base,
+    target: `epoch:${index.epoch()}`,
+    changes,
+    counts: counts(changes),
+    files_compared: new Set(changes.map((c) => c.path)).size,
+    skipped: [],
+  };
 }
 
 export function isEpochRef(ref: string): boolean {

@@ -9,15 +9,23 @@ import type { IndexStore } from '../index/store/index-store.js';
  */
 export function buildFileGraph(store: IndexStore): DirectedGraph {
   const graph = new DirectedGraph();
-  for (const row of store.sqlite.prepare(`SELECT path, language, lines FROM files ORDER BY path`).iterate() as Iterable<{ path: string; language: string; lines: number }>) {
+  for (const row of store.sqlite
+    .prepare(`SELECT path, language, lines FROM files ORDER BY path`)
+    .iterate() as Iterable<{ path: string; language: string; lines: number }>) {
     graph.addNode(row.path, { language: row.language, lines: row.lines });
   }
   const edges = store.sqlite.prepare(
     `SELECT from_path, to_path, count(*) AS weight, sum(kind NOT IN (${notLoaded})) AS load_weight FROM imports WHERE to_path IS NOT NULL AND to_path != from_path
      GROUP BY from_path, to_path ORDER BY from_path, to_path`,
   );
-  for (const row of edges.iterate() as Iterable<{ from_path: string; to_path: string; weight: number; load_weight: number }>) {
-    if (graph.hasNode(row.from_path) && graph.hasNode(row.to_path)) graph.addDirectedEdge(row.from_path, row.to_path, { weight: row.weight, loadWeight: row.load_weight });
+  for (const row of edges.iterate() as Iterable<{
+    from_path: string;
+    to_path: string;
+    weight: number;
+    load_weight: number;
+  }>) {
+    if (graph.hasNode(row.from_path) && graph.hasNode(row.to_path))
+      graph.addDirectedEdge(row.from_path, row.to_path, { weight: row.weight, loadWeight: row.load_weight });
   }
   return graph;
 }
@@ -32,7 +40,8 @@ export function loadTimeGraph(fileGraph: DirectedGraph): DirectedGraph {
   const graph = fileGraph.emptyCopy();
   fileGraph.forEachEdge((_edge, attributes, source, target) => {
     const loadWeight = attributes['loadWeight'] as number | undefined;
-    if (loadWeight === undefined || loadWeight > 0) graph.addDirectedEdge(source, target, { weight: loadWeight ?? attributes['weight'] });
+    if (loadWeight === undefined || loadWeight > 0)
+      graph.addDirectedEdge(source, target, { weight: loadWeight ?? attributes['weight'] });
   });
   return graph;
 }
@@ -43,7 +52,9 @@ export function loadTimeGraph(fileGraph: DirectedGraph): DirectedGraph {
  */
 export function buildDefGraph(store: IndexStore): DirectedGraph {
   const graph = new DirectedGraph();
-  for (const row of store.sqlite.prepare(`SELECT def_uid, path, name, qualified_name, kind FROM definitions ORDER BY def_uid`).iterate() as Iterable<{ def_uid: string; path: string; name: string; qualified_name: string; kind: string }>) {
+  for (const row of store.sqlite
+    .prepare(`SELECT def_uid, path, name, qualified_name, kind FROM definitions ORDER BY def_uid`)
+    .iterate() as Iterable<{ def_uid: string; path: string; name: string; qualified_name: string; kind: string }>) {
     graph.addNode(row.def_uid, { path: row.path, name: row.name, qualifiedName: row.qualified_name, kind: row.kind });
   }
   const edges = store.sqlite.prepare(
@@ -51,7 +62,8 @@ export function buildDefGraph(store: IndexStore): DirectedGraph {
      GROUP BY from_def_uid, to_def_uid ORDER BY from_def_uid, to_def_uid`,
   );
   for (const row of edges.iterate() as Iterable<{ from_def_uid: string; to_def_uid: string; weight: number }>) {
-    if (graph.hasNode(row.from_def_uid) && graph.hasNode(row.to_def_uid)) graph.addDirectedEdge(row.from_def_uid, row.to_def_uid, { weight: row.weight });
+    if (graph.hasNode(row.from_def_uid) && graph.hasNode(row.to_def_uid))
+      graph.addDirectedEdge(row.from_def_uid, row.to_def_uid, { weight: row.weight });
   }
   return graph;
 }

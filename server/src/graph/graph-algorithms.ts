@@ -7,7 +7,8 @@ import type { AbstractGraph } from 'graphology-types';
 // CommonJS modules whose typings declare `export default`: load them as CommonJS to get the function.
 const require = createRequire(import.meta.url);
 const louvain = require('graphology-communities-louvain') as typeof import('graphology-communities-louvain').default;
-const pagerankOf = require('graphology-metrics/centrality/pagerank') as typeof import('graphology-metrics/centrality/pagerank.js').default;
+const pagerankOf =
+  require('graphology-metrics/centrality/pagerank') as typeof import('graphology-metrics/centrality/pagerank.js').default;
 
 export interface CommunityResult {
   /** Communities, largest first; members sorted. */
@@ -32,7 +33,9 @@ export function undirectedProjection(graph: AbstractGraph): UndirectedGraph {
   graph.forEachEdge((_edge, attributes, source, target) => {
     if (source === target) return;
     const weight = typeof attributes['weight'] === 'number' ? (attributes['weight'] as number) : 1;
-    projection.updateUndirectedEdge(source, target, (current) => ({ weight: ((current['weight'] as number | undefined) ?? 0) + weight }));
+    projection.updateUndirectedEdge(source, target, (current) => ({
+      weight: ((current['weight'] as number | undefined) ?? 0) + weight,
+    }));
   });
   return projection;
 }
@@ -50,7 +53,9 @@ export function communities(graph: AbstractGraph, resolution = 1.0): CommunityRe
     members.push(node);
     groups.set(community, members);
   }
-  const list = [...groups.values()].map((members) => members.sort()).sort((a, b) => b.length - a.length || (a[0]! < b[0]! ? -1 : 1));
+  const list = [...groups.values()]
+    .map((members) => members.sort())
+    .sort((a, b) => b.length - a.length || (a[0]! < b[0]! ? -1 : 1));
   return { communities: list, modularity: detailed.modularity, resolution };
 }
 

@@ -55,7 +55,9 @@ export async function rediscoverChanged(
     if (!info || !info.isFile() || info.size > maxFileBytes) return null;
     fresh.set(path, { path, size: info.size, mtimeMs: info.mtimeMs, language: known.language });
   }
-  const candidates = [...stored.entries()].map(([path, file]) => fresh.get(path) ?? { path, size: file.size, mtimeMs: file.mtimeMs, language: file.language });
+  const candidates = [...stored.entries()].map(
+    ([path, file]) => fresh.get(path) ?? { path, size: file.size, mtimeMs: file.mtimeMs, language: file.language },
+  );
   return { candidates, configFiles, skipped: {} };
 }
 
@@ -80,12 +82,17 @@ export function globToRegExp(glob: string): RegExp {
 /** Tracked plus untracked-not-ignored files (git), or a plain walk when `root` is not a git work tree. */
 async function listPaths(root: string): Promise<string[]> {
   try {
-    const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
+    const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      maxBuffer: 512 * 1024 * 1024,
+    });
     return [...new Set(stdout.split('\0').filter((path) => path.length > 0))];
   } catch {
     const entries = await readdir(root, { recursive: true, withFileTypes: true });
     // Symlinks are listed (not followed) so that discovery checks where they lead and counts them.
-    return entries.filter((entry) => entry.isFile() || entry.isSymbolicLink()).map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
+    return entries
+      .filter((entry) => entry.isFile() || entry.isSymbolicLink())
+      .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
   }
 }
 
@@ -95,8 +102,15 @@ async function listPaths(root: string): Promise<string[]> {
  */
 export async function ignoredDirectories(root: string): Promise<string[]> {
   try {
-    const { stdout } = await run('git', ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
-    return stdout.split('\0').filter((entry) => entry.endsWith('/')).map((entry) => entry.slice(0, -1));
+    const { stdout } = await run(
+      'git',
+      ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'],
+      { cwd: root, maxBuffer: 512 * 1024 * 1024 },
+    );
+    return stdout
+      .split('\0')
+      .filter((entry) => entry.endsWith('/'))
+      .map((entry) => entry.slice(0, -1));
   } catch {
     return [];
   }
@@ -106,7 +120,11 @@ export async function ignoredDirectories(root: string): Promise<string[]> {
  * Lists indexable files with size and mtime; oversized ones are counted in `skipped`, never read,
  * and so are symlinks whose target leaves the repository (a credentials file linked in) or loops.
  */
-export async function discoverFiles(root: string, languages: readonly LanguagePack[], options: { maxFileBytes?: number; exclude?: readonly string[] } = {}): Promise<Discovery> {
+export async function discoverFiles(
+  root: string,
+  languages: readonly LanguagePack[],
+  options: { maxFileBytes?: number; exclude?: readonly string[] } = {},
+): Promise<Discovery> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const excluded = [...ALWAYS_EXCLUDED, ...(options.exclude ?? [])].map(globToRegExp);
   const skipped: Record<string, number> = {};
@@ -125,8 +143,14 @@ export async function discoverFiles(root: string, languages: readonly LanguagePa
   const count = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
   const BATCH = 256;
   for (let i = 0; i < wanted.length; i += BATCH) {
-    const places = await Promise.all(wanted.slice(i, i + BATCH).map(({ path }) => whereabouts(realRoot, join(root, path))));
-    const stats = await Promise.all(wanted.slice(i, i + BATCH).map(({ path }, offset) => (places[offset] === 'inside' ? stat(join(root, path)).catch(() => null) : null)));
+    const places = await Promise.all(
+      wanted.slice(i, i + BATCH).map(({ path }) => whereabouts(realRoot, join(root, path))),
+    );
+    const stats = await Promise.all(
+      wanted
+        .slice(i, i + BATCH)
+        .map(({ path }, offset) => (places[offset] === 'inside' ? stat(join(root, path)).catch(() => null) : null)),
+    );
     stats.forEach((info, offset) => {
       const { path, language } = wanted[i + offset]!;
       if (places[offset] === 'outside') return void count(SYMLINK_OUTSIDE);

@@ -130,5 +130,14 @@ export function extractFile(path: string, content: string, languages: readonly L
     if (def.isDefault) defaultExports.push(uid);
     bodyIdentifiers.set(uid, def.bodyIdentifiers);
   }
-  return { language: pack.name, definitions, references: facts.references, imports: facts.imports, localExports: facts.localExports, defaultExports, bodyIdentifiers, parseErrors: parseErrorsOf(tree) };
+  return {
+    language: pack.name,
+    definitions,
+    references: facts.references,
+    imports: facts.imports,
+    localExports: facts.localExports,
+    defaultExports,
+    bodyIdentifiers,
+    parseErrors: parseErrorsOf(tree),
+  };
 }

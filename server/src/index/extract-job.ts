@@ -55,7 +55,10 @@ export function runExtractJob(root: string, job: ExtractJob, languages: readonly
     const lines = content.length === 0 ? 0 : countLines(content);
     if (!facts) return { status: 'extracted', hash, lines, facts: null };
     const { references, bodyIdentifiers, ...rest } = facts;
-    const search = searchDocuments(job.path, rest.definitions.map((def) => ({ name: def.name, bodyIdentifiers: bodyIdentifiers.get(def.def_uid) ?? [] })));
+    const search = searchDocuments(
+      job.path,
+      rest.definitions.map((def) => ({ name: def.name, bodyIdentifiers: bodyIdentifiers.get(def.def_uid) ?? [] })),
+    );
     return { status: 'extracted', hash, lines, facts: { ...rest, references: packReferences(references), search } };
   } catch (error) {
     return { status: 'failed', message: (error as Error).message };

@@ -84,7 +84,11 @@ export class ExtractPool implements Extractor {
     this.#languages = languages;
     this.#root = root;
     this.#logger = logger;
-    const specs: WorkerPackSpec[] = languages.flatMap((pack) => (pack.workerModule ? [{ name: pack.name, url: pack.workerModule.url, exportName: pack.workerModule.exportName }] : []));
+    const specs: WorkerPackSpec[] = languages.flatMap((pack) =>
+      pack.workerModule
+        ? [{ name: pack.name, url: pack.workerModule.url, exportName: pack.workerModule.exportName }]
+        : [],
+    );
     this.#workerPacks = new Set(specs.map((spec) => spec.name));
     for (let i = 0; i < size; i++) this.#spawn({ root, packs: specs });
     this.concurrency = (size + 1) * OUTSTANDING_PER_WORKER;
@@ -111,8 +115,13 @@ export class ExtractPool implements Extractor {
       const at = this.#workers.indexOf(entry);
       if (at === -1) return;
       this.#workers.splice(at, 1);
-      if (!this.#closed) this.#logger.warn('index worker thread stopped; its files in progress are skipped', { error: message, files: entry.inFlight.size });
-      for (const pending of entry.inFlight.values()) pending.resolve({ status: 'failed', message: `index worker thread stopped: ${message}` });
+      if (!this.#closed)
+        this.#logger.warn('index worker thread stopped; its files in progress are skipped', {
+          error: message,
+          files: entry.inFlight.size,
+        });
+      for (const pending of entry.inFlight.values())
+        pending.resolve({ status: 'failed', message: `index worker thread stopped: ${message}` });
       entry.inFlight.clear();
       this.#dispatch();
     };
@@ -148,7 +157,12 @@ export class ExtractPool implements Extractor {
         return;
       }
       let target: PoolWorker | undefined;
-      for (const candidate of this.#workers) if (candidate.inFlight.size < IN_FLIGHT_PER_WORKER && (!target || candidate.inFlight.size < target.inFlight.size)) target = candidate;
+      for (const candidate of this.#workers)
+        if (
+          candidate.inFlight.size < IN_FLIGHT_PER_WORKER &&
+          (!target || candidate.inFlight.size < target.inFlight.size)
+        )
+          target = candidate;
       if (!target) return;
       const pending = this.#queue.shift()!;
       target.inFlight.set(pending.request.id, pending);

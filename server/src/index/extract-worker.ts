@@ -31,7 +31,10 @@ export type ExtractReply = { id: number; outcome: ExtractOutcome } | { id: numbe
 
 async function loadPack(spec: WorkerPackSpec): Promise<LanguagePack | undefined> {
   try {
-    const module = (await import(spec.url.startsWith('file:') ? spec.url : pathToFileURL(spec.url).href)) as Record<string, unknown>;
+    const module = (await import(spec.url.startsWith('file:') ? spec.url : pathToFileURL(spec.url).href)) as Record<
+      string,
+      unknown
+    >;
     const exported = module[spec.exportName];
     const candidates = (Array.isArray(exported) ? exported : [exported]) as Array<LanguagePack | undefined>;
     return candidates.find((pack) => pack?.name === spec.name && typeof pack.extract === 'function');
@@ -56,11 +59,17 @@ if (port) {
       else {
         try {
           const outcome = runExtractJob(root, job, languages);
-          const transfer = outcome.status === 'extracted' && outcome.facts ? [outcome.facts.references.ints.buffer as ArrayBuffer] : [];
+          const transfer =
+            outcome.status === 'extracted' && outcome.facts
+              ? [outcome.facts.references.ints.buffer as ArrayBuffer]
+              : [];
           port.postMessage({ id, outcome } satisfies ExtractReply, transfer);
         } catch (error) {
           // e.g. facts that cannot be cloned: the file is skipped, the worker lives on
-          port.postMessage({ id, outcome: { status: 'failed', message: (error as Error).message } } satisfies ExtractReply);
+          port.postMessage({
+            id,
+            outcome: { status: 'failed', message: (error as Error).message },
+          } satisfies ExtractReply);
         }
       }
       // tree-sitter frees native trees only when the event loop turns: yield after every file

@@ -54,7 +54,12 @@ export class KnownNames {
 }
 
 function sameEdges(a: readonly ImportEdge[], b: readonly ImportEdge[]): boolean {
-  return a.length === b.length && a.every((edge, i) => edge.specifier === b[i]!.specifier && edge.to_path === b[i]!.to_path && edge.line === b[i]!.line);
+  return (
+    a.length === b.length &&
+    a.every(
+      (edge, i) => edge.specifier === b[i]!.specifier && edge.to_path === b[i]!.to_path && edge.line === b[i]!.line,
+    )
+  );
 }
 
 /**
@@ -112,13 +117,18 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   options.onProgress({ done, total: toRead.length, phase: 'parsing' });
   // Many files: read, parse and extract on worker threads while this thread collects the facts.
   const workers = options.extractWorkers ?? defaultWorkerCount();
-  const extractor: Extractor = (toRead.length >= POOL_MIN_FILES ? ExtractPool.start(root, languages, workers, logger) : null) ?? new InThreadExtractor(root, languages);
+  const extractor: Extractor =
+    (toRead.length >= POOL_MIN_FILES ? ExtractPool.start(root, languages, workers, logger) : null) ??
+    new InThreadExtractor(root, languages);
   try {
     const helps = options.extractOnMainThread ?? true;
     const outcomes: Array<{ promise: Promise<ExtractOutcome>; settled: boolean }> = [];
     const start = (i: number) => {
       if (i >= toRead.length || outcomes[i] !== undefined) return;
-      const outstanding = { promise: extractor.run({ path: toRead[i]!.path, previousHash: stored.get(toRead[i]!.path)?.hash ?? null }), settled: false };
+      const outstanding = {
+        promise: extractor.run({ path: toRead[i]!.path, previousHash: stored.get(toRead[i]!.path)?.hash ?? null }),
+        settled: false,
+      };
       void outstanding.promise.then(() => (outstanding.settled = true));
       outcomes[i] = outstanding;
     };
@@ -142,7 +152,14 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
       } else if (outcome.status === 'unchanged') touched.push({ path: candidate.path, mtimeMs: candidate.mtimeMs });
       else if (outcome.facts) {
         const { references: packed, search, ...facts } = outcome.facts;
-        const file = { path: candidate.path, language: facts.language, size: candidate.size, mtimeMs: candidate.mtimeMs, hash: outcome.hash, lines: outcome.lines };
+        const file = {
+          path: candidate.path,
+          language: facts.language,
+          size: candidate.size,
+          mtimeMs: candidate.mtimeMs,
+          hash: outcome.hash,
+          lines: outcome.lines,
+        };
         const entry: FreshFile = { file, facts, search, references: new CompactReferences(packed, pool) };
         if (writeEarly) {
           store.writeFile({ file, facts, search }, epoch, false);
@@ -162,7 +179,9 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   }
   options.onProgress({ done, total: toRead.length, phase: 'resolving' });
 
-  const present = new Set(discovery.candidates.map((candidate) => candidate.path).filter((path) => !unindexable.has(path)));
+  const present = new Set(
+    discovery.candidates.map((candidate) => candidate.path).filter((path) => !unindexable.has(path)),
+  );
   const deleted = [...stored.keys()].filter((path) => !present.has(path));
   if (fresh.size === 0 && deleted.length === 0) {
     if (writeEarly) store.rollback();
@@ -198,7 +217,8 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   }
 
   // Known names: drop the old definitions of changed and deleted files, add the new ones.
-  for (const path of [...fresh.keys(), ...deleted]) if (stored.has(path)) for (const def of store.definitionsOf(path)) knownNames.add(def.name, -1);
+  for (const path of [...fresh.keys(), ...deleted])
+    if (stored.has(path)) for (const def of store.definitionsOf(path)) knownNames.add(def.name, -1);
   for (const { facts } of fresh.values()) for (const def of facts.definitions) knownNames.add(def.name, 1);
 
   // References to re-resolve: fresh files, files whose imports changed, and importers of files whose
@@ -227,9 +247,21 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
     const entry = fresh.get(path);
     if (entry) {
       const { facts } = entry;
-      return { path, python, definitions: facts.definitions, exports: { localExports: facts.localExports, defaultExports: facts.defaultExports }, imports: edges.get(path) ?? [] };
+      return {
+        path,
+        python,
+        definitions: facts.definitions,
+        exports: { localExports: facts.localExports, defaultExports: facts.defaultExports },
+        imports: edges.get(path) ?? [],
+      };
     }
-    return { path, python, definitions: store.definitionsOf(path), exports: store.moduleExports(path), imports: edges.get(path) ?? oldEdgesOf.get(path) ?? store.importsOf(path) };
+    return {
+      path,
+      python,
+      definitions: store.definitionsOf(path),
+      exports: store.moduleExports(path),
+      imports: edges.get(path) ?? oldEdgesOf.get(path) ?? store.importsOf(path),
+    };
   };
   const referenceResolver = new ReferenceResolver(factsOf, (name) => knownNames.has(name));
 
@@ -241,7 +273,8 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
     for (const path of deleted) store.deleteFile(path, epoch);
     for (const { path, mtimeMs } of touched) store.touch(path, mtimeMs);
     for (const [path, entry] of fresh) {
-      if (entry.search) store.writeFile({ file: entry.file, facts: entry.facts, search: entry.search }, epoch, stored.has(path));
+      if (entry.search)
+        store.writeFile({ file: entry.file, facts: entry.facts, search: entry.search }, epoch, stored.has(path));
       entry.search = null;
     }
     for (const path of edgesChanged) store.replaceImports(path, edges.get(path) ?? []);
@@ -255,7 +288,10 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
         try {
           raw = content === null ? undefined : extractFile(path, content, languages)?.references;
         } catch (error) {
-          logger.warn('file could not be re-parsed; its references keep their previous resolution', { path, error: (error as Error).message });
+          logger.warn('file could not be re-parsed; its references keep their previous resolution', {
+            path,
+            error: (error as Error).message,
+          });
         }
       }
       if (raw) store.replaceReferences(path, referenceResolver.resolveFile(path, raw));
@@ -275,9 +311,12 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
 
 /** Edges pointing at `target`, with this sync's re-resolved edges taking precedence over stored ones. */
 function importersOf(store: IndexStore, target: string, edges: Map<string, ImportEdge[]>): ImportEdge[] {
-  const rows = store.sqlite.prepare(`SELECT DISTINCT from_path FROM imports WHERE to_path = ?`).all(target) as Array<{ from_path: string }>;
+  const rows = store.sqlite.prepare(`SELECT DISTINCT from_path FROM imports WHERE to_path = ?`).all(target) as Array<{
+    from_path: string;
+  }>;
   const out: ImportEdge[] = [];
-  for (const { from_path } of rows) if (!edges.has(from_path)) out.push(...store.importsOf(from_path).filter((edge) => edge.to_path === target));
+  for (const { from_path } of rows)
+    if (!edges.has(from_path)) out.push(...store.importsOf(from_path).filter((edge) => edge.to_path === target));
   for (const list of edges.values()) out.push(...list.filter((edge) => edge.to_path === target));
   return out;
 }

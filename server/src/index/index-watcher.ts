@@ -16,7 +16,13 @@ export class IndexWatcher {
   #pending = new Set<string>();
 
   /** `ignoredDirs`: repository-relative directories not to walk (what git ignores: build output, virtual environments). */
-  constructor(root: string, debounceMs: number, onChange: (paths: string[]) => void, onError: (error: Error) => void = () => {}, ignoredDirs: readonly string[] = []) {
+  constructor(
+    root: string,
+    debounceMs: number,
+    onChange: (paths: string[]) => void,
+    onError: (error: Error) => void = () => {},
+    ignoredDirs: readonly string[] = [],
+  ) {
     const skipped = new Set(ignoredDirs);
     this.#watcher = watch(root, {
       ignoreInitial: true,
@@ -24,7 +30,8 @@ export class IndexWatcher {
       ignored: (path: string) => {
         const segments = relative(root, path).split(sep);
         if (segments.some((segment) => IGNORED_SEGMENTS.has(segment))) return true;
-        for (let i = 1; i <= segments.length && skipped.size > 0; i += 1) if (skipped.has(segments.slice(0, i).join('/'))) return true;
+        for (let i = 1; i <= segments.length && skipped.size > 0; i += 1)
+          if (skipped.has(segments.slice(0, i).join('/'))) return true;
         return false;
       },
     });

@@ -42,7 +42,10 @@ export function unparsedWarning(files: readonly UnparsedMention[], name: string)
   if (files.length === 0) return null;
   const listed = files
     .slice(0, 10)
-    .map((f) => `${f.path} (syntax error at line ${f.first_line}:${f.first_col + 1}; '${name}' on line ${f.first_mention_line})`);
+    .map(
+      (f) =>
+        `${f.path} (syntax error at line ${f.first_line}:${f.first_col + 1}; '${name}' on line ${f.first_mention_line})`,
+    );
   const more = files.length > 10 ? ` and ${files.length - 10} more` : '';
   return (
     `${files.length} file${files.length === 1 ? '' : 's'} mentioning '${name}' did not parse: ${listed.join(', ')}${more}. ` +

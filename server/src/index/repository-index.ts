@@ -10,9 +10,25 @@ import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
 import { KnownNames, syncIndex, type SyncOptions, type SyncResult } from './index-sync.js';
 import { ignoredDirectories } from './discovery.js';
 import { IndexWatcher } from './index-watcher.js';
-import { IndexStore, toDefinition, toImportEdge, type FileParseErrors, type ImportRow, type IndexDatabase } from './store/index-store.js';
+import {
+  IndexStore,
+  toDefinition,
+  toImportEdge,
+  type FileParseErrors,
+  type ImportRow,
+  type IndexDatabase,
+} from './store/index-store.js';
 import { definitions as definitionsTable, files as filesTable } from './store/schema.js';
-import type { Definition, DefinitionChange, DefUid, ImportEdge, IndexedFile, IndexProgress, IndexStats, Reference } from './types.js';
+import type {
+  Definition,
+  DefinitionChange,
+  DefUid,
+  ImportEdge,
+  IndexedFile,
+  IndexProgress,
+  IndexStats,
+  Reference,
+} from './types.js';
 
 export { extractFile } from './extract-file.js';
 
@@ -87,7 +103,10 @@ async function excludeIndexDir(root: string, logger: Logger): Promise<void> {
     mkdirSync(dirname(file), { recursive: true });
     appendFileSync(file, `${current.length > 0 && !current.endsWith('\n') ? '\n' : ''}${INDEX_DIR}/\n`);
   } catch (error) {
-    logger.debug('not a git work tree; .agentgov/ not added to info/exclude', { root, error: (error as Error).message });
+    logger.debug('not a git work tree; .agentgov/ not added to info/exclude', {
+      root,
+      error: (error as Error).message,
+    });
   }
 }
 
@@ -113,7 +132,9 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     this.root = root;
     this.#store = store;
     this.#options = options;
-    for (const row of store.sqlite.prepare(`SELECT name, count(*) AS n FROM definitions GROUP BY name`).iterate() as Iterable<{ name: string; n: number }>) {
+    for (const row of store.sqlite
+      .prepare(`SELECT name, count(*) AS n FROM definitions GROUP BY name`)
+      .iterate() as Iterable<{ name: string; n: number }>) {
       this.#knownNames.add(row.name, row.n);
     }
     this.ready = this.refresh().then(() => {
@@ -134,9 +155,15 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
       this.root,
       debounceMs,
       (paths) => {
-        this.#sync(paths).catch((error: Error) => this.#options.logger.error('re-index after a file change failed', { error: error.message }));
+        this.#sync(paths).catch((error: Error) =>
+          this.#options.logger.error('re-index after a file change failed', { error: error.message }),
+        );
       },
-      (error) => this.#options.logger.warn('file watcher error; watching goes on', { error: error.message, code: (error as NodeJS.ErrnoException).code }),
+      (error) =>
+        this.#options.logger.warn('file watcher error; watching goes on', {
+          error: error.message,
+          code: (error as NodeJS.ErrnoException).code,
+        }),
       ignored,
     );
     return this.#watcher.ready;
@@ -207,12 +234,22 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   }
 
   stats(): IndexStats {
-    const count = (table: string) => (this.#store.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const count = (table: string) =>
+      (this.#store.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     const languages: Record<string, number> = {};
-    for (const row of this.#store.sqlite.prepare(`SELECT language, count(*) AS n FROM files GROUP BY language ORDER BY language`).all() as Array<{ language: string; n: number }>) {
+    for (const row of this.#store.sqlite
+      .prepare(`SELECT language, count(*) AS n FROM files GROUP BY language ORDER BY language`)
+      .all() as Array<{ language: string; n: number }>) {
       languages[row.language] = row.n;
     }
-    return { files: count('files'), definitions: count('definitions'), references: count('refs'), imports: count('imports'), skipped: { ...this.#skipped }, languages };
+    return {
+      files: count('files'),
+      definitions: count('definitions'),
+      references: count('refs'),
+      imports: count('imports'),
+      skipped: { ...this.#skipped },
+      languages,
+    };
   }
 
   parseErrors(): FileParseErrors[] {
@@ -221,7 +258,13 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
 
   files(): IndexedFile[] {
     return this.db
-      .select({ path: filesTable.path, language: filesTable.language, size: filesTable.size, hash: filesTable.hash, lines: filesTable.lines })
+      .select({
+        path: filesTable.path,
+        language: filesTable.language,
+        size: filesTable.size,
+        hash: filesTable.hash,
+        lines: filesTable.lines,
+      })
       .from(filesTable)
       .orderBy(filesTable.path)
       .all();
@@ -233,7 +276,11 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     if (filter.name !== undefined) conditions.push(eq(definitionsTable.name, filter.name));
     if (filter.kind !== undefined) conditions.push(eq(definitionsTable.kind, filter.kind));
     if (filter.qualifiedName !== undefined) conditions.push(eq(definitionsTable.qualifiedName, filter.qualifiedName));
-    const query = this.db.select().from(definitionsTable).where(conditions.length > 0 ? and(...conditions) : undefined).orderBy(definitionsTable.path, definitionsTable.startLine, definitionsTable.startCol);
+    const query = this.db
+      .select()
+      .from(definitionsTable)
+      .where(conditions.length > 0 ? and(...conditions) : undefined)
+      .orderBy(definitionsTable.path, definitionsTable.startLine, definitionsTable.startCol);
     return query.all().map((row) =>
       toDefinition({
         def_uid: row.defUid,
@@ -256,7 +303,8 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   }
 
   definition(defUid: DefUid): Definition | undefined {
-    const row = this.#store.sqlite.prepare(`SELECT * FROM definitions WHERE def_uid = ?`).get(defUid) as (Definition & { exported: number }) | undefined;
+    const row = this.#store.sqlite.prepare(`SELECT * FROM definitions WHERE def_uid = ?`).get(defUid) as
+      (Definition & { exported: number }) | undefined;
     return row ? toDefinition(row) : undefined;
   }
 
@@ -274,7 +322,9 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     add('from_def_uid', filter.fromDefUid);
     const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
     return this.#store.sqlite
-      .prepare(`SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid FROM refs ${where} ORDER BY path, start_line, start_col`)
+      .prepare(
+        `SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid FROM refs ${where} ORDER BY path, start_line, start_col`,
+      )
       .all(...values) as Reference[];
   }
 
@@ -283,7 +333,11 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   }
 
   importers(path: string): ImportEdge[] {
-    return (this.#store.sqlite.prepare(`SELECT * FROM imports WHERE to_path = ? ORDER BY from_path, line, id`).all(path) as ImportRow[]).map(toImportEdge);
+    return (
+      this.#store.sqlite
+        .prepare(`SELECT * FROM imports WHERE to_path = ? ORDER BY from_path, line, id`)
+        .all(path) as ImportRow[]
+    ).map(toImportEdge);
   }
 
   #cachedGraphs() {
@@ -310,7 +364,9 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
 
   definitionsChangedSince(epoch: number): DefinitionChange[] {
     const rows = this.#store.sqlite
-      .prepare(`SELECT epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash FROM def_history WHERE epoch > ? ORDER BY epoch, id`)
+      .prepare(
+        `SELECT epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash FROM def_history WHERE epoch > ? ORDER BY epoch, id`,
+      )
       .all(epoch) as DefinitionChange[];
     const span = new Map<string, { first: DefinitionChange; last: DefinitionChange }>();
     for (const row of rows) {
@@ -322,7 +378,16 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     for (const [uid, { first, last }] of span) {
       const before = first.old_body_hash;
       const after = last.new_body_hash;
-      const change = before === null ? (after === null ? null : 'added') : after === null ? 'removed' : before === after ? null : 'modified';
+      const change =
+        before === null
+          ? after === null
+            ? null
+            : 'added'
+          : after === null
+            ? 'removed'
+            : before === after
+              ? null
+              : 'modified';
       if (change) net.set(uid, { ...last, change, old_body_hash: before, new_body_hash: after });
     }
     return [...net.values()];

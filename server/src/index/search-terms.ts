@@ -50,7 +50,10 @@ function termsText(identifiers: Iterable<string>): string {
   return out.join(' ');
 }
 
-export function searchDocuments(path: string, definitions: ReadonlyArray<{ name: string; bodyIdentifiers: readonly string[] }>): SearchDocuments {
+export function searchDocuments(
+  path: string,
+  definitions: ReadonlyArray<{ name: string; bodyIdentifiers: readonly string[] }>,
+): SearchDocuments {
   const fileIdentifiers = new Set<string>();
   const documents = definitions.map((def) => {
     for (const identifier of def.bodyIdentifiers) fileIdentifiers.add(identifier);

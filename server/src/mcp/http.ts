@@ -36,7 +36,12 @@ function nameOfHost(host: string): string {
  */
 export function refusal(req: IncomingMessage): { status: number; message: string } | null {
   const host = req.headers.host;
-  if (!host || !isLoopbackName(nameOfHost(host))) return { status: 403, message: 'forbidden: the MCP endpoint answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1])' };
+  if (!host || !isLoopbackName(nameOfHost(host)))
+    return {
+      status: 403,
+      message:
+        'forbidden: the MCP endpoint answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1])',
+    };
   const origin = req.headers.origin;
   if (origin !== undefined) {
     let ok = false;
@@ -46,11 +51,19 @@ export function refusal(req: IncomingMessage): { status: number; message: string
     } catch {
       ok = false;
     }
-    if (!ok) return { status: 403, message: `forbidden: requests from origin '${origin}' are refused; only loopback origins may use the MCP endpoint` };
+    if (!ok)
+      return {
+        status: 403,
+        message: `forbidden: requests from origin '${origin}' are refused; only loopback origins may use the MCP endpoint`,
+      };
   }
   if (req.method === 'POST') {
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') return { status: 415, message: `unsupported media type: POST ${MCP_HTTP_PATH} needs Content-Type: application/json (got ${type ? `'${type}'` : 'none'})` };
+    if (type !== 'application/json')
+      return {
+        status: 415,
+        message: `unsupported media type: POST ${MCP_HTTP_PATH} needs Content-Type: application/json (got ${type ? `'${type}'` : 'none'})`,
+      };
   }
   return null;
 }
@@ -61,9 +74,16 @@ export function parseHttpAddress(value: string): { host: string; port: number } 
   const host = match?.[1] ?? match?.[2];
   const port = Number(match?.[3]);
   if (!match || !host || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new AgentgovError('E_INVALID_ARGUMENT', `--http must be HOST:PORT, e.g. 127.0.0.1:7332 (got '${value}')`, { value });
+    throw new AgentgovError('E_INVALID_ARGUMENT', `--http must be HOST:PORT, e.g. 127.0.0.1:7332 (got '${value}')`, {
+      value,
+    });
   }
-  if (!LOOPBACK.has(host)) throw new AgentgovError('E_INVALID_ARGUMENT', `--http only binds loopback addresses (127.0.0.1, ::1, localhost), got '${host}': the tool server has no authentication`, { host });
+  if (!LOOPBACK.has(host))
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `--http only binds loopback addresses (127.0.0.1, ::1, localhost), got '${host}': the tool server has no authentication`,
+      { host },
+    );
   return { host, port };
 }
 
@@ -94,14 +114,21 @@ function readJson(req: IncomingMessage): Promise<unknown> {
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /**
  * Streamable HTTP on loopback at `/mcp`: an initialize request opens a session (its id in the
  * `mcp-session-id` header) with its own McpServer and session state; later requests carry the id.
  */
-export async function serveHttp(toolServer: ToolServer, host: string, port: number, options: ServeHttpOptions = {}): Promise<HttpEndpoint> {
+export async function serveHttp(
+  toolServer: ToolServer,
+  host: string,
+  port: number,
+  options: ServeHttpOptions = {},
+): Promise<HttpEndpoint> {
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_HTTP_SESSIONS;
   const transports = new Map<string, StreamableHTTPServerTransport>();
   /** Per session: when its last request started and how many of its POST/DELETE requests are in flight. */
@@ -114,7 +141,10 @@ export async function serveHttp(toolServer: ToolServer, host: string, port: numb
     if (transports.size < maxSessions) return true;
     const idle = [...activity.entries()].filter(([, a]) => a.busy === 0).sort((a, b) => a[1].last - b[1].last)[0];
     if (!idle) return false;
-    toolServer.options.logger.info('MCP session cap reached; closing the least recently used idle session', { max_sessions: maxSessions, session: idle[0] });
+    toolServer.options.logger.info('MCP session cap reached; closing the least recently used idle session', {
+      max_sessions: maxSessions,
+      session: idle[0],
+    });
     await transports.get(idle[0])?.close();
     transports.delete(idle[0]);
     activity.delete(idle[0]);
@@ -140,8 +170,15 @@ export async function serveHttp(toolServer: ToolServer, host: string, port: numb
       const body = await readJson(req);
       if (existing) return existing.handleRequest(req, res, body);
       if (sessionId !== undefined) return rpcError(res, 404, -32001, 'unknown or expired MCP session id');
-      if (!isInitializeRequest(body)) return rpcError(res, 400, -32600, 'no MCP session: send an initialize request first');
-      if (!(await makeRoom())) return rpcError(res, 503, -32000, `too many MCP sessions: all ${maxSessions} are busy; retry later, end one (DELETE ${MCP_HTTP_PATH}) or raise --http-max-sessions`);
+      if (!isInitializeRequest(body))
+        return rpcError(res, 400, -32600, 'no MCP session: send an initialize request first');
+      if (!(await makeRoom()))
+        return rpcError(
+          res,
+          503,
+          -32000,
+          `too many MCP sessions: all ${maxSessions} are busy; retry later, end one (DELETE ${MCP_HTTP_PATH}) or raise --http-max-sessions`,
+        );
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableDnsRebindingProtection: true,

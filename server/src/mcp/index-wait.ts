@@ -30,7 +30,9 @@ export async function waitForIndex(ctx: ToolContext, gate: IndexGate): Promise<b
     if (progress.done <= sent || (!force && now - sentAt < gate.progressIntervalMs)) return;
     sent = progress.done;
     sentAt = now;
-    ctx.progress(progress.done, progress.total, 'indexing the repository').catch((error: unknown) => ctx.logger.debug('progress notification not delivered', { error: String(error) }));
+    ctx
+      .progress(progress.done, progress.total, 'indexing the repository')
+      .catch((error: unknown) => ctx.logger.debug('progress notification not delivered', { error: String(error) }));
   };
   report(index.progress(), true);
   if (gate.waitMs <= 0) return index.isReady();

@@ -17,8 +17,10 @@ export function renderValue(value: unknown, indent = ''): string {
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return `${indent}{}`;
   for (const [key, item] of entries) {
-    if (isScalar(item) || (Array.isArray(item) && item.length === 0)) lines.push(`${indent}${key}: ${Array.isArray(item) ? '[]' : scalar(item)}`);
-    else if (Array.isArray(item) && item.every(isScalar) && item.join(', ').length <= 100) lines.push(`${indent}${key}: ${item.map(scalar).join(', ')}`);
+    if (isScalar(item) || (Array.isArray(item) && item.length === 0))
+      lines.push(`${indent}${key}: ${Array.isArray(item) ? '[]' : scalar(item)}`);
+    else if (Array.isArray(item) && item.every(isScalar) && item.join(', ').length <= 100)
+      lines.push(`${indent}${key}: ${item.map(scalar).join(', ')}`);
     else lines.push(`${indent}${key}:\n${renderValue(item, `${indent}  `)}`);
   }
   return lines.join('\n');

@@ -36,7 +36,12 @@ export function resolveRepoRoot(repo: string): string {
     throw new AgentgovError('E_NOT_FOUND', `repository ${root} does not exist`, { repo: root }, { remediation });
   }
   if (!stats.isDirectory()) {
-    throw new AgentgovError('E_INVALID_ARGUMENT', `--repo must be a directory: ${root}`, { repo: root }, { remediation: `${root} is a file: pass --repo the repository's root directory.` });
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `--repo must be a directory: ${root}`,
+      { repo: root },
+      { remediation: `${root} is a file: pass --repo the repository's root directory.` },
+    );
   }
   return realpathSync(root);
 }
@@ -71,18 +76,43 @@ export async function runServe(options: ServeOptions): Promise<void> {
   const address = http ? parseHttpAddress(http) : undefined;
   const repoRoot = resolveRepoRoot(options.repo ?? config.server.repo ?? process.cwd());
   const index = await openIndex(repoRoot, options);
-  const toolServer = new ToolServer({ repoRoot, index, host: options.host, config, logger, devMode: options.devMode, ...(options.indexWaitMs !== undefined ? { indexWaitMs: options.indexWaitMs } : {}) });
+  const toolServer = new ToolServer({
+    repoRoot,
+    index,
+    host: options.host,
+    config,
+    logger,
+    devMode: options.devMode,
+    ...(options.indexWaitMs !== undefined ? { indexWaitMs: options.indexWaitMs } : {}),
+  });
   if (config.server.test_impact?.scheduler === 'startup') {
     // Configured to run the project's tests from the start (it executes project code; the default waits for a test-impact call).
-    schedulerFor({ index, host: options.host, logger: logger.child('tests'), session: { readOnly: false, didRecon: false }, repoRoot, config });
+    schedulerFor({
+      index,
+      host: options.host,
+      logger: logger.child('tests'),
+      session: { readOnly: false, didRecon: false },
+      repoRoot,
+      config,
+    });
     logger.info('test scheduler started at start-up (server.test_impact.scheduler: startup)');
   }
   const stop = options.stop ?? signalled();
-  logger.info(`serving ${repoRoot}`, { tools: toolServer.tools.map((t) => t.name), dev_mode: options.devMode, transport: address ? 'http' : 'stdio' });
+  logger.info(`serving ${repoRoot}`, {
+    tools: toolServer.tools.map((t) => t.name),
+    dev_mode: options.devMode,
+    transport: address ? 'http' : 'stdio',
+  });
   try {
     if (address) {
-      const endpoint = await serveHttp(toolServer, address.host, address.port, { maxSessions: options.httpMaxSessions }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'EADDRINUSE' || error.code === 'EACCES') throw new AgentgovError('E_ADDRESS_UNAVAILABLE', `cannot listen on ${http}: ${error.code}`, { address: http, errno: error.code });
+      const endpoint = await serveHttp(toolServer, address.host, address.port, {
+        maxSessions: options.httpMaxSessions,
+      }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE' || error.code === 'EACCES')
+          throw new AgentgovError('E_ADDRESS_UNAVAILABLE', `cannot listen on ${http}: ${error.code}`, {
+            address: http,
+            errno: error.code,
+          });
         throw error;
       });
       logger.info(`MCP Streamable HTTP on ${endpoint.url}`);

@@ -53,7 +53,8 @@ export class StdioMessageGuard extends Transform {
     if (!this.#dropping && this.#lineBytes > this.maxBytes) {
       this.#dropping = true;
       this.#head = Buffer.concat(this.#line).subarray(0, ID_WINDOW);
-      if (this.#head.length < ID_WINDOW) this.#head = Buffer.concat([this.#head, piece.subarray(0, ID_WINDOW - this.#head.length)]);
+      if (this.#head.length < ID_WINDOW)
+        this.#head = Buffer.concat([this.#head, piece.subarray(0, ID_WINDOW - this.#head.length)]);
       this.#line = [];
     }
     if (!this.#dropping) this.#line.push(piece);

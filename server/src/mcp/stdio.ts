@@ -8,15 +8,25 @@ import type { ToolServer } from './tool-server.js';
  * client went away mid-answer), which is a normal end of the session, never a crash. A message
  * over `MAX_STDIO_MESSAGE_BYTES` is answered with a JSON-RPC error (-32600) and skipped.
  */
-export async function serveStdio(toolServer: ToolServer, stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout): Promise<void> {
+export async function serveStdio(
+  toolServer: ToolServer,
+  stdin: NodeJS.ReadableStream = process.stdin,
+  stdout: NodeJS.WritableStream = process.stdout,
+): Promise<void> {
   const server = toolServer.createSession();
   const guard = new StdioMessageGuard(MAX_STDIO_MESSAGE_BYTES, (bytes, id) => {
-    toolServer.options.logger.warn('stdio message over the size limit skipped', { bytes, limit: MAX_STDIO_MESSAGE_BYTES, id });
+    toolServer.options.logger.warn('stdio message over the size limit skipped', {
+      bytes,
+      limit: MAX_STDIO_MESSAGE_BYTES,
+      id,
+    });
     const message = `message of ${bytes} bytes exceeds the ${MAX_STDIO_MESSAGE_BYTES}-byte limit of agentgov serve over stdio; it was skipped`;
     stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`);
   });
   stdin.pipe(guard);
-  const transport = new StdioServerTransport(guard as never, stdout as never, { maxBufferSize: MAX_STDIO_MESSAGE_BYTES + 1 });
+  const transport = new StdioServerTransport(guard as never, stdout as never, {
+    maxBufferSize: MAX_STDIO_MESSAGE_BYTES + 1,
+  });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     stdin.once('end', () => resolve());

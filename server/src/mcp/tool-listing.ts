@@ -17,7 +17,12 @@ const ERROR_ENVELOPE = {
     error: {
       type: 'object',
       required: ['code', 'message', 'remediation', 'details'],
-      properties: { code: { type: 'string', pattern: '^E_[A-Z_]+$' }, message: { type: 'string' }, remediation: { type: 'string' }, details: { type: 'object' } },
+      properties: {
+        code: { type: 'string', pattern: '^E_[A-Z_]+$' },
+        message: { type: 'string' },
+        remediation: { type: 'string' },
+        details: { type: 'object' },
+      },
     },
   },
 } as const;
@@ -31,7 +36,10 @@ const ERROR_ENVELOPE = {
 export function publishedOutputSchema(tool: AnyToolDefinition): Tool['outputSchema'] | undefined {
   if (!tool.outputSchema) return undefined;
   const result = zodToJsonSchema(tool.outputSchema, { $refStrategy: 'none' }) as { required?: string[] };
-  return { type: 'object', anyOf: [{ required: result.required ?? [] }, { required: [...ERROR_ENVELOPE.required] }] } as Tool['outputSchema'];
+  return {
+    type: 'object',
+    anyOf: [{ required: result.required ?? [] }, { required: [...ERROR_ENVELOPE.required] }],
+  } as Tool['outputSchema'];
 }
 
 /** A JSON Schema object node, as far as the listing reads it. */
@@ -55,7 +63,14 @@ function collapsedNullable(node: SchemaNode): SchemaNode {
   const branches = node['anyOf'];
   if (!Array.isArray(branches) || branches.length !== 2) return node;
   const [value, nil] = branches as SchemaNode[];
-  if (nil?.['type'] !== 'null' || Object.keys(nil).length !== 1 || typeof value?.['type'] !== 'string' || value['anyOf'] || value['type'] === 'object') return node;
+  if (
+    nil?.['type'] !== 'null' ||
+    Object.keys(nil).length !== 1 ||
+    typeof value?.['type'] !== 'string' ||
+    value['anyOf'] ||
+    value['type'] === 'object'
+  )
+    return node;
   const { anyOf: _anyOf, ...rest } = node;
   return { ...value, ...rest, type: [value['type'], 'null'] };
 }
@@ -70,9 +85,13 @@ function withoutServerChecks(node: SchemaNode): SchemaNode {
   if (minLength !== undefined && minLength !== 1) kept['minLength'] = minLength;
   for (const [key, value] of Object.entries(kept)) {
     if (key === 'properties' && value && typeof value === 'object') {
-      kept.properties = Object.fromEntries(Object.entries(value as Record<string, SchemaNode>).map(([k, v]) => [k, withoutServerChecks(v)]));
+      kept.properties = Object.fromEntries(
+        Object.entries(value as Record<string, SchemaNode>).map(([k, v]) => [k, withoutServerChecks(v)]),
+      );
     } else if ((key === 'items' || key === 'anyOf') && value && typeof value === 'object') {
-      kept[key] = Array.isArray(value) ? value.map((v) => withoutServerChecks(v as SchemaNode)) : withoutServerChecks(value as SchemaNode);
+      kept[key] = Array.isArray(value)
+        ? value.map((v) => withoutServerChecks(v as SchemaNode))
+        : withoutServerChecks(value as SchemaNode);
     }
   }
   return kept;
@@ -80,7 +99,10 @@ function withoutServerChecks(node: SchemaNode): SchemaNode {
 
 /** A tool's input schema as listed: JSON Schema of its zod schema, each parameter with its first sentence only. */
 export function listedInputSchema(tool: AnyToolDefinition): Tool['inputSchema'] {
-  const { $schema: _draft, ...full } = toJsonSchemaCompat(tool.inputSchema, { strictUnions: true, pipeStrategy: 'input' }) as SchemaNode;
+  const { $schema: _draft, ...full } = toJsonSchemaCompat(tool.inputSchema, {
+    strictUnions: true,
+    pipeStrategy: 'input',
+  }) as SchemaNode;
   const schema = withoutServerChecks(full);
   for (const [name, node] of Object.entries(schema.properties ?? {})) {
     const listed = collapsedNullable(node);
@@ -113,7 +135,11 @@ export function listTools(server: McpServer, tools: readonly AnyToolDefinition[]
  * The MCP annotations of a tool: read-only tools say so; every other tool may change the repository
  * (`destructiveHint`, which MCP reads only when `readOnlyHint` is false, so read-only tools omit it).
  */
-export function annotationsOf(tool: AnyToolDefinition): { readOnlyHint: boolean; destructiveHint?: boolean; openWorldHint: boolean } {
+export function annotationsOf(tool: AnyToolDefinition): {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  openWorldHint: boolean;
+} {
   return { readOnlyHint: tool.readOnly, ...(tool.readOnly ? {} : { destructiveHint: true }), openWorldHint: false };
 }
 

@@ -22,7 +22,12 @@ export function successResult(structured: object, text: string): CallToolResult 
 export function invalidArguments(tool: string, error: ZodError): AgentgovError {
   const issues = error.issues.map((issue) => {
     const unknown = issue.code === 'unrecognized_keys' ? issue.keys : undefined;
-    return { path: issue.path.join('.') || (unknown ? unknown.join(', ') : '(arguments)'), code: issue.code, message: issue.message, ...(unknown ? { unknown_keys: unknown } : {}) };
+    return {
+      path: issue.path.join('.') || (unknown ? unknown.join(', ') : '(arguments)'),
+      code: issue.code,
+      message: issue.message,
+      ...(unknown ? { unknown_keys: unknown } : {}),
+    };
   });
   const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
   return new AgentgovError('E_INVALID_ARGUMENT', `invalid arguments for ${tool}: ${summary}`, { tool, issues });
@@ -41,15 +46,24 @@ export function withoutRepoRoot(error: AgentgovError, root: string): AgentgovErr
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return redact(value);
     if (Array.isArray(value)) return value.map(walk);
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, walk(v)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, walk(v)]));
     return value;
   };
   const message = redact(error.message);
   const details = walk(error.details) as Record<string, unknown>;
   const specific = error.specificRemediation;
   const remediation = specific.remediation === undefined ? undefined : redact(specific.remediation);
-  if (message === error.message && remediation === specific.remediation && JSON.stringify(details) === JSON.stringify(error.details)) return error;
-  return new AgentgovError(error.code, message, details, { cause: error, ...(remediation === undefined ? {} : { remediation }) });
+  if (
+    message === error.message &&
+    remediation === specific.remediation &&
+    JSON.stringify(details) === JSON.stringify(error.details)
+  )
+    return error;
+  return new AgentgovError(error.code, message, details, {
+    cause: error,
+    ...(remediation === undefined ? {} : { remediation }),
+  });
 }
 
 /** Anything thrown that is not an AgentgovError is a bug: E_INTERNAL, with the message kept. */

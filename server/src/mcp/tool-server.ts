@@ -8,7 +8,9 @@ import type { RepositoryIndex } from '../index/repository-index.js';
 import type { IndexProgress } from '../index/types.js';
 import { registerTools } from './tool-dispatch.js';
 
-const SERVER_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const SERVER_VERSION = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 const INSTRUCTIONS =
   'agentgov: code intelligence over one repository. Start with `recon_scout` to orient, `describe` documents any tool or error code. ' +
@@ -69,13 +71,21 @@ export class ToolServer {
 
   /** A new MCP session: a fresh McpServer with every listed tool, not yet connected. */
   createSession(): McpServer {
-    const server = new McpServer({ name: 'agentgov', version: SERVER_VERSION }, { capabilities: { logging: {} }, instructions: INSTRUCTIONS });
+    const server = new McpServer(
+      { name: 'agentgov', version: SERVER_VERSION },
+      { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
+    );
     const session: OpenSession = { server, state: { readOnly: false, didRecon: false }, lastProgressAt: 0 };
-    registerTools(server, this.tools, (call) => this.#context(session.state, call.signal, call.sendProgress, call.tool), {
-      failure: () => this.#indexFailure,
-      waitMs: this.options.indexWaitMs ?? this.options.config.server.index.wait_ms ?? 0,
-      progressIntervalMs: this.options.progressIntervalMs ?? 250,
-    });
+    registerTools(
+      server,
+      this.tools,
+      (call) => this.#context(session.state, call.signal, call.sendProgress, call.tool),
+      {
+        failure: () => this.#indexFailure,
+        waitMs: this.options.indexWaitMs ?? this.options.config.server.index.wait_ms ?? 0,
+        progressIntervalMs: this.options.progressIntervalMs ?? 250,
+      },
+    );
     this.#sessions.add(session);
     server.server.onclose = () => this.#sessions.delete(session);
     return server;
@@ -132,8 +142,19 @@ export class ToolServer {
       if (!final && now - session.lastProgressAt < (this.options.progressIntervalMs ?? 250)) continue;
       session.lastProgressAt = now;
       session.server.server
-        .sendLoggingMessage({ level: 'info', logger: 'agentgov.index', data: { event: final ? 'index_ready' : 'index_progress', done: progress.done, total: progress.total, phase: progress.phase } })
-        .catch((error: unknown) => this.options.logger.debug('progress notification not delivered', { error: String(error) }));
+        .sendLoggingMessage({
+          level: 'info',
+          logger: 'agentgov.index',
+          data: {
+            event: final ? 'index_ready' : 'index_progress',
+            done: progress.done,
+            total: progress.total,
+            phase: progress.phase,
+          },
+        })
+        .catch((error: unknown) =>
+          this.options.logger.debug('progress notification not delivered', { error: String(error) }),
+        );
     }
   }
 }

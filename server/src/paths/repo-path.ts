@@ -28,7 +28,10 @@ function realOrNearest(target: string): string {
 
 /** The root is not named: where the repository lives on this machine is not the caller's business. */
 function refuse(input: string, why: string): AgentgovError {
-  return new AgentgovError('E_PATH_OUTSIDE_REPO', `path '${input}' resolves outside the repository (${why})`, { path: input, reason: why });
+  return new AgentgovError('E_PATH_OUTSIDE_REPO', `path '${input}' resolves outside the repository (${why})`, {
+    path: input,
+    reason: why,
+  });
 }
 
 /**
@@ -37,8 +40,10 @@ function refuse(input: string, why: string): AgentgovError {
  * Tools call this for every path they are given, before touching the file system.
  */
 export function resolveRepoPath(root: string, input: string): RepoPath {
-  if (typeof input !== 'string' || input.length === 0) throw new AgentgovError('E_INVALID_ARGUMENT', 'a path argument must be a non-empty string', { path: input });
-  if (input.includes('\0')) throw new AgentgovError('E_INVALID_ARGUMENT', 'a path argument must not contain NUL bytes', { path: input });
+  if (typeof input !== 'string' || input.length === 0)
+    throw new AgentgovError('E_INVALID_ARGUMENT', 'a path argument must be a non-empty string', { path: input });
+  if (input.includes('\0'))
+    throw new AgentgovError('E_INVALID_ARGUMENT', 'a path argument must not contain NUL bytes', { path: input });
   // The root may be given through a symlink (e.g. /tmp on macOS): accept paths lexically under either spelling.
   const bases = [realpathSync(root), resolve(root)];
   const base = bases.find((b) => inside(b, resolve(b, input)));

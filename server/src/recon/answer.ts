@@ -95,14 +95,24 @@ export function compactMetrics(metrics: ReconMetrics, results: number): ReconAns
   return {
     pool: { candidates: metrics.pool_size, kept: metrics.cutoff.kept, results },
     timings_ms: { ...metrics.timings_ms, total: Math.round(total * 10) / 10 },
-    gate: { mentions: f.mentions, mentions_missing: f.mentions_missing.length, strong: f.strong, spread: f.spread, flatness: f.flatness, ambiguous: f.ambiguous_term !== null },
+    gate: {
+      mentions: f.mentions,
+      mentions_missing: f.mentions_missing.length,
+      strong: f.strong,
+      spread: f.spread,
+      flatness: f.flatness,
+      ambiguous: f.ambiguous_term !== null,
+    },
     cutoff: metrics.cutoff.reason,
   };
 }
 
 /** The metrics as one line of the text answer. */
 function metricsLine(m: ReconAnswerMetrics): string {
-  const stages = Object.entries(m.timings_ms).filter(([name]) => name !== 'total').map(([name, ms]) => `${name} ${ms}`).join(', ');
+  const stages = Object.entries(m.timings_ms)
+    .filter(([name]) => name !== 'total')
+    .map(([name, ms]) => `${name} ${ms}`)
+    .join(', ');
   return `metrics: ${m.pool.candidates} candidates, ${m.pool.kept} kept, ${m.pool.results} shown; ${m.timings_ms['total']} ms (${stages})`;
 }
 
@@ -116,10 +126,19 @@ export interface ReconAnswerOptions {
 }
 
 /** Shapes a recon result to the budget; returns the structured answer and the text the agent reads. */
-export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOptions): { answer: ReconAnswer; text: string } {
+export function shapeReconAnswer(
+  result: ReconResult,
+  options: ReconAnswerOptions,
+): { answer: ReconAnswer; text: string } {
   const budgetChars = options.budgetTokens * CHARS_PER_TOKEN - FOOTER_CHARS;
   const spans = result.gate === 'UNSAT' ? result.results.slice(0, UNSAT_RESULTS) : result.results;
-  const header = headerOf(result.gate, result.hint, result.metrics.gate_features, options.nearest ?? {}, result.decomposition);
+  const header = headerOf(
+    result.gate,
+    result.hint,
+    result.metrics.gate_features,
+    options.nearest ?? {},
+    result.decomposition,
+  );
   let used = header.length;
   const blocks: string[] = [];
   const out: ReconAnswerSpan[] = [];
@@ -144,7 +163,8 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
       used += block.length + 1;
       blocks.push(block);
       counts[detail] += 1;
-      if (span.snippet !== undefined && result.gate !== 'UNSAT' && detail === 'signature' && i < codeRanks) toSignature += 1;
+      if (span.snippet !== undefined && result.gate !== 'UNSAT' && detail === 'signature' && i < codeRanks)
+        toSignature += 1;
       out.push(structuredSpan(span, base, detail));
       if (tier > 0) floor = tier;
       placed = true;
@@ -164,9 +184,19 @@ export function shapeReconAnswer(result: ReconResult, options: ReconAnswerOption
     gate: result.gate,
     hint: result.hint,
     results: out,
-    budget: { tokens: options.budgetTokens, used_tokens: Math.ceil(text.length / CHARS_PER_TOKEN), ...counts, omitted, ...(more ? { more } : {}) },
-    ...(result.gate === 'UNSAT' && features.mentions_missing.length ? { missing: features.mentions_missing, nearest: options.nearest ?? {} } : {}),
-    ...(result.gate === 'AMBIG' && features.ambiguous_term ? { ambiguous: { term: features.ambiguous_term, subsystems: features.subsystems } } : {}),
+    budget: {
+      tokens: options.budgetTokens,
+      used_tokens: Math.ceil(text.length / CHARS_PER_TOKEN),
+      ...counts,
+      omitted,
+      ...(more ? { more } : {}),
+    },
+    ...(result.gate === 'UNSAT' && features.mentions_missing.length
+      ? { missing: features.mentions_missing, nearest: options.nearest ?? {} }
+      : {}),
+    ...(result.gate === 'AMBIG' && features.ambiguous_term
+      ? { ambiguous: { term: features.ambiguous_term, subsystems: features.subsystems } }
+      : {}),
     ...(result.gate === 'BROAD' && result.decomposition ? { decomposition: result.decomposition } : {}),
     metrics,
     ...(options.verbose ? { diagnostics: result.metrics } : {}),
@@ -191,25 +221,40 @@ function answerSpan(span: ReconSpan, rank: number): Omit<ReconAnswerSpan, 'detai
   };
 }
 
-function headerOf(gate: Gate, hint: string, features: GateFeatures, nearest: Record<string, string[]>, decomposition?: ReconSubtask[]): string {
+function headerOf(
+  gate: Gate,
+  hint: string,
+  features: GateFeatures,
+  nearest: Record<string, string[]>,
+  decomposition?: ReconSubtask[],
+): string {
   const lines = [`gate: ${gate}`];
   if (gate === 'UNSAT') {
     for (const name of features.mentions_missing) {
       const near = nearest[name] ?? [];
-      lines.push(`missing: ${name}${near.length ? ` — nearest existing: ${near.join(', ')}` : ' — nothing similar is defined'}`);
+      lines.push(
+        `missing: ${name}${near.length ? ` — nearest existing: ${near.join(', ')}` : ' — nothing similar is defined'}`,
+      );
     }
   }
-  if (gate === 'AMBIG' && features.ambiguous_term) lines.push(`ambiguous: '${features.ambiguous_term}' in ${features.subsystems.join(', ')}`);
+  if (gate === 'AMBIG' && features.ambiguous_term)
+    lines.push(`ambiguous: '${features.ambiguous_term}' in ${features.subsystems.join(', ')}`);
   if (gate === 'BROAD' && decomposition) {
     lines.push('split into:');
-    for (const part of decomposition) lines.push(`- ${part.subsystem} (${part.results} results): ${part.files.join(', ')}`);
+    for (const part of decomposition)
+      lines.push(`- ${part.subsystem} (${part.results} results): ${part.files.join(', ')}`);
   }
   lines.push(`hint: ${hint}`);
   return lines.join('\n');
 }
 
 /** One result: `N. path:start-end kind qualified_name (why)`, then the code, or the signature and doc. */
-function renderSpan(span: ReconSpan, base: Omit<ReconAnswerSpan, 'detail'>, detail: ReconDetail, fence?: (path: string) => string): string {
+function renderSpan(
+  span: ReconSpan,
+  base: Omit<ReconAnswerSpan, 'detail'>,
+  detail: ReconDetail,
+  fence?: (path: string) => string,
+): string {
   const why = base.why.length ? ` — ${base.why.join('; ')}` : '';
   const title = `${base.rank}. ${span.path}:${span.start_line}-${span.end_line} ${span.kind} ${span.qualified_name}${why}`;
   if (detail === 'listed') return title;
@@ -226,7 +271,9 @@ function renderSpan(span: ReconSpan, base: Omit<ReconAnswerSpan, 'detail'>, deta
 export function fenced(code: string, firstLine: number, language: string): string {
   const lines = code.split('\n');
   const width = String(firstLine + lines.length - 1).length;
-  const numbered = lines.map((line, i) => (line.startsWith('… (') && i === lines.length - 1 ? line : `${String(firstLine + i).padStart(width)}  ${line}`));
+  const numbered = lines.map((line, i) =>
+    line.startsWith('… (') && i === lines.length - 1 ? line : `${String(firstLine + i).padStart(width)}  ${line}`,
+  );
   const longestRun = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longestRun + 1);
   return `${fence}${language}\n${numbered.join('\n')}\n${fence}`;
@@ -241,8 +288,17 @@ function structuredSpan(span: ReconSpan, base: Omit<ReconAnswerSpan, 'detail'>, 
   return { ...rest, detail, ...(elided ? { code_until_line: span.start_line + lines.length - 2 } : {}) };
 }
 
-function moreHint(gate: Gate, toSignature: number, listed: number, omitted: number, budget: number): string | undefined {
-  if (gate === 'UNSAT') return omitted > 0 ? `cut: ${omitted} weaker results not shown; the task does not fit this repository, so rephrase it rather than asking for more.` : undefined;
+function moreHint(
+  gate: Gate,
+  toSignature: number,
+  listed: number,
+  omitted: number,
+  budget: number,
+): string | undefined {
+  if (gate === 'UNSAT')
+    return omitted > 0
+      ? `cut: ${omitted} weaker results not shown; the task does not fit this repository, so rephrase it rather than asking for more.`
+      : undefined;
   const parts: string[] = [];
   if (toSignature > 0) parts.push(`${toSignature} shown without code`);
   if (listed > 0) parts.push(`${listed} listed by name only`);
@@ -253,7 +309,10 @@ function moreHint(gate: Gate, toSignature: number, listed: number, omitted: numb
 
 function firstLine(doc: string | null): string | null {
   if (!doc) return null;
-  const line = doc.split('\n').map((l) => l.trim()).find((l) => l.length > 0);
+  const line = doc
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
   if (!line) return null;
   return line.length > DOC_CHARS ? `${line.slice(0, DOC_CHARS - 1)}…` : line;
 }

@@ -16,7 +16,10 @@ export const DEFAULT_CUTOFF: CutoffBounds = { min: 8, max: 30, minGap: 0.25 };
  * Score-gap elbow: keep everything above the largest relative drop between neighbouring scores
  * within [min, max]; when no drop is large enough, keep up to `max`. Scores are sorted descending.
  */
-export function cutoff(scores: readonly number[], bounds: CutoffBounds = DEFAULT_CUTOFF): { keep: number; reason: CutoffReason; gap: number } {
+export function cutoff(
+  scores: readonly number[],
+  bounds: CutoffBounds = DEFAULT_CUTOFF,
+): { keep: number; reason: CutoffReason; gap: number } {
   if (scores.length <= bounds.min) return { keep: scores.length, reason: 'pool_exhausted', gap: 0 };
   let best = { at: -1, gap: 0 };
   const last = Math.min(bounds.max, scores.length - 1);

@@ -51,7 +51,13 @@ export function rankSignals(pool: CandidatePool): Map<string, Map<string, Signal
   for (const [retriever, candidates] of pool) {
     const ordered = [...candidates.values()].sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
     const signals = new Map<string, Signal>();
-    ordered.forEach((candidate, i) => signals.set(candidate.def_uid, { score: candidate.score, rank: i + 1, ...(candidate.why ? { why: candidate.why } : {}) }));
+    ordered.forEach((candidate, i) =>
+      signals.set(candidate.def_uid, {
+        score: candidate.score,
+        rank: i + 1,
+        ...(candidate.why ? { why: candidate.why } : {}),
+      }),
+    );
     ranked.set(retriever, signals);
   }
   return ranked;
@@ -61,12 +67,22 @@ export function rankSignals(pool: CandidatePool): Map<string, Map<string, Signal
  * Reciprocal-rank fusion plus agreement and explicit-mention boosts. Pure: the same pool always
  * gives the same order. Candidates whose definition is no longer in the index are dropped and counted.
  */
-export function fuse(pool: CandidatePool, index: Pick<RetrievalIndex, 'definition'>, expandRetrievers: ReadonlySet<string>, weights: FusionWeights = DEFAULT_WEIGHTS): { ranked: RankedCandidate[]; dropped: number } {
+export function fuse(
+  pool: CandidatePool,
+  index: Pick<RetrievalIndex, 'definition'>,
+  expandRetrievers: ReadonlySet<string>,
+  weights: FusionWeights = DEFAULT_WEIGHTS,
+): { ranked: RankedCandidate[]; dropped: number } {
   const signals = rankSignals(pool);
   // How strongly each candidate was named: a seed or pin (score 1) beats an identifier naming several definitions.
   const explicitStrength = new Map<string, number>();
   for (const candidates of pool.values()) {
-    for (const c of candidates.values()) if (c.explicit) explicitStrength.set(c.def_uid, Math.max(explicitStrength.get(c.def_uid) ?? 0, Math.min(1, Math.max(0.1, c.score))));
+    for (const c of candidates.values())
+      if (c.explicit)
+        explicitStrength.set(
+          c.def_uid,
+          Math.max(explicitStrength.get(c.def_uid) ?? 0, Math.min(1, Math.max(0.1, c.score))),
+        );
   }
   const byUid = new Map<string, RankedCandidate>();
   const missing = new Set<string>();
@@ -80,7 +96,14 @@ export function fuse(pool: CandidatePool, index: Pick<RetrievalIndex, 'definitio
           missing.add(uid);
           continue;
         }
-        entry = { def, signals: {}, agreement: 0, explicit: explicitStrength.has(uid), named: explicitStrength.get(uid) ?? 0, score: 0 };
+        entry = {
+          def,
+          signals: {},
+          agreement: 0,
+          explicit: explicitStrength.has(uid),
+          named: explicitStrength.get(uid) ?? 0,
+          score: 0,
+        };
         byUid.set(uid, entry);
       }
       entry.signals[retriever] = signal;

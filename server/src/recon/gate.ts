@@ -34,15 +34,29 @@ export interface GateThresholds {
   wholeName: number;
 }
 
-export const DEFAULT_GATE: GateThresholds = { window: 10, broadSpread: 5, broadFlatness: 0.4, ambigRatio: 0.7, ambigMaxTerms: 3, wholeName: 0.8 };
+export const DEFAULT_GATE: GateThresholds = {
+  window: 10,
+  broadSpread: 5,
+  broadFlatness: 0.4,
+  ambigRatio: 0.7,
+  ambigMaxTerms: 3,
+  wholeName: 0.8,
+};
 
 type GateIndex = Pick<RetrievalIndex, 'isKnownName' | 'files'>;
 
 /** Decides the gate from features of the query, the pool and the fused ranking. Deterministic. */
-export function decideGate(query: RetrievalQuery, ranked: readonly RankedCandidate[], index: GateIndex, t: GateThresholds = DEFAULT_GATE): { gate: Gate; features: GateFeatures } {
+export function decideGate(
+  query: RetrievalQuery,
+  ranked: readonly RankedCandidate[],
+  index: GateIndex,
+  t: GateThresholds = DEFAULT_GATE,
+): { gate: Gate; features: GateFeatures } {
   const top = ranked.slice(0, t.window);
   const { found, missing } = checkMentions(query, index);
-  const strong = top.filter((c) => c.explicit || (c.agreement >= 2 && (c.signals['term']?.score ?? 0) >= t.wholeName)).length;
+  const strong = top.filter(
+    (c) => c.explicit || (c.agreement >= 2 && (c.signals['term']?.score ?? 0) >= t.wholeName),
+  ).length;
   const ambiguity = findAmbiguity(query, ranked, t);
   const features: GateFeatures = {
     pool_size: ranked.length,
@@ -63,7 +77,14 @@ function choose(f: GateFeatures, t: GateThresholds): Gate {
   if (f.pool_size === 0) return 'UNSAT';
   if (f.explicit_inputs === 0 && f.mentions > 0 && f.mentions_found.length === 0 && f.strong === 0) return 'UNSAT';
   if (f.explicit_inputs === 0 && f.ambiguous_term) return 'AMBIG';
-  if (f.explicit_inputs === 0 && f.mentions_found.length === 0 && f.strong === 0 && f.spread >= t.broadSpread && f.flatness >= t.broadFlatness) return 'BROAD';
+  if (
+    f.explicit_inputs === 0 &&
+    f.mentions_found.length === 0 &&
+    f.strong === 0 &&
+    f.spread >= t.broadSpread &&
+    f.flatness >= t.broadFlatness
+  )
+    return 'BROAD';
   return 'OK';
 }
 
@@ -78,7 +99,10 @@ export function checkMentions(query: RetrievalQuery, index: GateIndex): { found:
   }
   for (const path of query.paths) {
     const clean = path.replace(/\/$/, '');
-    const known = files.some((file) => file === clean || file.endsWith(`/${clean}`) || file.startsWith(`${clean}/`) || clean.endsWith(`/${file}`));
+    const known = files.some(
+      (file) =>
+        file === clean || file.endsWith(`/${clean}`) || file.startsWith(`${clean}/`) || clean.endsWith(`/${file}`),
+    );
     (known ? found : missing).push(path);
   }
   return { found, missing };
@@ -88,8 +112,15 @@ export function checkMentions(query: RetrievalQuery, index: GateIndex): { found:
  * A key term (an identifier of the task, or a plain term of a short task) is ambiguous when whole
  * definitions of that name rank near the top in two or more subsystems with comparable scores.
  */
-function findAmbiguity(query: RetrievalQuery, ranked: readonly RankedCandidate[], t: GateThresholds): { term: string; subsystems: string[] } | null {
-  const keys = [...query.identifiers.map((i) => i.split('.').pop() ?? i), ...(query.terms.length <= t.ambigMaxTerms ? query.terms : [])];
+function findAmbiguity(
+  query: RetrievalQuery,
+  ranked: readonly RankedCandidate[],
+  t: GateThresholds,
+): { term: string; subsystems: string[] } | null {
+  const keys = [
+    ...query.identifiers.map((i) => i.split('.').pop() ?? i),
+    ...(query.terms.length <= t.ambigMaxTerms ? query.terms : []),
+  ];
   const top = ranked.slice(0, t.window);
   const taskWords = new Set(query.task.toLowerCase().split(/[^a-z0-9_]+/));
   for (const key of new Set(keys.map((k) => k.toLowerCase()))) {

@@ -44,7 +44,10 @@ export interface ImpactAnswerOptions {
 const MAX_DEFINITIONS = 20;
 
 /** Groups references by file (ordered as `ImpactAnswer.files` says) and counts them. */
-export function groupByFile(references: readonly ImpactReference[]): { files: ImpactFile[]; ordered: ImpactReference[] } {
+export function groupByFile(references: readonly ImpactReference[]): {
+  files: ImpactFile[];
+  ordered: ImpactReference[];
+} {
   const byPath = new Map<string, ImpactReference[]>();
   for (const ref of references) (byPath.get(ref.path) ?? byPath.set(ref.path, []).get(ref.path)!).push(ref);
   const files = [...byPath.entries()].map(([path, refs]) => {
@@ -58,7 +61,10 @@ export function groupByFile(references: readonly ImpactReference[]): { files: Im
 }
 
 /** Shapes an impact result to the budget; returns the structured answer and the text the agent reads. */
-export function shapeImpactAnswer(result: ImpactResult, options: ImpactAnswerOptions): { answer: ImpactAnswer; text: string } {
+export function shapeImpactAnswer(
+  result: ImpactResult,
+  options: ImpactAnswerOptions,
+): { answer: ImpactAnswer; text: string } {
   const chars = budgetChars(options.budgetTokens);
   const { files, ordered } = groupByFile(result.references);
   const definitions = result.definitions.slice(0, MAX_DEFINITIONS);
@@ -78,8 +84,18 @@ export function shapeImpactAnswer(result: ImpactResult, options: ImpactAnswerOpt
       : 'recon_impact on a symbol the file defines';
   // A file target's reference is listed twice: as a reference and as its import statement in `importers`.
   const importerOf = new Map((result.importers ?? []).map((i) => [`${i.path}:${i.line}`, i]));
-  const cost = (ref: ImpactReference): number => jsonCost(ref) + (importerOf.has(`${ref.path}:${ref.line}`) ? jsonCost(importerOf.get(`${ref.path}:${ref.line}`)) : 0);
-  const { items, page } = pageWithinBudget(ordered, { offset: options.offset, limit: options.limit, budgetTokens: options.budgetTokens, cost, reserved, noun: 'references', narrower });
+  const cost = (ref: ImpactReference): number =>
+    jsonCost(ref) +
+    (importerOf.has(`${ref.path}:${ref.line}`) ? jsonCost(importerOf.get(`${ref.path}:${ref.line}`)) : 0);
+  const { items, page } = pageWithinBudget(ordered, {
+    offset: options.offset,
+    limit: options.limit,
+    budgetTokens: options.budgetTokens,
+    cost,
+    reserved,
+    noun: 'references',
+    narrower,
+  });
   const shownImports = new Set(items.map((r) => `${r.path}:${r.line}`));
   const answer: ImpactAnswer = {
     target: result.target,
@@ -104,11 +120,15 @@ export function renderImpact(a: ImpactAnswer): string {
     `${a.target} (${a.target_kind}): ${total} reference${total === 1 ? '' : 's'} in ${fileCount} file${fileCount === 1 ? '' : 's'} — high ${a.counts.high}, medium ${a.counts.medium}, low ${a.counts.low}`,
   ];
   if (a.definitions.length) {
-    lines.push(`definitions${a.definitions_omitted ? ` (${a.definitions.length} of ${a.definitions.length + a.definitions_omitted})` : ''}:`);
+    lines.push(
+      `definitions${a.definitions_omitted ? ` (${a.definitions.length} of ${a.definitions.length + a.definitions_omitted})` : ''}:`,
+    );
     for (const d of a.definitions) lines.push(`  ${d.path}:${d.line} ${d.kind} ${d.qualified_name}`);
   }
   for (const report of a.type_aware ?? []) {
-    lines.push(`type-aware (${report.engine}): ${report.status}, ${report.references} references, ${report.confirmed} confirmed, ${report.added} added${report.note ? ` — ${report.note}` : ''}`);
+    lines.push(
+      `type-aware (${report.engine}): ${report.status}, ${report.references} references, ${report.confirmed} confirmed, ${report.added} added${report.note ? ` — ${report.note}` : ''}`,
+    );
   }
   if (a.files.length) {
     lines.push(`files (references: high/medium/low)${a.files_omitted ? `, ${a.files.length} of ${fileCount}` : ''}:`);
@@ -122,7 +142,9 @@ export function renderImpact(a: ImpactAnswer): string {
         path = ref.path;
         lines.push(path);
       }
-      lines.push(`  ${ref.line}:${ref.column} ${ref.certainty}${ref.by ? ` (${ref.by})` : ''} [${ref.context}] ${ref.match_text}`);
+      lines.push(
+        `  ${ref.line}:${ref.column} ${ref.certainty}${ref.by ? ` (${ref.by})` : ''} [${ref.context}] ${ref.match_text}`,
+      );
     }
   }
   if (a.page.more) lines.push(a.page.more);

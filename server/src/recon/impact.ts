@@ -77,7 +77,12 @@ export function symbolImpact(index: RepositoryIndex, symbol: string, includeComm
     const remediation =
       `No definition is named '${symbol}'${nearest.length ? `; the nearest names defined here: ${nearest.join(', ')}` : ''}. ` +
       'Pass a defined name (recon finds it from a description), a qualified one (Class.method), or a repository-relative file path.';
-    throw new AgentgovError('E_NOT_FOUND', `no definition named '${symbol}' in the index`, { target: symbol, nearest }, { remediation });
+    throw new AgentgovError(
+      'E_NOT_FOUND',
+      `no definition named '${symbol}' in the index`,
+      { target: symbol, nearest },
+      { remediation },
+    );
   }
   const uids = new Set(defs.map((d) => d.def_uid));
   const name = defs[0]?.name ?? symbol;
@@ -88,7 +93,14 @@ export function symbolImpact(index: RepositoryIndex, symbol: string, includeComm
     const key = `${ref.path}:${ref.start_line}:${ref.start_col}`;
     if (seen.has(key)) return;
     seen.add(key);
-    references.push({ path: ref.path, line: ref.start_line, column: ref.start_col, match_text: reader.line(ref.path, ref.start_line), certainty, context: ref.context });
+    references.push({
+      path: ref.path,
+      line: ref.start_line,
+      column: ref.start_col,
+      match_text: reader.line(ref.path, ref.start_line),
+      certainty,
+      context: ref.context,
+    });
   };
   const classify = (ref: Reference) => {
     // A mention in a comment or string is never code, however the index resolved its name.
@@ -103,7 +115,13 @@ export function symbolImpact(index: RepositoryIndex, symbol: string, includeComm
   return {
     target: symbol,
     target_kind: 'symbol',
-    definitions: defs.map((d) => ({ def_uid: d.def_uid, path: d.path, line: d.start_line, kind: d.kind, qualified_name: d.qualified_name })),
+    definitions: defs.map((d) => ({
+      def_uid: d.def_uid,
+      path: d.path,
+      line: d.start_line,
+      kind: d.kind,
+      qualified_name: d.qualified_name,
+    })),
     references,
     counts: countByCertainty(references),
   };
@@ -116,9 +134,25 @@ export function fileImpact(index: RepositoryIndex, path: string): ImpactResult {
     throw new AgentgovError('E_NOT_FOUND', `'${path}' is not an indexed file`, { target: path }, { remediation });
   }
   const reader = new LineReader(index.root);
-  const importers = index.importers(path).map((edge) => ({ path: edge.from_path, line: edge.line, specifier: edge.specifier }));
-  const references: ImpactReference[] = importers.map((i) => ({ path: i.path, line: i.line, column: 0, match_text: reader.line(i.path, i.line), certainty: 'high', context: 'import' }));
-  return { target: path, target_kind: 'file', definitions: [], references, importers, counts: countByCertainty(references) };
+  const importers = index
+    .importers(path)
+    .map((edge) => ({ path: edge.from_path, line: edge.line, specifier: edge.specifier }));
+  const references: ImpactReference[] = importers.map((i) => ({
+    path: i.path,
+    line: i.line,
+    column: 0,
+    match_text: reader.line(i.path, i.line),
+    certainty: 'high',
+    context: 'import',
+  }));
+  return {
+    target: path,
+    target_kind: 'file',
+    definitions: [],
+    references,
+    importers,
+    counts: countByCertainty(references),
+  };
 }
 
 export function countByCertainty(references: ImpactReference[]): Record<Certainty, number> {

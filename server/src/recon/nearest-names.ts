@@ -14,7 +14,10 @@ const namesByVersion = new Map<string, { name: string; lower: string; words: Set
  * nearest to it: by edit distance, or by sharing a word of a camelCase/snake_case split
  * (`frobnicateWidget` → `renderWidget`). Deterministic: ties go to the shorter, then alphabetical, name.
  */
-export function nearestNames(missing: readonly string[], index: Pick<RetrievalIndex, 'version' | 'definitions'>): Record<string, string[]> {
+export function nearestNames(
+  missing: readonly string[],
+  index: Pick<RetrievalIndex, 'version' | 'definitions'>,
+): Record<string, string[]> {
   if (missing.length === 0) return {};
   const names = namesOf(index);
   const out: Record<string, string[]> = {};
@@ -35,7 +38,9 @@ export function nearestNames(missing: readonly string[], index: Pick<RetrievalIn
   return out;
 }
 
-function namesOf(index: Pick<RetrievalIndex, 'version' | 'definitions'>): { name: string; lower: string; words: Set<string> }[] {
+function namesOf(
+  index: Pick<RetrievalIndex, 'version' | 'definitions'>,
+): { name: string; lower: string; words: Set<string> }[] {
   const cached = namesByVersion.get(index.version);
   if (cached) return cached;
   const distinct = new Set<string>();

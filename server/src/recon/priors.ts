@@ -4,11 +4,26 @@ import type { RankedCandidate } from './fuse.js';
 // Type tests (`*.test-d.ts`, `dts-test/`, `test-d/`) are tests too: they check the types, not ship them.
 const TEST_PATH =
   /(^|\/)(tests?|__tests__|testing|spec|specs|dts-tests?|test-d|type-?tests?|__typetests__)\/|\.(test|spec)(-d)?\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$/;
-const PERIPHERAL_PATH = /(^|\/)(examples?|samples?|demos?|docs?|benchmarks?|bench|scripts|vendor|third_party|public|fixtures?|dist|build|out|generated)\/|\.min\.js$/;
+const PERIPHERAL_PATH =
+  /(^|\/)(examples?|samples?|demos?|docs?|benchmarks?|bench|scripts|vendor|third_party|public|fixtures?|dist|build|out|generated)\/|\.min\.js$/;
 const PERIPHERAL_WORDS = /\b(examples?|samples?|demos?|docs?|documentation|benchmarks?|bench|scripts?|vendor(ed)?)\b/i;
 const GENERATED_WORDS = /\b(generated|codegen|generator|regenerate)\b/i;
 /** Words that say a task is about tests, unless this repository's product code uses them (see isProductWord). */
-export const TEST_VOCABULARY = ['test', 'tests', 'testing', 'spec', 'specs', 'fixture', 'fixtures', 'conftest', 'pytest', 'mocha', 'jest', 'vitest', 'coverage'];
+export const TEST_VOCABULARY = [
+  'test',
+  'tests',
+  'testing',
+  'spec',
+  'specs',
+  'fixture',
+  'fixtures',
+  'conftest',
+  'pytest',
+  'mocha',
+  'jest',
+  'vitest',
+  'coverage',
+];
 const TEST_WORDS = new RegExp(`\\b(${TEST_VOCABULARY.join('|')})\\b`, 'gi');
 
 export function isTestPath(path: string): boolean {
@@ -48,14 +63,24 @@ export interface PriorWeights {
 
 // A task that does not mention tests or examples/docs/scripts rarely changes them: on the visible
 // commit sets, 0.3 beats 0.5 everywhere (express most: its test tree is as large as its code).
-export const DEFAULT_PRIORS: PriorWeights = { testCode: 0.3, peripheralCode: 0.3, sameFileDecay: 0.75, foreignCode: 0.3 };
+export const DEFAULT_PRIORS: PriorWeights = {
+  testCode: 0.3,
+  peripheralCode: 0.3,
+  sameFileDecay: 0.75,
+  foreignCode: 0.3,
+};
 
 /**
  * Re-ranks fused candidates with priors: tests rank below the code they test unless the task is
  * about tests, examples/docs/benchmarks/vendored code below the product code unless named, and a file's second, third ... definitions decay so the top of the list covers
  * more places instead of one large file. Returns a new, re-sorted list.
  */
-export function applyPriors(ranked: readonly RankedCandidate[], query: RetrievalQuery, weights: PriorWeights = DEFAULT_PRIORS, index?: PriorIndex): RankedCandidate[] {
+export function applyPriors(
+  ranked: readonly RankedCandidate[],
+  query: RetrievalQuery,
+  weights: PriorWeights = DEFAULT_PRIORS,
+  index?: PriorIndex,
+): RankedCandidate[] {
   const aboutTests = isAboutTests(query, index);
   const aboutPeriphery = PERIPHERAL_WORDS.test(query.task);
   const taskWords = new Set(query.task.toLowerCase().split(/[^a-z0-9_.-]+/));
@@ -93,5 +118,9 @@ export function applyPriors(ranked: readonly RankedCandidate[], query: Retrieval
 function namesForeign(foreign: FileClass, query: RetrievalQuery, taskWords: ReadonlySet<string>): boolean {
   if (foreign.kind === 'generated') return GENERATED_WORDS.test(query.task);
   if (/\bvendor(ed|ing)?\b/i.test(query.task)) return true;
-  return foreign.name !== undefined && (taskWords.has(foreign.name.toLowerCase()) || query.identifiers.some((i) => i.toLowerCase().split('.').includes(foreign.name!.toLowerCase())));
+  return (
+    foreign.name !== undefined &&
+    (taskWords.has(foreign.name.toLowerCase()) ||
+      query.identifiers.some((i) => i.toLowerCase().split('.').includes(foreign.name!.toLowerCase())))
+  );
 }

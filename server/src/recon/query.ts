@@ -8,17 +8,25 @@ export type QueryVocabulary = Pick<RetrievalIndex, 'isKnownName'>;
 export const MAX_TASK_CHARS = 32_000;
 const MAX_LIST_ITEMS = 100;
 const CODE_EXTENSION = /\.(?:[cm]?[jt]sx?|py|pyi|vue|svelte|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala)$/;
-const SOURCE_EXTENSION = /\.(?:[cm]?[jt]sx?|py|pyi|vue|svelte|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|json|ya?ml|toml|md|css|scss|html)$/i;
+const SOURCE_EXTENSION =
+  /\.(?:[cm]?[jt]sx?|py|pyi|vue|svelte|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|json|ya?ml|toml|md|css|scss|html)$/i;
 
 /** `seeds`/`pins` accept a string or an array of strings; anything else is a catalog error. */
 export function normaliseList(value: unknown, name: string): string[] {
   if (value === undefined || value === null) return [];
   const items = typeof value === 'string' ? [value] : value;
   if (!Array.isArray(items) || !items.every((item) => typeof item === 'string')) {
-    throw new AgentgovError('E_INVALID_ARGUMENT', `'${name}' must be a string or an array of strings`, { argument: name, received: typeof value });
+    throw new AgentgovError('E_INVALID_ARGUMENT', `'${name}' must be a string or an array of strings`, {
+      argument: name,
+      received: typeof value,
+    });
   }
   if (items.length > MAX_LIST_ITEMS) {
-    throw new AgentgovError('E_INVALID_ARGUMENT', `'${name}' has ${items.length} items; at most ${MAX_LIST_ITEMS} are accepted`, { argument: name, count: items.length, max: MAX_LIST_ITEMS });
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `'${name}' has ${items.length} items; at most ${MAX_LIST_ITEMS} are accepted`,
+      { argument: name, count: items.length, max: MAX_LIST_ITEMS },
+    );
   }
   return [...new Set(items.map((item) => item.trim()).filter(Boolean))];
 }
@@ -29,14 +37,27 @@ export function normaliseList(value: unknown, name: string): string[] {
  * task made only of them keeps those this repository knows (`vocabulary`), so `recon "hello"` on a
  * repository that defines `hello` finds it instead of answering UNSAT.
  */
-export function parseQuery(task: unknown, seeds: unknown = [], pins: unknown = [], vocabulary?: QueryVocabulary): RetrievalQuery {
+export function parseQuery(
+  task: unknown,
+  seeds: unknown = [],
+  pins: unknown = [],
+  vocabulary?: QueryVocabulary,
+): RetrievalQuery {
   if (typeof task !== 'string' || task.trim() === '') {
-    throw new AgentgovError('E_INVALID_ARGUMENT', "'task' must be a non-empty string describing what to find", { argument: 'task' });
+    throw new AgentgovError('E_INVALID_ARGUMENT', "'task' must be a non-empty string describing what to find", {
+      argument: 'task',
+    });
   }
   if (task.length > MAX_TASK_CHARS) {
-    throw new AgentgovError('E_INVALID_ARGUMENT', `'task' has ${task.length} characters; at most ${MAX_TASK_CHARS} are accepted`, { argument: 'task', length: task.length, max: MAX_TASK_CHARS });
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `'task' has ${task.length} characters; at most ${MAX_TASK_CHARS} are accepted`,
+      { argument: 'task', length: task.length, max: MAX_TASK_CHARS },
+    );
   }
-  const quoted = unique([...task.matchAll(/`([^`\n]{1,200})`|"([^"\n]{1,200})"/g)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean));
+  const quoted = unique(
+    [...task.matchAll(/`([^`\n]{1,200})`|"([^"\n]{1,200})"/g)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean),
+  );
   const identifiers: string[] = [];
   const paths: string[] = [];
   for (const raw of task.split(/[\s,;()[\]{}<>"'`=]+/)) {
@@ -45,7 +66,8 @@ export function parseQuery(task: unknown, seeds: unknown = [], pins: unknown = [
     if (isPathShaped(token)) paths.push(token.replace(/^\.\//, ''));
     else if (isCodeShaped(token)) identifiers.push(token.replace(/\(\)?$/, ''));
   }
-  for (const text of quoted) if (/^[A-Za-z_$][\w$.]*$/.test(text) && !STOP_WORDS.has(text.toLowerCase())) identifiers.push(text);
+  for (const text of quoted)
+    if (/^[A-Za-z_$][\w$.]*$/.test(text) && !STOP_WORDS.has(text.toLowerCase())) identifiers.push(text);
   const terms: string[] = [];
   for (const word of task.toLowerCase().split(/[^a-z0-9_]+/)) {
     for (const part of word.includes('_') ? [word, ...identifierWords(word)] : [word]) {
@@ -53,8 +75,10 @@ export function parseQuery(task: unknown, seeds: unknown = [], pins: unknown = [
       terms.push(part);
     }
   }
-  for (const identifier of identifiers) for (const part of identifierWords(identifier)) if (part.length >= 3 && !STOP_WORDS.has(part)) terms.push(part);
-  if (vocabulary && terms.length === 0 && identifiers.length === 0 && paths.length === 0) terms.push(...knownTaskWords(task, vocabulary));
+  for (const identifier of identifiers)
+    for (const part of identifierWords(identifier)) if (part.length >= 3 && !STOP_WORDS.has(part)) terms.push(part);
+  if (vocabulary && terms.length === 0 && identifiers.length === 0 && paths.length === 0)
+    terms.push(...knownTaskWords(task, vocabulary));
   return {
     task,
     terms: unique(terms),
@@ -75,7 +99,8 @@ function knownTaskWords(task: string, vocabulary: QueryVocabulary): string[] {
 
 function isPathShaped(token: string): boolean {
   if (/^https?:/i.test(token)) return false;
-  if (token.includes('/')) return /[A-Za-z]/.test(token) && (SOURCE_EXTENSION.test(token) || /^[\w.-]+(\/[\w.-]+)+\/?$/.test(token));
+  if (token.includes('/'))
+    return /[A-Za-z]/.test(token) && (SOURCE_EXTENSION.test(token) || /^[\w.-]+(\/[\w.-]+)+\/?$/.test(token));
   return CODE_EXTENSION.test(token) && /^[\w.-]+$/.test(token) && !/^\d/.test(token);
 }
 

@@ -37,7 +37,12 @@ export interface ReconResult {
 }
 
 /** retrieve → gate → rank → cutoff → snippets, each stage timed. `snippets` bounds the code read for the answer. */
-export async function runRecon(query: RetrievalQuery, runner: RetrievalRunner, index: RetrievalIndex, snippets: SnippetBudget = DEFAULT_SNIPPET_BUDGET): Promise<ReconResult> {
+export async function runRecon(
+  query: RetrievalQuery,
+  runner: RetrievalRunner,
+  index: RetrievalIndex,
+  snippets: SnippetBudget = DEFAULT_SNIPPET_BUDGET,
+): Promise<ReconResult> {
   const timings: Record<string, number> = {};
   const stage = <T>(name: string, fn: () => T): T => {
     const started = performance.now();
@@ -70,7 +75,11 @@ export async function runRecon(query: RetrievalQuery, runner: RetrievalRunner, i
       contributions: contributions(retrieval.pool, new Set(kept.map((c) => c.def.def_uid))),
       cutoff: { reason: cut.reason, kept: cut.keep, gap: cut.gap },
       gate_features: features,
-      snippets: { full: built.spans.filter((s) => s.snippet !== undefined).length, downgraded: built.downgraded, chars: built.chars },
+      snippets: {
+        full: built.spans.filter((s) => s.snippet !== undefined).length,
+        downgraded: built.downgraded,
+        chars: built.chars,
+      },
       dropped,
     },
   };
@@ -108,7 +117,11 @@ function contributions(pool: CandidatePool, kept: Set<string>): ReconMetrics['co
 }
 
 /** The dev-mode view: every candidate with each retriever's score and rank, unsorted and untruncated. */
-export async function rawSignals(query: RetrievalQuery, runner: RetrievalRunner, index: RetrievalIndex): Promise<{ candidates: RawCandidate[]; retrievers: string[]; timings_ms: Record<string, number> }> {
+export async function rawSignals(
+  query: RetrievalQuery,
+  runner: RetrievalRunner,
+  index: RetrievalIndex,
+): Promise<{ candidates: RawCandidate[]; retrievers: string[]; timings_ms: Record<string, number> }> {
   const { pool, timings } = await runner.retrieve(query, index);
   const byUid = new Map<string, RawCandidate>();
   for (const [retriever, candidates] of pool) {
@@ -117,10 +130,21 @@ export async function rawSignals(query: RetrievalQuery, runner: RetrievalRunner,
       let entry = byUid.get(candidate.def_uid);
       if (!entry) {
         const def = index.definition(candidate.def_uid);
-        entry = { def_uid: candidate.def_uid, path: def?.path ?? null, name: def?.name ?? null, kind: def?.kind ?? null, signals: {} };
+        entry = {
+          def_uid: candidate.def_uid,
+          path: def?.path ?? null,
+          name: def?.name ?? null,
+          kind: def?.kind ?? null,
+          signals: {},
+        };
         byUid.set(candidate.def_uid, entry);
       }
-      entry.signals[retriever] = { score: candidate.score, rank: i + 1, ...(candidate.why ? { why: candidate.why } : {}), ...(candidate.explicit ? { explicit: true } : {}) };
+      entry.signals[retriever] = {
+        score: candidate.score,
+        rank: i + 1,
+        ...(candidate.why ? { why: candidate.why } : {}),
+        ...(candidate.explicit ? { explicit: true } : {}),
+      };
     });
   }
   return { candidates: [...byUid.values()], retrievers: [...pool.keys()], timings_ms: timings };

@@ -39,12 +39,32 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     const files = index.files();
     this.#files = files.map((f) => f.path);
     for (const d of index.definitions()) {
-      this.#add({ def_uid: d.def_uid, path: d.path, kind: d.kind, name: d.name, qualified_name: d.qualified_name, start_line: d.start_line, end_line: d.end_line, signature: d.signature || null, docstring: d.docstring });
+      this.#add({
+        def_uid: d.def_uid,
+        path: d.path,
+        kind: d.kind,
+        name: d.name,
+        qualified_name: d.qualified_name,
+        start_line: d.start_line,
+        end_line: d.end_line,
+        signature: d.signature || null,
+        docstring: d.docstring,
+      });
     }
     for (const file of files) {
       if (this.#byPath.has(file.path)) continue;
       const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
-      this.#add({ def_uid: `module:${file.path}`, path: file.path, kind: 'module', name, qualified_name: file.path, start_line: 1, end_line: Math.max(1, file.lines), signature: null, docstring: null });
+      this.#add({
+        def_uid: `module:${file.path}`,
+        path: file.path,
+        kind: 'module',
+        name,
+        qualified_name: file.path,
+        start_line: 1,
+        end_line: Math.max(1, file.lines),
+        signature: null,
+        docstring: null,
+      });
     }
   }
 
@@ -107,12 +127,19 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       graph.forEachInNeighbor(defUid, (n) => out.push({ def_uid: n, relation: 'caller' }));
     }
     const sameFile = this.definitionsIn(def.path);
-    const parentName = def.qualified_name.includes('.') ? def.qualified_name.slice(0, def.qualified_name.lastIndexOf('.')) : null;
+    const parentName = def.qualified_name.includes('.')
+      ? def.qualified_name.slice(0, def.qualified_name.lastIndexOf('.'))
+      : null;
     let siblings = 0;
     for (const other of sameFile) {
       if (other.def_uid === defUid) continue;
-      if (parentName !== null && other.qualified_name === parentName) out.push({ def_uid: other.def_uid, relation: 'parent' });
-      else if (other.qualified_name.startsWith(`${def.qualified_name}.`) && !other.qualified_name.slice(def.qualified_name.length + 1).includes('.')) out.push({ def_uid: other.def_uid, relation: 'child' });
+      if (parentName !== null && other.qualified_name === parentName)
+        out.push({ def_uid: other.def_uid, relation: 'parent' });
+      else if (
+        other.qualified_name.startsWith(`${def.qualified_name}.`) &&
+        !other.qualified_name.slice(def.qualified_name.length + 1).includes('.')
+      )
+        out.push({ def_uid: other.def_uid, relation: 'child' });
       else if (siblings < MAX_SIBLINGS && parentOf(other.qualified_name) === parentName) {
         siblings += 1;
         out.push({ def_uid: other.def_uid, relation: 'sibling' });
@@ -131,7 +158,10 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       const product = this.#files.filter((p) => !isTestPath(p) && !isPeripheralPath(p) && !this.fileClass(p));
       const counts = new Map<string, number>();
       // A method call (`/re/.test(s)`) is not vocabulary; a word in a name, comment or decorator (`@pytest.fixture`) is.
-      const pattern = new RegExp(`(?<![\\w$])(${TEST_VOCABULARY.join('|')})(?![\\w$])(?!\\s*\\()|(?<![\\w$.])(${TEST_VOCABULARY.join('|')})(?![\\w$])`, 'gi');
+      const pattern = new RegExp(
+        `(?<![\\w$])(${TEST_VOCABULARY.join('|')})(?![\\w$])(?!\\s*\\()|(?<![\\w$.])(${TEST_VOCABULARY.join('|')})(?![\\w$])`,
+        'gi',
+      );
       for (const path of product) {
         const seen = new Set<string>();
         for (const m of (this.fileText(path) ?? '').matchAll(pattern)) seen.add((m[1] ?? m[2] ?? '').toLowerCase());

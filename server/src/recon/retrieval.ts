@@ -1,4 +1,13 @@
-import { AgentgovError, type AgentgovHooks, type CandidatePool, type ProviderRegistry, type RetrievalIndex, type RetrievalQuery, type Retriever, type RetrieverCandidate } from '@agentgov/core';
+import {
+  AgentgovError,
+  type AgentgovHooks,
+  type CandidatePool,
+  type ProviderRegistry,
+  type RetrievalIndex,
+  type RetrievalQuery,
+  type Retriever,
+  type RetrieverCandidate,
+} from '@agentgov/core';
 
 /** Per-call state the retrieve-hook taps read: the index to search and where to record timings. */
 interface CallState {
@@ -47,18 +56,32 @@ export class RetrievalRunner {
     const state: CallState = { index, timings: {} };
     this.#calls.set(pool, state);
     await this.hooks.retrieve.promise(query, pool);
-    const prior = new Map([...pool].map(([name, candidates]) => [name, candidates as ReadonlyMap<string, RetrieverCandidate>]));
+    const prior = new Map(
+      [...pool].map(([name, candidates]) => [name, candidates as ReadonlyMap<string, RetrieverCandidate>]),
+    );
     for (const retriever of this.#expand) await this.#run(retriever, retriever.name, query, pool, state, prior);
     return { pool, timings: state.timings, expand: new Set(this.#expand.map((r) => r.name)) };
   }
 
-  async #run(retriever: Retriever, plugin: string, query: RetrievalQuery, pool: CandidatePool, state: CallState, prior: ReadonlyMap<string, ReadonlyMap<string, RetrieverCandidate>> | undefined): Promise<void> {
+  async #run(
+    retriever: Retriever,
+    plugin: string,
+    query: RetrievalQuery,
+    pool: CandidatePool,
+    state: CallState,
+    prior: ReadonlyMap<string, ReadonlyMap<string, RetrieverCandidate>> | undefined,
+  ): Promise<void> {
     const started = performance.now();
     let candidates: RetrieverCandidate[];
     try {
       candidates = await retriever.retrieve(query, prior ? { index: state.index, prior } : { index: state.index });
     } catch (error) {
-      throw new AgentgovError('E_PLUGIN_FAILED', `retriever '${retriever.name}' of plugin ${plugin} failed: ${error instanceof Error ? error.message : String(error)}`, { plugin, retriever: retriever.name }, { cause: error });
+      throw new AgentgovError(
+        'E_PLUGIN_FAILED',
+        `retriever '${retriever.name}' of plugin ${plugin} failed: ${error instanceof Error ? error.message : String(error)}`,
+        { plugin, retriever: retriever.name },
+        { cause: error },
+      );
     }
     const byUid = new Map<string, RetrieverCandidate>();
     for (const candidate of candidates) {

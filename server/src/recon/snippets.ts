@@ -33,7 +33,11 @@ export const DEFAULT_SNIPPET_BUDGET: SnippetBudget = { maxChars: 24_000, maxLine
  * Builds spans: full code for the top half, signature and docstring for the bottom half. When the
  * budget runs out, remaining top-half spans fall back to signature and docstring; the count is returned.
  */
-export function buildSpans(kept: readonly RankedCandidate[], index: Pick<RetrievalIndex, 'fileText'>, budget: SnippetBudget = DEFAULT_SNIPPET_BUDGET): { spans: ReconSpan[]; downgraded: number; chars: number } {
+export function buildSpans(
+  kept: readonly RankedCandidate[],
+  index: Pick<RetrievalIndex, 'fileText'>,
+  budget: SnippetBudget = DEFAULT_SNIPPET_BUDGET,
+): { spans: ReconSpan[]; downgraded: number; chars: number } {
   const full = Math.ceil(kept.length / 2);
   const lineCache = new Map<string, string[]>();
   let chars = 0;
@@ -53,7 +57,9 @@ export function buildSpans(kept: readonly RankedCandidate[], index: Pick<Retriev
       signature: def.signature,
       docstring: def.docstring,
       found_by: signals.map(([name]) => name),
-      why: signals.slice(0, 3).map(([name, signal]) => (signal.why && signal.why !== `file ${def.path}` ? `${name}: ${signal.why}` : name)),
+      why: signals
+        .slice(0, 3)
+        .map(([name, signal]) => (signal.why && signal.why !== `file ${def.path}` ? `${name}: ${signal.why}` : name)),
     };
     if (candidate.demoted) span.why.push(`demoted: ${candidate.demoted}`);
     if (i >= full) return span;
@@ -70,7 +76,14 @@ export function buildSpans(kept: readonly RankedCandidate[], index: Pick<Retriev
   return { spans, downgraded, chars };
 }
 
-function readSnippet(path: string, start: number, end: number, index: Pick<RetrievalIndex, 'fileText'>, cache: Map<string, string[]>, maxLines: number): string | undefined {
+function readSnippet(
+  path: string,
+  start: number,
+  end: number,
+  index: Pick<RetrievalIndex, 'fileText'>,
+  cache: Map<string, string[]>,
+  maxLines: number,
+): string | undefined {
   let lines = cache.get(path);
   if (!lines) {
     const text = index.fileText(path);

@@ -36,7 +36,12 @@ function hasReferences(engine: RefactorEngine | undefined): engine is ReferenceF
  * first call also loads its project, which is not bounded); when one runs over or an engine fails,
  * that engine adds nothing and `type_aware` says so.
  */
-export async function withTypeAwareReferences(result: ImpactResult, index: RepositoryIndex, service: RefactorService, budgetMs: number): Promise<ImpactResult> {
+export async function withTypeAwareReferences(
+  result: ImpactResult,
+  index: RepositoryIndex,
+  service: RefactorService,
+  budgetMs: number,
+): Promise<ImpactResult> {
   if (budgetMs <= 0 || result.target_kind !== 'symbol') return result;
   const byEngine = new Map<ReferenceFinder, ImpactResult['definitions']>();
   for (const def of result.definitions) {
@@ -50,16 +55,37 @@ export async function withTypeAwareReferences(result: ImpactResult, index: Repos
   for (const [engine, defs] of byEngine) {
     const started = Date.now();
     const searched = Math.min(defs.length, MAX_DEFINITIONS_SEARCHED);
-    const report: TypeAwareReport = { engine: engine.name, status: 'complete', definitions: searched, references: 0, confirmed: 0, added: 0, ms: 0 };
-    if (searched < defs.length) report.note = `searched from ${searched} of the ${defs.length} definitions; the others' references are the index's`;
+    const report: TypeAwareReport = {
+      engine: engine.name,
+      status: 'complete',
+      definitions: searched,
+      references: 0,
+      confirmed: 0,
+      added: 0,
+      ms: 0,
+    };
+    if (searched < defs.length)
+      report.note = `searched from ${searched} of the ${defs.length} definitions; the others' references are the index's`;
     const mine: EngineReference[] = [];
     try {
       for (const def of defs.slice(0, MAX_DEFINITIONS_SEARCHED)) {
         const stored = index.definition(def.def_uid);
         if (!stored) continue;
-        const symbol = { path: stored.path, name: stored.name, qualifiedName: stored.qualified_name, kind: stored.kind, line: stored.name_line, col: stored.name_col };
-        const declaration = (ref: EngineReference) => ref.path === stored.path && ref.span.startLine === stored.name_line && ref.span.startCol === stored.name_col;
-        mine.push(...(await engine.references(symbol, service.workspace, { timeoutMs: budgetMs })).filter((ref) => !declaration(ref)));
+        const symbol = {
+          path: stored.path,
+          name: stored.name,
+          qualifiedName: stored.qualified_name,
+          kind: stored.kind,
+          line: stored.name_line,
+          col: stored.name_col,
+        };
+        const declaration = (ref: EngineReference) =>
+          ref.path === stored.path && ref.span.startLine === stored.name_line && ref.span.startCol === stored.name_col;
+        mine.push(
+          ...(await engine.references(symbol, service.workspace, { timeoutMs: budgetMs })).filter(
+            (ref) => !declaration(ref),
+          ),
+        );
       }
       found.push(...mine);
       report.references = mine.length;
@@ -84,14 +110,24 @@ export async function withTypeAwareReferences(result: ImpactResult, index: Repos
 }
 
 /** The index's references with the engines' ones made `high` (same position) or added. */
-function mergeReferences(indexed: ImpactReference[], found: EngineReference[], index: RepositoryIndex): { references: ImpactReference[]; confirmed: number; added: number } {
+function mergeReferences(
+  indexed: ImpactReference[],
+  found: EngineReference[],
+  index: RepositoryIndex,
+): { references: ImpactReference[]; confirmed: number; added: number } {
   const key = (path: string, line: number, column: number) => `${path}:${line}:${column}`;
   const byPosition = new Map(indexed.map((ref) => [key(ref.path, ref.line, ref.column), { ...ref }]));
   const reader = new LineReader(index.root);
   const contexts = new Map<string, Map<string, string>>();
   const contextAt = (path: string, line: number, column: number): string => {
     let inFile = contexts.get(path);
-    if (!inFile) contexts.set(path, (inFile = new Map(index.references({ path }).map((ref) => [key(path, ref.start_line, ref.start_col), ref.context]))));
+    if (!inFile)
+      contexts.set(
+        path,
+        (inFile = new Map(
+          index.references({ path }).map((ref) => [key(path, ref.start_line, ref.start_col), ref.context]),
+        )),
+      );
     return inFile.get(key(path, line, column)) ?? 'value';
   };
   let confirmed = 0;
@@ -105,9 +141,19 @@ function mergeReferences(indexed: ImpactReference[], found: EngineReference[], i
       existing.by = 'language-service';
     } else {
       added += 1;
-      byPosition.set(at, { path: ref.path, line: ref.span.startLine, column: ref.span.startCol, match_text: reader.line(ref.path, ref.span.startLine), certainty: 'high', context: contextAt(ref.path, ref.span.startLine, ref.span.startCol), by: 'language-service' });
+      byPosition.set(at, {
+        path: ref.path,
+        line: ref.span.startLine,
+        column: ref.span.startCol,
+        match_text: reader.line(ref.path, ref.span.startLine),
+        certainty: 'high',
+        context: contextAt(ref.path, ref.span.startLine, ref.span.startCol),
+        by: 'language-service',
+      });
     }
   }
-  const references = [...byPosition.values()].sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  const references = [...byPosition.values()].sort(
+    (a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column,
+  );
   return { references, confirmed, added };
 }

@@ -1,4 +1,14 @@
-import { constants, accessSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  accessSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AgentgovError, type FileMove, type RefactorEdit } from '@agentgov/core';
 import { simpleGit } from 'simple-git';
@@ -25,13 +35,22 @@ export function applyEdits(text: string, edits: readonly RefactorEdit[]): string
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   const offset = (line: number, col: number) => (lineStarts[line - 1] ?? text.length) + col;
   const ranges = edits
-    .map((edit) => ({ start: offset(edit.span.startLine, edit.span.startCol), end: offset(edit.span.endLine, edit.span.endCol), edit }))
+    .map((edit) => ({
+      start: offset(edit.span.startLine, edit.span.startCol),
+      end: offset(edit.span.endLine, edit.span.endCol),
+      edit,
+    }))
     .sort((a, b) => b.start - a.start || b.end - a.end);
   let out = text;
   let floor = Number.POSITIVE_INFINITY;
   for (const { start, end, edit } of ranges) {
     if (end > floor) continue; // an overlapping duplicate: the first (outermost) edit wins
-    if (text.slice(start, end) !== edit.oldText) throw new AgentgovError('E_PREVIEW_STALE', `${edit.path} no longer holds '${edit.oldText}' at ${edit.span.startLine}:${edit.span.startCol + 1}`, { files: [edit.path] });
+    if (text.slice(start, end) !== edit.oldText)
+      throw new AgentgovError(
+        'E_PREVIEW_STALE',
+        `${edit.path} no longer holds '${edit.oldText}' at ${edit.span.startLine}:${edit.span.startCol + 1}`,
+        { files: [edit.path] },
+      );
     out = out.slice(0, start) + edit.newText + out.slice(end);
     floor = start;
   }
@@ -64,7 +83,10 @@ export async function applyPreview(
     plans.push({ path, original, next: applyEdits(original, edits), temp: `${absolute}.agentgov-${preview.id}.tmp` });
   }
   for (const move of preview.moves) {
-    if (existsSync(join(root, move.to))) throw new AgentgovError('E_DESTINATION_EXISTS', `${move.to} exists now; a move never overwrites`, { path: move.to });
+    if (existsSync(join(root, move.to)))
+      throw new AgentgovError('E_DESTINATION_EXISTS', `${move.to} exists now; a move never overwrites`, {
+        path: move.to,
+      });
   }
 
   plans.sort((a, b) => a.path.localeCompare(b.path));
@@ -106,7 +128,12 @@ export async function applyPreview(
   return { changed: plans.map((p) => p.path), moved: preview.moves };
 }
 
-async function rollBack(root: string, git: ReturnType<typeof simpleGit>, written: Written[], moved: Array<FileMove & { git: boolean }>): Promise<void> {
+async function rollBack(
+  root: string,
+  git: ReturnType<typeof simpleGit>,
+  written: Written[],
+  moved: Array<FileMove & { git: boolean }>,
+): Promise<void> {
   for (const move of [...moved].reverse()) {
     if (move.git) await git.mv(move.to, move.from).catch(() => renameSync(join(root, move.to), join(root, move.from)));
     else renameSync(join(root, move.to), join(root, move.from));
@@ -117,5 +144,10 @@ async function rollBack(root: string, git: ReturnType<typeof simpleGit>, written
 function failed(stage: string, error: unknown): AgentgovError {
   if (error instanceof AgentgovError) return error;
   const cause = error as NodeJS.ErrnoException;
-  return new AgentgovError('E_APPLY_FAILED', `refactor not applied: ${stage} failed (${cause.code ?? ''} ${cause.message}); every file is as it was`, { stage, errno: cause.code ?? null, path: cause.path ?? null }, { cause: error });
+  return new AgentgovError(
+    'E_APPLY_FAILED',
+    `refactor not applied: ${stage} failed (${cause.code ?? ''} ${cause.message}); every file is as it was`,
+    { stage, errno: cause.code ?? null, path: cause.path ?? null },
+    { cause: error },
+  );
 }

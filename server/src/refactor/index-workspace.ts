@@ -20,14 +20,16 @@ export class IndexWorkspace implements RefactorWorkspace {
   /** The index's files, listed once per index epoch. */
   files(): Array<{ path: string; language: string }> {
     const epoch = this.index.epoch();
-    if (this.#files?.epoch !== epoch) this.#files = { epoch, list: this.index.files().map((file) => ({ path: file.path, language: file.language })) };
+    if (this.#files?.epoch !== epoch)
+      this.#files = { epoch, list: this.index.files().map((file) => ({ path: file.path, language: file.language })) };
     return this.#files.list;
   }
 
   /** The language pack name of an indexed file. */
   languageOf(path: string): string | undefined {
     const epoch = this.index.epoch();
-    if (this.#languages?.epoch !== epoch) this.#languages = { epoch, byPath: new Map(this.files().map((f) => [f.path, f.language])) };
+    if (this.#languages?.epoch !== epoch)
+      this.#languages = { epoch, byPath: new Map(this.files().map((f) => [f.path, f.language])) };
     return this.#languages.byPath.get(path);
   }
 

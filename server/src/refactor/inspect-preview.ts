@@ -14,7 +14,12 @@ export interface InspectResult {
 }
 
 /** The hunks of one file that need a human look, with `contextLines` lines around each. Applies nothing. */
-export function inspectPreview(service: RefactorService, preview: RefactorPreview, path: string, contextLines: number): InspectResult {
+export function inspectPreview(
+  service: RefactorService,
+  preview: RefactorPreview,
+  path: string,
+  contextLines: number,
+): InspectResult {
   const edits = preview.edits.filter((edit) => edit.path === path);
   if (edits.length === 0) {
     const files = [...new Set(preview.edits.map((e) => e.path))].sort();
@@ -22,7 +27,9 @@ export function inspectPreview(service: RefactorService, preview: RefactorPrevie
   }
   const lines = (service.workspace.read(path) ?? '').split('\n');
   const width = String(lines.length).length;
-  const doubtful = edits.filter((edit) => edit.certainty !== 'high').sort((a, b) => a.span.startLine - b.span.startLine || a.span.startCol - b.span.startCol);
+  const doubtful = edits
+    .filter((edit) => edit.certainty !== 'high')
+    .sort((a, b) => a.span.startLine - b.span.startLine || a.span.startCol - b.span.startCol);
   const hunks = doubtful.map((edit) => {
     const first = Math.max(1, edit.span.startLine - contextLines);
     const last = Math.min(lines.length, edit.span.endLine + contextLines);

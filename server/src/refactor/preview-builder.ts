@@ -6,7 +6,9 @@ import { contentHash, inFileOrder, resultOf, type RefactorPreviewResult } from '
 /** Keeps edits inside `contexts` (files or directory prefixes); all edits when none are given. */
 export function withinContexts(edits: RefactorEdit[], contexts: readonly string[] | undefined): RefactorEdit[] {
   if (!contexts || contexts.length === 0) return edits;
-  return edits.filter((edit) => contexts.some((c) => edit.path === c || edit.path.startsWith(c.endsWith('/') ? c : `${c}/`)));
+  return edits.filter((edit) =>
+    contexts.some((c) => edit.path === c || edit.path.startsWith(c.endsWith('/') ? c : `${c}/`)),
+  );
 }
 
 /** One edit per exact range (engines may report a location twice). */

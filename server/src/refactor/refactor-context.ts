@@ -9,5 +9,6 @@ export function refactorService(ctx: ToolContext): RefactorService {
 
 /** Previews need a `recon` first in the same session (the spec's precondition). */
 export function requireRecon(ctx: ToolContext, tool: string): void {
-  if (!ctx.session.didRecon) throw new AgentgovError('E_RECON_REQUIRED', `${tool} needs a prior recon call in this session`, { tool });
+  if (!ctx.session.didRecon)
+    throw new AgentgovError('E_RECON_REQUIRED', `${tool} needs a prior recon call in this session`, { tool });
 }

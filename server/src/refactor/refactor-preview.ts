@@ -48,7 +48,23 @@ export const refactorPreviewSchema = z
     kind: z.enum(['rename', 'move']),
     preview: z
       .object({
-        edits: z.array(z.object({ path: z.string(), hunks: z.array(z.object({ old: z.string(), new: z.string(), line: z.number().int(), certainty: z.enum(['high', 'medium', 'low']) }).passthrough()) }).passthrough()),
+        edits: z.array(
+          z
+            .object({
+              path: z.string(),
+              hunks: z.array(
+                z
+                  .object({
+                    old: z.string(),
+                    new: z.string(),
+                    line: z.number().int(),
+                    certainty: z.enum(['high', 'medium', 'low']),
+                  })
+                  .passthrough(),
+              ),
+            })
+            .passthrough(),
+        ),
         moves: z.array(z.object({ from: z.string(), to: z.string(), git: z.boolean() }).passthrough()),
         collisions: z.array(z.object({}).passthrough()),
         counts: z.record(z.number().int()),
@@ -57,7 +73,12 @@ export const refactorPreviewSchema = z
         pending_review: z.array(z.object({ path: z.string(), hunks: z.array(z.string()) })),
         unedited: z.array(
           z
-            .object({ path: z.string(), line: z.number().int(), certainty: z.enum(['high', 'medium', 'low']), reason: z.string() })
+            .object({
+              path: z.string(),
+              line: z.number().int(),
+              certainty: z.enum(['high', 'medium', 'low']),
+              reason: z.string(),
+            })
             .passthrough(),
         ),
         warnings: z.array(z.string()),
@@ -128,7 +149,10 @@ export function filesOf(edits: readonly PreviewEdit[]): PreviewFile[] {
   }
   return [...byPath.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([path, list]) => ({ path, hunks: list.sort((a, b) => a.span.startLine - b.span.startLine || a.span.startCol - b.span.startCol).map(hunkOf) }));
+    .map(([path, list]) => ({
+      path,
+      hunks: list.sort((a, b) => a.span.startLine - b.span.startLine || a.span.startCol - b.span.startCol).map(hunkOf),
+    }));
 }
 
 export function resultOf(preview: RefactorPreview): RefactorPreviewResult {
@@ -178,9 +202,15 @@ export function uneditedLines(unedited: readonly UneditedReference[]): string[] 
 
 function displayOf(preview: RefactorPreview, counts: Record<Certainty, number>, files: number): string {
   const total = counts.high + counts.medium + counts.low;
-  const parts = [`${preview.summary}: ${total} edit${total === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${counts.high} high, ${counts.medium} medium, ${counts.low} low certainty).`];
-  if (preview.moves.length > 0) parts.push(`Moves ${preview.moves.length} file${preview.moves.length === 1 ? '' : 's'}.`);
-  if (preview.collisions.length > 0) parts.push(`Blocked: the new name is already taken at ${preview.collisions.map((c) => `${c.path}:${c.line} (${c.existing})`).join(', ')}.`);
+  const parts = [
+    `${preview.summary}: ${total} edit${total === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${counts.high} high, ${counts.medium} medium, ${counts.low} low certainty).`,
+  ];
+  if (preview.moves.length > 0)
+    parts.push(`Moves ${preview.moves.length} file${preview.moves.length === 1 ? '' : 's'}.`);
+  if (preview.collisions.length > 0)
+    parts.push(
+      `Blocked: the new name is already taken at ${preview.collisions.map((c) => `${c.path}:${c.line} (${c.existing})`).join(', ')}.`,
+    );
   else if (counts.low + counts.medium > 0) {
     const doubtful = counts.medium + counts.low;
     parts.push(

@@ -32,7 +32,9 @@ export class RefactorService {
   /** The engine of an indexed file's language, or undefined when its pack brings none. */
   engineOf(path: string): RefactorEngine | undefined {
     const language = this.workspace.languageOf(path);
-    const pack = language ? this.#packs.find((p) => p.name === language) : this.#packs.find((p) => p.extensions.some((ext) => path.endsWith(ext)));
+    const pack = language
+      ? this.#packs.find((p) => p.name === language)
+      : this.#packs.find((p) => p.extensions.some((ext) => path.endsWith(ext)));
     return pack?.refactor;
   }
 
@@ -52,7 +54,12 @@ export class RefactorService {
   get(id: string): RefactorPreview {
     this.#expire();
     const preview = this.#previews.get(id);
-    if (!preview) throw new AgentgovError('E_PREVIEW_NOT_FOUND', `no pending refactor preview '${id}' (unknown, already applied or cancelled, or expired after ${this.idleMinutes} minutes idle)`, { refactor_id: id });
+    if (!preview)
+      throw new AgentgovError(
+        'E_PREVIEW_NOT_FOUND',
+        `no pending refactor preview '${id}' (unknown, already applied or cancelled, or expired after ${this.idleMinutes} minutes idle)`,
+        { refactor_id: id },
+      );
     preview.lastUsed = Date.now();
     return preview;
   }

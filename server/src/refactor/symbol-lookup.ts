@@ -16,7 +16,11 @@ export interface ResolvedSymbol {
  * files. Several matches → E_SYMBOL_AMBIGUOUS listing each candidate with the exact string to
  * retry with; none → E_NOT_FOUND with the nearest existing names.
  */
-export async function resolveSymbol(service: RefactorService, argument: string, resolvePath: (path: string) => string): Promise<ResolvedSymbol> {
+export async function resolveSymbol(
+  service: RefactorService,
+  argument: string,
+  resolvePath: (path: string) => string,
+): Promise<ResolvedSymbol> {
   const text = argument.trim();
   if (POSITION.test(text)) {
     throw new AgentgovError('E_INVALID_ARGUMENT', `symbol takes a name, not a position: '${text}'`, {
@@ -43,21 +47,40 @@ export async function resolveSymbol(service: RefactorService, argument: string, 
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
     const nearest = nearestNames(service, name.split('.').pop() ?? name);
-    throw new AgentgovError('E_NOT_FOUND', `no definition named '${text}'${nearest.length ? `; nearest: ${nearest.join(', ')}` : ''}`, { symbol: text, nearest });
+    throw new AgentgovError(
+      'E_NOT_FOUND',
+      `no definition named '${text}'${nearest.length ? `; nearest: ${nearest.join(', ')}` : ''}`,
+      { symbol: text, nearest },
+    );
   }
   const sameQualified = new Map<string, number>();
-  for (const m of matches) sameQualified.set(m.symbol.qualifiedName, (sameQualified.get(m.symbol.qualifiedName) ?? 0) + 1);
+  for (const m of matches)
+    sameQualified.set(m.symbol.qualifiedName, (sameQualified.get(m.symbol.qualifiedName) ?? 0) + 1);
   const candidates = matches
     .map(({ symbol }) => ({
       // a retry must not be the same ambiguous query: a bare top-level name is retried with its path
-      symbol: sameQualified.get(symbol.qualifiedName) === 1 && symbol.qualifiedName.includes('.') && symbol.qualifiedName !== text ? symbol.qualifiedName : `${symbol.path}:${symbol.qualifiedName}`,
+      symbol:
+        sameQualified.get(symbol.qualifiedName) === 1 &&
+        symbol.qualifiedName.includes('.') &&
+        symbol.qualifiedName !== text
+          ? symbol.qualifiedName
+          : `${symbol.path}:${symbol.qualifiedName}`,
       qualified_name: symbol.qualifiedName,
       kind: symbol.kind,
       location: `${symbol.path}:${symbol.line}`,
-      ...(symbol.moreLines?.length ? { also_declared_at: symbol.moreLines.map((line) => `${symbol.path}:${line}`) } : {}),
+      ...(symbol.moreLines?.length
+        ? { also_declared_at: symbol.moreLines.map((line) => `${symbol.path}:${line}`) }
+        : {}),
     }))
     .sort((a, b) => a.location.localeCompare(b.location, undefined, { numeric: true }));
-  throw new AgentgovError('E_SYMBOL_AMBIGUOUS', `'${text}' names ${candidates.length} definitions: ${candidates.slice(0, 10).map((c) => `${c.qualified_name} (${c.location})`).join(', ')}${candidates.length > 10 ? ', …' : ''}`, { symbol: text, candidates });
+  throw new AgentgovError(
+    'E_SYMBOL_AMBIGUOUS',
+    `'${text}' names ${candidates.length} definitions: ${candidates
+      .slice(0, 10)
+      .map((c) => `${c.qualified_name} (${c.location})`)
+      .join(', ')}${candidates.length > 10 ? ', …' : ''}`,
+    { symbol: text, candidates },
+  );
 }
 
 /** Existing definition names closest to `name` (edit distance), for a typo. */

@@ -12,7 +12,8 @@ import type { IndexWorkspace } from './index-workspace.js';
 function overlaps(edit: RefactorEdit, ref: RefactorIndexReference): boolean {
   const { span } = edit;
   if (span.endLine < ref.start_line || span.startLine > ref.end_line) return false;
-  const oneLine = span.startLine === span.endLine && ref.start_line === ref.end_line && span.startLine === ref.start_line;
+  const oneLine =
+    span.startLine === span.endLine && ref.start_line === ref.end_line && span.startLine === ref.start_line;
   return !oneLine || (span.startCol < ref.end_col && span.endCol > ref.start_col);
 }
 

@@ -3,7 +3,14 @@ import type { RepositoryIndex } from '../index/repository-index.js';
 import type { FileParseErrors } from '../index/store/index-store.js';
 import { summarizeCoverage, type CoverageSummary } from './coverage.js';
 import { findEntryPoints, type EntryPoint } from './entry-points.js';
-import { communitiesOf, communityLabel, importCyclesOf, rankOf, restrictGraph, weightedInDegree } from './graph-summary.js';
+import {
+  communitiesOf,
+  communityLabel,
+  importCyclesOf,
+  rankOf,
+  restrictGraph,
+  weightedInDegree,
+} from './graph-summary.js';
 import { structuralWarning } from './hazards.js';
 import { summarizeLint, type LintSummary } from './lint.js';
 import { compressTree, type ZoomTarget } from './tree.js';
@@ -37,10 +44,30 @@ export interface Briefing {
   languages: { language: string; files: number; lines: number; share: number }[];
   entry_points: { total: number; shown: number; items: EntryPoint[] };
   top_files: { path: string; score: number; importers: number; imports: number }[];
-  top_symbols: { def_uid: string; name: string; qualified_name: string; kind: string; path: string; line: number; score: number; references: number }[];
-  communities: { total: number; shown: number; modularity: number; resolution: number; items: { id: number; label: string; size: number; members: string[]; members_shown: number }[] };
+  top_symbols: {
+    def_uid: string;
+    name: string;
+    qualified_name: string;
+    kind: string;
+    path: string;
+    line: number;
+    score: number;
+    references: number;
+  }[];
+  communities: {
+    total: number;
+    shown: number;
+    modularity: number;
+    resolution: number;
+    items: { id: number; label: string; size: number; members: string[]; members_shown: number }[];
+  };
   /** Import cycles loading runs into; `deferred` counts those closed only through type-only, deferred or dynamic imports. */
-  cycles: { total: number; shown: number; items: { size: number; chain: string[]; files: string[]; files_shown: number }[]; deferred: { total: number; largest: number } };
+  cycles: {
+    total: number;
+    shown: number;
+    items: { size: number; chain: string[]; files: string[]; files_shown: number }[];
+    deferred: { total: number; largest: number };
+  };
   coverage: CoverageSummary | null;
   coverage_reason?: string;
   lint: LintSummary | null;
@@ -67,8 +94,19 @@ function limit(truncate: boolean, explicit: number | undefined, fallback: number
   return truncate ? fallback : Number.POSITIVE_INFINITY;
 }
 
-function contextSentence(scopeLabel: string, languages: Briefing['languages'], files: number, topDirs: string[], topFile: string | undefined, cycles: number, deferred: number): string {
-  const langs = languages.slice(0, 2).map((l) => `${l.language} (${Math.round(l.share * 100)}%)`).join(' and ');
+function contextSentence(
+  scopeLabel: string,
+  languages: Briefing['languages'],
+  files: number,
+  topDirs: string[],
+  topFile: string | undefined,
+  cycles: number,
+  deferred: number,
+): string {
+  const langs = languages
+    .slice(0, 2)
+    .map((l) => `${l.language} (${Math.round(l.share * 100)}%)`)
+    .join(' and ');
   const areas = topDirs.length ? `, mostly in ${topDirs.slice(0, 3).join(', ')}` : '';
   const hub = topFile ? `; the most-imported file is ${topFile}` : '';
   const later = deferred ? ` (${deferred} more only through deferred or type-only imports)` : '';
@@ -92,7 +130,10 @@ function mainAreas(paths: readonly string[], scope: string): string[] {
   }
   // an area worth naming holds at least 5% of the files (and more than one)
   const floor = Math.max(2, paths.length * 0.05);
-  return [...counts.entries()].filter(([, n]) => n >= floor).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([dir]) => dir);
+  return [...counts.entries()]
+    .filter(([, n]) => n >= floor)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([dir]) => dir);
 }
 
 /** Everything `recon_scout` returns, computed from the index (and coverage/lint reports on disk). */
@@ -100,7 +141,10 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
   const accept = inScope(options.scope);
   const files = index.files().filter((f) => accept(f.path));
   if (files.length === 0) {
-    throw new AgentgovError('E_NOT_FOUND', `no indexed file under '${options.scope}'`, { scope: options.scope, hint: 'use a directory from zoom_targets of a repo-wide recon_scout' });
+    throw new AgentgovError('E_NOT_FOUND', `no indexed file under '${options.scope}'`, {
+      scope: options.scope,
+      hint: 'use a directory from zoom_targets of a repo-wide recon_scout',
+    });
   }
   const tree = compressTree(files, options.scope);
 
@@ -113,7 +157,11 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
   }
   const totalLines = files.reduce((n, f) => n + f.lines, 0);
   const languages = [...byLanguage.entries()]
-    .map(([language, v]) => ({ language, ...v, share: round(totalLines ? v.lines / totalLines : v.files / files.length) }))
+    .map(([language, v]) => ({
+      language,
+      ...v,
+      share: round(totalLines ? v.lines / totalLines : v.files / files.length),
+    }))
     .sort((a, b) => b.lines - a.lines || b.files - a.files);
 
   const fileGraph = restrictGraph(index.fileGraph(), options.scope ? (node) => accept(node) : null);
@@ -121,15 +169,36 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
   const top_files = [...fileRank.entries()]
     .filter(([path]) => fileGraph.inDegree(path) > 0)
     .slice(0, TOP_N)
-    .map(([path, score]) => ({ path, score: round(score), importers: fileGraph.inDegree(path), imports: fileGraph.outDegree(path) }));
+    .map(([path, score]) => ({
+      path,
+      score: round(score),
+      importers: fileGraph.inDegree(path),
+      imports: fileGraph.outDegree(path),
+    }));
 
-  const defGraph = restrictGraph(index.defGraph(), options.scope ? (_node, attributes) => accept(String(attributes['path'])) : null);
+  const defGraph = restrictGraph(
+    index.defGraph(),
+    options.scope ? (_node, attributes) => accept(String(attributes['path'])) : null,
+  );
   const top_symbols = [...rankOf(defGraph).entries()]
     .filter(([uid]) => defGraph.inDegree(uid) > 0)
     .slice(0, TOP_N)
     .flatMap(([uid, score]) => {
       const def = index.definition(uid);
-      return def ? [{ def_uid: uid, name: def.name, qualified_name: def.qualified_name, kind: def.kind, path: def.path, line: def.start_line, score: round(score), references: weightedInDegree(defGraph, uid) }] : [];
+      return def
+        ? [
+            {
+              def_uid: uid,
+              name: def.name,
+              qualified_name: def.qualified_name,
+              kind: def.kind,
+              path: def.path,
+              line: def.start_line,
+              score: round(score),
+              references: weightedInDegree(defGraph, uid),
+            },
+          ]
+        : [];
     });
 
   const maxCommunities = limit(options.truncate, options.maxCommunities, DEFAULT_MAX_COMMUNITIES);
@@ -140,44 +209,92 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
   const byRank = (a: string, b: string) => (fileRank.get(b) ?? 0) - (fileRank.get(a) ?? 0) || (a < b ? -1 : 1);
   const communityItems = clusters.slice(0, maxCommunities).map((members, id) => {
     const ranked = [...members].sort(byRank);
-    return { id, label: communityLabel(members), size: members.length, members: ranked.slice(0, maxMembers), members_shown: Math.min(members.length, maxMembers) };
+    return {
+      id,
+      label: communityLabel(members),
+      size: members.length,
+      members: ranked.slice(0, maxMembers),
+      members_shown: Math.min(members.length, maxMembers),
+    };
   });
 
   const importCycles = importCyclesOf(fileGraph);
   const allCycles = importCycles.load;
   const maxCycles = limit(options.truncate, options.maxCycles, DEFAULT_MAX_CYCLES);
   const filesPerCycle = options.truncate ? DEFAULT_MAX_FILES_PER_CYCLE : Number.POSITIVE_INFINITY;
-  const cycleItems = allCycles.slice(0, maxCycles).map((c) => ({ size: c.members.length, chain: c.chain, files: c.members.slice(0, filesPerCycle), files_shown: Math.min(c.members.length, filesPerCycle) }));
+  const cycleItems = allCycles
+    .slice(0, maxCycles)
+    .map((c) => ({
+      size: c.members.length,
+      chain: c.chain,
+      files: c.members.slice(0, filesPerCycle),
+      files_shown: Math.min(c.members.length, filesPerCycle),
+    }));
 
   const entries = findEntryPoints({ root: index.root, files: files.map((f) => f.path) });
   const maxEntries = options.truncate ? DEFAULT_MAX_ENTRY_POINTS : Number.POSITIVE_INFINITY;
 
   const coverage = summarizeCoverage(index.root);
   const lint = summarizeLint(index.root, options.linters);
-  const warning = structuralWarning(allCycles, files.map((f) => f.path));
+  const warning = structuralWarning(
+    allCycles,
+    files.map((f) => f.path),
+  );
   const stats = index.stats();
   const unparsed = index.parseErrors().filter((f) => accept(f.path));
   const maxUnparsed = options.truncate ? DEFAULT_MAX_PARSE_ERRORS : Number.POSITIVE_INFINITY;
-  const topDirs = mainAreas(files.map((f) => f.path), options.scope);
+  const topDirs = mainAreas(
+    files.map((f) => f.path),
+    options.scope,
+  );
   return {
     scope: options.scope || null,
     context:
-      contextSentence(options.scope ? `${options.scope}/` : 'The repository', languages, files.length, topDirs, top_files[0]?.path, allCycles.length, importCycles.deferred.length) +
-      (unparsed.length > 0 ? ` ${unparsed.length} file${unparsed.length === 1 ? '' : 's'} did not parse (parse_errors): their definitions may be incomplete.` : ''),
+      contextSentence(
+        options.scope ? `${options.scope}/` : 'The repository',
+        languages,
+        files.length,
+        topDirs,
+        top_files[0]?.path,
+        allCycles.length,
+        importCycles.deferred.length,
+      ) +
+      (unparsed.length > 0
+        ? ` ${unparsed.length} file${unparsed.length === 1 ? '' : 's'} did not parse (parse_errors): their definitions may be incomplete.`
+        : ''),
     ...(warning ? { warning } : {}),
     tree: tree.lines.join('\n'),
     zoom_targets: tree.zoomTargets,
     languages,
-    entry_points: { total: entries.length, shown: Math.min(entries.length, maxEntries), items: entries.slice(0, maxEntries) },
+    entry_points: {
+      total: entries.length,
+      shown: Math.min(entries.length, maxEntries),
+      items: entries.slice(0, maxEntries),
+    },
     top_files,
     top_symbols,
-    communities: { total: clusters.length, shown: communityItems.length, modularity: round(found.modularity), resolution: found.resolution, items: communityItems },
-    cycles: { total: allCycles.length, shown: cycleItems.length, items: cycleItems, deferred: { total: importCycles.deferred.length, largest: importCycles.deferred[0]?.members.length ?? 0 } },
+    communities: {
+      total: clusters.length,
+      shown: communityItems.length,
+      modularity: round(found.modularity),
+      resolution: found.resolution,
+      items: communityItems,
+    },
+    cycles: {
+      total: allCycles.length,
+      shown: cycleItems.length,
+      items: cycleItems,
+      deferred: { total: importCycles.deferred.length, largest: importCycles.deferred[0]?.members.length ?? 0 },
+    },
     coverage: coverage.value,
     ...(coverage.reason ? { coverage_reason: coverage.reason } : {}),
     lint: lint.value,
     ...(lint.reason ? { lint_reason: lint.reason } : {}),
     index: { epoch: index.epoch(), files: stats.files, definitions: stats.definitions, skipped: stats.skipped },
-    parse_errors: { total: unparsed.length, shown: Math.min(unparsed.length, maxUnparsed), items: unparsed.slice(0, maxUnparsed) },
+    parse_errors: {
+      total: unparsed.length,
+      shown: Math.min(unparsed.length, maxUnparsed),
+      items: unparsed.slice(0, maxUnparsed),
+    },
   };
 }

@@ -23,7 +23,9 @@ function istanbulSummary(json: Record<string, { lines?: { total: number; covered
   return { covered: total.covered, total: total.total, files: Object.keys(json).length - 1 };
 }
 
-function istanbulFinal(json: Record<string, { statementMap?: Record<string, { start: { line: number } }>; s?: Record<string, number> }>): Totals | undefined {
+function istanbulFinal(
+  json: Record<string, { statementMap?: Record<string, { start: { line: number } }>; s?: Record<string, number> }>,
+): Totals | undefined {
   let covered = 0;
   let total = 0;
   let files = 0;
@@ -53,9 +55,16 @@ function lcov(text: string): Totals | undefined {
   return files > 0 ? { covered, total, files } : undefined;
 }
 
-function coveragePy(json: { totals?: { covered_lines: number; num_statements: number }; files?: object }): Totals | undefined {
+function coveragePy(json: {
+  totals?: { covered_lines: number; num_statements: number };
+  files?: object;
+}): Totals | undefined {
   if (!json.totals) return undefined;
-  return { covered: json.totals.covered_lines, total: json.totals.num_statements, files: Object.keys(json.files ?? {}).length };
+  return {
+    covered: json.totals.covered_lines,
+    total: json.totals.num_statements,
+    files: Object.keys(json.files ?? {}).length,
+  };
 }
 
 /** Report files looked for, in order: the first that exists and parses wins. */
@@ -88,12 +97,26 @@ export function summarizeCoverage(root: string): Summary<CoverageSummary> {
         continue;
       }
       const rate = totals.total > 0 ? totals.covered / totals.total : 0;
-      return { value: { line_rate: Math.round(rate * 10000) / 10000, lines_covered: totals.covered, lines_total: totals.total, files: totals.files, source: report.path, format: report.format }, reason: null };
+      return {
+        value: {
+          line_rate: Math.round(rate * 10000) / 10000,
+          lines_covered: totals.covered,
+          lines_total: totals.total,
+          files: totals.files,
+          source: report.path,
+          format: report.format,
+        },
+        reason: null,
+      };
     } catch {
       unreadable.push(report.path);
     }
   }
   const looked = COVERAGE_REPORTS.map((r) => r.path).join(', ');
-  if (unreadable.length) return { value: null, reason: `coverage reports exist but could not be read: ${unreadable.join(', ')}` };
-  return { value: null, reason: `no coverage data: none of ${looked} exists (run the tests with coverage to produce one)` };
+  if (unreadable.length)
+    return { value: null, reason: `coverage reports exist but could not be read: ${unreadable.join(', ')}` };
+  return {
+    value: null,
+    reason: `no coverage data: none of ${looked} exists (run the tests with coverage to produce one)`,
+  };
 }

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 
-export type EntryPointKind = 'bin' | 'main' | 'module' | 'exports' | 'python-main-module' | 'python-main-guard' | 'console-script';
+export type EntryPointKind =
+  'bin' | 'main' | 'module' | 'exports' | 'python-main-module' | 'python-main-guard' | 'console-script';
 
 export interface EntryPoint {
   /** Repo-relative path of the entry file. */
@@ -62,7 +63,11 @@ function candidateDirs(files: readonly string[]): string[] {
 }
 
 const BUILD_DIR = /(^|\/)(dist|build|lib|out)\//;
-const SOURCE_EXTENSIONS: Record<string, string[]> = { '.js': ['.ts', '.tsx', '.js', '.jsx'], '.mjs': ['.mts', '.mjs'], '.cjs': ['.cts', '.cjs'] };
+const SOURCE_EXTENSIONS: Record<string, string[]> = {
+  '.js': ['.ts', '.tsx', '.js', '.jsx'],
+  '.mjs': ['.mts', '.mjs'],
+  '.cjs': ['.cts', '.cjs'],
+};
 
 /** `pkg/dist/src/main.js` → `pkg/src/main.ts`, `dist/index.js` → `src/index.ts`: the source of a build output, if indexed. */
 export function sourceOf(path: string, indexed: Set<string>): string | undefined {
@@ -72,7 +77,8 @@ export function sourceOf(path: string, indexed: Set<string>): string | undefined
   const stripped = stem.replace(BUILD_DIR, '$1');
   const withSrc = stem.replace(BUILD_DIR, '$1src/');
   for (const base of [stripped, withSrc]) {
-    for (const candidate of SOURCE_EXTENSIONS[ext] ?? [ext]) if (indexed.has(`${base}${candidate}`)) return `${base}${candidate}`;
+    for (const candidate of SOURCE_EXTENSIONS[ext] ?? [ext])
+      if (indexed.has(`${base}${candidate}`)) return `${base}${candidate}`;
   }
   return undefined;
 }
@@ -87,12 +93,20 @@ function packageJsonEntries(root: string, dir: string, indexed: Set<string>): En
     const path = posix.normalize(posix.join(dir, target));
     if (path.startsWith('..')) return;
     const source = indexed.has(path) ? undefined : sourceOf(path, indexed);
-    entries.push({ path, kind, name, declared_in: manifest, indexed: indexed.has(path), ...(source ? { source } : {}) });
+    entries.push({
+      path,
+      kind,
+      name,
+      declared_in: manifest,
+      indexed: indexed.has(path),
+      ...(source ? { source } : {}),
+    });
   };
   const pkgName = typeof pkg['name'] === 'string' ? pkg['name'] : null;
   const bin = pkg['bin'];
   if (typeof bin === 'string') add(bin, 'bin', pkgName);
-  else if (bin && typeof bin === 'object') for (const [name, target] of Object.entries(bin)) if (typeof target === 'string') add(target, 'bin', name);
+  else if (bin && typeof bin === 'object')
+    for (const [name, target] of Object.entries(bin)) if (typeof target === 'string') add(target, 'bin', name);
   if (typeof pkg['main'] === 'string') add(pkg['main'], 'main', null);
   if (typeof pkg['module'] === 'string') add(pkg['module'], 'module', null);
   const targets: { subpath: string; target: string }[] = [];
@@ -130,13 +144,23 @@ function pyprojectEntries(root: string, dir: string, indexed: Set<string>): Entr
   }
   const project = (doc['project'] ?? {}) as Record<string, unknown>;
   const poetry = ((doc['tool'] as Record<string, unknown> | undefined)?.['poetry'] ?? {}) as Record<string, unknown>;
-  const scripts = { ...(project['scripts'] as object), ...(project['gui-scripts'] as object), ...(poetry['scripts'] as object) } as Record<string, unknown>;
+  const scripts = {
+    ...(project['scripts'] as object),
+    ...(project['gui-scripts'] as object),
+    ...(poetry['scripts'] as object),
+  } as Record<string, unknown>;
   const entries: EntryPoint[] = [];
   for (const [name, spec] of Object.entries(scripts)) {
     if (typeof spec !== 'string') continue;
     const module = spec.split(':')[0]!.trim();
     const path = moduleFile(dir, module, indexed);
-    entries.push({ path: path ?? module, kind: 'console-script', name, declared_in: manifest, indexed: path !== undefined });
+    entries.push({
+      path: path ?? module,
+      kind: 'console-script',
+      name,
+      declared_in: manifest,
+      indexed: path !== undefined,
+    });
   }
   return entries;
 }
@@ -155,7 +179,13 @@ export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
   for (const path of input.files) {
     if (!path.endsWith('.py')) continue;
     if (posix.basename(path) === '__main__.py') {
-      entries.push({ path, kind: 'python-main-module', name: pythonModuleOf(posix.dirname(path), indexed), declared_in: path, indexed: true });
+      entries.push({
+        path,
+        kind: 'python-main-module',
+        name: pythonModuleOf(posix.dirname(path), indexed),
+        declared_in: path,
+        indexed: true,
+      });
       continue;
     }
     let text: string;
@@ -164,11 +194,15 @@ export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
     } catch {
       continue;
     }
-    if (MAIN_GUARD.test(text)) entries.push({ path, kind: 'python-main-guard', name: null, declared_in: path, indexed: true });
+    if (MAIN_GUARD.test(text))
+      entries.push({ path, kind: 'python-main-guard', name: null, declared_in: path, indexed: true });
   }
   // declared entry points first (manifests), then guards; within each, ones that map to indexed code first
   const weight = (e: EntryPoint) => (e.kind === 'python-main-guard' ? 2 : 0) + (e.indexed || e.source ? 0 : 1);
-  const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => weight(a.e) - weight(b.e) || a.i - b.i).map(({ e }) => e);
+  const sorted = entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => weight(a.e) - weight(b.e) || a.i - b.i)
+    .map(({ e }) => e);
   return onePerFile(sorted);
 }
 
@@ -178,7 +212,8 @@ function onePerFile(entries: EntryPoint[]): EntryPoint[] {
   for (const entry of entries) {
     const first = byPath.get(entry.path);
     if (!first) byPath.set(entry.path, { ...entry });
-    else if (!(first.kind === entry.kind && first.name === entry.name)) (first.also ??= []).push({ kind: entry.kind, name: entry.name });
+    else if (!(first.kind === entry.kind && first.name === entry.name))
+      (first.also ??= []).push({ kind: entry.kind, name: entry.name });
   }
   return [...byPath.values()];
 }

@@ -7,7 +7,10 @@ import { communities, cycles, pagerank } from '../graph/graph-algorithms.js';
  * Without a filter the graph itself is returned (callers only read it): copying a 40k-node
  * reference graph costs seconds.
  */
-export function restrictGraph(graph: DirectedGraph, keep: ((node: string, attributes: Record<string, unknown>) => boolean) | null): DirectedGraph {
+export function restrictGraph(
+  graph: DirectedGraph,
+  keep: ((node: string, attributes: Record<string, unknown>) => boolean) | null,
+): DirectedGraph {
   if (!keep) return graph;
   const restricted = new DirectedGraph();
   graph.forEachNode((node, attributes) => {
@@ -24,7 +27,10 @@ export function restrictGraph(graph: DirectedGraph, keep: ((node: string, attrib
 /** Sum of the weights of the edges entering `node` (how often it is imported or referenced). */
 export function weightedInDegree(graph: DirectedGraph, node: string): number {
   let total = 0;
-  graph.forEachInEdge(node, (_edge, attributes) => (total += typeof attributes['weight'] === 'number' ? (attributes['weight'] as number) : 1));
+  graph.forEachInEdge(
+    node,
+    (_edge, attributes) => (total += typeof attributes['weight'] === 'number' ? (attributes['weight'] as number) : 1),
+  );
   return total;
 }
 
@@ -55,7 +61,8 @@ export function cycleChain(graph: DirectedGraph, members: readonly string[]): st
       if (!inside.has(next)) continue;
       if (next === start) {
         const chain = [start];
-        for (let at: string | undefined = node; at !== undefined && at !== start; at = previous.get(at)) chain.splice(1, 0, at);
+        for (let at: string | undefined = node; at !== undefined && at !== start; at = previous.get(at))
+          chain.splice(1, 0, at);
         return [...chain, start];
       }
       if (!previous.has(next)) {
@@ -123,9 +130,13 @@ export function communityLabel(paths: readonly string[]): string {
   for (const [dir, count] of counts) {
     if (count * 2 <= paths.length) continue;
     const depth = dir.split('/').length;
-    if (!best || depth > best.depth || (depth === best.depth && (count > best.count || (count === best.count && dir < best.dir)))) best = { dir, count, depth };
+    if (
+      !best ||
+      depth > best.depth ||
+      (depth === best.depth && (count > best.count || (count === best.count && dir < best.dir)))
+    )
+      best = { dir, count, depth };
   }
   if (!best) return '(repository root)';
   return best.count === paths.length ? best.dir : `${best.dir} (${best.count} of ${paths.length})`;
 }
-

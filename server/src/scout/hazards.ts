@@ -4,7 +4,18 @@ import type { CycleFacts } from './graph-summary.js';
 export const LARGE_CYCLE_FILES = 5;
 /** Directory names that hold vendored or generated code. */
 // not 'external' or 'gen': projects use those names for their own code (sympy/external wraps optional dependencies)
-export const VENDORED_DIRS = new Set(['vendor', 'vendored', '_vendor', 'third_party', 'third-party', 'thirdparty', 'generated', '__generated__', 'dist', 'build']);
+export const VENDORED_DIRS = new Set([
+  'vendor',
+  'vendored',
+  '_vendor',
+  'third_party',
+  'third-party',
+  'thirdparty',
+  'generated',
+  '__generated__',
+  'dist',
+  'build',
+]);
 /** Vendored/generated trees smaller than this are noise, not a hazard. */
 export const VENDORED_MIN_FILES = 3;
 
@@ -25,7 +36,9 @@ export function vendoredTrees(paths: readonly string[]): VendoredTree[] {
   }
   const trees = [...counts.entries()].filter(([, files]) => files >= VENDORED_MIN_FILES);
   // a minified bundle is generated code even alone
-  const minified = paths.filter((path) => /\.min\.(js|mjs|cjs)$/.test(path) && !trees.some(([dir]) => path.startsWith(`${dir}/`))).map((path) => [path, 1] as [string, number]);
+  const minified = paths
+    .filter((path) => /\.min\.(js|mjs|cjs)$/.test(path) && !trees.some(([dir]) => path.startsWith(`${dir}/`)))
+    .map((path) => [path, 1] as [string, number]);
   return [...trees, ...minified]
     .map(([path, files]) => ({ path, files }))
     .sort((a, b) => b.files - a.files || (a.path < b.path ? -1 : 1));
@@ -41,13 +54,21 @@ export function structuralWarning(cycles: readonly CycleFacts[], paths: readonly
   const large = cycles.filter((c) => c.members.length >= LARGE_CYCLE_FILES);
   if (large.length > 0) {
     const biggest = large[0]!;
-    const chain = biggest.chain.length <= 6 ? biggest.chain.join(' → ') : `${biggest.chain.slice(0, 5).join(' → ')} → …`;
-    hazards.push(`${large.length === 1 ? 'an import cycle' : `${large.length} import cycles`} of ${LARGE_CYCLE_FILES}+ files (largest: ${biggest.members.length} files, ${chain}); a change to any of them can ripple through the whole cycle`);
+    const chain =
+      biggest.chain.length <= 6 ? biggest.chain.join(' → ') : `${biggest.chain.slice(0, 5).join(' → ')} → …`;
+    hazards.push(
+      `${large.length === 1 ? 'an import cycle' : `${large.length} import cycles`} of ${LARGE_CYCLE_FILES}+ files (largest: ${biggest.members.length} files, ${chain}); a change to any of them can ripple through the whole cycle`,
+    );
   }
   const vendored = vendoredTrees(paths);
   if (vendored.length > 0) {
-    const listed = vendored.slice(0, 3).map((v) => `${v.path} (${v.files} files)`).join(', ');
-    hazards.push(`vendored or generated code inside the sources: ${listed}${vendored.length > 3 ? `, +${vendored.length - 3} more` : ''}; do not edit it by hand`);
+    const listed = vendored
+      .slice(0, 3)
+      .map((v) => `${v.path} (${v.files} files)`)
+      .join(', ');
+    hazards.push(
+      `vendored or generated code inside the sources: ${listed}${vendored.length > 3 ? `, +${vendored.length - 3} more` : ''}; do not edit it by hand`,
+    );
   }
   return hazards.length ? `${hazards.join('; ')}.` : undefined;
 }

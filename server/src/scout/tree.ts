@@ -27,7 +27,15 @@ export const FILES_PER_DIR = 6;
 export const TREE_BUDGET = 80;
 
 function buildTree(files: { path: string; lines: number }[], rootPath: string): DirNode {
-  const root: DirNode = { name: rootPath || '.', path: rootPath, depth: 0, dirs: new Map(), files: [], totalFiles: 0, totalLines: 0 };
+  const root: DirNode = {
+    name: rootPath || '.',
+    path: rootPath,
+    depth: 0,
+    dirs: new Map(),
+    files: [],
+    totalFiles: 0,
+    totalLines: 0,
+  };
   const prefix = rootPath ? `${rootPath}/` : '';
   for (const file of files) {
     const parts = file.path.slice(prefix.length).split('/');
@@ -37,7 +45,15 @@ function buildTree(files: { path: string; lines: number }[], rootPath: string): 
     for (const part of parts.slice(0, -1)) {
       let child = node.dirs.get(part);
       if (!child) {
-        child = { name: part, path: node.path ? `${node.path}/${part}` : part, depth: node.depth + 1, dirs: new Map(), files: [], totalFiles: 0, totalLines: 0 };
+        child = {
+          name: part,
+          path: node.path ? `${node.path}/${part}` : part,
+          depth: node.depth + 1,
+          dirs: new Map(),
+          files: [],
+          totalFiles: 0,
+          totalLines: 0,
+        };
         node.dirs.set(part, child);
       }
       node = child;
@@ -61,7 +77,11 @@ const bySize = (a: DirNode, b: DirNode) => b.totalFiles - a.totalFiles || (a.nam
  * expanded breadth-first (shallow before deep, large before small) while their children fit;
  * the rest stay collapsed with their file and line counts and become zoom targets.
  */
-export function compressTree(files: { path: string; lines: number }[], rootPath = '', budget = TREE_BUDGET): CompressedTree {
+export function compressTree(
+  files: { path: string; lines: number }[],
+  rootPath = '',
+  budget = TREE_BUDGET,
+): CompressedTree {
   const root = buildTree(files, rootPath);
   const expanded = new Set<DirNode>([root]);
   let used = expansionCost(root);

@@ -63,7 +63,11 @@ export interface BlastRadiusInput {
 const CONFIDENCE = { exactLine: 1, definition: 0.85, importTime: 0.7, hop: 0.5, importGraph: 0.3 } as const;
 
 /** Test files that import `path` directly or transitively, with their import distance (1 = direct). */
-export function testFilesReaching(fileGraph: DirectedGraph, path: string, isTestFile: (path: string) => boolean): Map<string, number> {
+export function testFilesReaching(
+  fileGraph: DirectedGraph,
+  path: string,
+  isTestFile: (path: string) => boolean,
+): Map<string, number> {
   const out = new Map<string, number>();
   if (!fileGraph.hasNode(path)) return out;
   const seen = new Set([path]);
@@ -95,18 +99,32 @@ class CandidateSet {
     private readonly runner: TestRunner | undefined,
   ) {}
 
-  add(testId: string, distance: number, confidence: number, source: CandidateSource, definition: string, linesHit: number[]): void {
+  add(
+    testId: string,
+    distance: number,
+    confidence: number,
+    source: CandidateSource,
+    definition: string,
+    linesHit: number[],
+  ): void {
     const existing = this.byId.get(testId);
     if (existing) {
       if (existing.distance < distance || (existing.distance === distance && existing.confidence > confidence)) {
-        if (existing.distance === distance && !existing.evidence.definitions.includes(definition)) existing.evidence.definitions.push(definition);
+        if (existing.distance === distance && !existing.evidence.definitions.includes(definition))
+          existing.evidence.definitions.push(definition);
         return;
       }
     }
     const stored = this.tests.get(testId);
     const file = stored?.file ?? testId.split(/::| > /)[0]!;
-    const command = stored && this.runner?.testCommand ? this.runner.testCommand({ id: testId, file, titlePath: stored.title_path }) : (this.runner?.command([file]) ?? file);
-    const merged = existing && existing.distance === distance ? [...new Set([...existing.evidence.definitions, definition])] : [definition];
+    const command =
+      stored && this.runner?.testCommand
+        ? this.runner.testCommand({ id: testId, file, titlePath: stored.title_path })
+        : (this.runner?.command([file]) ?? file);
+    const merged =
+      existing && existing.distance === distance
+        ? [...new Set([...existing.evidence.definitions, definition])]
+        : [definition];
     this.byId.set(testId, {
       test_id: testId,
       file,
@@ -130,9 +148,17 @@ class CandidateSet {
     const mentions = new Map<string, number>();
     for (const candidate of this.byId.values()) {
       const id = candidate.test_id.toLowerCase();
-      const fileWords = candidate.file.toLowerCase().split('/').pop()!.replace(/\.[^.]+$/, '').split(/[^a-z0-9]+/);
+      const fileWords = candidate.file
+        .toLowerCase()
+        .split('/')
+        .pop()!
+        .replace(/\.[^.]+$/, '')
+        .split(/[^a-z0-9]+/);
       // 2: the test file is named after the function (test/res.redirect.js, tests/test_views.py); 1: the id mentions it
-      affinity.set(candidate.test_id, names.some((name) => fileWords.includes(name)) ? 2 : names.some((name) => id.includes(name)) ? 1 : 0);
+      affinity.set(
+        candidate.test_id,
+        names.some((name) => fileWords.includes(name)) ? 2 : names.some((name) => id.includes(name)) ? 1 : 0,
+      );
       mentions.set(candidate.test_id, words.filter((word) => id.includes(word)).length);
     }
     const within = (a: TestCandidate, b: TestCandidate) =>
@@ -142,11 +168,14 @@ class CandidateSet {
       (sizes.get(a.test_id) ?? Infinity) - (sizes.get(b.test_id) ?? Infinity) ||
       (a.duration_ms ?? 0) - (b.duration_ms ?? 0) ||
       a.test_id.localeCompare(b.test_id);
-    const sorted = [...this.byId.values()].sort((a, b) => a.distance - b.distance || b.confidence - a.confidence || within(a, b));
+    const sorted = [...this.byId.values()].sort(
+      (a, b) => a.distance - b.distance || b.confidence - a.confidence || within(a, b),
+    );
     const tiers: TestCandidate[][] = [];
     for (const candidate of sorted) {
       const last = tiers.at(-1);
-      if (last && last[0]!.distance === candidate.distance && last[0]!.confidence === candidate.confidence) last.push(candidate);
+      if (last && last[0]!.distance === candidate.distance && last[0]!.confidence === candidate.confidence)
+        last.push(candidate);
       else tiers.push([candidate]);
     }
     return tiers.flatMap((tier) => interleaveWithSpread(tier));
@@ -163,7 +192,8 @@ function interleaveWithSpread(ranked: TestCandidate[]): TestCandidate[] {
   for (const candidate of ranked) byFile.set(candidate.file, [...(byFile.get(candidate.file) ?? []), candidate]);
   const queues = [...byFile.values()];
   const spread: TestCandidate[] = [];
-  for (let round = 0; spread.length < ranked.length; round++) for (const queue of queues) if (queue[round]) spread.push(queue[round]!);
+  for (let round = 0; spread.length < ranked.length; round++)
+    for (const queue of queues) if (queue[round]) spread.push(queue[round]!);
   const out: TestCandidate[] = [];
   const taken = new Set<string>();
   let next = 0;
@@ -189,7 +219,10 @@ function interleaveWithSpread(ranked: TestCandidate[]): TestCandidate[] {
  * edit), at an earlier version whose text the store kept (after an earlier edit: the change is then
  * read in that version's numbering), at none of these, or never.
  */
-function coverageState(store: CoverageStore, change: FileChange): { state: ChangedFileSummary['coverage']; side: 'head' | 'current' | 'covered'; text?: string } {
+function coverageState(
+  store: CoverageStore,
+  change: FileChange,
+): { state: ChangedFileSummary['coverage']; side: 'head' | 'current' | 'covered'; text?: string } {
   if (change.status === 'added') return { state: 'not-applicable', side: 'head' };
   const hashes = store.coverageHashes(change.path);
   if (hashes.size === 0) return { state: 'missing', side: 'head' };
@@ -214,7 +247,10 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
   const notes: string[] = [];
   const changed: ChangedFileSummary[] = [];
   const anyCoverage = store.hasCoverage();
-  if (!anyCoverage) notes.push('No per-test coverage is stored yet; candidates come from the import graph only (the test scheduler builds coverage in the background).');
+  if (!anyCoverage)
+    notes.push(
+      'No per-test coverage is stored yet; candidates come from the import graph only (the test scheduler builds coverage in the background).',
+    );
   const needImportGraph: string[] = [];
   const ranking = { names: [] as string[], words: [] as string[] };
   const frontier = new Map<string, number>();
@@ -223,19 +259,31 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
     const fullChange = await changeOf(input.root, path, input.languages);
     ranking.names.push(...fullChange.ranking.names);
     ranking.words.push(...fullChange.ranking.words);
-    const located: ReturnType<typeof coverageState> = anyCoverage ? coverageState(store, fullChange) : { state: 'missing', side: 'head' };
+    const located: ReturnType<typeof coverageState> = anyCoverage
+      ? coverageState(store, fullChange)
+      : { state: 'missing', side: 'head' };
     const state = located.state;
     // Coverage taken after the edit (the scheduler refreshed it) is in the working version's numbering;
     // coverage taken after an earlier edit, in that version's.
     let change: FileChange = fullChange;
     if (located.side === 'current') change = { ...fullChange, ...fullChange.currentSide };
-    else if (located.side === 'covered' && located.text !== undefined) change = { ...fullChange, ...(await changeInCoveredVersion(input.root, path, located.text, input.languages)) };
-    if (located.side === 'covered') notes.push(`Coverage of ${path} was taken at an earlier edit of it (neither HEAD nor the working version); the changed lines are read against that version.`);
+    else if (located.side === 'covered' && located.text !== undefined)
+      change = { ...fullChange, ...(await changeInCoveredVersion(input.root, path, located.text, input.languages)) };
+    if (located.side === 'covered')
+      notes.push(
+        `Coverage of ${path} was taken at an earlier edit of it (neither HEAD nor the working version); the changed lines are read against that version.`,
+      );
     changed.push({
       path,
       status: change.status,
       changed_lines: change.changedLines,
-      definitions: change.changedDefinitions.map((d) => ({ def_uid: d.def_uid, qualified_name: d.qualified_name, kind: d.kind, start_line: d.start_line, end_line: d.end_line })),
+      definitions: change.changedDefinitions.map((d) => ({
+        def_uid: d.def_uid,
+        qualified_name: d.qualified_name,
+        kind: d.kind,
+        start_line: d.start_line,
+        end_line: d.end_line,
+      })),
       coverage: state,
     });
     if (change.status === 'unchanged') {
@@ -243,24 +291,42 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
       continue;
     }
     if (state === 'missing' || state === 'stale' || change.status === 'added') needImportGraph.push(path);
-    if (state === 'stale') notes.push(`Coverage of ${path} was taken at another version than HEAD; line matches may be off (the scheduler re-runs its tests). Import-graph candidates are added.`);
-    if (state === 'missing' && anyCoverage && change.status !== 'added') notes.push(`No test's coverage touches ${path}: either no test runs it or coverage for it is missing. Import-graph candidates are added.`);
-    if (change.status === 'added') notes.push(`${path} is new: no coverage can exist yet; import-graph candidates are listed.`);
+    if (state === 'stale')
+      notes.push(
+        `Coverage of ${path} was taken at another version than HEAD; line matches may be off (the scheduler re-runs its tests). Import-graph candidates are added.`,
+      );
+    if (state === 'missing' && anyCoverage && change.status !== 'added')
+      notes.push(
+        `No test's coverage touches ${path}: either no test runs it or coverage for it is missing. Import-graph candidates are added.`,
+      );
+    if (change.status === 'added')
+      notes.push(`${path} is new: no coverage can exist yet; import-graph candidates are listed.`);
     if (state === 'missing') continue;
 
     // Distance 0: tests whose own coverage hits a changed definition.
     for (const def of change.changedDefinitions) {
       frontier.set(def.def_uid, 0);
-      const exact = store.testsCoveringLines(path, change.changedLines.filter((line) => line >= def.start_line && line <= def.end_line));
+      const exact = store.testsCoveringLines(
+        path,
+        change.changedLines.filter((line) => line >= def.start_line && line <= def.end_line),
+      );
       for (const [testId] of store.testsCoveringRange(path, def.start_line, def.end_line)) {
         const hit = exact.get(testId) ?? [];
-        candidates.add(testId, 0, hit.length ? CONFIDENCE.exactLine : CONFIDENCE.definition, 'coverage', defLabel(def), hit);
+        candidates.add(
+          testId,
+          0,
+          hit.length ? CONFIDENCE.exactLine : CONFIDENCE.definition,
+          'coverage',
+          defLabel(def),
+          hit,
+        );
       }
     }
     // Changed lines outside every definition the language pack extracts (e.g. `res.send = function (...) {...}`
     // bodies, module code): the tests that ran those very lines.
     if (change.moduleLines.length) {
-      for (const [testId, hit] of store.testsCoveringLines(path, change.moduleLines)) candidates.add(testId, 0, CONFIDENCE.exactLine, 'coverage', `${path}:${hit.join(',')}`, hit);
+      for (const [testId, hit] of store.testsCoveringLines(path, change.moduleLines))
+        candidates.add(testId, 0, CONFIDENCE.exactLine, 'coverage', `${path}:${hit.join(',')}`, hit);
     }
     // Import-time lines (module bodies, decorators, default values): every test whose file loads the module.
     const importTime = store.importTimeLines(path);
@@ -269,10 +335,15 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
       const loaders = new Set(importTimeChanged.flatMap((line) => importTime.get(line)!).filter((id) => id !== '*'));
       for (const testFile of testFilesReaching(input.fileGraph, path, input.isTestFile).keys()) loaders.add(testFile);
       const label = `${path}:<module>`;
-      for (const testFile of loaders) for (const test of store.testsOfFile(testFile)) candidates.add(test.test_id, 0, CONFIDENCE.importTime, 'import-time', label, importTimeChanged);
+      for (const testFile of loaders)
+        for (const test of store.testsOfFile(testFile))
+          candidates.add(test.test_id, 0, CONFIDENCE.importTime, 'import-time', label, importTimeChanged);
     }
-    const uncovered = change.changedLines.filter((line) => !importTime.has(line) && store.testsCoveringLines(path, [line]).size === 0);
-    if (uncovered.length && uncovered.length === change.changedLines.length) notes.push(`No test ran the changed lines of ${path} (${uncovered.join(', ')}) when coverage was taken.`);
+    const uncovered = change.changedLines.filter(
+      (line) => !importTime.has(line) && store.testsCoveringLines(path, [line]).size === 0,
+    );
+    if (uncovered.length && uncovered.length === change.changedLines.length)
+      notes.push(`No test ran the changed lines of ${path} (${uncovered.join(', ')}) when coverage was taken.`);
   }
 
   // Hops: tests covering the callers of changed definitions, up the reference graph.
@@ -287,7 +358,8 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
         next.push(caller);
         const def = input.definition(caller);
         if (!def || input.isTestFile(def.path)) continue;
-        for (const [testId] of store.testsCoveringRange(def.path, def.start_line, def.end_line)) candidates.add(testId, hop, CONFIDENCE.hop / hop, 'call-graph', defLabel(def), []);
+        for (const [testId] of store.testsCoveringRange(def.path, def.start_line, def.end_line))
+          candidates.add(testId, hop, CONFIDENCE.hop / hop, 'call-graph', defLabel(def), []);
       }
     }
     layer = next;
@@ -298,15 +370,28 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
     for (const [testFile, hops] of testFilesReaching(input.fileGraph, path, input.isTestFile)) {
       const known = store.testsOfFile(testFile);
       const label = `${path}:<imported>`;
-      if (known.length) for (const test of known) candidates.add(test.test_id, hops, CONFIDENCE.importGraph / hops, 'import-graph', label, []);
+      if (known.length)
+        for (const test of known)
+          candidates.add(test.test_id, hops, CONFIDENCE.importGraph / hops, 'import-graph', label, []);
       else candidates.add(testFile, hops, CONFIDENCE.importGraph / hops, 'import-graph', label, []);
     }
   }
 
-  const names = [...new Set([...changed.flatMap((file) => file.definitions.map((d) => d.qualified_name.split('.').pop()!.toLowerCase())), ...ranking.names])].filter((name) => name.length >= 3 && name !== '__init__');
+  const names = [
+    ...new Set([
+      ...changed.flatMap((file) => file.definitions.map((d) => d.qualified_name.split('.').pop()!.toLowerCase())),
+      ...ranking.names,
+    ]),
+  ].filter((name) => name.length >= 3 && name !== '__init__');
   const ranked = candidates.ranked(store.coverageSizes(), names, ranking.words);
-  if (!ranked.length && input.changedFiles.length) notes.push('No test candidates: no stored coverage or import path connects a test to the changed files.');
+  if (!ranked.length && input.changedFiles.length)
+    notes.push('No test candidates: no stored coverage or import path connects a test to the changed files.');
   const byDistance: Record<string, number> = {};
   for (const candidate of ranked) byDistance[candidate.distance] = (byDistance[candidate.distance] ?? 0) + 1;
-  return { candidates: ranked, changed, notes, counts: { candidates: ranked.length, suite_tests: tests.size, by_distance: byDistance } };
+  return {
+    candidates: ranked,
+    changed,
+    notes,
+    counts: { candidates: ranked.length, suite_tests: tests.size, by_distance: byDistance },
+  };
 }

@@ -28,16 +28,24 @@ export interface FileChange {
 }
 
 const KEYWORDS = new Set(
-  'function return const let var this self cls true false null undefined none typeof instanceof else elif while break continue throw raise new delete void class extends super import export from default async await yield case switch catch finally pass def lambda with assert not and for try'.split(' '),
+  'function return const let var this self cls true false null undefined none typeof instanceof else elif while break continue throw raise new delete void class extends super import export from default async await yield case switch catch finally pass def lambda with assert not and for try'.split(
+    ' ',
+  ),
 );
 
 /** Identifiers and words of `text`, also split at `_` and camelCase, lower case, at least 3 letters, no keywords. */
 export function wordsOf(text: string): string[] {
-  const words = (text.match(/[A-Za-z_$][\w$]*/g) ?? []).flatMap((word) => [word, ...word.split(/_|(?<=[a-z])(?=[A-Z])/)]);
-  return [...new Set(words.map((word) => word.toLowerCase()).filter((word) => word.length >= 3 && !KEYWORDS.has(word)))];
+  const words = (text.match(/[A-Za-z_$][\w$]*/g) ?? []).flatMap((word) => [
+    word,
+    ...word.split(/_|(?<=[a-z])(?=[A-Z])/),
+  ]);
+  return [
+    ...new Set(words.map((word) => word.toLowerCase()).filter((word) => word.length >= 3 && !KEYWORDS.has(word))),
+  ];
 }
 
-const FUNCTION_HEADER = /(?:([\w$]+)\s*[:=]\s*(?:async\s+)?function\b|function\s*\*?\s*([\w$]+)\s*\(|\bdef\s+(\w+)|\bclass\s+(\w+))/;
+const FUNCTION_HEADER =
+  /(?:([\w$]+)\s*[:=]\s*(?:async\s+)?function\b|function\s*\*?\s*([\w$]+)\s*\(|\bdef\s+(\w+)|\bclass\s+(\w+))/;
 
 /**
  * The name of the nearest function or class header above `line` (1-based) at a smaller indent:
@@ -59,10 +67,18 @@ export function enclosingName(lines: readonly string[], line: number): string | 
   return undefined;
 }
 
-function rankingOf(headLines: readonly string[], headChanged: number[], currentLines: readonly string[], currentChanged: number[]): FileChange['ranking'] {
+function rankingOf(
+  headLines: readonly string[],
+  headChanged: number[],
+  currentLines: readonly string[],
+  currentChanged: number[],
+): FileChange['ranking'] {
   const names = new Set<string>();
   const words = new Set<string>();
-  for (const [lines, changed] of [[headLines, headChanged], [currentLines, currentChanged]] as const) {
+  for (const [lines, changed] of [
+    [headLines, headChanged],
+    [currentLines, currentChanged],
+  ] as const) {
     for (const line of changed) {
       const name = enclosingName(lines, line);
       if (name && name.length >= 3) names.add(name);
@@ -112,7 +128,11 @@ export async function changeOf(root: string, path: string, languages: readonly L
   }
   const absolute = join(root, path);
   const current = existsSync(absolute) ? readFileSync(absolute, 'utf8') : null;
-  const base = { path, headHash: head === null ? null : sha1(head), currentHash: current === null ? null : sha1(current) };
+  const base = {
+    path,
+    headHash: head === null ? null : sha1(head),
+    currentHash: current === null ? null : sha1(current),
+  };
   if (head === null) {
     const defs = current === null ? [] : (extractFile(path, current, languages)?.definitions ?? []);
     const all = { changedLines: [], changedDefinitions: defs, moduleLines: [] };
@@ -120,13 +140,29 @@ export async function changeOf(root: string, path: string, languages: readonly L
   }
   const headDefinitions = extractFile(path, head, languages)?.definitions ?? [];
   const unranked = { names: [], words: [] };
-  if (current === null) return { ...base, status: 'deleted', changedLines: [], changedDefinitions: headDefinitions, moduleLines: [], currentSide: { changedLines: [], changedDefinitions: [], moduleLines: [] }, ranking: unranked };
+  if (current === null)
+    return {
+      ...base,
+      status: 'deleted',
+      changedLines: [],
+      changedDefinitions: headDefinitions,
+      moduleLines: [],
+      currentSide: { changedLines: [], changedDefinitions: [], moduleLines: [] },
+      ranking: unranked,
+    };
   const none = { changedLines: [], changedDefinitions: [], moduleLines: [] };
-  if (base.headHash === base.currentHash) return { ...base, status: 'unchanged', ...none, currentSide: none, ranking: unranked };
+  if (base.headHash === base.currentHash)
+    return { ...base, status: 'unchanged', ...none, currentSide: none, ranking: unranked };
   const diff = await git.raw(['diff', '-U0', '--no-color', '--no-ext-diff', 'HEAD', '--', path]);
   const headSide = side(oldSideLines(diff, 'old'), headDefinitions);
   const currentSide = side(oldSideLines(diff, 'new'), extractFile(path, current, languages)?.definitions ?? []);
-  return { ...base, status: 'modified', ...headSide, currentSide, ranking: rankingOf(head.split('\n'), headSide.changedLines, current.split('\n'), currentSide.changedLines) };
+  return {
+    ...base,
+    status: 'modified',
+    ...headSide,
+    currentSide,
+    ranking: rankingOf(head.split('\n'), headSide.changedLines, current.split('\n'), currentSide.changedLines),
+  };
 }
 
 function side(changedLines: number[], definitions: Definition[]): FileChange['currentSide'] {
@@ -147,7 +183,10 @@ async function diffTexts(before: string, after: string): Promise<string> {
     writeFileSync(join(dir, 'a'), before);
     writeFileSync(join(dir, 'b'), after);
     try {
-      await promisify(execFile)('git', ['diff', '--no-index', '-U0', '--no-color', '--no-ext-diff', 'a', 'b'], { cwd: dir, maxBuffer: 1 << 28 });
+      await promisify(execFile)('git', ['diff', '--no-index', '-U0', '--no-color', '--no-ext-diff', 'a', 'b'], {
+        cwd: dir,
+        maxBuffer: 1 << 28,
+      });
       return '';
     } catch (error) {
       // exit status 1: the texts differ, the diff is on stdout
@@ -166,7 +205,12 @@ async function diffTexts(before: string, after: string): Promise<string> {
  * differ from the working version, plus its lines that already differed from HEAD (the earlier
  * edit itself is still part of the change against HEAD), and the definitions holding them.
  */
-export async function changeInCoveredVersion(root: string, path: string, coveredText: string, languages: readonly LanguagePack[]): Promise<FileChange['currentSide']> {
+export async function changeInCoveredVersion(
+  root: string,
+  path: string,
+  coveredText: string,
+  languages: readonly LanguagePack[],
+): Promise<FileChange['currentSide']> {
   const absolute = join(root, path);
   const current = existsSync(absolute) ? readFileSync(absolute, 'utf8') : '';
   let head = '';

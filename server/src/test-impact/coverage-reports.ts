@@ -25,7 +25,8 @@ export interface ParsedCoverageReport {
 export function repoPathOf(root: string, path: string): string | undefined {
   const absolute = isAbsolute(path) ? path : resolve(root, path);
   const relativePath = relative(root, absolute).split(sep).join('/');
-  if (relativePath === '' || relativePath.startsWith('../') || relativePath === '..' || isAbsolute(relativePath)) return undefined;
+  if (relativePath === '' || relativePath.startsWith('../') || relativePath === '..' || isAbsolute(relativePath))
+    return undefined;
   return relativePath;
 }
 
@@ -33,12 +34,19 @@ export function repoPathOf(root: string, path: string): string | undefined {
 export function detectFormat(name: string, text: string): CoverageReportFormat {
   const head = text.trimStart();
   if (name.endsWith('.info') || name.endsWith('.lcov') || /^(TN|SF):/.test(head)) return 'lcov';
-  if (!head.startsWith('{')) throw new AgentgovError('E_INVALID_ARGUMENT', `${name} is neither lcov (TN:/SF: records) nor a JSON coverage report`, { argument: 'report_path' });
+  if (!head.startsWith('{'))
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `${name} is neither lcov (TN:/SF: records) nor a JSON coverage report`,
+      { argument: 'report_path' },
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new AgentgovError('E_INVALID_ARGUMENT', `${name} is not valid JSON: ${(error as Error).message}`, { argument: 'report_path' });
+    throw new AgentgovError('E_INVALID_ARGUMENT', `${name} is not valid JSON: ${(error as Error).message}`, {
+      argument: 'report_path',
+    });
   }
   const record = parsed as Record<string, unknown>;
   if (record['meta'] && typeof record['files'] === 'object') return 'coverage.py';
@@ -68,16 +76,34 @@ export function parseIstanbul(root: string, reportPath: string, text: string): P
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new AgentgovError('E_INVALID_ARGUMENT', `${reportPath} is not valid JSON: ${(error as Error).message}`, { argument: 'report_path' });
+    throw new AgentgovError('E_INVALID_ARGUMENT', `${reportPath} is not valid JSON: ${(error as Error).message}`, {
+      argument: 'report_path',
+    });
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AgentgovError('E_INVALID_ARGUMENT', `${reportPath} is not an istanbul coverage map (an object keyed by file)`, { argument: 'report_path' });
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `${reportPath} is not an istanbul coverage map (an object keyed by file)`,
+      { argument: 'report_path' },
+    );
   const skipped: SkippedReportPart[] = [];
   const byFile = new Map<string, Set<number>>();
   let files = 0;
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
-    const entry = value as { path?: unknown; statementMap?: Record<string, { start?: { line?: unknown } }>; s?: Record<string, unknown> } | null;
+    const entry = value as {
+      path?: unknown;
+      statementMap?: Record<string, { start?: { line?: unknown } }>;
+      s?: Record<string, unknown>;
+    } | null;
     const name = typeof entry?.path === 'string' ? entry.path : key;
-    if (!entry || typeof entry !== 'object' || typeof entry.statementMap !== 'object' || typeof entry.s !== 'object' || !entry.statementMap || !entry.s) {
+    if (
+      !entry ||
+      typeof entry !== 'object' ||
+      typeof entry.statementMap !== 'object' ||
+      typeof entry.s !== 'object' ||
+      !entry.statementMap ||
+      !entry.s
+    ) {
       skipped.push({ file: name, reason: 'no statementMap/s (not an istanbul file coverage object)' });
       continue;
     }
@@ -97,7 +123,13 @@ export function parseIstanbul(root: string, reportPath: string, text: string): P
     if (bad) skipped.push({ file: name, reason: `${bad} statement(s) without a start line or count` });
     addLines(byFile, path, covered);
   }
-  return { format: 'istanbul', granularity: 'file', coverage: byFile.size ? [toCoverage('file', suiteScopeId(reportPath), byFile)] : [], files, skipped };
+  return {
+    format: 'istanbul',
+    granularity: 'file',
+    coverage: byFile.size ? [toCoverage('file', suiteScopeId(reportPath), byFile)] : [],
+    files,
+    skipped,
+  };
 }
 
 /** lcov `lcov.info`: `SF:` opens a file, `DA:<line>,<count>` per line, `end_of_record` closes it. */
@@ -131,12 +163,21 @@ export function parseLcov(root: string, reportPath: string, text: string): Parse
       else if (!isLine(number) || !Number.isFinite(count)) current.bad++;
       else if (count > 0) current.lines.push(number);
     } else if (!/^(FN|FNDA|FNF|FNH|BRDA|BRF|BRH|LF|LH|VER|FNL|FNA):/.test(line)) {
-      skipped.push({ ...(current ? { file: current.name } : {}), reason: `line ${index + 1}: not an lcov record: ${line.slice(0, 60)}` });
+      skipped.push({
+        ...(current ? { file: current.name } : {}),
+        reason: `line ${index + 1}: not an lcov record: ${line.slice(0, 60)}`,
+      });
     }
   });
   if (current) skipped.push({ file: current.name, reason: 'no end_of_record (truncated report); its lines are kept' });
   close();
-  return { format: 'lcov', granularity: 'file', coverage: byFile.size ? [toCoverage('file', suiteScopeId(reportPath), byFile)] : [], files, skipped };
+  return {
+    format: 'lcov',
+    granularity: 'file',
+    coverage: byFile.size ? [toCoverage('file', suiteScopeId(reportPath), byFile)] : [],
+    files,
+    skipped,
+  };
 }
 
 /**
@@ -146,13 +187,23 @@ export function parseLcov(root: string, reportPath: string, text: string): Parse
  * contexts at all, count for the suite as a whole.
  */
 export function parseCoveragePy(root: string, reportPath: string, text: string): ParsedCoverageReport {
-  let parsed: { meta?: unknown; files?: Record<string, { executed_lines?: unknown; contexts?: Record<string, unknown> }> };
+  let parsed: {
+    meta?: unknown;
+    files?: Record<string, { executed_lines?: unknown; contexts?: Record<string, unknown> }>;
+  };
   try {
     parsed = JSON.parse(text) as typeof parsed;
   } catch (error) {
-    throw new AgentgovError('E_INVALID_ARGUMENT', `${reportPath} is not valid JSON: ${(error as Error).message}`, { argument: 'report_path' });
+    throw new AgentgovError('E_INVALID_ARGUMENT', `${reportPath} is not valid JSON: ${(error as Error).message}`, {
+      argument: 'report_path',
+    });
   }
-  if (!parsed || typeof parsed.files !== 'object' || parsed.files === null) throw new AgentgovError('E_INVALID_ARGUMENT', `${reportPath} is not a coverage.py JSON report (no "files" object)`, { argument: 'report_path' });
+  if (!parsed || typeof parsed.files !== 'object' || parsed.files === null)
+    throw new AgentgovError(
+      'E_INVALID_ARGUMENT',
+      `${reportPath} is not a coverage.py JSON report (no "files" object)`,
+      { argument: 'report_path' },
+    );
   const skipped: SkippedReportPart[] = [];
   const entries = new Map<string, { scope: 'test' | 'file'; id: string; byFile: Map<string, Set<number>> }>();
   const entry = (scope: 'test' | 'file', id: string) => {
@@ -194,15 +245,30 @@ export function parseCoveragePy(root: string, reportPath: string, text: string):
       if (bad) skipped.push({ file: name, reason: `${bad} malformed context entr(y/ies)` });
     } else if (Array.isArray(file.executed_lines)) {
       const lines = file.executed_lines.filter(isLine);
-      if (lines.length !== file.executed_lines.length) skipped.push({ file: name, reason: `${file.executed_lines.length - lines.length} executed line(s) that are not line numbers` });
+      if (lines.length !== file.executed_lines.length)
+        skipped.push({
+          file: name,
+          reason: `${file.executed_lines.length - lines.length} executed line(s) that are not line numbers`,
+        });
       addLines(entry('file', suite), path, lines);
     } else skipped.push({ file: name, reason: 'neither contexts nor executed_lines' });
   }
-  return { format: 'coverage.py', granularity: perTest ? 'test' : 'file', coverage: [...entries.values()].map((e) => toCoverage(e.scope, e.id, e.byFile)), files, skipped };
+  return {
+    format: 'coverage.py',
+    granularity: perTest ? 'test' : 'file',
+    coverage: [...entries.values()].map((e) => toCoverage(e.scope, e.id, e.byFile)),
+    files,
+    skipped,
+  };
 }
 
 /** Parses a report of `format` (detected from the name and content when not given). */
-export function parseCoverageReport(root: string, reportPath: string, text: string, format?: CoverageReportFormat): ParsedCoverageReport {
+export function parseCoverageReport(
+  root: string,
+  reportPath: string,
+  text: string,
+  format?: CoverageReportFormat,
+): ParsedCoverageReport {
   const chosen = format ?? detectFormat(reportPath, text);
   if (chosen === 'lcov') return parseLcov(root, reportPath, text);
   if (chosen === 'coverage.py') return parseCoveragePy(root, reportPath, text);

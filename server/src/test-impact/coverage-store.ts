@@ -79,7 +79,17 @@ export class CoverageStore {
     );
     this.writes++;
     this.sqlite.transaction(() => {
-      for (const test of tests) upsert.run(test.id, runner, test.file, JSON.stringify(test.titlePath), test.status, test.durationMs, test.failure ? JSON.stringify(test.failure) : null, runAt);
+      for (const test of tests)
+        upsert.run(
+          test.id,
+          runner,
+          test.file,
+          JSON.stringify(test.titlePath),
+          test.status,
+          test.durationMs,
+          test.failure ? JSON.stringify(test.failure) : null,
+          runAt,
+        );
     })();
   }
 
@@ -87,13 +97,23 @@ export class CoverageStore {
    * Replaces the coverage of every (scope, id) in `coverage` with the new facts, hashing each
    * covered file as it is now. `hashOf` may supply the hashes (e.g. of the version that ran).
    */
-  recordCoverage(source: string, coverage: TestCoverage[], hashOf: (path: string) => string | null = (path) => this.currentHash(path)): { facts: number; skippedFiles: number } {
+  recordCoverage(
+    source: string,
+    coverage: TestCoverage[],
+    hashOf: (path: string) => string | null = (path) => this.currentHash(path),
+  ): { facts: number; skippedFiles: number } {
     this.writes++;
     const deleteLines = this.sqlite.prepare(`DELETE FROM coverage_lines WHERE scope = ? AND test_id = ?`);
     const deleteFiles = this.sqlite.prepare(`DELETE FROM coverage_files WHERE scope = ? AND test_id = ?`);
-    const insertFile = this.sqlite.prepare(`INSERT OR REPLACE INTO coverage_files (scope, test_id, path, hash, source) VALUES (?, ?, ?, ?, ?)`);
-    const insertLine = this.sqlite.prepare(`INSERT INTO coverage_lines (scope, test_id, path, line) VALUES (?, ?, ?, ?)`);
-    const insertSource = this.sqlite.prepare(`INSERT OR IGNORE INTO coverage_sources (hash, path, text) VALUES (?, ?, ?)`);
+    const insertFile = this.sqlite.prepare(
+      `INSERT OR REPLACE INTO coverage_files (scope, test_id, path, hash, source) VALUES (?, ?, ?, ?, ?)`,
+    );
+    const insertLine = this.sqlite.prepare(
+      `INSERT INTO coverage_lines (scope, test_id, path, line) VALUES (?, ?, ?, ?)`,
+    );
+    const insertSource = this.sqlite.prepare(
+      `INSERT OR IGNORE INTO coverage_sources (hash, path, text) VALUES (?, ?, ?)`,
+    );
     const sourced = new Set<string>();
     /** Keeps the text of the covered version while the file on disk still is that version. */
     const keepSource = (path: string, hash: string) => {
@@ -130,14 +150,21 @@ export class CoverageStore {
 
   /** The text of a covered file version, by its content hash, when the store kept it. */
   coverageSource(hash: string): string | undefined {
-    return (this.sqlite.prepare(`SELECT text FROM coverage_sources WHERE hash = ?`).get(hash) as { text: string } | undefined)?.text;
+    return (
+      this.sqlite.prepare(`SELECT text FROM coverage_sources WHERE hash = ?`).get(hash) as { text: string } | undefined
+    )?.text;
   }
 
   /** Drops results and coverage of tests that no longer exist in `files` (their test files), keeping the rest. */
   forgetTestFiles(files: string[]): void {
     if (!files.length) return;
     this.writes++;
-    const ids = this.db.select({ id: testCases.testId }).from(testCases).where(inArray(testCases.file, files)).all().map((row) => row.id);
+    const ids = this.db
+      .select({ id: testCases.testId })
+      .from(testCases)
+      .where(inArray(testCases.file, files))
+      .all()
+      .map((row) => row.id);
     const deleteLines = this.sqlite.prepare(`DELETE FROM coverage_lines WHERE scope = 'test' AND test_id = ?`);
     const deleteFiles = this.sqlite.prepare(`DELETE FROM coverage_files WHERE scope = 'test' AND test_id = ?`);
     this.sqlite.transaction(() => {
@@ -159,7 +186,9 @@ export class CoverageStore {
 
   /** Whether a test runner's coverage is stored (imported reports aside): the scheduler builds it when not. */
   hasRunnerCoverage(): boolean {
-    return this.sqlite.prepare(`SELECT 1 FROM coverage_files WHERE source NOT LIKE 'import:%' LIMIT 1`).get() !== undefined;
+    return (
+      this.sqlite.prepare(`SELECT 1 FROM coverage_files WHERE source NOT LIKE 'import:%' LIMIT 1`).get() !== undefined
+    );
   }
 
   /** Whether coverage imported from a report (`coverage_import`) is stored. */
@@ -187,7 +216,19 @@ export class CoverageStore {
   /** Every stored test case (a shared array: callers read it, never change it). */
   allTests(): readonly StoredTestCase[] {
     return this.memoized('all', () =>
-      (this.sqlite.prepare(`SELECT test_id, runner, file, title, status, duration_ms, run_at FROM test_cases`).all() as { test_id: string; runner: string; file: string; title: string; status: string; duration_ms: number; run_at: number }[]).map((row) => ({
+      (
+        this.sqlite
+          .prepare(`SELECT test_id, runner, file, title, status, duration_ms, run_at FROM test_cases`)
+          .all() as {
+          test_id: string;
+          runner: string;
+          file: string;
+          title: string;
+          status: string;
+          duration_ms: number;
+          run_at: number;
+        }[]
+      ).map((row) => ({
         test_id: row.test_id,
         runner: row.runner,
         file: row.file,
@@ -203,7 +244,10 @@ export class CoverageStore {
   coverageSizes(): ReadonlyMap<string, number> {
     return this.memoized('sizes', () => {
       const out = new Map<string, number>();
-      for (const row of this.sqlite.prepare(`SELECT test_id, count(*) AS n FROM coverage_lines WHERE scope = 'test' GROUP BY test_id`).iterate() as Iterable<{ test_id: string; n: number }>) out.set(row.test_id, row.n);
+      for (const row of this.sqlite
+        .prepare(`SELECT test_id, count(*) AS n FROM coverage_lines WHERE scope = 'test' GROUP BY test_id`)
+        .iterate() as Iterable<{ test_id: string; n: number }>)
+        out.set(row.test_id, row.n);
       return out;
     });
   }
@@ -211,7 +255,12 @@ export class CoverageStore {
   /** The hashes a file's coverage was taken at (usually one), with how many tests each. */
   coverageHashes(path: string): Map<string, number> {
     const out = new Map<string, number>();
-    for (const row of this.db.select({ hash: coverageFiles.hash }).from(coverageFiles).where(eq(coverageFiles.path, path)).all()) out.set(row.hash, (out.get(row.hash) ?? 0) + 1);
+    for (const row of this.db
+      .select({ hash: coverageFiles.hash })
+      .from(coverageFiles)
+      .where(eq(coverageFiles.path, path))
+      .all())
+      out.set(row.hash, (out.get(row.hash) ?? 0) + 1);
     return out;
   }
 
@@ -221,7 +270,9 @@ export class CoverageStore {
     const out = new Map<string, number[]>();
     if (!wanted.length) return out;
     // `+scope`: the (path, line) index answers; SQLite's planner would otherwise take the scope index and read every test's lines (87 ms on express).
-    const query = this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND +scope = 'test' AND line IN (SELECT value FROM json_each(?))`);
+    const query = this.sqlite.prepare(
+      `SELECT test_id, line FROM coverage_lines WHERE path = ? AND +scope = 'test' AND line IN (SELECT value FROM json_each(?))`,
+    );
     for (const row of query.iterate(path, JSON.stringify(wanted)) as Iterable<{ test_id: string; line: number }>) {
       const list = out.get(row.test_id);
       if (list) list.push(row.line);
@@ -233,7 +284,9 @@ export class CoverageStore {
   /** Tests (scope `test`) covering any line in [start, end] of `path`. */
   testsCoveringRange(path: string, start: number, end: number): Map<string, number[]> {
     const out = new Map<string, number[]>();
-    const query = this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND +scope = 'test' AND line BETWEEN ? AND ?`);
+    const query = this.sqlite.prepare(
+      `SELECT test_id, line FROM coverage_lines WHERE path = ? AND +scope = 'test' AND line BETWEEN ? AND ?`,
+    );
     for (const row of query.iterate(path, start, end) as Iterable<{ test_id: string; line: number }>) {
       const list = out.get(row.test_id);
       if (list) list.push(row.line);
@@ -245,7 +298,9 @@ export class CoverageStore {
   /** Lines of `path` that ran while test files loaded (import time), and which loads (test files, or `*`) ran them. */
   importTimeLines(path: string): Map<number, string[]> {
     const out = new Map<number, string[]>();
-    for (const row of this.sqlite.prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND +scope = 'file'`).iterate(path) as Iterable<{ test_id: string; line: number }>) {
+    for (const row of this.sqlite
+      .prepare(`SELECT test_id, line FROM coverage_lines WHERE path = ? AND +scope = 'file'`)
+      .iterate(path) as Iterable<{ test_id: string; line: number }>) {
       const list = out.get(row.line);
       if (list) list.push(row.test_id);
       else out.set(row.line, [row.test_id]);
@@ -256,8 +311,14 @@ export class CoverageStore {
   /** Every covered line of `path` in [start, end] with the tests that ran it. */
   lineHits(path: string, start: number, end: number): LineHits[] {
     const byLine = new Map<number, LineHits>();
-    const query = this.sqlite.prepare(`SELECT scope, test_id, line FROM coverage_lines WHERE path = ? AND line BETWEEN ? AND ? ORDER BY line, test_id`);
-    for (const row of query.iterate(path, start, end) as Iterable<{ scope: CoverageScope; test_id: string; line: number }>) {
+    const query = this.sqlite.prepare(
+      `SELECT scope, test_id, line FROM coverage_lines WHERE path = ? AND line BETWEEN ? AND ? ORDER BY line, test_id`,
+    );
+    for (const row of query.iterate(path, start, end) as Iterable<{
+      scope: CoverageScope;
+      test_id: string;
+      line: number;
+    }>) {
       let hits = byLine.get(row.line);
       if (!hits) byLine.set(row.line, (hits = { line: row.line, tests: [], importTime: false }));
       if (row.scope === 'test') hits.tests.push(row.test_id);
@@ -272,13 +333,25 @@ export class CoverageStore {
    * and its file's load) has the content it had when the test ran. Undefined when there is no
    * result, no coverage to judge it by, or a covered file changed since (it must run again).
    */
-  freshResult(id: string): (StoredTestCase & { failure: { message: string; stack?: string } | null; covered: Set<string> }) | undefined {
+  freshResult(
+    id: string,
+  ): (StoredTestCase & { failure: { message: string; stack?: string } | null; covered: Set<string> }) | undefined {
     const row = this.db.select().from(testCases).where(eq(testCases.testId, id)).get();
     if (!row) return undefined;
-    const covered = this.sqlite.prepare(`SELECT path, hash FROM coverage_files WHERE (scope = 'test' AND test_id = ?) OR (scope = 'file' AND test_id = ?)`).all(id, row.file) as { path: string; hash: string }[];
+    const covered = this.sqlite
+      .prepare(
+        `SELECT path, hash FROM coverage_files WHERE (scope = 'test' AND test_id = ?) OR (scope = 'file' AND test_id = ?)`,
+      )
+      .all(id, row.file) as { path: string; hash: string }[];
     if (covered.length === 0 || covered.some((c) => this.currentHash(c.path) !== c.hash)) return undefined;
     return {
-      test_id: row.testId, runner: row.runner, file: row.file, title_path: JSON.parse(row.title) as string[], status: row.status, duration_ms: row.durationMs, run_at: row.runAt,
+      test_id: row.testId,
+      runner: row.runner,
+      file: row.file,
+      title_path: JSON.parse(row.title) as string[],
+      status: row.status,
+      duration_ms: row.durationMs,
+      run_at: row.runAt,
       failure: row.failure ? (JSON.parse(row.failure) as { message: string; stack?: string }) : null,
       covered: new Set(covered.map((c) => c.path)),
     };
@@ -287,12 +360,19 @@ export class CoverageStore {
   staleFiles(): Map<string, string[]> {
     const out = new Map<string, string[]>();
     // The (file, version) pairs first — a few dozen — and the tests only of those that changed.
-    const versions = this.memoized('versions', () => this.sqlite.prepare(`SELECT DISTINCT path, hash FROM coverage_files`).all() as { path: string; hash: string }[]);
-    const testsOf = this.sqlite.prepare(`SELECT DISTINCT test_id, scope FROM coverage_files WHERE path = ? AND hash = ?`);
+    const versions = this.memoized(
+      'versions',
+      () =>
+        this.sqlite.prepare(`SELECT DISTINCT path, hash FROM coverage_files`).all() as { path: string; hash: string }[],
+    );
+    const testsOf = this.sqlite.prepare(
+      `SELECT DISTINCT test_id, scope FROM coverage_files WHERE path = ? AND hash = ?`,
+    );
     for (const { path, hash } of versions) {
       if (this.currentHash(path) === hash) continue;
       const list = out.get(path) ?? [];
-      for (const row of testsOf.iterate(path, hash) as Iterable<{ test_id: string; scope: string }>) list.push(row.scope === 'test' ? row.test_id : `load:${row.test_id}`);
+      for (const row of testsOf.iterate(path, hash) as Iterable<{ test_id: string; scope: string }>)
+        list.push(row.scope === 'test' ? row.test_id : `load:${row.test_id}`);
       out.set(path, list);
     }
     return out;

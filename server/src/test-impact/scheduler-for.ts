@@ -23,7 +23,12 @@ export function coverageStoreOf(index: RepositoryIndex): CoverageStore {
  * A read-only session never starts it (running tests executes the project's code); it sees what an
  * earlier session built. Index updates forward changed files to it.
  */
-export function schedulerFor(ctx: Pick<ToolContext, 'index' | 'host' | 'logger' | 'session' | 'repoRoot'> & { config?: Pick<AgentgovConfig, 'server'> }, niceness = ctx.config?.server.test_impact?.niceness ?? 10): TestScheduler | undefined {
+export function schedulerFor(
+  ctx: Pick<ToolContext, 'index' | 'host' | 'logger' | 'session' | 'repoRoot'> & {
+    config?: Pick<AgentgovConfig, 'server'>;
+  },
+  niceness = ctx.config?.server.test_impact?.niceness ?? 10,
+): TestScheduler | undefined {
   const store = coverageStoreOf(ctx.index);
   const impact = byIndex.get(ctx.index)!;
   if (impact.scheduler) {
@@ -42,7 +47,10 @@ export function schedulerFor(ctx: Pick<ToolContext, 'index' | 'host' | 'logger' 
  * The scheduler's error a test-impact tool answers with: a broken config always; a missing runner
  * only when no imported report (`coverage_import`) can answer instead.
  */
-export function schedulerFailure(scheduler: TestScheduler | undefined, store: CoverageStore): AgentgovError | undefined {
+export function schedulerFailure(
+  scheduler: TestScheduler | undefined,
+  store: CoverageStore,
+): AgentgovError | undefined {
   const failure = scheduler?.error();
   if (failure?.code === 'E_TEST_RUNNER_MISSING' && store.hasImportedCoverage()) return undefined;
   return failure;

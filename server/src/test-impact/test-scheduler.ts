@@ -24,7 +24,14 @@ export interface SchedulerStatus {
   queued_files: number;
   /** Test files run so far out of those the current job holds. */
   progress: { done: number; total: number } | null;
-  last_run: { kind: 'build' | 'refresh'; at: string; files: number; tests: number; failed: number; duration_ms: number } | null;
+  last_run: {
+    kind: 'build' | 'refresh';
+    at: string;
+    files: number;
+    tests: number;
+    failed: number;
+    duration_ms: number;
+  } | null;
   /** Why it stopped: a missing runner or a broken test config (with the code a tool answers). */
   error: { code: string; message: string; runner: string | null } | null;
   niceness: number;
@@ -95,7 +102,11 @@ export class TestScheduler {
       }
       if (!this.#runner) {
         const names = runners.map((r) => r.name).join(', ') || 'none registered';
-        throw new AgentgovError('E_TEST_RUNNER_MISSING', `no test runner recognises ${root} (tried: ${names}); add its config (.mocharc.*, vitest.config.*, pytest.ini/pyproject.toml) or install a test-runner plugin`, { runner: null, tried: runners.map((r) => r.name) });
+        throw new AgentgovError(
+          'E_TEST_RUNNER_MISSING',
+          `no test runner recognises ${root} (tried: ${names}); add its config (.mocharc.*, vitest.config.*, pytest.ini/pyproject.toml) or install a test-runner plugin`,
+          { runner: null, tried: runners.map((r) => r.name) },
+        );
       }
       const files = await this.#runner.discover(root);
       if (!this.options.store.hasRunnerCoverage()) this.#enqueue(files, 'build');
@@ -106,7 +117,14 @@ export class TestScheduler {
   }
 
   #fail(error: unknown): void {
-    this.#error = error instanceof AgentgovError ? error : new AgentgovError('E_TEST_CONFIG_INVALID', `${this.#runner?.name ?? 'test runner'}: ${(error as Error).message}`, { runner: this.#runner?.name ?? null });
+    this.#error =
+      error instanceof AgentgovError
+        ? error
+        : new AgentgovError(
+            'E_TEST_CONFIG_INVALID',
+            `${this.#runner?.name ?? 'test runner'}: ${(error as Error).message}`,
+            { runner: this.#runner?.name ?? null },
+          );
     this.#state = 'failed';
     this.#queue = [];
     this.options.logger.warn('test scheduler stopped', { code: this.#error.code, message: this.#error.message });
@@ -167,7 +185,13 @@ export class TestScheduler {
         const batchStart = Date.now();
         let report: Awaited<ReturnType<TestRunner['run']>>;
         try {
-          report = await runner.run(this.options.root, { files: batch, coverage: true, signal: this.#abort.signal, niceness: this.options.niceness ?? 10, timeoutMs: this.options.timeoutMs ?? 600_000 });
+          report = await runner.run(this.options.root, {
+            files: batch,
+            coverage: true,
+            signal: this.#abort.signal,
+            niceness: this.options.niceness ?? 10,
+            timeoutMs: this.options.timeoutMs ?? 600_000,
+          });
         } finally {
           this.#abort = undefined; // no run to stop between batches
         }
@@ -175,7 +199,11 @@ export class TestScheduler {
         this.options.store.recordResults(runner.name, report.tests);
         // A file written while the tests ran may not be the version they ran: its facts get a hash no
         // content has, so they count as stale (and are re-run), never as fresh results of the new version.
-        this.options.store.recordCoverage(runner.name, report.coverage ?? [], (path) => (modifiedSince(join(this.options.root, path), batchStart) ? CHANGED_DURING_RUN : this.options.store.currentHash(path)));
+        this.options.store.recordCoverage(runner.name, report.coverage ?? [], (path) =>
+          modifiedSince(join(this.options.root, path), batchStart)
+            ? CHANGED_DURING_RUN
+            : this.options.store.currentHash(path),
+        );
         tests += report.tests.length;
         failed += report.tests.filter((t) => t.status === 'failed').length;
         files += batch.length;
@@ -195,7 +223,14 @@ export class TestScheduler {
         return;
       }
     }
-    this.#lastRun = { kind: this.#kind, at: new Date().toISOString(), files, tests, failed, duration_ms: Math.round(performance.now() - started) };
+    this.#lastRun = {
+      kind: this.#kind,
+      at: new Date().toISOString(),
+      files,
+      tests,
+      failed,
+      duration_ms: Math.round(performance.now() - started),
+    };
     this.#state = 'idle';
     this.#progress = null;
   }
@@ -259,7 +294,13 @@ export class TestScheduler {
       queued_files: this.#queue.length,
       progress: this.#progress ? { ...this.#progress } : null,
       last_run: this.#lastRun,
-      error: this.#error ? { code: this.#error.code, message: this.#error.message, runner: (this.#error.details['runner'] as string | null | undefined) ?? this.#runner?.name ?? null } : null,
+      error: this.#error
+        ? {
+            code: this.#error.code,
+            message: this.#error.message,
+            runner: (this.#error.details['runner'] as string | null | undefined) ?? this.#runner?.name ?? null,
+          }
+        : null,
       niceness: this.options.niceness ?? 10,
     };
   }

@@ -19,8 +19,20 @@ export const budgetParameter = z
   .max(MAX_RECON_BUDGET_TOKENS)
   .default(DEFAULT_ANSWER_BUDGET_TOKENS)
   .describe('Answer size in tokens. ≈ characters / 4; items past it are counted and reachable with `offset`');
-export const offsetParameter = z.number().int().min(0).default(0).describe('Items to skip. Pass a cut answer\'s `next_offset`');
-export const limitParameter = z.number().int().min(1).max(100_000).nullable().default(null).describe('Max items. null = as many as fit the budget');
+export const offsetParameter = z
+  .number()
+  .int()
+  .min(0)
+  .default(0)
+  .describe("Items to skip. Pass a cut answer's `next_offset`");
+export const limitParameter = z
+  .number()
+  .int()
+  .min(1)
+  .max(100_000)
+  .nullable()
+  .default(null)
+  .describe('Max items. null = as many as fit the budget');
 
 /** The zod shape of a page's report, for output schemas. */
 export const pageSchema = z
@@ -85,14 +97,22 @@ export function pageWithinBudget<T>(items: readonly T[], options: PageOptions<T>
   }
   const next = start + shown.length;
   const omitted = items.length - next;
-  const page: Page = { total: items.length, offset: start, shown: shown.length, omitted, next_offset: omitted > 0 ? next : null, budget_tokens: options.budgetTokens };
+  const page: Page = {
+    total: items.length,
+    offset: start,
+    shown: shown.length,
+    omitted,
+    next_offset: omitted > 0 ? next : null,
+    budget_tokens: options.budgetTokens,
+  };
   if (omitted > 0) page.more = moreAdvice(page, options);
   return { items: shown, page };
 }
 
 function moreAdvice(page: Page, options: Pick<PageOptions<never>, 'limit' | 'noun' | 'narrower'>): string {
   const range = `${page.offset + 1}–${page.offset + page.shown} of ${page.total} ${options.noun}`;
-  const why = options.limit !== null && page.shown === options.limit ? `limit ${options.limit}` : `${page.budget_tokens} tokens`;
+  const why =
+    options.limit !== null && page.shown === options.limit ? `limit ${options.limit}` : `${page.budget_tokens} tokens`;
   const narrower = options.narrower ? `, or narrow it: ${options.narrower}` : '';
   return `showing ${range} (cut to fit ${why}); ${page.omitted} more: call again with offset: ${page.next_offset}${narrower}.`;
 }

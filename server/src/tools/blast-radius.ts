@@ -4,13 +4,34 @@ import { blastRadius, type BlastRadiusResult } from '../test-impact/blast-radius
 import type { CoverageStore } from '../test-impact/coverage-store.js';
 import { coverageStoreOf, schedulerFailure, schedulerFor } from '../test-impact/scheduler-for.js';
 import { type TestImpactStatus, testImpactStatus, testImpactStatusSchema } from '../test-impact/status.js';
-import { budgetParameter, headWithin, itemCap, jsonCost, offsetParameter, pageSchema, pageWithinBudget, type Page } from './answer-budget.js';
+import {
+  budgetParameter,
+  headWithin,
+  itemCap,
+  jsonCost,
+  offsetParameter,
+  pageSchema,
+  pageWithinBudget,
+  type Page,
+} from './answer-budget.js';
 import { defineTool, type ToolContext } from './tool.js';
 
 const input = z
   .object({
-    changed_files: z.array(z.string().min(1)).min(1).max(1000).describe('Repo-relative paths of changed files (against HEAD)'),
-    max_hops: z.number().int().min(0).max(10).default(2).describe('Max call-graph hops from a changed definition. The tests of definitions up to this many calls away are added'),
+    changed_files: z
+      .array(z.string().min(1))
+      .min(1)
+      .max(1000)
+      .describe('Repo-relative paths of changed files (against HEAD)'),
+    max_hops: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(2)
+      .describe(
+        'Max call-graph hops from a changed definition. The tests of definitions up to this many calls away are added',
+      ),
     budget: budgetParameter,
     offset: offsetParameter,
   })
@@ -32,7 +53,13 @@ export const blastRadiusTool = defineTool({
       candidates: z.array(z.object({ distance: z.number().int(), confidence: z.number() }).passthrough()),
       changed: z.array(z.object({}).passthrough()),
       notes: z.array(z.string()),
-      counts: z.object({ candidates: z.number().int(), suite_tests: z.number().int(), by_distance: z.record(z.number().int()) }).passthrough(),
+      counts: z
+        .object({
+          candidates: z.number().int(),
+          suite_tests: z.number().int(),
+          by_distance: z.record(z.number().int()),
+        })
+        .passthrough(),
       test_impact: testImpactStatusSchema,
       page: pageSchema,
     })
@@ -40,7 +67,8 @@ export const blastRadiusTool = defineTool({
   returns:
     'One page of `candidates` (best first, as many as fit `budget` from `offset`; `page` {total, offset, shown, omitted, next_offset, more} says what was left out) ' +
     '`candidates` [{test_id, file, distance, confidence, evidence {source: coverage|import-time|call-graph|import-graph, definitions, changed_lines_hit}, command, duration_ms}], `changed` [{path, status, changed_lines, definitions, coverage: fresh|stale|missing|not-applicable}], `notes` (missing or stale coverage, uncovered changed lines), `counts`, and `test_impact` (scheduler state and freshness).',
-  whenToUse: 'After editing code, to run the few tests that can fail instead of the whole suite; run the first candidates first.',
+  whenToUse:
+    'After editing code, to run the few tests that can fail instead of the whole suite; run the first candidates first.',
   related: ['covering_tests', 'recon_line_coverage', 'checkpoint', 'semantic_diff'],
   errors: ['E_INDEX_NOT_READY', 'E_PATH_OUTSIDE_REPO', 'E_TEST_RUNNER_MISSING', 'E_TEST_CONFIG_INVALID'],
   example: { changed_files: ['src/math.ts'], max_hops: 2 },
@@ -57,11 +85,22 @@ export const blastRadiusTool = defineTool({
     const cap = itemCap(args.budget);
     const changed = headWithin(result.changed, cap / 2);
     const reserved = jsonCost(changed) + jsonCost(result.notes) + jsonCost(test_impact) + jsonCost(result.counts);
-    const { items, page } = pageWithinBudget(result.candidates, { offset: args.offset, budgetTokens: args.budget, limit: null, cost: jsonCost, reserved, noun: 'candidate tests', narrower: 'fewer changed_files or a lower max_hops' });
+    const { items, page } = pageWithinBudget(result.candidates, {
+      offset: args.offset,
+      budgetTokens: args.budget,
+      limit: null,
+      cost: jsonCost,
+      reserved,
+      noun: 'candidate tests',
+      narrower: 'fewer changed_files or a lower max_hops',
+    });
     return { ...result, changed, candidates: items, test_impact, page };
   },
   render(result) {
-    const lines = result.candidates.map((c) => `${c.distance}  ${c.confidence.toFixed(2)}  ${c.test_id}  [${c.evidence.source}: ${c.evidence.definitions.join(', ')}]\n     ${c.command}`);
+    const lines = result.candidates.map(
+      (c) =>
+        `${c.distance}  ${c.confidence.toFixed(2)}  ${c.test_id}  [${c.evidence.source}: ${c.evidence.definitions.join(', ')}]\n     ${c.command}`,
+    );
     return [
       `${result.counts.candidates} candidate tests of ${result.counts.suite_tests} (distance  confidence  test):`,
       ...lines,
@@ -77,7 +116,13 @@ export const blastRadiusTool = defineTool({
  * knows tests in it or the runner says so (the runner answers from the project's config, a glob per
  * question: asked once per path).
  */
-export function blastRadiusIn(ctx: ToolContext, store: CoverageStore, runner: TestRunner | undefined, changedFiles: string[], maxHops: number): Promise<BlastRadiusResult> {
+export function blastRadiusIn(
+  ctx: ToolContext,
+  store: CoverageStore,
+  runner: TestRunner | undefined,
+  changedFiles: string[],
+  maxHops: number,
+): Promise<BlastRadiusResult> {
   const knownTestFiles = new Set(store.allTests().map((test) => test.file));
   const asked = new Map<string, boolean>();
   const askRunner = (path: string): boolean => {

@@ -8,8 +8,17 @@ import { defineTool } from './tool.js';
 
 const input = z
   .object({
-    report_path: z.string().min(1).describe('Repo-relative path of the report. istanbul coverage-final.json, lcov.info, or coverage.py JSON (`coverage json --show-contexts`)'),
-    format: z.enum(['istanbul', 'lcov', 'coverage.py']).nullable().default(null).describe('Report format; null = detect'),
+    report_path: z
+      .string()
+      .min(1)
+      .describe(
+        'Repo-relative path of the report. istanbul coverage-final.json, lcov.info, or coverage.py JSON (`coverage json --show-contexts`)',
+      ),
+    format: z
+      .enum(['istanbul', 'lcov', 'coverage.py'])
+      .nullable()
+      .default(null)
+      .describe('Report format; null = detect'),
   })
   .strict();
 
@@ -53,11 +62,16 @@ export const coverageImportTool = defineTool({
       tests: z.number().int(),
       facts: z.number().int(),
       stale_files: z.array(z.string()),
-      skipped: z.object({ count: z.number().int(), items: z.array(z.object({ file: z.string().optional(), reason: z.string() })) }),
+      skipped: z.object({
+        count: z.number().int(),
+        items: z.array(z.object({ file: z.string().optional(), reason: z.string() })),
+      }),
     })
     .passthrough(),
-  returns: '`format`, `granularity` (test|file), `files` {in_report, stored}, `tests`, `facts`, `stale_files` (changed since the report was written), `skipped` {count, items [{file, reason}]} for malformed or outside-the-repository parts.',
-  whenToUse: 'When the project has a coverage report from its own tooling (jest, c8, nyc, pytest-cov) and no test-runner plugin, so covering_tests, recon_line_coverage and blast_radius can use it.',
+  returns:
+    '`format`, `granularity` (test|file), `files` {in_report, stored}, `tests`, `facts`, `stale_files` (changed since the report was written), `skipped` {count, items [{file, reason}]} for malformed or outside-the-repository parts.',
+  whenToUse:
+    'When the project has a coverage report from its own tooling (jest, c8, nyc, pytest-cov) and no test-runner plugin, so covering_tests, recon_line_coverage and blast_radius can use it.',
   related: ['recon_line_coverage', 'covering_tests', 'blast_radius'],
   errors: ['E_INDEX_NOT_READY', 'E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO', 'E_INVALID_ARGUMENT'],
   example: { report_path: 'coverage/coverage-final.json' },
@@ -65,8 +79,14 @@ export const coverageImportTool = defineTool({
   pathArguments: ['report_path'],
   async handler(args, ctx): Promise<CoverageImportResult> {
     const report = ctx.resolveRepoPath(args.report_path);
-    if (!existsSync(report.absolute) || !statSync(report.absolute).isFile()) throw new AgentgovError('E_NOT_FOUND', `${report.relative} does not exist`, { report_path: report.relative });
-    const parsed = parseCoverageReport(ctx.repoRoot, report.relative, readFileSync(report.absolute, 'utf8'), args.format ?? undefined);
+    if (!existsSync(report.absolute) || !statSync(report.absolute).isFile())
+      throw new AgentgovError('E_NOT_FOUND', `${report.relative} does not exist`, { report_path: report.relative });
+    const parsed = parseCoverageReport(
+      ctx.repoRoot,
+      report.relative,
+      readFileSync(report.absolute, 'utf8'),
+      args.format ?? undefined,
+    );
     const store = coverageStoreOf(ctx.index);
     store.forgetHashes();
     const writtenAt = statSync(report.absolute).mtimeMs;
@@ -85,7 +105,11 @@ export const coverageImportTool = defineTool({
     const coveredFiles = new Set(parsed.coverage.flatMap((entry) => entry.files.map((f) => f.file)));
     const missing = [...coveredFiles].filter((file) => store.currentHash(file) === null);
     const skipped = [...parsed.skipped, ...missing.map((file) => ({ file, reason: 'not in the repository any more' }))];
-    if (skipped.length) ctx.logger.warn('coverage import skipped parts of the report', { report: report.relative, count: skipped.length });
+    if (skipped.length)
+      ctx.logger.warn('coverage import skipped parts of the report', {
+        report: report.relative,
+        count: skipped.length,
+      });
     return {
       report_path: report.relative,
       format: parsed.format,
@@ -101,7 +125,9 @@ export const coverageImportTool = defineTool({
     return [
       `${result.report_path} (${result.format}, coverage per ${result.granularity}): ${result.facts} facts for ${result.files.stored} of ${result.files.in_report} files${result.tests ? `, ${result.tests} tests` : ''}`,
       result.stale_files.length ? `stale (changed after the report was written): ${result.stale_files.join(', ')}` : '',
-      result.skipped.count ? `skipped ${result.skipped.count}: ${result.skipped.items.map((s) => `${s.file ?? '(report)'}: ${s.reason}`).join('; ')}` : 'nothing skipped',
+      result.skipped.count
+        ? `skipped ${result.skipped.count}: ${result.skipped.items.map((s) => `${s.file ?? '(report)'}: ${s.reason}`).join('; ')}`
+        : 'nothing skipped',
     ]
       .filter(Boolean)
       .join('\n');

@@ -39,7 +39,11 @@ export interface ErrorDoc {
 const GENERIC_ERRORS = ['E_INVALID_ARGUMENT', 'E_INTERNAL'] as const;
 
 export function toolDoc(tool: AnyToolDefinition): ToolDoc {
-  const generic: string[] = [...GENERIC_ERRORS, ...(tool.needsIndex ? ['E_INDEX_NOT_READY'] : []), ...(tool.readOnly ? [] : ['E_READ_ONLY_SESSION'])];
+  const generic: string[] = [
+    ...GENERIC_ERRORS,
+    ...(tool.needsIndex ? ['E_INDEX_NOT_READY'] : []),
+    ...(tool.readOnly ? [] : ['E_READ_ONLY_SESSION']),
+  ];
   return {
     kind: 'tool',
     name: tool.name,
@@ -67,8 +71,12 @@ function availableTools(tools: readonly AnyToolDefinition[]): Record<string, str
 }
 
 function renderDoc(doc: ToolDoc | ErrorDoc): string {
-  if (doc.kind === 'error') return `${doc.code}: ${doc.meaning}\ncauses:\n${doc.causes.map((c) => `  - ${c}`).join('\n')}\nremediation: ${doc.remediation}`;
-  const params = doc.parameters.map((p) => `  ${p.name}: ${p.type}${p.required ? ' (required)' : ''}${'default' in p ? ` = ${JSON.stringify(p.default)}` : ''} — ${p.description}`);
+  if (doc.kind === 'error')
+    return `${doc.code}: ${doc.meaning}\ncauses:\n${doc.causes.map((c) => `  - ${c}`).join('\n')}\nremediation: ${doc.remediation}`;
+  const params = doc.parameters.map(
+    (p) =>
+      `  ${p.name}: ${p.type}${p.required ? ' (required)' : ''}${'default' in p ? ` = ${JSON.stringify(p.default)}` : ''} — ${p.description}`,
+  );
   return [
     `${doc.name} [${doc.group}, ${doc.read_only ? 'read-only' : 'mutating'}${doc.dev_only ? ', dev-mode only' : ''}]`,
     doc.description,
@@ -89,19 +97,47 @@ export const describeTool = defineTool({
     'Documents one tool of this server (parameters, result, example, errors) or decodes ' +
     'an error code (meaning, causes, remediation). Use it before calling a tool the first time, or to act ' +
     'on an error.',
-  description: 'Documents a tool of this server (parameters with types and defaults, result, when to use it, related tools, errors, an example) or decodes an error code (meaning, causes, remediation).',
+  description:
+    'Documents a tool of this server (parameters with types and defaults, result, when to use it, related tools, errors, an example) or decodes an error code (meaning, causes, remediation).',
   inputSchema: input,
   outputSchema: z.object({
     kind: z.enum(['tool', 'error']),
     // tool
-    name: z.string().optional(), group: z.string().optional(), read_only: z.boolean().optional(), dev_only: z.boolean().optional(), description: z.string().optional(),
-    parameters: z.array(z.object({ name: z.string(), type: z.string(), required: z.boolean(), default: z.unknown().optional(), description: z.string() }).passthrough()).optional(),
-    returns: z.string().optional(), when_to_use: z.string().optional(), related: z.array(z.string()).optional(), errors: z.array(z.string()).optional(),
-    example: z.object({ tool: z.string(), arguments: z.record(z.unknown()) }).strict().optional(),
+    name: z.string().optional(),
+    group: z.string().optional(),
+    read_only: z.boolean().optional(),
+    dev_only: z.boolean().optional(),
+    description: z.string().optional(),
+    parameters: z
+      .array(
+        z
+          .object({
+            name: z.string(),
+            type: z.string(),
+            required: z.boolean(),
+            default: z.unknown().optional(),
+            description: z.string(),
+          })
+          .passthrough(),
+      )
+      .optional(),
+    returns: z.string().optional(),
+    when_to_use: z.string().optional(),
+    related: z.array(z.string()).optional(),
+    errors: z.array(z.string()).optional(),
+    example: z
+      .object({ tool: z.string(), arguments: z.record(z.unknown()) })
+      .strict()
+      .optional(),
     // error
-    code: z.string().optional(), meaning: z.string().optional(), causes: z.array(z.string()).optional(), remediation: z.string().optional(), cliRemediation: z.string().optional(),
+    code: z.string().optional(),
+    meaning: z.string().optional(),
+    causes: z.array(z.string()).optional(),
+    remediation: z.string().optional(),
+    cliRemediation: z.string().optional(),
   }),
-  returns: 'For `tool`: name, group, read_only, parameters [{name, type, required, default, description}], returns, when_to_use, related, errors, example. For `error`: code, meaning, causes, remediation.',
+  returns:
+    'For `tool`: name, group, read_only, parameters [{name, type, required, default, description}], returns, when_to_use, related, errors, example. For `error`: code, meaning, causes, remediation.',
   whenToUse: 'Before calling a tool you have not used yet, or when a tool answered an error code you need to act on.',
   related: ['recon_scout'],
   errors: ['E_NOT_FOUND'],
@@ -109,19 +145,37 @@ export const describeTool = defineTool({
   needsIndex: false,
   async handler(args, ctx): Promise<ToolDoc | ErrorDoc> {
     if (args.action === 'error') {
-      if (!args.code) throw new AgentgovError('E_INVALID_ARGUMENT', 'describe with action "error" needs `code`', { issues: [{ path: 'code', message: 'Required when action is error' }], available: errorCodes() });
+      if (!args.code)
+        throw new AgentgovError('E_INVALID_ARGUMENT', 'describe with action "error" needs `code`', {
+          issues: [{ path: 'code', message: 'Required when action is error' }],
+          available: errorCodes(),
+        });
       const code = args.code.trim().toUpperCase();
       if (!isErrorCode(code)) {
         const remediation = `Pass one of the codes in details.available (${errorCodes().length} codes, all starting with E_), as a tool error's error.code gives it.`;
-        throw new AgentgovError('E_NOT_FOUND', `unknown error code '${args.code}'`, { code: args.code, available: errorCodes() }, { remediation });
+        throw new AgentgovError(
+          'E_NOT_FOUND',
+          `unknown error code '${args.code}'`,
+          { code: args.code, available: errorCodes() },
+          { remediation },
+        );
       }
       return { kind: 'error', code, ...ERROR_CATALOG[code], causes: [...ERROR_CATALOG[code].causes] };
     }
-    if (!args.name) throw new AgentgovError('E_INVALID_ARGUMENT', 'describe with action "tool" needs `name`', { issues: [{ path: 'name', message: 'Required when action is tool' }], available: availableTools(ctx.tools) });
+    if (!args.name)
+      throw new AgentgovError('E_INVALID_ARGUMENT', 'describe with action "tool" needs `name`', {
+        issues: [{ path: 'name', message: 'Required when action is tool' }],
+        available: availableTools(ctx.tools),
+      });
     const tool = ctx.tools.find((t) => t.name === args.name);
     if (!tool) {
       const remediation = `This server has no tool '${args.name}'; pass one of: ${ctx.tools.map((t) => t.name).join(', ')}.`;
-      throw new AgentgovError('E_NOT_FOUND', `unknown tool '${args.name}'`, { name: args.name, available: availableTools(ctx.tools) }, { remediation });
+      throw new AgentgovError(
+        'E_NOT_FOUND',
+        `unknown tool '${args.name}'`,
+        { name: args.name, available: availableTools(ctx.tools) },
+        { remediation },
+      );
     }
     return toolDoc(tool);
   },

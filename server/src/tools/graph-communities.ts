@@ -1,13 +1,37 @@
 import { z } from 'zod';
 import { communitiesOf, communityLabel } from '../scout/graph-summary.js';
-import { compareMembers, graphMemberSchema, graphOf, levelParameter, memberLabel, memberOf, memberPath, type GraphLevel, type GraphMember } from './graph-level.js';
-import { budgetParameter, headWithin, itemCap, jsonCost, offsetParameter, pageSchema, pageWithinBudget, type Page } from './answer-budget.js';
+import {
+  compareMembers,
+  graphMemberSchema,
+  graphOf,
+  levelParameter,
+  memberLabel,
+  memberOf,
+  memberPath,
+  type GraphLevel,
+  type GraphMember,
+} from './graph-level.js';
+import {
+  budgetParameter,
+  headWithin,
+  itemCap,
+  jsonCost,
+  offsetParameter,
+  pageSchema,
+  pageWithinBudget,
+  type Page,
+} from './answer-budget.js';
 import { defineTool } from './tool.js';
 
 const input = z
   .object({
     level: levelParameter,
-    resolution: z.number().positive().max(100).default(1.0).describe('Louvain resolution; higher = more, smaller communities'),
+    resolution: z
+      .number()
+      .positive()
+      .max(100)
+      .default(1.0)
+      .describe('Louvain resolution; higher = more, smaller communities'),
     budget: budgetParameter,
     offset: offsetParameter,
   })
@@ -53,11 +77,45 @@ export const graphCommunitiesTool = defineTool({
     'Module clusters found by Louvain community detection on the file import graph or the definition reference graph (as undirected, weighted by edge counts): every community with its full member list, untruncated, plus the modularity of the partition.',
   inputSchema: input,
   outputSchema: z.object({
-    summary: z.object({ communities: z.number().int(), singletons: z.number().int(), largest: z.array(z.object({ id: z.number().int(), label: z.string(), size: z.number().int() }).strict()) }).strict(),
+    summary: z
+      .object({
+        communities: z.number().int(),
+        singletons: z.number().int(),
+        largest: z.array(z.object({ id: z.number().int(), label: z.string(), size: z.number().int() }).strict()),
+      })
+      .strict(),
     level: z.enum(['file', 'def']),
-    graph: z.object({ nodes: z.number().int(), edges: z.number().int(), modularity: z.number(), resolution: z.number(), communities: z.number().int() }).strict(),
-    communities: z.array(z.object({ id: z.number().int(), size: z.number().int(), label: z.string(), members: z.array(graphMemberSchema), members_shown: z.number().int().optional() }).strict()),
-    singletons: z.array(z.object({ path: z.string(), defs: z.array(z.object({ def_uid: z.string(), qualified_name: z.string(), kind: z.string() }).strict()).optional(), defs_total: z.number().int().optional() }).strict()),
+    graph: z
+      .object({
+        nodes: z.number().int(),
+        edges: z.number().int(),
+        modularity: z.number(),
+        resolution: z.number(),
+        communities: z.number().int(),
+      })
+      .strict(),
+    communities: z.array(
+      z
+        .object({
+          id: z.number().int(),
+          size: z.number().int(),
+          label: z.string(),
+          members: z.array(graphMemberSchema),
+          members_shown: z.number().int().optional(),
+        })
+        .strict(),
+    ),
+    singletons: z.array(
+      z
+        .object({
+          path: z.string(),
+          defs: z
+            .array(z.object({ def_uid: z.string(), qualified_name: z.string(), kind: z.string() }).strict())
+            .optional(),
+          defs_total: z.number().int().optional(),
+        })
+        .strict(),
+    ),
     page: pageSchema,
   }),
   returns:
@@ -65,7 +123,8 @@ export const graphCommunitiesTool = defineTool({
     'The answer fits `budget` (tokens, default 3000): the communities, then the singleton groups, from `offset` while they fit; ' +
     '`page` {total, offset, shown, omitted, next_offset, more} says what was left out; a community larger than half the budget ' +
     'lists its first members (`members_shown` of `size`), a singleton group its first defs (`defs_total`).',
-  whenToUse: 'When you need the full module structure (recon_scout shows only the largest communities, truncated), e.g. to decide where new code belongs or which files move together.',
+  whenToUse:
+    'When you need the full module structure (recon_scout shows only the largest communities, truncated), e.g. to decide where new code belongs or which files move together.',
   related: ['recon_scout', 'graph_cycles'],
   errors: [],
   example: { level: 'file', resolution: 1.0 },
@@ -83,8 +142,18 @@ export const graphCommunitiesTool = defineTool({
     const allCommunities = all.filter((c) => c.size > 1);
     const allSingletons = singletonsByFile(all.filter((c) => c.size === 1).map((c) => c.members[0]!));
     const cap = itemCap(args.budget);
-    const entries: Entry[] = [...allCommunities.map((community) => ({ community: fitCommunity(community, cap) })), ...allSingletons.map((singleton) => ({ singleton: fitSingletons(singleton, cap) }))];
-    const { items, page } = pageWithinBudget(entries, { offset: args.offset, limit: null, budgetTokens: args.budget, cost: jsonCost, noun: 'communities and singleton groups', narrower: 'level file, or a lower resolution' });
+    const entries: Entry[] = [
+      ...allCommunities.map((community) => ({ community: fitCommunity(community, cap) })),
+      ...allSingletons.map((singleton) => ({ singleton: fitSingletons(singleton, cap) })),
+    ];
+    const { items, page } = pageWithinBudget(entries, {
+      offset: args.offset,
+      limit: null,
+      budgetTokens: args.budget,
+      cost: jsonCost,
+      noun: 'communities and singleton groups',
+      narrower: 'level file, or a lower resolution',
+    });
     const communities = items.flatMap((e) => ('community' in e ? [e.community] : []));
     const singletons = items.flatMap((e) => ('singleton' in e ? [e.singleton] : []));
     const summary = {
@@ -92,23 +161,51 @@ export const graphCommunitiesTool = defineTool({
       singletons: all.length - communities.length,
       largest: allCommunities.slice(0, SUMMARY_LARGEST).map(({ id, label, size }) => ({ id, label, size })),
     };
-    return { summary, level: args.level, graph: { nodes: graph.order, edges: graph.size, modularity: found.modularity, resolution: found.resolution, communities: all.length }, communities, singletons, page };
+    return {
+      summary,
+      level: args.level,
+      graph: {
+        nodes: graph.order,
+        edges: graph.size,
+        modularity: found.modularity,
+        resolution: found.resolution,
+        communities: all.length,
+      },
+      communities,
+      singletons,
+      page,
+    };
   },
   render(result) {
     const g = result.graph;
     const head = `${g.communities} communities in the ${result.level} graph (${g.nodes} nodes, ${g.edges} edges), modularity ${g.modularity.toFixed(4)} at resolution ${g.resolution}; ${result.summary.singletons} of one node`;
     const largest = `largest: ${result.summary.largest.map((c) => `${c.id}. ${c.label} (${c.size})`).join(', ')}`;
-    const members = (list: GraphMember[]) => (result.level === 'file' ? list.map(memberLabel).join(', ') : byFile(list.map((m) => [memberPath(m), (m as { qualified_name: string }).qualified_name] as const)));
+    const members = (list: GraphMember[]) =>
+      result.level === 'file'
+        ? list.map(memberLabel).join(', ')
+        : byFile(list.map((m) => [memberPath(m), (m as { qualified_name: string }).qualified_name] as const));
     const lonely = result.singletons.length
       ? [
           '',
           `${result.summary.singletons} singletons (one node each)${result.level === 'def' ? ', by file' : ''}${result.page.omitted || result.page.offset ? ' (this page)' : ''}:`,
-          result.level === 'file' ? result.singletons.map((s) => s.path).join(', ') : byFile(result.singletons.flatMap((s) => (s.defs ?? []).map((d) => [s.path, d.qualified_name] as const)), '\n'),
+          result.level === 'file'
+            ? result.singletons.map((s) => s.path).join(', ')
+            : byFile(
+                result.singletons.flatMap((s) => (s.defs ?? []).map((d) => [s.path, d.qualified_name] as const)),
+                '\n',
+              ),
         ]
       : [];
     const more = (c: Community) => (c.members_shown !== undefined ? ` … (${c.members_shown} of ${c.size} shown)` : '');
     const footer = result.page.more ? ['', result.page.more] : [];
-    return [head, largest, '', ...result.communities.map((c) => `${c.id}. ${c.label} (${c.size}): ${members(c.members)}${more(c)}`), ...lonely, ...footer].join('\n');
+    return [
+      head,
+      largest,
+      '',
+      ...result.communities.map((c) => `${c.id}. ${c.label} (${c.size}): ${members(c.members)}${more(c)}`),
+      ...lonely,
+      ...footer,
+    ].join('\n');
   },
 });
 
@@ -137,7 +234,11 @@ function singletonsByFile(members: GraphMember[]): CommunitiesResult['singletons
   const groups = new Map<string, SingletonDef[]>();
   for (const member of [...members].sort(compareMembers)) {
     if (typeof member === 'string') groups.set(member, []);
-    else groups.set(member.path, [...(groups.get(member.path) ?? []), { def_uid: member.def_uid, qualified_name: member.qualified_name, kind: member.kind }]);
+    else
+      groups.set(member.path, [
+        ...(groups.get(member.path) ?? []),
+        { def_uid: member.def_uid, qualified_name: member.qualified_name, kind: member.kind },
+      ]);
   }
   return [...groups].map(([path, defs]) => (defs.length ? { path, defs } : { path }));
 }

@@ -1,13 +1,37 @@
 import { z } from 'zod';
 import { cyclesOf, importCyclesOf, type CycleFacts } from '../scout/graph-summary.js';
-import { compareMembers, graphMemberSchema, graphOf, levelParameter, memberLabel, memberOf, type GraphLevel, type GraphMember } from './graph-level.js';
-import { budgetParameter, headWithin, itemCap, jsonCost, offsetParameter, pageSchema, pageWithinBudget, type Page } from './answer-budget.js';
+import {
+  compareMembers,
+  graphMemberSchema,
+  graphOf,
+  levelParameter,
+  memberLabel,
+  memberOf,
+  type GraphLevel,
+  type GraphMember,
+} from './graph-level.js';
+import {
+  budgetParameter,
+  headWithin,
+  itemCap,
+  jsonCost,
+  offsetParameter,
+  pageSchema,
+  pageWithinBudget,
+  type Page,
+} from './answer-budget.js';
 import { defineTool } from './tool.js';
 
-const input = z.object({ level: levelParameter, budget: budgetParameter, offset: offsetParameter, }).strict();
+const input = z.object({ level: levelParameter, budget: budgetParameter, offset: offsetParameter }).strict();
 
 /** A cycle; one too large for half the budget lists its first members and chain links (`members_shown`, `chain_shown`). */
-type CycleItem = { size: number; members: GraphMember[]; chain: GraphMember[]; members_shown?: number; chain_shown?: number };
+type CycleItem = {
+  size: number;
+  members: GraphMember[];
+  chain: GraphMember[];
+  members_shown?: number;
+  chain_shown?: number;
+};
 
 export interface CyclesResult {
   /** Read first: how many cycles, and the sizes of the largest. */
@@ -24,7 +48,13 @@ export interface CyclesResult {
 }
 
 const cycleItemSchema = z
-  .object({ size: z.number().int(), members: z.array(graphMemberSchema), chain: z.array(graphMemberSchema), members_shown: z.number().int().optional(), chain_shown: z.number().int().optional() })
+  .object({
+    size: z.number().int(),
+    members: z.array(graphMemberSchema),
+    chain: z.array(graphMemberSchema),
+    members_shown: z.number().int().optional(),
+    chain_shown: z.number().int().optional(),
+  })
   .strict();
 
 /** A cycle as listed: whole, or its first members and chain links when it alone takes more than `cap` characters. */
@@ -46,7 +76,14 @@ export const graphCyclesTool = defineTool({
     'Every strongly connected component with more than one node (a circular dependency) of the file import graph or of the definition reference graph, untruncated, with one concrete chain through each and the graph size. At file level, cycles that close only through imports that do not load with the module (Python `if TYPE_CHECKING:` imports, imports inside function bodies, `import()`) are listed apart as deferred_cycles.',
   inputSchema: input,
   outputSchema: z.object({
-    summary: z.object({ cycles: z.number().int(), nodes_in_cycles: z.number().int(), largest_sizes: z.array(z.number().int()), deferred_cycles: z.number().int() }).strict(),
+    summary: z
+      .object({
+        cycles: z.number().int(),
+        nodes_in_cycles: z.number().int(),
+        largest_sizes: z.array(z.number().int()),
+        deferred_cycles: z.number().int(),
+      })
+      .strict(),
     level: z.enum(['file', 'def']),
     graph: z.object({ nodes: z.number().int(), edges: z.number().int(), deferred_edges: z.number().int() }).strict(),
     total: z.number().int(),
@@ -59,7 +96,8 @@ export const graphCyclesTool = defineTool({
     'The answer fits `budget` (tokens, default 3000): the cycles, then the deferred ones, from `offset` while they fit; `page` ' +
     '{total, offset, shown, omitted, next_offset, more} says what was left out; a cycle larger than half the budget lists its ' +
     'first members and chain links (`members_shown`, `chain_shown` of `size`).',
-  whenToUse: 'When recon_scout reports cycles (or a cycle warning) and you need all of them in full, e.g. before moving files or breaking a dependency loop.',
+  whenToUse:
+    'When recon_scout reports cycles (or a cycle warning) and you need all of them in full, e.g. before moving files or breaking a dependency loop.',
   related: ['recon_scout', 'graph_communities', 'refactor_move'],
   errors: [],
   example: { level: 'file' },
@@ -69,22 +107,52 @@ export const graphCyclesTool = defineTool({
     const found = args.level === 'file' ? importCyclesOf(graph) : { load: cyclesOf(graph), deferred: [] };
     const items = (list: CycleFacts[]): CycleItem[] =>
       list
-        .map((c) => ({ size: c.members.length, members: c.members.map((n) => memberOf(graph, args.level, n)).sort(compareMembers), chain: c.chain.map((n) => memberOf(graph, args.level, n)) }))
+        .map((c) => ({
+          size: c.members.length,
+          members: c.members.map((n) => memberOf(graph, args.level, n)).sort(compareMembers),
+          chain: c.chain.map((n) => memberOf(graph, args.level, n)),
+        }))
         .sort((a, b) => b.size - a.size || compareMembers(a.members[0]!, b.members[0]!));
     const all = items(found.load);
     const deferred = items(found.deferred);
-    const summary = { cycles: all.length, nodes_in_cycles: all.reduce((n, c) => n + c.size, 0), largest_sizes: all.slice(0, 5).map((c) => c.size), deferred_cycles: deferred.length };
+    const summary = {
+      cycles: all.length,
+      nodes_in_cycles: all.reduce((n, c) => n + c.size, 0),
+      largest_sizes: all.slice(0, 5).map((c) => c.size),
+      deferred_cycles: deferred.length,
+    };
     const deferred_edges = graph.filterEdges((_edge, attributes) => attributes['loadWeight'] === 0).length;
     const cap = itemCap(args.budget);
-    const listed = [...all.map((cycle) => ({ cycle: fitCycle(cycle, cap), deferred: false })), ...deferred.map((cycle) => ({ cycle: fitCycle(cycle, cap), deferred: true }))];
-    const { items: shown, page } = pageWithinBudget(listed, { offset: args.offset, limit: null, budgetTokens: args.budget, cost: (e) => jsonCost(e.cycle), noun: 'cycles', narrower: 'level file' });
+    const listed = [
+      ...all.map((cycle) => ({ cycle: fitCycle(cycle, cap), deferred: false })),
+      ...deferred.map((cycle) => ({ cycle: fitCycle(cycle, cap), deferred: true })),
+    ];
+    const { items: shown, page } = pageWithinBudget(listed, {
+      offset: args.offset,
+      limit: null,
+      budgetTokens: args.budget,
+      cost: (e) => jsonCost(e.cycle),
+      noun: 'cycles',
+      narrower: 'level file',
+    });
     const cycles = shown.filter((e) => !e.deferred).map((e) => e.cycle);
     const deferred_cycles = shown.filter((e) => e.deferred).map((e) => e.cycle);
-    return { summary, level: args.level, graph: { nodes: graph.order, edges: graph.size, deferred_edges }, total: all.length, cycles, deferred_cycles, page };
+    return {
+      summary,
+      level: args.level,
+      graph: { nodes: graph.order, edges: graph.size, deferred_edges },
+      total: all.length,
+      cycles,
+      deferred_cycles,
+      page,
+    };
   },
   render(result) {
     const head = `${result.total} cycle${result.total === 1 ? '' : 's'} in the ${result.level} graph (${result.graph.nodes} nodes, ${result.graph.edges} edges); ${result.summary.nodes_in_cycles} nodes in cycles${result.total ? `, largest: ${result.summary.largest_sizes.join(', ')}` : ''}`;
-    const cut = (c: CycleItem) => (c.members_shown !== undefined ? ` … (first ${c.chain_shown} links, ${c.members_shown} of ${c.size} members shown)` : '');
+    const cut = (c: CycleItem) =>
+      c.members_shown !== undefined
+        ? ` … (first ${c.chain_shown} links, ${c.members_shown} of ${c.size} members shown)`
+        : '';
     const line = (c: CycleItem, i: number) =>
       `${i + 1}. ${c.size} members: ${c.chain.map(memberLabel).join(' → ')}${c.size > c.chain.length - 1 ? `\n   all: ${c.members.map(memberLabel).join(', ')}` : ''}${cut(c)}`;
     const first = result.page.offset;

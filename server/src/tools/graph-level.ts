@@ -2,7 +2,10 @@ import type { DirectedGraph } from 'graphology';
 import { z } from 'zod';
 import type { RepositoryIndex } from '../index/repository-index.js';
 
-export const levelParameter = z.enum(['file', 'def']).default('file').describe('`file` (import graph) or `def` (reference graph). Nodes are files at `file`, definitions at `def`');
+export const levelParameter = z
+  .enum(['file', 'def'])
+  .default('file')
+  .describe('`file` (import graph) or `def` (reference graph). Nodes are files at `file`, definitions at `def`');
 
 export type GraphLevel = z.infer<typeof levelParameter>;
 
@@ -10,7 +13,10 @@ export type GraphLevel = z.infer<typeof levelParameter>;
 export type GraphMember = string | { def_uid: string; qualified_name: string; kind: string; path: string };
 
 /** The output-schema form of a GraphMember. */
-export const graphMemberSchema = z.union([z.string(), z.object({ def_uid: z.string(), qualified_name: z.string(), kind: z.string(), path: z.string() }).strict()]);
+export const graphMemberSchema = z.union([
+  z.string(),
+  z.object({ def_uid: z.string(), qualified_name: z.string(), kind: z.string(), path: z.string() }).strict(),
+]);
 
 export function graphOf(index: RepositoryIndex, level: GraphLevel): DirectedGraph {
   return level === 'file' ? index.fileGraph() : index.defGraph();
@@ -19,7 +25,12 @@ export function graphOf(index: RepositoryIndex, level: GraphLevel): DirectedGrap
 export function memberOf(graph: DirectedGraph, level: GraphLevel, node: string): GraphMember {
   if (level === 'file') return node;
   const attributes = graph.getNodeAttributes(node);
-  return { def_uid: node, qualified_name: String(attributes['qualifiedName'] ?? attributes['name']), kind: String(attributes['kind']), path: String(attributes['path']) };
+  return {
+    def_uid: node,
+    qualified_name: String(attributes['qualifiedName'] ?? attributes['name']),
+    kind: String(attributes['kind']),
+    path: String(attributes['path']),
+  };
 }
 
 export function memberLabel(member: GraphMember): string {
@@ -33,5 +44,9 @@ export function memberPath(member: GraphMember): string {
 /** A stable order of members: by path, then (level def) by line-independent name and uid. */
 export function compareMembers(a: GraphMember, b: GraphMember): number {
   if (typeof a === 'string' || typeof b === 'string') return memberPath(a).localeCompare(memberPath(b));
-  return a.path.localeCompare(b.path) || a.qualified_name.localeCompare(b.qualified_name) || a.def_uid.localeCompare(b.def_uid);
+  return (
+    a.path.localeCompare(b.path) ||
+    a.qualified_name.localeCompare(b.qualified_name) ||
+    a.def_uid.localeCompare(b.def_uid)
+  );
 }

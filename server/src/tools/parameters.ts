@@ -33,7 +33,8 @@ function typeOf(node: JsonSchemaNode): string {
   if (node.anyOf) return node.anyOf.map(typeOf).join(' | ');
   const base = Array.isArray(node.type) ? node.type.filter((t) => t !== 'null').join(' | ') : (node.type ?? 'any');
   if (base === 'array') return `${node.items ? typeOf(node.items) : 'any'}[]`;
-  const range = node.minimum !== undefined || node.maximum !== undefined ? ` (${node.minimum ?? ''}..${node.maximum ?? ''})` : '';
+  const range =
+    node.minimum !== undefined || node.maximum !== undefined ? ` (${node.minimum ?? ''}..${node.maximum ?? ''})` : '';
   return `${base}${range}`;
 }
 

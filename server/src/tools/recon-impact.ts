@@ -13,7 +13,10 @@ const input = z
   .object({
     target: z.string().min(1).describe('Symbol name (`parse`, `Parser.parse`) or repository-relative file path'),
     justification: z.string().min(1).describe('Why the analysis is run. Recorded with the call'),
-    include_comments: z.boolean().default(true).describe('Include mentions in comments and strings. They have low certainty'),
+    include_comments: z
+      .boolean()
+      .default(true)
+      .describe('Include mentions in comments and strings. They have low certainty'),
     budget: budgetParameter,
     offset: offsetParameter,
     limit: limitParameter,
@@ -23,7 +26,7 @@ const input = z
 /** `src/pkg/util.py` → `util`: the word importers and attribute uses of a module spell. */
 function moduleStem(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
-  return base === '__init__' || base === 'index' ? path.split('/').slice(-2, -1)[0] ?? base : base;
+  return base === '__init__' || base === 'index' ? (path.split('/').slice(-2, -1)[0] ?? base) : base;
 }
 
 type WithParseHealth<T> = T & { unparsed_files?: UnparsedMention[]; note?: string };
@@ -52,38 +55,74 @@ export const reconImpactTool = defineTool({
     'files with references grouped and counted, then one page of the references, file by file (files with resolved ' +
     'references first); what was left out is counted and `offset` (or a larger `budget`, or a narrower target) gets it.',
   inputSchema: input,
-  outputSchema: z.object({
-    target: z.string(),
-    target_kind: z.enum(['symbol', 'file']),
-    definitions: z.array(z.object({ def_uid: z.string(), path: z.string(), line: z.number().int(), kind: z.string(), qualified_name: z.string() }).passthrough()),
-    definitions_omitted: z.number().int().optional(),
-    files: z.array(z.object({ path: z.string(), references: z.number().int(), high: z.number().int(), medium: z.number().int(), low: z.number().int() }).strict()),
-    files_omitted: z.number().int(),
-    page: pageSchema,
-    references: z.array(
-      z.object({ path: z.string(), line: z.number().int(), column: z.number().int(), match_text: z.string(), certainty: z.enum(['high', 'medium', 'low']), context: z.string(), by: z.literal('language-service').optional() }).passthrough(),
-    ),
-    importers: z.array(z.object({ path: z.string(), line: z.number().int(), specifier: z.string() }).passthrough()).optional(),
-    counts: z.record(z.number().int()),
-    type_aware: z
-      .array(
-        z.object({
-          engine: z.string(),
-          status: z.enum(['complete', 'deadline', 'failed']),
-          definitions: z.number().int(),
-          references: z.number().int(),
-          confirmed: z.number().int(),
-          added: z.number().int(),
-          ms: z.number().int(),
-          note: z.string().optional(),
-        }).strict(),
-      )
-      .optional(),
-  }).passthrough(),
+  outputSchema: z
+    .object({
+      target: z.string(),
+      target_kind: z.enum(['symbol', 'file']),
+      definitions: z.array(
+        z
+          .object({
+            def_uid: z.string(),
+            path: z.string(),
+            line: z.number().int(),
+            kind: z.string(),
+            qualified_name: z.string(),
+          })
+          .passthrough(),
+      ),
+      definitions_omitted: z.number().int().optional(),
+      files: z.array(
+        z
+          .object({
+            path: z.string(),
+            references: z.number().int(),
+            high: z.number().int(),
+            medium: z.number().int(),
+            low: z.number().int(),
+          })
+          .strict(),
+      ),
+      files_omitted: z.number().int(),
+      page: pageSchema,
+      references: z.array(
+        z
+          .object({
+            path: z.string(),
+            line: z.number().int(),
+            column: z.number().int(),
+            match_text: z.string(),
+            certainty: z.enum(['high', 'medium', 'low']),
+            context: z.string(),
+            by: z.literal('language-service').optional(),
+          })
+          .passthrough(),
+      ),
+      importers: z
+        .array(z.object({ path: z.string(), line: z.number().int(), specifier: z.string() }).passthrough())
+        .optional(),
+      counts: z.record(z.number().int()),
+      type_aware: z
+        .array(
+          z
+            .object({
+              engine: z.string(),
+              status: z.enum(['complete', 'deadline', 'failed']),
+              definitions: z.number().int(),
+              references: z.number().int(),
+              confirmed: z.number().int(),
+              added: z.number().int(),
+              ms: z.number().int(),
+              note: z.string().optional(),
+            })
+            .strict(),
+        )
+        .optional(),
+    })
+    .passthrough(),
   returns:
     '`counts` per certainty (all references), `files` [{path, references, high, medium, low}] (files with high references first; `files_omitted` beyond the budget), ' +
     '`references` — one page, in the order of `files` (path, line, column, match_text, certainty: high = resolved through scope or imports, or found by a language service (`by: "language-service"`, TypeScript/JavaScript), medium = same name but unresolved, low = comment or string; context), ' +
-    '`page` {total, offset, shown, omitted, next_offset, budget_tokens, more: how to get the rest}, `definitions` of the symbol (20 at most, `definitions_omitted`), `importers` of the page for a file target, and for TS/JS symbols `type_aware` [{engine, status (complete, or deadline/failed: the answer is the index\'s alone), definitions, references, confirmed, added, ms, note?}]; ' +
+    "`page` {total, offset, shown, omitted, next_offset, budget_tokens, more: how to get the rest}, `definitions` of the symbol (20 at most, `definitions_omitted`), `importers` of the page for a file target, and for TS/JS symbols `type_aware` [{engine, status (complete, or deadline/failed: the answer is the index's alone), definitions, references, confirmed, added, ms, note?}]; " +
     '`unparsed_files` and `note` when a file that did not parse mentions the target (its references may be missing).',
   whenToUse: 'Before renaming, moving, deleting or changing the signature of a symbol or file.',
   related: ['recon', 'refactor_rename', 'refactor_move'],
@@ -106,7 +145,8 @@ export const reconImpactTool = defineTool({
         indexed = symbolImpact(index, target, args.include_comments);
       } catch (error) {
         // a definition in a file that did not parse may be what is missing
-        const mentions = error instanceof AgentgovError && error.code === 'E_NOT_FOUND' ? unparsedFilesMentioning(index, target) : [];
+        const mentions =
+          error instanceof AgentgovError && error.code === 'E_NOT_FOUND' ? unparsedFilesMentioning(index, target) : [];
         if (mentions.length === 0) throw error;
         const message = `${error instanceof Error ? error.message : String(error)}. ${unparsedWarning(mentions, target)}`;
         throw new AgentgovError('E_NOT_FOUND', message, { target, unparsed_files: mentions });

@@ -8,8 +8,20 @@ import { defineTool } from './tool.js';
 const input = z
   .object({
     file_path: z.string().min(1).describe('Repo-relative file path'),
-    line_start: z.number().int().min(1).nullable().default(null).describe('Start line (1-based, inclusive); null = whole file'),
-    line_end: z.number().int().min(1).nullable().default(null).describe('End line (1-based, inclusive); null = whole file'),
+    line_start: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe('Start line (1-based, inclusive); null = whole file'),
+    line_end: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe('End line (1-based, inclusive); null = whole file'),
     include_tests: z.boolean().default(false).describe('Name the tests hitting each line'),
   })
   .strict();
@@ -38,7 +50,8 @@ export const reconLineCoverageTool = defineTool({
   brief:
     'Covered and uncovered lines of a file or line range, optionally with the tests that hit each line. ' +
     'Use it to check whether the lines you change are tested.',
-  description: 'Covered and uncovered lines (1-based, inclusive) of a file or a line range, from per-test coverage; with include_tests, which tests hit each line.',
+  description:
+    'Covered and uncovered lines (1-based, inclusive) of a file or a line range, from per-test coverage; with include_tests, which tests hit each line.',
   inputSchema: input,
   outputSchema: z
     .object({
@@ -53,20 +66,32 @@ export const reconLineCoverageTool = defineTool({
       test_impact: testImpactStatusSchema,
     })
     .passthrough(),
-  returns: '`covered`, `uncovered` (code lines no test ran), `import_time` (lines run while test files loaded), `tests_by_line` {line: [test ids]} with include_tests, `coverage` (fresh|stale|missing), and `test_impact` (scheduler state and freshness).',
+  returns:
+    '`covered`, `uncovered` (code lines no test ran), `import_time` (lines run while test files loaded), `tests_by_line` {line: [test ids]} with include_tests, `coverage` (fresh|stale|missing), and `test_impact` (scheduler state and freshness).',
   whenToUse: 'To see whether the lines you are about to change are tested at all, and by which tests.',
   related: ['covering_tests', 'blast_radius'],
-  errors: ['E_INDEX_NOT_READY', 'E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO', 'E_INVALID_ARGUMENT', 'E_TEST_RUNNER_MISSING', 'E_TEST_CONFIG_INVALID'],
+  errors: [
+    'E_INDEX_NOT_READY',
+    'E_NOT_FOUND',
+    'E_PATH_OUTSIDE_REPO',
+    'E_INVALID_ARGUMENT',
+    'E_TEST_RUNNER_MISSING',
+    'E_TEST_CONFIG_INVALID',
+  ],
   example: { file_path: 'src/math.ts', line_start: 10, line_end: 40, include_tests: true },
   needsIndex: true,
   pathArguments: ['file_path'],
   async handler(args, ctx): Promise<LineCoverageResult> {
     const path = ctx.resolveRepoPath(args.file_path);
-    if (!existsSync(path.absolute)) throw new AgentgovError('E_NOT_FOUND', `${path.relative} does not exist`, { file_path: path.relative });
+    if (!existsSync(path.absolute))
+      throw new AgentgovError('E_NOT_FOUND', `${path.relative} does not exist`, { file_path: path.relative });
     const text = readFileSync(path.absolute, 'utf8').split('\n');
     const start = args.line_start ?? 1;
     const end = Math.min(args.line_end ?? text.length, text.length);
-    if (start > end) throw new AgentgovError('E_INVALID_ARGUMENT', `line_start ${start} is after line_end ${end}`, { argument: 'line_start' });
+    if (start > end)
+      throw new AgentgovError('E_INVALID_ARGUMENT', `line_start ${start} is after line_end ${end}`, {
+        argument: 'line_start',
+      });
     const scheduler = schedulerFor(ctx);
     await scheduler?.started;
     const failure = schedulerFailure(scheduler, coverageStoreOf(ctx.index));
@@ -74,7 +99,8 @@ export const reconLineCoverageTool = defineTool({
     const store = coverageStoreOf(ctx.index);
     store.forgetHashes();
     const hashes = store.coverageHashes(path.relative);
-    const coverage = hashes.size === 0 ? 'missing' : hashes.has(store.currentHash(path.relative) ?? '') ? 'fresh' : 'stale';
+    const coverage =
+      hashes.size === 0 ? 'missing' : hashes.has(store.currentHash(path.relative) ?? '') ? 'fresh' : 'stale';
     const hits = store.lineHits(path.relative, start, end);
     const covered = new Set(hits.map((h) => h.line));
     const uncovered: number[] = [];
@@ -90,7 +116,11 @@ export const reconLineCoverageTool = defineTool({
       covered: [...covered],
       uncovered: coverage === 'missing' ? [] : uncovered,
       import_time: hits.filter((h) => h.importTime && h.tests.length === 0).map((h) => h.line),
-      ...(args.include_tests ? { tests_by_line: Object.fromEntries(hits.filter((h) => h.tests.length).map((h) => [String(h.line), h.tests])) } : {}),
+      ...(args.include_tests
+        ? {
+            tests_by_line: Object.fromEntries(hits.filter((h) => h.tests.length).map((h) => [String(h.line), h.tests])),
+          }
+        : {}),
       test_impact: testImpactStatus(ctx, scheduler),
     };
   },

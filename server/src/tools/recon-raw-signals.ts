@@ -5,7 +5,11 @@ import { retrievalIndexOf } from '../recon/retrieval-index.js';
 import { runnerOf } from '../recon/runner-of.js';
 import { defineTool } from './tool.js';
 
-const stringOrList = (what: string) => z.union([z.string(), z.array(z.string())]).default([]).describe(what);
+const stringOrList = (what: string) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .default([])
+    .describe(what);
 
 const input = z
   .object({
@@ -21,18 +25,39 @@ export const reconRawSignalsTool = defineTool({
   readOnly: true,
   devOnly: true,
   brief:
-    'Development view of recon: the unfiltered candidate pool with every retriever\'s score and rank (dev ' +
+    "Development view of recon: the unfiltered candidate pool with every retriever's score and rank (dev " +
     'mode only).',
-  description: 'Development view of recon: the whole candidate pool with every retriever\'s score and rank per definition, seeds and pins injected. No gate, ranking, cutoff, sorting or truncation.',
+  description:
+    "Development view of recon: the whole candidate pool with every retriever's score and rank per definition, seeds and pins injected. No gate, ranking, cutoff, sorting or truncation.",
   inputSchema: input,
-  outputSchema: z.object({
-    candidates: z.array(
-      z.object({ def_uid: z.string(), path: z.string().nullable(), name: z.string().nullable(), kind: z.string().nullable(), signals: z.record(z.object({ score: z.number(), rank: z.number().int(), why: z.string().optional(), explicit: z.boolean().optional() }).strict()) }).strict(),
-    ),
-    retrievers: z.array(z.string()),
-    timings_ms: z.record(z.number()),
-  }).passthrough(),
-  returns: '`candidates` (def_uid, path, name, kind, and `signals`: retriever name → score, rank, why), `retrievers` (names that ran), `timings_ms` per retriever.',
+  outputSchema: z
+    .object({
+      candidates: z.array(
+        z
+          .object({
+            def_uid: z.string(),
+            path: z.string().nullable(),
+            name: z.string().nullable(),
+            kind: z.string().nullable(),
+            signals: z.record(
+              z
+                .object({
+                  score: z.number(),
+                  rank: z.number().int(),
+                  why: z.string().optional(),
+                  explicit: z.boolean().optional(),
+                })
+                .strict(),
+            ),
+          })
+          .strict(),
+      ),
+      retrievers: z.array(z.string()),
+      timings_ms: z.record(z.number()),
+    })
+    .passthrough(),
+  returns:
+    '`candidates` (def_uid, path, name, kind, and `signals`: retriever name → score, rank, why), `retrievers` (names that ran), `timings_ms` per retriever.',
   whenToUse: 'When tuning or debugging retrieval, or checking what a retriever plugin contributes.',
   related: ['recon'],
   errors: ['E_INDEX_NOT_READY', 'E_PATH_OUTSIDE_REPO'],

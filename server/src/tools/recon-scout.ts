@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { buildBriefing, warmBriefing, DEFAULT_MAX_COMMUNITIES, DEFAULT_MAX_CYCLES, DEFAULT_MAX_MEMBERS_PER_COMMUNITY, type Briefing } from '../scout/briefing.js';
+import {
+  buildBriefing,
+  warmBriefing,
+  DEFAULT_MAX_COMMUNITIES,
+  DEFAULT_MAX_CYCLES,
+  DEFAULT_MAX_MEMBERS_PER_COMMUNITY,
+  type Briefing,
+} from '../scout/briefing.js';
 import { runningScheduler } from '../test-impact/scheduler-for.js';
 import { type TestImpactStatus, testImpactStatus, testImpactStatusSchema } from '../test-impact/status.js';
 import { defineTool } from './tool.js';
@@ -8,11 +15,26 @@ const count = (what: string) => z.number().int().min(0).max(100_000).optional().
 
 const input = z
   .object({
-    scope: z.string().min(1).nullable().optional().default(null).describe('Directory to zoom into; omit for the whole repository. A directory from zoom_targets or any repo-relative directory'),
-    truncate: z.boolean().default(true).describe('Apply the default limits to communities and cycles. false returns the full data'),
-    max_cycles: count(`Max cycles returned. Overrides the default (${DEFAULT_MAX_CYCLES} when truncate is true) when set`),
+    scope: z
+      .string()
+      .min(1)
+      .nullable()
+      .optional()
+      .default(null)
+      .describe(
+        'Directory to zoom into; omit for the whole repository. A directory from zoom_targets or any repo-relative directory',
+      ),
+    truncate: z
+      .boolean()
+      .default(true)
+      .describe('Apply the default limits to communities and cycles. false returns the full data'),
+    max_cycles: count(
+      `Max cycles returned. Overrides the default (${DEFAULT_MAX_CYCLES} when truncate is true) when set`,
+    ),
     max_communities: count(`Max communities returned. Default ${DEFAULT_MAX_COMMUNITIES} when truncate is true`),
-    max_members_per_community: count(`Max members listed per community. Default ${DEFAULT_MAX_MEMBERS_PER_COMMUNITY} when truncate is true`),
+    max_members_per_community: count(
+      `Max members listed per community. Default ${DEFAULT_MAX_MEMBERS_PER_COMMUNITY} when truncate is true`,
+    ),
   })
   .strict();
 
@@ -36,7 +58,9 @@ export function renderBriefing(b: Briefing): string {
     `lint: ${b.lint ? `${b.lint.errors} errors, ${b.lint.warnings} warnings in ${b.lint.files_with_problems} files (${b.lint.source})` : `null — ${b.lint_reason}`}`,
     `zoom targets (pass as scope): ${b.zoom_targets.map((z) => `${z.path} (${z.files})`).join(', ') || 'none'}`,
     ...(b.parse_errors.total > 0
-      ? [`files that did not parse${more(b.parse_errors.shown, b.parse_errors.total)}:\n${list(b.parse_errors.items, (f) => `${f.path}:${f.first_line}:${f.first_col + 1} — ${f.errors} error and ${f.missing} missing nodes`)}`]
+      ? [
+          `files that did not parse${more(b.parse_errors.shown, b.parse_errors.total)}:\n${list(b.parse_errors.items, (f) => `${f.path}:${f.first_line}:${f.first_col + 1} — ${f.errors} error and ${f.missing} missing nodes`)}`,
+        ]
       : []),
   ];
   return sections.join('\n\n');
@@ -53,31 +77,90 @@ export const reconScoutTool = defineTool({
   description:
     'Orientation briefing of the repository (or of one directory with `scope`): a compressed directory tree, languages, entry points, the most-imported files and most-referenced symbols by PageRank, module communities (Louvain), import cycles, coverage and lint health, a one-sentence context and a warning when a structural trap exists. Directories collapsed to fit the tree budget are listed in zoom_targets.',
   inputSchema: input,
-  outputSchema: z.object({
-    scope: z.string().nullable(),
-    context: z.string(),
-    warning: z.string().optional(),
-    tree: z.string(),
-    zoom_targets: z.array(z.object({ path: z.string(), files: z.number().int(), lines: z.number().int() }).passthrough()),
-    languages: z.array(z.object({ language: z.string(), files: z.number().int(), lines: z.number().int(), share: z.number() }).passthrough()),
-    entry_points: z.object({ total: z.number().int(), shown: z.number().int(), items: z.array(z.object({ path: z.string(), kind: z.string() }).passthrough()) }).passthrough(),
-    top_files: z.array(z.object({ path: z.string(), score: z.number() }).passthrough()),
-    top_symbols: z.array(z.object({ def_uid: z.string(), qualified_name: z.string(), path: z.string(), score: z.number() }).passthrough()),
-    communities: z.object({ total: z.number().int(), shown: z.number().int(), modularity: z.number(), resolution: z.number(), items: z.array(z.object({ id: z.number().int(), label: z.string(), size: z.number().int(), members: z.array(z.string()) }).passthrough()) }).passthrough(),
-    cycles: z.object({ total: z.number().int(), shown: z.number().int(), items: z.array(z.object({ size: z.number().int(), chain: z.array(z.string()) }).passthrough()), deferred: z.object({ total: z.number().int(), largest: z.number().int() }).strict() }).passthrough(),
-    coverage: z.object({}).passthrough().nullable(),
-    coverage_reason: z.string().optional(),
-    lint: z.object({}).passthrough().nullable(),
-    lint_reason: z.string().optional(),
-    index: z.object({ epoch: z.number().int(), files: z.number().int(), definitions: z.number().int(), skipped: z.record(z.number()) }).passthrough(),
-    parse_errors: z
-      .object({ total: z.number().int(), shown: z.number().int(), items: z.array(z.object({ path: z.string(), errors: z.number().int(), missing: z.number().int(), first_line: z.number().int(), first_col: z.number().int() }).passthrough()) })
-      .passthrough(),
-    test_impact: testImpactStatusSchema,
-  }).passthrough(),
+  outputSchema: z
+    .object({
+      scope: z.string().nullable(),
+      context: z.string(),
+      warning: z.string().optional(),
+      tree: z.string(),
+      zoom_targets: z.array(
+        z.object({ path: z.string(), files: z.number().int(), lines: z.number().int() }).passthrough(),
+      ),
+      languages: z.array(
+        z
+          .object({ language: z.string(), files: z.number().int(), lines: z.number().int(), share: z.number() })
+          .passthrough(),
+      ),
+      entry_points: z
+        .object({
+          total: z.number().int(),
+          shown: z.number().int(),
+          items: z.array(z.object({ path: z.string(), kind: z.string() }).passthrough()),
+        })
+        .passthrough(),
+      top_files: z.array(z.object({ path: z.string(), score: z.number() }).passthrough()),
+      top_symbols: z.array(
+        z
+          .object({ def_uid: z.string(), qualified_name: z.string(), path: z.string(), score: z.number() })
+          .passthrough(),
+      ),
+      communities: z
+        .object({
+          total: z.number().int(),
+          shown: z.number().int(),
+          modularity: z.number(),
+          resolution: z.number(),
+          items: z.array(
+            z
+              .object({ id: z.number().int(), label: z.string(), size: z.number().int(), members: z.array(z.string()) })
+              .passthrough(),
+          ),
+        })
+        .passthrough(),
+      cycles: z
+        .object({
+          total: z.number().int(),
+          shown: z.number().int(),
+          items: z.array(z.object({ size: z.number().int(), chain: z.array(z.string()) }).passthrough()),
+          deferred: z.object({ total: z.number().int(), largest: z.number().int() }).strict(),
+        })
+        .passthrough(),
+      coverage: z.object({}).passthrough().nullable(),
+      coverage_reason: z.string().optional(),
+      lint: z.object({}).passthrough().nullable(),
+      lint_reason: z.string().optional(),
+      index: z
+        .object({
+          epoch: z.number().int(),
+          files: z.number().int(),
+          definitions: z.number().int(),
+          skipped: z.record(z.number()),
+        })
+        .passthrough(),
+      parse_errors: z
+        .object({
+          total: z.number().int(),
+          shown: z.number().int(),
+          items: z.array(
+            z
+              .object({
+                path: z.string(),
+                errors: z.number().int(),
+                missing: z.number().int(),
+                first_line: z.number().int(),
+                first_col: z.number().int(),
+              })
+              .passthrough(),
+          ),
+        })
+        .passthrough(),
+      test_impact: testImpactStatusSchema,
+    })
+    .passthrough(),
   returns:
-    'scope, context (one sentence), warning (only when a real hazard exists), tree, zoom_targets [{path, files, lines}], languages [{language, files, lines, share}], entry_points {total, shown, items [{path, kind, name, declared_in, indexed, source?, also? (other declarations of the same file)}]}, top_files [{path, score, importers, imports}], top_symbols [{def_uid, name, qualified_name, kind, path, line, score, references}], communities {total, shown, modularity, resolution, items [{id, label, size, members, members_shown}]}, cycles {total, shown, items [{size, chain, files, files_shown}], deferred {total, largest} (cycles closed only through type-only, deferred or dynamic imports; not in items, not a warning)}, coverage (or null + coverage_reason), lint (or null + lint_reason), index {epoch, files, definitions, skipped}, parse_errors {total, shown, items [{path, errors, missing, first_line, first_col}]} (files whose syntax did not parse: their facts come from the partial tree), test_impact (per-test coverage freshness and the test scheduler\'s state and progress; recon_scout never starts it).',
-  whenToUse: 'First, to orient in an unfamiliar repository; again with `scope` set to a zoom target to see inside a collapsed directory.',
+    "scope, context (one sentence), warning (only when a real hazard exists), tree, zoom_targets [{path, files, lines}], languages [{language, files, lines, share}], entry_points {total, shown, items [{path, kind, name, declared_in, indexed, source?, also? (other declarations of the same file)}]}, top_files [{path, score, importers, imports}], top_symbols [{def_uid, name, qualified_name, kind, path, line, score, references}], communities {total, shown, modularity, resolution, items [{id, label, size, members, members_shown}]}, cycles {total, shown, items [{size, chain, files, files_shown}], deferred {total, largest} (cycles closed only through type-only, deferred or dynamic imports; not in items, not a warning)}, coverage (or null + coverage_reason), lint (or null + lint_reason), index {epoch, files, definitions, skipped}, parse_errors {total, shown, items [{path, errors, missing, first_line, first_col}]} (files whose syntax did not parse: their facts come from the partial tree), test_impact (per-test coverage freshness and the test scheduler's state and progress; recon_scout never starts it).",
+  whenToUse:
+    'First, to orient in an unfamiliar repository; again with `scope` set to a zoom target to see inside a collapsed directory.',
   related: ['recon', 'graph_cycles', 'graph_communities', 'describe'],
   errors: ['E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],
   example: { scope: 'src', truncate: true },
@@ -96,6 +179,7 @@ export const reconScoutTool = defineTool({
     // Shows the test scheduler's progress and coverage freshness; orienting never starts it.
     return { ...briefing, test_impact: testImpactStatus(ctx, runningScheduler(ctx.index)) };
   },
-  render: (result) => `${renderBriefing(result)}\n\ntest impact: ${result.test_impact.summary}${result.test_impact.scheduler?.progress ? ` (${result.test_impact.scheduler.progress.done}/${result.test_impact.scheduler.progress.total} test files)` : ''}`,
+  render: (result) =>
+    `${renderBriefing(result)}\n\ntest impact: ${result.test_impact.summary}${result.test_impact.scheduler?.progress ? ` (${result.test_impact.scheduler.progress.done}/${result.test_impact.scheduler.progress.total} test files)` : ''}`,
   warm: warmBriefing,
 });

@@ -1,6 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { AgentgovError, type FileMove, type RefactorEdit, type RefactorEngine, type UneditedReference } from '@agentgov/core';
+import {
+  AgentgovError,
+  type FileMove,
+  type RefactorEdit,
+  type RefactorEngine,
+  type UneditedReference,
+} from '@agentgov/core';
 import { simpleGit } from 'simple-git';
 import { z } from 'zod';
 import { unparsedFilesMentioning, unparsedWarning } from '../index/parse-health.js';
@@ -15,7 +21,10 @@ const input = z
     from_path: z.string().min(1).describe('Repository-relative file or directory to move'),
     to_path: z.string().min(1).describe('Repository-relative destination; must not exist yet'),
     justification: z.string().min(1).describe('Why the move is made. Recorded with the call'),
-    include_comments: z.boolean().default(true).describe('Also offer path mentions in comments. Low certainty, where the language engine finds them'),
+    include_comments: z
+      .boolean()
+      .default(true)
+      .describe('Also offer path mentions in comments. Low certainty, where the language engine finds them'),
   })
   .strict();
 
@@ -36,14 +45,27 @@ export const refactorMoveTool = defineTool({
     'Previews moving a file or directory and rewriting every import that reaches it; writes nothing until ' +
     'refactor_commit. Needs a prior recon in the session.',
   description:
-    'Previews moving a file or directory and rewriting every import that reaches it (relative specifiers with or without extension, `.js` specifiers of `.ts` sources, index files, tsconfig paths, re-exports, dynamic import() and require(), Python absolute/relative/aliased imports) plus the moved files\' own relative imports. Writes nothing; refactor_commit applies it (git mv for tracked files).',
+    "Previews moving a file or directory and rewriting every import that reaches it (relative specifiers with or without extension, `.js` specifiers of `.ts` sources, index files, tsconfig paths, re-exports, dynamic import() and require(), Python absolute/relative/aliased imports) plus the moved files' own relative imports. Writes nothing; refactor_commit applies it (git mv for tracked files).",
   inputSchema: input,
   outputSchema: refactorPreviewSchema,
-  returns: '`refactor_id`, `preview.moves` (from, to, git), `preview.edits` (per file: hunks with `id`, `old`, `new`, `line`, `column`, `range`, `certainty`), `preview.unedited` (importers and attribute uses of the moved modules left unedited, each with `reason`), `preview.warnings`, `preview.pending_review`, `preview.counts`, `preview.verification_required`, `display_to_user`.',
-  whenToUse: 'To move or rename a module or directory without breaking its importers, after recon (recon_impact on the file shows its importers).',
+  returns:
+    '`refactor_id`, `preview.moves` (from, to, git), `preview.edits` (per file: hunks with `id`, `old`, `new`, `line`, `column`, `range`, `certainty`), `preview.unedited` (importers and attribute uses of the moved modules left unedited, each with `reason`), `preview.warnings`, `preview.pending_review`, `preview.counts`, `preview.verification_required`, `display_to_user`.',
+  whenToUse:
+    'To move or rename a module or directory without breaking its importers, after recon (recon_impact on the file shows its importers).',
   related: ['recon', 'recon_impact', 'refactor_commit', 'refactor_cancel', 'refactor_rename'],
-  errors: ['E_INDEX_NOT_READY', 'E_RECON_REQUIRED', 'E_READ_ONLY_SESSION', 'E_NOT_FOUND', 'E_DESTINATION_EXISTS', 'E_PATH_OUTSIDE_REPO'],
-  example: { from_path: 'src/util/clamp.ts', to_path: 'src/math/clamp.ts', justification: 'clamp belongs with the math helpers' },
+  errors: [
+    'E_INDEX_NOT_READY',
+    'E_RECON_REQUIRED',
+    'E_READ_ONLY_SESSION',
+    'E_NOT_FOUND',
+    'E_DESTINATION_EXISTS',
+    'E_PATH_OUTSIDE_REPO',
+  ],
+  example: {
+    from_path: 'src/util/clamp.ts',
+    to_path: 'src/math/clamp.ts',
+    justification: 'clamp belongs with the math helpers',
+  },
   needsIndex: true,
   pathArguments: ['from_path', 'to_path'],
   async handler(args, ctx): Promise<RefactorPreviewResult> {
@@ -51,10 +73,18 @@ export const refactorMoveTool = defineTool({
     const service = refactorService(ctx);
     const from = ctx.resolveRepoPath(args.from_path);
     const to = ctx.resolveRepoPath(args.to_path);
-    if (!existsSync(from.absolute) || from.relative === '') throw new AgentgovError('E_NOT_FOUND', `${args.from_path} does not exist`, { path: args.from_path });
-    if (existsSync(to.absolute)) throw new AgentgovError('E_DESTINATION_EXISTS', `${to.relative} already exists; a move never overwrites`, { path: to.relative });
+    if (!existsSync(from.absolute) || from.relative === '')
+      throw new AgentgovError('E_NOT_FOUND', `${args.from_path} does not exist`, { path: args.from_path });
+    if (existsSync(to.absolute))
+      throw new AgentgovError('E_DESTINATION_EXISTS', `${to.relative} already exists; a move never overwrites`, {
+        path: to.relative,
+      });
     const directory = statSync(from.absolute).isDirectory();
-    if (directory && (to.relative + '/').startsWith(from.relative + '/')) throw new AgentgovError('E_INVALID_ARGUMENT', `cannot move ${from.relative} into itself`, { from_path: from.relative, to_path: to.relative });
+    if (directory && (to.relative + '/').startsWith(from.relative + '/'))
+      throw new AgentgovError('E_INVALID_ARGUMENT', `cannot move ${from.relative} into itself`, {
+        from_path: from.relative,
+        to_path: to.relative,
+      });
 
     const moving: FileMove[] = directory
       ? service.workspace
@@ -71,7 +101,10 @@ export const refactorMoveTool = defineTool({
     const unedited: UneditedReference[] = [];
     const warnings: string[] = [];
     for (const [engine, files] of byEngine) {
-      const plan = await engine.move({ from: from.relative, to: to.relative, files, includeComments: args.include_comments }, service.workspace);
+      const plan = await engine.move(
+        { from: from.relative, to: to.relative, files, includeComments: args.include_comments },
+        service.workspace,
+      );
       edits.push(...plan.edits);
       unedited.push(...(plan.unedited ?? []));
       warnings.push(...(plan.warnings ?? []));

@@ -92,7 +92,9 @@ export interface ToolDefinition<S extends z.ZodTypeAny = z.ZodTypeAny, R extends
 }
 
 /** Keeps a definition's argument type tied to its schema; use for every tool. */
-export function defineTool<S extends z.ZodTypeAny, R extends object>(definition: ToolDefinition<S, R>): ToolDefinition<S, R> {
+export function defineTool<S extends z.ZodTypeAny, R extends object>(
+  definition: ToolDefinition<S, R>,
+): ToolDefinition<S, R> {
   return definition;
 }
 

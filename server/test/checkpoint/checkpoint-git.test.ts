@@ -74,7 +74,12 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     if (base) rmSync(base, { recursive: true, force: true });
   });
   beforeEach(() => {
-    for (const op of [['merge', '--abort'], ['rebase', '--abort'], ['cherry-pick', '--abort'], ['bisect', 'reset']]) {
+    for (const op of [
+      ['merge', '--abort'],
+      ['rebase', '--abort'],
+      ['cherry-pick', '--abort'],
+      ['bisect', 'reset'],
+    ]) {
       try {
         git(repo, ...op);
       } catch {
@@ -169,11 +174,11 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     expect(answer(retry.data).commit).to.include({ committed: true });
   });
 
-  it('husky + lint-staged style hook (core.hooksPath): its fix is committed, the user\'s staged file not', async () => {
+  it("husky + lint-staged style hook (core.hooksPath): its fix is committed, the user's staged file not", async () => {
     writeTree(repo, HUSKY);
     chmodSync(join(repo, '.husky/_/pre-commit'), 0o755);
     git(repo, 'config', 'core.hooksPath', '.husky/_');
-    writeTree(repo, { 'notes/c.txt': 'gamma, the user\'s own   \n' });
+    writeTree(repo, { 'notes/c.txt': "gamma, the user's own   \n" });
     git(repo, 'add', 'notes/c.txt');
     const before = head();
     writeTree(repo, { 'notes/a.txt': 'alpha, edited  \n' });
@@ -183,9 +188,9 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     expect(git(repo, 'rev-parse', 'HEAD~1')).to.equal(before);
     expect(git(repo, 'diff-tree', '--no-commit-id', '--name-only', '-r', 'HEAD')).to.equal('notes/a.txt');
     expect(git(repo, 'show', 'HEAD:notes/a.txt')).to.equal('alpha, edited');
-    expect(staged(), 'the user\'s staged file is still staged').to.deep.equal(['notes/c.txt']);
+    expect(staged(), "the user's staged file is still staged").to.deep.equal(['notes/c.txt']);
     const stagedC = execFileSync('git', ['-C', repo, 'show', ':notes/c.txt'], { encoding: 'utf8' });
-    expect(stagedC, 'and the hook never saw it').to.equal('gamma, the user\'s own   \n');
+    expect(stagedC, 'and the hook never saw it').to.equal("gamma, the user's own   \n");
     expect(git(repo, 'status', '--porcelain', '--', 'notes/a.txt')).to.equal('');
   });
 
@@ -195,7 +200,9 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     const before = head();
     writeTree(repo, { 'notes/a.txt': 'alpha, edited by the agent\n' });
     const { data, text } = await serve.call('checkpoint', {
-      changed_files: ['notes/a.txt'], commit_message: 'edit a', push: true,
+      changed_files: ['notes/a.txt'],
+      commit_message: 'edit a',
+      push: true,
     });
     expect(data.error, text).to.equal(undefined);
     const { commit, push } = answer(data);
@@ -257,7 +264,7 @@ describe('checkpoint over MCP: commits exactly what it was given, judged by git 
     }
   });
 
-  it('no git identity: git\'s own reason, no hook blamed, nothing staged', async () => {
+  it("no git identity: git's own reason, no hook blamed, nothing staged", async () => {
     git(repo, 'config', '--unset', 'user.name');
     git(repo, 'config', '--unset', 'user.email');
     git(repo, 'config', 'user.useConfigOnly', 'true');

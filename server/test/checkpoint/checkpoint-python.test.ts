@@ -2,17 +2,29 @@ import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { writeTree } from '@agentgov/core/testing';
-import { advanceOrigin, git, pythonToolsVenv, repoWithOrigin, resetTo, ServeClient, type Structured } from './serve-client.js';
+import {
+  advanceOrigin,
+  git,
+  pythonToolsVenv,
+  repoWithOrigin,
+  resetTo,
+  ServeClient,
+  type Structured,
+} from './serve-client.js';
 
 /** A small Python project: ruff (pyflakes rules), pytest; fmt.py imports mathx.py, so test_fmt.py is one hop farther from mathx.py than test_mathx.py. */
 const PROJECT = {
-  'pyproject.toml': '[project]\nname = "demo"\nversion = "0.1.0"\n\n[tool.ruff.lint]\nselect = ["F"]\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+  'pyproject.toml':
+    '[project]\nname = "demo"\nversion = "0.1.0"\n\n[tool.ruff.lint]\nselect = ["F"]\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
   '.gitignore': '.venv\n__pycache__/\n.pytest_cache/\n',
   'pkg/__init__.py': '',
   'pkg/mathx.py': 'def add(a, b):\n    return a + b\n',
-  'pkg/fmt.py': 'from pkg.mathx import add\n\n\ndef total(xs):\n    result = 0\n    for x in xs:\n        result = add(result, x)\n    return f"{result:.2f}"\n',
-  'tests/test_mathx.py': 'from pkg.mathx import add\n\n\ndef test_adds_two_numbers():\n    assert add(2, 3) == 5\n\n\ndef test_adds_negatives():\n    assert add(-2, -3) == -5\n',
-  'tests/test_fmt.py': 'from pkg.fmt import total\n\n\ndef test_sums_and_formats():\n    assert total([1, 2]) == "3.00"\n',
+  'pkg/fmt.py':
+    'from pkg.mathx import add\n\n\ndef total(xs):\n    result = 0\n    for x in xs:\n        result = add(result, x)\n    return f"{result:.2f}"\n',
+  'tests/test_mathx.py':
+    'from pkg.mathx import add\n\n\ndef test_adds_two_numbers():\n    assert add(2, 3) == 5\n\n\ndef test_adds_negatives():\n    assert add(-2, -3) == -5\n',
+  'tests/test_fmt.py':
+    'from pkg.fmt import total\n\n\ndef test_sums_and_formats():\n    assert total([1, 2]) == "3.00"\n',
 };
 
 type Data = {
@@ -78,7 +90,11 @@ describe('checkpoint over MCP: ruff + pytest, a pre-commit hook and a bare origi
   it('auto-fix, all green, hook fix included, pushed: one commit in origin', async () => {
     const before = head();
     writeTree(repo, { 'pkg/mathx.py': 'import os\n\n\ndef add(a, b):   \n    return a + b\n' });
-    const { data } = await serve.call('checkpoint', { changed_files: ['pkg/mathx.py'], commit_message: 'add: tidy', push: true });
+    const { data } = await serve.call('checkpoint', {
+      changed_files: ['pkg/mathx.py'],
+      commit_message: 'add: tidy',
+      push: true,
+    });
     const { ok, lint, tests, commit, push } = parts(data);
     expect(ok, JSON.stringify(data)).to.equal(true);
     expect(lint.fixed_files).to.deep.equal(['pkg/mathx.py']);
@@ -98,7 +114,11 @@ describe('checkpoint over MCP: ruff + pytest, a pre-commit hook and a bare origi
 
   it('test_filter reaches pytest -k', async () => {
     writeTree(repo, { 'pkg/mathx.py': 'def add(a, b):\n    return b + a\n' });
-    const { data } = await serve.call('checkpoint', { changed_files: ['pkg/mathx.py'], test_filter: 'negatives', autofix: false });
+    const { data } = await serve.call('checkpoint', {
+      changed_files: ['pkg/mathx.py'],
+      test_filter: 'negatives',
+      autofix: false,
+    });
     const { tests } = parts(data);
     expect(tests.hops[0]).to.include({ status: 'passed', passed: 1 });
     expect(tests.hops[0]?.commands.join(' ')).to.contain('negatives');
@@ -107,9 +127,15 @@ describe('checkpoint over MCP: ruff + pytest, a pre-commit hook and a bare origi
   it('a rejected push keeps the local commit and says so', async () => {
     advanceOrigin(origin, 'NOTES.md');
     writeTree(repo, { 'pkg/mathx.py': 'def add(a, b):\n    return a + b  # sum\n' });
-    const { data } = await serve.call('checkpoint', { changed_files: ['pkg/mathx.py'], commit_message: 'add: comment', push: true });
+    const { data } = await serve.call('checkpoint', {
+      changed_files: ['pkg/mathx.py'],
+      commit_message: 'add: comment',
+      push: true,
+    });
     expect(data.error?.code, JSON.stringify(data)).to.equal('E_PUSH_FAILED');
-    expect(data.error?.message).to.match(/^committed [0-9a-f]{12} locally, but did not push: origin rejected the push.*The local commit stays/);
+    expect(data.error?.message).to.match(
+      /^committed [0-9a-f]{12} locally, but did not push: origin rejected the push.*The local commit stays/,
+    );
     expect(data.error?.details['commit']).to.equal(head());
     expect(git(repo, 'log', '-1', '--format=%s')).to.equal('add: comment');
     expect(git(repo, 'show', 'HEAD:pkg/mathx.py')).to.equal('def add(a, b):\n    return a + b  # sum');
@@ -126,8 +152,15 @@ describe('checkpoint over MCP: pytest results from the background test scheduler
   async function settled(): Promise<void> {
     for (let attempt = 0; attempt < 1200; attempt++) {
       const { data } = await serve.call('blast_radius', { changed_files: ['pkg/mathx.py'] });
-      const impact = data['test_impact'] as { coverage: string; tests: number; scheduler: { state: string; queued_files: number } | null } | undefined;
-      if (impact?.coverage === 'fresh' && impact.tests > 0 && impact.scheduler?.state === 'idle' && impact.scheduler.queued_files === 0) return;
+      const impact = data['test_impact'] as
+        { coverage: string; tests: number; scheduler: { state: string; queued_files: number } | null } | undefined;
+      if (
+        impact?.coverage === 'fresh' &&
+        impact.tests > 0 &&
+        impact.scheduler?.state === 'idle' &&
+        impact.scheduler.queued_files === 0
+      )
+        return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     throw new Error(`the test scheduler did not settle\n${serve.stderr}`);

@@ -10,7 +10,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 /** The real CLI binary (built by the root `tsc -b`). */
 const MAIN = fileURLToPath(new URL('../../../../cli/dist/src/main.js', import.meta.url));
 
-export type Structured = Record<string, unknown> & { error?: { code: string; message: string; details: Record<string, unknown> } };
+export type Structured = Record<string, unknown> & {
+  error?: { code: string; message: string; details: Record<string, unknown> };
+};
 
 /** `agentgov serve --repo <repo>` over stdio with the SDK client; every bundled plugin loads (no config names any). */
 export class ServeClient {
@@ -18,7 +20,11 @@ export class ServeClient {
   private constructor(readonly client: Client) {}
 
   /** `config`: the text of an agentgov.yaml passed with `--config`; `args`: more `serve` arguments. */
-  static async start(repo: string, env: Record<string, string> = {}, options: { config?: string; args?: string[] } = {}): Promise<ServeClient> {
+  static async start(
+    repo: string,
+    env: Record<string, string> = {},
+    options: { config?: string; args?: string[] } = {},
+  ): Promise<ServeClient> {
     const home = makeTempDir('agentgov-home-');
     const args = [MAIN, 'serve', '--repo', repo, ...(options.args ?? [])];
     if (options.config !== undefined) {
@@ -26,7 +32,12 @@ export class ServeClient {
       writeFileSync(file, options.config);
       args.push('--config', file);
     }
-    const transport = new StdioClientTransport({ command: process.execPath, args, env: isolatedEnv(home, env) as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args,
+      env: isolatedEnv(home, env) as Record<string, string>,
+      stderr: 'pipe',
+    });
     const serve = new ServeClient(new Client({ name: 'checkpoint-test', version: '0.0.0' }));
     transport.stderr?.on('data', (chunk: Buffer) => void (serve.stderr += chunk.toString()));
     await serve.client.connect(transport).catch((error: Error) => {
@@ -59,7 +70,10 @@ export function pythonToolsVenv(): string {
   const script = createRequire(import.meta.url).resolve('@agentgov/plugin-testrunner-pytest/python-env');
   const realHome = process.env['AGENTGOV_TEST_REAL_HOME'];
   // pip reads the user's own index configuration from the real home
-  const python = execFileSync(process.execPath, [script], { encoding: 'utf8', env: realHome ? { ...process.env, HOME: realHome } : process.env }).trim();
+  const python = execFileSync(process.execPath, [script], {
+    encoding: 'utf8',
+    env: realHome ? { ...process.env, HOME: realHome } : process.env,
+  }).trim();
   const venv = dirname(dirname(python));
   ensureTestVenv(['ruff'], venv);
   return venv;

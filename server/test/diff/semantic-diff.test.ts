@@ -45,11 +45,14 @@ export function epsilon(): string {
 `;
 
 function git(root: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' });
+  return execFileSync('git', ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], {
+    encoding: 'utf8',
+  });
 }
 
 type Change = { change: string; name: string; old_name?: string; path: string };
-const summary = (changes: Change[]) => changes.map((c) => `${c.change} ${c.old_name ? `${c.old_name}→` : ''}${c.name}`).sort();
+const summary = (changes: Change[]) =>
+  changes.map((c) => `${c.change} ${c.old_name ? `${c.old_name}→` : ''}${c.name}`).sort();
 
 describe('diff/semantic-diff (real git repository)', function () {
   this.timeout(60_000);
@@ -68,15 +71,27 @@ describe('diff/semantic-diff (real git repository)', function () {
 
   it('across commits: rename, body edit, signature change, added and removed definitions; unparsable files are counted', async () => {
     const result = await diffRefs(root, 'HEAD~1', 'HEAD', [], languages.values());
-    expect(summary(result.changes)).to.deep.equal(['added epsilon', 'modified beta', 'removed delta', 'renamed alpha→alphaRenamed', 'signature_changed gamma']);
+    expect(summary(result.changes)).to.deep.equal([
+      'added epsilon',
+      'modified beta',
+      'removed delta',
+      'renamed alpha→alphaRenamed',
+      'signature_changed gamma',
+    ]);
     expect(result.counts).to.deep.equal({ added: 1, removed: 1, modified: 1, renamed: 1, signature_changed: 1 });
     expect(result.skipped).to.deep.equal([{ path: 'README.md', reason: 'no language pack parses this file' }]);
     const gamma = result.changes.find((c) => c.name === 'gamma');
-    expect(gamma).to.include({ old_signature: 'function gamma(): number', signature: 'function gamma(scale: number): number' });
+    expect(gamma).to.include({
+      old_signature: 'function gamma(): number',
+      signature: 'function gamma(scale: number): number',
+    });
   });
 
   it('against the working tree, including untracked files and a moved file', async () => {
-    writeTree(root, { 'src/a.ts': V2.replace("'new'", "'newer'"), 'src/fresh.ts': 'export function zeta() {\n  return 0;\n}\n' });
+    writeTree(root, {
+      'src/a.ts': V2.replace("'new'", "'newer'"),
+      'src/fresh.ts': 'export function zeta() {\n  return 0;\n}\n',
+    });
     git(root, 'mv', 'src/keep.ts', 'src/kept.ts');
     try {
       const result = await diffRefs(root, 'HEAD', null, [], languages.values());
@@ -94,7 +109,11 @@ describe('diff/semantic-diff (real git repository)', function () {
   describe('semantic_diff tool over MCP', () => {
     let index: RepositoryIndex;
     let session: Awaited<ReturnType<typeof connectClient>>;
-    const call = async (args: Record<string, unknown>) => (await session.client.callTool({ name: 'semantic_diff', arguments: args })).structuredContent as Record<string, unknown> & { error?: { code: string } };
+    const call = async (args: Record<string, unknown>) =>
+      (await session.client.callTool({ name: 'semantic_diff', arguments: args })).structuredContent as Record<
+        string,
+        unknown
+      > & { error?: { code: string } };
     before(async () => {
       const host = await reconHost();
       index = await openRepositoryIndex({ root, languages: host.registries.languages.values(), logger: silentLogger });
@@ -114,7 +133,10 @@ describe('diff/semantic-diff (real git repository)', function () {
 
     it('epoch:N compares the current index with the definitions of an earlier epoch', async () => {
       const before = index.epoch();
-      writeFileSync(join(root, 'src/a.ts'), `${V2.replace('x + 1', 'x + 2')}\nexport function omega(): number {\n  return 1;\n}\n`);
+      writeFileSync(
+        join(root, 'src/a.ts'),
+        `${V2.replace('x + 1', 'x + 2')}\nexport function omega(): number {\n  return 1;\n}\n`,
+      );
       try {
         await index.refresh();
         expect(index.epoch()).to.be.greaterThan(before);
@@ -153,7 +175,10 @@ describe('diff/semantic-diff outside git', function () {
   it('says the directory is not a git checkout (E_NOT_A_GIT_REPOSITORY), not that HEAD is unknown', async () => {
     const root = makeTempDir('agentgov-diff-nogit-');
     writeTree(root, { 'src/a.ts': V1 });
-    const failure = await diffRefs(root, 'HEAD', null, [], languages.values()).then(() => null, (error: { code: string; message: string }) => error);
+    const failure = await diffRefs(root, 'HEAD', null, [], languages.values()).then(
+      () => null,
+      (error: { code: string; message: string }) => error,
+    );
     expect(failure?.code).to.equal('E_NOT_A_GIT_REPOSITORY');
     expect(failure?.message).to.include('not a git checkout');
   });
@@ -162,7 +187,10 @@ describe('diff/semantic-diff outside git', function () {
     const root = makeTempDir('agentgov-diff-empty-');
     writeTree(root, { 'src/a.ts': V1 });
     git(root, 'init', '-q');
-    const failure = await diffRefs(root, 'HEAD', null, [], languages.values()).then(() => null, (error: { code: string; message: string }) => error);
+    const failure = await diffRefs(root, 'HEAD', null, [], languages.values()).then(
+      () => null,
+      (error: { code: string; message: string }) => error,
+    );
     expect(failure?.code).to.equal('E_NOT_FOUND');
     expect(failure?.message).to.include('no commits yet');
   });

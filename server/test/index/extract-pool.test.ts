@@ -11,8 +11,10 @@ import { gitRepo, LANGUAGES, memoryLogger, PYTHON_REPO, removeRepos, TYPESCRIPT_
 function largeRepo(): Record<string, string> {
   const tree: Record<string, string> = { ...TYPESCRIPT_REPO, ...PYTHON_REPO };
   for (let i = 0; i < 24; i++) {
-    tree[`gen/t${i}.ts`] = `import { t${(i + 1) % 24} } from './t${(i + 1) % 24}';\n// calls helperFn\nexport function t${i}(n: number): number {\n  return n > 0 ? t${(i + 1) % 24}(n - 1) : ${i};\n}\nexport class K${i} { run() { return t${i}(1); } }\n`;
-    tree[`gen/p${i}.py`] = `from gen.p${(i + 1) % 24} import p${(i + 1) % 24}\n\ndef p${i}(n):\n    """Doc ${i}."""\n    return p${(i + 1) % 24}(n - 1) if n else ${i}\n`;
+    tree[`gen/t${i}.ts`] =
+      `import { t${(i + 1) % 24} } from './t${(i + 1) % 24}';\n// calls helperFn\nexport function t${i}(n: number): number {\n  return n > 0 ? t${(i + 1) % 24}(n - 1) : ${i};\n}\nexport class K${i} { run() { return t${i}(1); } }\n`;
+    tree[`gen/p${i}.py`] =
+      `from gen.p${(i + 1) % 24} import p${(i + 1) % 24}\n\ndef p${i}(n):\n    """Doc ${i}."""\n    return p${(i + 1) % 24}(n - 1) if n else ${i}\n`;
   }
   return tree;
 }
@@ -25,14 +27,27 @@ function dump(root: string, index: Awaited<ReturnType<typeof openRepositoryIndex
     stats: index.stats(),
     files: sqlite.prepare(`SELECT path, language, size, hash, lines, exports FROM files ORDER BY path`).all(),
     definitions: sqlite.prepare(`SELECT * FROM definitions ORDER BY def_uid`).all(),
-    refs: sqlite.prepare(`SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid FROM refs ORDER BY path, start_line, start_col, name, context`).all(),
-    imports: sqlite.prepare(`SELECT from_path, specifier, kind, to_path, bindings, star, line FROM imports ORDER BY from_path, line, specifier`).all(),
+    refs: sqlite
+      .prepare(
+        `SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid FROM refs ORDER BY path, start_line, start_col, name, context`,
+      )
+      .all(),
+    imports: sqlite
+      .prepare(
+        `SELECT from_path, specifier, kind, to_path, bindings, star, line FROM imports ORDER BY from_path, line, specifier`,
+      )
+      .all(),
     fts: sqlite.prepare(`SELECT def_uid, name_terms, body FROM fts_definitions ORDER BY def_uid`).all(),
   };
 }
 
 /** `extractOnMainThread: false` keeps every job of a worker-capable pack on the workers. */
-async function build(files: Record<string, string>, languages: readonly LanguagePack[], extractWorkers: number, extractOnMainThread = true) {
+async function build(
+  files: Record<string, string>,
+  languages: readonly LanguagePack[],
+  extractWorkers: number,
+  extractOnMainThread = true,
+) {
   const root = gitRepo(files);
   const { logger, lines } = memoryLogger();
   const index = await openRepositoryIndex({ root, languages, logger, extractWorkers, extractOnMainThread });
@@ -69,15 +84,21 @@ describe('repository index: extraction on worker threads', () => {
 
   it('extracts in-thread the files of a pack without a worker module, or whose module lacks the pack', async () => {
     const reference = await build(largeRepo(), LANGUAGES, 0);
-    const noModule = LANGUAGES.map((pack) => (pack.name === 'typescript' ? { ...pack, workerModule: undefined } : pack));
+    const noModule = LANGUAGES.map((pack) =>
+      pack.name === 'typescript' ? { ...pack, workerModule: undefined } : pack,
+    );
     expect((await build(largeRepo(), noModule, 2)).facts).to.deep.equal(reference.facts);
-    const wrongExport = LANGUAGES.map((pack) => (pack.workerModule ? { ...pack, workerModule: { ...pack.workerModule, exportName: 'NOT_EXPORTED' } } : pack));
+    const wrongExport = LANGUAGES.map((pack) =>
+      pack.workerModule ? { ...pack, workerModule: { ...pack.workerModule, exportName: 'NOT_EXPORTED' } } : pack,
+    );
     expect((await build(largeRepo(), wrongExport, 2)).facts).to.deep.equal(reference.facts);
   });
 
   it('counts a file whose extraction throws on a worker as skipped and indexes the rest', async () => {
     const module = failingPackModule('throw');
-    const languages = LANGUAGES.map((pack) => (pack.name === 'typescript' ? { ...pack, workerModule: { url: module, exportName: 'PACK' } } : pack));
+    const languages = LANGUAGES.map((pack) =>
+      pack.name === 'typescript' ? { ...pack, workerModule: { url: module, exportName: 'PACK' } } : pack,
+    );
     const files = { ...largeRepo(), 'gen/bad.ts': `export const FAIL_HERE = 1;\n` };
     const { facts, lines } = await build(files, languages, 2, false);
     expect(facts.stats.skipped).to.deep.equal({ 'parse-error': 1 });
@@ -88,7 +109,9 @@ describe('repository index: extraction on worker threads', () => {
 
   it('skips the files in progress on a worker that dies, and finishes the build without it', async () => {
     const module = failingPackModule('exit');
-    const languages = LANGUAGES.map((pack) => (pack.name === 'typescript' ? { ...pack, workerModule: { url: module, exportName: 'PACK' } } : pack));
+    const languages = LANGUAGES.map((pack) =>
+      pack.name === 'typescript' ? { ...pack, workerModule: { url: module, exportName: 'PACK' } } : pack,
+    );
     const files = { ...largeRepo(), 'gen/bad.ts': `export const FAIL_HERE = 1;\n` };
     const { facts, lines } = await build(files, languages, 1, false);
     const everything = (await build(files, LANGUAGES, 0)).facts.stats.files;
@@ -109,9 +132,15 @@ describe('ExtractPool', () => {
   });
 
   it('answers each job with its outcome and runs further jobs after close in-thread', async () => {
-    const root = gitRepo({ 'a.ts': 'export function a() { return b(); }\n', 'b.py': 'def b():\n    return 1\n', 'bin.ts': 'x\u0000y' });
+    const root = gitRepo({
+      'a.ts': 'export function a() { return b(); }\n',
+      'b.py': 'def b():\n    return 1\n',
+      'bin.ts': 'x\u0000y',
+    });
     const pool = ExtractPool.start(root, LANGUAGES, 2, memoryLogger().logger)!;
-    const [a, b, binary, missing] = await Promise.all(['a.ts', 'b.py', 'bin.ts', 'gone.ts'].map((path) => pool.run({ path, previousHash: null })));
+    const [a, b, binary, missing] = await Promise.all(
+      ['a.ts', 'b.py', 'bin.ts', 'gone.ts'].map((path) => pool.run({ path, previousHash: null })),
+    );
     expect(a).to.include({ status: 'extracted', lines: 2 });
     expect(a?.status === 'extracted' && a.facts?.definitions.map((def) => def.name)).to.deep.equal(['a']);
     expect(b?.status === 'extracted' && b.facts?.language).to.equal('python');
@@ -134,7 +163,11 @@ describe('ExtractPool', () => {
     expect(helped).to.be.greaterThan(0);
     expect(pool.help()).to.equal(false);
     const outcomes = await Promise.all(jobs);
-    expect(outcomes.map((outcome) => (outcome.status === 'extracted' ? outcome.facts?.definitions[0]?.name : outcome.status))).to.deep.equal(Object.keys(files).map((_, i) => `f${i}`));
+    expect(
+      outcomes.map((outcome) =>
+        outcome.status === 'extracted' ? outcome.facts?.definitions[0]?.name : outcome.status,
+      ),
+    ).to.deep.equal(Object.keys(files).map((_, i) => `f${i}`));
     await pool.close();
   });
 });

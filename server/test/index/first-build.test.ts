@@ -8,8 +8,12 @@ function generatedRepo(files: number): Record<string, string> {
   const tree: Record<string, string> = {};
   for (let i = 0; i < files; i++) {
     const next = (i + 1) % files;
-    const body = Array.from({ length: 20 }, (_, j) => `export function f${i}_${j}(x: number): number {\n  return g${next}(x) + ${j};\n}\n`).join('\n');
-    tree[`src/m${i}.ts`] = `import { g${next} } from './m${next}';\n\n/** Module ${i}. */\nexport function g${i}(x: number): number {\n  return x * ${i};\n}\n\n${body}`;
+    const body = Array.from(
+      { length: 20 },
+      (_, j) => `export function f${i}_${j}(x: number): number {\n  return g${next}(x) + ${j};\n}\n`,
+    ).join('\n');
+    tree[`src/m${i}.ts`] =
+      `import { g${next} } from './m${next}';\n\n/** Module ${i}. */\nexport function g${i}(x: number): number {\n  return x * ${i};\n}\n\n${body}`;
   }
   return tree;
 }

@@ -26,7 +26,13 @@ describe('repository index: watching the work tree', () => {
   let index: RepositoryIndex;
   before(async () => {
     root = gitRepo(TYPESCRIPT_REPO);
-    index = await openRepositoryIndex({ root, languages: LANGUAGES, logger: memoryLogger().logger, watch: true, debounceMs: 30 });
+    index = await openRepositoryIndex({
+      root,
+      languages: LANGUAGES,
+      logger: memoryLogger().logger,
+      watch: true,
+      debounceMs: 30,
+    });
     await index.ready;
   });
   after(async () => {
@@ -37,7 +43,10 @@ describe('repository index: watching the work tree', () => {
   it('follows an edit', async () => {
     const epoch = index.epoch();
     const updated = updateTouching(index, 'src/cycle/a.ts');
-    writeFileSync(join(root, 'src/cycle/a.ts'), `export function a(): number {\n  return 1;\n}\nexport function a2(): number {\n  return 2;\n}\n`);
+    writeFileSync(
+      join(root, 'src/cycle/a.ts'),
+      `export function a(): number {\n  return 1;\n}\nexport function a2(): number {\n  return 2;\n}\n`,
+    );
     const update = await updated;
     expect(update.epoch).to.be.greaterThan(epoch);
     expect(index.definitions({ path: 'src/cycle/a.ts' }).map((def) => def.name)).to.deep.equal(['a', 'a2']);
@@ -48,7 +57,9 @@ describe('repository index: watching the work tree', () => {
     const updated = updateTouching(index, 'src/extra.ts');
     writeFileSync(join(root, 'src/extra.ts'), `import { a2 } from './cycle/a';\nexport const EXTRA = a2();\n`);
     await updated;
-    expect(index.definitions({ path: 'src/extra.ts' }).map((def) => [def.kind, def.name])).to.deep.equal([['constant', 'EXTRA']]);
+    expect(index.definitions({ path: 'src/extra.ts' }).map((def) => [def.kind, def.name])).to.deep.equal([
+      ['constant', 'EXTRA'],
+    ]);
     const call = index.references({ path: 'src/extra.ts', name: 'a2' }).find((ref) => ref.context === 'call')!;
     expect(index.definition(call.to_def_uid!)?.path).to.equal('src/cycle/a.ts');
   });
@@ -84,7 +95,13 @@ describe('index watcher: what git ignores is not walked', () => {
     writeFileSync(join(root, '.venv/lib/site.py'), 'x');
     expect((await ignoredDirectories(root)).sort()).to.deep.equal(['.venv', 'dist']);
     const seen: string[] = [];
-    const watcher = new IndexWatcher(root, 30, (paths) => seen.push(...paths), () => {}, await ignoredDirectories(root));
+    const watcher = new IndexWatcher(
+      root,
+      30,
+      (paths) => seen.push(...paths),
+      () => {},
+      await ignoredDirectories(root),
+    );
     await watcher.ready;
     try {
       writeFileSync(join(root, 'dist/deep/out.js'), 'changed');

@@ -23,7 +23,13 @@ describe('parse errors of one file (extractFile)', () => {
 
   it('the column is in UTF-16 code units, as every index column', () => {
     // "é" is 2 bytes in UTF-8 and 1 code unit: the missing ")" is at column 8 in both spellings
-    expect(extractFile('m.py', 'def f(a, :\n    pass\n', LANGUAGES)!.parseErrors).to.include({ first_line: 1, first_col: 8 });
-    expect(extractFile('m.py', 'def f(é, :\n    pass\n', LANGUAGES)!.parseErrors).to.include({ first_line: 1, first_col: 8 });
+    expect(extractFile('m.py', 'def f(a, :\n    pass\n', LANGUAGES)!.parseErrors).to.include({
+      first_line: 1,
+      first_col: 8,
+    });
+    expect(extractFile('m.py', 'def f(é, :\n    pass\n', LANGUAGES)!.parseErrors).to.include({
+      first_line: 1,
+      first_col: 8,
+    });
   });
 });

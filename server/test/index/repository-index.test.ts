@@ -44,7 +44,13 @@ describe('repository index: TypeScript fixture', () => {
       ['constant', 'PI', 25, 25],
     ]);
     const [add] = index.definitions({ path: 'src/lib/math.ts', name: 'add' });
-    expect(add).to.include({ signature: 'function add(a: number, b: number): number', docstring: 'Adds two numbers.', exported: true, name_line: 2, name_col: 16 });
+    expect(add).to.include({
+      signature: 'function add(a: number, b: number): number',
+      docstring: 'Adds two numbers.',
+      exported: true,
+      name_line: 2,
+      name_col: 16,
+    });
     expect(add!.body_hash).to.match(/^[0-9a-f]{16}$/);
     expect(shape(index, 'src/cycle/a.ts')).to.deep.equal([['function', 'a', 2, 4]]);
   });
@@ -63,11 +69,19 @@ describe('repository index: TypeScript fixture', () => {
     expect(edges('src/lib/format.ts')).to.deep.equal([['@lib/math', 'src/lib/math.ts', ['Calculator']]]);
     expect(edges('src/cycle/b.ts')).to.deep.equal([['./a.js', 'src/cycle/a.ts', ['a']]]);
     expect(edges('scripts/legacy.js')).to.deep.equal([['../src/lib/math', 'src/lib/math.ts', ['add']]]);
-    expect(index.importers('src/lib/math.ts').map((edge) => edge.from_path)).to.deep.equal(['scripts/legacy.js', 'src/app.ts', 'src/app.ts', 'src/lib/format.ts', 'src/lib/index.ts']);
+    expect(index.importers('src/lib/math.ts').map((edge) => edge.from_path)).to.deep.equal([
+      'scripts/legacy.js',
+      'src/app.ts',
+      'src/app.ts',
+      'src/lib/format.ts',
+      'src/lib/index.ts',
+    ]);
   });
 
   it('resolves references through barrels, aliased re-exports, namespaces and this', () => {
-    const refs = index.references({ path: 'src/app.ts' }).map((ref) => [ref.name, ref.context, ref.start_line, target(index, ref.to_def_uid)]);
+    const refs = index
+      .references({ path: 'src/app.ts' })
+      .map((ref) => [ref.name, ref.context, ref.start_line, target(index, ref.to_def_uid)]);
     expect(refs).to.deep.equal([
       ['add', 'import', 1, 'src/lib/math.ts#add'],
       ['formatNumber', 'import', 1, 'src/lib/format.ts#format'],
@@ -78,14 +92,15 @@ describe('repository index: TypeScript fixture', () => {
       ['PI', 'member', 6, 'src/lib/math.ts#PI'],
     ]);
     const add = index.definitions({ path: 'src/lib/math.ts', name: 'add' })[0]!;
-    expect(index.references({ toDefUid: add.def_uid }).map((ref) => `${ref.path}:${ref.start_line}:${ref.context}`)).to.deep.equal([
-      'scripts/legacy.js:2:call',
-      'src/app.ts:1:import',
-      'src/app.ts:6:call',
-      'src/lib/math.ts:9:call',
-    ]);
+    expect(
+      index.references({ toDefUid: add.def_uid }).map((ref) => `${ref.path}:${ref.start_line}:${ref.context}`),
+    ).to.deep.equal(['scripts/legacy.js:2:call', 'src/app.ts:1:import', 'src/app.ts:6:call', 'src/lib/math.ts:9:call']);
     // Both names of an aliased re-export resolve to the original definition.
-    expect(index.references({ path: 'src/lib/index.ts' }).map((ref) => [ref.name, ref.context, target(index, ref.to_def_uid)])).to.deep.equal([
+    expect(
+      index
+        .references({ path: 'src/lib/index.ts' })
+        .map((ref) => [ref.name, ref.context, target(index, ref.to_def_uid)]),
+    ).to.deep.equal([
       ['format', 'import', 'src/lib/format.ts#format'],
       ['formatNumber', 'import', 'src/lib/format.ts#format'],
     ]);
@@ -101,7 +116,10 @@ describe('repository index: TypeScript fixture', () => {
   it('keeps def_uids of unchanged definitions when the file is edited elsewhere', async () => {
     const before = new Map(index.definitions({ path: 'src/lib/math.ts' }).map((def) => [def.qualified_name, def]));
     const file = join(root, 'src/lib/math.ts');
-    writeFileSync(file, `export function inserted(): void {}\n\n${readFileSync(file, 'utf8').replace('a + b', 'b + a')}`);
+    writeFileSync(
+      file,
+      `export function inserted(): void {}\n\n${readFileSync(file, 'utf8').replace('a + b', 'b + a')}`,
+    );
     const update = await index.refresh();
     expect(update.changedFiles).to.deep.equal(['src/lib/math.ts']);
     const after = new Map(index.definitions({ path: 'src/lib/math.ts' }).map((def) => [def.qualified_name, def]));
@@ -118,7 +136,10 @@ describe('repository index: TypeScript fixture', () => {
       ['add', 'modified'],
     ]);
     // References elsewhere still point at the same uid.
-    expect(index.references({ path: 'src/app.ts', name: 'add' }).map((ref) => ref.to_def_uid)).to.deep.equal([before.get('add')!.def_uid, before.get('add')!.def_uid]);
+    expect(index.references({ path: 'src/app.ts', name: 'add' }).map((ref) => ref.to_def_uid)).to.deep.equal([
+      before.get('add')!.def_uid,
+      before.get('add')!.def_uid,
+    ]);
   });
 });
 
@@ -194,7 +215,8 @@ describe('repository index: CommonJS modules', () => {
         'lib/legacy.js': 'module.exports = function legacy() {\n  return 1;\n};\n',
         'lib/helpers.js': 'exports.helper = () => 2;\nmodule.exports.other = function () {\n  return 3;\n};\n',
         'lib/obj.js': 'function a() {}\nfunction b() {}\nmodule.exports = { a, bee: b };\n',
-        'main.js': "const legacy = require('./lib/legacy');\nconst { helper } = require('./lib/helpers');\nconst obj = require('./lib/obj');\nlegacy();\nhelper();\nobj.bee();\n",
+        'main.js':
+          "const legacy = require('./lib/legacy');\nconst { helper } = require('./lib/helpers');\nconst obj = require('./lib/obj');\nlegacy();\nhelper();\nobj.bee();\n",
       }),
     );
   });

@@ -8,7 +8,12 @@ import { gitInit, SERVICE_REPO } from '../recon/fixture-repo.js';
 
 const MAIN = fileURLToPath(new URL('../../../../cli/dist/src/main.js', import.meta.url));
 
-type Metrics = { pool: { candidates: number; kept: number; results: number }; timings_ms: Record<string, number>; gate: Record<string, unknown>; cutoff: string };
+type Metrics = {
+  pool: { candidates: number; kept: number; results: number };
+  timings_ms: Record<string, number>;
+  gate: Record<string, unknown>;
+  cutoff: string;
+};
 type Recon = Structured & { gate: string; results: unknown[]; metrics: Metrics; diagnostics?: Record<string, unknown> };
 type Failure = { code: string; message: string; remediation: string; details: Record<string, unknown> };
 
@@ -42,8 +47,22 @@ describe('agentgov serve over stdio: recon metrics and specific error remediatio
       expect(answer.metrics.pool.results).to.equal(answer.results.length);
       expect(answer.metrics.pool.kept).to.be.at.least(answer.metrics.pool.results === 0 ? 0 : 1);
       expect(answer.metrics.pool.candidates).to.be.at.least(answer.metrics.pool.kept);
-      expect(Object.keys(answer.metrics.timings_ms)).to.include.members(['retrieve', 'rank', 'gate', 'cutoff', 'snippets', 'total']);
-      expect(answer.metrics.gate).to.have.all.keys('mentions', 'mentions_missing', 'strong', 'spread', 'flatness', 'ambiguous');
+      expect(Object.keys(answer.metrics.timings_ms)).to.include.members([
+        'retrieve',
+        'rank',
+        'gate',
+        'cutoff',
+        'snippets',
+        'total',
+      ]);
+      expect(answer.metrics.gate).to.have.all.keys(
+        'mentions',
+        'mentions_missing',
+        'strong',
+        'spread',
+        'flatness',
+        'ambiguous',
+      );
       expect(answer.metrics.cutoff).to.be.a('string');
       expect(Buffer.byteLength(JSON.stringify(answer.metrics))).to.be.below(600);
       expect(answer).to.not.have.property('diagnostics');
@@ -77,17 +96,23 @@ describe('agentgov serve over stdio: recon metrics and specific error remediatio
     const result = await serve.client.callTool({ name: 'recon_search', arguments: {} });
     const error = failure(result.structuredContent as Structured);
     expect(error.code).to.equal('E_NOT_FOUND');
-    expect(error.remediation).to.match(/^This server has no tool 'recon_search'\. Call one it lists \(tools\/list\): describe, recon_scout, recon, /);
+    expect(error.remediation).to.match(
+      /^This server has no tool 'recon_search'\. Call one it lists \(tools\/list\): describe, recon_scout, recon, /,
+    );
   });
 
   it('an unknown symbol in recon_impact: the remediation names the nearest defined names', async () => {
     const error = failure((await serve.call('recon_impact', { target: 'computeTotals', justification: 'x' })).data);
     expect(error.code).to.equal('E_NOT_FOUND');
-    expect(error.remediation).to.include("No definition is named 'computeTotals'; the nearest names defined here: computeTotal");
+    expect(error.remediation).to.include(
+      "No definition is named 'computeTotals'; the nearest names defined here: computeTotal",
+    );
   });
 
   it('an unknown file in recon_impact: the remediation names the path', async () => {
-    const error = failure((await serve.call('recon_impact', { target: 'src/nope/missing.ts', justification: 'x' })).data);
+    const error = failure(
+      (await serve.call('recon_impact', { target: 'src/nope/missing.ts', justification: 'x' })).data,
+    );
     expect(error.remediation).to.include("'src/nope/missing.ts' is not a file the index parsed");
   });
 
@@ -101,10 +126,17 @@ describe('agentgov serve over stdio: recon metrics and specific error remediatio
   it('serve --repo with a path that does not exist: the hint names that path', () => {
     const home = makeTempDir('agentgov-answers-home-');
     const missing = `${makeTempDir('agentgov-answers-gone-')}/not-here`;
-    const run = spawnSync(process.execPath, [MAIN, 'serve', '--repo', missing], { env: isolatedEnv(home), input: '', encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [MAIN, 'serve', '--repo', missing], {
+      env: isolatedEnv(home),
+      input: '',
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.status).to.not.equal(0);
     expect(run.stderr).to.include(`error [E_NOT_FOUND]: repository ${missing} does not exist`);
-    expect(run.stderr).to.include(`hint: ${missing} does not exist: pass --repo the root directory of an existing repository`);
+    expect(run.stderr).to.include(
+      `hint: ${missing} does not exist: pass --repo the root directory of an existing repository`,
+    );
     expect(run.stderr).to.not.include('agentgov detect');
   });
 });

@@ -1,5 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { createLogger, createPluginHost, loadConfig, silentLogger, type AgentgovConfig, type PluginHost } from '@agentgov/core';
+import {
+  createLogger,
+  createPluginHost,
+  loadConfig,
+  silentLogger,
+  type AgentgovConfig,
+  type PluginHost,
+} from '@agentgov/core';
 import { makeTempDir } from '@agentgov/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -40,12 +47,28 @@ export async function emptyHost(): Promise<{ host: PluginHost; config: AgentgovC
 }
 
 /** A real MCP client connected in-process to a real ToolServer session. */
-export async function connectClient(options: Partial<Omit<ToolServerOptions, 'index'>> & { repoRoot: string; index: IndexStatus }): Promise<{ client: Client; toolServer: ToolServer; close(): Promise<void> }> {
+export async function connectClient(
+  options: Partial<Omit<ToolServerOptions, 'index'>> & { repoRoot: string; index: IndexStatus },
+): Promise<{ client: Client; toolServer: ToolServer; close(): Promise<void> }> {
   const { host, config } = await emptyHost();
-  const toolServer = new ToolServer({ host, config, logger: createLogger({ stream: null }), devMode: false, ...options, index: options.index as RepositoryIndex });
+  const toolServer = new ToolServer({
+    host,
+    config,
+    logger: createLogger({ stream: null }),
+    devMode: false,
+    ...options,
+    index: options.index as RepositoryIndex,
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await toolServer.createSession().connect(serverSide);
   const client = new Client({ name: 'test', version: '0.0.0' });
   await client.connect(clientSide);
-  return { client, toolServer, close: async () => { await client.close(); await toolServer.close(); } };
+  return {
+    client,
+    toolServer,
+    close: async () => {
+      await client.close();
+      await toolServer.close();
+    },
+  };
 }

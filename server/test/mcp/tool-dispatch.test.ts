@@ -14,7 +14,12 @@ const readFile = defineTool({
   readOnly: true,
   brief: 'Reads the size of one repository file.',
   description: 'Reads the size of one repository file, in full.',
-  inputSchema: z.object({ path: z.string().describe('Repo-relative path'), limit: z.number().int().min(1).default(5).describe('A bounded integer') }).strict(),
+  inputSchema: z
+    .object({
+      path: z.string().describe('Repo-relative path'),
+      limit: z.number().int().min(1).default(5).describe('A bounded integer'),
+    })
+    .strict(),
   returns: 'path and limit',
   whenToUse: 'tests',
   related: [],
@@ -26,12 +31,51 @@ const readFile = defineTool({
     return { path: ctx.resolveRepoPath(args.path).relative, limit: args.limit };
   },
 });
-const docs = { brief: 'A test tool.', description: 'A test tool.', returns: 'an object', whenToUse: 'tests', related: [], errors: [], example: {} };
-const mutate = defineTool({ ...docs, name: 'test_mutate', group: 'Refactor', readOnly: false, needsIndex: false, inputSchema: z.object({}).strict(), async handler() { return { ok: true }; } });
-const crash = defineTool({ ...docs, name: 'test_crash', group: 'Analysis', readOnly: true, needsIndex: false, inputSchema: z.object({}).strict(), async handler(): Promise<object> { throw new TypeError('boom'); } });
+const docs = {
+  brief: 'A test tool.',
+  description: 'A test tool.',
+  returns: 'an object',
+  whenToUse: 'tests',
+  related: [],
+  errors: [],
+  example: {},
+};
+const mutate = defineTool({
+  ...docs,
+  name: 'test_mutate',
+  group: 'Refactor',
+  readOnly: false,
+  needsIndex: false,
+  inputSchema: z.object({}).strict(),
+  async handler() {
+    return { ok: true };
+  },
+});
+const crash = defineTool({
+  ...docs,
+  name: 'test_crash',
+  group: 'Analysis',
+  readOnly: true,
+  needsIndex: false,
+  inputSchema: z.object({}).strict(),
+  async handler(): Promise<object> {
+    throw new TypeError('boom');
+  },
+});
 const devOnly = defineTool({ ...readFile, name: 'test_dev_only', devOnly: true });
 let warmed = 0;
-const warming = defineTool({ ...docs, name: 'test_warm', group: 'Analysis', readOnly: true, needsIndex: true, inputSchema: z.object({}).strict(), async handler() { return { warmed }; }, warm: () => void warmed++ });
+const warming = defineTool({
+  ...docs,
+  name: 'test_warm',
+  group: 'Analysis',
+  readOnly: true,
+  needsIndex: true,
+  inputSchema: z.object({}).strict(),
+  async handler() {
+    return { warmed };
+  },
+  warm: () => void warmed++,
+});
 const TEST_TOOLS: AnyToolDefinition[] = [describeTool, readFile, mutate, crash, devOnly, warming];
 
 type ErrorBody = { error: { code: string; message: string; remediation: string; details: Record<string, unknown> } };
@@ -51,7 +95,13 @@ describe('tool dispatch over MCP (in-process client)', () => {
     const repo = makeTempDir('agentgov-dispatch-');
     writeTree(repo, { 'a.ts': 'export const a = 1;\n' });
     index = new ControlledIndex();
-    ({ client, close } = await connectClient({ repoRoot: repo, index, tools: TEST_TOOLS, progressIntervalMs: 0, indexWaitMs: 0 }));
+    ({ client, close } = await connectClient({
+      repoRoot: repo,
+      index,
+      tools: TEST_TOOLS,
+      progressIntervalMs: 0,
+      indexWaitMs: 0,
+    }));
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
   });
   after(async () => close());
@@ -61,15 +111,25 @@ describe('tool dispatch over MCP (in-process client)', () => {
     expect(tools.map((t) => t.name)).to.deep.equal(['describe', 'test_read', 'test_mutate', 'test_crash', 'test_warm']);
     const read = tools.find((t) => t.name === 'test_read')!;
     expect(read.inputSchema).to.deep.include({ type: 'object', required: ['path'], additionalProperties: false });
-    expect(read.inputSchema.properties!['limit']).to.deep.include({ type: 'integer', default: 5, minimum: 1, description: 'A bounded integer' });
+    expect(read.inputSchema.properties!['limit']).to.deep.include({
+      type: 'integer',
+      default: 5,
+      minimum: 1,
+      description: 'A bounded integer',
+    });
     expect(read.annotations).to.deep.include({ readOnlyHint: true }).and.not.have.property('destructiveHint');
-    expect(tools.find((t) => t.name === 'test_mutate')!.annotations).to.deep.include({ readOnlyHint: false, destructiveHint: true });
+    expect(tools.find((t) => t.name === 'test_mutate')!.annotations).to.deep.include({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
   });
 
   it('answers E_INDEX_NOT_READY with progress while the index builds, with an MCP progress notification when asked', async () => {
     index.advance(3, 10);
     const progress: unknown[] = [];
-    const result = await client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } }, undefined, { onprogress: (p) => void progress.push(p) });
+    const result = await client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } }, undefined, {
+      onprogress: (p) => void progress.push(p),
+    });
     const error = errorOf(result);
     expect(error.code).to.equal('E_INDEX_NOT_READY');
     expect(error.details['progress']).to.deep.equal({ done: 3, total: 10, phase: 'parsing' });
@@ -79,19 +139,27 @@ describe('tool dispatch over MCP (in-process client)', () => {
   });
 
   it('refuses a path outside the repository before the index gate, even while indexing', async () => {
-    expect(errorOf(await client.callTool({ name: 'test_read', arguments: { path: '../outside' } })).code).to.equal('E_PATH_OUTSIDE_REPO');
+    expect(errorOf(await client.callTool({ name: 'test_read', arguments: { path: '../outside' } })).code).to.equal(
+      'E_PATH_OUTSIDE_REPO',
+    );
   });
 
   it('broadcasts indexing progress as logging notifications, then answers once ready', async () => {
     index.advance(10, 10);
     await new Promise((r) => setTimeout(r, 50));
-    expect(logs).to.deep.include({ level: 'info', logger: 'agentgov.index', data: { event: 'index_ready', done: 10, total: 10, phase: 'ready' } });
+    expect(logs).to.deep.include({
+      level: 'info',
+      logger: 'agentgov.index',
+      data: { event: 'index_ready', done: 10, total: 10, phase: 'ready' },
+    });
     const result = (await client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } })) as CallToolResult;
     expect(result.isError).to.not.equal(true);
     expect(result.structuredContent).to.deep.equal({ path: 'a.ts', limit: 5 });
     expect(result.content[0]).to.deep.equal({ type: 'text', text: 'path: a.ts\nlimit: 5' });
     // tools with a warm-up ran it once, after the first build
-    expect((await client.callTool({ name: 'test_warm', arguments: {} })).structuredContent).to.deep.equal({ warmed: 1 });
+    expect((await client.callTool({ name: 'test_warm', arguments: {} })).structuredContent).to.deep.equal({
+      warmed: 1,
+    });
   });
 
   const malformed: [string, Record<string, unknown>, string, string][] = [
@@ -108,7 +176,8 @@ describe('tool dispatch over MCP (in-process client)', () => {
       const error = errorOf(await client.callTool({ name: 'test_read', arguments: args }));
       expect(error.code).to.equal(code);
       expect(error.remediation).to.be.a('string').and.not.empty;
-      if (code === 'E_INVALID_ARGUMENT') expect((error.details['issues'] as { path: string }[]).map((i) => i.path)).to.include(field);
+      if (code === 'E_INVALID_ARGUMENT')
+        expect((error.details['issues'] as { path: string }[]).map((i) => i.path)).to.include(field);
       else expect(error.details['path']).to.equal(args[field]);
       const after = (await client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } })) as CallToolResult;
       expect(after.isError).to.not.equal(true);
@@ -119,13 +188,21 @@ describe('tool dispatch over MCP (in-process client)', () => {
     const error = errorOf(await client.callTool({ name: 'test_crash', arguments: {} }));
     expect(error.code).to.equal('E_INTERNAL');
     expect(error.message).to.contain('boom');
-    expect(errorOf(await client.callTool({ name: 'describe', arguments: { action: 'error', code: 'E_NOPE' } })).code).to.equal('E_NOT_FOUND');
+    expect(
+      errorOf(await client.callTool({ name: 'describe', arguments: { action: 'error', code: 'E_NOPE' } })).code,
+    ).to.equal('E_NOT_FOUND');
   });
 
   it('answers an unknown tool name with E_NOT_FOUND listing what exists', async () => {
     const error = errorOf(await client.callTool({ name: 'test_dev_only', arguments: { path: 'a.ts' } }));
     expect(error.code).to.equal('E_NOT_FOUND');
-    expect(error.details['available']).to.deep.equal(['describe', 'test_read', 'test_mutate', 'test_crash', 'test_warm']);
+    expect(error.details['available']).to.deep.equal([
+      'describe',
+      'test_read',
+      'test_mutate',
+      'test_crash',
+      'test_warm',
+    ]);
   });
 });
 
@@ -142,10 +219,18 @@ describe('index-backed calls wait a bounded time for the first build (in-process
   it('waits for the build and answers, sending a progress notification per step when the call carries a progressToken', async () => {
     const index = new ControlledIndex();
     index.advance(1, 4);
-    const { client, close } = await connectClient({ repoRoot: repo(), index, tools: TEST_TOOLS, progressIntervalMs: 0, indexWaitMs: 60_000 });
+    const { client, close } = await connectClient({
+      repoRoot: repo(),
+      index,
+      tools: TEST_TOOLS,
+      progressIntervalMs: 0,
+      indexWaitMs: 60_000,
+    });
     try {
       const progress: { progress: number; total?: number; message?: string }[] = [];
-      const answer = client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } }, undefined, { onprogress: (p) => void progress.push(p) });
+      const answer = client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } }, undefined, {
+        onprogress: (p) => void progress.push(p),
+      });
       await until(() => progress.length === 1);
       index.advance(2, 4);
       await until(() => progress.length === 2);
@@ -167,7 +252,13 @@ describe('index-backed calls wait a bounded time for the first build (in-process
   it('answers E_INDEX_NOT_READY with the progress and the time waited once the bound passes', async () => {
     const index = new ControlledIndex();
     index.advance(2, 10);
-    const { client, close } = await connectClient({ repoRoot: repo(), index, tools: TEST_TOOLS, progressIntervalMs: 0, indexWaitMs: 300 });
+    const { client, close } = await connectClient({
+      repoRoot: repo(),
+      index,
+      tools: TEST_TOOLS,
+      progressIntervalMs: 0,
+      indexWaitMs: 300,
+    });
     try {
       const error = errorOf(await client.callTool({ name: 'test_read', arguments: { path: 'a.ts' } }));
       expect(error.code).to.equal('E_INDEX_NOT_READY');
@@ -175,7 +266,14 @@ describe('index-backed calls wait a bounded time for the first build (in-process
       expect(error.details['waited_ms']).to.be.at.least(250);
       expect(error.message).to.match(/^the repository index is still being built \(2\/10 files; waited \d+\.\d s\)$/);
       // tools that need no index answer at once
-      expect(((await client.callTool({ name: 'describe', arguments: { action: 'error', code: 'E_INDEX_NOT_READY' } })) as CallToolResult).isError).to.not.equal(true);
+      expect(
+        (
+          (await client.callTool({
+            name: 'describe',
+            arguments: { action: 'error', code: 'E_INDEX_NOT_READY' },
+          })) as CallToolResult
+        ).isError,
+      ).to.not.equal(true);
     } finally {
       await close();
     }
@@ -185,7 +283,12 @@ describe('index-backed calls wait a bounded time for the first build (in-process
 describe('dev mode', () => {
   it('lists dev-only tools only with devMode', async () => {
     const repo = makeTempDir('agentgov-dev-');
-    const { client, close } = await connectClient({ repoRoot: repo, index: new ControlledIndex(), tools: TEST_TOOLS, devMode: true });
+    const { client, close } = await connectClient({
+      repoRoot: repo,
+      index: new ControlledIndex(),
+      tools: TEST_TOOLS,
+      devMode: true,
+    });
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).to.include('test_dev_only');
     } finally {
@@ -197,14 +300,35 @@ describe('dev mode', () => {
 describe('session state', () => {
   it('blocks mutating tools in a research-only session with E_READ_ONLY_SESSION, per session', async () => {
     const repo = makeTempDir('agentgov-ro-');
-    const { client, toolServer, close } = await connectClient({ repoRoot: repo, index: new ControlledIndex(), tools: TEST_TOOLS });
+    const { client, toolServer, close } = await connectClient({
+      repoRoot: repo,
+      index: new ControlledIndex(),
+      tools: TEST_TOOLS,
+    });
     try {
-      const setReadOnly = defineTool({ ...docs, name: 'x', group: 'Discovery', needsIndex: false, inputSchema: z.object({}).strict(), readOnly: true, async handler(_args, ctx) { ctx.session.readOnly = true; return {}; } });
+      const setReadOnly = defineTool({
+        ...docs,
+        name: 'x',
+        group: 'Discovery',
+        needsIndex: false,
+        inputSchema: z.object({}).strict(),
+        readOnly: true,
+        async handler(_args, ctx) {
+          ctx.session.readOnly = true;
+          return {};
+        },
+      });
       expect((await client.callTool({ name: 'test_mutate', arguments: {} })).isError).to.not.equal(true);
       // a second server whose first tool flips the session: the state lives in the session, not in the tool server
-      const { client: other, close: closeOther } = await connectClient({ repoRoot: repo, index: new ControlledIndex(), tools: [setReadOnly, mutate] });
+      const { client: other, close: closeOther } = await connectClient({
+        repoRoot: repo,
+        index: new ControlledIndex(),
+        tools: [setReadOnly, mutate],
+      });
       await other.callTool({ name: 'x', arguments: {} });
-      expect(errorOf(await other.callTool({ name: 'test_mutate', arguments: {} })).code).to.equal('E_READ_ONLY_SESSION');
+      expect(errorOf(await other.callTool({ name: 'test_mutate', arguments: {} })).code).to.equal(
+        'E_READ_ONLY_SESSION',
+      );
       expect((await client.callTool({ name: 'test_mutate', arguments: {} })).isError).to.not.equal(true);
       expect(toolServer.sessionCount).to.equal(1);
       await closeOther();

@@ -5,7 +5,8 @@ import { fixtureRepo, SERVICE_REPO, type FixtureRepo } from '../recon/fixture-re
 import { connectClient } from './session-client.js';
 
 /** Words that read as a tool of this server: what an agent would try to call. */
-const TOOL_LIKE = /\b(?:recon(?:_[a-z]+)*|refactor_(?!id\b)[a-z]+|graph_[a-z]+|blast_radius|covering_tests|semantic_diff|checkpoint|describe)\b/g;
+const TOOL_LIKE =
+  /\b(?:recon(?:_[a-z]+)*|refactor_(?!id\b)[a-z]+|graph_[a-z]+|blast_radius|covering_tests|semantic_diff|checkpoint|describe)\b/g;
 
 describe('tools/list: output schemas and the names descriptions use', function () {
   this.timeout(60_000);
@@ -13,7 +14,13 @@ describe('tools/list: output schemas and the names descriptions use', function (
   let session: Awaited<ReturnType<typeof connectClient>>;
   before(async () => {
     repo = await fixtureRepo(SERVICE_REPO);
-    session = await connectClient({ repoRoot: repo.root, index: repo.index, host: repo.host, devMode: true, tools: listedTools(true) });
+    session = await connectClient({
+      repoRoot: repo.root,
+      index: repo.index,
+      host: repo.host,
+      devMode: true,
+      tools: listedTools(true),
+    });
   });
   after(async () => {
     await session?.close();
@@ -32,7 +39,7 @@ describe('tools/list: output schemas and the names descriptions use', function (
     }
   });
 
-  it("results and errors validate against it (the SDK client checks every structured result it receives)", async () => {
+  it('results and errors validate against it (the SDK client checks every structured result it receives)', async () => {
     await session.client.listTools();
     const ok = await session.client.callTool({ name: 'recon', arguments: { task: 'LruCache evict' } });
     expect(ok.isError).to.not.equal(true);
@@ -54,22 +61,35 @@ describe('tools/list: output schemas and the names descriptions use', function (
     const task = (listed.inputSchema.properties as Record<string, { description: string }>)['task']!.description;
     expect(task).to.equal('What you are about to do, in plain words');
     const doc = await session.client.callTool({ name: 'describe', arguments: { action: 'tool', name: 'recon' } });
-    const structured = doc.structuredContent as { description: string; returns: string; parameters: { name: string; description: string }[] };
+    const structured = doc.structuredContent as {
+      description: string;
+      returns: string;
+      parameters: { name: string; description: string }[];
+    };
     expect(structured.description).to.equal(definition.description);
     expect(structured.returns).to.equal(definition.returns);
-    expect(structured.parameters.find((p) => p.name === 'task')!.description).to.equal('What you are about to do, in plain words. Name symbols and files when you know them');
+    expect(structured.parameters.find((p) => p.name === 'task')!.description).to.equal(
+      'What you are about to do, in plain words. Name symbols and files when you know them',
+    );
   });
 
   it('no description, related list or error remediation names a tool that is not registered', () => {
     const registered = new Set(TOOLS.map((t) => t.name));
     const texts: [string, string][] = [];
     for (const tool of TOOLS) {
-      texts.push([`${tool.name}.brief`, tool.brief], [`${tool.name}.description`, tool.description], [`${tool.name}.returns`, tool.returns], [`${tool.name}.whenToUse`, tool.whenToUse]);
-      for (const name of tool.related) expect(registered.has(name), `${tool.name}.related names ${name}`).to.equal(true);
+      texts.push(
+        [`${tool.name}.brief`, tool.brief],
+        [`${tool.name}.description`, tool.description],
+        [`${tool.name}.returns`, tool.returns],
+        [`${tool.name}.whenToUse`, tool.whenToUse],
+      );
+      for (const name of tool.related)
+        expect(registered.has(name), `${tool.name}.related names ${name}`).to.equal(true);
     }
     for (const code of errorCodes()) texts.push([`${code}.remediation`, ERROR_CATALOG[code].remediation]);
     for (const [where, text] of texts) {
-      for (const match of text.matchAll(TOOL_LIKE)) expect(registered.has(match[0]), `${where} names '${match[0]}'`).to.equal(true);
+      for (const match of text.matchAll(TOOL_LIKE))
+        expect(registered.has(match[0]), `${where} names '${match[0]}'`).to.equal(true);
     }
   });
 });

@@ -5,22 +5,53 @@ import type { ReconResult } from '../../src/recon/recon.js';
 import type { ReconSpan } from '../../src/recon/snippets.js';
 
 const features = (over: Partial<GateFeatures> = {}): GateFeatures => ({
-  pool_size: 10, mentions: 0, mentions_found: [], mentions_missing: [], explicit_inputs: 0, strong: 1, spread: 1, flatness: 0.5, ambiguous_term: null, subsystems: [], ...over,
+  pool_size: 10,
+  mentions: 0,
+  mentions_found: [],
+  mentions_missing: [],
+  explicit_inputs: 0,
+  strong: 1,
+  spread: 1,
+  flatness: 0.5,
+  ambiguous_term: null,
+  subsystems: [],
+  ...over,
 });
 
 function span(i: number, code: boolean, lines = 12): ReconSpan {
   const body = Array.from({ length: lines }, (_, k) => `  const v${k} = "x\\n" + ${k}; // \`tick\``).join('\n');
   return {
-    def_uid: `uid${i}`, path: `src/m${i}.ts`, name: `fn${i}`, qualified_name: `Mod.fn${i}`, kind: 'function', start_line: 10, end_line: 10 + lines - 1, score: 1 / (i + 1),
-    signature: `function fn${i}(a: number): string`, docstring: `Does thing ${i}.\nMore words.`, found_by: ['term'], why: [`term: name = fn${i}`],
+    def_uid: `uid${i}`,
+    path: `src/m${i}.ts`,
+    name: `fn${i}`,
+    qualified_name: `Mod.fn${i}`,
+    kind: 'function',
+    start_line: 10,
+    end_line: 10 + lines - 1,
+    score: 1 / (i + 1),
+    signature: `function fn${i}(a: number): string`,
+    docstring: `Does thing ${i}.\nMore words.`,
+    found_by: ['term'],
+    why: [`term: name = fn${i}`],
     ...(code ? { snippet: body } : {}),
   };
 }
 
 function result(gate: ReconResult['gate'], spans: ReconSpan[], over: Partial<GateFeatures> = {}): ReconResult {
   return {
-    gate, results: spans, hint: 'next step',
-    metrics: { timings_ms: { retrieve: 1 }, retriever_ms: {}, pool_size: spans.length, contributions: {}, cutoff: { reason: 'elbow', kept: spans.length, gap: 0.3 }, gate_features: features(over), snippets: { full: 0, downgraded: 0, chars: 0 }, dropped: 0 },
+    gate,
+    results: spans,
+    hint: 'next step',
+    metrics: {
+      timings_ms: { retrieve: 1 },
+      retriever_ms: {},
+      pool_size: spans.length,
+      contributions: {},
+      cutoff: { reason: 'elbow', kept: spans.length, gap: 0.3 },
+      gate_features: features(over),
+      snippets: { full: 0, downgraded: 0, chars: 0 },
+      dropped: 0,
+    },
   };
 }
 
@@ -28,17 +59,36 @@ describe('recon/answer', () => {
   const ten = Array.from({ length: 10 }, (_, i) => span(i, i < 5));
 
   it('renders code as a fenced block with line numbers, never as an escaped string', () => {
-    const { text } = shapeReconAnswer(result('OK', ten), { budgetTokens: 6000, verbose: false, fenceLanguage: () => 'ts' });
-    expect(text).to.include('1. src/m0.ts:10-21 function Mod.fn0 — term: name = fn0\n```ts\n10    const v0 = "x\\n" + 0;');
+    const { text } = shapeReconAnswer(result('OK', ten), {
+      budgetTokens: 6000,
+      verbose: false,
+      fenceLanguage: () => 'ts',
+    });
+    expect(text).to.include(
+      '1. src/m0.ts:10-21 function Mod.fn0 — term: name = fn0\n```ts\n10    const v0 = "x\\n" + 0;',
+    );
     expect(text).to.include('21    const v11');
     expect(text).to.not.include('\\"');
     expect(text).to.not.include('diagnostics');
-    expect(text.split('\n').at(-1)).to.match(/^metrics: 10 candidates, 10 kept, 10 shown; \d+(\.\d+)? ms \(retrieve 1\)$/);
+    expect(text.split('\n').at(-1)).to.match(
+      /^metrics: 10 candidates, 10 kept, 10 shown; \d+(\.\d+)? ms \(retrieve 1\)$/,
+    );
   });
 
   it('keeps the code out of the structured copy and says what each result shows', () => {
     const { answer, text } = shapeReconAnswer(result('OK', ten), { budgetTokens: 6000, verbose: false });
-    expect(answer.results.map((r) => r.detail)).to.deep.equal(['code', 'code', 'code', 'code', 'code', 'signature', 'signature', 'signature', 'signature', 'signature']);
+    expect(answer.results.map((r) => r.detail)).to.deep.equal([
+      'code',
+      'code',
+      'code',
+      'code',
+      'code',
+      'signature',
+      'signature',
+      'signature',
+      'signature',
+      'signature',
+    ]);
     expect(JSON.stringify(answer)).to.not.include('const v0');
     expect(answer.results[0]).to.not.have.property('signature');
     expect(answer.results[6]).to.include({ signature: 'function fn6(a: number): string', doc: 'Does thing 6.' });
@@ -69,10 +119,25 @@ describe('recon/answer', () => {
   });
 
   it('never lets a shorter, lower-ranked result jump ahead of a longer one that was cut', () => {
-    const mixed = [span(0, true, 40), span(1, true, 120), span(2, true, 2), span(3, true, 2), span(4, false), span(5, false)];
+    const mixed = [
+      span(0, true, 40),
+      span(1, true, 120),
+      span(2, true, 2),
+      span(3, true, 2),
+      span(4, false),
+      span(5, false),
+    ];
     const { answer } = shapeReconAnswer(result('OK', mixed), { budgetTokens: 1000, verbose: false });
-    expect(answer.results.map((r) => r.detail).slice(0, 4)).to.deep.equal(['code', 'signature', 'signature', 'signature']);
-    const tiny = shapeReconAnswer(result('OK', [span(0, true, 60), span(1, true, 60), span(2, false)]), { budgetTokens: 500, verbose: false }).answer;
+    expect(answer.results.map((r) => r.detail).slice(0, 4)).to.deep.equal([
+      'code',
+      'signature',
+      'signature',
+      'signature',
+    ]);
+    const tiny = shapeReconAnswer(result('OK', [span(0, true, 60), span(1, true, 60), span(2, false)]), {
+      budgetTokens: 500,
+      verbose: false,
+    }).answer;
     expect(tiny.results.map((r) => r.rank)).to.deep.equal(tiny.results.map((_, i) => i + 1));
     expect(tiny.results.length + tiny.budget.omitted).to.equal(3);
   });
@@ -84,7 +149,9 @@ describe('recon/answer', () => {
 
   it('UNSAT is short: the missing names with their nearest existing names, five results without code', () => {
     const { answer, text } = shapeReconAnswer(result('UNSAT', ten, { mentions_missing: ['frobWidget', 'Zzz'] }), {
-      budgetTokens: 6000, verbose: false, nearest: { frobWidget: ['fooWidget'], Zzz: [] },
+      budgetTokens: 6000,
+      verbose: false,
+      nearest: { frobWidget: ['fooWidget'], Zzz: [] },
     });
     expect(answer.results).to.have.length(5);
     expect(answer.results.every((r) => r.detail !== 'code')).to.equal(true);
@@ -96,7 +163,10 @@ describe('recon/answer', () => {
   });
 
   it('AMBIG names the term and its subsystems; verbose adds the full diagnostics to both copies', () => {
-    const { answer, text } = shapeReconAnswer(result('AMBIG', ten, { ambiguous_term: 'validate', subsystems: ['src/a', 'src/b'] }), { budgetTokens: 6000, verbose: true });
+    const { answer, text } = shapeReconAnswer(
+      result('AMBIG', ten, { ambiguous_term: 'validate', subsystems: ['src/a', 'src/b'] }),
+      { budgetTokens: 6000, verbose: true },
+    );
     expect(answer.ambiguous).to.deep.equal({ term: 'validate', subsystems: ['src/a', 'src/b'] });
     expect(text).to.include("ambiguous: 'validate' in src/a, src/b");
     expect(answer.diagnostics?.cutoff.reason).to.equal('elbow');

@@ -10,7 +10,10 @@ describe('recon/cutoff', () => {
     expect(cutoff([1, 0.2, 0.19, 0.18, 0.17, 0.16, 0.15, 0.14], bounds).keep).to.be.at.least(3);
   });
   it('keeps up to max when scores are flat', () => {
-    expect(cutoff([1, 0.99, 0.98, 0.97, 0.96, 0.95, 0.94, 0.93], bounds)).to.deep.include({ keep: 6, reason: 'max_results' });
+    expect(cutoff([1, 0.99, 0.98, 0.97, 0.96, 0.95, 0.94, 0.93], bounds)).to.deep.include({
+      keep: 6,
+      reason: 'max_results',
+    });
   });
   it('keeps a small pool whole', () => {
     expect(cutoff([1, 0.5], bounds)).to.deep.include({ keep: 2, reason: 'pool_exhausted' });

@@ -114,7 +114,13 @@ export function gitInit(root: string): void {
 
 export async function reconHost(): Promise<PluginHost> {
   const loaded = loadConfig({ cwd: makeTempDir('agentgov-cwd-') });
-  return createPluginHost({ loaded, bundled: RECON_PLUGINS, resolveFrom: [SERVER_DIR], host: 'server', logger: silentLogger });
+  return createPluginHost({
+    loaded,
+    bundled: RECON_PLUGINS,
+    resolveFrom: [SERVER_DIR],
+    host: 'server',
+    logger: silentLogger,
+  });
 }
 
 /** Writes the files, commits them, and builds the real index with the real language packs. */
@@ -123,7 +129,11 @@ export async function fixtureRepo(files: Record<string, string>): Promise<Fixtur
   writeTree(root, files);
   gitInit(root);
   const host = await reconHost();
-  const index = await openRepositoryIndex({ root, languages: host.registries.languages.values(), logger: silentLogger });
+  const index = await openRepositoryIndex({
+    root,
+    languages: host.registries.languages.values(),
+    logger: silentLogger,
+  });
   await index.ready;
   return { root, index, host };
 }

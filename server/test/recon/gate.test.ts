@@ -10,7 +10,9 @@ function ranked(def: RetrievalDefinition, score: number, extra: Partial<RankedCa
 }
 
 describe('recon/gate', () => {
-  const index = new MemoryRetrievalIndex({ 'src/a/x.ts': 'const usedName = 1;\n', 'src/b/y.ts': '' }, [fixtureDef('src/a/x.ts', 'parse', 1, 1)]);
+  const index = new MemoryRetrievalIndex({ 'src/a/x.ts': 'const usedName = 1;\n', 'src/b/y.ts': '' }, [
+    fixtureDef('src/a/x.ts', 'parse', 1, 1),
+  ]);
 
   it('labels subsystems by the first directory below the common one', () => {
     expect(subsystemLabels(['src/billing/a.ts', 'src/auth/deep/b.ts'])).to.deep.equal(['src/billing', 'src/auth']);
@@ -20,12 +22,20 @@ describe('recon/gate', () => {
 
   it('counts an identifier as present when the code uses it anywhere, and a path by suffix', () => {
     const q = parseQuery('make usedName and missingName work in a/x.ts and nope/z.ts');
-    expect(checkMentions(q, index)).to.deep.equal({ found: ['usedName', 'a/x.ts'], missing: ['missingName', 'nope/z.ts'] });
+    expect(checkMentions(q, index)).to.deep.equal({
+      found: ['usedName', 'a/x.ts'],
+      missing: ['missingName', 'nope/z.ts'],
+    });
   });
 
   const rows: [string, string, RankedCandidate[], string][] = [
     ['empty pool', 'anything at all', [], 'UNSAT'],
-    ['every mention missing, nothing strong', 'fix missingName', [ranked(fixtureDef('src/a/x.ts', 'parse', 1, 1), 0.1)], 'UNSAT'],
+    [
+      'every mention missing, nothing strong',
+      'fix missingName',
+      [ranked(fixtureDef('src/a/x.ts', 'parse', 1, 1), 0.1)],
+      'UNSAT',
+    ],
     [
       'one name, two subsystems, comparable scores',
       '`parse` is slow',
@@ -65,6 +75,8 @@ describe('recon/gate', () => {
 
   it('seeds or pins override AMBIG, BROAD and UNSAT', () => {
     const q = parseQuery('fix missingName', ['parse']);
-    expect(decideGate(q, [ranked(fixtureDef('src/a/x.ts', 'parse', 1, 1), 0.1, { explicit: true, named: 1 })], index).gate).to.equal('OK');
+    expect(
+      decideGate(q, [ranked(fixtureDef('src/a/x.ts', 'parse', 1, 1), 0.1, { explicit: true, named: 1 })], index).gate,
+    ).to.equal('OK');
   });
 });

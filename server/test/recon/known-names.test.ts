@@ -55,7 +55,8 @@ describe('recon/known names (real index): names outside definitions still exist'
       expect(index.isKnownName(name), name).to.equal(true);
     }
     expect(index.isKnownName('loadPlugin')).to.equal(true);
-    for (const name of ['frobnicateWidget', 'optionsSchem', 'OptionsSchema']) expect(index.isKnownName(name), name).to.equal(false);
+    for (const name of ['frobnicateWidget', 'optionsSchem', 'OptionsSchema'])
+      expect(index.isKnownName(name), name).to.equal(false);
   });
 
   it('a task naming an interface property / member access is not UNSAT, and the mention counts as found', async () => {
@@ -68,7 +69,11 @@ describe('recon/known names (real index): names outside definitions still exist'
   });
 
   it('object keys and member assignments found, truly absent identifiers still missing', async () => {
-    const result = await runRecon(parseQuery('raise the retryBudget and call shutdownHook from frobnicateWidget', [], []), runnerOf(repo.host), retrievalIndexOf(repo.index));
+    const result = await runRecon(
+      parseQuery('raise the retryBudget and call shutdownHook from frobnicateWidget', [], []),
+      runnerOf(repo.host),
+      retrievalIndexOf(repo.index),
+    );
     expect(result.metrics.gate_features.mentions_found).to.include.members(['retryBudget', 'shutdownHook']);
     expect(result.metrics.gate_features.mentions_missing).to.deep.equal(['frobnicateWidget']);
     expect(result.gate).to.not.equal('UNSAT');

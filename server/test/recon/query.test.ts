@@ -4,7 +4,11 @@ import { MAX_TASK_CHARS, normaliseList, parseQuery } from '../../src/recon/query
 
 describe('recon/query', () => {
   it('splits a task into identifiers, paths, quoted text and plain terms', () => {
-    const q = parseQuery('Fix parseHeaders in src/http/client.ts so that `max_retries` is honoured by res.send()', 'Client', ['a.ts', 'b.ts']);
+    const q = parseQuery(
+      'Fix parseHeaders in src/http/client.ts so that `max_retries` is honoured by res.send()',
+      'Client',
+      ['a.ts', 'b.ts'],
+    );
     expect(q.identifiers).to.include.members(['parseHeaders', 'max_retries', 'res.send']);
     expect(q.paths).to.deep.equal(['src/http/client.ts']);
     expect(q.quoted).to.deep.equal(['max_retries']);

@@ -67,8 +67,12 @@ describe('recon/recon (real index, bundled retrievers)', function () {
     expect(pinned.results.map((r) => r.name)).to.include('slugify');
   });
 
-  it('raw signals: every candidate with each retriever\'s score and rank, seeds and pins injected', async () => {
-    const raw = await rawSignals(parseQuery('evict entries', ['formatSummary'], ['src/db/connection.ts']), runnerOf(repo.host), retrievalIndexOf(repo.index));
+  it("raw signals: every candidate with each retriever's score and rank, seeds and pins injected", async () => {
+    const raw = await rawSignals(
+      parseQuery('evict entries', ['formatSummary'], ['src/db/connection.ts']),
+      runnerOf(repo.host),
+      retrievalIndexOf(repo.index),
+    );
     expect(raw.retrievers).to.include.members(['lexical', 'term', 'symbol', 'graph']);
     const byName = new Map(raw.candidates.map((c) => [c.name, c]));
     expect(byName.get('formatSummary')?.signals['symbol']).to.include({ explicit: true, score: 1 });

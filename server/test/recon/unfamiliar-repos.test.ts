@@ -43,11 +43,28 @@ describe('recon on repositories it was not tuned on', function () {
         'packages/core/src/v2/package.json': JSON.stringify({ main: '../dist/v2.js' }),
         'packages/core/src/v2/index.ts': 'export const b = 2;\n',
       });
-      expect(classes.get('shop/packages/urllib9/util/retry.py')).to.deep.equal({ kind: 'vendored', reason: 'own package metadata: shop/packages/urllib9/LICENSE.txt', name: 'urllib9' });
+      expect(classes.get('shop/packages/urllib9/util/retry.py')).to.deep.equal({
+        kind: 'vendored',
+        reason: 'own package metadata: shop/packages/urllib9/LICENSE.txt',
+        name: 'urllib9',
+      });
       expect(classes.get('shop/packages/urllib9/__init__.py')?.kind).to.equal('vendored');
       expect(classes.get('web/src/lib/leftpad/index.js')).to.include({ kind: 'vendored', name: 'leftpad' });
-      expect(classes.get('shop/packages/chardet7/detect.py')).to.deep.equal({ kind: 'vendored', reason: 'own package metadata: shop/packages/chardet7/__init__.py (__version__)', name: 'chardet7' });
-      for (const own of ['shop/cart.py', 'shop/__init__.py', 'shop/payments/card.py', 'shop/payments/__init__.py', 'shop/packages/__init__.py', 'web/src/app.js', 'packages/core/src/index.ts', 'packages/core/src/v2/index.ts']) {
+      expect(classes.get('shop/packages/chardet7/detect.py')).to.deep.equal({
+        kind: 'vendored',
+        reason: 'own package metadata: shop/packages/chardet7/__init__.py (__version__)',
+        name: 'chardet7',
+      });
+      for (const own of [
+        'shop/cart.py',
+        'shop/__init__.py',
+        'shop/payments/card.py',
+        'shop/payments/__init__.py',
+        'shop/packages/__init__.py',
+        'web/src/app.js',
+        'packages/core/src/index.ts',
+        'packages/core/src/v2/index.ts',
+      ]) {
         expect(classes.has(own), own).to.equal(false);
       }
     });
@@ -59,7 +76,11 @@ describe('recon on repositories it was not tuned on', function () {
         [`packages/${name}/src/index.ts`]: 'export const a = 1;\n',
       });
       // vuejs/core's shape: packages/ itself holds a source file, so every package sits "inside another's source"
-      const monorepo = { 'packages/global.d.ts': 'declare const __DEV__: boolean;\n', ...member('runtime-core'), ...member('compiler-core') };
+      const monorepo = {
+        'packages/global.d.ts': 'declare const __DEV__: boolean;\n',
+        ...member('runtime-core'),
+        ...member('compiler-core'),
+      };
       const undeclared = classesOf(monorepo);
       expect(undeclared.get('packages/runtime-core/src/index.ts')?.kind).to.equal('vendored');
       const manifests: Record<string, string>[] = [
@@ -72,19 +93,30 @@ describe('recon on repositories it was not tuned on', function () {
       ];
       for (const manifest of manifests) {
         const classes = classesOf({ ...monorepo, ...manifest });
-        for (const own of ['packages/runtime-core/src/index.ts', 'packages/compiler-core/src/index.ts']) expect(classes.has(own), `${own} with ${Object.keys(manifest)[0]}`).to.equal(false);
+        for (const own of ['packages/runtime-core/src/index.ts', 'packages/compiler-core/src/index.ts'])
+          expect(classes.has(own), `${own} with ${Object.keys(manifest)[0]}`).to.equal(false);
       }
       // a package copied into a member's source is still someone else's code
       const copied = classesOf({
         'pnpm-workspace.yaml': 'packages:\n  - packages/*\n',
         ...monorepo,
-        'packages/runtime-core/src/lib/tiny-emitter/package.json': JSON.stringify({ name: 'tiny-emitter', version: '2.1.0' }),
+        'packages/runtime-core/src/lib/tiny-emitter/package.json': JSON.stringify({
+          name: 'tiny-emitter',
+          version: '2.1.0',
+        }),
         'packages/runtime-core/src/lib/tiny-emitter/index.js': 'module.exports = 1;\n',
       });
-      expect(copied.get('packages/runtime-core/src/lib/tiny-emitter/index.js')).to.include({ kind: 'vendored', name: 'tiny-emitter' });
+      expect(copied.get('packages/runtime-core/src/lib/tiny-emitter/index.js')).to.include({
+        kind: 'vendored',
+        name: 'tiny-emitter',
+      });
       expect(copied.has('packages/runtime-core/src/index.ts')).to.equal(false);
       // a manifest that does not parse declares nothing (and breaks nothing)
-      expect(classesOf({ ...monorepo, 'pnpm-workspace.yaml': 'packages: [unclosed\n' }).get('packages/runtime-core/src/index.ts')?.kind).to.equal('vendored');
+      expect(
+        classesOf({ ...monorepo, 'pnpm-workspace.yaml': 'packages: [unclosed\n' }).get(
+          'packages/runtime-core/src/index.ts',
+        )?.kind,
+      ).to.equal('vendored');
     });
 
     it('vendor-convention folders, generated-code headers and .gitattributes linguist attributes', () => {
@@ -99,16 +131,26 @@ describe('recon on repositories it was not tuned on', function () {
         'assets/bundle.js': 'x();\n',
         'lib/copied.js': 'y();\n',
         'lib/own.js': 'z();\n',
-        '.gitattributes': 'assets/*.js linguist-generated\nlib/copied.js linguist-vendored=true\nlib/*.js -linguist-generated\n',
+        '.gitattributes':
+          'assets/*.js linguist-generated\nlib/copied.js linguist-vendored=true\nlib/*.js -linguist-generated\n',
       });
-      expect(classes.get('src/pip/_vendor/six.py')).to.include({ kind: 'vendored', reason: 'vendor folder: src/pip/_vendor/' });
+      expect(classes.get('src/pip/_vendor/six.py')).to.include({
+        kind: 'vendored',
+        reason: 'vendor folder: src/pip/_vendor/',
+      });
       expect(classes.get('third_party/zlib/inflate.js')).to.include({ kind: 'vendored', name: 'zlib' });
       expect(classes.get('lib/extern/tool.py')?.kind).to.equal('vendored');
       expect(classes.get('src/api_pb.ts')).to.deep.equal({ kind: 'generated', reason: 'header: @generated' });
       expect(classes.get('src/gen.go.ts')?.kind).to.equal('generated');
       expect(classes.get('src/parser_tables.py')?.kind).to.equal('generated');
-      expect(classes.get('assets/bundle.js')).to.deep.equal({ kind: 'generated', reason: '.gitattributes: assets/*.js linguist-generated' });
-      expect(classes.get('lib/copied.js')).to.deep.equal({ kind: 'vendored', reason: '.gitattributes: lib/copied.js linguist-vendored=true' });
+      expect(classes.get('assets/bundle.js')).to.deep.equal({
+        kind: 'generated',
+        reason: '.gitattributes: assets/*.js linguist-generated',
+      });
+      expect(classes.get('lib/copied.js')).to.deep.equal({
+        kind: 'vendored',
+        reason: '.gitattributes: lib/copied.js linguist-vendored=true',
+      });
       expect(classes.has('lib/own.js')).to.equal(false);
       expect(classes.has('src/hand.py')).to.equal(false);
     });
@@ -144,7 +186,8 @@ def send_order(cart, attempts):
       after(async () => {
         await repo?.index.close();
       });
-      const recon = (task: string): Promise<ReconResult> => runRecon(parseQuery(task), runnerOf(repo.host), retrievalIndexOf(repo.index));
+      const recon = (task: string): Promise<ReconResult> =>
+        runRecon(parseQuery(task), runnerOf(repo.host), retrievalIndexOf(repo.index));
 
       it('demotes vendored code below the own code and says why', async () => {
         const result = await recon('retry the order when the connection resets');
@@ -153,7 +196,9 @@ def send_order(cart, attempts):
         const vendored = result.results.find((r) => r.path === 'shop/packages/urllib9/retry.py');
         expect(vendored, 'the vendored file is still listed').to.not.equal(undefined);
         expect(vendored?.why).to.include('demoted: vendored (own package metadata: shop/packages/urllib9/LICENSE.txt)');
-        expect(result.results.find((r) => r.path === 'shop/cart.py')?.why.some((w) => w.startsWith('demoted'))).to.equal(false);
+        expect(
+          result.results.find((r) => r.path === 'shop/cart.py')?.why.some((w) => w.startsWith('demoted')),
+        ).to.equal(false);
       });
 
       it('a task naming the vendored package still finds it first', async () => {
@@ -199,7 +244,7 @@ def send_order(cart, attempts):
       await service?.index.close();
     });
 
-    it('a word frequent in this repository\'s product code is not evidence the task is about tests', async () => {
+    it("a word frequent in this repository's product code is not evidence the task is about tests", async () => {
       const view = retrievalIndexOf(framework.index);
       expect(view.isProductWord?.('fixture')).to.equal(true);
       expect(isAboutTests(parseQuery('fixture teardown order is wrong'), view)).to.equal(false);
@@ -209,7 +254,11 @@ def send_order(cart, attempts):
       expect(paths).to.include('probe/fixtures.py');
       // The test file, the best match by words alone (its name repeats the task), ranks below every product file.
       expect(paths[paths.length - 1]).to.equal('testing/test_fixtures.py');
-      const aboutTests = await runRecon(parseQuery('fixture teardown order is wrong, add a test'), runnerOf(framework.host), view);
+      const aboutTests = await runRecon(
+        parseQuery('fixture teardown order is wrong, add a test'),
+        runnerOf(framework.host),
+        view,
+      );
       expect(aboutTests.results[0]?.path).to.equal('testing/test_fixtures.py');
     });
 
@@ -220,7 +269,14 @@ def send_order(cart, attempts):
     });
 
     it('type tests are tests', () => {
-      for (const p of ['src/index.test-d.ts', 'packages/dts-test/ref.test-d.tsx', 'packages/dts-test/setup.ts', 'test-d/index.ts', 'src/types.spec-d.ts']) expect(isTestPath(p), p).to.equal(true);
+      for (const p of [
+        'src/index.test-d.ts',
+        'packages/dts-test/ref.test-d.tsx',
+        'packages/dts-test/setup.ts',
+        'test-d/index.ts',
+        'src/types.spec-d.ts',
+      ])
+        expect(isTestPath(p), p).to.equal(true);
       for (const p of ['src/test-data.ts', 'src/dts.ts', 'src/index.d.ts']) expect(isTestPath(p), p).to.equal(false);
     });
   });
@@ -248,7 +304,8 @@ export function parseDate(text: string): Date {
     after(async () => {
       await repo?.index.close();
     });
-    const recon = (task: string): Promise<ReconResult> => runRecon(parseQuery(task), runnerOf(repo.host), retrievalIndexOf(repo.index));
+    const recon = (task: string): Promise<ReconResult> =>
+      runRecon(parseQuery(task), runnerOf(repo.host), retrievalIndexOf(repo.index));
 
     it('the hub re-exporting a strong candidate and the error catalog it raises from get a signal from the import graph', async () => {
       const result = await recon('parseDate rejects a timezone offset it should accept');
@@ -258,7 +315,9 @@ export function parseDate(text: string): Date {
       expect(top5).to.include('src/errors.ts');
       const hub = result.results.find((r) => r.path === 'src/index.ts');
       expect(hub?.why.join(' ')).to.include('hub: re-exports src/parse.ts');
-      expect(result.results.find((r) => r.path === 'src/errors.ts')?.why.join(' ')).to.include('error catalog used by src/parse.ts');
+      expect(result.results.find((r) => r.path === 'src/errors.ts')?.why.join(' ')).to.include(
+        'error catalog used by src/parse.ts',
+      );
     });
 
     it('a hub whose files are not candidates gets nothing', async () => {
@@ -278,7 +337,11 @@ export function parseDate(text: string): Date {
     });
 
     it('still rank and propose the subsystems the task would split into, within the answer budget', async () => {
-      const result = await runRecon(parseQuery('improve how every value is handled'), runnerOf(repo.host), retrievalIndexOf(repo.index));
+      const result = await runRecon(
+        parseQuery('improve how every value is handled'),
+        runnerOf(repo.host),
+        retrievalIndexOf(repo.index),
+      );
       expect(result.gate).to.equal('BROAD');
       expect(result.results.length).to.be.greaterThan(0);
       const parts = result.decomposition ?? [];
@@ -296,7 +359,11 @@ export function parseDate(text: string): Date {
     });
 
     it('an OK answer carries no decomposition', async () => {
-      const result = await runRecon(parseQuery('LruCache evict should drop the least recently used entry'), runnerOf(repo.host), retrievalIndexOf(repo.index));
+      const result = await runRecon(
+        parseQuery('LruCache evict should drop the least recently used entry'),
+        runnerOf(repo.host),
+        retrievalIndexOf(repo.index),
+      );
       expect(result.gate).to.equal('OK');
       expect(result).to.not.have.property('decomposition');
     });

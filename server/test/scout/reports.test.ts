@@ -11,15 +11,43 @@ describe('scout/coverage and scout/lint', () => {
     expect(result.reason).to.contain('no coverage data');
   });
 
-  const reports: [string, Record<string, string>, { line_rate: number; lines_covered: number; lines_total: number; files: number }][] = [
-    ['lcov', { 'coverage/lcov.info': 'TN:\nSF:a.ts\nLF:10\nLH:5\nend_of_record\nSF:b.ts\nLF:10\nLH:10\nend_of_record\n' }, { line_rate: 0.75, lines_covered: 15, lines_total: 20, files: 2 }],
-    ['istanbul summary', { 'coverage/coverage-summary.json': JSON.stringify({ total: { lines: { total: 8, covered: 2, pct: 25 } }, '/x/a.ts': {} }) }, { line_rate: 0.25, lines_covered: 2, lines_total: 8, files: 1 }],
+  const reports: [
+    string,
+    Record<string, string>,
+    { line_rate: number; lines_covered: number; lines_total: number; files: number },
+  ][] = [
+    [
+      'lcov',
+      { 'coverage/lcov.info': 'TN:\nSF:a.ts\nLF:10\nLH:5\nend_of_record\nSF:b.ts\nLF:10\nLH:10\nend_of_record\n' },
+      { line_rate: 0.75, lines_covered: 15, lines_total: 20, files: 2 },
+    ],
+    [
+      'istanbul summary',
+      {
+        'coverage/coverage-summary.json': JSON.stringify({
+          total: { lines: { total: 8, covered: 2, pct: 25 } },
+          '/x/a.ts': {},
+        }),
+      },
+      { line_rate: 0.25, lines_covered: 2, lines_total: 8, files: 1 },
+    ],
     [
       'istanbul final',
-      { 'coverage/coverage-final.json': JSON.stringify({ '/x/a.ts': { statementMap: { 0: { start: { line: 1 } }, 1: { start: { line: 1 } }, 2: { start: { line: 3 } } }, s: { 0: 0, 1: 2, 2: 0 } } }) },
+      {
+        'coverage/coverage-final.json': JSON.stringify({
+          '/x/a.ts': {
+            statementMap: { 0: { start: { line: 1 } }, 1: { start: { line: 1 } }, 2: { start: { line: 3 } } },
+            s: { 0: 0, 1: 2, 2: 0 },
+          },
+        }),
+      },
       { line_rate: 0.5, lines_covered: 1, lines_total: 2, files: 1 },
     ],
-    ['coverage.py', { 'coverage.json': JSON.stringify({ totals: { covered_lines: 3, num_statements: 4 }, files: { 'a.py': {} } }) }, { line_rate: 0.75, lines_covered: 3, lines_total: 4, files: 1 }],
+    [
+      'coverage.py',
+      { 'coverage.json': JSON.stringify({ totals: { covered_lines: 3, num_statements: 4 }, files: { 'a.py': {} } }) },
+      { line_rate: 0.75, lines_covered: 3, lines_total: 4, files: 1 },
+    ],
   ];
   for (const [format, files, expected] of reports) {
     it(`reads a ${format} report`, () => {
@@ -32,7 +60,10 @@ describe('scout/coverage and scout/lint', () => {
   it('says so when a coverage report cannot be read', () => {
     const root = makeTempDir('agentgov-cov-');
     writeTree(root, { 'coverage.json': '{broken' });
-    expect(summarizeCoverage(root)).to.deep.equal({ value: null, reason: 'coverage reports exist but could not be read: coverage.json' });
+    expect(summarizeCoverage(root)).to.deep.equal({
+      value: null,
+      reason: 'coverage reports exist but could not be read: coverage.json',
+    });
   });
 
   it('summarizes an ESLint JSON report, worst files first', () => {

@@ -5,8 +5,20 @@ const file = (path: string, lines = 10) => ({ path, lines });
 
 describe('scout/tree', () => {
   it('shows a small tree whole, largest directories first, with no zoom targets', () => {
-    const tree = compressTree([file('README.md', 5), file('src/a.ts', 30), file('src/b.ts'), file('test/a.test.ts')], '', 80);
-    expect(tree.lines).to.deep.equal(['./ (4 files)', '  src/ (2 files)', '    a.ts (30 lines)', '    b.ts (10 lines)', '  test/ (1 files)', '    a.test.ts (10 lines)', '  README.md (5 lines)']);
+    const tree = compressTree(
+      [file('README.md', 5), file('src/a.ts', 30), file('src/b.ts'), file('test/a.test.ts')],
+      '',
+      80,
+    );
+    expect(tree.lines).to.deep.equal([
+      './ (4 files)',
+      '  src/ (2 files)',
+      '    a.ts (30 lines)',
+      '    b.ts (10 lines)',
+      '  test/ (1 files)',
+      '    a.test.ts (10 lines)',
+      '  README.md (5 lines)',
+    ]);
     expect(tree.zoomTargets).to.deep.equal([]);
   });
 
@@ -19,7 +31,9 @@ describe('scout/tree', () => {
 
   it('compresses a large tree to the budget; every collapsed directory is a zoom target with its counts', () => {
     const files: { path: string; lines: number }[] = [];
-    for (const pkg of ['core', 'server', 'cli', 'web']) for (const area of ['a', 'b', 'c', 'd', 'e']) for (let i = 0; i < 4; i++) files.push(file(`${pkg}/src/${area}/f${i}.ts`, 7));
+    for (const pkg of ['core', 'server', 'cli', 'web'])
+      for (const area of ['a', 'b', 'c', 'd', 'e'])
+        for (let i = 0; i < 4; i++) files.push(file(`${pkg}/src/${area}/f${i}.ts`, 7));
     const budget = 20;
     const tree = compressTree(files, '', budget);
     // + the root line; a directory holding only one directory opens for one line

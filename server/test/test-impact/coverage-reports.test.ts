@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { detectFormat, parseCoverageReport, parseCoveragePy, parseIstanbul, parseLcov } from '../../src/test-impact/coverage-reports.js';
+import {
+  detectFormat,
+  parseCoverageReport,
+  parseCoveragePy,
+  parseIstanbul,
+  parseLcov,
+} from '../../src/test-impact/coverage-reports.js';
 
 const ROOT = '/repo';
 const SUITE = 'report:coverage/report';
@@ -17,11 +23,16 @@ describe('coverage reports', () => {
       ['coverage.json', JSON.stringify({ meta: { version: '7.6' }, files: {} }), 'coverage.py'],
       ['coverage-final.json', JSON.stringify({ '/repo/a.js': { statementMap: {}, s: {} } }), 'istanbul'],
     ];
-    for (const [name, text, format] of cases) it(`${name} → ${format}`, () => expect(detectFormat(name, text)).to.equal(format));
+    for (const [name, text, format] of cases)
+      it(`${name} → ${format}`, () => expect(detectFormat(name, text)).to.equal(format));
 
     it('refuses what is neither lcov nor JSON, and broken JSON, with E_INVALID_ARGUMENT', () => {
-      expect(() => detectFormat('x.txt', 'hello')).to.throw().with.property('code', 'E_INVALID_ARGUMENT');
-      expect(() => parseCoverageReport(ROOT, 'c.json', '{ "files": ')).to.throw(/not valid JSON/).with.property('code', 'E_INVALID_ARGUMENT');
+      expect(() => detectFormat('x.txt', 'hello'))
+        .to.throw()
+        .with.property('code', 'E_INVALID_ARGUMENT');
+      expect(() => parseCoverageReport(ROOT, 'c.json', '{ "files": '))
+        .to.throw(/not valid JSON/)
+        .with.property('code', 'E_INVALID_ARGUMENT');
       expect(() => parseIstanbul(ROOT, 'c.json', '[1, 2]')).to.throw(/not an istanbul coverage map/);
       expect(() => parseCoveragePy(ROOT, 'c.json', '{"meta": {}}')).to.throw(/no "files" object/);
     });
@@ -32,7 +43,11 @@ describe('coverage reports', () => {
       ROOT,
       'coverage/report',
       JSON.stringify({
-        '/repo/src/math.js': { path: '/repo/src/math.js', statementMap: { 0: { start: { line: 2 } }, 1: { start: { line: 3 } }, 2: { start: { line: 9 } } }, s: { 0: 4, 1: 1, 2: 0 } },
+        '/repo/src/math.js': {
+          path: '/repo/src/math.js',
+          statementMap: { 0: { start: { line: 2 } }, 1: { start: { line: 3 } }, 2: { start: { line: 9 } } },
+          s: { 0: 4, 1: 1, 2: 0 },
+        },
         '/elsewhere/lib.js': { path: '/elsewhere/lib.js', statementMap: { 0: { start: { line: 1 } } }, s: { 0: 1 } },
         '/repo/src/bad.js': { path: '/repo/src/bad.js', statementMap: { 0: { start: {} } }, s: { 0: 1, 1: 'x' } },
         '/repo/src/nothing.js': 'not an object',
@@ -56,13 +71,35 @@ describe('coverage reports', () => {
     const report = parseLcov(
       ROOT,
       'coverage/report',
-      ['TN:', 'SF:src/math.js', 'FN:1,clamp', 'DA:1,1', 'DA:2,0', 'DA:3,5,abc', 'DA:x,1', 'LF:3', 'LH:2', 'end_of_record', 'SF:../outside.js', 'DA:1,1', 'end_of_record', 'garbage line', 'SF:/repo/src/tail.js', 'DA:4,1'].join('\n'),
+      [
+        'TN:',
+        'SF:src/math.js',
+        'FN:1,clamp',
+        'DA:1,1',
+        'DA:2,0',
+        'DA:3,5,abc',
+        'DA:x,1',
+        'LF:3',
+        'LH:2',
+        'end_of_record',
+        'SF:../outside.js',
+        'DA:1,1',
+        'end_of_record',
+        'garbage line',
+        'SF:/repo/src/tail.js',
+        'DA:4,1',
+      ].join('\n'),
     );
     it('covers the DA lines with a count, relative paths against the repository root', () => {
       expect(linesOf(report, 'file', SUITE)).to.deep.equal({ 'src/math.js': [1, 3], 'src/tail.js': [4] });
     });
     it('counts malformed records, outside files, stray lines and a truncated last record', () => {
-      expect(report.skipped.map((s) => s.reason)).to.deep.equal(['1 malformed DA record(s)', 'outside the repository', 'line 14: not an lcov record: garbage line', 'no end_of_record (truncated report); its lines are kept']);
+      expect(report.skipped.map((s) => s.reason)).to.deep.equal([
+        '1 malformed DA record(s)',
+        'outside the repository',
+        'line 14: not an lcov record: garbage line',
+        'no end_of_record (truncated report); its lines are kept',
+      ]);
     });
   });
 
@@ -74,7 +111,16 @@ describe('coverage reports', () => {
         JSON.stringify({
           meta: { version: '7.6.1', show_contexts: true },
           files: {
-            'calc/math.py': { executed_lines: [1, 4, 5, 6], contexts: { 1: [''], 4: ['tests/test_math.py::test_clamp|run'], 5: ['tests/test_math.py::test_clamp|run', 'tests/test_math.py::TestA::test_b[1]|setup'], 6: [7], x: ['a'] } },
+            'calc/math.py': {
+              executed_lines: [1, 4, 5, 6],
+              contexts: {
+                1: [''],
+                4: ['tests/test_math.py::test_clamp|run'],
+                5: ['tests/test_math.py::test_clamp|run', 'tests/test_math.py::TestA::test_b[1]|setup'],
+                6: [7],
+                x: ['a'],
+              },
+            },
           },
         }),
       );
@@ -86,10 +132,25 @@ describe('coverage reports', () => {
     });
 
     it('without contexts, executed_lines count per file for the suite', () => {
-      const report = parseCoveragePy(ROOT, 'coverage/report', JSON.stringify({ meta: { version: '7.6.1' }, files: { 'calc/math.py': { executed_lines: [1, 2, 'x'] }, '/tmp/other.py': { executed_lines: [1] }, 'calc/empty.py': {} } }));
+      const report = parseCoveragePy(
+        ROOT,
+        'coverage/report',
+        JSON.stringify({
+          meta: { version: '7.6.1' },
+          files: {
+            'calc/math.py': { executed_lines: [1, 2, 'x'] },
+            '/tmp/other.py': { executed_lines: [1] },
+            'calc/empty.py': {},
+          },
+        }),
+      );
       expect(report.granularity).to.equal('file');
       expect(linesOf(report, 'file', SUITE)).to.deep.equal({ 'calc/math.py': [1, 2] });
-      expect(report.skipped.map((s) => s.reason)).to.deep.equal(["1 executed line(s) that are not line numbers", 'outside the repository', 'neither contexts nor executed_lines']);
+      expect(report.skipped.map((s) => s.reason)).to.deep.equal([
+        '1 executed line(s) that are not line numbers',
+        'outside the repository',
+        'neither contexts nor executed_lines',
+      ]);
     });
   });
 });

@@ -22,8 +22,23 @@ function slowRunner(ms: number): TestRunner & { calls: { files: string[]; aborte
       calls.push(call);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
-          const tests = request.files.map((file) => ({ id: `${file} > works`, file, titlePath: ['works'], status: 'passed' as const, durationMs: 1 }));
-          resolve({ runner: 'slow', tests, files: [], coverage: [], exitCode: 0, timedOut: false, durationMs: ms, output: '' });
+          const tests = request.files.map((file) => ({
+            id: `${file} > works`,
+            file,
+            titlePath: ['works'],
+            status: 'passed' as const,
+            durationMs: 1,
+          }));
+          resolve({
+            runner: 'slow',
+            tests,
+            files: [],
+            coverage: [],
+            exitCode: 0,
+            timedOut: false,
+            durationMs: ms,
+            output: '',
+          });
         }, ms);
         request.signal?.addEventListener('abort', () => {
           clearTimeout(timer);
@@ -60,7 +75,13 @@ describe('test scheduler: a foreground run holds the background back', function 
 
   it('stops the running batch, starts nothing while held, and runs that batch again after the release', async () => {
     const runner = slowRunner(300);
-    const scheduler = new TestScheduler({ root: index.root, store, runners: [runner], logger: silentLogger, batchSize: 1 });
+    const scheduler = new TestScheduler({
+      root: index.root,
+      store,
+      runners: [runner],
+      logger: silentLogger,
+      batchSize: 1,
+    });
     await scheduler.started;
     await until(() => runner.calls.length === 1, 'the first batch');
     const release = scheduler.hold();
@@ -75,13 +96,24 @@ describe('test scheduler: a foreground run holds the background back', function 
       [['t/a.test.js'], false],
       [['t/b.test.js'], false],
     ]);
-    expect(store.allTests().map((t) => t.test_id).sort()).to.deep.equal(['t/a.test.js > works', 't/b.test.js > works']);
+    expect(
+      store
+        .allTests()
+        .map((t) => t.test_id)
+        .sort(),
+    ).to.deep.equal(['t/a.test.js > works', 't/b.test.js > works']);
     expect(scheduler.status().state).to.equal('idle');
   });
 
   it('two holds: the background waits for both; a cancel while held still cancels', async () => {
     const runner = slowRunner(200);
-    const scheduler = new TestScheduler({ root: index.root, store, runners: [runner], logger: silentLogger, batchSize: 1 });
+    const scheduler = new TestScheduler({
+      root: index.root,
+      store,
+      runners: [runner],
+      logger: silentLogger,
+      batchSize: 1,
+    });
     await scheduler.started;
     await until(() => runner.calls.length === 1, 'the first batch');
     const first = scheduler.hold();
@@ -108,10 +140,14 @@ describe('coverage store: remembered reads follow every write', () => {
     try {
       const store = new CoverageStore(index.db, root);
       expect(store.allTests()).to.deep.equal([]);
-      store.recordResults('slow', [{ id: 't/a.js > x', file: 't/a.js', titlePath: ['x'], status: 'passed', durationMs: 1 }]);
+      store.recordResults('slow', [
+        { id: 't/a.js > x', file: 't/a.js', titlePath: ['x'], status: 'passed', durationMs: 1 },
+      ]);
       expect(store.allTests().map((t) => t.test_id)).to.deep.equal(['t/a.js > x']);
       expect(store.testCase('t/a.js > x')?.file).to.equal('t/a.js');
-      store.recordResults('slow', [{ id: 't/b.js > y', file: 't/b.js', titlePath: ['y'], status: 'failed', durationMs: 1 }]);
+      store.recordResults('slow', [
+        { id: 't/b.js > y', file: 't/b.js', titlePath: ['y'], status: 'failed', durationMs: 1 },
+      ]);
       expect(store.testsOfFile('t/b.js').map((t) => t.status)).to.deep.equal(['failed']);
       expect(store.coverageSizes().size).to.equal(0);
       store.recordCoverage('slow', [{ scope: 'test', id: 't/a.js > x', files: [{ file: 'lib.js', lines: [1, 2] }] }]);

@@ -4,9 +4,24 @@ import { pageWithinBudget } from '../../src/tools/answer-budget.js';
 import { ServeClient, type Structured } from '../checkpoint/serve-client.js';
 import { gitInit } from '../recon/fixture-repo.js';
 
-type Page = { total: number; offset: number; shown: number; omitted: number; next_offset: number | null; budget_tokens: number; more?: string };
+type Page = {
+  total: number;
+  offset: number;
+  shown: number;
+  omitted: number;
+  next_offset: number | null;
+  budget_tokens: number;
+  more?: string;
+};
 type Reference = { path: string; line: number; column: number; certainty: string };
-type Impact = Structured & { references: Reference[]; counts: Record<string, number>; files: { path: string; references: number; high: number; medium: number; low: number }[]; files_omitted: number; page: Page; importers?: { path: string }[] };
+type Impact = Structured & {
+  references: Reference[];
+  counts: Record<string, number>;
+  files: { path: string; references: number; high: number; medium: number; low: number }[];
+  files_omitted: number;
+  page: Page;
+  importers?: { path: string }[];
+};
 
 const FILES = 240;
 
@@ -15,7 +30,8 @@ function wideRepo(): string {
   const root = makeTempDir('agentgov-budget-');
   const files: Record<string, string> = {
     'package.json': '{"name":"wide","type":"module"}',
-    'src/core/clamp.ts': '/** Clamps a value into [low, high]. */\nexport function clampValue(value: number, low: number, high: number): number {\n  return Math.min(high, Math.max(low, value));\n}\n',
+    'src/core/clamp.ts':
+      '/** Clamps a value into [low, high]. */\nexport function clampValue(value: number, low: number, high: number): number {\n  return Math.min(high, Math.max(low, value));\n}\n',
   };
   for (let i = 0; i < FILES; i++) {
     files[`src/area${i % 8}/user${i}.ts`] = [
@@ -43,7 +59,11 @@ describe('answers of tools that grow with the repository fit a budget (agentgov 
   after(async () => serve?.close());
 
   it('recon_impact groups references by file with counts, fits the default budget and says how to page on', async () => {
-    const { data, text } = await serve.call('recon_impact', { target: 'clampValue', justification: 'changing its signature', include_comments: false });
+    const { data, text } = await serve.call('recon_impact', {
+      target: 'clampValue',
+      justification: 'changing its signature',
+      include_comments: false,
+    });
     const impact = data as Impact;
     expect(impact.error, text).to.equal(undefined);
     const total = impact.counts['high']! + impact.counts['medium']! + impact.counts['low']!;
@@ -70,7 +90,14 @@ describe('answers of tools that grow with the repository fit a budget (agentgov 
     let offset: number | null = 0;
     let total = 0;
     for (let pages = 0; offset !== null && pages < 50; pages++) {
-      const impact = (await serve.call('recon_impact', { target: 'clampValue', justification: 'paging', include_comments: false, offset })).data as Impact;
+      const impact = (
+        await serve.call('recon_impact', {
+          target: 'clampValue',
+          justification: 'paging',
+          include_comments: false,
+          offset,
+        })
+      ).data as Impact;
       total = impact.page.total;
       expect(impact.page.offset).to.equal(offset);
       for (const ref of impact.references) {
@@ -85,17 +112,32 @@ describe('answers of tools that grow with the repository fit a budget (agentgov 
   });
 
   it('recon_impact takes an explicit budget and limit', async () => {
-    const small = (await serve.call('recon_impact', { target: 'clampValue', justification: 'x', include_comments: false })).data as Impact;
-    const large = (await serve.call('recon_impact', { target: 'clampValue', justification: 'x', include_comments: false, budget: 40_000 })).data as Impact;
+    const small = (
+      await serve.call('recon_impact', { target: 'clampValue', justification: 'x', include_comments: false })
+    ).data as Impact;
+    const large = (
+      await serve.call('recon_impact', {
+        target: 'clampValue',
+        justification: 'x',
+        include_comments: false,
+        budget: 40_000,
+      })
+    ).data as Impact;
     expect(large.page.shown).to.be.above(small.page.shown);
     expect(large.page.budget_tokens).to.equal(40_000);
-    const limited = (await serve.call('recon_impact', { target: 'clampValue', justification: 'x', include_comments: false, limit: 7 })).data as Impact;
+    const limited = (
+      await serve.call('recon_impact', { target: 'clampValue', justification: 'x', include_comments: false, limit: 7 })
+    ).data as Impact;
     expect(limited.references).to.have.length(7);
     expect(limited.page.more).to.match(/limit 7/);
   });
 
   it('recon_impact on a file pages its importers the same way', async () => {
-    const { data, text } = await serve.call('recon_impact', { target: 'src/core/clamp.ts', justification: 'moving it', budget: 2000 });
+    const { data, text } = await serve.call('recon_impact', {
+      target: 'src/core/clamp.ts',
+      justification: 'moving it',
+      budget: 2000,
+    });
     const impact = data as Impact;
     expect(impact.error, text).to.equal(undefined);
     expect(impact.page.total).to.equal(FILES);
@@ -117,12 +159,17 @@ describe('answers of tools that grow with the repository fit a budget (agentgov 
     expect(largest.members_shown).to.equal(largest.members.length).and.be.below(largest.size);
     expect(text).to.include(`(${largest.members_shown} of ${largest.size} shown)`);
     expect(JSON.stringify(data).length).to.be.at.most(1500 * 4 + 1_000);
-    const whole = (await serve.call('graph_communities', { level: 'def', budget: 60_000 })).data as Structured & { communities: Community[] };
+    const whole = (await serve.call('graph_communities', { level: 'def', budget: 60_000 })).data as Structured & {
+      communities: Community[];
+    };
     expect(whole.communities[0]!.members).to.have.length(whole.communities[0]!.size);
   });
 
   it('graph_cycles answers with a page even when there is nothing to cut', async () => {
-    const result = (await serve.call('graph_cycles', { level: 'file' })).data as Structured & { page: Page; total: number };
+    const result = (await serve.call('graph_cycles', { level: 'file' })).data as Structured & {
+      page: Page;
+      total: number;
+    };
     expect(result.page).to.deep.include({ total: 0, offset: 0, shown: 0, omitted: 0, next_offset: null });
   });
 });
@@ -136,7 +183,9 @@ describe('pageWithinBudget', () => {
     // 500 tokens = 2000 characters, less the 600 kept for the rest of the answer
     expect(shown).to.have.length(14);
     expect(page).to.deep.include({ total: 100, offset: 0, shown: 14, omitted: 86, next_offset: 14 });
-    expect(page.more).to.equal('showing 1–14 of 100 items (cut to fit 500 tokens); 86 more: call again with offset: 14.');
+    expect(page.more).to.equal(
+      'showing 1–14 of 100 items (cut to fit 500 tokens); 86 more: call again with offset: 14.',
+    );
   });
 
   it('always shows one item past the offset, so paging moves on, and stops at the end', () => {
@@ -146,12 +195,18 @@ describe('pageWithinBudget', () => {
     expect(last.items).to.deep.equal(['item-95', 'item-96', 'item-97', 'item-98', 'item-99']);
     expect(last.page).to.deep.include({ omitted: 0, next_offset: null });
     expect(last.page.more).to.equal(undefined);
-    expect(pageWithinBudget(items, { ...options, offset: 500 }).page).to.deep.include({ offset: 100, shown: 0, next_offset: null });
+    expect(pageWithinBudget(items, { ...options, offset: 500 }).page).to.deep.include({
+      offset: 100,
+      shown: 0,
+      next_offset: null,
+    });
   });
 
   it('honours a limit and names it as the reason', () => {
     const { page } = pageWithinBudget(items, { ...options, limit: 3, narrower: 'a qualified name' });
     expect(page.shown).to.equal(3);
-    expect(page.more).to.equal('showing 1–3 of 100 items (cut to fit limit 3); 97 more: call again with offset: 3, or narrow it: a qualified name.');
+    expect(page.more).to.equal(
+      'showing 1–3 of 100 items (cut to fit limit 3); 97 more: call again with offset: 3, or narrow it: a qualified name.',
+    );
   });
 });

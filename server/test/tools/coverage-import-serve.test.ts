@@ -35,12 +35,37 @@ def unused(x):
   'checks/check_math.py': 'from calc.math import clamp\n\n\ndef test_clamp():\n    assert clamp(5, 0, 10) == 5\n',
 };
 
-const LCOV = ['TN:', `SF:src/math.js`, 'DA:1,1', 'DA:3,1', 'DA:4,3', 'DA:5,3', 'DA:6,2', 'DA:10,0', 'DA:11,0', 'DA:14,1', 'DA:oops', 'end_of_record', 'SF:/somewhere/else.js', 'DA:1,1', 'end_of_record', ''].join('\n');
+const LCOV = [
+  'TN:',
+  `SF:src/math.js`,
+  'DA:1,1',
+  'DA:3,1',
+  'DA:4,3',
+  'DA:5,3',
+  'DA:6,2',
+  'DA:10,0',
+  'DA:11,0',
+  'DA:14,1',
+  'DA:oops',
+  'end_of_record',
+  'SF:/somewhere/else.js',
+  'DA:1,1',
+  'end_of_record',
+  '',
+].join('\n');
 
 const COVERAGE_PY = JSON.stringify({
   meta: { version: '7.6.1', show_contexts: true },
   files: {
-    'calc/math.py': { executed_lines: [1, 2, 4, 7], contexts: { 1: [''], 7: [''], 2: ['checks/check_math.py::test_clamp|run'], 4: ['checks/check_math.py::test_clamp|run'] } },
+    'calc/math.py': {
+      executed_lines: [1, 2, 4, 7],
+      contexts: {
+        1: [''],
+        7: [''],
+        2: ['checks/check_math.py::test_clamp|run'],
+        4: ['checks/check_math.py::test_clamp|run'],
+      },
+    },
   },
 });
 
@@ -54,7 +79,11 @@ describe('coverage_import over MCP (a project whose runner has no plugin)', func
     writeTree(repo, FILES);
     gitInit(repo);
     // The reports are written after the sources (as a test run would): the facts are fresh.
-    writeTree(repo, { 'coverage/lcov.info': LCOV, 'coverage/coverage.json': COVERAGE_PY, 'coverage/broken.json': '{"files": {' });
+    writeTree(repo, {
+      'coverage/lcov.info': LCOV,
+      'coverage/coverage.json': COVERAGE_PY,
+      'coverage/broken.json': '{"files": {',
+    });
     serve = await ServeClient.start(repo);
   });
   after(async () => serve?.close());
@@ -67,8 +96,21 @@ describe('coverage_import over MCP (a project whose runner has no plugin)', func
   it('imports lcov per file, counting what it skipped; recon_line_coverage then answers from it', async () => {
     const { data, text } = await serve.call('coverage_import', { report_path: 'coverage/lcov.info' });
     expect(data.error, text).to.equal(undefined);
-    expect(data).to.deep.include({ format: 'lcov', granularity: 'file', files: { in_report: 1, stored: 1 }, tests: 0, facts: 6, stale_files: [] });
-    expect(data['skipped']).to.deep.equal({ count: 2, items: [{ file: 'src/math.js', reason: '1 malformed DA record(s)' }, { file: '/somewhere/else.js', reason: 'outside the repository' }] });
+    expect(data).to.deep.include({
+      format: 'lcov',
+      granularity: 'file',
+      files: { in_report: 1, stored: 1 },
+      tests: 0,
+      facts: 6,
+      stale_files: [],
+    });
+    expect(data['skipped']).to.deep.equal({
+      count: 2,
+      items: [
+        { file: 'src/math.js', reason: '1 malformed DA record(s)' },
+        { file: '/somewhere/else.js', reason: 'outside the repository' },
+      ],
+    });
     const { data: lines } = await serve.call('recon_line_coverage', { file_path: 'src/math.js' });
     expect(lines.error).to.equal(undefined);
     expect(lines).to.deep.include({ coverage: 'fresh', covered: [1, 3, 4, 5, 6, 14] });
@@ -77,11 +119,20 @@ describe('coverage_import over MCP (a project whose runner has no plugin)', func
 
   it('imports coverage.py contexts as per-test coverage: covering_tests names the test of clamp', async () => {
     const { data } = await serve.call('coverage_import', { report_path: 'coverage/coverage.json' });
-    expect(data).to.deep.include({ format: 'coverage.py', granularity: 'test', tests: 1, skipped: { count: 0, items: [] } });
+    expect(data).to.deep.include({
+      format: 'coverage.py',
+      granularity: 'test',
+      tests: 1,
+      skipped: { count: 0, items: [] },
+    });
     const { data: covering } = await serve.call('covering_tests', { file_path: 'calc/math.py' });
     expect(covering.error).to.equal(undefined);
-    const defs = Object.values(covering['definitions'] as Record<string, { qualified_name: string; tests: { test_id: string; file: string }[] }>);
-    expect(defs.find((d) => d.qualified_name === 'clamp')!.tests.map((t) => [t.test_id, t.file])).to.deep.equal([['checks/check_math.py::test_clamp', 'checks/check_math.py']]);
+    const defs = Object.values(
+      covering['definitions'] as Record<string, { qualified_name: string; tests: { test_id: string; file: string }[] }>,
+    );
+    expect(defs.find((d) => d.qualified_name === 'clamp')!.tests.map((t) => [t.test_id, t.file])).to.deep.equal([
+      ['checks/check_math.py::test_clamp', 'checks/check_math.py'],
+    ]);
     expect(defs.find((d) => d.qualified_name === 'unused')!.tests).to.deep.equal([]);
   });
 

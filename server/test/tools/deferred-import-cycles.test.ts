@@ -15,7 +15,8 @@ function deferredRepo(closeRingAtLoad: boolean): Record<string, string> {
     'pkg/__init__.py': '',
     'pkg/app.py': 'from pkg.ctx import Ctx\n\n\nclass App:\n    ctx = Ctx\n',
     'pkg/ctx.py': 'from pkg.app import App\n\n\nclass Ctx:\n    app = App\n',
-    'pkg/wrappers.py': 'from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from pkg.helpers import helper\n\n\nclass Response:\n    pass\n',
+    'pkg/wrappers.py':
+      'from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from pkg.helpers import helper\n\n\nclass Response:\n    pass\n',
     'pkg/helpers.py': 'from pkg.wrappers import Response\n\n\ndef helper():\n    return Response()\n',
     'pkg/ring1.py': ring(1),
     'pkg/ring2.py': ring(2),
@@ -39,10 +40,19 @@ describe('deferred and type-only Python imports in graph_cycles and recon_scout'
         ['pkg/ring1.py', 'pkg/ring2.py', 'pkg/ring3.py', 'pkg/ring4.py', 'pkg/ring5.py'],
         ['pkg/helpers.py', 'pkg/wrappers.py'],
       ]);
-      expect(cycles.deferred_cycles[0]!.chain).to.deep.equal(['pkg/ring1.py', 'pkg/ring2.py', 'pkg/ring3.py', 'pkg/ring4.py', 'pkg/ring5.py', 'pkg/ring1.py']);
+      expect(cycles.deferred_cycles[0]!.chain).to.deep.equal([
+        'pkg/ring1.py',
+        'pkg/ring2.py',
+        'pkg/ring3.py',
+        'pkg/ring4.py',
+        'pkg/ring5.py',
+        'pkg/ring1.py',
+      ]);
       expect(cycles.summary).to.deep.equal({ cycles: 1, nodes_in_cycles: 2, largest_sizes: [2], deferred_cycles: 2 });
       expect(cycles.graph.deferred_edges).to.equal(2);
-      expect(served.index.imports('pkg/ring5.py').map((edge) => [edge.to_path, edge.kind])).to.deep.equal([['pkg/ring1.py', 'deferred']]);
+      expect(served.index.imports('pkg/ring5.py').map((edge) => [edge.to_path, edge.kind])).to.deep.equal([
+        ['pkg/ring1.py', 'deferred'],
+      ]);
       expect(served.index.imports('pkg/wrappers.py').map((edge) => [edge.to_path, edge.kind])).to.deep.equal([
         [null, 'python'],
         ['pkg/helpers.py', 'type-only'],
@@ -53,7 +63,9 @@ describe('deferred and type-only Python imports in graph_cycles and recon_scout'
       expect(briefing).to.not.have.property('warning');
       expect(briefing.cycles).to.deep.include({ total: 1, shown: 1, deferred: { total: 2, largest: 5 } });
       expect(briefing.context).to.match(/; 1 import cycle \(2 more only through deferred or type-only imports\)\.$/);
-      expect((result.content as { text: string }[])[0]!.text).to.contain('+ 2 closed only through deferred or type-only imports (largest 5 files; graph_cycles lists them)');
+      expect((result.content as { text: string }[])[0]!.text).to.contain(
+        '+ 2 closed only through deferred or type-only imports (largest 5 files; graph_cycles lists them)',
+      );
     } finally {
       await served.close();
     }

@@ -10,7 +10,10 @@ describe('describe', () => {
   let call: (args: Record<string, unknown>) => Promise<CallToolResult>;
   let close: () => Promise<void>;
   before(async () => {
-    const connected = await connectClient({ repoRoot: makeTempDir('agentgov-describe-'), index: new ControlledIndex() });
+    const connected = await connectClient({
+      repoRoot: makeTempDir('agentgov-describe-'),
+      index: new ControlledIndex(),
+    });
     call = async (args) => (await connected.client.callTool({ name: 'describe', arguments: args })) as CallToolResult;
     close = connected.close;
   });
@@ -20,7 +23,13 @@ describe('describe', () => {
     it(`documents ${tool.name} from its definition`, async () => {
       const result = await call({ action: 'tool', name: tool.name });
       const doc = result.structuredContent as Record<string, unknown>;
-      expect(doc).to.include({ name: tool.name, group: tool.group, read_only: tool.readOnly, returns: tool.returns, when_to_use: tool.whenToUse });
+      expect(doc).to.include({
+        name: tool.name,
+        group: tool.group,
+        read_only: tool.readOnly,
+        returns: tool.returns,
+        when_to_use: tool.whenToUse,
+      });
       expect(TOOL_GROUPS).to.include(doc['group']);
       const shape = (tool.inputSchema as { shape: Record<string, unknown> }).shape;
       expect((doc['parameters'] as { name: string }[]).map((p) => p.name)).to.deep.equal(Object.keys(shape));
@@ -33,14 +42,24 @@ describe('describe', () => {
 
   it('shows types, required flags and defaults', async () => {
     const doc = (await call({ action: 'tool', name: 'describe' })).structuredContent as { parameters: unknown[] };
-    expect(doc.parameters[0]).to.deep.equal({ name: 'action', type: '"tool" | "error"', required: true, description: '`tool` documents one tool, `error` decodes one error code' });
+    expect(doc.parameters[0]).to.deep.equal({
+      name: 'action',
+      type: '"tool" | "error"',
+      required: true,
+      description: '`tool` documents one tool, `error` decodes one error code',
+    });
     expect(doc.parameters[1]).to.deep.include({ name: 'name', type: 'string', required: false });
   });
 
   for (const code of errorCodes()) {
     it(`decodes ${code} from the catalog`, async () => {
       const result = await call({ action: 'error', code });
-      expect(result.structuredContent).to.deep.equal({ kind: 'error', code, ...ERROR_CATALOG[code], causes: [...ERROR_CATALOG[code].causes] });
+      expect(result.structuredContent).to.deep.equal({
+        kind: 'error',
+        code,
+        ...ERROR_CATALOG[code],
+        causes: [...ERROR_CATALOG[code].causes],
+      });
       expect(result.content[0]).to.have.property('text').that.contains(ERROR_CATALOG[code].remediation);
     });
   }
@@ -55,9 +74,15 @@ describe('describe', () => {
 
   it('answers an unknown tool with E_NOT_FOUND listing the tools by group', async () => {
     const result = await call({ action: 'tool', name: 'recon_everything' });
-    const error = (result.structuredContent as { error: { code: string; details: { available: Record<string, string[]> } } }).error;
+    const error = (
+      result.structuredContent as { error: { code: string; details: { available: Record<string, string[]> } } }
+    ).error;
     expect(error.code).to.equal('E_NOT_FOUND');
-    expect(Object.values(error.details.available).flat().sort()).to.deep.equal(TOOLS.filter((t) => !t.devOnly).map((t) => t.name).sort());
+    expect(Object.values(error.details.available).flat().sort()).to.deep.equal(
+      TOOLS.filter((t) => !t.devOnly)
+        .map((t) => t.name)
+        .sort(),
+    );
   });
 
   it('answers a missing name or code with E_INVALID_ARGUMENT', async () => {

@@ -33,7 +33,8 @@ describe('graph_cycles and graph_communities over a fixture repository', () => {
     for (const cycle of result.cycles) {
       const chain = cycle.chain as string[];
       expect(chain[0]).to.equal(chain.at(-1));
-      for (let i = 0; i + 1 < chain.length; i++) expect(imports(chain[i]!), `${chain[i]} imports ${chain[i + 1]}`).to.include(chain[i + 1]);
+      for (let i = 0; i + 1 < chain.length; i++)
+        expect(imports(chain[i]!), `${chain[i]} imports ${chain[i + 1]}`).to.include(chain[i + 1]);
     }
     expect(result.cycles[0]!.chain).to.deep.equal(['src/a/one.ts', 'src/a/two.ts', 'src/a/three.ts', 'src/a/one.ts']);
   });
@@ -53,11 +54,15 @@ describe('graph_cycles and graph_communities over a fixture repository', () => {
     const result = structured<CommunitiesResult>(await call('graph_communities', { level: 'file' }));
     expect(result.graph).to.include({ nodes: 12, resolution: 1 });
     expect(result.graph.modularity).to.be.greaterThan(0.1);
-    const all = [...result.communities.flatMap((c) => c.members as string[]), ...result.singletons.map((s) => s.path)].sort();
+    const all = [
+      ...result.communities.flatMap((c) => c.members as string[]),
+      ...result.singletons.map((s) => s.path),
+    ].sort();
     expect(all).to.have.length(12);
     expect(new Set(all).size).to.equal(12);
     const home = (path: string) => result.communities.find((c) => (c.members as string[]).includes(path))!;
-    for (const path of ['src/a/two.ts', 'src/a/three.ts', 'src/a/util.ts']) expect(home(path).id).to.equal(home('src/a/one.ts').id);
+    for (const path of ['src/a/two.ts', 'src/a/three.ts', 'src/a/util.ts'])
+      expect(home(path).id).to.equal(home('src/a/one.ts').id);
     for (const path of ['src/b/y.ts', 'src/b/butil.ts']) expect(home(path).id).to.equal(home('src/b/x.ts').id);
     expect(home('src/a/one.ts').id).to.not.equal(home('src/b/x.ts').id);
     expect(home('src/a/one.ts').label).to.equal('src/a');
@@ -75,10 +80,14 @@ describe('graph_cycles and graph_communities over a fixture repository', () => {
     expect(result.summary.singletons).to.equal(lonely.length).and.to.be.greaterThan(0);
     expect(result.graph.communities).to.equal(result.communities.length + lonely.length);
     expect(result.communities.every((c) => c.size > 1)).to.equal(true);
-    const listed = [...result.communities.flatMap((c) => c.members as { def_uid: string }[]), ...lonely].map((m) => m.def_uid);
+    const listed = [...result.communities.flatMap((c) => c.members as { def_uid: string }[]), ...lonely].map(
+      (m) => m.def_uid,
+    );
     expect(listed.length).to.equal(result.graph.nodes);
     expect(new Set(listed).size).to.equal(result.graph.nodes);
-    expect(result.singletons.map((s) => s.path)).to.deep.equal([...new Set(result.singletons.map((s) => s.path))].sort((a, b) => a.localeCompare(b)));
+    expect(result.singletons.map((s) => s.path)).to.deep.equal(
+      [...new Set(result.singletons.map((s) => s.path))].sort((a, b) => a.localeCompare(b)),
+    );
     expect(result.summary.largest.map((c) => c.size)).to.deep.equal(result.communities.slice(0, 5).map((c) => c.size));
     const sizes = result.communities.map((c) => c.size);
     expect(sizes).to.deep.equal([...sizes].sort((a, b) => b - a));
@@ -90,7 +99,9 @@ describe('graph_cycles and graph_communities over a fixture repository', () => {
     const text = (first.content as { text: string }[])[0]!.text;
     expect(text.split('\n')[1]).to.match(/^largest: 0\. /);
     const lonelyText = text.slice(text.indexOf(`${result.summary.singletons} singletons (one node each), by file:\n`));
-    expect(lonelyText.split('\n')[1]).to.equal(`${result.singletons[0]!.path}: ${result.singletons[0]!.defs!.map((d) => d.qualified_name).join(', ')}`);
+    expect(lonelyText.split('\n')[1]).to.equal(
+      `${result.singletons[0]!.path}: ${result.singletons[0]!.defs!.map((d) => d.qualified_name).join(', ')}`,
+    );
     const cycles = structured<CyclesResult>(await call('graph_cycles', {}));
     expect(cycles.summary).to.deep.equal({ cycles: 2, nodes_in_cycles: 5, largest_sizes: [3, 2], deferred_cycles: 0 });
   });

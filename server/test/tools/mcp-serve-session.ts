@@ -9,7 +9,9 @@ import { gitInit } from '../recon/fixture-repo.js';
 /** The real CLI binary (built by the root `tsc -b`). */
 const MAIN = fileURLToPath(new URL('../../../../cli/dist/src/main.js', import.meta.url));
 
-export type Structured = Record<string, unknown> & { error?: { code: string; message: string; details: Record<string, unknown> } };
+export type Structured = Record<string, unknown> & {
+  error?: { code: string; message: string; details: Record<string, unknown> };
+};
 
 export interface ServeSession {
   repo: string;
@@ -31,15 +33,23 @@ export async function serveRepository(files: Record<string, string>): Promise<Se
   const configDir = makeTempDir('agentgov-config-');
   writeFileSync(join(configDir, 'agentgov.yaml'), 'log_level: WARNING\n');
   let stderr = '';
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'serve', '--repo', repo, '--config', join(configDir, 'agentgov.yaml')], env: isolatedEnv(home) as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'serve', '--repo', repo, '--config', join(configDir, 'agentgov.yaml')],
+    env: isolatedEnv(home) as Record<string, string>,
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   const client = new Client({ name: 'agentgov-test', version: '0.0.0' });
   await client.connect(transport).catch((error: Error) => {
     throw new Error(`serve did not start: ${error.message}\n${stderr}`);
   });
-  const raw = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
-  const call = async (name: string, args: Record<string, unknown>) => (await raw(name, args)).structuredContent as Structured;
-  const text = async (name: string, args: Record<string, unknown>) => ((await raw(name, args)).content as Array<{ text: string }>)[0]!.text;
+  const raw = (name: string, args: Record<string, unknown>) =>
+    client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await raw(name, args)).structuredContent as Structured;
+  const text = async (name: string, args: Record<string, unknown>) =>
+    ((await raw(name, args)).content as Array<{ text: string }>)[0]!.text;
   for (let attempt = 0; ; attempt += 1) {
     const result = await call('recon', { task: 'rename and move python code', read_only: false });
     if (result.error?.code !== 'E_INDEX_NOT_READY') break;

@@ -6,7 +6,12 @@ import { ensureTestVenv } from '@agentgov/core/testing';
 import { serveRepository, type ServeSession } from './mcp-serve-session.js';
 
 type Hunk = { line: number; column: number; old: string; new: string; certainty: string };
-type Preview = { edits: Array<{ path: string; hunks: Hunk[] }>; counts: Record<string, number>; warnings: string[]; unedited: Array<{ path: string; line: number; reason: string }> };
+type Preview = {
+  edits: Array<{ path: string; hunks: Hunk[] }>;
+  counts: Record<string, number>;
+  warnings: string[];
+  unedited: Array<{ path: string; line: number; reason: string }>;
+};
 
 /** Every receiver kind the Python engine types, each use on its own line (the comment says what it should be). */
 export const SHOP = {
@@ -92,7 +97,8 @@ export const SHOP = {
     '    return ctor() + annotated(Runner(), Other()) + optional(Runner()) + default() + returned() + variable() + no_value() + other_ctor() + inherited() + Holder().run()',
     '',
   ].join('\n'),
-  'tests/conftest.py': 'import pytest\n\nfrom shop.runner import Runner\n\n\n@pytest.fixture\ndef runner():\n    return Runner()\n\n\n@pytest.fixture(name="other")\ndef _other():\n    from shop.runner import Other\n\n    return Other()\n',
+  'tests/conftest.py':
+    'import pytest\n\nfrom shop.runner import Runner\n\n\n@pytest.fixture\ndef runner():\n    return Runner()\n\n\n@pytest.fixture(name="other")\ndef _other():\n    from shop.runner import Other\n\n    return Other()\n',
   'tests/test_use.py': [
     'from shop.use import total',
     '',
@@ -125,7 +131,8 @@ export const SHOP = {
     '',
   ].join('\n'),
   // receivers reached through modules: `import pkg` + `pkg.mod.Class()`, `import pkg.mod as m` + `m.factory()`
-  'shop/by_module.py': 'import shop\nimport shop.runner as sr\n\n\ndef through_modules():\n    return shop.runner.Runner().invoke(10) + sr.make().invoke(11)\n',
+  'shop/by_module.py':
+    'import shop\nimport shop.runner as sr\n\n\ndef through_modules():\n    return shop.runner.Runner().invoke(10) + sr.make().invoke(11)\n',
   'pytest.ini': '[pytest]\ntestpaths = tests\npythonpath = .\n',
   // click's parser.py: deprecated names served through a module __getattr__ and globals()
   'shop/legacy.py': [
@@ -141,18 +148,26 @@ export const SHOP = {
     '',
   ].join('\n'),
   // a package serving a deprecated name of a submodule lazily (click's __init__.py)
-  'lazy/__init__.py': 'def __getattr__(name):\n    if name == "Tool":\n        from .tools import _Tool\n\n        return _Tool\n    raise AttributeError(name)\n',
+  'lazy/__init__.py':
+    'def __getattr__(name):\n    if name == "Tool":\n        from .tools import _Tool\n\n        return _Tool\n    raise AttributeError(name)\n',
   'lazy/tools.py': 'class _Tool:\n    pass\n\n\ndef helper():\n    return 1\n',
   'shop/compat_use.py': 'import shop.legacy\n\n\ndef parse():\n    return shop.legacy.Parser().parse()\n',
 };
 
-const rowsOf = (preview: Preview) => preview.edits.flatMap((f) => f.hunks.filter((h) => h.certainty !== 'low').map((h) => `${f.path}:${h.line} ${h.certainty}`));
+const rowsOf = (preview: Preview) =>
+  preview.edits.flatMap((f) =>
+    f.hunks.filter((h) => h.certainty !== 'low').map((h) => `${f.path}:${h.line} ${h.certainty}`),
+  );
 
 describe('Python method renames type their receivers (refactor_rename over MCP)', function () {
   this.timeout(300_000);
   let server: ServeSession;
   let bin: string;
-  const pytest = () => execFileSync(join(bin, 'python'), ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: server.repo, encoding: 'utf8' });
+  const pytest = () =>
+    execFileSync(join(bin, 'python'), ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], {
+      cwd: server.repo,
+      encoding: 'utf8',
+    });
   before(async () => {
     bin = ensureTestVenv(['pytest']);
     server = await serveRepository(SHOP);
@@ -163,7 +178,12 @@ describe('Python method renames type their receivers (refactor_rename over MCP)'
 
   it('each resolved receiver is high or no edit, an unknown one medium; applying the preview keeps pytest green', async () => {
     expect(pytest()).to.match(/2 passed/);
-    const result = await server.call('refactor_rename', { symbol: 'Runner.invoke', new_name: 'call', justification: 'receiver kinds', include_comments: false });
+    const result = await server.call('refactor_rename', {
+      symbol: 'Runner.invoke',
+      new_name: 'call',
+      justification: 'receiver kinds',
+      include_comments: false,
+    });
     expect(result.error, JSON.stringify(result.error)).to.equal(undefined);
     const preview = result['preview'] as Preview;
     expect(rowsOf(preview).sort()).to.deep.equal(
@@ -193,48 +213,97 @@ describe('Python method renames type their receivers (refactor_rename over MCP)'
     expect(preview.counts).to.deep.include({ medium: 2 });
     await server.call('refactor_cancel', { refactor_id: result['refactor_id'] });
     // what is vouched for (the high edits) applied alone keeps the suite green: shop/loose.py holds the one medium edit
-    const vouched = await server.call('refactor_rename', { symbol: 'Runner.invoke', new_name: 'call', justification: 'high only', include_comments: false, contexts: ['shop/runner.py', 'shop/use.py', 'shop/by_module.py', 'tests'] });
+    const vouched = await server.call('refactor_rename', {
+      symbol: 'Runner.invoke',
+      new_name: 'call',
+      justification: 'high only',
+      include_comments: false,
+      contexts: ['shop/runner.py', 'shop/use.py', 'shop/by_module.py', 'tests'],
+    });
     expect((vouched['preview'] as Preview).counts).to.deep.equal({ high: 13, medium: 0, low: 0 });
     const committed = await server.call('refactor_commit', { refactor_id: vouched['refactor_id'] });
     expect(committed.error, JSON.stringify(committed.error)).to.equal(undefined);
     expect(readFileSync(join(server.repo, 'shop/use.py'), 'utf8')).to.contain('return r.call(1) + o.invoke(1)');
     expect(pytest()).to.match(/2 passed/);
-    const modules = execFileSync(join(bin, 'python'), ['-c', 'from shop.by_module import through_modules; print(through_modules())'], { cwd: server.repo, encoding: 'utf8' });
+    const modules = execFileSync(
+      join(bin, 'python'),
+      ['-c', 'from shop.by_module import through_modules; print(through_modules())'],
+      { cwd: server.repo, encoding: 'utf8' },
+    );
     expect(modules.trim()).to.equal('23');
   });
 
   it('a name the module serves at run time (module __getattr__, globals()) is a warning in the preview', async () => {
-    const result = await server.call('refactor_rename', { symbol: '_Parser', new_name: '_TokenParser', justification: 'dynamic names' });
+    const result = await server.call('refactor_rename', {
+      symbol: '_Parser',
+      new_name: '_TokenParser',
+      justification: 'dynamic names',
+    });
     expect(result.error, JSON.stringify(result.error)).to.equal(undefined);
     const preview = result['preview'] as Preview;
     expect(preview.warnings).to.have.length(1);
-    expect(preview.warnings[0]).to.match(/^shop\/legacy\.py serves names at run time \(module __getattr__ at line 6: def __getattr__\(name\):; globals\(\) at line 8: return globals\(\)\[f"_\{name\}"\]\)/);
+    expect(preview.warnings[0]).to.match(
+      /^shop\/legacy\.py serves names at run time \(module __getattr__ at line 6: def __getattr__\(name\):; globals\(\) at line 8: return globals\(\)\[f"_\{name\}"\]\)/,
+    );
     expect(String(result['display_to_user'])).to.contain('Warning: shop/legacy.py serves names at run time');
     await server.call('refactor_cancel', { refactor_id: result['refactor_id'] });
-    const plain = await server.call('refactor_rename', { symbol: 'Other', new_name: 'Another', justification: 'no dynamic names there' });
+    const plain = await server.call('refactor_rename', {
+      symbol: 'Other',
+      new_name: 'Another',
+      justification: 'no dynamic names there',
+    });
     expect((plain['preview'] as Preview).warnings).to.deep.equal([]);
     await server.call('refactor_cancel', { refactor_id: plain['refactor_id'] });
     // a package __init__.py above the module: only when what it serves at run time names the symbol
-    const lazy = await server.call('refactor_rename', { symbol: '_Tool', new_name: '_Instrument', justification: 'lazy package' });
-    expect((lazy['preview'] as Preview).warnings.map((w) => w.slice(0, 72))).to.deep.equal(['lazy/__init__.py serves names at run time (module __getattr__ at line 1:']);
+    const lazy = await server.call('refactor_rename', {
+      symbol: '_Tool',
+      new_name: '_Instrument',
+      justification: 'lazy package',
+    });
+    expect((lazy['preview'] as Preview).warnings.map((w) => w.slice(0, 72))).to.deep.equal([
+      'lazy/__init__.py serves names at run time (module __getattr__ at line 1:',
+    ]);
     await server.call('refactor_cancel', { refactor_id: lazy['refactor_id'] });
-    const helper = await server.call('refactor_rename', { symbol: 'helper', new_name: 'assist', justification: 'not served lazily' });
+    const helper = await server.call('refactor_rename', {
+      symbol: 'helper',
+      new_name: 'assist',
+      justification: 'not served lazily',
+    });
     expect((helper['preview'] as Preview).warnings).to.deep.equal([]);
     await server.call('refactor_cancel', { refactor_id: helper['refactor_id'] });
-    const method = await server.call('refactor_rename', { symbol: '_Parser.parse', new_name: 'read', justification: 'a member is never served by a module' });
+    const method = await server.call('refactor_rename', {
+      symbol: '_Parser.parse',
+      new_name: 'read',
+      justification: 'a member is never served by a module',
+    });
     expect((method['preview'] as Preview).warnings).to.deep.equal([]);
     await server.call('refactor_cancel', { refactor_id: method['refactor_id'] });
   });
 
   it('a move rewrites attribute paths through the moved module, names served by its __getattr__ included', async () => {
-    const run = () => execFileSync(join(bin, 'python'), ['-c', 'import shop.compat_use as c; print(c.parse())'], { cwd: server.repo, encoding: 'utf8' }).trim();
+    const run = () =>
+      execFileSync(join(bin, 'python'), ['-c', 'import shop.compat_use as c; print(c.parse())'], {
+        cwd: server.repo,
+        encoding: 'utf8',
+      }).trim();
     expect(run()).to.equal('1');
-    const result = await server.call('refactor_move', { from_path: 'shop/legacy.py', to_path: 'shop/compat/legacy.py', justification: 'attribute uses' });
+    const result = await server.call('refactor_move', {
+      from_path: 'shop/legacy.py',
+      to_path: 'shop/compat/legacy.py',
+      justification: 'attribute uses',
+    });
     expect(result.error, JSON.stringify(result.error)).to.equal(undefined);
-    const hunks = (result['preview'] as Preview).edits.find((f) => f.path === 'shop/compat_use.py')!.hunks.map((h) => `${h.line}:${h.column} ${h.old} -> ${h.new} ${h.certainty}`);
-    expect(hunks).to.deep.equal(['1:7 shop.legacy -> shop.compat.legacy high', '5:11 shop.legacy -> shop.compat.legacy high']);
+    const hunks = (result['preview'] as Preview).edits
+      .find((f) => f.path === 'shop/compat_use.py')!
+      .hunks.map((h) => `${h.line}:${h.column} ${h.old} -> ${h.new} ${h.certainty}`);
+    expect(hunks).to.deep.equal([
+      '1:7 shop.legacy -> shop.compat.legacy high',
+      '5:11 shop.legacy -> shop.compat.legacy high',
+    ]);
     expect((await server.call('refactor_commit', { refactor_id: result['refactor_id'] })).error).to.equal(undefined);
-    expect(readFileSync(join(server.repo, 'shop/compat_use.py'), 'utf8')).to.contain('return shop.compat.legacy.Parser().parse()');
+    expect(readFileSync(join(server.repo, 'shop/compat_use.py'), 'utf8')).to.contain(
+      'return shop.compat.legacy.Parser().parse()',
+    );
     expect(run()).to.equal('1');
   });
 });

@@ -5,7 +5,10 @@ import { gitInit } from '../recon/fixture-repo.js';
 
 /** `Router.route` and an unrelated `Menu.route`; the calls go through locals and a factory the index cannot type. */
 const REPO = {
-  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext' }, include: ['src'] }),
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, module: 'nodenext' },
+    include: ['src'],
+  }),
   'src/router.ts': 'export class Router {\n  route(path: string): Router {\n    return this;\n  }\n}\n',
   'src/menu.ts': "export class Menu {\n  route(): string {\n    return 'menu';\n  }\n}\n",
   'src/app.ts': [
@@ -27,7 +30,18 @@ const REPO = {
 };
 
 type Reference = { path: string; line: number; column: number; certainty: string; context: string; by?: string };
-type Impact = Structured & { references: Reference[]; counts: Record<string, number>; type_aware?: { engine: string; status: string; references: number; confirmed: number; added: number; note?: string }[] };
+type Impact = Structured & {
+  references: Reference[];
+  counts: Record<string, number>;
+  type_aware?: {
+    engine: string;
+    status: string;
+    references: number;
+    confirmed: number;
+    added: number;
+    note?: string;
+  }[];
+};
 
 function repo(): string {
   const root = makeTempDir('agentgov-impact-');
@@ -36,7 +50,8 @@ function repo(): string {
   return root;
 }
 
-const lines = (refs: Reference[], where: (ref: Reference) => boolean) => refs.filter((ref) => ref.path === 'src/app.ts' && where(ref)).map((ref) => ref.line);
+const lines = (refs: Reference[], where: (ref: Reference) => boolean) =>
+  refs.filter((ref) => ref.path === 'src/app.ts' && where(ref)).map((ref) => ref.line);
 
 describe('recon_impact on TypeScript through the language service (agentgov serve over stdio)', function () {
   this.timeout(180_000);
@@ -44,15 +59,27 @@ describe('recon_impact on TypeScript through the language service (agentgov serv
   it('a member reference the index cannot type is high through the language service; a same-named member of another class is not', async () => {
     const serve = await ServeClient.start(repo(), {}, { config: 'log_level: WARNING\n' });
     try {
-      const { data, text } = await serve.call('recon_impact', { target: 'Router.route', justification: 'changing its signature', include_comments: false });
+      const { data, text } = await serve.call('recon_impact', {
+        target: 'Router.route',
+        justification: 'changing its signature',
+        include_comments: false,
+      });
       const impact = data as Impact;
       expect(impact.error, text).to.equal(undefined);
       expect(impact.type_aware).to.have.length(1);
-      expect(impact.type_aware![0]).to.deep.include({ engine: 'typescript-language-service', status: 'complete', references: 3 });
+      expect(impact.type_aware![0]).to.deep.include({
+        engine: 'typescript-language-service',
+        status: 'complete',
+        references: 3,
+      });
       expect(lines(impact.references, (ref) => ref.by === 'language-service')).to.deep.equal([6, 8, 12]);
       expect(lines(impact.references, (ref) => ref.certainty === 'high')).to.deep.equal([6, 8, 12]);
       // Menu.route's call is a name match of the index, as before: never high, never the language service's
-      expect(impact.references.filter((ref) => ref.line === 7 && ref.path === 'src/app.ts').map((ref) => [ref.certainty, ref.by])).to.deep.equal([['medium', undefined]]);
+      expect(
+        impact.references
+          .filter((ref) => ref.line === 7 && ref.path === 'src/app.ts')
+          .map((ref) => [ref.certainty, ref.by]),
+      ).to.deep.equal([['medium', undefined]]);
       expect(impact.counts['high']).to.equal(impact.references.filter((ref) => ref.certainty === 'high').length);
     } finally {
       await serve.close();
@@ -60,11 +87,23 @@ describe('recon_impact on TypeScript through the language service (agentgov serv
   });
 
   it('past server.impact.language_service_ms the answer is the index alone, and says so', async () => {
-    const serve = await ServeClient.start(repo(), {}, { config: 'log_level: WARNING\nserver:\n  impact:\n    language_service_ms: 1\n' });
+    const serve = await ServeClient.start(
+      repo(),
+      {},
+      { config: 'log_level: WARNING\nserver:\n  impact:\n    language_service_ms: 1\n' },
+    );
     try {
-      const impact = (await serve.call('recon_impact', { target: 'Router.route', justification: 'changing its signature', include_comments: false })).data as Impact;
+      const impact = (
+        await serve.call('recon_impact', {
+          target: 'Router.route',
+          justification: 'changing its signature',
+          include_comments: false,
+        })
+      ).data as Impact;
       expect(impact.type_aware!.map((r) => r.status)).to.deep.equal(['deadline']);
-      expect(impact.type_aware![0]!.note).to.match(/did not finish a search within 1 ms \(server\.impact\.language_service_ms\); these references are the index's alone/);
+      expect(impact.type_aware![0]!.note).to.match(
+        /did not finish a search within 1 ms \(server\.impact\.language_service_ms\); these references are the index's alone/,
+      );
       expect(impact.references.filter((ref) => ref.by)).to.deep.equal([]);
       expect(lines(impact.references, (ref) => ref.certainty === 'high')).to.not.include.members([6, 8, 12]);
       expect(lines(impact.references, () => true)).to.include.members([6, 7, 8, 12]);

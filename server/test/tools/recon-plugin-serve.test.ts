@@ -22,7 +22,10 @@ const ECHO_PLUGIN = `export default {
 };
 `;
 
-type Raw = { retrievers: string[]; candidates: { name: string; signals: Record<string, { score: number; rank: number; why?: string }> }[] };
+type Raw = {
+  retrievers: string[];
+  candidates: { name: string; signals: Record<string, { score: number; rank: number; why?: string }> }[];
+};
 
 describe('recon_raw_signals through `agentgov serve --dev-mode` with a retriever plugin from the config', function () {
   this.timeout(90_000);
@@ -34,7 +37,10 @@ describe('recon_raw_signals through `agentgov serve --dev-mode` with a retriever
     writeTree(repo, SERVICE_REPO);
     gitInit(repo);
     const pluginDir = makeTempDir('agentgov-plugin-');
-    writeTree(pluginDir, { 'retriever-echo.mjs': ECHO_PLUGIN, 'agentgov.yaml': 'bundled_plugins: all\nplugins:\n  - ./retriever-echo.mjs\n' });
+    writeTree(pluginDir, {
+      'retriever-echo.mjs': ECHO_PLUGIN,
+      'agentgov.yaml': 'bundled_plugins: all\nplugins:\n  - ./retriever-echo.mjs\n',
+    });
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [MAIN, 'serve', '--dev-mode', '--repo', repo, '--config', `${pluginDir}/agentgov.yaml`],
@@ -51,7 +57,7 @@ describe('recon_raw_signals through `agentgov serve --dev-mode` with a retriever
     await client?.close();
   });
 
-  it('lists the dev-only tool and shows the plugin\'s own scores next to the bundled retrievers', async () => {
+  it("lists the dev-only tool and shows the plugin's own scores next to the bundled retrievers", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).to.include('recon_raw_signals');
     let raw: (Raw & { error?: { code: string } }) | undefined;

@@ -53,7 +53,13 @@ export function untyped(pool: any) {
 }
 `,
     });
-    session = await connectClient({ repoRoot: repo.root, index: repo.index, host: repo.host, devMode: true, tools: [...listedTools(true), probeWrite] });
+    session = await connectClient({
+      repoRoot: repo.root,
+      index: repo.index,
+      host: repo.host,
+      devMode: true,
+      tools: [...listedTools(true), probeWrite],
+    });
   });
   after(async () => {
     await session?.close();
@@ -72,9 +78,16 @@ export function untyped(pool: any) {
   });
 
   it('recon answers code as numbered fenced blocks in the text, and a structured copy without the code', async () => {
-    const result = await session.client.callTool({ name: 'recon', arguments: { task: 'LruCache evict should drop the least recently used entry' } });
+    const result = await session.client.callTool({
+      name: 'recon',
+      arguments: { task: 'LruCache evict should drop the least recently used entry' },
+    });
     const text = (result.content as { type: string; text: string }[])[0]!.text;
-    const structured = result.structuredContent as { gate: string; results: { path: string; detail: string; start_line: number }[]; budget: { tokens: number; used_tokens: number } };
+    const structured = result.structuredContent as {
+      gate: string;
+      results: { path: string; detail: string; start_line: number }[];
+      budget: { tokens: number; used_tokens: number };
+    };
     expect(structured.gate).to.equal('OK');
     const top = structured.results[0]!;
     expect(top.detail).to.equal('code');
@@ -97,9 +110,17 @@ export function untyped(pool: any) {
   });
 
   it('recon UNSAT names what is missing and the nearest existing names, in a short answer', async () => {
-    const result = await session.client.callTool({ name: 'recon', arguments: { task: 'fix the crash in frobnicateWidget when SpaceshipPanel renders' } });
+    const result = await session.client.callTool({
+      name: 'recon',
+      arguments: { task: 'fix the crash in frobnicateWidget when SpaceshipPanel renders' },
+    });
     const text = (result.content as { text: string }[])[0]!.text;
-    const structured = result.structuredContent as { gate: string; missing: string[]; nearest: Record<string, string[]>; results: unknown[] };
+    const structured = result.structuredContent as {
+      gate: string;
+      missing: string[];
+      nearest: Record<string, string[]>;
+      results: unknown[];
+    };
     expect(structured.gate, text).to.equal('UNSAT');
     expect(structured.missing).to.have.members(['frobnicateWidget', 'SpaceshipPanel']);
     expect(structured.nearest).to.have.keys('frobnicateWidget', 'SpaceshipPanel');
@@ -125,10 +146,13 @@ export function untyped(pool: any) {
     });
   }
 
-  it('recon_raw_signals lists the pool with every retriever\'s scores (dev mode)', async () => {
+  it("recon_raw_signals lists the pool with every retriever's scores (dev mode)", async () => {
     const raw = await call('recon_raw_signals', { query: 'evict entries', seeds: 'slugify' });
     expect(raw['retrievers']).to.include.members(['lexical', 'term', 'symbol', 'graph']);
-    const candidates = raw['candidates'] as { name: string; signals: Record<string, { score: number; rank: number }> }[];
+    const candidates = raw['candidates'] as {
+      name: string;
+      signals: Record<string, { score: number; rank: number }>;
+    }[];
     expect(candidates.find((c) => c.name === 'slugify')?.signals['symbol']?.score).to.equal(1);
   });
 
@@ -140,19 +164,29 @@ export function untyped(pool: any) {
     expect(at(4)).to.include({ certainty: 'high', match_text: 'const conn = openConnection(url);' });
     expect(at(8)?.certainty).to.equal('medium');
     expect(at(2)?.certainty).to.equal('low');
-    const withoutComments = await call('recon_impact', { target: 'openConnection', justification: 'renaming it', include_comments: false });
+    const withoutComments = await call('recon_impact', {
+      target: 'openConnection',
+      justification: 'renaming it',
+      include_comments: false,
+    });
     expect((withoutComments['references'] as { certainty: string }[]).map((r) => r.certainty)).to.not.include('low');
   });
 
   it('recon_impact on a file lists its importers', async () => {
     const impact = await call('recon_impact', { target: 'src/auth/session.ts', justification: 'moving it' });
-    expect(impact['importers']).to.deep.equal([{ path: 'src/http/router.ts', line: 1, specifier: '../auth/session.js' }]);
+    expect(impact['importers']).to.deep.equal([
+      { path: 'src/http/router.ts', line: 1, specifier: '../auth/session.js' },
+    ]);
     expect((impact['references'] as { certainty: string }[])[0]?.certainty).to.equal('high');
   });
 
   it('recon_impact refuses unknown symbols, paths outside the repo and a missing justification', async () => {
-    expect((await call('recon_impact', { target: 'noSuchThing', justification: 'x' })).error?.code).to.equal('E_NOT_FOUND');
-    expect((await call('recon_impact', { target: '../outside.ts', justification: 'x' })).error?.code).to.equal('E_PATH_OUTSIDE_REPO');
+    expect((await call('recon_impact', { target: 'noSuchThing', justification: 'x' })).error?.code).to.equal(
+      'E_NOT_FOUND',
+    );
+    expect((await call('recon_impact', { target: '../outside.ts', justification: 'x' })).error?.code).to.equal(
+      'E_PATH_OUTSIDE_REPO',
+    );
     expect((await call('recon_impact', { target: 'openConnection' })).error?.code).to.equal('E_INVALID_ARGUMENT');
   });
 });

@@ -11,24 +11,51 @@ import { gitInit } from '../recon/fixture-repo.js';
 /** The real CLI binary (built by the root `tsc -b`). */
 const MAIN = fileURLToPath(new URL('../../../../cli/dist/src/main.js', import.meta.url));
 
-type Hunk = { line: number; column: number; old: string; new: string; certainty: string; range: { start_line: number; start_col: number; end_line: number; end_col: number } };
+type Hunk = {
+  line: number;
+  column: number;
+  old: string;
+  new: string;
+  certainty: string;
+  range: { start_line: number; start_col: number; end_line: number; end_col: number };
+};
 type Structured = Record<string, unknown> & {
   error?: { code: string; message: string; details: Record<string, unknown> };
   refactor_id?: string;
-  preview?: { edits: { path: string; hunks: Hunk[] }[]; moves: { from: string; to: string; git: boolean }[]; collisions: unknown[]; verification_required: boolean; counts: Record<string, number> };
+  preview?: {
+    edits: { path: string; hunks: Hunk[] }[];
+    moves: { from: string; to: string; git: boolean }[];
+    collisions: unknown[];
+    verification_required: boolean;
+    counts: Record<string, number>;
+  };
   display_to_user?: string;
 };
 
 const REPO = {
-  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext' }, include: ['src'] }),
-  'src/math/clamp.ts': '/** clamp keeps a value in range */\nexport function clamp(v: number, lo: number, hi: number): number {\n  return Math.min(hi, Math.max(lo, v));\n}\n',
-  'src/meter.ts': "import { clamp } from './math/clamp.js';\nexport class Meter {\n  limit = 3;\n  read(): number {\n    return clamp(1, 0, this.limit);\n  }\n}\nexport class Gauge {\n  read(): number {\n    return 2;\n  }\n}\n",
-  'src/app.ts': "import { clamp } from './math/clamp.js';\nimport { Meter } from './meter.js';\n// the app clamps the meter reading\nexport const value = clamp(new Meter().read(), 0, 1);\nexport const label = 'clamp';\n",
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, module: 'nodenext' },
+    include: ['src'],
+  }),
+  'src/math/clamp.ts':
+    '/** clamp keeps a value in range */\nexport function clamp(v: number, lo: number, hi: number): number {\n  return Math.min(hi, Math.max(lo, v));\n}\n',
+  'src/meter.ts':
+    "import { clamp } from './math/clamp.js';\nexport class Meter {\n  limit = 3;\n  read(): number {\n    return clamp(1, 0, this.limit);\n  }\n}\nexport class Gauge {\n  read(): number {\n    return 2;\n  }\n}\n",
+  'src/app.ts':
+    "import { clamp } from './math/clamp.js';\nimport { Meter } from './meter.js';\n// the app clamps the meter reading\nexport const value = clamp(new Meter().read(), 0, 1);\nexport const label = 'clamp';\n",
   'src/other.ts': "import { clamp } from './math/clamp.js';\nexport const other = clamp(5, 0, 9);\n",
 };
 
 /** `agentgov serve` on a temp git repository, with the real MCP client over stdio. */
-async function serve(files: Record<string, string>, config = ''): Promise<{ repo: string; client: Client; call(name: string, args: Record<string, unknown>): Promise<Structured>; close(): Promise<void> }> {
+async function serve(
+  files: Record<string, string>,
+  config = '',
+): Promise<{
+  repo: string;
+  client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<Structured>;
+  close(): Promise<void>;
+}> {
   const home = makeTempDir('agentgov-home-');
   const repo = makeTempDir('agentgov-refactor-repo-');
   writeTree(repo, files);
@@ -36,18 +63,27 @@ async function serve(files: Record<string, string>, config = ''): Promise<{ repo
   const configDir = makeTempDir('agentgov-config-');
   writeFileSync(join(configDir, 'agentgov.yaml'), config || 'log_level: WARNING\n');
   let stderr = '';
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'serve', '--repo', repo, '--config', join(configDir, 'agentgov.yaml')], env: isolatedEnv(home) as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'serve', '--repo', repo, '--config', join(configDir, 'agentgov.yaml')],
+    env: isolatedEnv(home) as Record<string, string>,
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   const client = new Client({ name: 'refactor-test', version: '0.0.0' });
   await client.connect(transport).catch((error: Error) => {
     throw new Error(`serve did not start: ${error.message}\n${stderr}`);
   });
-  const call = async (name: string, args: Record<string, unknown>): Promise<Structured> => (await client.callTool({ name, arguments: args })).structuredContent as Structured;
+  const call = async (name: string, args: Record<string, unknown>): Promise<Structured> =>
+    (await client.callTool({ name, arguments: args })).structuredContent as Structured;
   return { repo, client, call, close: () => client.close() };
 }
 
 /** Waits for the first index build: calls recon until it stops answering E_INDEX_NOT_READY. */
-async function recon(call: (name: string, args: Record<string, unknown>) => Promise<Structured>, args: Record<string, unknown> = {}): Promise<Structured> {
+async function recon(
+  call: (name: string, args: Record<string, unknown>) => Promise<Structured>,
+  args: Record<string, unknown> = {},
+): Promise<Structured> {
   for (let attempt = 0; ; attempt += 1) {
     const result = await call('recon', { task: 'rename clamp in the meter', ...args });
     if (result.error?.code !== 'E_INDEX_NOT_READY' || attempt > 300) return result;
@@ -55,7 +91,8 @@ async function recon(call: (name: string, args: Record<string, unknown>) => Prom
   }
 }
 
-const snapshot = (repo: string, paths: string[]) => Object.fromEntries(paths.map((p) => [p, readFileSync(join(repo, p), 'utf8')]));
+const snapshot = (repo: string, paths: string[]) =>
+  Object.fromEntries(paths.map((p) => [p, readFileSync(join(repo, p), 'utf8')]));
 const git = (repo: string, ...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
 
 describe('refactor tools over MCP stdio (agentgov serve)', function () {
@@ -71,19 +108,33 @@ describe('refactor tools over MCP stdio (agentgov serve)', function () {
   it('lists the four tools: commit is destructive, the previews are not read-only either', async () => {
     const { tools } = await server.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['refactor_rename', 'refactor_move', 'refactor_commit', 'refactor_cancel']) expect(byName.has(name), name).to.equal(true);
+    for (const name of ['refactor_rename', 'refactor_move', 'refactor_commit', 'refactor_cancel'])
+      expect(byName.has(name), name).to.equal(true);
     expect(byName.get('refactor_commit')?.annotations?.destructiveHint).to.equal(true);
-    expect(byName.get('refactor_rename')?.inputSchema.properties).to.have.keys(['symbol', 'new_name', 'justification', 'include_comments', 'contexts']);
+    expect(byName.get('refactor_rename')?.inputSchema.properties).to.have.keys([
+      'symbol',
+      'new_name',
+      'justification',
+      'include_comments',
+      'contexts',
+    ]);
   });
 
   it('refuses rename and move before any recon in the session: E_RECON_REQUIRED', async () => {
-    expect((await server.call('refactor_rename', { symbol: 'clamp', new_name: 'limit', justification: 't' })).error?.code).to.equal('E_RECON_REQUIRED');
-    expect((await server.call('refactor_move', { from_path: 'src/app.ts', to_path: 'src/main.ts', justification: 't' })).error?.code).to.equal('E_RECON_REQUIRED');
+    expect(
+      (await server.call('refactor_rename', { symbol: 'clamp', new_name: 'limit', justification: 't' })).error?.code,
+    ).to.equal('E_RECON_REQUIRED');
+    expect(
+      (await server.call('refactor_move', { from_path: 'src/app.ts', to_path: 'src/main.ts', justification: 't' }))
+        .error?.code,
+    ).to.equal('E_RECON_REQUIRED');
   });
 
   it('blocks every refactor tool in a research-only session: E_READ_ONLY_SESSION', async () => {
     expect((await recon(server.call, { read_only: true })).gate).to.be.a('string');
-    expect((await server.call('refactor_rename', { symbol: 'clamp', new_name: 'limit', justification: 't' })).error?.code).to.equal('E_READ_ONLY_SESSION');
+    expect(
+      (await server.call('refactor_rename', { symbol: 'clamp', new_name: 'limit', justification: 't' })).error?.code,
+    ).to.equal('E_READ_ONLY_SESSION');
     expect((await server.call('refactor_commit', { refactor_id: 'rf_x' })).error?.code).to.equal('E_READ_ONLY_SESSION');
     await recon(server.call, { read_only: false });
   });
@@ -92,11 +143,17 @@ describe('refactor tools over MCP stdio (agentgov serve)', function () {
     const ambiguous = await server.call('refactor_rename', { symbol: 'read', new_name: 'sample', justification: 't' });
     expect(ambiguous.error?.code).to.equal('E_SYMBOL_AMBIGUOUS');
     const candidates = ambiguous.error?.details['candidates'] as { symbol: string; location: string }[];
-    expect(candidates.map((c) => [c.symbol, c.location])).to.deep.equal([
-      ['Gauge.read', 'src/meter.ts:9'],
-      ['Meter.read', 'src/meter.ts:4'],
-    ].sort((a, b) => a[1]!.localeCompare(b[1]!, undefined, { numeric: true })));
-    const retried = await server.call('refactor_rename', { symbol: 'Meter.read', new_name: 'sample', justification: 't' });
+    expect(candidates.map((c) => [c.symbol, c.location])).to.deep.equal(
+      [
+        ['Gauge.read', 'src/meter.ts:9'],
+        ['Meter.read', 'src/meter.ts:4'],
+      ].sort((a, b) => a[1]!.localeCompare(b[1]!, undefined, { numeric: true })),
+    );
+    const retried = await server.call('refactor_rename', {
+      symbol: 'Meter.read',
+      new_name: 'sample',
+      justification: 't',
+    });
     expect(retried.error).to.equal(undefined);
     expect(retried.preview?.edits.map((f) => [f.path, f.hunks.map((h) => h.line)])).to.deep.equal([
       ['src/app.ts', [4]],
@@ -107,20 +164,31 @@ describe('refactor tools over MCP stdio (agentgov serve)', function () {
     const unknown = await server.call('refactor_rename', { symbol: 'clmap', new_name: 'x', justification: 't' });
     expect(unknown.error?.code).to.equal('E_NOT_FOUND');
     expect(unknown.error?.details['nearest']).to.include('clamp');
-    const position = await server.call('refactor_rename', { symbol: 'src/app.ts:4:14', new_name: 'x', justification: 't' });
+    const position = await server.call('refactor_rename', {
+      symbol: 'src/app.ts:4:14',
+      new_name: 'x',
+      justification: 't',
+    });
     expect(position.error?.code).to.equal('E_INVALID_ARGUMENT');
     expect(String(position.error?.details['hint'])).to.match(/symbol name/);
   });
 
   it('new_name must be an identifier and no keyword; a taken name is a collision the commit refuses', async () => {
     for (const bad of ['class', '2fast', 'a-b', 'clamp']) {
-      expect((await server.call('refactor_rename', { symbol: 'clamp', new_name: bad, justification: 't' })).error?.code, bad).to.equal('E_INVALID_NAME');
+      expect(
+        (await server.call('refactor_rename', { symbol: 'clamp', new_name: bad, justification: 't' })).error?.code,
+        bad,
+      ).to.equal('E_INVALID_NAME');
     }
     const taken = await server.call('refactor_rename', { symbol: 'Meter.read', new_name: 'limit', justification: 't' });
-    expect(taken.preview?.collisions).to.deep.equal([{ path: 'src/meter.ts', line: 4, existing: 'member limit of Meter' }]);
+    expect(taken.preview?.collisions).to.deep.equal([
+      { path: 'src/meter.ts', line: 4, existing: 'member limit of Meter' },
+    ]);
     expect(taken.display_to_user).to.match(/already taken/);
     const before = snapshot(server.repo, ['src/meter.ts', 'src/app.ts']);
-    expect((await server.call('refactor_commit', { refactor_id: taken.refactor_id })).error?.code).to.equal('E_RENAME_COLLISION');
+    expect((await server.call('refactor_commit', { refactor_id: taken.refactor_id })).error?.code).to.equal(
+      'E_RENAME_COLLISION',
+    );
     expect(snapshot(server.repo, ['src/meter.ts', 'src/app.ts'])).to.deep.equal(before);
     await server.call('refactor_cancel', { refactor_id: taken.refactor_id });
   });
@@ -136,21 +204,37 @@ describe('refactor tools over MCP stdio (agentgov serve)', function () {
     expect(app?.hunks[0]?.range).to.deep.equal({ start_line: 1, start_col: 9, end_line: 1, end_col: 14 });
     expect(preview.preview?.verification_required).to.equal(true);
     const before = snapshot(server.repo, ['src/app.ts']);
-    const inspected = await server.call('refactor_commit', { refactor_id: preview.refactor_id, inspect_path: 'src/app.ts', context_lines: 1 });
+    const inspected = await server.call('refactor_commit', {
+      refactor_id: preview.refactor_id,
+      inspect_path: 'src/app.ts',
+      context_lines: 1,
+    });
     expect(inspected['applied']).to.equal(false);
     const hunks = inspected['hunks'] as { line: number; context: string }[];
     expect(hunks.map((h) => h.line)).to.deep.equal([5]);
-    expect(hunks[0]?.context).to.equal(" 4| export const value = clamp(new Meter().read(), 0, 1);\n>5| export const label = 'clamp';\n 6| ");
+    expect(hunks[0]?.context).to.equal(
+      " 4| export const value = clamp(new Meter().read(), 0, 1);\n>5| export const label = 'clamp';\n 6| ",
+    );
     expect(snapshot(server.repo, ['src/app.ts'])).to.deep.equal(before);
     await server.call('refactor_cancel', { refactor_id: preview.refactor_id });
-    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error?.code).to.equal('E_PREVIEW_NOT_FOUND');
+    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error?.code).to.equal(
+      'E_PREVIEW_NOT_FOUND',
+    );
   });
 
   it('staleness: a file edited after the preview → E_PREVIEW_STALE naming it, nothing written; two previews on one file: the first commit makes the second stale', async () => {
-    const first = await server.call('refactor_rename', { symbol: 'clamp', new_name: 'bound', justification: 't', include_comments: false });
+    const first = await server.call('refactor_rename', {
+      symbol: 'clamp',
+      new_name: 'bound',
+      justification: 't',
+      include_comments: false,
+    });
     const second = await server.call('refactor_rename', { symbol: 'other', new_name: 'another', justification: 't' });
     const paths = ['src/math/clamp.ts', 'src/meter.ts', 'src/app.ts', 'src/other.ts'];
-    writeFileSync(join(server.repo, 'src/meter.ts'), readFileSync(join(server.repo, 'src/meter.ts'), 'utf8') + '// edited\n');
+    writeFileSync(
+      join(server.repo, 'src/meter.ts'),
+      readFileSync(join(server.repo, 'src/meter.ts'), 'utf8') + '// edited\n',
+    );
     const before = snapshot(server.repo, paths);
     const stale = await server.call('refactor_commit', { refactor_id: first.refactor_id });
     expect(stale.error?.code).to.equal('E_PREVIEW_STALE');
@@ -158,7 +242,12 @@ describe('refactor tools over MCP stdio (agentgov serve)', function () {
     expect(snapshot(server.repo, paths)).to.deep.equal(before);
     await server.call('refactor_cancel', { refactor_id: first.refactor_id });
 
-    const fresh = await server.call('refactor_rename', { symbol: 'clamp', new_name: 'bound', justification: 't', include_comments: false });
+    const fresh = await server.call('refactor_rename', {
+      symbol: 'clamp',
+      new_name: 'bound',
+      justification: 't',
+      include_comments: false,
+    });
     expect((await server.call('refactor_commit', { refactor_id: fresh.refactor_id })).error).to.equal(undefined);
     const overlapping = await server.call('refactor_commit', { refactor_id: second.refactor_id });
     expect(overlapping.error?.code).to.equal('E_PREVIEW_STALE');
@@ -184,22 +273,45 @@ describe('refactor tools over MCP stdio (agentgov serve)', function () {
     const failed = await server.call('refactor_commit', { refactor_id: preview.refactor_id });
     expect(failed.error?.code).to.equal('E_APPLY_FAILED');
     expect(snapshot(server.repo, paths)).to.deep.equal(before);
-    expect(git(server.repo, 'status', '--porcelain', '--untracked-files=all').split('\n').filter((l) => l.includes('agentgov-rf_') && l.endsWith('.tmp'))).to.deep.equal([]);
+    expect(
+      git(server.repo, 'status', '--porcelain', '--untracked-files=all')
+        .split('\n')
+        .filter((l) => l.includes('agentgov-rf_') && l.endsWith('.tmp')),
+    ).to.deep.equal([]);
   });
 
   it('moves tracked files with git mv and rewrites every importer; a destination that exists is refused', async () => {
-    expect((await server.call('refactor_move', { from_path: 'src/app.ts', to_path: 'src/other.ts', justification: 't' })).error?.code).to.equal('E_DESTINATION_EXISTS');
-    expect((await server.call('refactor_move', { from_path: 'src/nope.ts', to_path: 'src/x.ts', justification: 't' })).error?.code).to.equal('E_NOT_FOUND');
-    expect((await server.call('refactor_move', { from_path: 'src/app.ts', to_path: '../escape.ts', justification: 't' })).error?.code).to.equal('E_PATH_OUTSIDE_REPO');
-    const preview = await server.call('refactor_move', { from_path: 'src/math', to_path: 'src/numeric', justification: 't' });
+    expect(
+      (await server.call('refactor_move', { from_path: 'src/app.ts', to_path: 'src/other.ts', justification: 't' }))
+        .error?.code,
+    ).to.equal('E_DESTINATION_EXISTS');
+    expect(
+      (await server.call('refactor_move', { from_path: 'src/nope.ts', to_path: 'src/x.ts', justification: 't' })).error
+        ?.code,
+    ).to.equal('E_NOT_FOUND');
+    expect(
+      (await server.call('refactor_move', { from_path: 'src/app.ts', to_path: '../escape.ts', justification: 't' }))
+        .error?.code,
+    ).to.equal('E_PATH_OUTSIDE_REPO');
+    const preview = await server.call('refactor_move', {
+      from_path: 'src/math',
+      to_path: 'src/numeric',
+      justification: 't',
+    });
     expect(preview.preview?.moves).to.deep.equal([{ from: 'src/math', to: 'src/numeric', git: true }]);
     expect(preview.preview?.edits.map((f) => f.path)).to.deep.equal(['src/app.ts', 'src/meter.ts', 'src/other.ts']);
     expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error).to.equal(undefined);
     // staged as a rename (R), the earlier uncommitted rename of clamp still in the work tree (M)
-    expect(git(server.repo, 'status', '--porcelain')).to.match(/^R[ M] src\/math\/clamp\.ts -> src\/numeric\/clamp\.ts$/m);
+    expect(git(server.repo, 'status', '--porcelain')).to.match(
+      /^R[ M] src\/math\/clamp\.ts -> src\/numeric\/clamp\.ts$/m,
+    );
     expect(readFileSync(join(server.repo, 'src/other.ts'), 'utf8')).to.contain("from './numeric/clamp.js'");
     const impact = await server.call('recon_impact', { target: 'src/numeric/clamp.ts', justification: 't' });
-    expect((impact['importers'] as { path: string }[]).map((i) => i.path).sort()).to.deep.equal(['src/app.ts', 'src/meter.ts', 'src/other.ts']);
+    expect((impact['importers'] as { path: string }[]).map((i) => i.path).sort()).to.deep.equal([
+      'src/app.ts',
+      'src/meter.ts',
+      'src/other.ts',
+    ]);
   });
 });
 
@@ -209,7 +321,11 @@ describe('refactor previews expire after the configured idle time', function () 
     const server = await serve(REPO, 'log_level: WARNING\nserver:\n  refactor:\n    preview_idle_minutes: 0.02\n');
     try {
       await recon(server.call, { read_only: false });
-      const preview = await server.call('refactor_rename', { symbol: 'clamp', new_name: 'limitTo', justification: 't' });
+      const preview = await server.call('refactor_rename', {
+        symbol: 'clamp',
+        new_name: 'limitTo',
+        justification: 't',
+      });
       expect(preview.refactor_id).to.be.a('string');
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const expired = await server.call('refactor_commit', { refactor_id: preview.refactor_id });
@@ -223,9 +339,11 @@ describe('refactor previews expire after the configured idle time', function () 
 
 const PY_REPO = {
   'pkg/__init__.py': 'from . import util  # noqa: F401\n',
-  'pkg/core.py': 'from .util import scale\n\n\ndef run(x):\n    """run scales x"""\n    return scale(x) + 1\n\n\nclass Meter:\n    def read(self):\n        return run(2)\n',
+  'pkg/core.py':
+    'from .util import scale\n\n\ndef run(x):\n    """run scales x"""\n    return scale(x) + 1\n\n\nclass Meter:\n    def read(self):\n        return run(2)\n',
   'pkg/util.py': 'def scale(x):\n    return x * 2\n',
-  'pkg/app.py': 'import pkg.core\nfrom pkg.core import run as go\nfrom pkg import util\nfrom . import core as c\n\n\ndef main(m):\n    # run the meter\n    return pkg.core.run(1) + go(2) + util.scale(3) + c.Meter().read() + m.read()\n',
+  'pkg/app.py':
+    'import pkg.core\nfrom pkg.core import run as go\nfrom pkg import util\nfrom . import core as c\n\n\ndef main(m):\n    # run the meter\n    return pkg.core.run(1) + go(2) + util.scale(3) + c.Meter().read() + m.read()\n',
   'main.py': 'from pkg.app import main\nfrom pkg.core import Meter\nprint(main(Meter()))\n',
   // flask's tests: `click.get_current_context().obj.load_app()`, a value of ours reached through an external module's call
   'pkg/clone.py': 'import copy\n\n\ndef twice(m):\n    return copy.copy(m).read() * 2\n',
@@ -247,25 +365,50 @@ describe('refactor tools on Python over MCP stdio', function () {
 
   it('renames a function: resolved imports and calls high, the alias kept, the docstring and comment low', async () => {
     expect(runMain()).to.equal('24');
-    const preview = await server.call('refactor_rename', { symbol: 'pkg.core.run', new_name: 'execute', justification: 't' });
+    const preview = await server.call('refactor_rename', {
+      symbol: 'pkg.core.run',
+      new_name: 'execute',
+      justification: 't',
+    });
     expect(preview.error).to.equal(undefined);
-    const rows = preview.preview!.edits.flatMap((f) => f.hunks.map((h) => `${f.path}:${h.line}:${h.column} ${h.certainty}`));
-    expect(rows).to.deep.equal(['pkg/app.py:2:21 high', 'pkg/app.py:8:6 low', 'pkg/app.py:9:20 high', 'pkg/core.py:4:4 high', 'pkg/core.py:5:7 low', 'pkg/core.py:11:15 high']);
-    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id, accept: { certainty: 'low' } })).error).to.equal(undefined);
+    const rows = preview.preview!.edits.flatMap((f) =>
+      f.hunks.map((h) => `${f.path}:${h.line}:${h.column} ${h.certainty}`),
+    );
+    expect(rows).to.deep.equal([
+      'pkg/app.py:2:21 high',
+      'pkg/app.py:8:6 low',
+      'pkg/app.py:9:20 high',
+      'pkg/core.py:4:4 high',
+      'pkg/core.py:5:7 low',
+      'pkg/core.py:11:15 high',
+    ]);
+    expect(
+      (await server.call('refactor_commit', { refactor_id: preview.refactor_id, accept: { certainty: 'low' } })).error,
+    ).to.equal(undefined);
     expect(readFileSync(join(server.repo, 'pkg/app.py'), 'utf8')).to.contain('from pkg.core import execute as go\n');
     expect(runMain()).to.equal('24');
   });
 
   it('renames a method: self and typed uses high, an untyped member access medium', async () => {
-    const preview = await server.call('refactor_rename', { symbol: 'Meter.read', new_name: 'sample', justification: 't' });
+    const preview = await server.call('refactor_rename', {
+      symbol: 'Meter.read',
+      new_name: 'sample',
+      justification: 't',
+    });
     const rows = preview.preview!.edits.flatMap((f) => f.hunks.map((h) => `${f.path}:${h.line} ${h.certainty}`));
     expect(rows).to.include.members(['pkg/core.py:10 high', 'pkg/app.py:9 medium', 'pkg/clone.py:5 medium']);
-    expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id, accept: { certainty: 'low' } })).error).to.equal(undefined);
+    expect(
+      (await server.call('refactor_commit', { refactor_id: preview.refactor_id, accept: { certainty: 'low' } })).error,
+    ).to.equal(undefined);
     expect(runMain()).to.equal('24');
   });
 
   it('moves a module: absolute, aliased, relative and `from pkg import module` importers, `import a.b` uses, its own relative imports', async () => {
-    const preview = await server.call('refactor_move', { from_path: 'pkg/core.py', to_path: 'pkg/engine/core2.py', justification: 't' });
+    const preview = await server.call('refactor_move', {
+      from_path: 'pkg/core.py',
+      to_path: 'pkg/engine/core2.py',
+      justification: 't',
+    });
     expect(preview.error?.code, JSON.stringify(preview.error)).to.equal(undefined);
     expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error).to.equal(undefined);
     expect(readFileSync(join(server.repo, 'pkg/engine/core2.py'), 'utf8')).to.contain('from ..util import scale');
@@ -274,14 +417,26 @@ describe('refactor tools on Python over MCP stdio', function () {
   });
 
   it('moves a submodule used through its package (`import pkg` … `pkg.util.scale`, aliased too): the attribute path is respelled', async () => {
-    const total = () => execFileSync('python3', ['-c', 'import stats; print(stats.total())'], { cwd: server.repo, encoding: 'utf8' }).trim();
+    const total = () =>
+      execFileSync('python3', ['-c', 'import stats; print(stats.total())'], {
+        cwd: server.repo,
+        encoding: 'utf8',
+      }).trim();
     expect(total()).to.equal('6');
-    const preview = await server.call('refactor_move', { from_path: 'pkg/util.py', to_path: 'pkg/tools/util.py', justification: 't' });
+    const preview = await server.call('refactor_move', {
+      from_path: 'pkg/util.py',
+      to_path: 'pkg/tools/util.py',
+      justification: 't',
+    });
     expect(preview.error?.code, JSON.stringify(preview.error)).to.equal(undefined);
-    const stats = preview.preview!.edits.find((f) => f.path === 'stats.py')!.hunks.map((h) => `${h.line}:${h.column} ${h.old} -> ${h.new} ${h.certainty}`);
+    const stats = preview
+      .preview!.edits.find((f) => f.path === 'stats.py')!
+      .hunks.map((h) => `${h.line}:${h.column} ${h.old} -> ${h.new} ${h.certainty}`);
     expect(stats).to.deep.equal(['6:11 pkg.util -> pkg.tools.util high', '6:31 p.util -> p.tools.util high']);
     expect((await server.call('refactor_commit', { refactor_id: preview.refactor_id })).error).to.equal(undefined);
-    expect(readFileSync(join(server.repo, 'stats.py'), 'utf8')).to.contain('return pkg.tools.util.scale(1) + p.tools.util.scale(2)\n');
+    expect(readFileSync(join(server.repo, 'stats.py'), 'utf8')).to.contain(
+      'return pkg.tools.util.scale(1) + p.tools.util.scale(2)\n',
+    );
     expect(total()).to.equal('6');
     expect(runMain()).to.equal('24');
   });

@@ -13,13 +13,19 @@ import { connectClient } from '../mcp/session-client.js';
 export const SCOUT_REPO: Record<string, string> = {
   'package.json': JSON.stringify({ name: 'fx', bin: { fx: './dist/cli.js' }, main: 'dist/index.js' }),
   'src/a/util.ts': 'export const A_UTIL = 1;\n',
-  'src/a/one.ts': "import { two } from './two';\nimport { A_UTIL } from './util';\nexport function one(n: number): number {\n  return n > 0 ? two(n - 1) : A_UTIL;\n}\n",
-  'src/a/two.ts': "import { three } from './three';\nimport { A_UTIL } from './util';\nexport function two(n: number): number {\n  return three(n) + A_UTIL;\n}\n",
-  'src/a/three.ts': "import { one } from './one';\nimport { A_UTIL } from './util';\nexport function three(n: number): number {\n  return one(n) * A_UTIL;\n}\n",
+  'src/a/one.ts':
+    "import { two } from './two';\nimport { A_UTIL } from './util';\nexport function one(n: number): number {\n  return n > 0 ? two(n - 1) : A_UTIL;\n}\n",
+  'src/a/two.ts':
+    "import { three } from './three';\nimport { A_UTIL } from './util';\nexport function two(n: number): number {\n  return three(n) + A_UTIL;\n}\n",
+  'src/a/three.ts':
+    "import { one } from './one';\nimport { A_UTIL } from './util';\nexport function three(n: number): number {\n  return one(n) * A_UTIL;\n}\n",
   'src/b/butil.ts': 'export const B_UTIL = 2;\n',
-  'src/b/x.ts': "import { pong } from './y';\nimport { B_UTIL } from './butil';\nexport function ping(n: number): number {\n  return n > 0 ? pong(n - 1) : B_UTIL;\n}\n",
-  'src/b/y.ts': "import { ping } from './x';\nimport { B_UTIL } from './butil';\nexport function pong(n: number): number {\n  return ping(n) + B_UTIL;\n}\n",
-  'src/index.ts': "import { one } from './a/one';\nimport { ping } from './b/x';\nexport function main(): number {\n  return one(1) + ping(1);\n}\n",
+  'src/b/x.ts':
+    "import { pong } from './y';\nimport { B_UTIL } from './butil';\nexport function ping(n: number): number {\n  return n > 0 ? pong(n - 1) : B_UTIL;\n}\n",
+  'src/b/y.ts':
+    "import { ping } from './x';\nimport { B_UTIL } from './butil';\nexport function pong(n: number): number {\n  return ping(n) + B_UTIL;\n}\n",
+  'src/index.ts':
+    "import { one } from './a/one';\nimport { ping } from './b/x';\nexport function main(): number {\n  return one(1) + ping(1);\n}\n",
   'src/cli.ts': "import { main } from './index';\nmain();\n",
   'pyproject.toml': '[project]\nname = "fxpy"\n\n[project.scripts]\nfxpy = "pkg.tool:main"\n',
   'pkg/__init__.py': '',
@@ -30,7 +36,9 @@ export const SCOUT_REPO: Record<string, string> = {
 export type ToolCaller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
 /** A real index over a fixture repository (built before returning) behind a real MCP session. */
-export async function serveFixture(files: Record<string, string>): Promise<{ root: string; index: RepositoryIndex; client: Client; call: ToolCaller; close(): Promise<void> }> {
+export async function serveFixture(
+  files: Record<string, string>,
+): Promise<{ root: string; index: RepositoryIndex; client: Client; call: ToolCaller; close(): Promise<void> }> {
   const root = gitRepo(files, 'agentgov-scout-');
   const index = await openRepositoryIndex({ root, languages: LANGUAGES, logger: memoryLogger().logger });
   await index.ready;

@@ -110,7 +110,8 @@ def unused(x):
     return doubled + LIMIT
 `,
     'calc/strings.py': 'def shout(text):\n    return text.upper() + "!"\n',
-    'tests/test_math.py': 'from calc.math import clamp\n\n\ndef test_clamps_high_values():\n    assert clamp(20, 0, 10) == 10\n',
+    'tests/test_math.py':
+      'from calc.math import clamp\n\n\ndef test_clamps_high_values():\n    assert clamp(20, 0, 10) == 10\n',
     'tests/test_strings.py': 'from calc.strings import shout\n\n\ndef test_shouts():\n    assert shout("a") == "A!"\n',
   },
   env: () => ({ AGENTGOV_PYTHON: ensurePythonEnv() as string }),
@@ -131,7 +132,13 @@ const TS_VITEST: Fixture = {
   runner: 'vitest',
   files: {
     '.gitignore': 'node_modules\n',
-    'package.json': JSON.stringify({ name: 'demo', private: true, type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '4.1.12' } }),
+    'package.json': JSON.stringify({
+      name: 'demo',
+      private: true,
+      type: 'module',
+      scripts: { test: 'vitest run' },
+      devDependencies: { vitest: '4.1.12' },
+    }),
     'vitest.config.ts': `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['test/**/*.test.ts'] } });\n`,
     'src/math.ts': `export function clamp(value: number, low: number, high: number): number {
   if (value < low) return low;
@@ -176,10 +183,18 @@ describe('strings', () => {
 
 type Structured = Record<string, unknown> & { error?: { code: string; message: string } };
 
-async function serve(repo: string, env: Record<string, string>): Promise<{ client: Client; call(name: string, args: object): Promise<Structured>; stderr(): string }> {
+async function serve(
+  repo: string,
+  env: Record<string, string>,
+): Promise<{ client: Client; call(name: string, args: object): Promise<Structured>; stderr(): string }> {
   const home = makeTempDir('agentgov-home-');
   let stderr = '';
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'serve', '--repo', repo], env: isolatedEnv(home, env) as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'serve', '--repo', repo],
+    env: isolatedEnv(home, env) as Record<string, string>,
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   const client = new Client({ name: 'test-impact-test', version: '0.0.0' });
   await client.connect(transport).catch((error: Error) => {
@@ -197,9 +212,14 @@ async function serve(repo: string, env: Record<string, string>): Promise<{ clien
 }
 
 /** Polls a tool until `done` holds for its answer (the scheduler works in the background). */
-async function until(call: () => Promise<Structured>, done: (answer: Structured) => boolean, what: string, seconds = 120): Promise<Structured> {
+async function until(
+  call: () => Promise<Structured>,
+  done: (answer: Structured) => boolean,
+  what: string,
+  seconds = 120,
+): Promise<Structured> {
   let last: Structured | undefined;
-  for (const deadline = Date.now() + seconds * 1000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + seconds * 1000; Date.now() < deadline;) {
     last = await call();
     if (done(last)) return last;
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -207,8 +227,19 @@ async function until(call: () => Promise<Structured>, done: (answer: Structured)
   throw new Error(`timed out waiting for ${what}; last answer: ${JSON.stringify(last).slice(0, 2000)}`);
 }
 
-type Impact = { coverage: string; stale_files: string[]; scheduler: { state: string; last_run: { kind: string } | null } | null };
-type Candidate = { test_id: string; file: string; distance: number; confidence: number; command: string; evidence: { source: string } };
+type Impact = {
+  coverage: string;
+  stale_files: string[];
+  scheduler: { state: string; last_run: { kind: string } | null } | null;
+};
+type Candidate = {
+  test_id: string;
+  file: string;
+  distance: number;
+  confidence: number;
+  command: string;
+  evidence: { source: string };
+};
 
 for (const fixture of [JS_MOCHA, TS_VITEST, PY_PYTEST]) {
   describe(`test impact over MCP: ${fixture.name}`, function () {
@@ -225,7 +256,12 @@ for (const fixture of [JS_MOCHA, TS_VITEST, PY_PYTEST]) {
     after(async () => server?.client.close());
 
     it('builds coverage in the background, then ranks the test calling clamp first at distance 0 and leaves the unrelated test out', async () => {
-      await until(() => server.call('covering_tests', { file_path: fixture.math }), (a) => (a['test_impact'] as Impact).coverage === 'fresh' && (a['test_impact'] as Impact).scheduler?.state === 'idle', 'the first coverage build');
+      await until(
+        () => server.call('covering_tests', { file_path: fixture.math }),
+        (a) =>
+          (a['test_impact'] as Impact).coverage === 'fresh' && (a['test_impact'] as Impact).scheduler?.state === 'idle',
+        'the first coverage build',
+      );
       const path = join(repo, fixture.math);
       writeFileSync(path, readFileSync(path, 'utf8').replace(fixture.edit[0], fixture.edit[1]));
       const answer = await server.call('blast_radius', { changed_files: [fixture.math] });
@@ -249,11 +285,17 @@ for (const fixture of [JS_MOCHA, TS_VITEST, PY_PYTEST]) {
     it('re-runs the tests of the edited function: the stale result is refreshed by the scheduler', async () => {
       const fresh = await until(
         () => server.call('covering_tests', { file_path: fixture.math }),
-        (a) => (a['test_impact'] as Impact).coverage === 'fresh' && (a['test_impact'] as Impact).scheduler?.last_run?.kind === 'refresh',
+        (a) =>
+          (a['test_impact'] as Impact).coverage === 'fresh' &&
+          (a['test_impact'] as Impact).scheduler?.last_run?.kind === 'refresh',
         'the scheduler to refresh the edited file',
       );
-      const defs = Object.values(fresh['definitions'] as Record<string, { qualified_name: string; tests: { test_id: string }[] }>);
-      expect(defs.find((d) => d.qualified_name === 'clamp')?.tests.map((t) => t.test_id)).to.deep.equal([fixture.clampTest]);
+      const defs = Object.values(
+        fresh['definitions'] as Record<string, { qualified_name: string; tests: { test_id: string }[] }>,
+      );
+      expect(defs.find((d) => d.qualified_name === 'clamp')?.tests.map((t) => t.test_id)).to.deep.equal([
+        fixture.clampTest,
+      ]);
       expect(defs.find((d) => d.qualified_name === 'unused')?.tests).to.deep.equal([]);
       expect(fresh['coverage']).to.equal('fresh');
     });
@@ -268,7 +310,11 @@ for (const fixture of [JS_MOCHA, TS_VITEST, PY_PYTEST]) {
       fixture.install?.(repo);
       const server = await serve(repo, fixture.env?.() ?? {});
       try {
-        const answer = await until(() => server.call('blast_radius', { changed_files: [fixture.math] }), (a) => a.error !== undefined, 'the runner error');
+        const answer = await until(
+          () => server.call('blast_radius', { changed_files: [fixture.math] }),
+          (a) => a.error !== undefined,
+          'the runner error',
+        );
         expect(answer.error?.code).to.equal(fixture.brokenCode);
         expect(answer.error?.message).to.match(new RegExp(`^${fixture.runner}: `));
       } finally {
@@ -287,7 +333,11 @@ describe('test impact over MCP: the runner is not installed', function () {
       gitInit(repo);
       const server = await serve(repo, {});
       try {
-        const answer = await until(() => server.call('covering_tests', { file_path: fixture.math }), (a) => a.error !== undefined, 'the missing-runner error');
+        const answer = await until(
+          () => server.call('covering_tests', { file_path: fixture.math }),
+          (a) => a.error !== undefined,
+          'the missing-runner error',
+        );
         expect(answer.error?.code).to.equal('E_TEST_RUNNER_MISSING');
         expect(answer.error?.message).to.match(new RegExp(`^${fixture.runner}: `));
       } finally {
@@ -306,7 +356,12 @@ describe('test impact over MCP: the scheduler from config, progress in recon_sco
     JS_MOCHA.install!(repo);
     return repo;
   };
-  type Scout = { test_impact: Impact & { tests: number; scheduler: { state: string; last_run: { kind: string; tests: number } | null; niceness: number } | null } };
+  type Scout = {
+    test_impact: Impact & {
+      tests: number;
+      scheduler: { state: string; last_run: { kind: string; tests: number } | null; niceness: number } | null;
+    };
+  };
 
   it('server.test_impact.scheduler: startup builds coverage without any test-impact call; recon_scout shows it', async () => {
     const repo = repoWith();
@@ -314,7 +369,11 @@ describe('test impact over MCP: the scheduler from config, progress in recon_sco
     writeFileSync(config, 'server:\n  test_impact:\n    scheduler: startup\n    niceness: 15\n');
     const server = await serve(repo, { AGENTGOV_CONFIG: config });
     try {
-      const scout = (await until(() => server.call('recon_scout', {}), (a) => (a as unknown as Scout).test_impact?.scheduler?.last_run?.kind === 'build', 'the start-up build')) as unknown as Scout;
+      const scout = (await until(
+        () => server.call('recon_scout', {}),
+        (a) => (a as unknown as Scout).test_impact?.scheduler?.last_run?.kind === 'build',
+        'the start-up build',
+      )) as unknown as Scout;
       expect(scout.test_impact.scheduler).to.deep.include({ state: 'idle', niceness: 15 });
       expect(scout.test_impact.tests).to.equal(2);
       expect(scout.test_impact.coverage).to.equal('fresh');

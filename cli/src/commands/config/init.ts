@@ -10,8 +10,12 @@ export class ConfigInitCommand extends AgentgovCommand {
   static override usage = Command.Usage({
     category: 'Configuration',
     description: 'Write the default configuration to $AGENTGOV_HOME/config.yaml',
-    details: 'Writes a commented default configuration (with a YAML language-server modeline pointing at the JSON Schema). Refuses to overwrite an existing file unless `--force` is given.',
-    examples: [['Create the default config', '$0 config init'], ['Overwrite an existing config', '$0 config init --force']],
+    details:
+      'Writes a commented default configuration (with a YAML language-server modeline pointing at the JSON Schema). Refuses to overwrite an existing file unless `--force` is given.',
+    examples: [
+      ['Create the default config', '$0 config init'],
+      ['Overwrite an existing config', '$0 config init --force'],
+    ],
   });
 
   force = Option.Boolean('--force', false, { description: 'Overwrite an existing config file (default: false)' });
@@ -19,7 +23,9 @@ export class ConfigInitCommand extends AgentgovCommand {
   async run(): Promise<number> {
     const target = userConfigPath();
     if (existsSync(target) && !this.force) {
-      this.context.stderr.write(`error: ${target} already exists; not overwriting it.\n  hint: run \`agentgov config init --force\` to replace it, or edit it and check it with \`agentgov config validate\`.\n`);
+      this.context.stderr.write(
+        `error: ${target} already exists; not overwriting it.\n  hint: run \`agentgov config init --force\` to replace it, or edit it and check it with \`agentgov config validate\`.\n`,
+      );
       return EXIT.FAILED;
     }
     mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });

@@ -10,31 +10,43 @@ export class ConfigValidateCommand extends AgentgovCommand {
     description: 'Check a config file against the schema without running anything',
     details:
       'Parses the YAML and checks it against the configuration schema (docs/config.schema.json). Every problem is listed with its file:line:column and key path. Unknown top-level keys are warnings that name the nearest valid key. Exit code 0 when valid (warnings allowed), 1 when any error is found, 4 when the file cannot be read.',
-    examples: [['Validate the resolved config', '$0 config validate'], ['Validate a file', '$0 config validate --config ./agentgov.yaml']],
+    examples: [
+      ['Validate the resolved config', '$0 config validate'],
+      ['Validate a file', '$0 config validate --config ./agentgov.yaml'],
+    ],
   });
 
   config = Option.String('--config', { description: 'Config file to check (default: resolved like `config show`)' });
-  json = Option.Boolean('--json', false, { description: 'Print one JSON object {file, valid, errors, warnings, issues} instead of text (default: false)' });
+  json = Option.Boolean('--json', false, {
+    description: 'Print one JSON object {file, valid, errors, warnings, issues} instead of text (default: false)',
+  });
 
   async run(): Promise<number> {
     const { file } = resolveConfigFile({ configPath: this.config });
     if (!file) {
       if (this.json) return this.writeJson({ file: null, valid: true, errors: 0, warnings: 0, issues: [] }, EXIT.OK);
-      this.context.stdout.write('no config file found (checked $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml); built-in defaults are valid\n');
+      this.context.stdout.write(
+        'no config file found (checked $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml); built-in defaults are valid\n',
+      );
       return EXIT.OK;
     }
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      if (this.json) return this.writeJson({ file, valid: false, error: `cannot read ${file}: ${(error as Error).message}` }, EXIT.UNAVAILABLE);
+      if (this.json)
+        return this.writeJson(
+          { file, valid: false, error: `cannot read ${file}: ${(error as Error).message}` },
+          EXIT.UNAVAILABLE,
+        );
       this.context.stderr.write(`error: cannot read ${file}: ${(error as Error).message}\n`);
       return EXIT.UNAVAILABLE;
     }
     const { issues } = validateConfigText(text, file);
     const errors = issues.filter((i) => i.severity === 'error').length;
     const warnings = issues.length - errors;
-    if (this.json) return this.writeJson({ file, valid: errors === 0, errors, warnings, issues }, errors ? EXIT.FAILED : EXIT.OK);
+    if (this.json)
+      return this.writeJson({ file, valid: errors === 0, errors, warnings, issues }, errors ? EXIT.FAILED : EXIT.OK);
     for (const issue of issues) this.context.stderr.write(`${formatIssue(issue)}\n`);
     if (errors) {
       this.context.stderr.write(`${file}: ${errors} error(s), ${warnings} warning(s)\n`);

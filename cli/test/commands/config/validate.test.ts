@@ -27,13 +27,17 @@ describe('agentgov config validate', () => {
   it('exits 1 for a wrong type at a nested key, naming its key path', async () => {
     const r = await validate('server:\n  index:\n    watch: often\n');
     expect(r.code).to.equal(1);
-    expect(r.stderr).to.equal(`${r.file}:3:12 error at server.index.watch: must be boolean\n${r.file}: 1 error(s), 0 warning(s)\n`);
+    expect(r.stderr).to.equal(
+      `${r.file}:3:12 error at server.index.watch: must be boolean\n${r.file}: 1 error(s), 0 warning(s)\n`,
+    );
   });
 
   it('warns (exit 0) about an unknown top-level key, naming the nearest valid key', async () => {
     const r = await validate('gates:\n  on_unavailable: deny\n');
     expect(r.code).to.equal(0);
-    expect(r.stderr).to.equal(`${r.file}:1:1 warning at gates: unknown top-level key 'gates' is ignored (did you mean 'gate'?)\n`);
+    expect(r.stderr).to.equal(
+      `${r.file}:1:1 warning at gates: unknown top-level key 'gates' is ignored (did you mean 'gate'?)\n`,
+    );
     expect(r.stdout).to.equal(`${r.file}: valid (1 warning(s))\n`);
   });
 

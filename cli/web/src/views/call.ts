@@ -22,17 +22,31 @@ function assessment(a: AssessmentRecord): HTMLElement {
       ' ',
       h('code', {}, a.reason_code),
     ),
-    a.verdict ? h('p', { 'data-testid': 'verdict' }, `verdict: ${a.verdict} by ${a.decided_by ?? 'unknown'}${a.verdict_reason ? ` — ${a.verdict_reason}` : ''}`) : null,
+    a.verdict
+      ? h(
+          'p',
+          { 'data-testid': 'verdict' },
+          `verdict: ${a.verdict} by ${a.decided_by ?? 'unknown'}${a.verdict_reason ? ` — ${a.verdict_reason}` : ''}`,
+        )
+      : null,
     h('h3', {}, 'Matched rules'),
     rules.length
       ? table(
           ['rule', 'score', 'reason', 'action', 'on'],
-          rules.map((r) => [h('code', {}, r.rule_id), number(r.score), r.reason_code, r.action ?? '', h('code', {}, r.subject ?? '')]),
+          rules.map((r) => [
+            h('code', {}, r.rule_id),
+            number(r.score),
+            r.reason_code,
+            r.action ?? '',
+            h('code', {}, r.subject ?? ''),
+          ]),
           { 'data-testid': 'rules' },
         )
       : h('p', { 'data-testid': 'rules' }, 'no rule matched'),
     commands?.length ? h('div', {}, h('h3', {}, 'Parsed commands'), h('pre', {}, pretty(commands))) : null,
-    paths?.length ? h('div', {}, h('h3', {}, 'Paths'), h('ul', {}, ...paths.map((p) => h('li', {}, h('code', {}, p))))) : null,
+    paths?.length
+      ? h('div', {}, h('h3', {}, 'Paths'), h('ul', {}, ...paths.map((p) => h('li', {}, h('code', {}, p)))))
+      : null,
   );
 }
 
@@ -44,7 +58,11 @@ export async function renderCall(root: HTMLElement, id: string): Promise<void> {
       'p',
       {},
       'in session ',
-      h('a', { href: `/sessions/${encodeURIComponent(call.framework)}/${encodeURIComponent(call.session_id)}` }, call.session_id),
+      h(
+        'a',
+        { href: `/sessions/${encodeURIComponent(call.framework)}/${encodeURIComponent(call.session_id)}` },
+        call.session_id,
+      ),
       ` of ${call.framework}, ${time(call.timestamp)}, in ${call.project}`,
     ),
     h('h2', {}, 'Arguments'),

@@ -20,7 +20,12 @@ export function defaultPeriod(params: URLSearchParams, facets: Facets): boolean 
 
 function card(label: string, value: number, id: string, link?: string): HTMLElement {
   const figure = h('div', { class: 'value', 'data-testid': id }, number(value));
-  return h('div', { class: 'card' }, h('div', { class: 'label' }, label), link ? h('a', { href: link }, figure) : figure);
+  return h(
+    'div',
+    { class: 'card' },
+    h('div', { class: 'label' }, label),
+    link ? h('a', { href: link }, figure) : figure,
+  );
 }
 
 function keyTable(title: string, rows: KeyCounts[], link: (key: string) => string, id: string): HTMLElement {
@@ -30,7 +35,13 @@ function keyTable(title: string, rows: KeyCounts[], link: (key: string) => strin
     h('h2', {}, title),
     table(
       ['', 'calls', 'risky', 'ask', 'deny'],
-      rows.map((r) => [h('a', { href: link(r.key) }, r.key), number(r.calls), number(r.risky), number(r.ask), number(r.deny)]),
+      rows.map((r) => [
+        h('a', { href: link(r.key) }, r.key),
+        number(r.calls),
+        number(r.risky),
+        number(r.ask),
+        number(r.deny),
+      ]),
       { 'data-testid': id },
     ),
   );
@@ -52,30 +63,55 @@ export async function renderOverview(root: HTMLElement, params: URLSearchParams)
       'div',
       { class: 'cards' },
       card('calls', totals.calls, 'total-calls', href('/sessions', scoped)),
-      card('risky (high, critical)', totals.risky, 'total-risky', href('/sessions', { ...scoped, level: 'high,critical' })),
-      ...(['allow', 'warn', 'ask', 'deny'] as const).map((a) => card(a, totals[a], `action-${a}`, href('/sessions', { ...scoped, action: a }))),
+      card(
+        'risky (high, critical)',
+        totals.risky,
+        'total-risky',
+        href('/sessions', { ...scoped, level: 'high,critical' }),
+      ),
+      ...(['allow', 'warn', 'ask', 'deny'] as const).map((a) =>
+        card(a, totals[a], `action-${a}`, href('/sessions', { ...scoped, action: a })),
+      ),
     ),
     h('section', { class: 'chart' }, h('h2', {}, 'Calls per day'), h('div', { class: 'canvas' }, canvas)),
     h('section', { class: 'chart' }, h('h2', {}, 'By agent'), h('div', { class: 'canvas small' }, agents)),
     h(
       'div',
       { class: 'columns' },
-      keyTable('By project', overview.by_project, (key) => href('/sessions', { ...period, project: key }), 'by-project'),
+      keyTable(
+        'By project',
+        overview.by_project,
+        (key) => href('/sessions', { ...period, project: key }),
+        'by-project',
+      ),
       keyTable('Reasons', overview.top_reasons, (key) => href('/sessions', { ...scoped, reason: key }), 'top-reasons'),
       h(
         'section',
         {},
         h('h2', {}, 'Rules that fired'),
-        table(['rule', 'calls'], overview.top_rules.map((r) => [r.rule_id, number(r.calls)]), { 'data-testid': 'top-rules' }),
+        table(
+          ['rule', 'calls'],
+          overview.top_rules.map((r) => [r.rule_id, number(r.calls)]),
+          { 'data-testid': 'top-rules' },
+        ),
       ),
     ),
   );
-  const options = { animation: false as const, responsive: true, maintainAspectRatio: false, scales: { x: { stacked: true }, y: { stacked: true } } };
+  const options = {
+    animation: false as const,
+    responsive: true,
+    maintainAspectRatio: false,
+    scales: { x: { stacked: true }, y: { stacked: true } },
+  };
   new Chart(canvas, {
     type: 'bar',
     data: {
       labels: overview.per_day.map((d) => d.day),
-      datasets: (['allow', 'warn', 'ask', 'deny'] as const).map((a) => ({ label: a, data: overview.per_day.map((d) => d[a]), backgroundColor: ACTION_COLOURS[a] })),
+      datasets: (['allow', 'warn', 'ask', 'deny'] as const).map((a) => ({
+        label: a,
+        data: overview.per_day.map((d) => d[a]),
+        backgroundColor: ACTION_COLOURS[a],
+      })),
     },
     options,
   });
@@ -83,7 +119,11 @@ export async function renderOverview(root: HTMLElement, params: URLSearchParams)
     type: 'bar',
     data: {
       labels: overview.by_agent.map((r) => r.key),
-      datasets: (['allow', 'warn', 'ask', 'deny'] as const).map((a) => ({ label: a, data: overview.by_agent.map((r) => r[a]), backgroundColor: ACTION_COLOURS[a] })),
+      datasets: (['allow', 'warn', 'ask', 'deny'] as const).map((a) => ({
+        label: a,
+        data: overview.by_agent.map((r) => r[a]),
+        backgroundColor: ACTION_COLOURS[a],
+      })),
     },
     options,
   });

@@ -11,7 +11,12 @@ interface SessionAnswer {
   calls: CallSummary[];
 }
 
-export async function renderSession(root: HTMLElement, framework: string, sessionId: string, params: URLSearchParams): Promise<void> {
+export async function renderSession(
+  root: HTMLElement,
+  framework: string,
+  sessionId: string,
+  params: URLSearchParams,
+): Promise<void> {
   const path = `/sessions/${encodeURIComponent(framework)}/${encodeURIComponent(sessionId)}`;
   const answer = await api<SessionAnswer>(`/api${path}`, params);
   const { session } = answer;
@@ -27,7 +32,11 @@ export async function renderSession(root: HTMLElement, framework: string, sessio
       h('dt', {}, 'time'),
       h('dd', {}, `${time(session.first_call)} – ${time(session.last_call)}`),
       h('dt', {}, 'calls'),
-      h('dd', {}, `${number(session.calls)} (${number(session.risky)} risky, ${number(session.blocked)} asked or denied)`),
+      h(
+        'dd',
+        {},
+        `${number(session.calls)} (${number(session.risky)} risky, ${number(session.blocked)} asked or denied)`,
+      ),
     ),
     table(
       ['time', 'tool', 'subject', 'score', 'level', 'action', 'reason', 'gate'],

@@ -12,10 +12,15 @@ interface SessionsAnswer {
 }
 
 /** Previous / next links that keep every filter: a page of a filtered list is a URL too. */
-export function pager(path: string, params: URLSearchParams, answer: { total: number; offset: number; limit: number }): HTMLElement {
+export function pager(
+  path: string,
+  params: URLSearchParams,
+  answer: { total: number; offset: number; limit: number },
+): HTMLElement {
   const page = Math.floor(answer.offset / answer.limit) + 1;
   const pages = Math.max(1, Math.ceil(answer.total / answer.limit));
-  const link = (n: number, label: string) => h('a', { href: href(path, { ...Object.fromEntries(params), page: n }), rel: label }, label);
+  const link = (n: number, label: string) =>
+    h('a', { href: href(path, { ...Object.fromEntries(params), page: n }), rel: label }, label);
   return h(
     'nav',
     { class: 'pager', 'data-testid': 'pager' },
@@ -33,13 +38,22 @@ export async function renderSessions(root: HTMLElement, params: URLSearchParams)
   root.append(
     h('h1', {}, 'Sessions'),
     filterForm('/sessions', params, facets, ['since', 'until', 'agent', 'project', 'level', 'action', 'reason', 'q']),
-    h('p', { class: 'summary' }, h('span', { 'data-testid': 'session-total' }, number(answer.total)), ' sessions match'),
+    h(
+      'p',
+      { class: 'summary' },
+      h('span', { 'data-testid': 'session-total' }, number(answer.total)),
+      ' sessions match',
+    ),
     table(
       ['last call', 'agent', 'session', 'project', 'calls', 'risky', 'asked or denied', 'max score'],
       answer.rows.map((s) => [
         time(s.last_call),
         s.framework,
-        h('a', { href: `/sessions/${encodeURIComponent(s.framework)}/${encodeURIComponent(s.session_id)}` }, s.session_id),
+        h(
+          'a',
+          { href: `/sessions/${encodeURIComponent(s.framework)}/${encodeURIComponent(s.session_id)}` },
+          s.session_id,
+        ),
         s.project,
         number(s.calls),
         number(s.risky),

@@ -15,7 +15,8 @@ function conversation(body) {
     for (const block of message.content) {
       if (block?.type === 'tool_use') uses.set(block.id, block);
       if (block?.type === 'tool_result') {
-        const text = typeof block.content === 'string' ? block.content : (block.content ?? []).map((c) => c?.text ?? '').join('');
+        const text =
+          typeof block.content === 'string' ? block.content : (block.content ?? []).map((c) => c?.text ?? '').join('');
         results.push({ id: block.tool_use_id, text });
       }
     }
@@ -44,34 +45,66 @@ function toolUse(call, tools, found) {
   const name = known.find((n) => n === wanted) ?? known.find((n) => n.includes(server) && n.endsWith(`__${call.tool}`));
   if (name) return { type: 'tool_use', id, name, input: call.arguments ?? {} };
   if (names.includes(SEARCH)) return { type: 'tool_use', id, name: SEARCH, input: { query: `select:${wanted}` } };
-  throw new Error(`the agent offered no MCP tool ${server}/${call.tool} and no ToolSearch (offered: ${names.join(', ')})`);
+  throw new Error(
+    `the agent offered no MCP tool ${server}/${call.tool} and no ToolSearch (offered: ${names.join(', ')})`,
+  );
 }
 
 function answer(req, body, script, res) {
   const tools = Array.isArray(body?.tools) ? body.tools.filter((t) => typeof t?.name === 'string') : [];
   const { uses, results } = conversation(body);
   const stepResults = results.filter((r) => uses.get(r.id)?.name !== SEARCH).length;
-  const found = results.filter((r) => uses.get(r.id)?.name === SEARCH).flatMap((r) => [...r.text.matchAll(/"name":\s*"([^"]+)"/g)].map((m) => m[1]));
+  const found = results
+    .filter((r) => uses.get(r.id)?.name === SEARCH)
+    .flatMap((r) => [...r.text.matchAll(/"name":\s*"([^"]+)"/g)].map((m) => m[1]));
   const step = nextStep(script, stepResults, tools.length > 0);
   const block = step.call ? toolUse(step.call, tools, found) : { type: 'text', text: step.text };
   const model = body?.model ?? 'claude-e2e';
-  const message = { id: `msg_e2e_${randomBytes(8).toString('hex')}`, type: 'message', role: 'assistant', model, content: [block], stop_reason: step.call ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
+  const message = {
+    id: `msg_e2e_${randomBytes(8).toString('hex')}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [block],
+    stop_reason: step.call ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 5 },
+  };
   if (!body?.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(message));
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  sse(res, 'message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+  sse(res, 'message_start', {
+    type: 'message_start',
+    message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } },
+  });
   if (block.type === 'text') {
-    sse(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
-    sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: block.text } });
+    sse(res, 'content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    });
+    sse(res, 'content_block_delta', {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text: block.text },
+    });
   } else {
     sse(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { ...block, input: {} } });
-    sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+    sse(res, 'content_block_delta', {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+    });
   }
   sse(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
-  sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 5 } });
+  sse(res, 'message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: message.stop_reason, stop_sequence: null },
+    usage: { output_tokens: 5 },
+  });
   sse(res, 'message_stop', { type: 'message_stop' });
   res.end();
 }

@@ -11,16 +11,22 @@
  */
 import { nextStep } from '../model-server.mjs';
 
-const declarations = (body) => (Array.isArray(body?.tools) ? body.tools : []).flatMap((t) => (Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : []));
+const declarations = (body) =>
+  (Array.isArray(body?.tools) ? body.tools : []).flatMap((t) =>
+    Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : [],
+  );
 
 const toolResults = (body) =>
-  (Array.isArray(body?.contents) ? body.contents : []).flatMap((c) => (Array.isArray(c?.parts) ? c.parts : [])).filter((p) => p?.functionResponse).length;
+  (Array.isArray(body?.contents) ? body.contents : [])
+    .flatMap((c) => (Array.isArray(c?.parts) ? c.parts : []))
+    .filter((p) => p?.functionResponse).length;
 
 /** A value of the JSON schema (Gemini's `type` names are upper case): the first enum value, 1, false, 'x'. */
 function sample(schema) {
   if (Array.isArray(schema?.enum) && schema.enum.length) return schema.enum[0];
   const type = String(schema?.type ?? 'object').toLowerCase();
-  if (type === 'object') return Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([k, v]) => [k, sample(v)]));
+  if (type === 'object')
+    return Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([k, v]) => [k, sample(v)]));
   if (type === 'array') return [];
   if (type === 'integer' || type === 'number') return 1;
   if (type === 'boolean') return false;
@@ -30,11 +36,14 @@ function sample(schema) {
 function callPart(call, offered) {
   const names = offered.map((d) => d?.name);
   if (call.kind === 'shell') {
-    if (!names.includes('run_shell_command')) throw new Error(`the agent offered no shell tool (offered: ${names.join(', ')})`);
+    if (!names.includes('run_shell_command'))
+      throw new Error(`the agent offered no shell tool (offered: ${names.join(', ')})`);
     return { functionCall: { name: 'run_shell_command', args: { command: call.command } } };
   }
   const server = call.server ?? 'agentgov';
-  const name = names.find((n) => n === `mcp_${server}_${call.tool}`) ?? names.find((n) => typeof n === 'string' && n.includes(server) && n.endsWith(call.tool));
+  const name =
+    names.find((n) => n === `mcp_${server}_${call.tool}`) ??
+    names.find((n) => typeof n === 'string' && n.includes(server) && n.endsWith(call.tool));
   if (!name) throw new Error(`the agent offered no MCP tool ${server}/${call.tool} (offered: ${names.join(', ')})`);
   return { functionCall: { name, args: call.arguments ?? {} } };
 }
@@ -99,11 +108,13 @@ export function functionResponses(requests) {
   const out = new Map();
   for (const request of requests) {
     for (const content of request.body?.contents ?? []) {
-      for (const part of content?.parts ?? []) if (part?.functionResponse) out.set(part.functionResponse.id ?? out.size, part.functionResponse);
+      for (const part of content?.parts ?? [])
+        if (part?.functionResponse) out.set(part.functionResponse.id ?? out.size, part.functionResponse);
     }
   }
   return [...out.values()];
 }
 
 /** The names of the functions Gemini CLI offered in its last main-conversation request. */
-export const offeredFunctions = (requests) => declarations([...requests].reverse().find((r) => declarations(r.body).length)?.body).map((d) => d.name);
+export const offeredFunctions = (requests) =>
+  declarations([...requests].reverse().find((r) => declarations(r.body).length)?.body).map((d) => d.name);

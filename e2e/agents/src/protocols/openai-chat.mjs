@@ -8,8 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { nextStep } from '../model-server.mjs';
 
-const functionNames = (body) => (Array.isArray(body?.tools) ? body.tools : []).map((t) => t?.function?.name).filter((n) => typeof n === 'string');
-const toolResults = (body) => (Array.isArray(body?.messages) ? body.messages : []).filter((m) => m?.role === 'tool').length;
+const functionNames = (body) =>
+  (Array.isArray(body?.tools) ? body.tools : []).map((t) => t?.function?.name).filter((n) => typeof n === 'string');
+const toolResults = (body) =>
+  (Array.isArray(body?.messages) ? body.messages : []).filter((m) => m?.role === 'tool').length;
 
 function toolCall(call, names) {
   const id = `call_e2e_${randomBytes(8).toString('hex')}`;
@@ -20,7 +22,8 @@ function toolCall(call, names) {
     return fn(shell, { command: call.command, description: `run ${call.command}` });
   }
   const server = call.server ?? 'agentgov';
-  const name = names.find((n) => n === `${server}-${call.tool}`) ?? names.find((n) => n.includes(server) && n.endsWith(call.tool));
+  const name =
+    names.find((n) => n === `${server}-${call.tool}`) ?? names.find((n) => n.includes(server) && n.endsWith(call.tool));
   if (!name) throw new Error(`the agent offered no MCP tool ${server}/${call.tool} (offered: ${names.join(', ')})`);
   return fn(name, call.arguments ?? {});
 }
@@ -35,16 +38,30 @@ function answer(_req, body, script, res) {
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   if (body?.stream) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const delta = call ? { role: 'assistant', content: null, tool_calls: [{ index: 0, ...call }] } : { role: 'assistant', content: step.text };
-    const chunk = (d, finishReason, extra = {}) => `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta: d, finish_reason: finishReason }], ...extra })}\n\n`;
+    const delta = call
+      ? { role: 'assistant', content: null, tool_calls: [{ index: 0, ...call }] }
+      : { role: 'assistant', content: step.text };
+    const chunk = (d, finishReason, extra = {}) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta: d, finish_reason: finishReason }], ...extra })}\n\n`;
     res.write(chunk(delta, null));
     res.write(chunk({}, finish, { usage }));
     res.end('data: [DONE]\n\n');
     return;
   }
-  const message = call ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: step.text };
+  const message = call
+    ? { role: 'assistant', content: null, tool_calls: [call] }
+    : { role: 'assistant', content: step.text };
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ id, object: 'chat.completion', created: 1, model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
+  res.end(
+    JSON.stringify({
+      id,
+      object: 'chat.completion',
+      created: 1,
+      model,
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage,
+    }),
+  );
 }
 
 /** @type {import('../model-server.mjs').ModelProtocol} */
@@ -70,7 +87,10 @@ export function toolMessages(requests) {
   for (const request of requests) {
     for (const message of request.body?.messages ?? []) {
       if (message?.role !== 'tool') continue;
-      const text = typeof message.content === 'string' ? message.content : (message.content ?? []).map((c) => c?.text ?? '').join('');
+      const text =
+        typeof message.content === 'string'
+          ? message.content
+          : (message.content ?? []).map((c) => c?.text ?? '').join('');
       out.set(message.tool_call_id, text);
     }
   }
@@ -78,4 +98,5 @@ export function toolMessages(requests) {
 }
 
 /** The function names offered in the last request that offered any. */
-export const offeredFunctions = (requests) => functionNames([...requests].reverse().find((r) => functionNames(r.body).length)?.body);
+export const offeredFunctions = (requests) =>
+  functionNames([...requests].reverse().find((r) => functionNames(r.body).length)?.body);

@@ -41,7 +41,8 @@ export function dynamicNameSources(root: SyntaxNode): DynamicNameSource[] {
     if (node.type === 'call' && node.childForFieldName('function')?.text === 'globals') {
       const parent = node.parent;
       const use = parent?.type === 'subscript' && parent.childForFieldName('value')?.startIndex === node.startIndex;
-      const method = parent?.type === 'attribute' && GLOBALS_METHODS.has(parent.childForFieldName('attribute')?.text ?? '');
+      const method =
+        parent?.type === 'attribute' && GLOBALS_METHODS.has(parent.childForFieldName('attribute')?.text ?? '');
       if (use || method) add('globals()', lineStatement(node));
     }
     if (node.type === 'augmented_assignment' && node.childForFieldName('left')?.text === '__all__') {

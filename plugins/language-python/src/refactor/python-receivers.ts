@@ -28,18 +28,58 @@ const NONE: PyType = { kind: 'none' };
 const MAX_DEPTH = 24;
 /** Builtin types: an annotation naming one, or a call of one, is not a class of ours. */
 const BUILTIN_TYPES = new Set([
-  'str', 'int', 'float', 'bool', 'bytes', 'bytearray', 'list', 'dict', 'set', 'frozenset', 'tuple', 'object', 'complex', 'range',
-  'memoryview', 'slice', 'len', 'repr', 'format', 'hash', 'id', 'print', 'Exception', 'BaseException', 'ValueError', 'TypeError',
-  'KeyError', 'RuntimeError',
+  'str',
+  'int',
+  'float',
+  'bool',
+  'bytes',
+  'bytearray',
+  'list',
+  'dict',
+  'set',
+  'frozenset',
+  'tuple',
+  'object',
+  'complex',
+  'range',
+  'memoryview',
+  'slice',
+  'len',
+  'repr',
+  'format',
+  'hash',
+  'id',
+  'print',
+  'Exception',
+  'BaseException',
+  'ValueError',
+  'TypeError',
+  'KeyError',
+  'RuntimeError',
 ]);
 /** Annotation wrappers whose argument is the type (`Optional[X]`, `ClassVar[X]`). */
 const WRAPPERS = new Set(['Optional', 'ClassVar', 'Final', 'Annotated', 'Required', 'NotRequired', 'ReadOnly']);
 /** Annotations that say nothing about the type. */
 const OPAQUE = new Set(['Any', 'TypeVar', 'ParamSpec', 'NewType', 'cast', 'Self']);
 const LITERALS = new Set([
-  'string', 'concatenated_string', 'integer', 'float', 'true', 'false', 'list', 'dictionary', 'set', 'tuple',
-  'list_comprehension', 'dictionary_comprehension', 'set_comprehension', 'generator_expression', 'lambda',
-  'comparison_operator', 'not_operator', 'boolean_operator',
+  'string',
+  'concatenated_string',
+  'integer',
+  'float',
+  'true',
+  'false',
+  'list',
+  'dictionary',
+  'set',
+  'tuple',
+  'list_comprehension',
+  'dictionary_comprehension',
+  'set_comprehension',
+  'generator_expression',
+  'lambda',
+  'comparison_operator',
+  'not_operator',
+  'boolean_operator',
 ]);
 /** Decorators that leave a function a function (or a method a method). */
 const TRANSPARENT_DECORATOR =
@@ -176,7 +216,7 @@ export class PythonReceivers {
     for (const arg of list?.namedChildren ?? []) {
       if (arg.type === 'keyword_argument') continue;
       // `Base[T]`: a generic base is its class
-      const types = this.#infer(cls.path, arg.type === 'subscript' ? arg.childForFieldName('value') ?? arg : arg, 0);
+      const types = this.#infer(cls.path, arg.type === 'subscript' ? (arg.childForFieldName('value') ?? arg) : arg, 0);
       const found = types.length === 1 && types[0]!.kind === 'class' ? (types[0] as { cls: Def }).cls : null;
       // `Generic[T]`, `t.Protocol[T]`, `object`: typing machinery and the root, no members of ours
       const head = arg.type === 'subscript' ? (arg.childForFieldName('value')?.text ?? '') : arg.text;
@@ -269,7 +309,10 @@ export class PythonReceivers {
   #defOfNode(path: string, node: SyntaxNode): Def | null {
     const name = node.childForFieldName('name');
     if (!name) return null;
-    return this.#workspace.definitions({ path, name: name.text }).find((d) => d.name_line === name.startPosition.row + 1) ?? null;
+    return (
+      this.#workspace.definitions({ path, name: name.text }).find((d) => d.name_line === name.startPosition.row + 1) ??
+      null
+    );
   }
 
   // ---- inference ----------------------------------------------------------------------------
@@ -317,7 +360,9 @@ export class PythonReceivers {
       return cls ? [{ kind: 'super', cls }] : [UNKNOWN];
     }
     // `t.cast(Flask, value)`: the type the code vouches for
-    const castTo = /^(?:[\w.]*\.)?cast$/.test(callee.text) ? node.childForFieldName('arguments')?.firstNamedChild : null;
+    const castTo = /^(?:[\w.]*\.)?cast$/.test(callee.text)
+      ? node.childForFieldName('arguments')?.firstNamedChild
+      : null;
     if (castTo) return this.#annotationType(path, castTo, depth);
     return this.#infer(path, callee, depth).flatMap((t): PyType[] => {
       if (t.kind === 'class') return [{ kind: 'instance', cls: t.cls }];
@@ -325,7 +370,7 @@ export class PythonReceivers {
       if (t.kind !== 'other') return [UNKNOWN];
       // `str(x)`, `Client(app)`: a builtin type or an outside class builds an object that is not ours;
       // `weakref.ref(self)()`, `copy.copy(m)`, `t.cast(…)`: an outside function may return one of ours
-      const name = callee.type === 'attribute' ? callee.childForFieldName('attribute')?.text ?? '' : callee.text;
+      const name = callee.type === 'attribute' ? (callee.childForFieldName('attribute')?.text ?? '') : callee.text;
       return [BUILTIN_TYPES.has(name) || /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*$/.test(name) ? OTHER : UNKNOWN];
     });
   }
@@ -351,7 +396,8 @@ export class PythonReceivers {
     const ref = this.#refAt(path, attribute);
     if (ref?.to_def_uid) return this.#defType(this.#defOf(ref.to_def_uid, ref.name));
     return this.#infer(path, object, depth).flatMap((t): PyType[] => {
-      if (t.kind === 'instance' || t.kind === 'class' || t.kind === 'super') return this.#memberType(t, attribute.text, depth);
+      if (t.kind === 'instance' || t.kind === 'class' || t.kind === 'super')
+        return this.#memberType(t, attribute.text, depth);
       if (t.kind === 'module') return this.#moduleMember(t.path, attribute.text, depth);
       // an attribute of an outside object can hold anything (`ctx.obj` of a click context)
       return [UNKNOWN];
@@ -387,7 +433,8 @@ export class PythonReceivers {
         if (method && child.type === 'assignment') {
           const left = child.childForFieldName('left');
           const selfName = firstParameter(method);
-          const onSelf = selfName !== null && left?.type === 'attribute' && left.childForFieldName('object')?.text === selfName;
+          const onSelf =
+            selfName !== null && left?.type === 'attribute' && left.childForFieldName('object')?.text === selfName;
           if (onSelf && left.childForFieldName('attribute')?.text === name) {
             types.push(...this.#assignmentType(cls.path, child, depth));
           }
@@ -419,7 +466,9 @@ export class PythonReceivers {
     if (def.kind === 'function' || def.kind === 'method') {
       // `@click.command() def cli(…)` binds what the decorator returns, not the function
       const node = this.#definitionNode(def);
-      return node && decoratorsOf(node).every((d) => TRANSPARENT_DECORATOR.test(d)) ? [{ kind: 'function', fn: def }] : [UNKNOWN];
+      return node && decoratorsOf(node).every((d) => TRANSPARENT_DECORATOR.test(d))
+        ? [{ kind: 'function', fn: def }]
+        : [UNKNOWN];
     }
     if (shallow) return [UNKNOWN];
     if (def.kind === 'variable' || def.kind === 'constant') {
@@ -455,7 +504,8 @@ export class PythonReceivers {
     const bindings = root ? scopeBindings(root, name) : [];
     // the index resolved the name itself (an import it followed, a definition of the module)
     const ref = this.#refAt(path, node);
-    const declarative = bindings !== 'global' && bindings.every((b) => b.type !== 'assignment' && b.type !== 'named_expression');
+    const declarative =
+      bindings !== 'global' && bindings.every((b) => b.type !== 'assignment' && b.type !== 'named_expression');
     if (ref?.to_def_uid && declarative) return this.#defType(this.#defOf(ref.to_def_uid, ref.name));
     if (bindings !== 'global' && bindings.length > 0) return this.#bindingTypes(path, root!, bindings, depth);
     if (ref?.to_def_uid) return this.#defType(this.#defOf(ref.to_def_uid, ref.name));
@@ -525,7 +575,9 @@ export class PythonReceivers {
     // the index resolves every use of the bound name alike (through re-exports too): ask it at a use
     const use = this.#resolvedUse(path, local);
     if (use) return this.#defType(use, shallow);
-    const edge = this.#workspace.imports(path).find((e) => e.line === line && e.bindings.some((b) => b.local === local));
+    const edge = this.#workspace
+      .imports(path)
+      .find((e) => e.line === line && e.bindings.some((b) => b.local === local));
     if (!edge) return [UNKNOWN];
     if (edge.to_path === null) return [OTHER]; // a name from outside the repository
     const imported = edge.bindings.find((b) => b.local === local)!.imported;
@@ -533,7 +585,9 @@ export class PythonReceivers {
     if (imported === '*') return [{ kind: 'module', path: edge.to_path }];
     const member = this.#moduleMember(edge.to_path, imported, depth + 1);
     // shallow (an annotation): only a class names a type; a variable there is an alias or a TypeVar
-    return shallow ? member.map((t): PyType => (t.kind === 'class' ? t : t.kind === 'module' ? OTHER : UNKNOWN)) : member;
+    return shallow
+      ? member.map((t): PyType => (t.kind === 'class' ? t : t.kind === 'module' ? OTHER : UNKNOWN))
+      : member;
   }
 
   /** `module.name`: a definition of the module, a submodule of a package, or a name it imports (re-exports). */
@@ -551,7 +605,8 @@ export class PythonReceivers {
     const bindings = root ? scopeBindings(root, name) : [];
     if (bindings === 'global' || bindings.length === 0) return [UNKNOWN];
     const imports = bindings.filter((b) => b.type === 'dotted_name' || b.type === 'aliased_import');
-    if (imports.length === bindings.length) return imports.flatMap((b) => this.#importedType(path, b, false, depth + 1));
+    if (imports.length === bindings.length)
+      return imports.flatMap((b) => this.#importedType(path, b, false, depth + 1));
     return this.#bindingTypes(path, root!, bindings, depth);
   }
 
@@ -654,26 +709,36 @@ export class PythonReceivers {
       case 'none':
         return [NONE];
       case 'string': {
-        const content = node.namedChildren.filter((c) => c.type === 'string_content').map((c) => c.text).join('');
+        const content = node.namedChildren
+          .filter((c) => c.type === 'string_content')
+          .map((c) => c.text)
+          .join('');
         return this.#forwardReference(path, content.trim(), depth, self);
       }
       case 'binary_operator': {
         const left = node.childForFieldName('left');
         const right = node.childForFieldName('right');
         if (!left || !right) return [UNKNOWN];
-        return [...this.#annotationType(path, left, depth + 1, self), ...this.#annotationType(path, right, depth + 1, self)];
+        return [
+          ...this.#annotationType(path, left, depth + 1, self),
+          ...this.#annotationType(path, right, depth + 1, self),
+        ];
       }
       case 'subscript':
       case 'generic_type': {
         const head = node.type === 'subscript' ? node.childForFieldName('value') : node.firstNamedChild;
         const args =
-          node.type === 'subscript' ? node.childrenForFieldName('subscript') : (node.namedChildren[1]?.namedChildren ?? []);
+          node.type === 'subscript'
+            ? node.childrenForFieldName('subscript')
+            : (node.namedChildren[1]?.namedChildren ?? []);
         const base = (head?.text ?? '').split('.').pop() ?? '';
         if (WRAPPERS.has(base)) return args[0] ? this.#annotationType(path, args[0], depth + 1, self) : [UNKNOWN];
         if (base === 'Union') return args.flatMap((arg) => this.#annotationType(path, arg, depth + 1, self));
         if (base === 'type' || base === 'Type') {
           if (!args[0]) return [UNKNOWN];
-          return this.#annotationType(path, args[0], depth + 1, self).map((t) => (t.kind === 'instance' ? { kind: 'class', cls: t.cls } : t));
+          return this.#annotationType(path, args[0], depth + 1, self).map((t) =>
+            t.kind === 'instance' ? { kind: 'class', cls: t.cls } : t,
+          );
         }
         // a generic container (`list[X]`, `dict[str, X]`) is not X; a generic class of ours is
         return head ? this.#annotationType(path, head, depth + 1, self) : [UNKNOWN];
@@ -695,7 +760,9 @@ export class PythonReceivers {
     if (base === 'Self') return self ? [{ kind: 'instance', cls: self }] : [UNKNOWN];
     if (OPAQUE.has(base)) return [UNKNOWN];
     const instance = (types: PyType[]): PyType[] =>
-      types.map((t): PyType => (t.kind === 'class' ? { kind: 'instance', cls: t.cls } : t.kind === 'other' ? OTHER : UNKNOWN));
+      types.map((t): PyType =>
+        t.kind === 'class' ? { kind: 'instance', cls: t.cls } : t.kind === 'other' ? OTHER : UNKNOWN,
+      );
     if (node.type === 'attribute') {
       const attribute = node.childForFieldName('attribute');
       const ref = attribute ? this.#refAt(path, attribute) : undefined;
@@ -716,7 +783,8 @@ export class PythonReceivers {
     const bindings = root ? scopeBindings(root, node.text) : [];
     if (bindings !== 'global' && bindings.length > 0) {
       if (bindings.some((b) => b.type === 'assignment' || b.type === 'function_definition')) return [UNKNOWN];
-      const named = (b: SyntaxNode) => (b.type === 'class_definition' ? this.#defType(this.#defOfNode(path, b)) : this.#importedType(path, b, true));
+      const named = (b: SyntaxNode) =>
+        b.type === 'class_definition' ? this.#defType(this.#defOfNode(path, b)) : this.#importedType(path, b, true);
       return instance(bindings.flatMap(named));
     }
     const ref = this.#refAt(path, node);
@@ -727,7 +795,8 @@ export class PythonReceivers {
   #isOutsideImport(path: string, binding: SyntaxNode): boolean {
     const statement = binding.parent;
     const line = (statement?.startPosition.row ?? -1) + 1;
-    const local = binding.type === 'aliased_import' ? binding.childForFieldName('alias')?.text : binding.text.split('.')[0];
+    const local =
+      binding.type === 'aliased_import' ? binding.childForFieldName('alias')?.text : binding.text.split('.')[0];
     const edges = this.#workspace.imports(path).filter((e) => e.line === line);
     return edges.length > 0 && edges.every((e) => e.to_path === null || !e.bindings.some((b) => b.local === local));
   }
@@ -764,7 +833,9 @@ function isDefaultValue(node: SyntaxNode, params: SyntaxNode): boolean {
     const parent = n.parent;
     if (parent && (parent.type === 'default_parameter' || parent.type === 'typed_default_parameter')) {
       const at = n.startIndex;
-      return parent.childForFieldName('value')?.startIndex === at || parent.childForFieldName('type')?.startIndex === at;
+      return (
+        parent.childForFieldName('value')?.startIndex === at || parent.childForFieldName('type')?.startIndex === at
+      );
     }
     if (parent?.type === 'typed_parameter') return n.type === 'type';
   }
@@ -811,7 +882,8 @@ function scopeBindings(scope: SyntaxNode, name: string): SyntaxNode[] | 'global'
         case 'assignment': {
           const left = child.childForFieldName('left');
           if (left?.type === 'identifier' && left.text === name) found.push(child);
-          else if (left && !['identifier', 'attribute', 'subscript'].includes(left.type) && bindsName(left, name)) found.push(left);
+          else if (left && !['identifier', 'attribute', 'subscript'].includes(left.type) && bindsName(left, name))
+            found.push(left);
           break;
         }
         case 'named_expression':
@@ -828,7 +900,11 @@ function scopeBindings(scope: SyntaxNode, name: string): SyntaxNode[] | 'global'
           else if (bindsName(child, name)) found.push(child.firstNamedChild ?? child);
           break;
         case 'except_clause':
-          if (child.namedChildren.some((c) => c.type === 'identifier' && c.text === name && c.previousSibling?.type === 'as')) {
+          if (
+            child.namedChildren.some(
+              (c) => c.type === 'identifier' && c.text === name && c.previousSibling?.type === 'as',
+            )
+          ) {
             found.push(child);
           }
           break;
@@ -838,7 +914,8 @@ function scopeBindings(scope: SyntaxNode, name: string): SyntaxNode[] | 'global'
             const isModuleName = item.startIndex === child.childForFieldName('module_name')?.startIndex;
             if (child.type === 'import_from_statement' && isModuleName) continue;
             if (item.type === 'aliased_import' && item.childForFieldName('alias')?.text === name) found.push(item);
-            else if (item.type === 'dotted_name' && (item.text === name || item.text.split('.')[0] === name)) found.push(item);
+            else if (item.type === 'dotted_name' && (item.text === name || item.text.split('.')[0] === name))
+              found.push(item);
           }
           continue;
       }

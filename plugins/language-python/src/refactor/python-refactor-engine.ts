@@ -23,9 +23,41 @@ import { PythonReceivers } from './python-receivers.js';
 
 const PYTHON = /\.pyi?$/;
 const KEYWORDS = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except',
-  'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try',
-  'while', 'with', 'yield',
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
 ]);
 
 /**
@@ -52,14 +84,18 @@ export class PythonRefactorEngine implements RefactorEngine {
 
   async declarations(name: string, workspace: RefactorWorkspace): Promise<RefactorSymbol[]> {
     const python = (defs: RefactorIndexDefinition[]) => defs.filter((d) => PYTHON.test(d.path));
-    let defs = name.includes('.') ? python(workspace.definitions({ qualifiedName: name })) : python(workspace.definitions({ name }));
+    let defs = name.includes('.')
+      ? python(workspace.definitions({ qualifiedName: name }))
+      : python(workspace.definitions({ name }));
     if (defs.length === 0 && name.includes('.')) {
       // `pkg.core.run`: a module path, then the qualified name inside that module
       const modules = moduleNames(workspace);
       const parts = name.split('.');
       for (let split = 1; split < parts.length && defs.length === 0; split += 1) {
         const module = parts.slice(0, split).join('.');
-        defs = python(workspace.definitions({ qualifiedName: parts.slice(split).join('.') })).filter((d) => modules.moduleOf(d.path) === module);
+        defs = python(workspace.definitions({ qualifiedName: parts.slice(split).join('.') })).filter(
+          (d) => modules.moduleOf(d.path) === module,
+        );
       }
     }
     // `@overload` stubs and their implementation are one symbol
@@ -68,7 +104,15 @@ export class PythonRefactorEngine implements RefactorEngine {
       const key = `${d.path}\0${d.qualified_name}`;
       const first = symbols.get(key);
       if (first) (first.moreLines ??= []).push(d.name_line);
-      else symbols.set(key, { path: d.path, name: d.name, qualifiedName: d.qualified_name, kind: d.kind, line: d.name_line, col: d.name_col });
+      else
+        symbols.set(key, {
+          path: d.path,
+          name: d.name,
+          qualifiedName: d.qualified_name,
+          kind: d.kind,
+          line: d.name_line,
+          col: d.name_col,
+        });
     }
     return [...symbols.values()];
   }
@@ -86,20 +130,36 @@ export class PythonRefactorEngine implements RefactorEngine {
     const add = (path: string, line: number, col: number, certainty: Certainty) => {
       // the index's span must still hold the name (it may lag a file edited seconds ago)
       if (lineOf(path, line)?.slice(col, col + symbol.name.length) !== symbol.name) return;
-      edits.push({ path, span: { startLine: line, startCol: col, endLine: line, endCol: col + symbol.name.length }, oldText: symbol.name, newText: newName, certainty });
+      edits.push({
+        path,
+        span: { startLine: line, startCol: col, endLine: line, endCol: col + symbol.name.length },
+        oldText: symbol.name,
+        newText: newName,
+        certainty,
+      });
     };
     add(symbol.path, symbol.line, symbol.col, 'high');
     for (const overload of declared) add(overload.path, overload.name_line, overload.name_col, 'high');
     const resolved = declared.flatMap((d) => workspace.references({ toDefUid: d.def_uid }));
-    for (const ref of resolved) if (ref.name === symbol.name && ref.context !== 'comment' && ref.context !== 'string') add(ref.path, ref.start_line, ref.start_col, 'high');
+    for (const ref of resolved)
+      if (ref.name === symbol.name && ref.context !== 'comment' && ref.context !== 'string')
+        add(ref.path, ref.start_line, ref.start_col, 'high');
     const isMember = definition?.kind === 'method' || symbol.qualifiedName.includes('.');
     // a member of a class: each receiver's type decides (the method, not it, or unknown)
     const owner = isMember ? ownerClass(symbol, workspace) : null;
     const receivers = owner ? new PythonReceivers(workspace) : null;
     for (const ref of workspace.references({ name: symbol.name })) {
       if (!PYTHON.test(ref.path) || ref.context === 'comment' || ref.context === 'string') continue;
-      if (ref.to_def_uid === null && ref.qualifier !== null && (isMember || !['self', 'cls'].includes(ref.qualifier)) && !this.#externalModule(ref.path, ref.qualifier, workspace)) {
-        const verdict = receivers && owner ? receivers.verdict(ref.path, ref.start_line, ref.start_col, owner, symbol.name) : 'medium';
+      if (
+        ref.to_def_uid === null &&
+        ref.qualifier !== null &&
+        (isMember || !['self', 'cls'].includes(ref.qualifier)) &&
+        !this.#externalModule(ref.path, ref.qualifier, workspace)
+      ) {
+        const verdict =
+          receivers && owner
+            ? receivers.verdict(ref.path, ref.start_line, ref.start_col, owner, symbol.name)
+            : 'medium';
         if (verdict !== 'none') add(ref.path, ref.start_line, ref.start_col, verdict);
       }
     }
@@ -111,7 +171,14 @@ export class PythonRefactorEngine implements RefactorEngine {
         if (text) for (const [line, col] of mentionsOf(text, symbol.name)) add(file.path, line, col, 'low');
       }
     }
-    const collisions = definition ? this.#collisions(definition, newName, resolved.map((r) => r.path), workspace) : [];
+    const collisions = definition
+      ? this.#collisions(
+          definition,
+          newName,
+          resolved.map((r) => r.path),
+          workspace,
+        )
+      : [];
     return { edits: distinct(edits), collisions, warnings: this.#dynamicNameWarnings(symbol, workspace) };
   }
 
@@ -137,9 +204,14 @@ export class PythonRefactorEngine implements RefactorEngine {
       const mentioned = new RegExp(`\\b${symbol.name}\\b`);
       if (path !== symbol.path && !mentioned.test(text)) continue;
       // the defining module: any source (`globals()[f"_{name}"]` spells no name); a package above: one naming it
-      const sources = dynamicNameSources(this.#parser.parse(text).rootNode).filter((s) => path === symbol.path || mentioned.test(s.body));
+      const sources = dynamicNameSources(this.#parser.parse(text).rootNode).filter(
+        (s) => path === symbol.path || mentioned.test(s.body),
+      );
       if (sources.length === 0) continue;
-      const where = sources.slice(0, 4).map((s) => `${s.kind} at line ${s.line}: ${s.text}`).join('; ');
+      const where = sources
+        .slice(0, 4)
+        .map((s) => `${s.kind} at line ${s.line}: ${s.text}`)
+        .join('; ');
       warnings.push(
         `${path} serves names at run time (${where}${sources.length > 4 ? `; ${sources.length - 4} more` : ''}): ` +
           `code reaching ${symbol.name} through them (a name looked up on the module, a deprecated alias, a string key) is not in the index, ` +
@@ -157,16 +229,29 @@ export class PythonRefactorEngine implements RefactorEngine {
   #externalModule(path: string, qualifier: string, workspace: RefactorWorkspace): boolean {
     if (!/^[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*$/u.test(qualifier)) return false;
     const root = qualifier.split('.')[0]!;
-    return workspace.imports(path).some((edge) => edge.to_path === null && edge.bindings.some((b) => b.local === qualifier || b.local === root));
+    return workspace
+      .imports(path)
+      .some((edge) => edge.to_path === null && edge.bindings.some((b) => b.local === qualifier || b.local === root));
   }
 
   /** The new name already defined beside the renamed one (same module level or same class), or bound in a module that imports it. */
-  #collisions(definition: RefactorIndexDefinition, newName: string, usedIn: string[], workspace: RefactorWorkspace): RenameCollision[] {
+  #collisions(
+    definition: RefactorIndexDefinition,
+    newName: string,
+    usedIn: string[],
+    workspace: RefactorWorkspace,
+  ): RenameCollision[] {
     const collisions: RenameCollision[] = [];
-    const owner = definition.qualified_name.includes('.') ? definition.qualified_name.slice(0, definition.qualified_name.lastIndexOf('.')) : null;
+    const owner = definition.qualified_name.includes('.')
+      ? definition.qualified_name.slice(0, definition.qualified_name.lastIndexOf('.'))
+      : null;
     const sibling = owner ? `${owner}.${newName}` : newName;
     for (const taken of workspace.definitions({ path: definition.path, qualifiedName: sibling })) {
-      collisions.push({ path: taken.path, line: taken.name_line, existing: owner ? `member ${newName} of ${owner}` : `${taken.kind} ${newName}` });
+      collisions.push({
+        path: taken.path,
+        line: taken.name_line,
+        existing: owner ? `member ${newName} of ${owner}` : `${taken.kind} ${newName}`,
+      });
     }
     if (owner) return collisions;
     for (const path of new Set(usedIn)) {
@@ -180,14 +265,18 @@ export class PythonRefactorEngine implements RefactorEngine {
   }
 
   async move(request: MoveRequest, workspace: RefactorWorkspace): Promise<MovePlan> {
-    const files = workspace.files().filter((f) => PYTHON.test(f.path)).map((f) => f.path);
+    const files = workspace
+      .files()
+      .filter((f) => PYTHON.test(f.path))
+      .map((f) => f.path);
     const fileSet = new Set(files);
     const movedDir = request.files.length > 1 || request.files[0]?.from !== request.from ? request : null;
     const oldNames = new PythonModuleNames((dir) => fileSet.has(`${dir}/__init__.py`));
     // after the move: a directory under the destination is a package when its source directory was one
     const allFiles = workspace.files().map((f) => f.path);
     const isNewPackage = (dir: string): boolean => {
-      if (movedDir && (dir === movedDir.to || dir.startsWith(`${movedDir.to}/`))) return fileSet.has(`${movedDir.from}${dir.slice(movedDir.to.length)}/__init__.py`);
+      if (movedDir && (dir === movedDir.to || dir.startsWith(`${movedDir.to}/`)))
+        return fileSet.has(`${movedDir.from}${dir.slice(movedDir.to.length)}/__init__.py`);
       if (fileSet.has(`${dir}/__init__.py`)) return true;
       // a directory the move creates inside a package is a (namespace) subpackage of it
       const parent = posix.dirname(dir);
@@ -210,7 +299,10 @@ export class PythonRefactorEngine implements RefactorEngine {
       return null;
     };
     // a module whose `import` reaches a moving module: itself or one of its submodules moves
-    const oldModules = [...renames.map((r) => r.old), ...(movedDir ? [oldNames.moduleOf(`${movedDir.from}/__init__.py`)] : [])].filter(Boolean);
+    const oldModules = [
+      ...renames.map((r) => r.old),
+      ...(movedDir ? [oldNames.moduleOf(`${movedDir.from}/__init__.py`)] : []),
+    ].filter(Boolean);
     const reaches = (module: string) => oldModules.some((old) => old === module || old.startsWith(`${module}.`));
     const edits: RefactorEdit[] = [];
     const unedited: UneditedReference[] = [];
@@ -221,10 +313,17 @@ export class PythonRefactorEngine implements RefactorEngine {
       const oldPackage = oldNames.packageOf(path);
       const newPackage = newNames.packageOf(newPathOf(path));
       const attributeRoots = new Map<string, string>();
-      for (const edge of workspace.imports(path)) this.#rewriteImport(edge, lines, oldPackage, newPackage, rename, reaches, edits, attributeRoots);
+      for (const edge of workspace.imports(path))
+        this.#rewriteImport(edge, lines, oldPackage, newPackage, rename, reaches, edits, attributeRoots);
       // `import a.b` statements rewritten to the new module: their uses `a.b.x` follow it wherever it goes
-      const imported = new Set(workspace.imports(path).filter((e) => e.bindings.length === 1 && e.bindings[0]!.local === e.specifier).map((e) => e.specifier));
-      for (const [local, module] of attributeRoots) this.#qualifiedUses(path, text, lines, { local, module, imported }, rename, edits, unedited);
+      const imported = new Set(
+        workspace
+          .imports(path)
+          .filter((e) => e.bindings.length === 1 && e.bindings[0]!.local === e.specifier)
+          .map((e) => e.specifier),
+      );
+      for (const [local, module] of attributeRoots)
+        this.#qualifiedUses(path, text, lines, { local, module, imported }, rename, edits, unedited);
     }
     if (request.includeComments) {
       for (const r of renames) if (r.old && r.old !== r.next) this.#mentions(files, r.old, r.next, workspace, edits);
@@ -257,14 +356,25 @@ export class PythonRefactorEngine implements RefactorEngine {
       if (moved === null && !importerMoved) return;
       const binding = edge.bindings[0]!;
       const writtenName = edge.specifier.slice(edge.specifier.lastIndexOf('.') + 1);
-      const writtenPackage = edge.specifier.slice(0, edge.specifier.length - writtenName.length).replace(/(?<=[^.])\.$/, '');
+      const writtenPackage = edge.specifier
+        .slice(0, edge.specifier.length - writtenName.length)
+        .replace(/(?<=[^.])\.$/, '');
       const next = moved ?? target;
       const nextParent = next.slice(0, Math.max(0, next.lastIndexOf('.')));
       const nextStem = next.slice(next.lastIndexOf('.') + 1);
       const single = !/,/.test(statement.slice(statement.search(/\bimport\b/)));
       const nextPackage = spell(nextParent);
-      if (nextPackage !== writtenPackage && single) this.#replaceSpecifier(path, lines, { ...edge, specifier: writtenPackage }, nextPackage, edits);
-      if (nextStem !== writtenName) this.#replaceName(path, lines, edge.line, writtenName, binding.local === writtenName ? `${nextStem} as ${writtenName}` : nextStem, edits);
+      if (nextPackage !== writtenPackage && single)
+        this.#replaceSpecifier(path, lines, { ...edge, specifier: writtenPackage }, nextPackage, edits);
+      if (nextStem !== writtenName)
+        this.#replaceName(
+          path,
+          lines,
+          edge.line,
+          writtenName,
+          binding.local === writtenName ? `${nextStem} as ${writtenName}` : nextStem,
+          edits,
+        );
       return;
     }
     const local = edge.bindings.length === 1 ? edge.bindings[0]!.local : null;
@@ -279,23 +389,55 @@ export class PythonRefactorEngine implements RefactorEngine {
     if (next !== edge.specifier) this.#replaceSpecifier(path, lines, edge, next, edits);
   }
 
-  #replaceSpecifier(path: string, lines: string[], edge: RefactorIndexImport, next: string, edits: RefactorEdit[]): void {
+  #replaceSpecifier(
+    path: string,
+    lines: string[],
+    edge: RefactorIndexImport,
+    next: string,
+    edits: RefactorEdit[],
+  ): void {
     const line = lines[edge.line - 1] ?? '';
     const escaped = edge.specifier.replace(/\./g, '\\.');
-    const match = new RegExp(`(?<=^\\s*from\\s+|\\bimport\\s+(?:[\\w.]+(?:\\s+as\\s+\\w+)?\\s*,\\s*)*)${escaped}(?=[\\s,;)#]|$)`).exec(line);
+    const match = new RegExp(
+      `(?<=^\\s*from\\s+|\\bimport\\s+(?:[\\w.]+(?:\\s+as\\s+\\w+)?\\s*,\\s*)*)${escaped}(?=[\\s,;)#]|$)`,
+    ).exec(line);
     if (!match) return;
-    edits.push({ path, span: { startLine: edge.line, startCol: match.index, endLine: edge.line, endCol: match.index + edge.specifier.length }, oldText: edge.specifier, newText: next, certainty: 'high' });
+    edits.push({
+      path,
+      span: {
+        startLine: edge.line,
+        startCol: match.index,
+        endLine: edge.line,
+        endCol: match.index + edge.specifier.length,
+      },
+      oldText: edge.specifier,
+      newText: next,
+      certainty: 'high',
+    });
   }
 
   /** The imported name of a `from x import …` statement, searched from its first line on (parenthesised lists). */
-  #replaceName(path: string, lines: string[], firstLine: number, name: string, next: string, edits: RefactorEdit[]): void {
+  #replaceName(
+    path: string,
+    lines: string[],
+    firstLine: number,
+    name: string,
+    next: string,
+    edits: RefactorEdit[],
+  ): void {
     for (let line = firstLine; line < Math.min(lines.length, firstLine + 50) + 1; line += 1) {
       const text = lines[line - 1] ?? '';
       const from = line === firstLine ? text.search(/\bimport\b/) + 6 : 0;
       const match = new RegExp(`(?<![\\w.])${name}(?![\\w.])`).exec(text.slice(from));
       if (match) {
         const col = from + match.index;
-        edits.push({ path, span: { startLine: line, startCol: col, endLine: line, endCol: col + name.length }, oldText: name, newText: next, certainty: 'high' });
+        edits.push({
+          path,
+          span: { startLine: line, startCol: col, endLine: line, endCol: col + name.length },
+          oldText: name,
+          newText: next,
+          certainty: 'high',
+        });
         return;
       }
       if (line > firstLine && !/[(,\\]\s*$/.test(lines[line - 2] ?? '') && !text.includes(')')) return;
@@ -324,11 +466,17 @@ export class PythonRefactorEngine implements RefactorEngine {
     const { local, module } = binding;
     const top = (name: string) => name.split('.')[0];
     const code = codeOnly(text).split('\n');
-    const pattern = new RegExp(`(?<![\\w.])${local.replace(/\./g, '\\.')}((?:\\s*\\.\\s*[\\p{L}_][\\p{L}\\p{N}_]*)+)`, 'gu');
+    const pattern = new RegExp(
+      `(?<![\\w.])${local.replace(/\./g, '\\.')}((?:\\s*\\.\\s*[\\p{L}_][\\p{L}\\p{N}_]*)+)`,
+      'gu',
+    );
     code.forEach((line, i) => {
       if (/^\s*(?:import|from)\s/.test(line)) return;
       for (const match of line.matchAll(pattern)) {
-        const rest = match[1]!.split('.').map((part) => part.trim()).filter(Boolean);
+        const rest = match[1]!
+          .split('.')
+          .map((part) => part.trim())
+          .filter(Boolean);
         for (let n = 1; n <= rest.length; n += 1) {
           const moved = rename([module, ...rest.slice(0, n)].join('.'));
           if (moved === null) continue;
@@ -338,9 +486,22 @@ export class PythonRefactorEngine implements RefactorEngine {
           else if (local === module && (top(moved) === top(module) || binding.imported.has(written))) next = moved;
           const start = match.index;
           if (next === null) {
-            unedited.push({ path, line: i + 1, column: start, text: lines[i]?.trim(), certainty: 'high', reason: `${written} moves to ${moved}, which no attribute path through ${local} reaches: import it there` });
+            unedited.push({
+              path,
+              line: i + 1,
+              column: start,
+              text: lines[i]?.trim(),
+              certainty: 'high',
+              reason: `${written} moves to ${moved}, which no attribute path through ${local} reaches: import it there`,
+            });
           } else if (next !== written && lines[i]?.slice(start, start + written.length) === written) {
-            edits.push({ path, span: { startLine: i + 1, startCol: start, endLine: i + 1, endCol: start + written.length }, oldText: written, newText: next, certainty: 'high' });
+            edits.push({
+              path,
+              span: { startLine: i + 1, startCol: start, endLine: i + 1, endCol: start + written.length },
+              oldText: written,
+              newText: next,
+              certainty: 'high',
+            });
           }
           break;
         }
@@ -356,7 +517,13 @@ export class PythonRefactorEngine implements RefactorEngine {
       if (!text?.includes(old)) continue;
       text.split('\n').forEach((line, i) => {
         for (const match of line.matchAll(pattern)) {
-          edits.push({ path, span: { startLine: i + 1, startCol: match.index, endLine: i + 1, endCol: match.index + old.length }, oldText: old, newText: next, certainty: 'low' });
+          edits.push({
+            path,
+            span: { startLine: i + 1, startCol: match.index, endLine: i + 1, endCol: match.index + old.length },
+            oldText: old,
+            newText: next,
+            certainty: 'low',
+          });
         }
       });
     }
@@ -378,7 +545,9 @@ function distinct(edits: RefactorEdit[]): RefactorEdit[] {
 function ownerClass(symbol: RefactorSymbol, workspace: RefactorWorkspace): RefactorIndexDefinition | null {
   const dot = symbol.qualifiedName.lastIndexOf('.');
   if (dot < 0) return null;
-  const owner = workspace.definitions({ path: symbol.path, qualifiedName: symbol.qualifiedName.slice(0, dot) }).find((d) => d.kind === 'class');
+  const owner = workspace
+    .definitions({ path: symbol.path, qualifiedName: symbol.qualifiedName.slice(0, dot) })
+    .find((d) => d.kind === 'class');
   return owner ?? null;
 }
 
@@ -397,4 +566,3 @@ function moduleNames(workspace: RefactorWorkspace): PythonModuleNames {
   const files = new Set(workspace.files().map((f) => f.path));
   return new PythonModuleNames((dir) => files.has(posix.join(dir, '__init__.py')));
 }
-

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { absoluteModule, PythonModuleNames, relativeSpecifier, renamedModule } from '../../src/refactor/python-modules.js';
+import {
+  absoluteModule,
+  PythonModuleNames,
+  relativeSpecifier,
+  renamedModule,
+} from '../../src/refactor/python-modules.js';
 
 describe('python module names', () => {
   const packages = new Set(['src/flask', 'src/flask/json', 'pkg']);
@@ -27,7 +32,8 @@ describe('python module names', () => {
     ['...x', ['flask'], null],
   ];
   for (const [specifier, from, module] of absolute) {
-    it(`${specifier} from ${from.join('.')} is ${module}`, () => expect(absoluteModule(specifier, from)).to.equal(module));
+    it(`${specifier} from ${from.join('.')} is ${module}`, () =>
+      expect(absoluteModule(specifier, from)).to.equal(module));
   }
 
   const relative: [string, string[], string | null][] = [
@@ -37,7 +43,8 @@ describe('python module names', () => {
     ['other.mod', ['flask'], null],
   ];
   for (const [module, from, specifier] of relative) {
-    it(`${module} from ${from.join('.')} is spelled ${specifier}`, () => expect(relativeSpecifier(module, from)).to.equal(specifier));
+    it(`${module} from ${from.join('.')} is spelled ${specifier}`, () =>
+      expect(relativeSpecifier(module, from)).to.equal(specifier));
   }
 
   it('renames a module and its submodules, nothing else', () => {

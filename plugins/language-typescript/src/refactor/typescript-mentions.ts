@@ -15,7 +15,8 @@ export function commentAndStringRanges(ts: TypeScriptModule, source: TS.SourceFi
       seen.add(node.pos);
       for (const comment of ts.getLeadingCommentRanges(text, node.pos) ?? []) ranges.push([comment.pos, comment.end]);
     }
-    if ((ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) && !isModuleSpecifier(ts, node)) ranges.push([node.getStart(source), node.end]);
+    if ((ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) && !isModuleSpecifier(ts, node))
+      ranges.push([node.getStart(source), node.end]);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -29,7 +30,9 @@ function isModuleSpecifier(ts: TypeScriptModule, node: TS.Node): boolean {
     ts.isExportDeclaration(parent) ||
     ts.isExternalModuleReference(parent) ||
     (ts.isLiteralTypeNode(parent) && ts.isImportTypeNode(parent.parent)) ||
-    (ts.isCallExpression(parent) && (parent.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(parent.expression) && parent.expression.text === 'require')))
+    (ts.isCallExpression(parent) &&
+      (parent.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(parent.expression) && parent.expression.text === 'require')))
   );
 }
 

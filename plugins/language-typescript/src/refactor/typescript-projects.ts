@@ -214,7 +214,8 @@ export class TypeScriptProjects {
     configs.sort((a, b) => a.path.localeCompare(b.path));
     this.#configsOf.clear();
     for (const config of configs) {
-      for (const file of config.parsed.fileNames) this.#configsOf.set(file, [...(this.#configsOf.get(file) ?? []), config.path]);
+      for (const file of config.parsed.fileNames)
+        this.#configsOf.set(file, [...(this.#configsOf.get(file) ?? []), config.path]);
     }
     this.#configs = configs;
     this.#outputs = this.#declarationOutputs(configs);
@@ -387,7 +388,15 @@ export class TypeScriptProjects {
       const bare: BareImport[] = [];
       const resolvedAll = literals.map((literal) => {
         const mode = ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions);
-        const resolved = ts.resolveModuleName(literal.text, containingFile, compilerOptions, resolutionHost, cache, redirected, mode);
+        const resolved = ts.resolveModuleName(
+          literal.text,
+          containingFile,
+          compilerOptions,
+          resolutionHost,
+          cache,
+          redirected,
+          mode,
+        );
         const source = resolved.resolvedModule && this.sourceOfOutput(resolved.resolvedModule.resolvedFileName);
         const target = source ?? resolved.resolvedModule?.resolvedFileName;
         if (target && !/^[./]/.test(literal.text) && this.relative(target) !== null) {
@@ -395,7 +404,12 @@ export class TypeScriptProjects {
         }
         if (!source || !resolved.resolvedModule) return resolved;
         const extension = extensionOf(ts, source);
-        const resolvedModule = { ...resolved.resolvedModule, resolvedFileName: source, extension, isExternalLibraryImport: false };
+        const resolvedModule = {
+          ...resolved.resolvedModule,
+          resolvedFileName: source,
+          extension,
+          isExternalLibraryImport: false,
+        };
         return { ...resolved, resolvedModule: { ...resolvedModule, resolvedUsingTsExtension: false } };
       });
       this.bareImports.set(containingFile, bare);
@@ -410,8 +424,14 @@ export class TypeScriptProjects {
 function extensionOf(ts: TypeScriptModule, fileName: string): TS.Extension {
   const suffix = /\.([cm]?[jt]sx?)$/.exec(fileName)?.[1] ?? 'ts';
   const byName: Record<string, TS.Extension> = {
-    ts: ts.Extension.Ts, tsx: ts.Extension.Tsx, mts: ts.Extension.Mts, cts: ts.Extension.Cts,
-    js: ts.Extension.Js, jsx: ts.Extension.Jsx, mjs: ts.Extension.Mjs, cjs: ts.Extension.Cjs,
+    ts: ts.Extension.Ts,
+    tsx: ts.Extension.Tsx,
+    mts: ts.Extension.Mts,
+    cts: ts.Extension.Cts,
+    js: ts.Extension.Js,
+    jsx: ts.Extension.Jsx,
+    mjs: ts.Extension.Mjs,
+    cjs: ts.Extension.Cjs,
   };
   return byName[suffix] ?? ts.Extension.Ts;
 }

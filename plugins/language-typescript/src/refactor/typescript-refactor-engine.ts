@@ -56,7 +56,8 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
   }
 
   checkIdentifier(name: string): string | null {
-    if (!/^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u.test(name)) return `'${name}' is not a valid JavaScript identifier`;
+    if (!/^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u.test(name))
+      return `'${name}' is not a valid JavaScript identifier`;
     if (RESERVED.has(name)) return `'${name}' is a reserved word in JavaScript/TypeScript`;
     return null;
   }
@@ -64,7 +65,9 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
   async declarations(name: string, workspace: RefactorWorkspace): Promise<RefactorSymbol[]> {
     const projects = await this.#load(workspace);
     const bare = name.split('.').pop() ?? name;
-    const wanted = name.includes('.') ? (_: string, qualified: string) => qualified === name || qualified.endsWith(`.${name}`) : (n: string) => n === name;
+    const wanted = name.includes('.')
+      ? (_: string, qualified: string) => qualified === name || qualified.endsWith(`.${name}`)
+      : (n: string) => n === name;
     const found: RefactorSymbol[] = [];
     for (const file of workspace.files()) {
       if (!ES_EXTENSION.test(file.path)) continue;
@@ -73,7 +76,10 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
       const version = workspace.version(file.path);
       let parsed = this.#parsed.get(file.path);
       if (parsed?.version !== version) {
-        parsed = { version, source: projects.ts.createSourceFile(file.path, text, projects.ts.ScriptTarget.Latest, true) };
+        parsed = {
+          version,
+          source: projects.ts.createSourceFile(file.path, text, projects.ts.ScriptTarget.Latest, true),
+        };
         this.#parsed.set(file.path, parsed);
       }
       const seen = new Map<string, RefactorSymbol>();
@@ -144,7 +150,12 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     const format = projects.ts.getDefaultFormatCodeSettings();
     for (const project of this.#holding(projects, owners, importsOneOf(workspace, request), moved)) {
       const options = project.service.getProgram()?.getCompilerOptions() ?? {};
-      const changes = project.service.getEditsForFileRename(projects.absolute(request.from), projects.absolute(request.to), format, PREFERENCES);
+      const changes = project.service.getEditsForFileRename(
+        projects.absolute(request.from),
+        projects.absolute(request.to),
+        format,
+        PREFERENCES,
+      );
       const found: RefactorEdit[] = [];
       for (const change of changes) {
         const path = projects.relative(change.fileName);
@@ -173,7 +184,11 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     return { edits: list, unedited: distinctUnedited(unedited) };
   }
 
-  async references(symbol: RefactorSymbol, workspace: RefactorWorkspace, options: { timeoutMs?: number } = {}): Promise<EngineReference[]> {
+  async references(
+    symbol: RefactorSymbol,
+    workspace: RefactorWorkspace,
+    options: { timeoutMs?: number } = {},
+  ): Promise<EngineReference[]> {
     const projects = await this.#load(workspace);
     // loading the projects (parsing every file once) is not interruptible and not counted; the search is
     const home = this.#locate(projects, symbol);
@@ -186,7 +201,11 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
       }
     } catch (error) {
       if (!(error instanceof projects.ts.OperationCanceledException)) throw error;
-      throw new AgentgovError('E_DEADLINE_EXCEEDED', `the TypeScript language service did not finish finding references to ${symbol.qualifiedName} within ${options.timeoutMs} ms`, { engine: this.name, symbol: symbol.qualifiedName });
+      throw new AgentgovError(
+        'E_DEADLINE_EXCEEDED',
+        `the TypeScript language service did not finish finding references to ${symbol.qualifiedName} within ${options.timeoutMs} ms`,
+        { engine: this.name, symbol: symbol.qualifiedName },
+      );
     } finally {
       projects.deadline = Number.POSITIVE_INFINITY;
     }
@@ -203,7 +222,12 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
         // a group may be a related symbol spelled otherwise (`import plugin from` a module whose
         // default export calls the function)
         if (text.slice(ref.textSpan.start, ref.textSpan.start + ref.textSpan.length) !== symbol.name) continue;
-        out.push({ path, span: editAt(path, text, ref.textSpan, '', 'high').span, certainty: 'high', isDefinition: ref.isDefinition ?? false });
+        out.push({
+          path,
+          span: editAt(path, text, ref.textSpan, '', 'high').span,
+          certainty: 'high',
+          isDefinition: ref.isDefinition ?? false,
+        });
       }
     }
     return out;
@@ -236,7 +260,10 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     });
   }
 
-  #locate(projects: TypeScriptProjects, symbol: RefactorSymbol): { project: TypeScriptProject; fileName: string; position: number } {
+  #locate(
+    projects: TypeScriptProjects,
+    symbol: RefactorSymbol,
+  ): { project: TypeScriptProject; fileName: string; position: number } {
     const project = projects.projectOf(symbol.path);
     const fileName = projects.absolute(symbol.path);
     const source = project.service.getProgram()?.getSourceFile(fileName);
@@ -245,7 +272,13 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
   }
 
   /** Whole-word mentions of the name in the comments and strings of the project's repository files (`low`). */
-  #mentions(projects: TypeScriptProjects, project: TypeScriptProject, code: readonly TS.RenameLocation[], name: string, newName: string): RefactorEdit[] {
+  #mentions(
+    projects: TypeScriptProjects,
+    project: TypeScriptProject,
+    code: readonly TS.RenameLocation[],
+    name: string,
+    newName: string,
+  ): RefactorEdit[] {
     const program = project.service.getProgram();
     if (!program) return [];
     const known = new Set(code.map((l) => `${l.fileName}:${l.textSpan.start}`));
@@ -254,7 +287,8 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
       const path = projects.relative(source.fileName);
       if (path === null || !source.text.includes(name)) continue;
       let cached = this.#ranges.get(source.fileName);
-      if (cached?.source !== source) this.#ranges.set(source.fileName, (cached = { source, ranges: commentAndStringRanges(projects.ts, source) }));
+      if (cached?.source !== source)
+        this.#ranges.set(source.fileName, (cached = { source, ranges: commentAndStringRanges(projects.ts, source) }));
       for (const offset of mentionOffsets(source.text, cached.ranges, name)) {
         if (known.has(`${source.fileName}:${offset}`)) continue;
         edits.push(editAt(path, source.text, { start: offset, length: name.length }, newName, 'low'));
@@ -266,14 +300,28 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
   /** Comment and string ranges per file, while the service keeps the same SourceFile (same version). */
   readonly #ranges = new Map<string, { source: TS.SourceFile; ranges: Array<[number, number]> }>();
 
-  #renameEdits(projects: TypeScriptProjects, project: TypeScriptProject, locations: readonly TS.RenameLocation[], newName: string, certainty: 'high' | 'low'): RefactorEdit[] {
+  #renameEdits(
+    projects: TypeScriptProjects,
+    project: TypeScriptProject,
+    locations: readonly TS.RenameLocation[],
+    newName: string,
+    certainty: 'high' | 'low',
+  ): RefactorEdit[] {
     const program = project.service.getProgram();
     const edits: RefactorEdit[] = [];
     for (const location of locations) {
       const path = projects.relative(location.fileName);
       const text = path === null ? undefined : program?.getSourceFile(location.fileName)?.text;
       if (path === null || text === undefined) continue;
-      edits.push(editAt(path, text, location.textSpan, `${location.prefixText ?? ''}${newName}${location.suffixText ?? ''}`, certainty));
+      edits.push(
+        editAt(
+          path,
+          text,
+          location.textSpan,
+          `${location.prefixText ?? ''}${newName}${location.suffixText ?? ''}`,
+          certainty,
+        ),
+      );
     }
     return edits;
   }
@@ -282,7 +330,14 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
    * Where the new name is already taken: a member of the same class or interface, or a binding
    * visible at one of the renamed identifiers (checked once per enclosing function or file).
    */
-  #collisions(projects: TypeScriptProjects, project: TypeScriptProject, fileName: string, position: number, locations: readonly TS.RenameLocation[], newName: string): RenameCollision[] {
+  #collisions(
+    projects: TypeScriptProjects,
+    project: TypeScriptProject,
+    fileName: string,
+    position: number,
+    locations: readonly TS.RenameLocation[],
+    newName: string,
+  ): RenameCollision[] {
     const ts = projects.ts;
     const program = project.service.getProgram();
     if (!program) return [];
@@ -292,13 +347,22 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     const symbol = declarationNode && checker.getSymbolAtLocation(declarationNode);
     if (!symbol) return [];
     const collisions: RenameCollision[] = [];
-    const memberFlags = ts.SymbolFlags.Property | ts.SymbolFlags.Method | ts.SymbolFlags.GetAccessor | ts.SymbolFlags.SetAccessor | ts.SymbolFlags.EnumMember;
+    const memberFlags =
+      ts.SymbolFlags.Property |
+      ts.SymbolFlags.Method |
+      ts.SymbolFlags.GetAccessor |
+      ts.SymbolFlags.SetAccessor |
+      ts.SymbolFlags.EnumMember;
     const parent = (symbol as TS.Symbol & { parent?: TS.Symbol }).parent;
     if (symbol.flags & memberFlags && parent) {
       const owners = [checker.getDeclaredTypeOfSymbol(parent), checker.getTypeOfSymbol(parent)];
       if (owners.some((type) => type.getProperty(newName))) {
         const where = declarationFile.getLineAndCharacterOfPosition(position);
-        collisions.push({ path: projects.relative(fileName) ?? fileName, line: where.line + 1, existing: `member ${newName} of ${parent.getName()}` });
+        collisions.push({
+          path: projects.relative(fileName) ?? fileName,
+          line: where.line + 1,
+          existing: `member ${newName} of ${parent.getName()}`,
+        });
       }
       return collisions;
     }
@@ -316,20 +380,38 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
       const key = `${location.fileName}:${scope.pos}`;
       if (checked.has(key)) continue;
       checked.add(key);
-      const taken = checker.getSymbolsInScope(node, meaning || ts.SymbolFlags.Value).find((s) => s.getName() === newName && s !== symbol);
+      const taken = checker
+        .getSymbolsInScope(node, meaning || ts.SymbolFlags.Value)
+        .find((s) => s.getName() === newName && s !== symbol);
       if (taken) {
         const where = source.getLineAndCharacterOfPosition(location.textSpan.start);
-        collisions.push({ path: projects.relative(location.fileName) ?? location.fileName, line: where.line + 1, existing: describeSymbol(ts, taken) });
+        collisions.push({
+          path: projects.relative(location.fileName) ?? location.fileName,
+          line: where.line + 1,
+          existing: describeSymbol(ts, taken),
+        });
       }
     }
     return collisions;
   }
 }
 
-function editAt(path: string, text: string, span: TS.TextSpan, newText: string, certainty: 'high' | 'low'): RefactorEdit {
+function editAt(
+  path: string,
+  text: string,
+  span: TS.TextSpan,
+  newText: string,
+  certainty: 'high' | 'low',
+): RefactorEdit {
   const start = lineAndColumn(text, span.start);
   const end = lineAndColumn(text, span.start + span.length);
-  return { path, span: { startLine: start.line, startCol: start.col, endLine: end.line, endCol: end.col }, oldText: text.slice(span.start, span.start + span.length), newText, certainty };
+  return {
+    path,
+    span: { startLine: start.line, startCol: start.col, endLine: end.line, endCol: end.col },
+    oldText: text.slice(span.start, span.start + span.length),
+    newText,
+    certainty,
+  };
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; col: number } {
@@ -365,28 +447,78 @@ function isMemberName(ts: TypeScriptModule, node: TS.Node): boolean {
 
 function enclosingScope(ts: TypeScriptModule, node: TS.Node): TS.Node {
   let current: TS.Node = node;
-  while (current.parent && !ts.isFunctionLike(current) && !ts.isSourceFile(current) && !ts.isModuleBlock(current)) current = current.parent;
+  while (current.parent && !ts.isFunctionLike(current) && !ts.isSourceFile(current) && !ts.isModuleBlock(current))
+    current = current.parent;
   return current;
 }
 
 function describeSymbol(ts: TypeScriptModule, symbol: TS.Symbol): string {
   const flags = symbol.flags;
   const kind =
-    flags & ts.SymbolFlags.Alias ? 'import' :
-    flags & ts.SymbolFlags.Class ? 'class' :
-    flags & ts.SymbolFlags.Function ? 'function' :
-    flags & ts.SymbolFlags.Interface ? 'interface' :
-    flags & ts.SymbolFlags.TypeAlias ? 'type' :
-    flags & ts.SymbolFlags.Variable ? 'variable' : 'binding';
+    flags & ts.SymbolFlags.Alias
+      ? 'import'
+      : flags & ts.SymbolFlags.Class
+        ? 'class'
+        : flags & ts.SymbolFlags.Function
+          ? 'function'
+          : flags & ts.SymbolFlags.Interface
+            ? 'interface'
+            : flags & ts.SymbolFlags.TypeAlias
+              ? 'type'
+              : flags & ts.SymbolFlags.Variable
+                ? 'variable'
+                : 'binding';
   return `${kind} ${symbol.getName()}`;
 }
 
 /** ECMAScript reserved words, strict-mode reserved words and TypeScript's declaration keywords. */
 const RESERVED = new Set([
-  'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends',
-  'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this',
-  'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'await', 'yield', 'let', 'static', 'implements', 'interface',
-  'package', 'private', 'protected', 'public',
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'enum',
+  'export',
+  'extends',
+  'false',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'null',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'true',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
+  'await',
+  'yield',
+  'let',
+  'static',
+  'implements',
+  'interface',
+  'package',
+  'private',
+  'protected',
+  'public',
 ]);
 
 /**
@@ -456,7 +588,12 @@ function indexEditsOutsidePrograms(
     // the name token of the reference (a qualified use spans `a.name`)
     const col = line.slice(ref.start_col, ref.end_col).endsWith(symbol.name) ? ref.end_col - symbol.name.length : -1;
     if (col < 0) continue;
-    const span = { startLine: ref.start_line, startCol: col, endLine: ref.start_line, endCol: col + symbol.name.length };
+    const span = {
+      startLine: ref.start_line,
+      startCol: col,
+      endLine: ref.start_line,
+      endCol: col + symbol.name.length,
+    };
     edits.push({ path: ref.path, span, oldText: symbol.name, newText: newName, certainty });
   }
   return edits;
@@ -466,7 +603,8 @@ function indexEditsOutsidePrograms(
 function isPackageSpecifier(specifier: string, options: TS.CompilerOptions): boolean {
   if (/^(?:\.{1,2}\/|\/|[a-z]+:)/i.test(specifier) || specifier === '.' || specifier === '..') return false;
   const aliases = Object.keys(options.paths ?? {});
-  const matches = (alias: string) => (alias.endsWith('*') ? specifier.startsWith(alias.slice(0, -1)) : specifier === alias);
+  const matches = (alias: string) =>
+    alias.endsWith('*') ? specifier.startsWith(alias.slice(0, -1)) : specifier === alias;
   return !aliases.some(matches);
 }
 
@@ -489,9 +627,12 @@ function importsOneOf(workspace: RefactorWorkspace, request: MoveRequest): (text
     if (stem(file.from) === 'index') names.add(stem(file.from.split('/').slice(0, -1).join('/')));
   }
   const escaped = [...names].filter(Boolean).map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const specifier = new RegExp(`['"\`](?:[^'"\`\\n]*/)?(?:${escaped.join('|')})(?:\\.[cm]?[jt]sx?)?(?:/[^'"\`\\n]*)?['"\`]`);
+  const specifier = new RegExp(
+    `['"\`](?:[^'"\`\\n]*/)?(?:${escaped.join('|')})(?:\\.[cm]?[jt]sx?)?(?:/[^'"\`\\n]*)?['"\`]`,
+  );
   const packages = request.files.flatMap((f) => packageNameOf(workspace, f.from) ?? []);
-  return (text) => specifier.test(text) || packages.some((name) => text.includes(`'${name}`) || text.includes(`"${name}`));
+  return (text) =>
+    specifier.test(text) || packages.some((name) => text.includes(`'${name}`) || text.includes(`"${name}`));
 }
 
 function stem(path: string): string {
@@ -543,7 +684,13 @@ function bareImportsLeft(
       if (text === undefined) continue;
       const line = text.slice(0, item.start).split('\n').length;
       if (editedLines.has(`${path}:${line}`)) continue;
-      out.push({ path, line, text: lineOf(text, line), certainty: 'high', reason: packageImportReason(item.specifier) });
+      out.push({
+        path,
+        line,
+        text: lineOf(text, line),
+        certainty: 'high',
+        reason: packageImportReason(item.specifier),
+      });
     }
   }
   return out;

@@ -8,7 +8,10 @@ import { TypeScriptRefactorEngine } from '../../src/refactor/typescript-refactor
 
 /** A workspace over a directory on disk (no index facts: the TypeScript engine needs none). */
 function diskWorkspace(root: string): RefactorWorkspace {
-  const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [relative(root, join(dir, name))]));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) =>
+      statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [relative(root, join(dir, name))],
+    );
   return {
     root,
     files: () => walk(root).map((path) => ({ path, language: path.endsWith('.js') ? 'javascript' : 'typescript' })),
@@ -27,7 +30,11 @@ function table(edits: RefactorEdit[]): string[] {
 }
 
 function errorCount(root: string): number {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  )!;
   const program = ts.createProgram(config.fileNames, config.options);
   return ts.getPreEmitDiagnostics(program).length;
 }
@@ -48,11 +55,16 @@ describe('TypeScriptRefactorEngine', function () {
     const root = makeTempDir('ts-engine-');
     writeTree(root, {
       'tsconfig.json': '{ "compilerOptions": { "strict": true, "noEmit": true } }',
-      'a.ts': 'export class Meter {\n  read(): number { return 1; }\n}\nexport interface Reader { read(): number }\nfunction outer() { const read = 2; return read; }\n',
+      'a.ts':
+        'export class Meter {\n  read(): number { return 1; }\n}\nexport interface Reader { read(): number }\nfunction outer() { const read = 2; return read; }\n',
     });
     const ws = diskWorkspace(root);
     const all = await engine.declarations('read', ws);
-    expect(all.map((s) => `${s.qualifiedName}@${s.line}:${s.col}`)).to.deep.equal(['Meter.read@2:2', 'Reader.read@4:26', 'outer.read@5:25']);
+    expect(all.map((s) => `${s.qualifiedName}@${s.line}:${s.col}`)).to.deep.equal([
+      'Meter.read@2:2',
+      'Reader.read@4:26',
+      'outer.read@5:25',
+    ]);
     expect((await engine.declarations('Meter.read', ws)).map((s) => s.kind)).to.deep.equal(['method']);
   });
 
@@ -61,7 +73,8 @@ describe('TypeScriptRefactorEngine', function () {
     writeTree(root, {
       'tsconfig.json': '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "nodenext" } }',
       'src/limit.ts': '// limit caps a value\nexport const limit = 3;\nexport function box() { return { limit }; }\n',
-      'src/use.ts': "import { limit } from './limit.js';\nexport const twice = limit * 2;\nexport const label = 'limit';\n",
+      'src/use.ts':
+        "import { limit } from './limit.js';\nexport const twice = limit * 2;\nexport const label = 'limit';\n",
     });
     const ws = diskWorkspace(root);
     const [symbol] = await engine.declarations('limit', ws);
@@ -83,14 +96,25 @@ describe('TypeScriptRefactorEngine', function () {
     const root = makeTempDir('ts-engine-');
     writeTree(root, {
       'tsconfig.json': '{ "compilerOptions": { "strict": true, "noEmit": true } }',
-      'a.ts': 'const total = 1;\nexport function sum(x: number) { return x + total; }\nexport class Meter { read() { return 1; } write() { return 2; } }\n',
+      'a.ts':
+        'const total = 1;\nexport function sum(x: number) { return x + total; }\nexport class Meter { read() { return 1; } write() { return 2; } }\n',
     });
     const ws = diskWorkspace(root);
     const [sum] = await engine.declarations('sum', ws);
-    expect((await engine.rename({ symbol: sum!, newName: 'total', includeComments: false }, ws)).collisions.map((c) => c.existing)).to.deep.equal(['variable total']);
+    expect(
+      (await engine.rename({ symbol: sum!, newName: 'total', includeComments: false }, ws)).collisions.map(
+        (c) => c.existing,
+      ),
+    ).to.deep.equal(['variable total']);
     const [read] = await engine.declarations('Meter.read', ws);
-    expect((await engine.rename({ symbol: read!, newName: 'write', includeComments: false }, ws)).collisions.map((c) => c.existing)).to.deep.equal(['member write of Meter']);
-    expect((await engine.rename({ symbol: read!, newName: 'sample', includeComments: false }, ws)).collisions).to.deep.equal([]);
+    expect(
+      (await engine.rename({ symbol: read!, newName: 'write', includeComments: false }, ws)).collisions.map(
+        (c) => c.existing,
+      ),
+    ).to.deep.equal(['member write of Meter']);
+    expect(
+      (await engine.rename({ symbol: read!, newName: 'sample', includeComments: false }, ws)).collisions,
+    ).to.deep.equal([]);
   });
 
   it('finds references (definition included) for impact analysis', async () => {
@@ -111,8 +135,13 @@ function applyMove(root: string, edits: RefactorEdit[], from: string, to: string
     let text = readFileSync(join(root, path), 'utf8');
     const starts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index + 1)];
     const at = (line: number, col: number) => starts[line - 1]! + col;
-    for (const e of list.sort((a, b) => at(b.span.startLine, b.span.startCol) - at(a.span.startLine, a.span.startCol))) {
-      text = text.slice(0, at(e.span.startLine, e.span.startCol)) + e.newText + text.slice(at(e.span.endLine, e.span.endCol));
+    for (const e of list.sort(
+      (a, b) => at(b.span.startLine, b.span.startCol) - at(a.span.startLine, a.span.startCol),
+    )) {
+      text =
+        text.slice(0, at(e.span.startLine, e.span.startCol)) +
+        e.newText +
+        text.slice(at(e.span.endLine, e.span.endCol));
     }
     writeTree(root, { [path]: text });
   }
@@ -125,8 +154,20 @@ describe('TypeScriptRefactorEngine moves', function () {
   this.timeout(240_000);
   const engine = new TypeScriptRefactorEngine();
   const PROJECT = {
-    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', allowJs: true, checkJs: false, paths: { '@lib/*': ['./src/lib/*'] } }, include: ['src'] }),
-    'src/lib/clamp.ts': "import { MIN } from '../consts.js';\nexport function clamp(v: number) { return Math.max(MIN, v); }\n",
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        allowJs: true,
+        checkJs: false,
+        paths: { '@lib/*': ['./src/lib/*'] },
+      },
+      include: ['src'],
+    }),
+    'src/lib/clamp.ts':
+      "import { MIN } from '../consts.js';\nexport function clamp(v: number) { return Math.max(MIN, v); }\n",
     'src/lib/index.ts': "export * from './clamp.js';\n",
     'src/consts.ts': 'export const MIN = 0;\n',
     'src/with-ext.ts': "import { clamp } from './lib/clamp.js';\nexport const a = clamp(1);\n",
@@ -142,14 +183,22 @@ describe('TypeScriptRefactorEngine moves', function () {
     writeTree(root, PROJECT);
     const before = errorCount(root);
     const ws = diskWorkspace(root);
-    const plan = await engine.move({ from: 'src/lib/clamp.ts', to: 'src/math/clamp.ts', files: [{ from: 'src/lib/clamp.ts', to: 'src/math/clamp.ts' }], includeComments: false }, ws);
+    const plan = await engine.move(
+      {
+        from: 'src/lib/clamp.ts',
+        to: 'src/math/clamp.ts',
+        files: [{ from: 'src/lib/clamp.ts', to: 'src/math/clamp.ts' }],
+        includeComments: false,
+      },
+      ws,
+    );
     expect(table(plan.edits)).to.deep.equal([
-      "src/aliased.ts:1 @lib/clamp.js -> ./math/clamp.js [high]",
-      "src/dynamic.ts:1 ./lib/clamp.js -> ./math/clamp.js [high]",
-      "src/legacy.cjs:1 ./lib/clamp.js -> ./math/clamp.js [high]",
-      "src/lib/index.ts:1 ./clamp.js -> ../math/clamp.js [high]",
-      "src/reexport.ts:1 ./lib/clamp.js -> ./math/clamp.js [high]",
-      "src/with-ext.ts:1 ./lib/clamp.js -> ./math/clamp.js [high]",
+      'src/aliased.ts:1 @lib/clamp.js -> ./math/clamp.js [high]',
+      'src/dynamic.ts:1 ./lib/clamp.js -> ./math/clamp.js [high]',
+      'src/legacy.cjs:1 ./lib/clamp.js -> ./math/clamp.js [high]',
+      'src/lib/index.ts:1 ./clamp.js -> ../math/clamp.js [high]',
+      'src/reexport.ts:1 ./lib/clamp.js -> ./math/clamp.js [high]',
+      'src/with-ext.ts:1 ./lib/clamp.js -> ./math/clamp.js [high]',
     ]);
     applyMove(root, plan.edits, 'src/lib/clamp.ts', 'src/math/clamp.ts');
     expect(errorCount(root)).to.equal(before);
@@ -160,16 +209,34 @@ describe('TypeScriptRefactorEngine moves', function () {
     writeTree(root, PROJECT);
     const before = errorCount(root);
     const ws = diskWorkspace(root);
-    const plan = await engine.move({ from: 'src/lib/clamp.ts', to: 'src/lib/num/clamp.ts', files: [{ from: 'src/lib/clamp.ts', to: 'src/lib/num/clamp.ts' }], includeComments: false }, ws);
-    expect(table(plan.edits).filter((row) => row.startsWith('src/aliased.ts') || row.startsWith('src/lib/clamp.ts'))).to.deep.equal([
-      "src/aliased.ts:1 @lib/clamp.js -> @lib/num/clamp.js [high]",
-      "src/lib/clamp.ts:1 ../consts.js -> ../../consts.js [high]",
+    const plan = await engine.move(
+      {
+        from: 'src/lib/clamp.ts',
+        to: 'src/lib/num/clamp.ts',
+        files: [{ from: 'src/lib/clamp.ts', to: 'src/lib/num/clamp.ts' }],
+        includeComments: false,
+      },
+      ws,
+    );
+    expect(
+      table(plan.edits).filter((row) => row.startsWith('src/aliased.ts') || row.startsWith('src/lib/clamp.ts')),
+    ).to.deep.equal([
+      'src/aliased.ts:1 @lib/clamp.js -> @lib/num/clamp.js [high]',
+      'src/lib/clamp.ts:1 ../consts.js -> ../../consts.js [high]',
     ]);
     applyMove(root, plan.edits, 'src/lib/clamp.ts', 'src/lib/num/clamp.ts');
     engine.invalidate({ changed: [], moved: [{ from: 'src/lib/clamp.ts', to: 'src/lib/num/clamp.ts' }] });
     expect(errorCount(root)).to.equal(before);
-    const dir = await engine.move({ from: 'src/lib', to: 'src/core', files: [{ from: 'src/lib/index.ts', to: 'src/core/index.ts' }], includeComments: false }, diskWorkspace(root));
-    expect(table(dir.edits)).to.include("src/barrel.ts:1 ./lib/index.js -> ./core/index.js [high]");
+    const dir = await engine.move(
+      {
+        from: 'src/lib',
+        to: 'src/core',
+        files: [{ from: 'src/lib/index.ts', to: 'src/core/index.ts' }],
+        includeComments: false,
+      },
+      diskWorkspace(root),
+    );
+    expect(table(dir.edits)).to.include('src/barrel.ts:1 ./lib/index.js -> ./core/index.js [high]');
     applyMove(root, dir.edits, 'src/lib', 'src/core');
     expect(errorCount(root)).to.equal(before);
   });

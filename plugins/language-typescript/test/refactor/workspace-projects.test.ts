@@ -17,16 +17,50 @@ const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
  */
 const MONOREPO = {
   'package.json': JSON.stringify({ name: 'fx', private: true, type: 'module', workspaces: ['packages/*'] }),
-  'tsconfig.base.json': JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', composite: true, declaration: true, skipLibCheck: true, types: [] } }),
+  'tsconfig.base.json': JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      module: 'nodenext',
+      target: 'es2022',
+      composite: true,
+      declaration: true,
+      skipLibCheck: true,
+      types: [],
+    },
+  }),
   'tsconfig.json': JSON.stringify({ files: [], references: [{ path: 'packages/core' }, { path: 'packages/app' }] }),
-  'packages/core/package.json': JSON.stringify({ name: '@fx/core', type: 'module', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }),
-  'packages/core/tsconfig.json': JSON.stringify({ extends: '../../tsconfig.base.json', compilerOptions: { rootDir: 'src', outDir: 'dist' }, include: ['src'] }),
+  'packages/core/package.json': JSON.stringify({
+    name: '@fx/core',
+    type: 'module',
+    exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+  }),
+  'packages/core/tsconfig.json': JSON.stringify({
+    extends: '../../tsconfig.base.json',
+    compilerOptions: { rootDir: 'src', outDir: 'dist' },
+    include: ['src'],
+  }),
   'packages/core/src/index.ts': "export { makeHost, type Host } from './host.js';\n",
-  'packages/core/src/host.ts': 'export interface Host {\n  name: string;\n}\n/** makeHost builds a host */\nexport function makeHost(name: string): Host {\n  return { name };\n}\n',
-  'packages/core/test/tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: true, types: [] }, include: ['.'] }),
+  'packages/core/src/host.ts':
+    'export interface Host {\n  name: string;\n}\n/** makeHost builds a host */\nexport function makeHost(name: string): Host {\n  return { name };\n}\n',
+  'packages/core/test/tsconfig.json': JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      module: 'nodenext',
+      target: 'es2022',
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+    },
+    include: ['.'],
+  }),
   'packages/core/test/host.test.ts': "import { makeHost } from '../src/host.js';\nexport const made = makeHost('t');\n",
   'packages/app/package.json': JSON.stringify({ name: '@fx/app', type: 'module', dependencies: { '@fx/core': '*' } }),
-  'packages/app/tsconfig.json': JSON.stringify({ extends: '../../tsconfig.base.json', compilerOptions: { rootDir: 'src', outDir: 'dist' }, include: ['src'], references: [{ path: '../core' }] }),
+  'packages/app/tsconfig.json': JSON.stringify({
+    extends: '../../tsconfig.base.json',
+    compilerOptions: { rootDir: 'src', outDir: 'dist' },
+    include: ['src'],
+    references: [{ path: '../core' }],
+  }),
   'packages/app/src/main.ts': "import { makeHost } from '@fx/core';\nexport const host = makeHost('app');\n",
   'scripts/loose.mjs': "import { makeHost } from '@fx/core';\nexport const made = makeHost('script');\n",
 };
@@ -45,10 +79,15 @@ function diskWorkspace(root: string): RefactorWorkspace {
   const walk = (dir: string): string[] =>
     readdirSync(dir)
       .filter((name) => name !== 'node_modules' && name !== 'dist' && name !== '.git')
-      .flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [relative(root, join(dir, name))]));
+      .flatMap((name) =>
+        statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [relative(root, join(dir, name))],
+      );
   return {
     root,
-    files: () => walk(root).filter((p) => /\.(?:[cm]?[jt]s|json)$/.test(p)).map((path) => ({ path, language: /\.[cm]?js$/.test(path) ? 'javascript' : 'typescript' })),
+    files: () =>
+      walk(root)
+        .filter((p) => /\.(?:[cm]?[jt]s|json)$/.test(p))
+        .map((path) => ({ path, language: /\.[cm]?js$/.test(path) ? 'javascript' : 'typescript' })),
     read: (path) => {
       try {
         return readFileSync(join(root, path), 'utf8');
@@ -71,8 +110,13 @@ function apply(root: string, edits: RefactorEdit[]): void {
     let text = readFileSync(join(root, path), 'utf8');
     const starts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index + 1)];
     const at = (line: number, col: number) => starts[line - 1]! + col;
-    for (const e of list.sort((a, b) => at(b.span.startLine, b.span.startCol) - at(a.span.startLine, a.span.startCol))) {
-      text = text.slice(0, at(e.span.startLine, e.span.startCol)) + e.newText + text.slice(at(e.span.endLine, e.span.endCol));
+    for (const e of list.sort(
+      (a, b) => at(b.span.startLine, b.span.startCol) - at(a.span.startLine, a.span.startCol),
+    )) {
+      text =
+        text.slice(0, at(e.span.startLine, e.span.startCol)) +
+        e.newText +
+        text.slice(at(e.span.endLine, e.span.endCol));
     }
     writeTree(root, { [path]: text });
   }
@@ -84,7 +128,8 @@ function tsc(root: string, ...args: string[]): { status: number | null; output: 
   return { status: run.status, output: `${run.stdout}${run.stderr}`.trim() };
 }
 
-const table = (edits: RefactorEdit[]) => edits.map((e) => `${e.path}:${e.span.startLine} ${e.oldText} -> ${e.newText} [${e.certainty}]`).sort();
+const table = (edits: RefactorEdit[]) =>
+  edits.map((e) => `${e.path}:${e.span.startLine} ${e.oldText} -> ${e.newText} [${e.certainty}]`).sort();
 
 describe('TypeScriptRefactorEngine across the projects of a monorepo', function () {
   this.timeout(240_000);
@@ -120,7 +165,10 @@ describe('TypeScriptRefactorEngine across the projects of a monorepo', function 
     const ws = diskWorkspace(root);
     const [symbol] = await engine.declarations('Host', ws);
     const plan = await engine.rename({ symbol: symbol!, newName: 'Server', includeComments: false }, ws);
-    expect([...new Set(plan.edits.map((e) => e.path))].sort()).to.deep.equal(['packages/core/src/host.ts', 'packages/core/src/index.ts']);
+    expect([...new Set(plan.edits.map((e) => e.path))].sort()).to.deep.equal([
+      'packages/core/src/host.ts',
+      'packages/core/src/index.ts',
+    ]);
     const main = await engine.declarations('makeHost', ws);
     const renamed = await engine.rename({ symbol: main[0]!, newName: 'createHost', includeComments: false }, ws);
     expect([...new Set(renamed.edits.map((e) => e.path))].sort()).to.deep.equal([
@@ -139,7 +187,15 @@ describe('TypeScriptRefactorEngine across the projects of a monorepo', function 
     const root = monorepo();
     const engine = new TypeScriptRefactorEngine();
     const ws = diskWorkspace(root);
-    const plan = await engine.move({ from: 'packages/core/src/host.ts', to: 'packages/core/src/hosting/host.ts', files: [{ from: 'packages/core/src/host.ts', to: 'packages/core/src/hosting/host.ts' }], includeComments: false }, ws);
+    const plan = await engine.move(
+      {
+        from: 'packages/core/src/host.ts',
+        to: 'packages/core/src/hosting/host.ts',
+        files: [{ from: 'packages/core/src/host.ts', to: 'packages/core/src/hosting/host.ts' }],
+        includeComments: false,
+      },
+      ws,
+    );
     expect(table(plan.edits)).to.deep.equal([
       'packages/core/src/index.ts:1 ./host.js -> ./hosting/host.js [high]',
       'packages/core/test/host.test.ts:1 ../src/host.js -> ../src/hosting/host.js [high]',
@@ -148,14 +204,28 @@ describe('TypeScriptRefactorEngine across the projects of a monorepo', function 
     apply(root, plan.edits);
     mkdirSync(join(root, 'packages/core/src/hosting'));
     renameSync(join(root, 'packages/core/src/host.ts'), join(root, 'packages/core/src/hosting/host.ts'));
-    engine.invalidate({ changed: plan.edits.map((e) => e.path), moved: [{ from: 'packages/core/src/host.ts', to: 'packages/core/src/hosting/host.ts' }] });
+    engine.invalidate({
+      changed: plan.edits.map((e) => e.path),
+      moved: [{ from: 'packages/core/src/host.ts', to: 'packages/core/src/hosting/host.ts' }],
+    });
     expect(tsc(root, '-b')).to.deep.equal({ status: 0, output: '' });
     expect(tsc(root, '-p', 'packages/core/test')).to.deep.equal({ status: 0, output: '' });
 
     // the package's entry moves: `@fx/core` is package.json's business, never respelled '../../core/src/…'
-    const entry = await engine.move({ from: 'packages/core/src/index.ts', to: 'packages/core/src/entry.ts', files: [{ from: 'packages/core/src/index.ts', to: 'packages/core/src/entry.ts' }], includeComments: false }, ws);
+    const entry = await engine.move(
+      {
+        from: 'packages/core/src/index.ts',
+        to: 'packages/core/src/entry.ts',
+        files: [{ from: 'packages/core/src/index.ts', to: 'packages/core/src/entry.ts' }],
+        includeComments: false,
+      },
+      ws,
+    );
     expect(entry.edits.filter((e) => e.oldText === '@fx/core')).to.deep.equal([]);
-    expect((entry.unedited ?? []).map((u) => `${u.path}:${u.line}`).sort()).to.deep.equal(['packages/app/src/main.ts:1', 'scripts/loose.mjs:1']);
+    expect((entry.unedited ?? []).map((u) => `${u.path}:${u.line}`).sort()).to.deep.equal([
+      'packages/app/src/main.ts:1',
+      'scripts/loose.mjs:1',
+    ]);
     expect(entry.unedited?.[0]?.reason).to.match(/package name '@fx\/core'/);
     engine.dispose();
   });

@@ -15,14 +15,22 @@ export const INSTALL_HINT =
   'PostgreSQL server binaries (initdb, pg_ctl, postgres) were not found. Install them (Debian/Ubuntu: apt-get install postgresql; Fedora: dnf install postgresql-server; macOS: brew install postgresql) or point AGENTGOV_PG_BINDIR at the directory holding them.';
 
 /** Versioned install roots (`<root>/<version>/bin`) and plain bin directories searched after pg_config. */
-export const INSTALL_PLACES = { roots: ['/usr/lib/postgresql', '/usr/local/opt', '/opt/homebrew/opt'], dirs: ['/usr/local/pgsql/bin', '/usr/pgsql/bin', '/usr/bin'] };
+export const INSTALL_PLACES = {
+  roots: ['/usr/lib/postgresql', '/usr/local/opt', '/opt/homebrew/opt'],
+  dirs: ['/usr/local/pgsql/bin', '/usr/pgsql/bin', '/usr/bin'],
+};
 
 /** Where initdb and pg_ctl live: $AGENTGOV_PG_BINDIR, `pg_config --bindir`, then the usual install paths (newest version first). */
-export function findPostgresBinaries(env: NodeJS.ProcessEnv = process.env, places: { roots: string[]; dirs: string[] } = INSTALL_PLACES): string {
+export function findPostgresBinaries(
+  env: NodeJS.ProcessEnv = process.env,
+  places: { roots: string[]; dirs: string[] } = INSTALL_PLACES,
+): string {
   const candidates: string[] = [];
   if (env['AGENTGOV_PG_BINDIR']) candidates.push(env['AGENTGOV_PG_BINDIR']);
   try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    candidates.push(
+      execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+    );
   } catch {
     // no pg_config on PATH
   }
@@ -46,7 +54,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -73,7 +83,8 @@ function runAs(owner: string | undefined, command: string, args: string[]): void
   const [file, argv] = owner ? ['runuser', ['-u', owner, '--', command, ...args]] : [command, args];
   const result = spawnSync(file, argv, { encoding: 'utf8' });
   if (result.error) throw new Error(`${command} could not run: ${result.error.message}`);
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}${result.stderr}`);
 }
 
 /** Initialises and starts a cluster. */
@@ -84,9 +95,14 @@ export async function startPostgres(options: { env?: NodeJS.ProcessEnv } = {}): 
   let ownerIds: { uid: number; gid: number } | undefined;
   if (owner) {
     try {
-      ownerIds = { uid: Number(execFileSync('id', ['-u', owner], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', owner], { encoding: 'utf8' })) };
+      ownerIds = {
+        uid: Number(execFileSync('id', ['-u', owner], { encoding: 'utf8' })),
+        gid: Number(execFileSync('id', ['-g', owner], { encoding: 'utf8' })),
+      };
     } catch {
-      throw new Error(`running as root, the test server must run as the '${owner}' OS user (initdb refuses root), and there is none: install PostgreSQL (apt-get install postgresql creates it) or run the tests as a normal user`);
+      throw new Error(
+        `running as root, the test server must run as the '${owner}' OS user (initdb refuses root), and there is none: install PostgreSQL (apt-get install postgresql creates it) or run the tests as a normal user`,
+      );
     }
   }
   // /tmp, not the test's private temp root: the server's OS user must be able to reach it.
@@ -100,14 +116,37 @@ export async function startPostgres(options: { env?: NodeJS.ProcessEnv } = {}): 
   execFileSync('mkdir', ['-p', socketDir]);
   chmodSync(dir, 0o700);
   if (ownerIds) for (const p of [dir, socketDir, pwfile]) chownSync(p, ownerIds.uid, ownerIds.gid);
-  runAs(owner, join(bin, 'initdb'), ['-D', data, '-U', user, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--no-locale', '--no-sync']);
+  runAs(owner, join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    user,
+    `--pwfile=${pwfile}`,
+    '--auth=scram-sha-256',
+    '--encoding=UTF8',
+    '--no-locale',
+    '--no-sync',
+  ]);
   const port = await freePort();
   const serverOptions = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
-  const start = () => runAs(owner, join(bin, 'pg_ctl'), ['-D', data, '-o', serverOptions, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const start = () =>
+    runAs(owner, join(bin, 'pg_ctl'), [
+      '-D',
+      data,
+      '-o',
+      serverOptions,
+      '-l',
+      join(dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
   const stop = () => runAs(owner, join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
   start();
   let running = true;
-  const url = (database = 'postgres', pw = password) => `postgres://${user}:${encodeURIComponent(pw)}@127.0.0.1:${port}/${database}`;
+  const url = (database = 'postgres', pw = password) =>
+    `postgres://${user}:${encodeURIComponent(pw)}@127.0.0.1:${port}/${database}`;
   const query = async <Row>(database: string, text: string, values: unknown[] = []): Promise<Row[]> => {
     const pg = (await import('pg')).default;
     const client = new pg.Client({ connectionString: url(database) });

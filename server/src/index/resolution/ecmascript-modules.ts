@@ -3,7 +3,12 @@ import { join, posix } from 'node:path';
 
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 /** TS ESM code imports `./x.js` meaning `./x.ts`. */
-const EMITTED_TO_SOURCE: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+const EMITTED_TO_SOURCE: Record<string, string[]> = {
+  '.js': ['.ts', '.tsx'],
+  '.jsx': ['.tsx'],
+  '.mjs': ['.mts'],
+  '.cjs': ['.cts'],
+};
 /** Export conditions in preference order: source-like first, since built outputs are rarely in the repo. */
 const CONDITIONS = ['source', 'development', 'import', 'module', 'browser', 'node', 'default', 'require', 'types'];
 
@@ -21,7 +26,10 @@ interface WorkspacePackage {
 
 /** Strips comments and trailing commas so tsconfig's JSONC parses as JSON. */
 function parseJsonc(text: string): unknown {
-  const withoutComments = text.replace(/("(?:\\.|[^"\\])*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_match, string: string | undefined) => string ?? '');
+  const withoutComments = text.replace(
+    /("(?:\\.|[^"\\])*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g,
+    (_match, string: string | undefined) => string ?? '',
+  );
   return JSON.parse(withoutComments.replace(/,(\s*[}\]])/g, '$1'));
 }
 
@@ -50,11 +58,16 @@ export class EcmascriptModuleResolver {
   constructor(root: string, files: ReadonlySet<string>, configFiles: readonly string[]) {
     this.#root = root;
     this.#files = files;
-    this.#tsconfigFiles = new Set(configFiles.filter((file) => posix.basename(file) === 'tsconfig.json' || posix.basename(file) === 'jsconfig.json'));
+    this.#tsconfigFiles = new Set(
+      configFiles.filter(
+        (file) => posix.basename(file) === 'tsconfig.json' || posix.basename(file) === 'jsconfig.json',
+      ),
+    );
     for (const file of configFiles) {
       if (posix.basename(file) !== 'package.json' || file.split('/').includes('node_modules')) continue;
       const manifest = this.#readJson(file) as (WorkspacePackage['manifest'] & { name?: string }) | null;
-      if (manifest?.name && !this.#packages.has(manifest.name)) this.#packages.set(manifest.name, { dir: dirOf(file), manifest });
+      if (manifest?.name && !this.#packages.has(manifest.name))
+        this.#packages.set(manifest.name, { dir: dirOf(file), manifest });
     }
   }
 
@@ -74,7 +87,8 @@ export class EcmascriptModuleResolver {
       if (this.#files.has(candidate)) return candidate;
     }
     for (const ext of SOURCE_EXTENSIONS) if (this.#files.has(base + ext)) return base + ext;
-    for (const ext of SOURCE_EXTENSIONS) if (this.#files.has(joinRel(base, `index${ext}`))) return joinRel(base, `index${ext}`);
+    for (const ext of SOURCE_EXTENSIONS)
+      if (this.#files.has(joinRel(base, `index${ext}`))) return joinRel(base, `index${ext}`);
     return null;
   }
 
@@ -85,13 +99,23 @@ export class EcmascriptModuleResolver {
     for (const { pattern, targets } of config.paths) {
       const star = pattern.indexOf('*');
       if (star < 0) {
-        if (pattern === specifier && (!best || pattern.length > best.prefixLength)) best = { prefixLength: pattern.length, targets, rest: '' };
+        if (pattern === specifier && (!best || pattern.length > best.prefixLength))
+          best = { prefixLength: pattern.length, targets, rest: '' };
         continue;
       }
       const prefix = pattern.slice(0, star);
       const suffix = pattern.slice(star + 1);
-      if (specifier.startsWith(prefix) && specifier.endsWith(suffix) && specifier.length >= prefix.length + suffix.length && (!best || prefix.length > best.prefixLength)) {
-        best = { prefixLength: prefix.length, targets, rest: specifier.slice(prefix.length, specifier.length - suffix.length) };
+      if (
+        specifier.startsWith(prefix) &&
+        specifier.endsWith(suffix) &&
+        specifier.length >= prefix.length + suffix.length &&
+        (!best || prefix.length > best.prefixLength)
+      ) {
+        best = {
+          prefixLength: prefix.length,
+          targets,
+          rest: specifier.slice(prefix.length, specifier.length - suffix.length),
+        };
       }
     }
     const base = config.baseUrl ?? config.base;
@@ -120,11 +144,17 @@ export class EcmascriptModuleResolver {
   }
 
   #loadTsconfig(file: string, depth: number): TsPaths | null {
-    const json = this.#readJson(file) as { extends?: string | string[]; compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]> } } | null;
+    const json = this.#readJson(file) as {
+      extends?: string | string[];
+      compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]> };
+    } | null;
     if (!json) return null;
     const dir = dirOf(file);
     const parentRef = Array.isArray(json.extends) ? json.extends[0] : json.extends;
-    const parent = parentRef && parentRef.startsWith('.') && depth < 5 ? this.#loadTsconfig(joinRel(dir, parentRef.endsWith('.json') ? parentRef : `${parentRef}.json`), depth + 1) : null;
+    const parent =
+      parentRef && parentRef.startsWith('.') && depth < 5
+        ? this.#loadTsconfig(joinRel(dir, parentRef.endsWith('.json') ? parentRef : `${parentRef}.json`), depth + 1)
+        : null;
     const options = json.compilerOptions ?? {};
     const baseUrl = options.baseUrl !== undefined ? joinRel(dir, options.baseUrl) : (parent?.baseUrl ?? null);
     if (options.paths) {
@@ -154,7 +184,8 @@ export class EcmascriptModuleResolver {
   #fromExports(pkg: WorkspacePackage, subpath: string): string | null {
     const exports = pkg.manifest.exports;
     if (exports === undefined || exports === null) return null;
-    const isSubpathMap = typeof exports === 'object' && !Array.isArray(exports) && Object.keys(exports).some((key) => key.startsWith('.'));
+    const isSubpathMap =
+      typeof exports === 'object' && !Array.isArray(exports) && Object.keys(exports).some((key) => key.startsWith('.'));
     const entry = isSubpathMap ? (exports as Record<string, unknown>)[subpath] : subpath === '.' ? exports : undefined;
     for (const target of this.#conditionTargets(entry)) {
       const found = this.#target(pkg.dir, target);
@@ -168,7 +199,10 @@ export class EcmascriptModuleResolver {
     if (Array.isArray(entry)) return entry.flatMap((item) => this.#conditionTargets(item));
     if (!entry || typeof entry !== 'object') return [];
     const record = entry as Record<string, unknown>;
-    const keys = [...CONDITIONS.filter((key) => key in record), ...Object.keys(record).filter((key) => !CONDITIONS.includes(key))];
+    const keys = [
+      ...CONDITIONS.filter((key) => key in record),
+      ...Object.keys(record).filter((key) => !CONDITIONS.includes(key)),
+    ];
     return keys.flatMap((key) => this.#conditionTargets(record[key]));
   }
 
@@ -176,7 +210,10 @@ export class EcmascriptModuleResolver {
   #target(dir: string, target: string): string | null {
     const direct = this.#probe(joinRel(dir, target));
     if (direct) return direct;
-    const stripped = target.replace(/^\.\//, '').replace(/\.d\.[mc]?ts$/, '').replace(/\.[mc]?[jt]sx?$/, '');
+    const stripped = target
+      .replace(/^\.\//, '')
+      .replace(/\.d\.[mc]?ts$/, '')
+      .replace(/\.[mc]?[jt]sx?$/, '');
     const asSource = stripped.replace(/^(dist|lib|build|out|esm|cjs)(\/(esm|cjs|types))?\//, 'src/');
     return this.#probe(joinRel(dir, asSource)) ?? this.#probe(joinRel(dir, stripped));
   }

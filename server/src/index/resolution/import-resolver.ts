@@ -74,7 +74,12 @@ export class ImportResolver {
         const submodule = target && binding.imported !== '*' ? this.#python.submodule(target, binding.imported) : null;
         if (submodule) {
           const separator = entry.specifier.endsWith('.') ? '' : '.';
-          submodules.push({ ...edge(submodule, `${entry.specifier}${separator}${binding.imported}`, [{ imported: '*', local: binding.local }]), star: false });
+          submodules.push({
+            ...edge(submodule, `${entry.specifier}${separator}${binding.imported}`, [
+              { imported: '*', local: binding.local },
+            ]),
+            star: false,
+          });
         } else plain.push(binding);
       }
       if (plain.length > 0 || entry.star || submodules.length === 0) edges.push(edge(target, entry.specifier, plain));

@@ -27,7 +27,9 @@ export class PythonModuleResolver {
       roots.set(root, (roots.get(root) ?? 0) + 1);
     }
     // Repo root first, then the roots holding the most modules.
-    this.#roots = [...roots.entries()].sort((a, b) => (a[0] === '' ? -1 : b[0] === '' ? 1 : b[1] - a[1])).map(([root]) => root);
+    this.#roots = [...roots.entries()]
+      .sort((a, b) => (a[0] === '' ? -1 : b[0] === '' ? 1 : b[1] - a[1]))
+      .map(([root]) => root);
   }
 
   /** The directory above the outermost package containing `file`. */
@@ -40,7 +42,11 @@ export class PythonModuleResolver {
   /** A module name as written (`a.b`, `.c`, `..`) imported from `fromPath` → its file, or null. */
   resolve(fromPath: string, specifier: string): string | null {
     const dots = /^\.*/.exec(specifier)![0].length;
-    const rest = specifier.slice(dots).split('.').filter((part) => part.length > 0).join('/');
+    const rest = specifier
+      .slice(dots)
+      .split('.')
+      .filter((part) => part.length > 0)
+      .join('/');
     if (dots > 0) {
       let base = dirOf(fromPath);
       for (let level = 1; level < dots; level++) {
@@ -64,7 +70,12 @@ export class PythonModuleResolver {
   }
 
   #module(base: string): string | null {
-    for (const candidate of [`${base}.py`, joinRel(base, '__init__.py'), `${base}.pyi`, joinRel(base, '__init__.pyi')]) {
+    for (const candidate of [
+      `${base}.py`,
+      joinRel(base, '__init__.py'),
+      `${base}.pyi`,
+      joinRel(base, '__init__.pyi'),
+    ]) {
       if (candidate !== '.py' && this.#files.has(candidate)) return candidate;
     }
     return null;

@@ -55,7 +55,8 @@ export class ReferenceResolver {
       const stars: ImportEdge[] = [];
       for (const edge of facts.imports) {
         if (edge.star) stars.push(edge);
-        for (const binding of edge.bindings) if (binding.local) bindings.set(binding.local, { edge, imported: binding.imported });
+        for (const binding of edge.bindings)
+          if (binding.local) bindings.set(binding.local, { edge, imported: binding.imported });
       }
       scope = { facts, byQualified, topLevel, bindings, stars };
     }
@@ -92,14 +93,17 @@ export class ReferenceResolver {
       // The imported-side name of `import { a as b }` / `export { a as b } from`: what the source module exports as `a`.
       if (!found && ref.context === 'import') {
         for (const edge of scope.facts.imports) {
-          if (edge.to_path && edge.bindings.some((binding) => binding.imported === ref.name)) return this.#exported(edge.to_path, ref.name, 0);
+          if (edge.to_path && edge.bindings.some((binding) => binding.imported === ref.name))
+            return this.#exported(edge.to_path, ref.name, 0);
         }
       }
       return found;
     }
-    if (ref.qualifier === 'this' || ref.qualifier === 'self' || ref.qualifier === 'cls') return this.#resolveMember(scope, ref.name, ref.enclosing);
+    if (ref.qualifier === 'this' || ref.qualifier === 'self' || ref.qualifier === 'cls')
+      return this.#resolveMember(scope, ref.name, ref.enclosing);
     const namespace = scope.bindings.get(ref.qualifier);
-    if (namespace && namespace.imported === '*' && namespace.edge.to_path) return this.#exported(namespace.edge.to_path, ref.name, 0);
+    if (namespace && namespace.imported === '*' && namespace.edge.to_path)
+      return this.#exported(namespace.edge.to_path, ref.name, 0);
     // `Class.staticMember` or `module.Class.member` where the qualifier names a class.
     const owner = ref.qualifier.includes('.') ? null : this.#resolveName(scope, ref.qualifier, ref.enclosing);
     if (owner && owner.kind === 'class') {
@@ -124,7 +128,8 @@ export class ReferenceResolver {
     if (binding) {
       if (!binding.edge.to_path) return null;
       // Calling a whole module (`const f = require('./f'); f()`) calls what it exports as a whole.
-      if (binding.imported === '*') return called && !scope.facts.python ? this.#exported(binding.edge.to_path, 'default', 0) : null;
+      if (binding.imported === '*')
+        return called && !scope.facts.python ? this.#exported(binding.edge.to_path, 'default', 0) : null;
       return this.#exported(binding.edge.to_path, binding.imported, 0);
     }
     for (const star of scope.stars) {
@@ -170,10 +175,16 @@ export class ReferenceResolver {
       const target = scope.topLevel.get(aliased.local);
       if (target) return target;
       const binding = scope.bindings.get(aliased.local);
-      if (binding?.edge.to_path && binding.imported !== '*') return this.#exported(binding.edge.to_path, binding.imported, depth + 1);
+      if (binding?.edge.to_path && binding.imported !== '*')
+        return this.#exported(binding.edge.to_path, binding.imported, depth + 1);
     }
     const binding = scope.bindings.get(name);
-    if (binding && (binding.edge.kind === 'reexport' || scope.facts.python) && binding.edge.to_path && binding.imported !== '*') {
+    if (
+      binding &&
+      (binding.edge.kind === 'reexport' || scope.facts.python) &&
+      binding.edge.to_path &&
+      binding.imported !== '*'
+    ) {
       return this.#exported(binding.edge.to_path, binding.imported, depth + 1);
     }
     for (const star of scope.stars) {

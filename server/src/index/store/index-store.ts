@@ -87,12 +87,14 @@ function removeDatabase(file: string): void {
 
 /** Brings an opened database to SCHEMA_VERSION; false when its schema is foreign or newer (rebuild it). */
 function migrate(sqlite: Database.Database): boolean {
-  if (sqlite.pragma('user_version', { simple: true }) === SCHEMA_VERSION) sqlite.prepare(`SELECT value FROM meta LIMIT 1`).get();
+  if (sqlite.pragma('user_version', { simple: true }) === SCHEMA_VERSION)
+    sqlite.prepare(`SELECT value FROM meta LIMIT 1`).get();
   const version = sqlite.pragma('user_version', { simple: true }) as number;
   const tables = sqlite.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'`).get() as { n: number };
   if (version > SCHEMA_VERSION || (version === 0 && tables.n > 0)) return false;
   sqlite.transaction(() => {
-    for (let step = version; step < SCHEMA_VERSION; step++) for (const statement of MIGRATIONS[step]!) sqlite.exec(statement);
+    for (let step = version; step < SCHEMA_VERSION; step++)
+      for (const statement of MIGRATIONS[step]!) sqlite.exec(statement);
     sqlite.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
   return true;
@@ -119,7 +121,7 @@ export class IndexStore {
       if (existsSync(file)) {
         sqlite = openDatabase(file);
         if (!migrate(sqlite)) {
-          logger.warn('index schema is not this version\'s; rebuilding the index', { file });
+          logger.warn("index schema is not this version's; rebuilding the index", { file });
           sqlite.close();
           sqlite = null;
         } else if (IndexStore.#extractorVersion(sqlite) !== EXTRACTOR_VERSION) {
@@ -129,7 +131,10 @@ export class IndexStore {
         }
       }
     } catch (error) {
-      logger.warn('index database is unreadable or corrupt; rebuilding the index', { file, error: (error as Error).message });
+      logger.warn('index database is unreadable or corrupt; rebuilding the index', {
+        file,
+        error: (error as Error).message,
+      });
       try {
         sqlite?.close();
       } catch {
@@ -141,13 +146,16 @@ export class IndexStore {
       removeDatabase(file);
       sqlite = openDatabase(file);
       migrate(sqlite);
-      sqlite.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('extractor_version', ?), ('epoch', '0')`).run(EXTRACTOR_VERSION);
+      sqlite
+        .prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('extractor_version', ?), ('epoch', '0')`)
+        .run(EXTRACTOR_VERSION);
     }
     return new IndexStore(sqlite);
   }
 
   static #extractorVersion(sqlite: Database.Database): string | undefined {
-    const row = sqlite.prepare(`SELECT value FROM meta WHERE key = 'extractor_version'`).get() as { value: string } | undefined;
+    const row = sqlite.prepare(`SELECT value FROM meta WHERE key = 'extractor_version'`).get() as
+      { value: string } | undefined;
     return row?.value;
   }
 
@@ -156,7 +164,9 @@ export class IndexStore {
     return {
       epoch: s.prepare(`SELECT value FROM meta WHERE key = 'epoch'`),
       setEpoch: s.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)`),
-      insertFile: s.prepare(`INSERT OR REPLACE INTO files (path, language, size, mtime_ms, hash, lines, exports, epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertFile: s.prepare(
+        `INSERT OR REPLACE INTO files (path, language, size, mtime_ms, hash, lines, exports, epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
       touchFile: s.prepare(`UPDATE files SET mtime_ms = ? WHERE path = ?`),
       defsOfPath: s.prepare(`SELECT def_uid, kind, qualified_name, body_hash FROM definitions WHERE path = ?`),
       insertDef: s.prepare(
@@ -164,7 +174,9 @@ export class IndexStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       // FTS rows share the rowid of their definitions/files row, so deleting by path uses the path index.
-      insertDefDoc: s.prepare(`INSERT INTO fts_definitions (rowid, def_uid, path, name_terms, qualified_name, signature, docstring, body, path_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertDefDoc: s.prepare(
+        `INSERT INTO fts_definitions (rowid, def_uid, path, name_terms, qualified_name, signature, docstring, body, path_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
       insertFileDoc: s.prepare(`INSERT INTO fts_files (rowid, path, path_terms, identifiers) VALUES (?, ?, ?, ?)`),
       insertRef: s.prepare(
         `INSERT INTO refs (path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -172,17 +184,23 @@ export class IndexStore {
       insertRefBatch: s.prepare(
         `INSERT INTO refs (path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid) VALUES ${Array.from({ length: REF_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       ),
-      insertImport: s.prepare(`INSERT INTO imports (from_path, specifier, kind, to_path, bindings, star, line) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      insertImport: s.prepare(
+        `INSERT INTO imports (from_path, specifier, kind, to_path, bindings, star, line) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
       insertHistory: s.prepare(
         `INSERT INTO def_history (epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       deleteFile: s.prepare(`DELETE FROM files WHERE path = ?`),
       deleteDefs: s.prepare(`DELETE FROM definitions WHERE path = ?`),
-      deleteDefDocs: s.prepare(`DELETE FROM fts_definitions WHERE rowid IN (SELECT rowid FROM definitions WHERE path = ?)`),
+      deleteDefDocs: s.prepare(
+        `DELETE FROM fts_definitions WHERE rowid IN (SELECT rowid FROM definitions WHERE path = ?)`,
+      ),
       deleteFileDoc: s.prepare(`DELETE FROM fts_files WHERE rowid IN (SELECT rowid FROM files WHERE path = ?)`),
       deleteRefs: s.prepare(`DELETE FROM refs WHERE path = ?`),
       deleteImports: s.prepare(`DELETE FROM imports WHERE from_path = ?`),
-      insertParseErrors: s.prepare(`INSERT OR REPLACE INTO parse_errors (path, errors, missing, first_line, first_col) VALUES (?, ?, ?, ?, ?)`),
+      insertParseErrors: s.prepare(
+        `INSERT OR REPLACE INTO parse_errors (path, errors, missing, first_line, first_col) VALUES (?, ?, ?, ?, ?)`,
+      ),
       deleteParseErrors: s.prepare(`DELETE FROM parse_errors WHERE path = ?`),
     };
   }
@@ -193,7 +211,9 @@ export class IndexStore {
   }
 
   storedFiles(): Map<string, StoredFile> {
-    const rows = this.sqlite.prepare(`SELECT path, language, size, mtime_ms AS mtimeMs, hash, lines FROM files`).all() as StoredFile[];
+    const rows = this.sqlite
+      .prepare(`SELECT path, language, size, mtime_ms AS mtimeMs, hash, lines FROM files`)
+      .all() as StoredFile[];
     return new Map(rows.map((row) => [row.path, row]));
   }
 
@@ -244,20 +264,84 @@ export class IndexStore {
     const { file, facts, search } = write;
     const st = this.#statements;
     // A bulk load starts from empty tables: a new file has no old definitions to look up.
-    const rows = this.#bulk && !existing ? [] : (st.defsOfPath.all(file.path) as Array<{ def_uid: string; kind: string; qualified_name: string; body_hash: string }>);
+    const rows =
+      this.#bulk && !existing
+        ? []
+        : (st.defsOfPath.all(file.path) as Array<{
+            def_uid: string;
+            kind: string;
+            qualified_name: string;
+            body_hash: string;
+          }>);
     const old = new Map(rows.map((row) => [row.def_uid, row]));
     if (old.size > 0 || existing) this.#clear(file.path);
-    const fileRow = st.insertFile.run(file.path, file.language, file.size, file.mtimeMs, file.hash, file.lines, JSON.stringify({ localExports: facts.localExports, defaultExports: facts.defaultExports }), epoch);
+    const fileRow = st.insertFile.run(
+      file.path,
+      file.language,
+      file.size,
+      file.mtimeMs,
+      file.hash,
+      file.lines,
+      JSON.stringify({ localExports: facts.localExports, defaultExports: facts.defaultExports }),
+      epoch,
+    );
     facts.definitions.forEach((def, i) => {
-      const defRow = st.insertDef.run(def.def_uid, def.path, def.kind, def.name, def.qualified_name, def.start_line, def.start_col, def.end_line, def.end_col, def.name_line, def.name_col, def.signature, def.docstring, def.body_hash, def.exported ? 1 : 0);
+      const defRow = st.insertDef.run(
+        def.def_uid,
+        def.path,
+        def.kind,
+        def.name,
+        def.qualified_name,
+        def.start_line,
+        def.start_col,
+        def.end_line,
+        def.end_col,
+        def.name_line,
+        def.name_col,
+        def.signature,
+        def.docstring,
+        def.body_hash,
+        def.exported ? 1 : 0,
+      );
       const document = search.definitions[i]!;
-      st.insertDefDoc.run(defRow.lastInsertRowid, def.def_uid, def.path, document.nameTerms, def.qualified_name, def.signature, def.docstring ?? '', document.body, search.pathTerms);
+      st.insertDefDoc.run(
+        defRow.lastInsertRowid,
+        def.def_uid,
+        def.path,
+        document.nameTerms,
+        def.qualified_name,
+        def.signature,
+        def.docstring ?? '',
+        document.body,
+        search.pathTerms,
+      );
       const previous = old.get(def.def_uid);
-      if (!previous) st.insertHistory.run(epoch, def.def_uid, def.path, def.kind, def.qualified_name, 'added', null, def.body_hash);
-      else if (previous.body_hash !== def.body_hash) st.insertHistory.run(epoch, def.def_uid, def.path, def.kind, def.qualified_name, 'modified', previous.body_hash, def.body_hash);
+      if (!previous)
+        st.insertHistory.run(epoch, def.def_uid, def.path, def.kind, def.qualified_name, 'added', null, def.body_hash);
+      else if (previous.body_hash !== def.body_hash)
+        st.insertHistory.run(
+          epoch,
+          def.def_uid,
+          def.path,
+          def.kind,
+          def.qualified_name,
+          'modified',
+          previous.body_hash,
+          def.body_hash,
+        );
       old.delete(def.def_uid);
     });
-    for (const gone of old.values()) st.insertHistory.run(epoch, gone.def_uid, file.path, gone.kind, gone.qualified_name, 'removed', gone.body_hash, null);
+    for (const gone of old.values())
+      st.insertHistory.run(
+        epoch,
+        gone.def_uid,
+        file.path,
+        gone.kind,
+        gone.qualified_name,
+        'removed',
+        gone.body_hash,
+        null,
+      );
     st.insertFileDoc.run(fileRow.lastInsertRowid, file.path, search.pathTerms, search.identifiers);
     // `#clear` dropped an earlier record; a new file of a bulk load has none
     const broken = facts.parseErrors;
@@ -267,8 +351,22 @@ export class IndexStore {
 
   /** Removes a deleted file and records its definitions as removed at `epoch`. */
   deleteFile(path: string, epoch: number): void {
-    for (const gone of this.#statements.defsOfPath.all(path) as Array<{ def_uid: string; kind: string; qualified_name: string; body_hash: string }>) {
-      this.#statements.insertHistory.run(epoch, gone.def_uid, path, gone.kind, gone.qualified_name, 'removed', gone.body_hash, null);
+    for (const gone of this.#statements.defsOfPath.all(path) as Array<{
+      def_uid: string;
+      kind: string;
+      qualified_name: string;
+      body_hash: string;
+    }>) {
+      this.#statements.insertHistory.run(
+        epoch,
+        gone.def_uid,
+        path,
+        gone.kind,
+        gone.qualified_name,
+        'removed',
+        gone.body_hash,
+        null,
+      );
     }
     this.#clear(path);
     this.#statements.deleteImports.run(path);
@@ -286,12 +384,23 @@ export class IndexStore {
 
   /** Files that did not parse cleanly (`parse_errors`), by path. */
   parseErrors(): FileParseErrors[] {
-    return this.sqlite.prepare(`SELECT path, errors, missing, first_line, first_col FROM parse_errors ORDER BY path`).all() as FileParseErrors[];
+    return this.sqlite
+      .prepare(`SELECT path, errors, missing, first_line, first_col FROM parse_errors ORDER BY path`)
+      .all() as FileParseErrors[];
   }
 
   replaceImports(path: string, edges: ImportEdge[]): void {
     this.#statements.deleteImports.run(path);
-    for (const edge of edges) this.#statements.insertImport.run(edge.from_path, edge.specifier, edge.kind, edge.to_path, JSON.stringify(edge.bindings), edge.star ? 1 : 0, edge.line);
+    for (const edge of edges)
+      this.#statements.insertImport.run(
+        edge.from_path,
+        edge.specifier,
+        edge.kind,
+        edge.to_path,
+        JSON.stringify(edge.bindings),
+        edge.star ? 1 : 0,
+        edge.line,
+      );
   }
 
   replaceReferences(path: string, references: Reference[]): void {
@@ -313,21 +422,30 @@ export class IndexStore {
   }
 
   moduleExports(path: string): ModuleExports {
-    const row = this.sqlite.prepare(`SELECT exports FROM files WHERE path = ?`).get(path) as { exports: string } | undefined;
+    const row = this.sqlite.prepare(`SELECT exports FROM files WHERE path = ?`).get(path) as
+      { exports: string } | undefined;
     return row ? (JSON.parse(row.exports) as ModuleExports) : { localExports: [], defaultExports: [] };
   }
 
   definitionsOf(path: string): Definition[] {
-    return (this.sqlite.prepare(`SELECT * FROM definitions WHERE path = ?`).all(path) as Array<Definition & { exported: number }>).map(toDefinition);
+    return (
+      this.sqlite.prepare(`SELECT * FROM definitions WHERE path = ?`).all(path) as Array<
+        Definition & { exported: number }
+      >
+    ).map(toDefinition);
   }
 
   importsOf(path: string): ImportEdge[] {
-    return (this.sqlite.prepare(`SELECT * FROM imports WHERE from_path = ? ORDER BY line, id`).all(path) as ImportRow[]).map(toImportEdge);
+    return (
+      this.sqlite.prepare(`SELECT * FROM imports WHERE from_path = ? ORDER BY line, id`).all(path) as ImportRow[]
+    ).map(toImportEdge);
   }
 
   changesAt(epoch: number): DefinitionChange[] {
     return this.sqlite
-      .prepare(`SELECT epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash FROM def_history WHERE epoch = ? ORDER BY id`)
+      .prepare(
+        `SELECT epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash FROM def_history WHERE epoch = ? ORDER BY id`,
+      )
       .all(epoch) as DefinitionChange[];
   }
 
@@ -348,7 +466,16 @@ export interface ImportRow {
 
 export function toImportEdge(row: ImportRow): ImportEdge {
   const bindings = JSON.parse(row.bindings) as ImportEdge['bindings'];
-  return { from_path: row.from_path, specifier: row.specifier, kind: row.kind, to_path: row.to_path, names: bindings.map((binding) => binding.imported), bindings, star: row.star === 1, line: row.line };
+  return {
+    from_path: row.from_path,
+    specifier: row.specifier,
+    kind: row.kind,
+    to_path: row.to_path,
+    names: bindings.map((binding) => binding.imported),
+    bindings,
+    star: row.star === 1,
+    line: row.line,
+  };
 }
 
 export function toDefinition(row: Definition & { exported: number | boolean }): Definition {

@@ -55,7 +55,11 @@ export const refs = sqliteTable(
     fromDefUid: text('from_def_uid'),
     toDefUid: text('to_def_uid'),
   },
-  (table) => [index('refs_path').on(table.path), index('refs_name').on(table.name), index('refs_to').on(table.toDefUid)],
+  (table) => [
+    index('refs_path').on(table.path),
+    index('refs_name').on(table.name),
+    index('refs_to').on(table.toDefUid),
+  ],
 );
 
 export const imports = sqliteTable(
@@ -119,7 +123,10 @@ export const coverageFiles = sqliteTable(
     /** Where the facts came from: a runner name or an ingested report path. */
     source: text('source').notNull(),
   },
-  (table) => [primaryKey({ columns: [table.scope, table.testId, table.path] }), index('coverage_files_path').on(table.path)],
+  (table) => [
+    primaryKey({ columns: [table.scope, table.testId, table.path] }),
+    index('coverage_files_path').on(table.path),
+  ],
 );
 
 /** One covered line (1-based) of one file by one test. */
@@ -131,7 +138,20 @@ export const coverageLines = sqliteTable(
     path: text('path').notNull(),
     line: integer('line').notNull(),
   },
-  (table) => [index('coverage_lines_path_line').on(table.path, table.line), index('coverage_lines_test').on(table.scope, table.testId)],
+  (table) => [
+    index('coverage_lines_path_line').on(table.path, table.line),
+    index('coverage_lines_test').on(table.scope, table.testId),
+  ],
 );
 
-export const indexSchema = { meta, files, definitions, refs, imports, defHistory, testCases, coverageFiles, coverageLines };
+export const indexSchema = {
+  meta,
+  files,
+  definitions,
+  refs,
+  imports,
+  defHistory,
+  testCases,
+  coverageFiles,
+  coverageLines,
+};

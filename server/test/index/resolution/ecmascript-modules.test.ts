@@ -7,7 +7,11 @@ const WORKSPACE: Record<string, string> = {
   'package.json': JSON.stringify({ name: 'root', private: true }),
   'packages/core/package.json': JSON.stringify({
     name: '@acme/core',
-    exports: { '.': { types: './dist/index.d.ts', import: './dist/index.mjs', require: './dist/index.cjs' }, './utils': './src/utils/index.ts', './package.json': './package.json' },
+    exports: {
+      '.': { types: './dist/index.d.ts', import: './dist/index.mjs', require: './dist/index.cjs' },
+      './utils': './src/utils/index.ts',
+      './package.json': './package.json',
+    },
   }),
   'packages/core/src/index.ts': 'export const core = 1;\n',
   'packages/core/src/utils/index.ts': 'export const util = 1;\n',
@@ -17,7 +21,8 @@ const WORKSPACE: Record<string, string> = {
   'packages/plain/package.json': JSON.stringify({ name: 'plain' }),
   'packages/plain/src/index.ts': 'export {};\n',
   'app/tsconfig.json': '{ "extends": "../tsconfig.base.json" }',
-  'tsconfig.base.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "~/*": ["app/src/*"], "exact": ["packages/plain/src/index.ts"] } } }',
+  'tsconfig.base.json':
+    '{ "compilerOptions": { "baseUrl": ".", "paths": { "~/*": ["app/src/*"], "exact": ["packages/plain/src/index.ts"] } } }',
   'app/src/main.ts': 'export {};\n',
   'app/src/view.tsx': 'export {};\n',
   'app/src/esm.ts': 'export {};\n',

@@ -19,7 +19,13 @@ function directoryImportPack(seen: PackModulesContext[]): LanguagePack {
         .split('\n')
         .map((line, i) => ({ match: /^use (\S+)/.exec(line), line: i + 1 }))
         .filter(({ match }) => match)
-        .map(({ match, line }) => ({ specifier: match![1]!, kind: 'import' as const, bindings: [{ imported: '*', local: match![1]! }], star: false, line }));
+        .map(({ match, line }) => ({
+          specifier: match![1]!,
+          kind: 'import' as const,
+          bindings: [{ imported: '*', local: match![1]! }],
+          star: false,
+          line,
+        }));
       return { definitions: [], references: [], imports, localExports: [] };
     },
     modules(context) {
@@ -51,7 +57,11 @@ describe("index: a language pack's own module resolution (moduleSystem 'pack')",
       'util/a.dl': 'x\n',
       'util/b.dl': 'y\n',
     });
-    index = await openRepositoryIndex({ root, languages: [...LANGUAGES, directoryImportPack(seen)], logger: memoryLogger().logger });
+    index = await openRepositoryIndex({
+      root,
+      languages: [...LANGUAGES, directoryImportPack(seen)],
+      logger: memoryLogger().logger,
+    });
     await index.ready;
     const edges = index.imports('main.dl').map((edge) => [edge.specifier, edge.to_path]);
     expect(edges).to.deep.equal([

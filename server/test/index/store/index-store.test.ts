@@ -28,7 +28,10 @@ describe('index store', () => {
     opened.push(index);
     expect(readFileSync(join(root, '.git/info/exclude'), 'utf8').split('\n')).to.include('.agentgov/');
     expect(index.db.$client.pragma('journal_mode', { simple: true })).to.equal('wal');
-    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(status).to.not.include('.agentgov');
   });
 
@@ -42,7 +45,11 @@ describe('index store', () => {
     const before = statSync(file).size;
     await setImmediate();
     expect(statSync(file).size).to.be.greaterThan(before);
-    const [status] = index.db.$client.pragma('wal_checkpoint(PASSIVE)') as Array<{ busy: number; log: number; checkpointed: number }>;
+    const [status] = index.db.$client.pragma('wal_checkpoint(PASSIVE)') as Array<{
+      busy: number;
+      log: number;
+      checkpointed: number;
+    }>;
     expect({ busy: status!.busy, pending: status!.log - status!.checkpointed }).to.deep.equal({ busy: 0, pending: 0 });
   });
 
@@ -87,7 +94,11 @@ describe('index store', () => {
   });
 
   it('skips binary and oversized files and counts them', async () => {
-    const root = gitRepo({ ...TYPESCRIPT_REPO, 'src/blob.ts': 'export const x = 1;\0\0\0binary', 'src/huge.ts': `export const big = "${'x'.repeat(5000)}";\n` });
+    const root = gitRepo({
+      ...TYPESCRIPT_REPO,
+      'src/blob.ts': 'export const x = 1;\0\0\0binary',
+      'src/huge.ts': `export const big = "${'x'.repeat(5000)}";\n`,
+    });
     const { index } = await openWith(root, { maxFileBytes: 4096 });
     opened.push(index);
     const stats = index.stats();
@@ -97,7 +108,9 @@ describe('index store', () => {
   });
 
   it('counts a file nested too deeply to walk as a parse error and indexes the rest', async () => {
-    const { index, lines } = await openWith(gitRepo({ ...TYPESCRIPT_REPO, 'src/deep.ts': `export const deep = ${'1 + '.repeat(30_000)}1;\n` }));
+    const { index, lines } = await openWith(
+      gitRepo({ ...TYPESCRIPT_REPO, 'src/deep.ts': `export const deep = ${'1 + '.repeat(30_000)}1;\n` }),
+    );
     opened.push(index);
     expect(index.stats().skipped).to.deep.equal({ 'parse-error': 1 });
     expect(index.stats().files).to.equal(7);
@@ -107,12 +120,24 @@ describe('index store', () => {
   it('fills the FTS5 tables so bm25() ranks definitions by split name terms', async () => {
     const { index } = await openWith(gitRepo(TYPESCRIPT_REPO));
     opened.push(index);
-    expect(identifierTerms('formatHTTPResponse2')).to.deep.equal(['format', 'http', 'response', '2', 'formathttpresponse2']);
+    expect(identifierTerms('formatHTTPResponse2')).to.deep.equal([
+      'format',
+      'http',
+      'response',
+      '2',
+      'formathttpresponse2',
+    ]);
     const query = (match: string) =>
-      index.db.$client.prepare(`SELECT d.qualified_name AS name FROM fts_definitions f JOIN definitions d ON d.def_uid = f.def_uid WHERE fts_definitions MATCH ? ORDER BY bm25(fts_definitions)`).all(match) as Array<{ name: string }>;
+      index.db.$client
+        .prepare(
+          `SELECT d.qualified_name AS name FROM fts_definitions f JOIN definitions d ON d.def_uid = f.def_uid WHERE fts_definitions MATCH ? ORDER BY bm25(fts_definitions)`,
+        )
+        .all(match) as Array<{ name: string }>;
     expect(query('calculator').map((row) => row.name)).to.deep.equal(['Calculator', 'Calculator.plus', 'format']);
     expect(query('docstring:numbers').map((row) => row.name)).to.deep.equal(['add']);
-    const files = index.db.$client.prepare(`SELECT path FROM fts_files WHERE fts_files MATCH ? ORDER BY bm25(fts_files)`).all('cycle') as Array<{ path: string }>;
+    const files = index.db.$client
+      .prepare(`SELECT path FROM fts_files WHERE fts_files MATCH ? ORDER BY bm25(fts_files)`)
+      .all('cycle') as Array<{ path: string }>;
     expect(files.map((row) => row.path).sort()).to.deep.equal(['src/cycle/a.ts', 'src/cycle/b.ts']);
   });
 });
