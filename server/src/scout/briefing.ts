@@ -222,14 +222,12 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
   const allCycles = importCycles.load;
   const maxCycles = limit(options.truncate, options.maxCycles, DEFAULT_MAX_CYCLES);
   const filesPerCycle = options.truncate ? DEFAULT_MAX_FILES_PER_CYCLE : Number.POSITIVE_INFINITY;
-  const cycleItems = allCycles
-    .slice(0, maxCycles)
-    .map((c) => ({
-      size: c.members.length,
-      chain: c.chain,
-      files: c.members.slice(0, filesPerCycle),
-      files_shown: Math.min(c.members.length, filesPerCycle),
-    }));
+  const cycleItems = allCycles.slice(0, maxCycles).map((c) => ({
+    size: c.members.length,
+    chain: c.chain,
+    files: c.members.slice(0, filesPerCycle),
+    files_shown: Math.min(c.members.length, filesPerCycle),
+  }));
 
   const entries = findEntryPoints({ root: index.root, files: files.map((f) => f.path) });
   const maxEntries = options.truncate ? DEFAULT_MAX_ENTRY_POINTS : Number.POSITIVE_INFINITY;
