@@ -70,6 +70,11 @@ export interface PackModules {
 
 export type PackModulesFactory = (context: PackModulesContext) => PackModules;
 
+/**
+ * What a definition is. `struct` (Go, Rust, C-like records), `trait` (Rust), `module` (a Rust `mod`,
+ * a Go or Java package), `field`, `constructor` and `macro` (Rust, by name) serve the languages whose
+ * vocabulary the first eight do not cover.
+ */
 export const DEFINITION_KINDS = [
   'function',
   'class',
@@ -79,8 +84,17 @@ export const DEFINITION_KINDS = [
   'enum',
   'variable',
   'constant',
+  'struct',
+  'trait',
+  'module',
+  'field',
+  'constructor',
+  'macro',
 ] as const;
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
+
+/** Kinds whose members are reached through the definition (`Owner.member`, `this.member`). */
+export const MEMBER_OWNER_KINDS: ReadonlySet<DefinitionKind> = new Set<DefinitionKind>(['class', 'struct', 'trait']);
 
 /**
  * Where a reference occurs. `value` is a plain identifier use (read, write, argument);

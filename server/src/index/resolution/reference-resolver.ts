@@ -1,4 +1,4 @@
-import type { ExtractedReference } from '@agentgov/core';
+import { MEMBER_OWNER_KINDS, type ExtractedReference } from '@agentgov/core';
 import type { ModuleExports } from '../store/index-store.js';
 import type { Definition, DefUid, ImportEdge, Reference } from '../types.js';
 
@@ -106,7 +106,7 @@ export class ReferenceResolver {
       return this.#exported(namespace.edge.to_path, ref.name, 0);
     // `Class.staticMember` or `module.Class.member` where the qualifier names a class.
     const owner = ref.qualifier.includes('.') ? null : this.#resolveName(scope, ref.qualifier, ref.enclosing);
-    if (owner && owner.kind === 'class') {
+    if (owner && MEMBER_OWNER_KINDS.has(owner.kind)) {
       const ownerScope = this.#scope(owner.path);
       return ownerScope?.byQualified.get(`${owner.qualified_name}.${ref.name}`) ?? null;
     }
@@ -144,7 +144,7 @@ export class ReferenceResolver {
     let prefix = enclosing;
     while (prefix) {
       const owner = scope.byQualified.get(prefix);
-      if (owner?.kind === 'class') return scope.byQualified.get(`${prefix}.${name}`) ?? null;
+      if (owner && MEMBER_OWNER_KINDS.has(owner.kind)) return scope.byQualified.get(`${prefix}.${name}`) ?? null;
       const dot = prefix.lastIndexOf('.');
       prefix = dot < 0 ? null : prefix.slice(0, dot);
     }
