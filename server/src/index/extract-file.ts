@@ -1,8 +1,18 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
-import type { ExtractedFacts, ExtractedImport, ExtractedReference, LanguagePack } from '@agentgov/core';
-import Parser from 'tree-sitter';
+import { createRequire } from 'node:module';
+import {
+  sharedTreeSitter,
+  type ExtractedFacts,
+  type ExtractedImport,
+  type ExtractedReference,
+  type LanguagePack,
+} from '@agentgov/core';
+import type Parser from 'tree-sitter';
 import type { Definition, DefUid } from './types.js';
+
+/** The thread's one tree-sitter runtime (see sharedTreeSitter): this package's copy when it loads first. */
+const TreeSitter = sharedTreeSitter(() => createRequire(import.meta.url)('tree-sitter') as typeof Parser);
 
 /** Everything one file yields before cross-file resolution. */
 export interface FileFacts {
@@ -80,7 +90,7 @@ function parserFor(pack: LanguagePack): Parser {
   const grammar = pack.grammar as object;
   let parser = parsers.get(grammar);
   if (!parser) {
-    parser = new Parser();
+    parser = new TreeSitter();
     parser.setLanguage(pack.grammar as Parser.Language);
     parsers.set(grammar, parser);
   }

@@ -1,7 +1,12 @@
 import { posix } from 'node:path';
 import type { RefactorIndexDefinition, RefactorIndexReference, RefactorWorkspace } from '@agentgov/core/contracts';
-import Parser from 'tree-sitter';
+import { createRequire } from 'node:module';
+import { sharedTreeSitter } from '@agentgov/core/tree-sitter-runtime';
+import type Parser from 'tree-sitter';
 import Python from 'tree-sitter-python';
+
+/** The thread's one tree-sitter runtime: a second copy's trees would not work with the indexer's. */
+const TreeSitter = sharedTreeSitter(() => createRequire(import.meta.url)('tree-sitter') as typeof Parser);
 
 type SyntaxNode = Parser.SyntaxNode;
 type Def = RefactorIndexDefinition;
@@ -98,7 +103,7 @@ const TEST_FILE = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/;
  */
 export class PythonReceivers {
   readonly #workspace: RefactorWorkspace;
-  readonly #parser = new Parser();
+  readonly #parser = new TreeSitter();
   readonly #trees = new Map<string, { tree: Parser.Tree; lines: string[] } | null>();
   readonly #refs = new Map<string, Map<string, RefactorIndexReference>>();
   readonly #defsByUid = new Map<string, Def | null>();

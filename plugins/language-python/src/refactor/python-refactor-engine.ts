@@ -14,12 +14,17 @@ import type {
   RenameRequest,
   UneditedReference,
 } from '@agentgov/core/contracts';
-import Parser from 'tree-sitter';
+import { createRequire } from 'node:module';
+import { sharedTreeSitter } from '@agentgov/core/tree-sitter-runtime';
+import type Parser from 'tree-sitter';
 import Python from 'tree-sitter-python';
 import { dynamicNameSources } from './python-dynamic-names.js';
 import { commentAndStringRanges, mentionsOf } from './python-mentions.js';
 import { absoluteModule, PythonModuleNames, relativeSpecifier, renamedModule } from './python-modules.js';
 import { PythonReceivers } from './python-receivers.js';
+
+/** The thread's one tree-sitter runtime: a second copy's trees would not work with the indexer's. */
+const TreeSitter = sharedTreeSitter(() => createRequire(import.meta.url)('tree-sitter') as typeof Parser);
 
 const PYTHON = /\.pyi?$/;
 const KEYWORDS = new Set([
@@ -70,7 +75,7 @@ const KEYWORDS = new Set([
  */
 export class PythonRefactorEngine implements RefactorEngine {
   readonly name = 'python-index-resolution';
-  readonly #parser = new Parser();
+  readonly #parser = new TreeSitter();
 
   constructor() {
     this.#parser.setLanguage(Python);
