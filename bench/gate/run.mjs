@@ -3,11 +3,14 @@
 // side with bare Node start-up (`node -e 0`) measured in the same run, interleaved so that machine
 // load affects both alike. Target: gate p95 < 1.5 × node p95, both ways.
 //
-//   npm run build && node bench/gate/run.mjs [--runs 200] [--warmup 10] [--down-runs 40] [--no-bundle]
+//   npm run build && node bench/gate/run.mjs [--runs 200] [--warmup 10] [--down-runs 40] [--no-bundle] [--packed]
+//
+// --packed measures the CLI as a user installs it: the workspaces packed by npm and the tarballs
+// installed into an empty project (core/testing packedInstall, kept under .packed-test/).
 //
 // Prints one JSON object per variant, then a summary table and the reproduce command.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,13 +22,20 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '10' },
     'down-runs': { type: 'string', default: '40' },
     'no-bundle': { type: 'boolean', default: false },
+    packed: { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
 const warmup = Number(values.warmup);
 const downRuns = Number(values['down-runs']);
 // What the hook init writes runs: node + the committed bin entry.
-const main = fileURLToPath(new URL('../../cli/bin/agentgov.js', import.meta.url));
+let main = fileURLToPath(new URL('../../cli/bin/agentgov.js', import.meta.url));
+if (values.packed) {
+  const { packedInstall } = await import('@agentgov/core/testing');
+  const install = packedInstall();
+  main = realpathSync(join(install.dir, 'node_modules', 'agentgov', 'bin', 'agentgov.js'));
+  console.error(`packed install: ${install.dir} (${install.installed ? 'installed now' : 'reused'})`);
+}
 
 const home = mkdtempSync(join(tmpdir(), 'bench-gate-'));
 const env = { ...process.env, HOME: home, AGENTGOV_HOME: join(home, '.agentgov'), AGENTX_HOME: join(home, '.agentx') };
@@ -167,5 +177,5 @@ console.log('\n| variant | runs | p50 ms | p95 ms | mean ms |\n|---|---|---|---|
 for (const s of rows) console.log(`| ${s.variant} | ${s.runs} | ${s.p50_ms} | ${s.p95_ms} | ${s.mean_ms} |`);
 console.log(`\n${summary.join('\n')}`);
 console.log(
-  `reproduce: npm run build && node bench/gate/run.mjs --runs ${runs} --warmup ${warmup} --down-runs ${downRuns}${values['no-bundle'] ? ' --no-bundle' : ''}`,
+  `reproduce: npm run build && node bench/gate/run.mjs --runs ${runs} --warmup ${warmup} --down-runs ${downRuns}${values['no-bundle'] ? ' --no-bundle' : ''}${values.packed ? ' --packed' : ''}`,
 );

@@ -5,8 +5,8 @@
 // blocks the call: the gate fails closed, never open.
 //
 // A `gate` line loads the gate's one-file bundle (dist/gate-bundle, scripts/bundle-gate.mjs) when
-// every file it was made from is unchanged (its stamp lists them with size and time), and main.js
-// otherwise. This file and the bundle run as CommonJS (bin/package.json): a hook call that starts
+// every file it was made from is unchanged (its stamp lists them with size and time, and for an
+// installed copy by package, version and size), and main.js otherwise. This file and the bundle run as CommonJS (bin/package.json): a hook call that starts
 // Node's ES module loader pays for it on every tool call of the agent (bench/gate). The bundle is
 // compiled with V8's code cache (named in the stamp after the bundle's content), which this file
 // writes after a call when it is missing or V8 turned it down (another Node version), wherever
@@ -43,16 +43,50 @@ if (!existsSync(main)) {
   process.exit(isGate ? 2 : 70);
 }
 
+/** Whether every file the bundle was made from is unchanged in this checkout: same size and time. */
+function unchangedInCheckout(dir, inputs) {
+  if (!Array.isArray(inputs) || inputs.length === 0) return false;
+  for (const [file, mtimeMs, size] of inputs) {
+    const stat = statSync(path.resolve(dir, file));
+    if (stat.mtimeMs !== mtimeMs || stat.size !== size) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether an installed copy (a package under node_modules, as npm installs the tarball) holds the
+ * packages the bundle was made from: npm sets every file's time to one date, so the stamp's
+ * `packages` name each input by package, version and size instead. Packages are found as Node
+ * finds them, from this package's directory up.
+ */
+function unchangedInInstall(packages) {
+  const own = path.join(binDir, '..');
+  if (!Array.isArray(packages) || packages.length === 0 || !own.split(path.sep).includes('node_modules')) return false;
+  for (const [name, version, files] of packages) {
+    let dir = name === 'agentgov' ? own : undefined;
+    for (let up = own; dir === undefined; up = path.dirname(up)) {
+      if (existsSync(path.join(up, 'node_modules', name, 'package.json'))) dir = path.join(up, 'node_modules', name);
+      else if (up === path.dirname(up)) return false;
+    }
+    if (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).version !== version) return false;
+    for (const [file, size] of files) if (statSync(path.join(dir, file)).size !== size) return false;
+  }
+  return true;
+}
+
 /** The gate bundle (file and code cache file) when it is there and made from the current build, else undefined. */
 function freshGateBundle() {
   try {
     const dir = path.join(binDir, '..', 'dist', 'gate-bundle');
-    const { built_from: inputs, code_cache: cache } = JSON.parse(readFileSync(path.join(dir, 'stamp.json'), 'utf8'));
-    if (!Array.isArray(inputs) || inputs.length === 0) return undefined;
-    for (const [file, mtimeMs, size] of inputs) {
-      const stat = statSync(path.resolve(dir, file));
-      if (stat.mtimeMs !== mtimeMs || stat.size !== size) return undefined;
+    const stamp = JSON.parse(readFileSync(path.join(dir, 'stamp.json'), 'utf8'));
+    const { built_from: inputs, code_cache: cache } = stamp;
+    let fresh;
+    try {
+      fresh = unchangedInCheckout(dir, inputs);
+    } catch {
+      fresh = false; // an input is gone: not this checkout's build, perhaps an install
     }
+    if (!fresh && !unchangedInInstall(stamp.packages)) return undefined;
     const cacheFile =
       typeof cache === 'string' && /^gate-[0-9a-f]{16}\.cache$/.test(cache) ? path.join(dir, cache) : undefined;
     return { file: path.join(dir, 'gate.cjs'), cacheFile };

@@ -143,10 +143,21 @@ const built_from = inputs.map((file) => {
   const stat = statSync(file);
   return [relativeUrl(outDir, file), stat.mtimeMs, stat.size];
 });
+// The same files by package, version and size, for an installed copy: npm pack gives every file
+// one time, and an install lays the packages out in node_modules, not as in this checkout.
+const byPackage = new Map();
+for (const file of inputs) {
+  const manifest = manifestOf(file);
+  const { name, version } = JSON.parse(readFileSync(manifest, 'utf8'));
+  if (!byPackage.has(name)) byPackage.set(name, { version, files: [] });
+  const within = path.relative(path.dirname(manifest), file).split(path.sep).join('/');
+  byPackage.get(name).files.push([within, statSync(file).size]);
+}
+const packages = [...byPackage].map(([name, { version, files }]) => [name, version, files]);
 // V8's code cache for the bundle (bin/agentgov.js reads it, and writes it when it is missing or
 // V8 turns it down): named by the bundle's content, so a cache is never applied to other code.
 const code_cache = `gate-${createHash('sha256').update(readFileSync(bundleFile)).digest('hex').slice(0, 16)}.cache`;
-writeFileSync(path.join(outDir, 'stamp.json'), `${JSON.stringify({ built_from, code_cache })}\n`);
+writeFileSync(path.join(outDir, 'stamp.json'), `${JSON.stringify({ built_from, packages, code_cache })}\n`);
 
 // Warm the code cache the way hooks run: a first call (the full start, which writes the gate
 // cache) and a second on the lean path, whose compiled functions are the ones kept.

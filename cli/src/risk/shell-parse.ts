@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { sharedTreeSitter } from '@agentgov/core/tree-sitter-runtime';
 import type Parser from 'tree-sitter';
 import { shellTree, type ShellNode, type ShellTreeOptions } from './shell-tree.js';
 import { READ_LIMITS, type ReadBudget } from './budget.js';
@@ -55,7 +56,8 @@ let parser: Parser | undefined;
 
 function shellParser(): Parser {
   if (!parser) {
-    const ParserCtor = require('tree-sitter') as typeof Parser;
+    // The thread's one runtime: a second copy's trees break the first's (core/src/parsing).
+    const ParserCtor = sharedTreeSitter(() => require('tree-sitter') as typeof Parser);
     const bash = require('tree-sitter-bash') as Parser.Language;
     parser = new ParserCtor();
     parser.setLanguage(bash);

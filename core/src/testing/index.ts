@@ -42,3 +42,4 @@ export { FRAMEWORK_HOME_VARIABLES } from './framework-homes.js';
 export * from './node-packages.js';
 export * from './governance-data.js';
 export { withDirectoryLock } from './directory-lock.js';
+export * from './packed-install.js';
