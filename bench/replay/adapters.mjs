@@ -43,7 +43,9 @@ for (const adapter of adapters) {
   };
   delete env.AGENTGOV_CONFIG;
   // bash's `time` adds the child's CPU seconds (user+sys), steadier than wall time on a shared machine.
-  const command = `TIMEFORMAT='cpu %U %S'; time ${[process.execPath, cli, 'replay', capture, '--adapter', adapter, '--output', join(home, 'records.jsonl'), '--log-level', 'WARNING'].map(quote).join(' ')}`;
+  const argv = [process.execPath, cli, 'replay', capture, '--adapter', adapter];
+  argv.push('--output', join(home, 'records.jsonl'), '--log-level', 'WARNING');
+  const command = `TIMEFORMAT='cpu %U %S'; time ${argv.map(quote).join(' ')}`;
   const start = process.hrtime.bigint();
   const result = spawnSync('bash', ['-c', command], { env, encoding: 'utf8', cwd: home });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;

@@ -117,7 +117,9 @@ function replay(home, capture, output) {
   // bash's `time` adds the child's CPU seconds (user+sys): on a shared machine wall time includes
   // waiting for a core, CPU time does not.
   const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
-  const command = `TIMEFORMAT='cpu %U %S'; time ${[process.execPath, cli, 'replay', capture, '--adapter', 'agentx-code', '--output', output, '--log-level', 'WARNING'].map(quote).join(' ')}`;
+  const argv = [process.execPath, cli, 'replay', capture, '--adapter', 'agentx-code'];
+  argv.push('--output', output, '--log-level', 'WARNING');
+  const command = `TIMEFORMAT='cpu %U %S'; time ${argv.map(quote).join(' ')}`;
   const start = process.hrtime.bigint();
   const result = spawnSync('bash', ['-c', command], { env, encoding: 'utf8', cwd: home });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;

@@ -55,10 +55,12 @@ function callLines(session, i) {
       : i % 4 === 1
         ? { name: 'Edit', input: { file_path: `/work/p/src/m${i % 97}.ts`, old_string: 'a', new_string: 'b' } }
         : { name: 'Bash', input: { command: SHELL[i % SHELL.length] } };
-  return (
-    `${JSON.stringify({ type: 'assistant', sessionId: session, uuid: `a${i}`, timestamp: ts, cwd: '/work/p', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: call.name, input: call.input }] } })}\n` +
-    `${JSON.stringify({ type: 'user', sessionId: session, uuid: `u${i}`, timestamp: ts, cwd: '/work/p', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok\n'.repeat(10) }] } })}\n`
-  );
+  const use = { type: 'tool_use', id, name: call.name, input: call.input };
+  const result = { type: 'tool_result', tool_use_id: id, content: 'ok\n'.repeat(10) };
+  // Keys in the order the agent writes them.
+  const line = (type, uuid, content) =>
+    JSON.stringify({ type, sessionId: session, uuid, timestamp: ts, cwd: '/work/p', message: { role: type, content } });
+  return `${line('assistant', `a${i}`, [use])}\n${line('user', `u${i}`, [result])}\n`;
 }
 
 function makeHome(name, url, extraOptions = '') {

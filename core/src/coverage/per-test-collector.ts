@@ -5,7 +5,14 @@ import type { TraceMap } from '@jridgewell/trace-mapping';
 import type { TestCoverage } from '../contracts/test-runner.js';
 import { executedLines, lineSpans, mapLines, scriptPathOf, sourceMapOf, type V8ScriptCoverage } from './v8-lines.js';
 
-export { executedLines, lineSpans, scriptPathOf, type V8FunctionCoverage, type V8Range, type V8ScriptCoverage } from './v8-lines.js';
+export {
+  executedLines,
+  lineSpans,
+  scriptPathOf,
+  type V8FunctionCoverage,
+  type V8Range,
+  type V8ScriptCoverage,
+} from './v8-lines.js';
 
 /** Environment the host sets for a test process whose tests it wants per-test coverage of. */
 export const COVERAGE_ENV = {
@@ -117,7 +124,11 @@ export abstract class TestCoverageCollector {
     this.take('file', testFile ? this.relativePath(testFile) : '*');
     const coverage: TestCoverage[] = [...this.buckets.values()]
       .filter((bucket) => bucket.files.size > 0)
-      .map((bucket) => ({ scope: bucket.scope, id: bucket.id, files: [...bucket.files].map(([file, lines]) => ({ file, lines: [...lines].sort((a, b) => a - b) })) }));
+      .map((bucket) => ({
+        scope: bucket.scope,
+        id: bucket.id,
+        files: [...bucket.files].map(([file, lines]) => ({ file, lines: [...lines].sort((a, b) => a - b) })),
+      }));
     this.buckets.clear();
     writeFileSync(join(this.out, `${process.pid}-${this.flushes++}.json`), JSON.stringify(coverage));
   }
@@ -142,7 +153,12 @@ export abstract class TestCoverageCollector {
     this.addLines(`${scope}\0${id}`, scope, id, this.executedSinceLastTake());
   }
 
-  private addLines(key: string, scope: 'test' | 'file', id: string, executed: Iterable<[string, Iterable<number>]>): void {
+  private addLines(
+    key: string,
+    scope: 'test' | 'file',
+    id: string,
+    executed: Iterable<[string, Iterable<number>]>,
+  ): void {
     for (const [absolute, lines] of executed) {
       const path = this.inRepo(absolute);
       if (!path) continue;
@@ -236,7 +252,10 @@ let shared: TestCoverageCollector | undefined;
  * The process's collector, created from `COVERAGE_ENV`; undefined when the host did not ask for
  * coverage. `create` makes a runner's own collector (it returns undefined to take V8's).
  */
-export function collectorFromEnv(env: NodeJS.ProcessEnv = process.env, create?: (root: string, out: string) => TestCoverageCollector | undefined): TestCoverageCollector | undefined {
+export function collectorFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  create?: (root: string, out: string) => TestCoverageCollector | undefined,
+): TestCoverageCollector | undefined {
   if (shared) return shared;
   const root = env[COVERAGE_ENV.root];
   const out = env[COVERAGE_ENV.out];

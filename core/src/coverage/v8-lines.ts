@@ -69,7 +69,10 @@ export function executedLines(spans: LineSpan[], functions: V8FunctionCoverage[]
       counts.set(i + 1, range.count);
     }
   }
-  return [...counts].filter(([, count]) => count > 0).map(([line]) => line).sort((a, b) => a - b);
+  return [...counts]
+    .filter(([, count]) => count > 0)
+    .map(([line]) => line)
+    .sort((a, b) => a - b);
 }
 
 const SOURCE_MAP_COMMENT = /\/\/[#@] sourceMappingURL=([^\s'"]+)\s*$/m;
@@ -83,7 +86,9 @@ export function sourceMapOf(source: string, scriptPath: string): TraceMap | unde
     if (url.startsWith('data:')) {
       const comma = url.indexOf(',');
       const payload = url.slice(comma + 1);
-      const text = url.slice(0, comma).endsWith(';base64') ? Buffer.from(payload, 'base64').toString('utf8') : decodeURIComponent(payload);
+      const text = url.slice(0, comma).endsWith(';base64')
+        ? Buffer.from(payload, 'base64').toString('utf8')
+        : decodeURIComponent(payload);
       return new TraceMap(text, scriptPath);
     }
     const mapPath = resolve(dirname(scriptPath), url);

@@ -307,7 +307,8 @@ export class SqlGovernanceReader implements GovernanceReader {
     // Two scalar subqueries: each reads one end of the timestamp index, where MIN and MAX in one
     // SELECT would scan all of it.
     const [range] = await this.d.run<{ first: string | null; last: string | null }>(
-      sql`SELECT (SELECT MIN("timestamp") FROM ${this.d.events}) AS first, (SELECT MAX("timestamp") FROM ${this.d.events}) AS last`,
+      sql`SELECT (SELECT MIN("timestamp") FROM ${this.d.events}) AS first,
+                 (SELECT MAX("timestamp") FROM ${this.d.events}) AS last`,
     );
     return {
       agents: await distinct(sql`framework`, this.d.events),

@@ -28,7 +28,9 @@ export async function openPostgresReader(options: ConnectionOptions, baseDir: st
       effective: JOINED_EFFECTIVE(sql.raw('agentgov.assessments')),
       like: sql`ILIKE`,
       ruleHits: {
-        from: sql`jsonb_array_elements(CASE WHEN jsonb_typeof(c.evidence->'rules') = 'array' THEN c.evidence->'rules' ELSE '[]'::jsonb END) r`,
+        from: sql`jsonb_array_elements(
+          CASE WHEN jsonb_typeof(c.evidence->'rules') = 'array' THEN c.evidence->'rules' ELSE '[]'::jsonb END
+        ) r`,
         ruleId: sql`r.value->>'rule_id'`,
       },
       async run<T>(query: SQL): Promise<T[]> {

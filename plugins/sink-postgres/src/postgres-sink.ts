@@ -161,18 +161,23 @@ export function createPostgresSink(
         ON CONFLICT (id) DO UPDATE SET last_seen = now()
         RETURNING 1
       ), stored_events AS (
-        INSERT INTO ${events} (id, framework, session_id, "timestamp", occurred_at, cwd, tool_name, canonical_tool, arguments, result, machine_id)
-        SELECT x.id, x.framework, x.session_id, x."timestamp", x.occurred_at, x.cwd, x.tool_name, x.canonical_tool, x.arguments, x.result, ${machineId}
-          FROM jsonb_to_recordset(${eventsJson}::jsonb) AS x(id text, framework text, session_id text, "timestamp" text, occurred_at timestamptz,
-               cwd text, tool_name text, canonical_tool text, arguments jsonb, result jsonb)
+        INSERT INTO ${events} (id, framework, session_id, "timestamp", occurred_at, cwd, tool_name, canonical_tool,
+                               arguments, result, machine_id)
+        SELECT x.id, x.framework, x.session_id, x."timestamp", x.occurred_at, x.cwd, x.tool_name, x.canonical_tool,
+               x.arguments, x.result, ${machineId}
+          FROM jsonb_to_recordset(${eventsJson}::jsonb) AS x(id text, framework text, session_id text, "timestamp" text,
+               occurred_at timestamptz, cwd text, tool_name text, canonical_tool text, arguments jsonb, result jsonb)
         ON CONFLICT (id) DO UPDATE SET result = excluded.result
           WHERE ${events.result} IS NULL AND excluded.result IS NOT NULL
         RETURNING 1
       )
-      INSERT INTO ${assessments} (event_id, kind, score, level, action, reason_code, evidence, verdict, verdict_reason, decided_by, assessed_at, machine_id)
-      SELECT y.event_id, y.kind, y.score, y.level, y.action, y.reason_code, y.evidence, y.verdict, y.verdict_reason, y.decided_by, y.assessed_at, ${machineId}
-        FROM jsonb_to_recordset(${assessmentsJson}::jsonb) AS y(event_id text, kind text, score integer, level text, action text, reason_code text,
-             evidence jsonb, verdict text, verdict_reason text, decided_by text, assessed_at timestamptz)
+      INSERT INTO ${assessments} (event_id, kind, score, level, action, reason_code, evidence, verdict, verdict_reason,
+                                  decided_by, assessed_at, machine_id)
+      SELECT y.event_id, y.kind, y.score, y.level, y.action, y.reason_code, y.evidence, y.verdict, y.verdict_reason,
+             y.decided_by, y.assessed_at, ${machineId}
+        FROM jsonb_to_recordset(${assessmentsJson}::jsonb) AS y(event_id text, kind text, score integer, level text,
+             action text, reason_code text, evidence jsonb, verdict text, verdict_reason text, decided_by text,
+             assessed_at timestamptz)
       ON CONFLICT (event_id, kind) DO NOTHING`);
   };
 
