@@ -55,8 +55,13 @@ export class ReferenceResolver {
       const stars: ImportEdge[] = [];
       for (const edge of facts.imports) {
         if (edge.star) stars.push(edge);
-        for (const binding of edge.bindings)
-          if (binding.local) bindings.set(binding.local, { edge, imported: binding.imported });
+        for (const binding of edge.bindings) {
+          if (!binding.local) continue;
+          // A binding whose import resolved is not replaced by one that did not: a pack may offer two
+          // readings of one import (Rust's `use a::b` names a module or an item) and resolve just one.
+          if (!edge.to_path && bindings.get(binding.local)?.edge.to_path) continue;
+          bindings.set(binding.local, { edge, imported: binding.imported });
+        }
       }
       scope = { facts, byQualified, topLevel, bindings, stars };
     }
