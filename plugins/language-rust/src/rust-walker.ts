@@ -236,9 +236,9 @@ class RustWalker {
       pushedScope = this.#impl(cursor.currentNode);
     } else if (type === 'use_declaration') {
       this.#use(cursor.currentNode);
-    } else if (type === 'struct_expression') {
+    } else if (type === 'struct_expression' || type === 'struct_pattern') {
       structExpression = true;
-      const name = cursor.currentNode.childForFieldName('name');
+      const name = cursor.currentNode.childForFieldName(type === 'struct_pattern' ? 'type' : 'name');
       const base = name ? (typeBaseName(name) ?? name.text.split('::').pop() ?? null) : null;
       this.#structExpressions.push(base === 'Self' ? this.#selfType() : base);
     }
@@ -386,17 +386,19 @@ class RustWalker {
     if (name === 'Self' || (parent.type === 'use_as_clause' && field === 'alias')) return;
     let context: ReferenceContext = type === 'type_identifier' ? 'type' : 'value';
     let qualifier: string | null = null;
-    if (this.#useDepth > 0) {
+    if (parent.type === 'shorthand_field_initializer' || type === 'shorthand_field_identifier') {
+      // `S { name }` / `let S { name } = s`: a use (or binding) of a local, and the field `name` of `S`
+      if (type === 'shorthand_field_identifier') this.#declare(name);
+      context = 'member';
+      qualifier = this.#structExpressions[this.#structExpressions.length - 1] ?? null;
+    } else if (parent.type === 'token_tree' && this.#macroArgument(start, name)) {
+      return;
+    } else if (this.#useDepth > 0) {
       context = 'import';
       // the name a `use` binds resolves like a bare name; a path segment before it is qualified
       if (parent.type === 'scoped_identifier' && field === 'name' && parent.field === 'path')
         qualifier = this.#pathQualifier(parent.start, start);
-    } else if (
-      this.#patternDepth > 0 &&
-      (type === 'identifier' || type === 'shorthand_field_identifier') &&
-      !isUpper(name) &&
-      this.#binds(parent, field)
-    ) {
+    } else if (this.#patternDepth > 0 && type === 'identifier' && !isUpper(name) && this.#binds(parent, field)) {
       this.#declare(name);
       return;
     } else if (parent.type === 'scoped_identifier' || parent.type === 'scoped_type_identifier') {
@@ -405,7 +407,7 @@ class RustWalker {
         if (parent.field === 'path') context = isUpper(name) ? 'type' : 'value';
         else {
           context = this.#pathContext(2, context);
-          if (qualifier !== null) this.#pathImport(qualifier, cursor);
+          if (qualifier !== null) this.#pathImportAt(qualifier, start);
         }
       } else context = isUpper(name) ? 'type' : 'value';
     } else if (parent.type === 'field_expression' && field === 'field') {
@@ -419,7 +421,6 @@ class RustWalker {
       context = 'member';
       qualifier = this.#structExpressions[this.#structExpressions.length - 1] ?? null;
     } else if (parent.type === 'field_pattern' && field === 'name') return;
-    else if (type === 'shorthand_field_identifier') context = 'value';
     if (
       qualifier === null &&
       (context === 'value' || context === 'call') &&
@@ -434,6 +435,38 @@ class RustWalker {
       qualifier,
       enclosing: this.#enclosing(),
     });
+  }
+
+  /**
+   * An identifier in a macro's arguments (`println!("{}", util::square(x))`), which the grammar
+   * leaves as tokens: its path, member access and call are read from the text around it. Returns
+   * false when the identifier is a plain value (the caller records it).
+   */
+  #macroArgument(start: number, name: string): boolean {
+    const before = this.#source.slice(Math.max(0, start - 200), start);
+    const after = this.#source.slice(start + name.length, start + name.length + 40);
+    const called = /^\s*(?:::\s*<[^>]*>\s*)?\(/.test(after);
+    const path = /((?:(?:[A-Za-z_]\w*|\$crate)\s*::\s*)+)$/.exec(before);
+    const member = path ? null : /([A-Za-z_]\w*)\s*\.\s*$/.exec(before);
+    if (!path && !member && !called) return false;
+    if (!path && !member && this.#isLocal(name)) return true;
+    let qualifier: string | null = null;
+    let context: ReferenceContext = called ? 'call' : 'value';
+    if (path) {
+      qualifier = this.#pathQualifier(start - path[1]!.length, start);
+      if (qualifier !== null) this.#pathImportAt(qualifier, start);
+    } else if (member) {
+      qualifier = member[1]!;
+      if (!called) context = 'member';
+    }
+    this.#references.push({
+      name,
+      context,
+      span: tokenSpan(this.#lines.point(start), name.length),
+      qualifier,
+      enclosing: this.#enclosing(),
+    });
+    return true;
   }
 
   /** The context of a whole path by its parent (`depth` frames up): called, a type, or a value. */
@@ -497,7 +530,7 @@ class RustWalker {
    * import of that module: one namespace import per distinct path, bound under the dotted
    * qualifier the references carry, so the index resolves `f` in that module's file.
    */
-  #pathImport(qualifier: string, cursor: Parser.TreeCursor): void {
+  #pathImportAt(qualifier: string, offset: number): void {
     const segments = qualifier.split('.');
     const first = segments[0]!;
     if (isUpper(first) || STD_ROOTS.has(first)) return;
@@ -521,7 +554,7 @@ class RustWalker {
       kind: 'import',
       bindings: [{ imported: '*', local }],
       star: false,
-      line: this.#lines.point(cursor.startIndex).row + 1,
+      line: this.#lines.point(offset).row + 1,
     });
   }
 
