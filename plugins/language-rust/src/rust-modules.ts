@@ -1,4 +1,4 @@
-import type { PackModules, PackModulesContext } from '@agentgov/core/contracts';
+import type { PackEntryPoint, PackModules, PackModulesContext } from '@agentgov/core/contracts';
 import { parse as parseToml } from 'smol-toml';
 
 /** Target directories whose top-level files are crate roots of their own (`tests/it.rs`, `src/bin/tool.rs`). */
@@ -49,6 +49,55 @@ export class RustModules implements PackModules {
   /** The library crates by name (for tests and the README's claims). */
   crateNames(): string[] {
     return [...this.#crates.keys()].sort();
+  }
+
+  /**
+   * Each package's programs: `[[bin]]` targets of its Cargo.toml, `src/main.rs` (named after the
+   * package) and `src/bin/*.rs` / `src/bin/<name>/main.rs`; then `examples/` files with a `fn main`.
+   */
+  entryPoints(): PackEntryPoint[] {
+    const entries: PackEntryPoint[] = [];
+    const files = this.#context.files;
+    for (const [dir, pkg] of this.#manifests) {
+      if (!pkg) continue;
+      const manifest = join(dir, 'Cargo.toml');
+      const doc = this.#read(manifest);
+      const name =
+        typeof (doc?.['package'] as { name?: unknown } | undefined)?.name === 'string'
+          ? (doc!['package'] as { name: string }).name
+          : null;
+      const declared = new Set<string>();
+      const bins = Array.isArray(doc?.['bin']) ? (doc!['bin'] as Array<{ name?: unknown; path?: unknown }>) : [];
+      for (const bin of bins) {
+        const binName = typeof bin.name === 'string' ? bin.name : null;
+        const path =
+          typeof bin.path === 'string'
+            ? join(dir, bin.path.replace(/^\.\//, ''))
+            : binName
+              ? join(dir, `src/bin/${binName}.rs`)
+              : null;
+        if (!path) continue;
+        declared.add(path);
+        entries.push({ path, kind: 'bin', name: binName, declared_in: manifest });
+      }
+      const main = join(dir, 'src/main.rs');
+      if (files.has(main) && !declared.has(main))
+        entries.push({ path: main, kind: 'bin', name, declared_in: manifest });
+      const binDir = join(dir, 'src/bin/');
+      for (const file of [...files].sort()) {
+        if (!file.startsWith(binDir) || declared.has(file)) continue;
+        const rest = file.slice(binDir.length);
+        const match = /^([^/]+)\.rs$/.exec(rest) ?? /^([^/]+)\/main\.rs$/.exec(rest);
+        if (match) entries.push({ path: file, kind: 'bin', name: match[1]!, declared_in: manifest });
+      }
+      const examples = join(dir, 'examples/');
+      for (const file of [...files].sort()) {
+        if (!file.startsWith(examples) || !/^[^/]+\.rs$|^[^/]+\/main\.rs$/.test(file.slice(examples.length))) continue;
+        if (/^\s*(?:pub\s+)?(?:async\s+)?fn\s+main\s*\(/m.test(this.#context.readText(file) ?? ''))
+          entries.push({ path: file, kind: 'main', name: null, declared_in: file });
+      }
+    }
+    return entries;
   }
 
   /** `[workspace] members` of the root manifest (globs matched against the packages found). */

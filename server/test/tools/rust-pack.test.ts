@@ -184,6 +184,12 @@ describe('the Rust language pack through the real index and tools', function () 
     ]);
   });
 
+  it('recon_scout lists the Cargo binaries as entry points', async () => {
+    const briefing = await call('recon_scout', {});
+    const items = (briefing['entry_points'] as { items: { path: string; kind: string; name: string | null }[] }).items;
+    expect(items.map((e) => [e.path, e.kind, e.name])).to.deep.include(['app/src/main.rs', 'bin', 'app']);
+  });
+
   it('graph_cycles reports the module cycle a re-export and a use crate:: close', async () => {
     const cycles = (await call('graph_cycles', {})) as unknown as CyclesResult;
     expect(cycles.cycles.map((c) => c.members)).to.deep.equal([
