@@ -413,7 +413,12 @@ class RustWalker {
     } else if (parent.type === 'field_expression' && field === 'field') {
       qualifier = oneLine(this.#source.slice(parent.start, start).replace(/\.\s*$/, ''), 120);
       const grand = this.#frames.up(2);
-      context = grand?.type === 'call_expression' && parent.field === 'function' ? 'call' : 'member';
+      // `x.f()`, or `x.f::<T>()` through a generic function
+      const called =
+        parent.field === 'function' &&
+        (grand?.type === 'call_expression' ||
+          (grand?.type === 'generic_function' && this.#frames.up(3)?.type === 'call_expression'));
+      context = called ? 'call' : 'member';
     } else if (parent.type === 'call_expression' && field === 'function') context = 'call';
     else if (parent.type === 'macro_invocation' && field === 'macro') context = 'call';
     else if (parent.type === 'generic_function' && field === 'function') context = this.#pathContext(2, context);
