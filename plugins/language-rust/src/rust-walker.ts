@@ -452,7 +452,8 @@ class RustWalker {
     const after = this.#source.slice(start + name.length, start + name.length + 40);
     const called = /^\s*(?:::\s*<[^>]*>\s*)?\(/.test(after);
     const path = /((?:(?:[A-Za-z_]\w*|\$crate)\s*::\s*)+)$/.exec(before);
-    const member = path ? null : /([A-Za-z_]\w*)\s*\.\s*$/.exec(before);
+    // `x.name` or `f(..).name`: the qualifier is the identifier before the dot, else the expression is unknown
+    const member = path ? null : /([A-Za-z_]\w*|[)\]?])\s*\.\s*$/.exec(before);
     if (!path && !member && !called) return false;
     if (!path && !member && this.#isLocal(name)) return true;
     let qualifier: string | null = null;
@@ -461,7 +462,7 @@ class RustWalker {
       qualifier = this.#pathQualifier(start - path[1]!.length, start);
       if (qualifier !== null) this.#pathImportAt(qualifier, start);
     } else if (member) {
-      qualifier = member[1]!;
+      qualifier = /^\w/.test(member[1]!) ? member[1]! : '(…)';
       if (!called) context = 'member';
     }
     this.#references.push({

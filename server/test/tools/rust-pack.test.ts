@@ -288,6 +288,30 @@ describe('Rust rename and move through the refactor tools, checked by cargo', fu
     await served.call('refactor_cancel', { refactor_id: taken['refactor_id'] });
   });
 
+  it('renames a trait method: the impls and calls on untyped values are medium, accepted, and cargo check passes', async () => {
+    const preview = await served.call('refactor_rename', {
+      symbol: 'Area.area',
+      new_name: 'surface',
+      justification: 'the trait speaks of surfaces',
+      include_comments: false,
+    });
+    expect(preview.error).to.equal(undefined);
+    const edits = (preview['preview'] as { edits: { path: string; hunks: { line: number; certainty: string }[] }[] })
+      .edits;
+    expect(edits.map((f) => [f.path, f.hunks.map((h) => `${h.line}:${h.certainty}`)])).to.deep.equal([
+      ['app/src/main.rs', ['8:medium']],
+      ['core/src/shapes/circle.rs', ['26:medium', '38:medium']],
+      ['core/src/shapes/mod.rs', ['7:high']],
+      ['core/tests/circle_area.rs', ['6:medium', '6:medium']],
+    ]);
+    const committed = await served.call('refactor_commit', {
+      refactor_id: preview['refactor_id'],
+      accept: { certainty: 'medium' },
+    });
+    expect(committed.error).to.equal(undefined);
+    cargoCheck(served.root);
+  });
+
   it('moves a module file beside its siblings: the mod declaration and crate:: paths follow, cargo check passes', async () => {
     const preview = await served.call('refactor_move', {
       from_path: 'core/src/util.rs',

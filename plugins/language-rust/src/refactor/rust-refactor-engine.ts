@@ -128,11 +128,38 @@ export class RustRefactorEngine implements RefactorEngine {
         )
       : [];
     const warnings: string[] = [];
+    const owner = symbol.qualifiedName.includes('.')
+      ? symbol.qualifiedName.slice(0, symbol.qualifiedName.lastIndexOf('.'))
+      : null;
+    const ownerKind = owner
+      ? workspace.definitions({ qualifiedName: owner }).find((d) => RUST.test(d.path))?.kind
+      : null;
+    if (definition?.kind === 'method' && ownerKind === 'trait') {
+      // the trait's implementations define the method again: same name in other types, unproven which impl it is
+      for (const other of workspace.definitions({ name: symbol.name }))
+        if (other.kind === 'method' && RUST.test(other.path) && other.qualified_name !== symbol.qualifiedName)
+          add(other.path, other.name_line, other.name_col, 'medium');
+      warnings.push(
+        `${symbol.qualifiedName} is a trait method: methods named ${symbol.name} of other types are offered as medium (the index does not record which impl implements which trait).`,
+      );
+    } else if (definition?.kind === 'method' && this.#traitMethodNamed(symbol.name, workspace))
+      warnings.push(
+        `A trait declares a method ${symbol.name}: if ${symbol.qualifiedName} implements it, rename the trait's method instead (the trait and its other implementations keep the old name).`,
+      );
     if (definition?.kind === 'macro')
       warnings.push(
         `${symbol.name}! is a macro: its uses are matched by name, and code it generates is not in the index.`,
       );
     return { edits: distinct(edits), collisions, unedited, warnings };
+  }
+
+  /** Whether some trait of the repository declares a method of this name. */
+  #traitMethodNamed(name: string, workspace: RefactorWorkspace): boolean {
+    return workspace.definitions({ name }).some((d) => {
+      if (d.kind !== 'method' || !RUST.test(d.path) || !d.qualified_name.includes('.')) return false;
+      const owner = d.qualified_name.slice(0, d.qualified_name.lastIndexOf('.'));
+      return workspace.definitions({ path: d.path, qualifiedName: owner }).some((o) => o.kind === 'trait');
+    });
   }
 
   /** Whether the name at `col` is a struct-literal shorthand field (`S { name }` / `S { a, name, b }`). */
