@@ -60,6 +60,9 @@ const STD_ROOTS = new Set(['std', 'core', 'alloc']);
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, a path, or `quoted`). */
 const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`[A-Za-z_]\w*`/g;
 
+/** A word of a string literal or comment worth searching by. */
+const WORD = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
+
 const TYPE_NAMES: string[] = [];
 let childless: Set<string> | null = null;
 /** Childless named types the walk records something for. */
@@ -264,7 +267,8 @@ class RustWalker {
     if (structExpression) this.#structExpressions.pop();
     if (pushedScope) {
       const scope = this.#scopes.pop()!;
-      if (scope.def) scope.def.bodyIdentifiers = [...scope.identifiers];
+      // test code (a `#[cfg(test)]` module) stays indexed but lends recon no search words
+      if (scope.def) scope.def.bodyIdentifiers = scope.test ? [] : [...scope.identifiers];
     }
   }
 
@@ -656,6 +660,10 @@ class RustWalker {
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const text = this.#source.slice(startIndex, endIndex);
+    // Rust keeps docs and data in literals and comments (flag help, file-type tables): their words
+    // join the enclosing definition's search words
+    const scope = this.#scope();
+    if (scope && !scope.test) for (const word of text.match(WORD) ?? []) scope.identifiers.add(word);
     const startPoint = this.#lines.point(startIndex);
     CODE_TOKEN.lastIndex = 0;
     let match: RegExpExecArray | null;
