@@ -51,6 +51,8 @@ const FIELD_PARENTS = new Set([
   'scoped_use_list',
   'use_as_clause',
 ]);
+/** Node types whose start offset the walk reads back (a path's or a member access's qualifier). */
+const FRAMED = new Set(['scoped_identifier', 'scoped_type_identifier', 'field_expression']);
 /** Parents whose `pattern` field binds locals. */
 const PATTERN_HOSTS = new Set(['let_declaration', 'parameter', 'for_expression', 'let_condition', 'match_arm']);
 /** Node types skipped whole: attributes (`#[derive(..)]`), and a macro definition's rules (metavariables). */
@@ -254,7 +256,8 @@ class RustWalker {
     if (pattern) this.#patternDepth++;
     if (inlineModule) this.#inlineModules++;
     if (type === 'use_declaration') this.#useDepth++;
-    this.#frames.push(type, field, cursor.startIndex);
+    // each cursor getter crosses into native code: the start offset only where a path or member needs it
+    this.#frames.push(type, field, FRAMED.has(type) ? cursor.startIndex : 0);
     if (cursor.gotoFirstChild()) {
       do this.#visit(cursor);
       while (cursor.gotoNextSibling());
@@ -452,7 +455,15 @@ class RustWalker {
    * false when the identifier is a plain value (the caller records it).
    */
   #macroArgument(start: number, name: string): boolean {
-    const before = this.#source.slice(Math.max(0, start - 200), start);
+    const source = this.#source;
+    let back = start - 1;
+    while (back >= 0 && (source.charCodeAt(back) === 32 || source.charCodeAt(back) === 10)) back--;
+    const joined = back >= 0 && (source[back] === ':' || source[back] === '.');
+    let ahead = start + name.length;
+    while (ahead < source.length && source.charCodeAt(ahead) === 32) ahead++;
+    // a plain token (neither after `::`/`.` nor called): the common case, decided without a regular expression
+    if (!joined && source[ahead] !== '(' && source[ahead] !== ':') return false;
+    const before = source.slice(Math.max(0, start - 200), start);
     const after = this.#source.slice(start + name.length, start + name.length + 40);
     const called = /^\s*(?:::\s*<[^>]*>\s*)?\(/.test(after);
     const path = /((?:(?:[A-Za-z_]\w*|\$crate)\s*::\s*)+)$/.exec(before);
