@@ -22,6 +22,11 @@ export interface LanguagePack {
    * index sync over that sync's file set.
    */
   modules?: PackModulesFactory;
+  /**
+   * The entry points this language's ecosystem declares or implies (a Cargo binary target, a Go
+   * `main` package, a Java `main` class), for `recon_scout`. Reads files only through `context`.
+   */
+  entryPoints?: (context: PackModulesContext) => PackEntryPoint[];
   /** Walks a parsed tree-sitter `Tree` of `source` into facts. Pure; never throws on odd syntax. */
   extract(tree: unknown, source: string): ExtractedFacts;
   /**
@@ -69,6 +74,17 @@ export interface PackModules {
 }
 
 export type PackModulesFactory = (context: PackModulesContext) => PackModules;
+
+/** An entry point a language pack found: a program (`bin`) or a file with a main function (`main`). */
+export interface PackEntryPoint {
+  /** Repository-relative path of the entry file. */
+  path: string;
+  kind: 'bin' | 'main';
+  /** The program's name (a Cargo binary, a Go command), when it has one. */
+  name: string | null;
+  /** The manifest that declares it (`Cargo.toml`), or the file itself. */
+  declared_in: string;
+}
 
 /**
  * What a definition is. `struct` (Go, Rust, C-like records), `trait` (Rust), `module` (a Rust `mod`,

@@ -90,6 +90,8 @@ export interface RepositoryIndex extends EventEmitter {
   parseErrors(): FileParseErrors[];
   /** Re-index now (what the watcher does); resolves with the committed epoch. */
   refresh(): Promise<IndexUpdate>;
+  /** The language packs this index parses with. */
+  languages?(): readonly LanguagePack[];
   close(): Promise<void>;
 }
 
@@ -231,6 +233,10 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
 
   epoch(): number {
     return this.#store.epoch();
+  }
+
+  languages(): readonly LanguagePack[] {
+    return this.#options.languages;
   }
 
   stats(): IndexStats {

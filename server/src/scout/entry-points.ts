@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import { isWithinDirectory, type LanguagePack } from '@agentgov/core';
 import { parse as parseToml } from 'smol-toml';
 
 export type EntryPointKind =
@@ -28,6 +29,8 @@ export interface EntryPointInput {
   files: readonly string[];
   /** Manifests found in these directories are read (repo-relative, '' = root). */
   manifestDirs?: readonly string[];
+  /** Language packs whose `entryPoints` add their ecosystem's entry points (Cargo binaries, ...). */
+  packs?: readonly LanguagePack[];
 }
 
 const MAIN_GUARD = /^if\s+__name__\s*==\s*['"]__main__['"]\s*:/m;
@@ -167,8 +170,8 @@ function pyprojectEntries(root: string, dir: string, indexed: Set<string>): Entr
 
 /**
  * Entry points: package.json `bin`/`main`/`module`/`exports` and pyproject console scripts of every
- * manifest next to the sources, Python `__main__.py` modules, and Python files with an
- * `if __name__ == "__main__":` guard.
+ * manifest next to the sources, Python `__main__.py` modules, Python files with an
+ * `if __name__ == "__main__":` guard, and what the language packs' `entryPoints` find.
  */
 export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
   const indexed = new Set(input.files);
@@ -197,6 +200,7 @@ export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
     if (MAIN_GUARD.test(text))
       entries.push({ path, kind: 'python-main-guard', name: null, declared_in: path, indexed: true });
   }
+  entries.push(...packEntries(input, indexed));
   // declared entry points first (manifests), then guards; within each, ones that map to indexed code first
   const weight = (e: EntryPoint) => (e.kind === 'python-main-guard' ? 2 : 0) + (e.indexed || e.source ? 0 : 1);
   const sorted = entries
@@ -204,6 +208,35 @@ export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
     .sort((a, b) => weight(a.e) - weight(b.e) || a.i - b.i)
     .map(({ e }) => e);
   return onePerFile(sorted);
+}
+
+/** What the language packs find; a pack that throws adds nothing (entry points are a briefing, not a contract). */
+function packEntries(input: EntryPointInput, indexed: Set<string>): EntryPoint[] {
+  const root = input.root;
+  const readText = (path: string): string | null => {
+    const absolute = join(root, path);
+    if (!isWithinDirectory(root, absolute)) return null;
+    try {
+      return readFileSync(absolute, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  const entries: EntryPoint[] = [];
+  for (const pack of input.packs ?? []) {
+    if (!pack.entryPoints) continue;
+    let found: ReturnType<NonNullable<LanguagePack['entryPoints']>> = [];
+    try {
+      found = pack.entryPoints({ root, files: indexed, readText });
+    } catch {
+      continue;
+    }
+    for (const entry of found) {
+      if (!isWithinDirectory(root, join(root, entry.path))) continue;
+      entries.push({ ...entry, indexed: indexed.has(entry.path) });
+    }
+  }
+  return entries;
 }
 
 /** Keeps the first (most declared) entry of each file; the file's other declarations go to its `also`. */

@@ -55,8 +55,13 @@ export class ReferenceResolver {
       const stars: ImportEdge[] = [];
       for (const edge of facts.imports) {
         if (edge.star) stars.push(edge);
-        for (const binding of edge.bindings)
-          if (binding.local) bindings.set(binding.local, { edge, imported: binding.imported });
+        for (const binding of edge.bindings) {
+          if (!binding.local) continue;
+          // A binding whose import resolved is not replaced by one that did not: a pack may offer two
+          // readings of one import (Rust's `use a::b` names a module or an item) and resolve just one.
+          if (!edge.to_path && bindings.get(binding.local)?.edge.to_path) continue;
+          bindings.set(binding.local, { edge, imported: binding.imported });
+        }
       }
       scope = { facts, byQualified, topLevel, bindings, stars };
     }
@@ -105,12 +110,22 @@ export class ReferenceResolver {
     if (namespace && namespace.imported === '*' && namespace.edge.to_path)
       return this.#exported(namespace.edge.to_path, ref.name, 0);
     // `Class.staticMember` or `module.Class.member` where the qualifier names a class.
-    const owner = ref.qualifier.includes('.') ? null : this.#resolveName(scope, ref.qualifier, ref.enclosing);
+    const owner = ref.qualifier.includes('.')
+      ? this.#namespaceMember(scope, ref.qualifier)
+      : this.#resolveName(scope, ref.qualifier, ref.enclosing);
     if (owner && MEMBER_OWNER_KINDS.has(owner.kind)) {
       const ownerScope = this.#scope(owner.path);
       return ownerScope?.byQualified.get(`${owner.qualified_name}.${ref.name}`) ?? null;
     }
     return null;
+  }
+
+  /** `ns.Name` where `ns` is a namespace import: what that module exports as `Name`. */
+  #namespaceMember(scope: ModuleScope, qualifier: string): Definition | null {
+    const dot = qualifier.lastIndexOf('.');
+    const namespace = scope.bindings.get(qualifier.slice(0, dot));
+    if (!namespace || namespace.imported !== '*' || !namespace.edge.to_path) return null;
+    return this.#exported(namespace.edge.to_path, qualifier.slice(dot + 1), 0);
   }
 
   /** A bare name: nested definitions of the enclosing chain, then module level, then imports. */
