@@ -22,6 +22,16 @@ export interface LanguagePack {
    * index sync over that sync's file set.
    */
   modules?: PackModulesFactory;
+  /**
+   * Paths this language's own convention marks as test code (`*Test.java`, `_test.go`), on top of
+   * the conventions every language shares (`test/`, `tests/`): recon ranks them as tests.
+   */
+  testPath?: RegExp;
+  /**
+   * Source text that makes a file a program entry point (`public static void main(`, `fn main(`):
+   * recon_scout lists every file of this language whose text matches.
+   */
+  entryPoint?: RegExp;
   /** Walks a parsed tree-sitter `Tree` of `source` into facts. Pure; never throws on odd syntax. */
   extract(tree: unknown, source: string): ExtractedFacts;
   /**
@@ -93,8 +103,17 @@ export const DEFINITION_KINDS = [
 ] as const;
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
 
-/** Kinds whose members are reached through the definition (`Owner.member`, `this.member`). */
-export const MEMBER_OWNER_KINDS: ReadonlySet<DefinitionKind> = new Set<DefinitionKind>(['class', 'struct', 'trait']);
+/**
+ * Kinds whose members are reached through the definition (`Owner.member`, `this.member`): a Java
+ * interface's constants and an enum's constants and methods too (`Color.RED`).
+ */
+export const MEMBER_OWNER_KINDS: ReadonlySet<DefinitionKind> = new Set<DefinitionKind>([
+  'class',
+  'struct',
+  'trait',
+  'interface',
+  'enum',
+]);
 
 /**
  * Where a reference occurs. `value` is a plain identifier use (read, write, argument);
@@ -143,7 +162,10 @@ export interface ExtractedReference {
 }
 
 export interface ImportBinding {
-  /** Name exported by the target module (`default` for default imports, `*` for namespaces). */
+  /**
+   * Name exported by the target module (`default` for default imports, `*` for namespaces), or a
+   * member of it by qualified name (`Util.helper`: a Java static import, `Outer.Inner`).
+   */
   imported: string;
   /** Local binding name (null when nothing is bound, e.g. `export { x } from`). */
   local: string | null;
@@ -173,6 +195,12 @@ export interface ExtractedImport {
   star: boolean;
   /** Names re-exported under which name (`export { a as b } from`): binding.local is the exported name. */
   line: number;
+  /**
+   * An import the language makes without a statement (Java: a type of the file's own package used
+   * by its simple name). `line` is its first use. Kept only when the pack resolves it to a file; an
+   * unresolved implicit import is no external import, just nothing.
+   */
+  implicit?: boolean;
 }
 
 export interface ExtractedFacts {

@@ -1,9 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import type { LanguagePack } from '@agentgov/core';
 import { parse as parseToml } from 'smol-toml';
 
 export type EntryPointKind =
-  'bin' | 'main' | 'module' | 'exports' | 'python-main-module' | 'python-main-guard' | 'console-script';
+  | 'bin'
+  | 'main'
+  | 'module'
+  | 'exports'
+  | 'python-main-module'
+  | 'python-main-guard'
+  | 'console-script'
+  | 'program-main';
 
 export interface EntryPoint {
   /** Repo-relative path of the entry file. */
@@ -28,6 +36,8 @@ export interface EntryPointInput {
   files: readonly string[];
   /** Manifests found in these directories are read (repo-relative, '' = root). */
   manifestDirs?: readonly string[];
+  /** Language packs whose `entryPoint` pattern marks a file of theirs as a program entry (`program-main`). */
+  languages?: readonly Pick<LanguagePack, 'name' | 'extensions' | 'entryPoint'>[];
 }
 
 const MAIN_GUARD = /^if\s+__name__\s*==\s*['"]__main__['"]\s*:/m;
@@ -167,8 +177,9 @@ function pyprojectEntries(root: string, dir: string, indexed: Set<string>): Entr
 
 /**
  * Entry points: package.json `bin`/`main`/`module`/`exports` and pyproject console scripts of every
- * manifest next to the sources, Python `__main__.py` modules, and Python files with an
- * `if __name__ == "__main__":` guard.
+ * manifest next to the sources, Python `__main__.py` modules, Python files with an
+ * `if __name__ == "__main__":` guard, and files a language pack's `entryPoint` pattern matches
+ * (`program-main`, named by the language: a Java `public static void main`).
  */
 export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
   const indexed = new Set(input.files);
@@ -197,8 +208,22 @@ export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
     if (MAIN_GUARD.test(text))
       entries.push({ path, kind: 'python-main-guard', name: null, declared_in: path, indexed: true });
   }
-  // declared entry points first (manifests), then guards; within each, ones that map to indexed code first
-  const weight = (e: EntryPoint) => (e.kind === 'python-main-guard' ? 2 : 0) + (e.indexed || e.source ? 0 : 1);
+  const mains = (input.languages ?? []).filter((pack) => pack.entryPoint);
+  for (const path of mains.length > 0 ? input.files : []) {
+    const pack = mains.find((candidate) => candidate.extensions.some((ext) => path.endsWith(ext)));
+    if (!pack) continue;
+    let text: string;
+    try {
+      text = readFileSync(join(input.root, path), 'utf8');
+    } catch {
+      continue;
+    }
+    if (pack.entryPoint!.test(text))
+      entries.push({ path, kind: 'program-main', name: pack.name, declared_in: path, indexed: true });
+  }
+  // declared entry points first (manifests), then guards and mains; within each, ones that map to indexed code first
+  const weight = (e: EntryPoint) =>
+    (e.kind === 'python-main-guard' || e.kind === 'program-main' ? 2 : 0) + (e.indexed || e.source ? 0 : 1);
   const sorted = entries
     .map((e, i) => ({ e, i }))
     .sort((a, b) => weight(a.e) - weight(b.e) || a.i - b.i)
