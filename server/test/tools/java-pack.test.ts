@@ -166,6 +166,12 @@ describe('java pack: the index over a Maven project', () => {
     removeRepos();
   });
 
+  it("the pack's test convention marks test files; main code is not test code", () => {
+    expect(index.isLanguageTestFile('src/test/java/com/acme/shop/CartTest.java')).to.equal(true);
+    expect(index.isLanguageTestFile('lib/CartTests.java')).to.equal(true);
+    expect(index.isLanguageTestFile(CART)).to.equal(false);
+  });
+
   it('definitions carry kinds, qualified names, signatures and Javadoc', () => {
     const defs = index.definitions({ path: MONEY }).map((d) => `${d.kind} ${d.qualified_name}`);
     expect(defs).to.deep.equal([
@@ -226,7 +232,7 @@ describe('java pack over MCP: recon, recon_impact, graph_cycles, recon_scout, re
     await server?.close();
   });
 
-  it('recon finds a method from a task description, tests ranked below the code they test', async () => {
+  it('recon finds a method from a task description', async () => {
     const result = await server.call('recon', { task: 'apply the loyalty discount for returning customers' });
     const results = result['results'] as { path: string; detail: string }[];
     expect(results[0]!.path).to.equal('src/main/java/com/acme/shop/Discounts.java');
@@ -298,6 +304,25 @@ describe('java pack over MCP: recon, recon_impact, graph_cycles, recon_scout, re
     expect(read(CART)).to.contain('import com.acme.money.Money;');
     expect(read('src/main/java/com/acme/shop/LineItem.java')).to.contain('import com.acme.money.Money;');
     expect(read('src/test/java/com/acme/shop/CartTest.java')).to.contain('import com.acme.money.Money;');
+    expect(compile(server.repo)).to.equal('');
+  });
+
+  it('moves a class out of its package: its old package-mates and the class itself gain the imports it had for free', async () => {
+    const moved = await server.call('refactor_move', {
+      from_path: 'src/main/java/com/acme/shop/LineItem.java',
+      to_path: 'src/main/java/com/acme/order/LineItem.java',
+      justification: 'line items belong to orders',
+    });
+    expect(moved.error, JSON.stringify(moved.error)).to.equal(undefined);
+    const committed = await server.call('refactor_commit', { refactor_id: moved['refactor_id'] });
+    expect(committed.error, JSON.stringify(committed.error)).to.equal(undefined);
+    const read = (path: string) => readFileSync(join(server.repo, path), 'utf8');
+    const item = read('src/main/java/com/acme/order/LineItem.java');
+    expect(item).to.match(/^package com\.acme\.order;/);
+    expect(item).to.contain('import com.acme.shop.Cart;');
+    expect(read(CART)).to.contain('import com.acme.order.LineItem;');
+    expect(read('src/main/java/com/acme/App.java')).to.contain('import com.acme.order.LineItem;');
+    expect(read('src/test/java/com/acme/shop/CartTest.java')).to.contain('import com.acme.order.LineItem;');
     expect(compile(server.repo)).to.equal('');
   });
 });
