@@ -1,5 +1,6 @@
 // Loads the visible recon data sets of shared/bench as uniform rows: { set, id, repo, sha, task, gold }; and
-// commit sets read from a fetched mirror at run time (never committed): `vue`, vuejs/core, a pnpm workspace.
+// commit sets read from a fetched mirror at run time (never committed): `vue`, vuejs/core, a pnpm workspace;
+// `gson`, google/gson, a Maven multi-module Java project.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,11 +37,11 @@ export const SETS = {
  * non-merge commits of the mirror's HEAD touching 1–3 source files (test files do not count) with a message of 8+ words; the task is the
  * message, the gold files the source files it changed, the tree its parent.
  */
-export const MIRROR_SETS = { vue: { repo: 'vuejs/core', count: 150 } };
-const SOURCE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts)$/;
+export const MIRROR_SETS = { vue: { repo: 'vuejs/core', count: 150 }, gson: { repo: 'google/gson', count: 150 } };
+const SOURCE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts|java)$/;
 /** Test files are not "source files" here, as in shared/bench's commit sets (their gold files hold no tests). */
 const TEST =
-  /(?:^|\/)(?:__tests__|tests?|dts-test|test-dts|type-tests)\/|\.(?:spec|test|test-d)\.[cm]?[jt]sx?$|(?:^|\/)test_[^/]*\.py$/;
+  /(?:^|\/)(?:__tests__|tests?|dts-test|test-dts|type-tests)\/|\.(?:spec|test|test-d)\.[cm]?[jt]sx?$|(?:^|\/)test_[^/]*\.py$|(?:Test|Tests|IT)\.java$/;
 
 function mirrorRows(name) {
   const { repo, count } = MIRROR_SETS[name];
