@@ -32,6 +32,15 @@ const LOCAL_DECLARATIONS: Record<string, string | null> = {
   record_pattern_component: null,
   instanceof_expression: 'name',
 };
+/** Parents under which an identifier's field name decides what it is (declared, called, a member, a type). */
+const FIELD_PARENTS = new Set([
+  ...Object.keys(LOCAL_DECLARATIONS),
+  'lambda_expression',
+  'variable_declarator',
+  'method_invocation',
+  'field_access',
+  'object_creation_expression',
+]);
 /** Identifiers that are labels, not names of anything the index knows. */
 const LABEL_PARENTS = new Set(['labeled_statement', 'break_statement', 'continue_statement']);
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
@@ -137,7 +146,6 @@ class JavaWalker {
         this.#tokens(cursor.startIndex, cursor.endIndex, 'string');
         return;
     }
-    const field = cursor.currentFieldName ?? null;
     const start = cursor.startIndex;
     let pushedScope = false;
     switch (type) {
@@ -180,7 +188,8 @@ class JavaWalker {
         break;
     }
     if (type === 'import_declaration') this.#importDepth++;
-    this.#frames.push(type, field, start);
+    // No field name: each read crosses into native code, and identifiers ask their own where it matters.
+    this.#frames.push(type, null, start);
     if (cursor.gotoFirstChild()) {
       do this.#visit(cursor);
       while (cursor.gotoNextSibling());
@@ -401,8 +410,8 @@ class JavaWalker {
     if (this.#declaredNames.has(start)) return;
     const parent = this.#frames.up(1);
     if (!parent) return;
-    const field = cursor.currentFieldName ?? null;
     if (LABEL_PARENTS.has(parent.type)) return;
+    const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
     const declares = LOCAL_DECLARATIONS[parent.type];
     if (declares !== undefined && (declares === null || declares === field) && !isType) {
       scope?.locals?.add(name);
