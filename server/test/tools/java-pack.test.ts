@@ -92,6 +92,7 @@ public class Discounts {
   'src/main/java/com/acme/App.java': `package com.acme;
 
 import com.acme.shop.Cart;
+import com.acme.shop.Discounts;
 import com.acme.shop.LineItem;
 import com.acme.util.Money;
 
@@ -99,7 +100,7 @@ public class App {
   public static void main(String[] args) {
     Cart cart = new Cart();
     cart.add(new LineItem("tea", new Money(250)));
-    System.out.println(cart.describe());
+    System.out.println(cart.describe() + Discounts.applyLoyaltyDiscount(250, 11));
   }
 }
 `,
@@ -287,6 +288,32 @@ describe('java pack over MCP: recon, recon_impact, graph_cycles, recon_scout, re
     expect(cart).to.contain('import static com.acme.util.Strings.padLeft;');
     expect(cart).to.contain('return padLeft(computeTotal().cents() + "", 8);');
     expect(cart).to.contain('total = total.add(item.price());');
+    expect(compile(server.repo)).to.equal('');
+  });
+
+  it('renames a class with its constructors and uses, warns that the file must follow, and the move that follows compiles', async () => {
+    const renamed = await server.call('refactor_rename', {
+      symbol: 'Discounts',
+      new_name: 'Promotions',
+      justification: 'naming',
+    });
+    expect(renamed.error, JSON.stringify(renamed.error)).to.equal(undefined);
+    const preview = renamed['preview'] as { warnings: string[]; counts: Record<string, number> };
+    expect(preview.warnings.join('\n')).to.contain('src/main/java/com/acme/shop/Promotions.java');
+    expect(preview.counts).to.deep.include({ high: 3, medium: 0 });
+    expect((await server.call('refactor_commit', { refactor_id: renamed['refactor_id'] })).error).to.equal(undefined);
+    const moved = await server.call('refactor_move', {
+      from_path: 'src/main/java/com/acme/shop/Discounts.java',
+      to_path: 'src/main/java/com/acme/shop/Promotions.java',
+      justification: 'the file follows its class',
+    });
+    expect(moved.error, JSON.stringify(moved.error)).to.equal(undefined);
+    expect((await server.call('refactor_commit', { refactor_id: moved['refactor_id'] })).error).to.equal(undefined);
+    const text = readFileSync(join(server.repo, 'src/main/java/com/acme/shop/Promotions.java'), 'utf8');
+    expect(text).to.contain('public class Promotions {');
+    const app = readFileSync(join(server.repo, 'src/main/java/com/acme/App.java'), 'utf8');
+    expect(app).to.contain('import com.acme.shop.Promotions;');
+    expect(app).to.contain('Promotions.applyLoyaltyDiscount(250, 11)');
     expect(compile(server.repo)).to.equal('');
   });
 
