@@ -4,6 +4,7 @@
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '@agentgov/core';
+import { LANGUAGE_PACKS as JAVA } from '@agentgov/plugin-language-java';
 import { LANGUAGE_PACKS as PYTHON } from '@agentgov/plugin-language-python';
 import { LANGUAGE_PACKS as RUST } from '@agentgov/plugin-language-rust';
 import { LANGUAGE_PACKS as ECMASCRIPT } from '@agentgov/plugin-language-typescript';
@@ -11,7 +12,7 @@ import { openRepositoryIndex } from '@agentgov/server';
 import Parser from 'tree-sitter';
 
 const [mode, repo, fileList] = process.argv.slice(2);
-const languages = [...ECMASCRIPT, ...PYTHON, ...RUST];
+const languages = [...ECMASCRIPT, ...PYTHON, ...RUST, ...JAVA];
 const logger = createLogger({ level: 'WARNING' });
 const cpuMs = (start) => {
   const usage = process.cpuUsage(start);
@@ -65,7 +66,11 @@ if (mode === 'cold') {
   const target =
     files.find((file) => file.language === 'typescript' && file.lines > 100) ??
     files.find((file) => file.language === 'python' && file.lines > 100) ??
-    files.find((file) => file.language === 'rust' && file.lines > 100);
+    files.find((file) => file.language === 'rust' && file.lines > 100) ??
+    files.find(
+      (file) =>
+        file.language === 'java' && file.lines > 100 && /\n}\s*$/.test(readFileSync(join(repo, file.path), 'utf8')),
+    );
   const absolute = join(repo, target.path);
   const original = readFileSync(absolute, 'utf8');
   const latencies = [];
@@ -86,7 +91,10 @@ if (mode === 'cold') {
         ? `\n\ndef ${name}():\n    return ${i}\n`
         : target.language === 'rust'
           ? `\npub fn ${name}() -> u32 { ${i} }\n`
-          : `\nexport function ${name}(): number { return ${i}; }\n`,
+          : target.language === 'java'
+            ? // a top-level class after the file's own (legal Java: not public)
+              `\nclass ${name} {}\n`
+            : `\nexport function ${name}(): number { return ${i}; }\n`,
     );
     await seen;
     latencies.push(Math.round(performance.now() - start));

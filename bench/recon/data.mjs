@@ -1,5 +1,6 @@
 // Loads the visible recon data sets of shared/bench as uniform rows: { set, id, repo, sha, task, gold }; and
-// commit sets read from a fetched mirror at run time (never committed): `vue`, vuejs/core, a pnpm workspace.
+// commit sets read from a fetched mirror at run time (never committed): `vue`, vuejs/core, a pnpm workspace;
+// `gson`, google/gson, a Maven multi-module Java project.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,11 +40,12 @@ export const SETS = {
 export const MIRROR_SETS = {
   vue: { repo: 'vuejs/core', count: 150 },
   ripgrep: { repo: 'BurntSushi/ripgrep', count: 150 },
+  gson: { repo: 'google/gson', count: 150 },
 };
-const SOURCE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs)$/;
+const SOURCE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|java)$/;
 /** Test files are not "source files" here, as in shared/bench's commit sets (their gold files hold no tests). */
 const TEST =
-  /(?:^|\/)(?:__tests__|tests?|dts-test|test-dts|type-tests)\/|\.(?:spec|test|test-d)\.[cm]?[jt]sx?$|(?:^|\/)test_[^/]*\.py$/;
+  /(?:^|\/)(?:__tests__|tests?|dts-test|test-dts|type-tests)\/|\.(?:spec|test|test-d)\.[cm]?[jt]sx?$|(?:^|\/)test_[^/]*\.py$|(?:Test|Tests|IT)\.java$/;
 
 function mirrorRows(name) {
   const { repo, count } = MIRROR_SETS[name];

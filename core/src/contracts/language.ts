@@ -27,6 +27,11 @@ export interface LanguagePack {
    * `main` package, a Java `main` class), for `recon_scout`. Reads files only through `context`.
    */
   entryPoints?: (context: PackModulesContext) => PackEntryPoint[];
+  /**
+   * Paths this language's own convention marks as test code (`*Test.java`, `_test.go`), on top of
+   * the conventions every language shares (`test/`, `tests/`): recon ranks them as tests.
+   */
+  testPath?: RegExp;
   /** Walks a parsed tree-sitter `Tree` of `source` into facts. Pure; never throws on odd syntax. */
   extract(tree: unknown, source: string): ExtractedFacts;
   /**
@@ -109,8 +114,17 @@ export const DEFINITION_KINDS = [
 ] as const;
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
 
-/** Kinds whose members are reached through the definition (`Owner.member`, `this.member`). */
-export const MEMBER_OWNER_KINDS: ReadonlySet<DefinitionKind> = new Set<DefinitionKind>(['class', 'struct', 'trait']);
+/**
+ * Kinds whose members are reached through the definition (`Owner.member`, `this.member`): a Java
+ * interface's constants and an enum's constants and methods too (`Color.RED`).
+ */
+export const MEMBER_OWNER_KINDS: ReadonlySet<DefinitionKind> = new Set<DefinitionKind>([
+  'class',
+  'struct',
+  'trait',
+  'interface',
+  'enum',
+]);
 
 /**
  * Where a reference occurs. `value` is a plain identifier use (read, write, argument);
@@ -159,7 +173,10 @@ export interface ExtractedReference {
 }
 
 export interface ImportBinding {
-  /** Name exported by the target module (`default` for default imports, `*` for namespaces). */
+  /**
+   * Name exported by the target module (`default` for default imports, `*` for namespaces), or a
+   * member of it by qualified name (`Util.helper`: a Java static import, `Outer.Inner`).
+   */
   imported: string;
   /** Local binding name (null when nothing is bound, e.g. `export { x } from`). */
   local: string | null;
@@ -189,6 +206,12 @@ export interface ExtractedImport {
   star: boolean;
   /** Names re-exported under which name (`export { a as b } from`): binding.local is the exported name. */
   line: number;
+  /**
+   * An import the language makes without a statement (Java: a type of the file's own package used
+   * by its simple name). `line` is its first use. Kept only when the pack resolves it to a file; an
+   * unresolved implicit import is no external import, just nothing.
+   */
+  implicit?: boolean;
 }
 
 export interface ExtractedFacts {

@@ -67,6 +67,8 @@ export interface RetrievalIndex {
   pagerank(defUid: string): number;
   /** Vendored or generated code, recognised from the repository itself; undefined for the repository's own code. */
   fileClass?(path: string): FileClass | undefined;
+  /** True when the file's language marks it as test code by its own convention (`LanguagePack.testPath`). */
+  isTestFile?(path: string): boolean;
   /** True when `word` is frequent in this repository's product code (not tests, examples or vendored code). */
   isProductWord?(word: string): boolean;
   /** Files this file imports (`imports`) and files importing it (`importers`), from the import graph. */

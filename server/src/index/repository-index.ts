@@ -70,6 +70,8 @@ export interface RepositoryIndex extends EventEmitter {
   readonly ready: Promise<void>;
   /** Drizzle handle on the index database (tables in store/schema.ts; FTS5: fts_definitions, fts_files). */
   readonly db: IndexDatabase;
+  /** True when a language pack's own convention marks the file as test code (`LanguagePack.testPath`). */
+  isLanguageTestFile(path: string): boolean;
   isReady(): boolean;
   progress(): IndexProgress;
   epoch(): number;
@@ -148,6 +150,14 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
 
   get db(): IndexDatabase {
     return this.#store.db;
+  }
+
+  /** True when a language pack's own convention marks the file as test code (`testPath`). */
+  isLanguageTestFile(path: string): boolean {
+    return this.#options.languages.some(
+      (pack) =>
+        pack.testPath !== undefined && pack.extensions.some((ext) => path.endsWith(ext)) && pack.testPath.test(path),
+    );
   }
 
   async startWatching(debounceMs: number): Promise<void> {

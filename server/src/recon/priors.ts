@@ -35,14 +35,14 @@ export function isPeripheralPath(path: string): boolean {
 }
 
 /** What the priors may ask the index: the optional per-repository file classes and product vocabulary. */
-export type PriorIndex = Pick<RetrievalIndex, 'fileClass' | 'isProductWord'>;
+export type PriorIndex = Pick<RetrievalIndex, 'fileClass' | 'isProductWord' | 'isTestFile'>;
 
 /**
  * True when the task talks about tests: it uses a test word that is not this repository's product
  * vocabulary (`fixture` in a test framework's own repository is not), or pins a test file.
  */
 export function isAboutTests(query: RetrievalQuery, index?: PriorIndex): boolean {
-  if (query.pins.some(isTestPath)) return true;
+  if (query.pins.some((pin) => isTestPath(pin) || index?.isTestFile?.(pin) === true)) return true;
   for (const m of query.task.matchAll(TEST_WORDS)) {
     const word = (m[1] ?? '').toLowerCase();
     if (!index?.isProductWord?.(word)) return true;
@@ -89,7 +89,7 @@ export function applyPriors(
     // Only what the caller named outright (seeds, pins) is exempt; a name dropped in the task text is not.
     const exempt = c.named >= 1;
     let demoted = false;
-    if (!exempt && !aboutTests && isTestPath(c.def.path)) {
+    if (!exempt && !aboutTests && (isTestPath(c.def.path) || index?.isTestFile?.(c.def.path) === true)) {
       score *= weights.testCode;
       demoted = true;
     }

@@ -148,6 +148,10 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     return out;
   }
 
+  isTestFile(path: string): boolean {
+    return this.index.isLanguageTestFile(path);
+  }
+
   fileClass(path: string): FileClass | undefined {
     this.#classes ??= classifyFiles({ root: this.index.root, files: this.#files, text: (p) => this.fileText(p) });
     return this.#classes.get(path);
@@ -155,7 +159,9 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
 
   isProductWord(word: string): boolean {
     if (!this.#productWords) {
-      const product = this.#files.filter((p) => !isTestPath(p) && !isPeripheralPath(p) && !this.fileClass(p));
+      const product = this.#files.filter(
+        (p) => !isTestPath(p) && !this.isTestFile(p) && !isPeripheralPath(p) && !this.fileClass(p),
+      );
       const counts = new Map<string, number>();
       // A method call (`/re/.test(s)`) is not vocabulary; a word in a name, comment or decorator (`@pytest.fixture`) is.
       const pattern = new RegExp(

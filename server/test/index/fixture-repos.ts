@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, type Logger, type LanguagePack } from '@agentgov/core';
 import { writeTree } from '@agentgov/core/testing';
+import { LANGUAGE_PACKS as JAVA } from '@agentgov/plugin-language-java';
 import { LANGUAGE_PACKS as PYTHON } from '@agentgov/plugin-language-python';
 import { LANGUAGE_PACKS as ECMASCRIPT } from '@agentgov/plugin-language-typescript';
 
-export const LANGUAGES: readonly LanguagePack[] = [...ECMASCRIPT, ...PYTHON];
+export const LANGUAGES: readonly LanguagePack[] = [...ECMASCRIPT, ...PYTHON, ...JAVA];
 
 /** A logger that keeps its lines for assertions instead of printing them. */
 export function memoryLogger(): { logger: Logger; lines: string[] } {

@@ -8,6 +8,7 @@ import { openRepositoryIndex, type RepositoryIndex } from '../../src/index/repos
 export const RECON_PLUGINS = [
   '@agentgov/plugin-language-typescript',
   '@agentgov/plugin-language-python',
+  '@agentgov/plugin-language-java',
   '@agentgov/plugin-retriever-lexical',
   '@agentgov/plugin-retriever-term',
   '@agentgov/plugin-retriever-symbol',

@@ -63,7 +63,8 @@ export class ImportResolver {
       if (moduleSystem === 'pack') {
         // One edge per file the import names: a package import reaches every file of the package.
         const targets = pack ? (this.#packModules(pack)?.resolve(path, entry.specifier) ?? []) : [];
-        if (targets.length === 0) edges.push(edge(null, entry.specifier, entry.bindings));
+        // An implicit import (a Java same-package type) that names no file is nothing, not an external import.
+        if (targets.length === 0 && !entry.implicit) edges.push(edge(null, entry.specifier, entry.bindings));
         for (const target of targets) edges.push(edge(target, entry.specifier, entry.bindings));
         continue;
       }

@@ -183,7 +183,8 @@ export class ReferenceResolver {
       const uid: DefUid | undefined = scope.facts.exports.defaultExports[0];
       if (uid) return scope.facts.definitions.find((def) => def.def_uid === uid) ?? null;
     }
-    const local = scope.topLevel.get(name);
+    // A binding may name a member by qualified name (`Util.helper`, a Java static import).
+    const local = scope.topLevel.get(name) ?? (name.includes('.') ? scope.byQualified.get(name) : undefined);
     if (local && (local.exported || scope.facts.python)) return local;
     const aliased = scope.facts.exports.localExports.find((entry) => entry.exported === name);
     if (aliased) {

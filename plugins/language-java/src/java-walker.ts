@@ -1,0 +1,607 @@
+// The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
+import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import type {
+  DefinitionKind,
+  ExtractedDefinition,
+  ExtractedFacts,
+  ExtractedImport,
+  ExtractedReference,
+  ReferenceContext,
+} from '@agentgov/core/contracts';
+import type Parser from 'tree-sitter';
+
+type SyntaxNode = Parser.SyntaxNode;
+
+/** Declarations that open a type scope, and the definition kind each is. Records are classes with components. */
+const TYPE_DECLARATIONS: Record<string, DefinitionKind> = {
+  class_declaration: 'class',
+  record_declaration: 'class',
+  interface_declaration: 'interface',
+  annotation_type_declaration: 'interface',
+  enum_declaration: 'enum',
+};
+/** Parents whose identifier child in this field (null: any identifier child) declares a local name. */
+const LOCAL_DECLARATIONS: Record<string, string | null> = {
+  formal_parameter: 'name',
+  spread_parameter: null,
+  catch_formal_parameter: 'name',
+  enhanced_for_statement: 'name',
+  resource: 'name',
+  inferred_parameters: null,
+  type_pattern: null,
+  record_pattern_component: null,
+  instanceof_expression: 'name',
+};
+/** Parents under which an identifier's field name decides what it is (declared, called, a member, a type). */
+const FIELD_PARENTS = new Set([
+  ...Object.keys(LOCAL_DECLARATIONS),
+  'lambda_expression',
+  'variable_declarator',
+  'method_invocation',
+  'field_access',
+  'object_creation_expression',
+]);
+/** Identifiers that are labels, not names of anything the index knows. */
+const LABEL_PARENTS = new Set(['labeled_statement', 'break_statement', 'continue_statement']);
+/** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
+const CODE_TOKEN =
+  /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}|\{@(?:link|code)\s+[A-Za-z_][\w.#]*/g;
+const UPPER_CASE_CONSTANT = /^[A-Z][A-Z0-9_]*$/;
+
+/** Type names by type id; '' for a node the walk need not step into (anonymous tokens, childless named leaves). */
+const TYPE_NAMES: string[] = [];
+let childless: Set<string> | null = null;
+const RECORDED_LEAVES = new Set(['identifier', 'type_identifier', 'line_comment', 'block_comment', 'string_fragment']);
+
+interface Scope {
+  qualifiedName: string;
+  def: ExtractedDefinition;
+  identifiers: Set<string>;
+  /** A class, interface, enum or record: members are qualified by it. */
+  isType: boolean;
+  /** Parameters and local variables of a method, constructor or initializer (null for a type). */
+  locals: Set<string> | null;
+}
+
+/** A bare name whose resolution waits for the whole file: it may be a member of its class declared further down. */
+interface Pending {
+  ref: ExtractedReference;
+  /** Qualified name of the innermost enclosing type. */
+  owner: string;
+}
+
+/** The Javadoc (`/** ... *\/`) right before a declaration, without its comment markers. */
+function javadocOf(node: SyntaxNode, source: string): string | null {
+  const previous = node.previousNamedSibling;
+  if (!previous || previous.type !== 'block_comment') return null;
+  if (source.slice(previous.endIndex, node.startIndex).trim() !== '') return null;
+  const text = previous.text;
+  if (!text.startsWith('/**')) return null;
+  const body = text
+    .slice(3, -2)
+    .split('\n')
+    .map((line) => line.replace(/^\s*\*\s?/, '').trimEnd())
+    .join('\n')
+    .trim();
+  return body.length > 0 ? body : null;
+}
+
+function hasModifier(node: SyntaxNode, modifier: string): boolean {
+  const modifiers = node.namedChildren.find((child) => child.type === 'modifiers');
+  return modifiers ? modifiers.children.some((child) => child.type === modifier) : false;
+}
+
+/** Walks one Java syntax tree into definitions, references and imports. */
+class JavaWalker {
+  readonly #source: string;
+  readonly #lines: LineIndex;
+  readonly #definitions: ExtractedDefinition[] = [];
+  readonly #references: ExtractedReference[] = [];
+  readonly #imports: ExtractedImport[] = [];
+  readonly #frames = new FrameStack();
+  readonly #scopes: Scope[] = [];
+  readonly #declaredNames = new Set<number>();
+  readonly #pending: Pending[] = [];
+  /** Simple names of every type declared in this file (nested ones too) and every type parameter. */
+  readonly #localTypes = new Set<string>();
+  /** Simple names bound by single-type imports and static imports. */
+  readonly #imported = new Set<string>();
+  /** Capitalised simple names used as types or qualifiers, with the line of their first use. */
+  readonly #typeUses = new Map<string, number>();
+  #package = '';
+  #importDepth = 0;
+
+  constructor(source: string) {
+    this.#source = source;
+    this.#lines = new LineIndex(source);
+  }
+
+  walk(tree: Parser.Tree): ExtractedFacts {
+    childless ??= childlessNodeTypes((tree as unknown as { language: object }).language);
+    this.#visit(tree.walk());
+    this.#settlePending();
+    this.#implicitImports();
+    return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
+  }
+
+  #visit(cursor: Parser.TreeCursor): void {
+    const typeId = cursor.nodeTypeId;
+    let type = TYPE_NAMES[typeId];
+    if (type === undefined) {
+      const name = cursor.nodeType;
+      type = TYPE_NAMES[typeId] =
+        cursor.nodeIsNamed && (RECORDED_LEAVES.has(name) || !childless!.has(name)) ? name : '';
+    }
+    if (type === '') return;
+    if (type === 'identifier' || type === 'type_identifier') {
+      this.#identifier(cursor, type === 'type_identifier');
+      return;
+    }
+    switch (type) {
+      case 'line_comment':
+      case 'block_comment':
+        this.#tokens(cursor.startIndex, cursor.endIndex, 'comment');
+        return;
+      case 'string_fragment':
+        this.#tokens(cursor.startIndex, cursor.endIndex, 'string');
+        return;
+    }
+    const start = cursor.startIndex;
+    let pushedScope = false;
+    switch (type) {
+      case 'package_declaration':
+        this.#packageDeclaration(cursor.currentNode);
+        return;
+      case 'import_declaration':
+        this.#importDeclaration(cursor.currentNode);
+        break;
+      case 'class_declaration':
+      case 'record_declaration':
+      case 'interface_declaration':
+      case 'annotation_type_declaration':
+      case 'enum_declaration':
+        pushedScope = this.#defineType(cursor.currentNode, TYPE_DECLARATIONS[type]!);
+        break;
+      case 'method_declaration':
+      case 'annotation_type_element_declaration':
+        pushedScope = this.#defineMember(cursor.currentNode, 'method');
+        break;
+      case 'constructor_declaration':
+      case 'compact_constructor_declaration':
+        pushedScope = this.#defineMember(cursor.currentNode, 'constructor');
+        break;
+      case 'field_declaration':
+      case 'constant_declaration':
+        this.#defineFields(cursor.currentNode);
+        break;
+      case 'enum_constant':
+        this.#defineEnumConstant(cursor.currentNode);
+        break;
+      case 'type_parameter':
+        this.#typeParameter(cursor.currentNode);
+        break;
+      case 'local_variable_declaration':
+        this.#localVariables(cursor.currentNode);
+        break;
+      case 'static_initializer':
+        pushedScope = this.#pushBlockScope();
+        break;
+    }
+    if (type === 'import_declaration') this.#importDepth++;
+    // No field name: each read crosses into native code, and identifiers ask their own where it matters.
+    this.#frames.push(type, null, start);
+    if (cursor.gotoFirstChild()) {
+      do this.#visit(cursor);
+      while (cursor.gotoNextSibling());
+      cursor.gotoParent();
+    }
+    this.#frames.pop();
+    if (type === 'import_declaration') this.#importDepth--;
+    if (pushedScope) {
+      const scope = this.#scopes.pop()!;
+      scope.def.bodyIdentifiers = [...scope.identifiers];
+    }
+  }
+
+  #scope(): Scope | undefined {
+    return this.#scopes[this.#scopes.length - 1];
+  }
+
+  /** The innermost enclosing type scope. */
+  #typeScope(): Scope | undefined {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) if (this.#scopes[i]!.isType) return this.#scopes[i];
+    return undefined;
+  }
+
+  /** Whether the innermost scope is a type (members are declared only there, not in anonymous class bodies). */
+  #inTypeBody(): boolean {
+    const parent = this.#frames.up(1)?.type;
+    return (
+      this.#scope()?.isType === true &&
+      (parent === 'class_body' ||
+        parent === 'interface_body' ||
+        parent === 'enum_body_declarations' ||
+        parent === 'annotation_type_body' ||
+        parent === 'enum_body')
+    );
+  }
+
+  #packageDeclaration(node: SyntaxNode): void {
+    const name = node.namedChildren.find((child) => child.type === 'scoped_identifier' || child.type === 'identifier');
+    if (!name) return;
+    this.#package = name.text.replace(/\s+/g, '');
+    this.#definitions.push({
+      kind: 'module',
+      name: this.#package,
+      qualifiedName: this.#package,
+      span: spanBetween(node.startPosition, node.endPosition),
+      nameSpan: spanBetween(name.startPosition, name.endPosition),
+      signature: oneLine(node.text),
+      docstring: javadocOf(node, this.#source),
+      text: node.text,
+      exported: true,
+      isDefault: false,
+      bodyIdentifiers: [],
+    });
+  }
+
+  #definition(node: SyntaxNode, nameNode: SyntaxNode, kind: DefinitionKind, signatureEnd: number): ExtractedDefinition {
+    this.#declaredNames.add(nameNode.startIndex);
+    const name = nameNode.text;
+    const scope = this.#scope();
+    const owner = this.#typeScope();
+    const def: ExtractedDefinition = {
+      kind,
+      name,
+      qualifiedName: scope ? `${scope.qualifiedName}.${name}` : name,
+      span: spanBetween(node.startPosition, node.endPosition),
+      nameSpan: spanBetween(nameNode.startPosition, nameNode.endPosition),
+      signature: oneLine(this.#source.slice(node.startIndex, signatureEnd)),
+      docstring: javadocOf(node, this.#source),
+      text: node.text,
+      // Top-level types are visible to their package at least; members unless private (or of a private owner).
+      exported: !hasModifier(node, 'private') && (owner === undefined || owner.def.exported),
+      isDefault: false,
+      bodyIdentifiers: [],
+    };
+    this.#definitions.push(def);
+    return def;
+  }
+
+  #defineType(node: SyntaxNode, kind: DefinitionKind): boolean {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return false;
+    this.#localTypes.add(nameNode.text);
+    const body = node.childForFieldName('body');
+    const def = this.#definition(node, nameNode, kind, body ? body.startIndex : node.endIndex);
+    this.#scopes.push({ qualifiedName: def.qualifiedName, def, identifiers: new Set(), isType: true, locals: null });
+    // Record components are fields of the record.
+    if (node.type === 'record_declaration') {
+      const parameters = node.childForFieldName('parameters');
+      for (const parameter of parameters?.namedChildren ?? []) {
+        const componentName = parameter.childForFieldName('name');
+        if (parameter.type === 'formal_parameter' && componentName) {
+          this.#definition(parameter, componentName, 'field', parameter.endIndex);
+        }
+      }
+    }
+    return true;
+  }
+
+  #defineMember(node: SyntaxNode, kind: DefinitionKind): boolean {
+    const nameNode = node.childForFieldName('name');
+    const owner = this.#typeScope();
+    if (!nameNode || !this.#inTypeBody() || !owner) {
+      // A method of an anonymous class: its body is walked as part of the enclosing code.
+      return this.#pushBlockScope();
+    }
+    const body = node.childForFieldName('body');
+    const def = this.#definition(node, nameNode, kind, body ? body.startIndex : node.endIndex);
+    this.#scopes.push({
+      qualifiedName: def.qualifiedName,
+      def,
+      identifiers: new Set(),
+      isType: false,
+      locals: new Set(),
+    });
+    return true;
+  }
+
+  /** An initializer block or anonymous-class method: locals of its own, no definition (enclosing stays the outer one). */
+  #pushBlockScope(): boolean {
+    const scope = this.#scope();
+    if (!scope) return false;
+    this.#scopes.push({ ...scope, identifiers: scope.identifiers, isType: false, locals: new Set(scope.locals ?? []) });
+    return true;
+  }
+
+  #defineFields(node: SyntaxNode): void {
+    if (!this.#inTypeBody()) return;
+    const owner = this.#typeScope()!;
+    const constant =
+      node.type === 'constant_declaration' ||
+      owner.def.kind === 'interface' ||
+      (hasModifier(node, 'static') && hasModifier(node, 'final'));
+    for (const declarator of node.namedChildren) {
+      if (declarator.type !== 'variable_declarator') continue;
+      const nameNode = declarator.childForFieldName('name');
+      if (!nameNode) continue;
+      const kind: DefinitionKind = constant && UPPER_CASE_CONSTANT.test(nameNode.text) ? 'constant' : 'field';
+      const value = declarator.childForFieldName('value');
+      const def = this.#definition(node, nameNode, kind, value ? value.startIndex : node.endIndex);
+      def.signature = def.signature.replace(/\s*=$/, '');
+      // One declaration, several declarators: each is its own definition, named by its own declarator.
+      if (node.namedChildren.filter((child) => child.type === 'variable_declarator').length > 1) {
+        def.signature = oneLine(
+          `${this.#source.slice(node.startIndex, node.namedChildren.find((c) => c.type === 'variable_declarator')!.startIndex)}${nameNode.text}`,
+        );
+      }
+    }
+  }
+
+  #defineEnumConstant(node: SyntaxNode): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode || this.#typeScope() === undefined) return;
+    const body = node.childForFieldName('body');
+    this.#definition(node, nameNode, 'constant', body ? body.startIndex : node.endIndex);
+  }
+
+  #typeParameter(node: SyntaxNode): void {
+    const name = node.namedChildren.find((child) => child.type === 'type_identifier' || child.type === 'identifier');
+    if (!name) return;
+    this.#localTypes.add(name.text);
+    this.#declaredNames.add(name.startIndex);
+  }
+
+  #localVariables(node: SyntaxNode): void {
+    const locals = this.#scope()?.locals;
+    for (const declarator of node.namedChildren) {
+      if (declarator.type !== 'variable_declarator') continue;
+      const nameNode = declarator.childForFieldName('name');
+      if (!nameNode) continue;
+      this.#declaredNames.add(nameNode.startIndex);
+      locals?.add(nameNode.text);
+    }
+  }
+
+  /**
+   * `import a.b.C;` binds `C` (imported as `C`, or `Outer.Inner` for a nested type); `import a.b.*;`
+   * makes a package's types visible (star); `import static a.b.C.m;` binds `m` as the member `C.m`;
+   * `import static a.b.C.*;` is a star over `C`'s file. The specifier is the name as written.
+   */
+  #importDeclaration(node: SyntaxNode): void {
+    const name = node.namedChildren.find((child) => child.type === 'scoped_identifier' || child.type === 'identifier');
+    if (!name) return;
+    const isStatic = node.children.some((child) => child.type === 'static');
+    const star = node.namedChildren.some((child) => child.type === 'asterisk');
+    const dotted = name.text.replace(/\s+/g, '');
+    const parts = dotted.split('.');
+    const firstType = parts.findIndex((part) => /^[A-Z$]/.test(part));
+    const typeStart = firstType < 0 ? parts.length - (isStatic && !star ? 2 : star ? 1 : 1) : firstType;
+    const typePath = parts.slice(Math.max(0, typeStart));
+    const entry: ExtractedImport = {
+      specifier: star ? `${dotted}.*` : dotted,
+      kind: 'import',
+      bindings: [],
+      star,
+      line: node.startPosition.row + 1,
+    };
+    if (star) {
+      if (isStatic && typePath.length > 0) entry.bindings.push({ imported: typePath.join('.'), local: null });
+    } else if (isStatic) {
+      const member = parts[parts.length - 1]!;
+      const owner = typePath.slice(0, -1);
+      entry.bindings.push({ imported: [...owner, member].join('.'), local: member });
+      if (owner.length > 0) entry.bindings.push({ imported: owner.join('.'), local: null });
+      this.#imported.add(member);
+    } else {
+      const local = parts[parts.length - 1]!;
+      entry.bindings.push({ imported: typePath.length > 0 ? typePath.join('.') : local, local });
+      this.#imported.add(local);
+    }
+    this.#imports.push(entry);
+  }
+
+  #identifier(cursor: Parser.TreeCursor, isType: boolean): void {
+    const start = cursor.startIndex;
+    const name = this.#source.slice(start, cursor.endIndex);
+    const scope = this.#scope();
+    scope?.identifiers.add(name);
+    if (this.#declaredNames.has(start)) return;
+    const parent = this.#frames.up(1);
+    if (!parent) return;
+    if (LABEL_PARENTS.has(parent.type)) return;
+    const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
+    const declares = LOCAL_DECLARATIONS[parent.type];
+    if (declares !== undefined && (declares === null || declares === field) && !isType) {
+      scope?.locals?.add(name);
+      return;
+    }
+    if (parent.type === 'lambda_expression' && field === 'parameters') {
+      scope?.locals?.add(name);
+      return;
+    }
+    if (parent.type === 'variable_declarator' && field === 'name') return;
+    if (this.#importDepth > 0) {
+      this.#importReference(cursor, name, start, parent.type);
+      return;
+    }
+    let context: ReferenceContext = isType ? 'type' : 'value';
+    let qualifier: string | null = null;
+    switch (parent.type) {
+      case 'method_invocation':
+        if (field === 'name') {
+          context = 'call';
+          qualifier = this.#qualifierBefore(parent.start, start);
+        }
+        break;
+      case 'field_access':
+        if (field === 'field') {
+          context = 'member';
+          qualifier = this.#qualifierBefore(parent.start, start);
+        }
+        break;
+      case 'method_reference':
+        if (start > parent.start) {
+          context = 'member';
+          qualifier = this.#qualifierBefore(parent.start, start, '::');
+        }
+        break;
+      case 'scoped_type_identifier':
+        if (start > parent.start) {
+          qualifier = this.#qualifierBefore(parent.start, start);
+        } else if (/^[a-z]/.test(name)) return; // a package segment of `java.util.List`
+        break;
+      case 'scoped_identifier':
+        if (start > parent.start) qualifier = this.#qualifierBefore(parent.start, start);
+        break;
+      case 'object_creation_expression':
+        if (field === 'type') context = 'call';
+        break;
+      case 'generic_type':
+        if (this.#frames.up(2)?.type === 'object_creation_expression') context = 'call';
+        break;
+      case 'marker_annotation':
+      case 'annotation':
+        context = 'type';
+        break;
+    }
+    if (qualifier === null && !isType && context !== 'call' && this.#isLocal(name)) return;
+    if (qualifier === null && context === 'call' && parent.type === 'method_invocation' && this.#isLocal(name)) return;
+    const ref: ExtractedReference = {
+      name,
+      context,
+      span: tokenSpan(this.#lines.point(start), name.length),
+      qualifier,
+      enclosing: scope?.qualifiedName ?? null,
+    };
+    this.#references.push(ref);
+    if (
+      qualifier === null &&
+      /^[A-Z]/.test(name) &&
+      (isType || context !== 'call' || parent.type !== 'method_invocation')
+    ) {
+      if (!this.#typeUses.has(name)) this.#typeUses.set(name, ref.span.startLine);
+    }
+    // A bare method call or field use may be a member of the enclosing class (declared anywhere in the file).
+    if (qualifier === null && !isType && (context === 'call' || context === 'value')) {
+      const owner = this.#typeScope();
+      if (owner) this.#pending.push({ ref, owner: owner.qualifiedName });
+    }
+  }
+
+  /** The object/scope text before `.name` (or `::name`), whitespace removed. */
+  #qualifierBefore(parentStart: number, start: number, separator = '.'): string | null {
+    const raw = this.#source.slice(parentStart, start).trimEnd();
+    if (!raw.endsWith(separator)) return null;
+    const qualifier = raw
+      .slice(0, -separator.length)
+      .replace(/\s*\.\s*/g, '.')
+      .trim();
+    return qualifier.length > 0 ? qualifier : null;
+  }
+
+  /** Import statements: the type segment(s) and a static import's member are references; package segments are not. */
+  #importReference(cursor: Parser.TreeCursor, name: string, start: number, parentType: string): void {
+    if (!/^[A-Z$]/.test(name)) {
+      // a member of `import static a.b.C.member;`: the last segment after a type
+      const before = this.#source.slice(this.#frames.up(1)!.start, start);
+      if (!/[A-Z$][\w$]*\.\s*$/.test(before)) return;
+    }
+    void cursor;
+    void parentType;
+    this.#references.push({
+      name,
+      context: 'import',
+      span: tokenSpan(this.#lines.point(start), name.length),
+      qualifier: null,
+      enclosing: null,
+    });
+  }
+
+  #isLocal(name: string): boolean {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const scope = this.#scopes[i]!;
+      if (scope.locals?.has(name)) return true;
+      if (scope.isType) return false;
+    }
+    return false;
+  }
+
+  /** `helper()` / `count` inside a class that declares them is `this.helper()` / `this.count` (or the static member). */
+  #settlePending(): void {
+    if (this.#pending.length === 0) return;
+    const qualified = new Set(this.#definitions.map((def) => def.qualifiedName));
+    for (const { ref, owner } of this.#pending) {
+      if (qualified.has(`${owner}.${ref.name}`)) ref.qualifier = 'this';
+    }
+  }
+
+  /**
+   * Java makes the types of a file's own package visible without an import: a capitalised name used
+   * as a type or qualifier that this file neither declares nor imports gets an implicit import of
+   * `<package>.<Name>`, which the pack's resolver keeps only when such a file exists.
+   */
+  #implicitImports(): void {
+    const members = new Set(this.#definitions.map((def) => def.name));
+    for (const [name, line] of this.#typeUses) {
+      if (this.#localTypes.has(name) || this.#imported.has(name) || members.has(name)) continue;
+      this.#imports.push({
+        specifier: this.#package ? `${this.#package}.${name}` : name,
+        kind: 'import',
+        bindings: [{ imported: name, local: name }],
+        star: false,
+        line,
+        implicit: true,
+      });
+    }
+  }
+
+  #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
+    const text = this.#source.slice(startIndex, endIndex);
+    const startPoint = this.#lines.point(startIndex);
+    CODE_TOKEN.lastIndex = 0;
+    let match: RegExpExecArray | null;
+    while ((match = CODE_TOKEN.exec(text)) !== null) {
+      let raw = match[0];
+      let offset = match.index;
+      if (raw.startsWith('{@')) {
+        // `{@link Foo#bar}` mentions Foo and bar
+        const target = /\{@(?:link|code)\s+/.exec(raw)![0].length;
+        offset += target;
+        raw = raw.slice(target);
+        for (const part of raw.split(/[.#]/)) {
+          if (part) this.#mention(text, startPoint, offset, part, context);
+          offset += part.length + 1;
+        }
+        continue;
+      }
+      const ticks = raw.startsWith('``') ? 2 : raw.startsWith('`') ? 1 : 0;
+      const token = ticks > 0 ? raw.slice(ticks, -ticks) : raw;
+      this.#mention(text, startPoint, offset + ticks, token, context);
+    }
+  }
+
+  #mention(
+    text: string,
+    startPoint: { row: number; column: number },
+    offset: number,
+    token: string,
+    context: ReferenceContext,
+  ): void {
+    const lines = text.slice(0, offset).split('\n');
+    const line = startPoint.row + lines.length;
+    const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
+    this.#references.push({
+      name: token,
+      context,
+      span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
+      qualifier: null,
+      enclosing: this.#scope()?.qualifiedName ?? null,
+    });
+  }
+}
+
+export function walkJava(tree: Parser.Tree, source: string): ExtractedFacts {
+  return new JavaWalker(source).walk(tree);
+}
