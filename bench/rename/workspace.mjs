@@ -121,12 +121,19 @@ for (const job of JOBS) {
   const label = job.kind === 'rename' ? `rename ${job.symbol} -> ${job.newName}` : `move ${job.from} -> ${job.to}`;
   if (only && !only.has(job.symbol ?? job.from)) continue;
   resetTree(dir);
-  await new Promise((resolve) => setTimeout(resolve, 1500)); // let the watcher see the reset tree
-  const impact = await call('recon_impact', {
-    target: job.symbol ?? job.from,
-    justification: 'bench',
-    include_comments: false,
-  });
+  // let the watcher see the reset tree: after a move's commit the reset restores the moved file, which the index
+  // re-reads; recon_impact is read once two answers 3 s apart agree
+  const askImpact = () =>
+    call('recon_impact', { target: job.symbol ?? job.from, justification: 'bench', include_comments: false });
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  let impact = await askImpact();
+  for (let tries = 0; tries < 30; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const again = await askImpact();
+    const same = JSON.stringify(again?.counts) === JSON.stringify(impact?.counts);
+    impact = again;
+    if (same) break;
+  }
   const impactRefs = impact.references ?? [];
   const started = performance.now();
   const preview =
