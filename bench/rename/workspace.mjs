@@ -2,7 +2,9 @@
 // symbols exported by core and used by cli, server and the plugins (each its own tsconfig project,
 // importing core by its package name), renamed and applied, then `tsc -b` on the whole solution.
 //
-//   npx tsc -b && node bench/rename/workspace.mjs [--only createPluginHost,definePlugin,core/src/plugins/loader.ts]
+//   npx tsc -b && node bench/rename/workspace.mjs [--only core/src/plugins/loader.ts,createPluginHost,definePlugin]
+//
+// The move runs first, so its preview is timed cold (the first language service of the session).
 //
 // The repository is cloned from this worktree's HEAD into bench/.work/rename/agentgov (never edited in
 // place); its node_modules mirrors this worktree's, except that @agentgov/* point at the clone's own
@@ -20,10 +22,11 @@ import { resetTree, serve } from './session.mjs';
 
 const SOURCE = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(SOURCE, 'node_modules/typescript/bin/tsc');
+// the move first: its preview is the session's first, so it is timed cold (no language service made yet)
 const JOBS = [
+  { kind: 'move', from: 'core/src/plugins/loader.ts', to: 'core/src/plugins/plugin-loader.ts' },
   { kind: 'rename', symbol: 'createPluginHost', newName: 'makePluginHost' },
   { kind: 'rename', symbol: 'definePlugin', newName: 'declarePlugin' },
-  { kind: 'move', from: 'core/src/plugins/loader.ts', to: 'core/src/plugins/plugin-loader.ts' },
 ];
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
@@ -113,16 +116,24 @@ if (base.status !== 0) {
 const session = await serve(dir, { timeoutMs: 1_800_000 });
 const { call } = session;
 const results = [];
+let previews = 0;
 for (const job of JOBS) {
   const label = job.kind === 'rename' ? `rename ${job.symbol} -> ${job.newName}` : `move ${job.from} -> ${job.to}`;
   if (only && !only.has(job.symbol ?? job.from)) continue;
   resetTree(dir);
-  await new Promise((resolve) => setTimeout(resolve, 1500)); // let the watcher see the reset tree
-  const impact = await call('recon_impact', {
-    target: job.symbol ?? job.from,
-    justification: 'bench',
-    include_comments: false,
-  });
+  // let the watcher see the reset tree: after a move's commit the reset restores the moved file, which the index
+  // re-reads; recon_impact is read once two answers 3 s apart agree
+  const askImpact = () =>
+    call('recon_impact', { target: job.symbol ?? job.from, justification: 'bench', include_comments: false });
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  let impact = await askImpact();
+  for (let tries = 0; tries < 30; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const again = await askImpact();
+    const same = JSON.stringify(again?.counts) === JSON.stringify(impact?.counts);
+    impact = again;
+    if (same) break;
+  }
   const impactRefs = impact.references ?? [];
   const started = performance.now();
   const preview =
@@ -130,6 +141,9 @@ for (const job of JOBS) {
       ? await call('refactor_rename', { symbol: job.symbol, new_name: job.newName, justification: 'bench' })
       : await call('refactor_move', { from_path: job.from, to_path: job.to, justification: 'bench' });
   const previewMs = Math.round(performance.now() - started);
+  // cold: the session's first preview (after a move's commit every project is rebuilt too)
+  const cold = previews === 0;
+  previews += 1;
   if (!preview?.refactor_id) {
     console.log(JSON.stringify({ job: label, error: preview?.error }));
     results.push({ label, ok: false });
@@ -151,7 +165,13 @@ for (const job of JOBS) {
   const impactCode = impactRefs.filter((r) => r.certainty !== 'low');
   const impactMissed = impactCode.filter((r) => !edited.has(`${r.path}:${r.line}`) && r.context !== 'import');
   console.log(
-    JSON.stringify({ job: label, counts: preview.preview.counts, files: preview.preview.files, preview_ms: previewMs }),
+    JSON.stringify({
+      job: label,
+      counts: preview.preview.counts,
+      files: preview.preview.files,
+      preview_ms: previewMs,
+      cold,
+    }),
   );
   console.log(JSON.stringify({ job: label, edits_per_project: perProject }));
   console.log(
@@ -198,6 +218,8 @@ for (const job of JOBS) {
     ok,
     projects: Object.keys(perProject).length,
     edits: preview.preview.counts,
+    preview_ms: previewMs,
+    cold,
     tsc_errors: after.errors,
   });
 }

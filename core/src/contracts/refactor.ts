@@ -156,6 +156,8 @@ export interface EngineReference {
   span: SourceSpan;
   certainty: Certainty;
   isDefinition: boolean;
+  /** How the engine knows: a language service's search (the default), or its own typing of the receiver. */
+  by?: 'language-service' | 'receiver-type';
 }
 
 /**

@@ -18,7 +18,7 @@ export interface ImpactReference {
   certainty: Certainty;
   context: string;
   /** Set when a language service found this reference (type-aware, `high`). */
-  by?: 'language-service';
+  by?: 'language-service' | 'receiver-type';
 }
 
 export interface ImpactResult {

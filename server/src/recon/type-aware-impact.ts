@@ -29,8 +29,9 @@ function hasReferences(engine: RefactorEngine | undefined): engine is ReferenceF
 }
 
 /**
- * A symbol's impact with the references language services find (`high`, `by: "language-service"`):
- * for each definition in a language whose engine can search references (TypeScript/JavaScript),
+ * A symbol's impact with the references refactor engines find (`high`, `by: "language-service"`, or
+ * `by: "receiver-type"` for a member access whose receiver the engine typed, Python): for each
+ * definition in a language whose engine can search references,
  * the engine's search confirms the index's name matches it reaches and adds those the index missed.
  * The index's other name matches stay as they are. Each search may take `budgetMs` (an engine's
  * first call also loads its project, which is not bounded); when one runs over or an engine fails,
@@ -138,7 +139,7 @@ function mergeReferences(
     if (existing) {
       if (existing.certainty !== 'high') confirmed += 1;
       existing.certainty = 'high';
-      existing.by = 'language-service';
+      existing.by = ref.by ?? 'language-service';
     } else {
       added += 1;
       byPosition.set(at, {
@@ -148,7 +149,7 @@ function mergeReferences(
         match_text: reader.line(ref.path, ref.span.startLine),
         certainty: 'high',
         context: contextAt(ref.path, ref.span.startLine, ref.span.startCol),
-        by: 'language-service',
+        by: ref.by ?? 'language-service',
       });
     }
   }

@@ -93,7 +93,7 @@ export const reconImpactTool = defineTool({
             match_text: z.string(),
             certainty: z.enum(['high', 'medium', 'low']),
             context: z.string(),
-            by: z.literal('language-service').optional(),
+            by: z.enum(['language-service', 'receiver-type']).optional(),
           })
           .passthrough(),
       ),
@@ -121,8 +121,8 @@ export const reconImpactTool = defineTool({
     .passthrough(),
   returns:
     '`counts` per certainty (all references), `files` [{path, references, high, medium, low}] (files with high references first; `files_omitted` beyond the budget), ' +
-    '`references` — one page, in the order of `files` (path, line, column, match_text, certainty: high = resolved through scope or imports, or found by a language service (`by: "language-service"`, TypeScript/JavaScript), medium = same name but unresolved, low = comment or string; context), ' +
-    "`page` {total, offset, shown, omitted, next_offset, budget_tokens, more: how to get the rest}, `definitions` of the symbol (20 at most, `definitions_omitted`), `importers` of the page for a file target, and for TS/JS symbols `type_aware` [{engine, status (complete, or deadline/failed: the answer is the index's alone), definitions, references, confirmed, added, ms, note?}]; " +
+    '`references` — one page, in the order of `files` (path, line, column, match_text, certainty: high = resolved through scope or imports, or found by a language service (`by: "language-service"`, TS/JS) or a typed receiver (`by: "receiver-type"`, Python), medium = same name but unresolved, low = comment or string; context), ' +
+    "`page` {total, offset, shown, omitted, next_offset, budget_tokens, more: how to get the rest}, `definitions` of the symbol (20 at most, `definitions_omitted`), `importers` of the page for a file target, and for TS/JS and Python symbols `type_aware` [{engine, status (complete, or deadline/failed: the answer is the index's alone), definitions, references, confirmed, added, ms, note?}]; " +
     '`unparsed_files` and `note` when a file that did not parse mentions the target (its references may be missing).',
   whenToUse: 'Before renaming, moving, deleting or changing the signature of a symbol or file.',
   related: ['recon', 'refactor_rename', 'refactor_move'],

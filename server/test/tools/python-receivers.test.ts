@@ -307,3 +307,158 @@ describe('Python method renames type their receivers (refactor_rename over MCP)'
     expect(run()).to.equal('1');
   });
 });
+
+/**
+ * flask's shapes: a generic protocol's `-> T` bound by the receiver's class (`FlaskProxy(ProxyMixin[Flask], Flask)`),
+ * a `ContextVar[T]`'s `.get()`, and a name re-bound from itself (`ctx = ctx.copy()`).
+ */
+const PROXIES = {
+  'web/__init__.py': '',
+  'web/app.py': [
+    'class App:',
+    '    def ensure_sync(self, f):',
+    '        return f',
+    '',
+    '',
+    'class Menu:',
+    '    def ensure_sync(self, f):',
+    '        return None',
+    '',
+  ].join('\n'),
+  'web/ctx.py': [
+    'import typing as t',
+    'from contextvars import ContextVar',
+    '',
+    'from web.app import App, Menu',
+    '',
+    'T = t.TypeVar("T")',
+    '',
+    '',
+    'class ProxyMixin(t.Protocol[T]):',
+    '    def _get_current_object(self) -> T: ...',
+    '',
+    '',
+    'class AppProxy(ProxyMixin[App], App): ...',
+    '',
+    '',
+    'class MenuProxy(ProxyMixin[Menu], Menu): ...',
+    '',
+    '',
+    'class AppContext:',
+    '    def __init__(self, app: App):',
+    '        self.app = app',
+    '',
+    '    def copy(self) -> "AppContext":',
+    '        return AppContext(self.app)',
+    '',
+    '',
+    '_cv_app: ContextVar[AppContext] = ContextVar("app_ctx")',
+    'current_app: AppProxy = t.cast(t.Any, None)',
+    'current_menu: MenuProxy = t.cast(t.Any, None)',
+    '',
+    '',
+    'def flash(f):',
+    '    app = current_app._get_current_object()',
+    '    return app.ensure_sync(f)  # T of ProxyMixin[App]: high',
+    '',
+    '',
+    'def menu(f):',
+    '    return current_menu._get_current_object().ensure_sync(f)  # T of ProxyMixin[Menu]: no edit',
+    '',
+    '',
+    'def copied(f):',
+    '    ctx = _cv_app.get(None)',
+    '    if ctx is None:',
+    '        return f',
+    '    ctx = ctx.copy()',
+    '    return ctx.app.ensure_sync(f)  # ContextVar[AppContext].get(), then re-bound from itself: high',
+    '',
+  ].join('\n'),
+  // flask's sansio Blueprint: a base that calls a method only its subclass defines; Flask's weakref to itself
+  'web/blueprints.py': [
+    'import weakref',
+    '',
+    '',
+    'class BaseBlueprint:',
+    '    def register(self):',
+    '        return self.send_static_file("x")  # only the subclass defines it: high',
+    '',
+    '',
+    'class Blueprint(BaseBlueprint):',
+    '    def send_static_file(self, name):',
+    '        return name',
+    '',
+    '',
+    'class Plain(BaseBlueprint):',
+    '    pass',
+    '',
+    '',
+    'class Site:',
+    '    def send_static_file(self, name):',
+    '        return None',
+    '',
+    '    def route(self):',
+    '        self_ref = weakref.ref(self)',
+    '        return lambda: self_ref().send_static_file("y")  # Site\'s own, through the weakref: no edit',
+    '',
+    '',
+    'class BaseTwo:',
+    '    def register(self):',
+    '        return self.send_static_file("z")  # two subclasses define it: medium',
+    '',
+    '',
+    'class BlueprintTwo(BaseTwo):',
+    '    def send_static_file(self, name):',
+    '        return name',
+    '',
+    '',
+    'class SecondTwo(BaseTwo):',
+    '    def send_static_file(self, name):',
+    '        return name',
+    '',
+  ].join('\n'),
+};
+
+describe('Python receivers through generic bases, ContextVar, weakrefs, self re-binding and completing subclasses (refactor_rename over MCP)', function () {
+  this.timeout(300_000);
+
+  it("a generic base's type argument, a ContextVar's value, a weakref, `x = x.copy()` and a base only one subclass completes type the receiver", async () => {
+    const server = await serveRepository(PROXIES);
+    try {
+      const result = await server.call('refactor_rename', {
+        symbol: 'App.ensure_sync',
+        new_name: 'to_sync',
+        justification: 'generic receivers',
+        include_comments: false,
+      });
+      expect(result.error, JSON.stringify(result.error)).to.equal(undefined);
+      expect(rowsOf(result['preview'] as Preview).sort()).to.deep.equal(
+        ['web/app.py:2 high', 'web/ctx.py:34 high', 'web/ctx.py:46 high'].sort(),
+      );
+      await server.call('refactor_cancel', { refactor_id: result['refactor_id'] });
+      const completed = await server.call('refactor_rename', {
+        symbol: 'Blueprint.send_static_file',
+        new_name: 'send_file',
+        justification: 'a base only its subclass completes',
+        include_comments: false,
+      });
+      expect(completed.error, JSON.stringify(completed.error)).to.equal(undefined);
+      expect(rowsOf(completed['preview'] as Preview).sort()).to.deep.equal(
+        ['web/blueprints.py:6 high', 'web/blueprints.py:10 high'].sort(),
+      );
+      await server.call('refactor_cancel', { refactor_id: completed['refactor_id'] });
+      const ambiguous = await server.call('refactor_rename', {
+        symbol: 'BlueprintTwo.send_static_file',
+        new_name: 'send_file',
+        justification: 'two subclasses complete the base',
+        include_comments: false,
+      });
+      expect(rowsOf(ambiguous['preview'] as Preview).sort()).to.deep.equal(
+        ['web/blueprints.py:29 medium', 'web/blueprints.py:33 high'].sort(),
+      );
+      await server.call('refactor_cancel', { refactor_id: ambiguous['refactor_id'] });
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -112,3 +112,88 @@ describe('recon_impact on TypeScript through the language service (agentgov serv
     }
   });
 });
+
+/** `Runner.invoke` and an unrelated `Other.invoke`; receivers typed by a constructor, an annotation, `self`, a default, a return annotation. */
+const PY_REPO = {
+  'pkg/__init__.py': '',
+  'pkg/runner.py': [
+    'class Runner:',
+    '    def invoke(self, args):',
+    '        return args',
+    '',
+    '    def again(self):',
+    '        return self.invoke([])',
+    '',
+    '',
+    'class Other:',
+    '    def invoke(self):',
+    '        return None',
+    '',
+    '',
+    'def make() -> Runner:',
+    '    return Runner()',
+    '',
+  ].join('\n'),
+  'pkg/app.py': [
+    'from pkg.runner import Other, Runner, make',
+    '',
+    '',
+    'def by_constructor():',
+    '    runner = Runner()',
+    '    runner.invoke([1])',
+    '',
+    '',
+    'def by_annotation(ctx: Runner):',
+    '    ctx.invoke([2])',
+    '',
+    '',
+    'def by_default(runner=Runner()):',
+    '    runner.invoke([3])',
+    '',
+    '',
+    'def by_return():',
+    '    make().invoke([4])',
+    '',
+    '',
+    'def elsewhere(thing):',
+    '    Other().invoke()',
+    '    thing.invoke()',
+    '',
+  ].join('\n'),
+};
+
+describe('recon_impact on Python members through the receiver typing (agentgov serve over stdio)', function () {
+  this.timeout(180_000);
+
+  it('a member access whose receiver the Python engine types to the class is high; another class and an untyped receiver are not', async () => {
+    const root = makeTempDir('agentgov-impact-py-');
+    writeTree(root, PY_REPO);
+    gitInit(root);
+    const serve = await ServeClient.start(root, {}, { config: 'log_level: WARNING\n' });
+    try {
+      const { data, text } = await serve.call('recon_impact', {
+        target: 'Runner.invoke',
+        justification: 'changing its signature',
+        include_comments: false,
+      });
+      const impact = data as Impact;
+      expect(impact.error, text).to.equal(undefined);
+      expect(impact.type_aware?.map((r) => [r.engine, r.status])).to.deep.equal([
+        ['python-index-resolution', 'complete'],
+      ]);
+      const at = (path: string, certainty: string) =>
+        impact.references.filter((r) => r.path === path && r.certainty === certainty).map((r) => r.line);
+      expect(at('pkg/app.py', 'high')).to.deep.equal([6, 10, 14, 18]);
+      expect(at('pkg/runner.py', 'high')).to.include(6);
+      // typed by this engine, not by the index's resolution: marked so
+      expect(
+        impact.references.filter((r) => r.path === 'pkg/app.py' && r.certainty === 'high').map((r) => r.by),
+      ).to.deep.equal(['receiver-type', 'receiver-type', 'receiver-type', 'receiver-type']);
+      // Other().invoke() and thing.invoke() stay the index's name matches
+      expect(at('pkg/app.py', 'medium')).to.deep.equal([22, 23]);
+      expect(impact.counts['high']).to.equal(impact.references.filter((r) => r.certainty === 'high').length);
+    } finally {
+      await serve.close();
+    }
+  });
+});

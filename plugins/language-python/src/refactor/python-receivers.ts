@@ -19,7 +19,12 @@ type Def = RefactorIndexDefinition;
  */
 export type PyType =
   | { kind: 'instance' | 'class' | 'super'; cls: Def }
-  | { kind: 'function'; fn: Def }
+  /** A function; a method reached on an instance keeps the receiver's class (`Self`, a generic base's type arguments). */
+  | { kind: 'function'; fn: Def; self?: Def }
+  /** A `contextvars.ContextVar[T]`: `.get()` gives what it holds. */
+  | { kind: 'contextvar'; of: PyType[] }
+  /** A `weakref.ref(x)`: calling it gives x (or None). */
+  | { kind: 'weakref'; of: PyType[] }
   /** A module of the repository (`import click` → `src/click/__init__.py`). */
   | { kind: 'module'; path: string }
   | { kind: 'none' | 'other' | 'unknown' };
@@ -154,8 +159,13 @@ export class PythonReceivers {
       case 'class': {
         const found = this.#lookup(type.cls, method, new Set());
         if (found.holder?.def_uid === owner.def_uid) return found.uncertain ? 'medium' : 'high';
+        if (!this.#isSubclass(owner, type.cls)) return 'none';
+        // a base class of the owner that does not have the name at all (`self.send_static_file` in a base
+        // only its subclass completes): the access reaches a subclass's member — the owner's, when no
+        // other class of the repository deriving from the base defines one
+        if (!found.def && !found.uncertain && this.#onlyDefiner(type.cls, owner, method)) return 'high';
         // a value typed as a base class of the owner may be an instance of the owner
-        return this.#isSubclass(owner, type.cls) ? 'medium' : 'none';
+        return 'medium';
       }
       case 'super': {
         let uncertain = false;
@@ -202,6 +212,20 @@ export class PythonReceivers {
     }
     return { def: null, holder: null, uncertain };
   }
+
+  /** Whether `owner` is the one class deriving from `base` that defines `name` (its own subclasses aside). */
+  #onlyDefiner(base: Def, owner: Def, name: string): boolean {
+    this.#classes ??= this.#workspace.definitions({}).filter((d) => d.kind === 'class');
+    return this.#classes.every(
+      (cls) =>
+        cls.def_uid === owner.def_uid ||
+        !this.#isSubclass(cls, base) ||
+        this.#isSubclass(cls, owner) ||
+        this.#workspace.definitions({ path: cls.path, qualifiedName: `${cls.qualified_name}.${name}` }).length === 0,
+    );
+  }
+
+  #classes: Def[] | undefined;
 
   #isSubclass(cls: Def, ancestor: Def, seen = new Set<string>()): boolean {
     if (cls.def_uid === ancestor.def_uid) return true;
@@ -369,9 +393,26 @@ export class PythonReceivers {
       ? node.childForFieldName('arguments')?.firstNamedChild
       : null;
     if (castTo) return this.#annotationType(path, castTo, depth);
+    // `weakref.ref(x)`: a reference to x (calling it gives x, or None once x is gone)
+    if (/^(?:weakref\.)?ref$/.test(callee.text)) {
+      const referent = node.childForFieldName('arguments')?.firstNamedChild;
+      const fromWeakref = this.#workspace.imports(path).some((e) => e.to_path === null && e.specifier === 'weakref');
+      if (referent && fromWeakref) return [{ kind: 'weakref', of: this.#infer(path, referent, depth) }];
+    }
+    // `var.get()` / `var.get(default)` of a ContextVar[T]: a T (or the default)
+    const getter = callee.type === 'attribute' && callee.childForFieldName('attribute')?.text === 'get';
+    const held = getter ? this.#infer(path, callee.childForFieldName('object')!, depth) : [];
+    if (held.length > 0 && held.every((t) => t.kind === 'contextvar')) {
+      const fallback = node.childForFieldName('arguments')?.firstNamedChild;
+      return [
+        ...held.flatMap((t) => (t.kind === 'contextvar' ? t.of : [])),
+        ...(fallback ? this.#infer(path, fallback, depth) : []),
+      ];
+    }
     return this.#infer(path, callee, depth).flatMap((t): PyType[] => {
       if (t.kind === 'class') return [{ kind: 'instance', cls: t.cls }];
-      if (t.kind === 'function') return this.#returnType(t.fn, depth);
+      if (t.kind === 'function') return this.#returnType(t.fn, depth, t.self);
+      if (t.kind === 'weakref') return [...t.of, NONE];
       if (t.kind !== 'other') return [UNKNOWN];
       // `str(x)`, `Client(app)`: a builtin type or an outside class builds an object that is not ours;
       // `weakref.ref(self)()`, `copy.copy(m)`, `t.cast(…)`: an outside function may return one of ours
@@ -385,12 +426,62 @@ export class PythonReceivers {
     const node = this.#definitionNode(fn);
     if (!node) return [UNKNOWN];
     const annotation = node.childForFieldName('return_type');
-    const owner = self ?? (fn.kind === 'method' ? this.#enclosingClass(fn.path, node) : null);
+    const holder = fn.kind === 'method' ? this.#enclosingClass(fn.path, node) : null;
+    const owner = self ?? holder;
+    if (annotation && self && holder) {
+      // `-> T` where T is a type parameter of the method's generic class: the receiver's class says what T is
+      const bound = this.#typeArgument(fn.path, annotation, holder, self, depth);
+      if (bound) return bound;
+    }
     if (annotation) return this.#annotationType(fn.path, annotation, depth, owner ?? undefined);
     const returned = returnedValues(node);
     if (returned.length === 0 || returned.some((value) => value.parent?.type === 'yield')) return [UNKNOWN];
     const types = returned.flatMap((value) => this.#infer(fn.path, value, depth)).filter((t) => t.kind !== 'none');
     return types.length > 0 ? types : [UNKNOWN];
+  }
+
+  /**
+   * `T` of a method's return annotation, when T is a `TypeVar` of the module that the method's class
+   * takes as a type parameter (`class ProxyMixin(Protocol[T])`) and the receiver's class, or a class
+   * it derives from, names the argument (`class FlaskProxy(ProxyMixin[Flask], Flask)` → Flask).
+   */
+  #typeArgument(path: string, annotation: SyntaxNode, holder: Def, self: Def, depth: number): PyType[] | null {
+    const name = annotation.type === 'type' ? annotation.firstNamedChild : annotation;
+    if (name?.type !== 'identifier') return null;
+    const root = this.#file(path)?.tree.rootNode;
+    const bindings = root ? scopeBindings(root, name.text) : [];
+    const isTypeVar =
+      bindings !== 'global' &&
+      bindings.length === 1 &&
+      bindings[0]!.type === 'assignment' &&
+      /^(?:[\w.]*\.)?TypeVar$/.test(bindings[0]!.childForFieldName('right')?.childForFieldName('function')?.text ?? '');
+    if (!isTypeVar) return null;
+    const parameters = this.#definitionNode(holder)?.childForFieldName('superclasses')?.namedChildren ?? [];
+    let position = -1;
+    for (const base of parameters) {
+      if (base.type !== 'subscript') continue;
+      const index = base.childrenForFieldName('subscript').findIndex((arg) => arg.text === name.text);
+      if (index >= 0) position = index;
+    }
+    if (position < 0) return null;
+    // the receiver's class and its ancestors: the first base written `Holder[…]` gives the argument
+    const queue: Def[] = [self];
+    const seen = new Set<string>();
+    while (queue.length > 0) {
+      const cls = queue.shift()!;
+      if (seen.has(cls.def_uid)) continue;
+      seen.add(cls.def_uid);
+      for (const base of this.#definitionNode(cls)?.childForFieldName('superclasses')?.namedChildren ?? []) {
+        if (base.type !== 'subscript') continue;
+        const head = base.childForFieldName('value');
+        const types = head ? this.#infer(cls.path, head, depth) : [];
+        if (!types.some((t) => t.kind === 'class' && t.cls.def_uid === holder.def_uid)) continue;
+        const argument = base.childrenForFieldName('subscript')[position];
+        return argument ? this.#annotationType(cls.path, argument, depth) : null;
+      }
+      for (const base of this.#basesOf(cls)) if (base) queue.push(base);
+    }
+    return null;
   }
 
   #attributeType(path: string, node: SyntaxNode, depth: number): PyType[] {
@@ -400,7 +491,10 @@ export class PythonReceivers {
     // a module attribute (`pkg.mod.Class`) the index resolved
     const ref = this.#refAt(path, attribute);
     if (ref?.to_def_uid) return this.#defType(this.#defOf(ref.to_def_uid, ref.name));
-    return this.#infer(path, object, depth).flatMap((t): PyType[] => {
+    // `x.name` fails on None: where x may also be None (`ctx = var.get(None)`), the other types decide
+    const objects = this.#infer(path, object, depth);
+    const values = objects.filter((t) => t.kind !== 'none');
+    return (values.length > 0 ? values : objects).flatMap((t): PyType[] => {
       if (t.kind === 'instance' || t.kind === 'class' || t.kind === 'super')
         return this.#memberType(t, attribute.text, depth);
       if (t.kind === 'module') return this.#moduleMember(t.path, attribute.text, depth);
@@ -412,7 +506,8 @@ export class PythonReceivers {
   /** The type of `x.name` where `x` is an instance or class of ours: a bound method, a class attribute, an instance attribute. */
   #memberType(owner: { kind: 'instance' | 'class' | 'super'; cls: Def }, name: string, depth: number): PyType[] {
     const found = this.#lookup(owner.cls, name, owner.kind === 'super' ? new Set([owner.cls.def_uid]) : new Set());
-    if (found.def && found.def.kind === 'method') return [{ kind: 'function', fn: found.def }];
+    if (found.def && found.def.kind === 'method')
+      return [{ kind: 'function', fn: found.def, self: owner.kind === 'class' ? undefined : owner.cls }];
     if (found.def && found.holder && found.def.def_uid === found.holder.def_uid) {
       const assignment = this.#classAttribute(found.holder, name);
       if (assignment) return this.#assignmentType(found.holder.path, assignment, depth);
@@ -499,7 +594,7 @@ export class PythonReceivers {
       if (scope.type === 'class_definition') continue; // class bodies are not enclosing scopes of their methods
       const bindings = scopeBindings(scope, name);
       if (bindings === 'global') break;
-      if (bindings.length > 0) return this.#bindingTypes(path, scope, bindings, depth);
+      if (bindings.length > 0) return this.#bindingTypes(path, scope, reaching(bindings, node), depth);
     }
     return this.#moduleName(path, node, name, depth);
   }
@@ -512,7 +607,8 @@ export class PythonReceivers {
     const declarative =
       bindings !== 'global' && bindings.every((b) => b.type !== 'assignment' && b.type !== 'named_expression');
     if (ref?.to_def_uid && declarative) return this.#defType(this.#defOf(ref.to_def_uid, ref.name));
-    if (bindings !== 'global' && bindings.length > 0) return this.#bindingTypes(path, root!, bindings, depth);
+    if (bindings !== 'global' && bindings.length > 0)
+      return this.#bindingTypes(path, root!, reaching(bindings, node), depth);
     if (ref?.to_def_uid) return this.#defType(this.#defOf(ref.to_def_uid, ref.name));
     if (BUILTIN_TYPES.has(name)) return [OTHER];
     return [UNKNOWN];
@@ -739,6 +835,11 @@ export class PythonReceivers {
         const base = (head?.text ?? '').split('.').pop() ?? '';
         if (WRAPPERS.has(base)) return args[0] ? this.#annotationType(path, args[0], depth + 1, self) : [UNKNOWN];
         if (base === 'Union') return args.flatMap((arg) => this.#annotationType(path, arg, depth + 1, self));
+        if (base === 'ContextVar' && args[0] && head) {
+          // the standard library's `ContextVar[T]` (not a class of ours of that name)
+          const own = this.#annotationType(path, head, depth + 1, self).some((t) => t.kind === 'instance');
+          if (!own) return [{ kind: 'contextvar', of: this.#annotationType(path, args[0], depth + 1, self) }];
+        }
         if (base === 'type' || base === 'Type') {
           if (!args[0]) return [UNKNOWN];
           return this.#annotationType(path, args[0], depth + 1, self).map((t) =>
@@ -929,6 +1030,20 @@ function scopeBindings(scope: SyntaxNode, name: string): SyntaxNode[] | 'global'
   };
   if (body) visit(body);
   return global ? 'global' : found;
+}
+
+/**
+ * The bindings that can reach a use: an assignment whose right-hand side holds the use itself is
+ * evaluated before it binds (`ctx = ctx.copy()` reads the earlier `ctx`), so it is left out — unless
+ * nothing else binds the name.
+ */
+function reaching(bindings: SyntaxNode[], use: SyntaxNode): SyntaxNode[] {
+  const inside = (binding: SyntaxNode) => {
+    const right = binding.type === 'assignment' ? binding.childForFieldName('right') : null;
+    return right !== null && use.startIndex >= right.startIndex && use.endIndex <= right.endIndex;
+  };
+  const others = bindings.filter((binding) => !inside(binding));
+  return others.length > 0 ? others : bindings;
 }
 
 /** A target pattern (`a, b`, `[a, *b]`) binding `name`. */

@@ -1,12 +1,15 @@
 import { posix } from 'node:path';
+import { AgentgovError } from '@agentgov/core';
 import type {
   Certainty,
+  EngineReference,
   MovePlan,
   MoveRequest,
   RefactorEdit,
   RefactorEngine,
   RefactorIndexDefinition,
   RefactorIndexImport,
+  RefactorIndexReference,
   RefactorSymbol,
   RefactorWorkspace,
   RenameCollision,
@@ -124,16 +127,71 @@ export class PythonRefactorEngine implements RefactorEngine {
 
   async rename(request: RenameRequest, workspace: RefactorWorkspace): Promise<RenamePlan> {
     const { symbol, newName } = request;
-    const declared = workspace.definitions({ path: symbol.path, qualifiedName: symbol.qualifiedName });
+    const { edits, declared, resolved } = this.#codeEdits(symbol, newName, workspace);
     const definition = declared.find((d) => d.name_line === symbol.line) ?? declared[0];
-    const edits: RefactorEdit[] = [];
+    if (request.includeComments) {
+      const add = this.#adder(symbol, newName, workspace, edits);
+      // comments, strings and docstrings: every whole-word mention (the index keeps only code-shaped ones)
+      for (const file of workspace.files()) {
+        if (!PYTHON.test(file.path)) continue;
+        const text = workspace.read(file.path);
+        if (text) for (const [line, col] of mentionsOf(text, symbol.name)) add(file.path, line, col, 'low');
+      }
+    }
+    const collisions = definition
+      ? this.#collisions(
+          definition,
+          newName,
+          resolved.map((r) => r.path),
+          workspace,
+        )
+      : [];
+    return { edits: distinct(edits), collisions, warnings: this.#dynamicNameWarnings(symbol, workspace) };
+  }
+
+  /**
+   * The symbol's code references as `recon_impact` counts them: the declarations, what the index
+   * resolved to them, and member accesses whose receiver this engine types to the symbol's class
+   * (a constructor call, an annotation, `self`/`cls`, a default, a return annotation) — all `high`.
+   * Receivers it cannot type stay the index's `medium`; those typed to another class are not returned.
+   */
+  async references(
+    symbol: RefactorSymbol,
+    workspace: RefactorWorkspace,
+    options: { timeoutMs?: number } = {},
+  ): Promise<EngineReference[]> {
+    const deadline = Date.now() + (options.timeoutMs ?? Number.POSITIVE_INFINITY);
+    const { edits, declared } = this.#codeEdits(symbol, symbol.name, workspace, deadline);
+    const definitions = new Set(
+      [
+        { path: symbol.path, line: symbol.line, col: symbol.col },
+        ...declared.map((d) => ({ path: d.path, line: d.name_line, col: d.name_col })),
+      ].map((d) => `${d.path}:${d.line}:${d.col}`),
+    );
+    return distinct(edits)
+      .filter((edit) => edit.certainty === 'high')
+      .map((edit) => ({
+        path: edit.path,
+        span: edit.span,
+        certainty: 'high' as const,
+        isDefinition: definitions.has(`${edit.path}:${edit.span.startLine}:${edit.span.startCol}`),
+        by: 'receiver-type' as const,
+      }));
+  }
+
+  /** An edit maker that checks the index's span still holds the name (it may lag a file edited seconds ago). */
+  #adder(
+    symbol: RefactorSymbol,
+    newName: string,
+    workspace: RefactorWorkspace,
+    edits: RefactorEdit[],
+  ): (path: string, line: number, col: number, certainty: Certainty) => void {
     const texts = new Map<string, string[] | undefined>();
     const lineOf = (path: string, line: number): string | undefined => {
       if (!texts.has(path)) texts.set(path, workspace.read(path)?.split('\n'));
       return texts.get(path)?.[line - 1];
     };
-    const add = (path: string, line: number, col: number, certainty: Certainty) => {
-      // the index's span must still hold the name (it may lag a file edited seconds ago)
+    return (path, line, col, certainty) => {
       if (lineOf(path, line)?.slice(col, col + symbol.name.length) !== symbol.name) return;
       edits.push({
         path,
@@ -143,6 +201,22 @@ export class PythonRefactorEngine implements RefactorEngine {
         certainty,
       });
     };
+  }
+
+  /**
+   * The code edits of a rename: declarations and resolved references `high`; member accesses of the
+   * name on an unresolved receiver judged by the receiver's type (`high`, `medium`, or left out).
+   */
+  #codeEdits(
+    symbol: RefactorSymbol,
+    newName: string,
+    workspace: RefactorWorkspace,
+    deadline = Number.POSITIVE_INFINITY,
+  ): { edits: RefactorEdit[]; declared: RefactorIndexDefinition[]; resolved: RefactorIndexReference[] } {
+    const declared = workspace.definitions({ path: symbol.path, qualifiedName: symbol.qualifiedName });
+    const definition = declared.find((d) => d.name_line === symbol.line) ?? declared[0];
+    const edits: RefactorEdit[] = [];
+    const add = this.#adder(symbol, newName, workspace, edits);
     add(symbol.path, symbol.line, symbol.col, 'high');
     for (const overload of declared) add(overload.path, overload.name_line, overload.name_col, 'high');
     const resolved = declared.flatMap((d) => workspace.references({ toDefUid: d.def_uid }));
@@ -161,6 +235,12 @@ export class PythonRefactorEngine implements RefactorEngine {
         (isMember || !['self', 'cls'].includes(ref.qualifier)) &&
         !this.#externalModule(ref.path, ref.qualifier, workspace)
       ) {
+        if (Date.now() > deadline)
+          throw new AgentgovError(
+            'E_DEADLINE_EXCEEDED',
+            `the Python receiver typing did not finish typing the receivers of ${symbol.qualifiedName} in time`,
+            { engine: this.name, symbol: symbol.qualifiedName },
+          );
         const verdict =
           receivers && owner
             ? receivers.verdict(ref.path, ref.start_line, ref.start_col, owner, symbol.name)
@@ -168,23 +248,7 @@ export class PythonRefactorEngine implements RefactorEngine {
         if (verdict !== 'none') add(ref.path, ref.start_line, ref.start_col, verdict);
       }
     }
-    if (request.includeComments) {
-      // comments, strings and docstrings: every whole-word mention (the index keeps only code-shaped ones)
-      for (const file of workspace.files()) {
-        if (!PYTHON.test(file.path)) continue;
-        const text = workspace.read(file.path);
-        if (text) for (const [line, col] of mentionsOf(text, symbol.name)) add(file.path, line, col, 'low');
-      }
-    }
-    const collisions = definition
-      ? this.#collisions(
-          definition,
-          newName,
-          resolved.map((r) => r.path),
-          workspace,
-        )
-      : [];
-    return { edits: distinct(edits), collisions, warnings: this.#dynamicNameWarnings(symbol, workspace) };
+    return { edits, declared, resolved };
   }
 
   /**

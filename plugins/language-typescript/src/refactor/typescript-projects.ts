@@ -18,6 +18,11 @@ export interface TypeScriptProject {
   service: TS.LanguageService;
   /** Absolute root file names. */
   fileNames: Set<string>;
+  /**
+   * Where an import specifier of `containingFile` leads under this project's options (the source,
+   * for a declaration output), in either resolution mode; resolved without building the program.
+   */
+  resolve(specifier: string, containingFile: string): string[];
 }
 
 /** A config file as parsed (its files, options and references), before any service is made for it. */
@@ -73,6 +78,9 @@ export class TypeScriptProjects {
    */
   use(workspace: RefactorWorkspace): void {
     this.#workspace = workspace;
+    // files may have changed since the last call: each service checks every script version once, then
+    // trusts them for the rest of this call (see getProjectVersion)
+    this.#generation += 1;
     const scripts = workspace
       .files()
       .filter((f) => ES_EXTENSION.test(f.path))
@@ -85,6 +93,13 @@ export class TypeScriptProjects {
   }
 
   #fingerprint: string | undefined;
+  /**
+   * Bumped by every engine call (and when a project's root files change). The language service asks
+   * for its program again and again within one operation — `getEditsForFileRename` does so for each
+   * file path it maps, checking every script's version each time (quadratic in the program's files) —
+   * so a service's project version is this: within one call, nothing changes under it.
+   */
+  #generation = 0;
 
   /**
    * Every service polls this token during long operations (reference searches check it per file);
@@ -139,6 +154,7 @@ export class TypeScriptProjects {
     if (!inferred.fileNames.has(file)) {
       // a file the index learnt about after the inferred project was made
       inferred.fileNames.add(file);
+      this.#generation += 1;
     }
     this.#membership.set(file, INFERRED);
     return inferred;
@@ -178,6 +194,24 @@ export class TypeScriptProjects {
       }
     }
     return [...out.values()];
+  }
+
+  /**
+   * Whether a root file of the project that `mentions` accepts imports (`import`, `export … from`,
+   * `require`, `import()`) one of `targets`: only those files' specifiers are resolved, so a project
+   * is judged without building its program.
+   */
+  importsOneOf(project: TypeScriptProject, mentions: (text: string) => boolean, targets: ReadonlySet<string>): boolean {
+    for (const file of project.fileNames) {
+      const rel = this.relative(file);
+      const text = rel === null ? undefined : this.#workspace.read(rel);
+      if (text === undefined || !mentions(text)) continue;
+      const { importedFiles } = this.ts.preProcessFile(text, true, true);
+      for (const imported of importedFiles) {
+        if (project.resolve(imported.fileName, file).some((target) => targets.has(target))) return true;
+      }
+    }
+    return false;
   }
 
   /** Config files found and parsed once per reset: beside and above every script, and what they reference. */
@@ -269,23 +303,23 @@ export class TypeScriptProjects {
 
   /** A path with its deepest existing directory resolved through symlinks (node_modules/@x/pkg → packages/pkg). */
   #canonical(path: string): string {
-    let dir = path;
-    const rest: string[] = [];
-    while (!existsSync(dir) && dirname(dir) !== dir) {
-      rest.unshift(basename(dir));
-      dir = dirname(dir);
+    const parent = dirname(path);
+    if (parent === path) return path;
+    // directories are asked again and again by the resolver's probes: each resolved once per reset
+    let real = this.#canonicalDirs.get(parent);
+    if (real === undefined) {
+      real = existsSync(parent) ? realDirectory(parent) : this.#canonical(parent);
+      this.#canonicalDirs.set(parent, real);
     }
-    let real = dir;
-    try {
-      real = realpathSync(dir);
-    } catch {
-      real = dir;
-    }
-    return rest.length > 0 ? join(real, ...rest) : real;
+    return existsSync(path) ? realDirectory(path) : join(real, basename(path));
   }
+
+  readonly #canonicalDirs = new Map<string, string>();
 
   /** The source a declaration output was made from, when a project of the repository emits it. */
   sourceOfOutput(fileName: string): string | undefined {
+    // only declaration files are outputs: the resolver's other probes (.ts, .js, package.json) need no lookup
+    if (!DECLARATION.test(fileName)) return undefined;
     this.#discover();
     return this.#outputs.get(fileName) ?? this.#outputs.get(this.#canonical(fileName));
   }
@@ -303,6 +337,7 @@ export class TypeScriptProjects {
     this.#configs = undefined;
     this.#parsedConfigs.clear();
     this.#outputs = new Map();
+    this.#canonicalDirs.clear();
     this.bareImports.clear();
   }
 
@@ -352,6 +387,7 @@ export class TypeScriptProjects {
     const names = new Set(fileNames);
     const host: TS.LanguageServiceHost = {
       getCompilationSettings: () => options,
+      getProjectVersion: () => String(this.#generation),
       getScriptFileNames: () => [...names],
       getScriptVersion: (fileName) => {
         const rel = this.relative(fileName);
@@ -384,6 +420,23 @@ export class TypeScriptProjects {
     };
     const canonicalName = (fileName: string) => (ts.sys.useCaseSensitiveFileNames ? fileName : fileName.toLowerCase());
     const cache = ts.createModuleResolutionCache(currentDirectory, canonicalName, options);
+    const resolve = (specifier: string, containingFile: string): string[] => {
+      const targets = new Set<string>();
+      for (const mode of [ts.ModuleKind.ESNext, ts.ModuleKind.CommonJS] as const) {
+        const resolved = ts.resolveModuleName(
+          specifier,
+          containingFile,
+          options,
+          resolutionHost,
+          cache,
+          undefined,
+          mode,
+        );
+        const fileName = resolved.resolvedModule?.resolvedFileName;
+        if (fileName) targets.add(this.sourceOfOutput(fileName) ?? fileName);
+      }
+      return [...targets];
+    };
     host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSourceFile) => {
       const bare: BareImport[] = [];
       const resolvedAll = literals.map((literal) => {
@@ -416,7 +469,17 @@ export class TypeScriptProjects {
       return resolvedAll;
     };
     const service = ts.createLanguageService(host, this.#registry);
-    return { key, service, fileNames: names };
+    return { key, service, fileNames: names, resolve };
+  }
+}
+
+const DECLARATION = /\.d\.[cm]?ts$/;
+
+function realDirectory(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }
 

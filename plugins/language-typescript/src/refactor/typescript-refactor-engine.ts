@@ -148,7 +148,14 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
     const edits = new MergedEdits(projects);
     const unedited: UneditedReference[] = [];
     const format = projects.ts.getDefaultFormatCodeSettings();
-    for (const project of this.#holding(projects, owners, importsOneOf(workspace, request), moved)) {
+    // each project asked builds a whole program: ask the moved files' own projects and those whose
+    // root files import a moved file (their specifiers resolved without a program), no others
+    const mentions = importsOneOf(workspace, request);
+    const targets = new Set(moved);
+    const asked = projects
+      .projectsMentioning(mentions, owners)
+      .filter((project) => owners.includes(project) || projects.importsOneOf(project, mentions, targets));
+    for (const project of asked) {
       const options = project.service.getProgram()?.getCompilerOptions() ?? {};
       const changes = project.service.getEditsForFileRename(
         projects.absolute(request.from),
@@ -617,8 +624,10 @@ function packageImportReason(specifier: string): string {
 
 /**
  * Whether a file's text may import a moved file: a string literal ending in the moved file's stem
- * (with or without extension; `dir` for `dir/index`) or passing through a moved directory, or the
- * package name of a moved package entry.
+ * (with or without extension; `dir` for `dir/index`) or passing through a moved directory, or a
+ * package specifier whose package.json entry (`exports`, `main`, `types`, `module`) leads to a file
+ * of the moved file's stem. A package whose manifest does not lead there cannot reach the file by
+ * name: importers of its other entries are not asked (each asked project builds a whole program).
  */
 function importsOneOf(workspace: RefactorWorkspace, request: MoveRequest): (text: string) => boolean {
   const names = new Set([stem(request.from)]);
@@ -630,20 +639,29 @@ function importsOneOf(workspace: RefactorWorkspace, request: MoveRequest): (text
   const specifier = new RegExp(
     `['"\`](?:[^'"\`\\n]*/)?(?:${escaped.join('|')})(?:\\.[cm]?[jt]sx?)?(?:/[^'"\`\\n]*)?['"\`]`,
   );
-  const packages = request.files.flatMap((f) => packageNameOf(workspace, f.from) ?? []);
-  return (text) =>
-    specifier.test(text) || packages.some((name) => text.includes(`'${name}`) || text.includes(`"${name}`));
+  const entries = request.files.flatMap((f) => packageEntriesOf(workspace, f.from));
+  const quoted = (text: string, entry: PackageEntry) =>
+    ["'", '"', '`'].some((q) => text.includes(`${q}${entry.specifier}${entry.prefix ? '' : q}`));
+  return (text) => specifier.test(text) || entries.some((entry) => quoted(text, entry));
 }
 
 function stem(path: string): string {
   return (path.split('/').pop() ?? path).replace(/\.[^.]*$/, '');
 }
 
+/** A specifier by package name that may resolve to a file: exact, or a prefix (a `./*` pattern export). */
+interface PackageEntry {
+  specifier: string;
+  prefix: boolean;
+}
+
 /**
- * The `name` of the nearest package.json above a file when that manifest names the file's stem (its
- * `exports`/`main`/`types` may lead to it, so importers by package name may reach it), else undefined.
+ * The specifiers by package name that may reach a file, from the nearest package.json above it: the
+ * package's own name when `main`/`types`/`typings`/`module` or the `.` export leads to a file of the
+ * same stem, `name/sub` for each subpath export that does, `name/prefix` for a pattern export (`./*`),
+ * and `name/` itself when the manifest has no `exports` (every deep import is allowed then).
  */
-function packageNameOf(workspace: RefactorWorkspace, path: string): string | undefined {
+function packageEntriesOf(workspace: RefactorWorkspace, path: string): PackageEntry[] {
   const parts = path.split('/').slice(0, -1);
   for (let n = parts.length; n >= 0; n -= 1) {
     let manifest: string | undefined;
@@ -653,14 +671,42 @@ function packageNameOf(workspace: RefactorWorkspace, path: string): string | und
       manifest = undefined; // the contract says undefined; a workspace that throws for a missing file is read the same
     }
     if (manifest === undefined) continue;
+    let parsed: Record<string, unknown>;
     try {
-      const name = (JSON.parse(manifest) as { name?: unknown }).name;
-      return typeof name === 'string' && manifest.includes(stem(path)) ? name : undefined;
+      parsed = JSON.parse(manifest) as Record<string, unknown>;
     } catch {
-      return undefined;
+      return [];
     }
+    const name = parsed.name;
+    if (typeof name !== 'string' || name === '') return [];
+    const wanted = stem(path);
+    const leads = (value: unknown): boolean =>
+      typeof value === 'string'
+        ? value.includes('*') || stem(value).replace(/\.d$/, '') === wanted
+        : Array.isArray(value)
+          ? value.some(leads)
+          : typeof value === 'object' && value !== null && Object.values(value).some(leads);
+    const entries: PackageEntry[] = [];
+    if (['main', 'types', 'typings', 'module'].some((field) => leads(parsed[field])))
+      entries.push({ specifier: name, prefix: false });
+    const exports = parsed.exports;
+    if (exports === undefined) {
+      entries.push({ specifier: `${name}/`, prefix: true });
+    } else if (typeof exports !== 'object' || exports === null || Array.isArray(exports)) {
+      if (leads(exports)) entries.push({ specifier: name, prefix: false });
+    } else {
+      const keyed = Object.keys(exports).some((key) => key.startsWith('.'));
+      const subpaths: Array<[string, unknown]> = keyed ? Object.entries(exports) : [['.', exports]];
+      for (const [key, value] of subpaths) {
+        if (!leads(value)) continue;
+        const specifier = key === '.' ? name : `${name}${key.slice(1)}`;
+        const star = specifier.indexOf('*');
+        entries.push(star < 0 ? { specifier, prefix: false } : { specifier: specifier.slice(0, star), prefix: true });
+      }
+    }
+    return entries;
   }
-  return undefined;
+  return [];
 }
 
 /**

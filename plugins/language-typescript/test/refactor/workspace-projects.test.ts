@@ -229,4 +229,61 @@ describe('TypeScriptRefactorEngine across the projects of a monorepo', function 
     expect(entry.unedited?.[0]?.reason).to.match(/package name '@fx\/core'/);
     engine.dispose();
   });
+
+  it("a move asks only the projects whose files import a moved file: importers of the package's other entries build no program; a subpath export leading to the file is listed unedited", async () => {
+    const root = monorepo();
+    // the manifest mentions the moved file's stem (a description, as this repository's core does) and a
+    // subpath export leads to it under another name
+    writeTree(root, {
+      'packages/core/package.json': JSON.stringify({
+        name: '@fx/core',
+        description: 'the host maker',
+        type: 'module',
+        exports: {
+          '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+          './hosting': { types: './dist/host.d.ts', default: './dist/host.js' },
+        },
+      }),
+      'packages/other/package.json': JSON.stringify({ name: '@fx/other', type: 'module' }),
+      'packages/other/tsconfig.json': JSON.stringify({
+        extends: '../../tsconfig.base.json',
+        compilerOptions: { rootDir: 'src', outDir: 'dist' },
+        include: ['src'],
+        references: [{ path: '../core' }],
+      }),
+      'packages/other/src/deep.ts':
+        "import { makeHost } from '@fx/core/hosting';\nexport const deep = makeHost('deep');\n",
+    });
+    symlinkSync('../../packages/other', join(root, 'node_modules/@fx/other'));
+    const engine = new TypeScriptRefactorEngine();
+    const disk = diskWorkspace(root);
+    const versioned = new Set<string>();
+    const ws: RefactorWorkspace = {
+      ...disk,
+      version: (path) => {
+        versioned.add(path);
+        return disk.version(path);
+      },
+    };
+    const plan = await engine.move(
+      {
+        from: 'packages/core/src/host.ts',
+        to: 'packages/core/src/hosting/host.ts',
+        files: [{ from: 'packages/core/src/host.ts', to: 'packages/core/src/hosting/host.ts' }],
+        includeComments: false,
+      },
+      ws,
+    );
+    expect(table(plan.edits)).to.deep.equal([
+      'packages/core/src/index.ts:1 ./host.js -> ./hosting/host.js [high]',
+      'packages/core/test/host.test.ts:1 ../src/host.js -> ../src/hosting/host.js [high]',
+    ]);
+    // `@fx/core/hosting` reaches the moved file through package.json: package.json's business, listed
+    expect((plan.unedited ?? []).map((u) => `${u.path}:${u.line}`)).to.deep.equal(['packages/other/src/deep.ts:1']);
+    expect(plan.unedited?.[0]?.reason).to.match(/package name '@fx\/core\/hosting'/);
+    // app and the loose script import `@fx/core` (its index, not host.ts): their projects built no program
+    expect([...versioned].filter((p) => p.startsWith('packages/app/') || p.startsWith('scripts/'))).to.deep.equal([]);
+    expect(versioned.has('packages/other/src/deep.ts')).to.equal(true);
+    engine.dispose();
+  });
 });
