@@ -39,13 +39,20 @@ export interface GateOutcome {
 export type HookDecision = 'allow' | 'warn' | 'ask' | 'deny';
 
 /**
- * A framework's hook protocol, named by `gate --format NAME`. A framework plugin declares its
- * formats in its package.json (`"agentgov": {"gateFormats": {"NAME": "./dist/src/gate-format.js"}}`,
- * a module whose `gateFormat` export is this object), so the gate client finds one without
- * loading the plugin host. The module may import Node built-ins only.
+ * A framework's hook protocol, named by `gate --format NAME`. A framework plugin contributes it as
+ * its adapter's `gateFormat` (`FrameworkAdapter`, registered on the `frameworks` hook): the gate
+ * finds a format among the frameworks the plugin host registers, as every other command finds a
+ * provider (docs/plugins.md, "Gate formats").
  */
 export interface GateHookFormat {
   name: string;
+  /**
+   * The URL of the module that defines this format and exports it as `gateFormat`
+   * (`import.meta.url` where it is written), when that module imports nothing but Node built-ins,
+   * `@agentgov/core/gate-hook` and modules of its own that import no more. The gate bundle compiles such a module in (a hook call then
+   * loads no plugin host); without it the format still works, found through the host.
+   */
+  module?: string;
   /** The hook payload (decoded JSON) as a gate input; a problem names the offending field. */
   parseInput(value: unknown): GateInput | GateInputProblem;
   /**

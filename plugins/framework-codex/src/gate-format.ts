@@ -16,6 +16,7 @@ export const ASK_PREFIX =
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,
+  module: import.meta.url,
   parseInput(value) {
     // Codex sends `transcript_path: null` when the session keeps no rollout.
     const payload =

@@ -45,6 +45,7 @@ function camelCaseInput(value: Record<string, unknown>): GateInput | GateInputPr
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,
+  module: import.meta.url,
   parseInput(value) {
     if (isObject(value) && 'toolName' in value) return camelCaseInput(value);
     return checkToolCallPayload(value, { framework: FRAMEWORK, argsField: 'tool_input', hookEvent: 'PreToolUse' });

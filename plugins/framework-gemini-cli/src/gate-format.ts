@@ -17,6 +17,7 @@ export const ASK_PREFIX =
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,
+  module: import.meta.url,
   parseInput(value) {
     return checkToolCallPayload(value, { framework: FRAMEWORK, argsField: 'tool_input', hookEvent: 'BeforeTool' });
   },
