@@ -5,10 +5,15 @@ import { fileURLToPath } from 'node:url';
 import {
   AgentgovError,
   COVERAGE_ENV,
+  defineTestRunner,
+  fileResultOf,
+  lastLines,
   makeRunDirectory,
+  processLimits,
   readCoverageDirectory,
   runTestProcess,
   testCaseId,
+  timedOutReport,
   type TestCaseResult,
   type TestFileResult,
   type TestRunner,
@@ -65,34 +70,14 @@ function mochaBin(root: string): string {
 }
 
 export function createMochaRunner(): TestRunner {
-  return {
+  return defineTestRunner({
     name: 'mocha',
-    async detect(root) {
-      return usesMocha(root);
-    },
-    async discover(root) {
-      return specFiles(root, readMochaSetup(root));
-    },
-    isTestFile(root, file) {
-      try {
-        return specFiles(root, readMochaSetup(root)).includes(file);
-      } catch {
-        return false;
-      }
-    },
-    command(files, nameFilter) {
-      const grep = nameFilter ? ` --grep ${JSON.stringify(nameFilter)}` : '';
-      return `npx mocha${grep} ${files.map((f) => JSON.stringify(f)).join(' ')}`.trimEnd();
-    },
-    testCommand(test) {
-      // mocha's --grep matches the full title: the title path joined by spaces.
-      const title = test.titlePath.join(' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      return `npx mocha --grep ${JSON.stringify(`^${title}$`)} ${JSON.stringify(test.file)}`;
-    },
-    async run(root, request) {
-      return runMocha(root, request);
-    },
-  };
+    detect: usesMocha,
+    testFiles: (root) => specFiles(root, readMochaSetup(root)),
+    // mocha's --grep matches the full title: the title path joined by spaces.
+    shell: { command: 'npx mocha', filter: (pattern) => `--grep ${pattern}`, select: 'path' },
+    run: runMocha,
+  });
 }
 
 async function runMocha(root: string, request: TestRunRequest): Promise<TestRunReport> {
@@ -119,24 +104,9 @@ async function runMocha(root: string, request: TestRunRequest): Promise<TestRunR
     ];
     const env: Record<string, string> = { ...request.env, AGENTGOV_MOCHA_RESULTS: results };
     if (request.coverage) Object.assign(env, { [COVERAGE_ENV.root]: root, [COVERAGE_ENV.out]: coverageDir });
-    const outcome = await runTestProcess(process.execPath, args, {
-      cwd: root,
-      env,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
-      ...(request.niceness ? { niceness: request.niceness } : {}),
-    });
+    const outcome = await runTestProcess(process.execPath, args, { cwd: root, env, ...processLimits(request) });
     if (!existsSync(results)) {
-      if (outcome.timedOut)
-        return {
-          runner: 'mocha',
-          tests: [],
-          files: files.map((file) => ({ file, status: 'error', durationMs: outcome.durationMs, output: 'timed out' })),
-          exitCode: null,
-          timedOut: true,
-          durationMs: outcome.durationMs,
-          output: outcome.output,
-        };
+      if (outcome.timedOut) return timedOutReport('mocha', files, outcome);
       const named = files.filter((file) => outcome.output.includes(file));
       if (named.length === 0) {
         throw new AgentgovError(
@@ -193,18 +163,6 @@ async function runMocha(root: string, request: TestRunRequest): Promise<TestRunR
   }
 }
 
-function lastLines(text: string, count = 12): string {
-  return text.trim().split('\n').slice(-count).join('\n');
-}
-
 export function fileResults(files: string[], tests: TestCaseResult[]): TestFileResult[] {
-  return files.map((file) => {
-    const own = tests.filter((test) => test.file === file);
-    return {
-      file,
-      status: own.some((test) => test.status === 'failed') ? 'failed' : 'passed',
-      durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
-      output: '',
-    };
-  });
+  return files.map((file) => fileResultOf(file, tests));
 }

@@ -4,10 +4,15 @@ import { fileURLToPath } from 'node:url';
 import {
   AgentgovError,
   COVERAGE_ENV,
+  defineTestRunner,
+  fileResultOf,
+  lastLines,
   makeRunDirectory,
+  processLimits,
   readCoverageDirectory,
   runTestProcess,
   testCaseId,
+  timedOutReport,
   type TestCaseResult,
   type TestFileResult,
   type TestRunner,
@@ -19,10 +24,6 @@ import type { DriverAnswer, DriverRequest } from './node-test-driver.js';
 
 const DRIVER = fileURLToPath(new URL('./node-test-driver.js', import.meta.url));
 const COVERAGE_PRELOAD = fileURLToPath(new URL('./coverage-preload.js', import.meta.url));
-
-function lastLines(text: string, count = 12): string {
-  return text.trim().split('\n').slice(-count).join('\n');
-}
 
 /** The package a bare `--import`/`--require` specifier names (`tsx/esm` → `tsx`, `@swc-node/register` → itself). */
 function packageOf(specifier: string): string | undefined {
@@ -58,34 +59,14 @@ function checkLoaders(root: string, setup: NodeTestSetup): void {
 }
 
 export function createNodeTestRunner(): TestRunner {
-  return {
+  return defineTestRunner({
     name: 'node',
-    async detect(root) {
-      return usesNodeTest(root);
-    },
-    async discover(root) {
-      return testFiles(root, readNodeTestSetup(root));
-    },
-    isTestFile(root, file) {
-      try {
-        return testFiles(root, readNodeTestSetup(root)).includes(file);
-      } catch {
-        return false;
-      }
-    },
-    command(files, nameFilter) {
-      const filter = nameFilter ? ` --test-name-pattern=${JSON.stringify(nameFilter)}` : '';
-      return `node --test${filter} ${files.map((f) => JSON.stringify(f)).join(' ')}`.trimEnd();
-    },
-    testCommand(test) {
-      // --test-name-pattern matches each test's own name, and a suite's name selects its tests.
-      const title = test.titlePath.at(-1)!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      return `node --test --test-name-pattern=${JSON.stringify(`^${title}$`)} ${JSON.stringify(test.file)}`;
-    },
-    async run(root, request) {
-      return runNodeTests(root, request);
-    },
-  };
+    detect: usesNodeTest,
+    testFiles: (root) => testFiles(root, readNodeTestSetup(root)),
+    // --test-name-pattern matches each test's own name, and a suite's name selects its tests.
+    shell: { command: 'node --test', filter: (pattern) => `--test-name-pattern=${pattern}`, select: 'title' },
+    run: runNodeTests,
+  });
 }
 
 async function runNodeTests(root: string, request: TestRunRequest): Promise<TestRunReport> {
@@ -116,24 +97,9 @@ async function runNodeTests(root: string, request: TestRunRequest): Promise<Test
       DRIVER,
       JSON.stringify(driverRequest),
     ];
-    const outcome = await runTestProcess(process.execPath, args, {
-      cwd: root,
-      env,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
-      ...(request.niceness ? { niceness: request.niceness } : {}),
-    });
+    const outcome = await runTestProcess(process.execPath, args, { cwd: root, env, ...processLimits(request) });
     if (!existsSync(out)) {
-      if (outcome.timedOut)
-        return {
-          runner: 'node',
-          tests: [],
-          files: files.map((file) => ({ file, status: 'error', durationMs: outcome.durationMs, output: 'timed out' })),
-          exitCode: null,
-          timedOut: true,
-          durationMs: outcome.durationMs,
-          output: outcome.output,
-        };
+      if (outcome.timedOut) return timedOutReport('node', files, outcome);
       throw new AgentgovError(
         'E_TEST_CONFIG_INVALID',
         `node: the run stopped before reporting (exit ${outcome.exitCode}); check the node options of ${setup.source}: ${lastLines(outcome.output)}`,
@@ -168,14 +134,10 @@ function fileResults(
   errors: { file: string; message: string }[],
 ): TestFileResult[] {
   return files.map((file) => {
-    const own = tests.filter((test) => test.file === file);
     const error = errors.find((e) => e.file === file);
-    if (error && own.length === 0) return { file, status: 'error', durationMs: 0, output: error.message };
-    return {
-      file,
-      status: own.some((test) => test.status === 'failed') || error ? 'failed' : 'passed',
-      durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
-      output: error?.message ?? '',
-    };
+    if (!error) return fileResultOf(file, tests);
+    if (!tests.some((test) => test.file === file))
+      return { file, status: 'error', durationMs: 0, output: error.message };
+    return { ...fileResultOf(file, tests), status: 'failed', output: error.message };
   });
 }

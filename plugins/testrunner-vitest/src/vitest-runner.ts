@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url';
 import {
   AgentgovError,
   COVERAGE_ENV,
+  defineTestRunner,
+  fileResultOf,
+  lastLines,
   makeRunDirectory,
+  processLimits,
   readCoverageDirectory,
   runTestProcess,
   testCaseId,
@@ -64,10 +68,6 @@ export function projectVitestVersion(root: string): string {
   }
 }
 
-function lastLines(text: string, count = 12): string {
-  return text.trim().split('\n').slice(-count).join('\n');
-}
-
 function configName(root: string): string {
   return VITEST_CONFIG_FILES.find((name) => existsSync(join(root, name))) ?? 'the vitest config';
 }
@@ -79,12 +79,10 @@ export function createVitestRunner(): TestRunner {
    * file in neither (added since) counts as a test when the default pattern matches it.
    */
   const discovered = new Map<string, { selected: Set<string>; rejected: Set<string> }>();
-  return {
+  return defineTestRunner({
     name: 'vitest',
-    async detect(root) {
-      return usesVitest(root);
-    },
-    async discover(root) {
+    detect: usesVitest,
+    async testFiles(root) {
       const answer = await drive(root, { mode: 'discover' }, {});
       const selected = new Set(answer.files);
       const defaults = globSync(['**/*.{test,spec}.?(c|m)[jt]s?(x)'], {
@@ -101,20 +99,10 @@ export function createVitestRunner(): TestRunner {
       if (known?.selected.has(file)) return true;
       return DEFAULT_TEST_FILE.test(file) && !file.includes('node_modules/') && !known?.rejected.has(file);
     },
-    command(files, nameFilter) {
-      const filter = nameFilter ? ` -t ${JSON.stringify(nameFilter)}` : '';
-      return `npx vitest run${filter} ${files.map((f) => JSON.stringify(f)).join(' ')}`.trimEnd();
-    },
-    testCommand(test) {
-      // vitest's -t matches the full name: suite titles and the test's title joined by spaces.
-      const title = test.titlePath.join(' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      return `npx vitest run -t ${JSON.stringify(`^${title}$`)} ${JSON.stringify(test.file)}`;
-    },
-    async run(root, request) {
-      const report = await runVitest(root, request);
-      return report;
-    },
-  };
+    // vitest's -t matches the full name: suite titles and the test's title joined by spaces.
+    shell: { command: 'npx vitest run', filter: (pattern) => `-t ${pattern}`, select: 'path' },
+    run: runVitest,
+  });
 }
 
 type DriverOk = Extract<DriverAnswer, { ok: true }>;
@@ -139,13 +127,7 @@ async function drive(
     const outcome = await runTestProcess(
       process.execPath,
       [DRIVER, JSON.stringify({ ...request, root, out } satisfies DriverRequest)],
-      {
-        cwd: root,
-        env,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-        ...(options.niceness ? { niceness: options.niceness } : {}),
-      },
+      { cwd: root, env, ...processLimits(options) },
     );
     if (!existsSync(out)) {
       if (outcome.timedOut)
@@ -237,11 +219,6 @@ function fileResults(
       };
     if (error && !own.some((test) => test.status === 'failed'))
       return { file, status: 'error', durationMs: 0, output: error.message };
-    return {
-      file,
-      status: own.some((test) => test.status === 'failed') || error ? 'failed' : 'passed',
-      durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
-      output: error?.message ?? '',
-    };
+    return { ...fileResultOf(file, tests), ...(error ? { output: error.message } : {}) };
   });
 }
