@@ -9,7 +9,7 @@ import { runAssess, silentLogger, type LoadedPlugin } from '@agentgov/core';
 import { startCliHost } from '../host.js';
 import { loadRiskEngine } from '../pipeline/risk-engine.js';
 import type { RuleSet } from '../risk/rule-compile.js';
-import type { LocalAssessor } from './assess-locally.js';
+import type { LocalAssessor } from './local-assessor.js';
 import { gateCacheKey, writeGateCache, type CachedPlugin } from './gate-cache.js';
 
 const RISK_HOOKS = new Set(['assess', 'gate', 'riskRules']);
