@@ -1,12 +1,22 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COVERAGE_ENV } from '../coverage/per-test-collector.js';
 import type { AgentgovPlugin } from '../plugins/plugin.js';
 import type {
   TestCaseResult,
+  TestCoverage,
   TestFileResult,
   TestRunner,
   TestRunReport,
   TestRunRequest,
 } from '../contracts/test-runner.js';
-import type { TestProcessOptions, TestProcessResult } from './test-process.js';
+import {
+  makeRunDirectory,
+  readCoverageDirectory,
+  runTestProcess,
+  type TestProcessOptions,
+  type TestProcessResult,
+} from './test-process.js';
 
 /** How a person runs the runner in a shell: what `command` and `testCommand` print. */
 export interface RunnerShell {
@@ -124,4 +134,52 @@ export function fileResultOf(file: string, tests: TestCaseResult[]): TestFileRes
     durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
     output: '',
   };
+}
+
+/** What a runner process that answers in a file gave: its answer (undefined when it wrote none), its outcome, the coverage. */
+export interface AnswerFileRun<Answer> {
+  answer: Answer | undefined;
+  outcome: TestProcessResult;
+  /** With `coverage` asked and an answer written: the lines each test ran (agentgov's V8 collector). */
+  coverage?: TestCoverage[];
+}
+
+/**
+ * One run of a test process that writes its answer as JSON to a file agentgov names, in a fresh run
+ * directory removed afterwards: the process gets the file's path through `args` (or the `answerEnv`
+ * variable), agentgov's coverage collector's variables when `coverage` is asked (`debugger`: read
+ * each script's source from V8, for loaders that transform what runs), and the request's limits.
+ */
+export async function runForAnswerFile<Answer>(
+  root: string,
+  options: {
+    command: string;
+    args(answerFile: string): string[];
+    env?: Record<string, string>;
+    answerEnv?: string;
+    coverage?: boolean | 'debugger';
+    limits: Pick<TestRunRequest, 'signal' | 'timeoutMs' | 'niceness'>;
+  },
+): Promise<AnswerFileRun<Answer>> {
+  const run = makeRunDirectory();
+  try {
+    const answerFile = join(run.path, 'answer.json');
+    const coverageDir = join(run.path, 'coverage');
+    const env: Record<string, string> = { ...options.env };
+    if (options.answerEnv) env[options.answerEnv] = answerFile;
+    if (options.coverage) {
+      Object.assign(env, { [COVERAGE_ENV.root]: root, [COVERAGE_ENV.out]: coverageDir });
+      if (options.coverage === 'debugger') env[COVERAGE_ENV.sources] = 'debugger';
+    }
+    const outcome = await runTestProcess(options.command, options.args(answerFile), {
+      cwd: root,
+      env,
+      ...processLimits(options.limits),
+    });
+    if (!existsSync(answerFile)) return { answer: undefined, outcome };
+    const answer = JSON.parse(readFileSync(answerFile, 'utf8')) as Answer;
+    return { answer, outcome, ...(options.coverage ? { coverage: readCoverageDirectory(coverageDir) } : {}) };
+  } finally {
+    run.dispose();
+  }
 }

@@ -1,16 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AgentgovError,
-  COVERAGE_ENV,
   defineTestRunner,
   fileResultOf,
   lastLines,
-  makeRunDirectory,
-  processLimits,
-  readCoverageDirectory,
-  runTestProcess,
+  runForAnswerFile,
   testCaseId,
   timedOutReport,
   type TestCaseResult,
@@ -73,59 +69,46 @@ async function runNodeTests(root: string, request: TestRunRequest): Promise<Test
   const setup = readNodeTestSetup(root);
   checkLoaders(root, setup);
   const files = request.files.length ? request.files : testFiles(root, setup);
-  const run = makeRunDirectory();
-  try {
-    const out = join(run.path, 'answer.json');
-    const coverageDir = join(run.path, 'coverage');
-    const env: Record<string, string> = { ...request.env };
+  const { answer, outcome, coverage } = await runForAnswerFile<DriverAnswer>(root, {
+    command: process.execPath,
+    args: (out) => {
+      const driverRequest: DriverRequest = {
+        root,
+        out,
+        files: files.map((file) => join(root, file)),
+        ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}),
+      };
+      return [
+        ...setup.nodeOptions,
+        ...(request.coverage ? [`--import=${COVERAGE_PRELOAD}`] : []),
+        DRIVER,
+        JSON.stringify(driverRequest),
+      ];
+    },
+    ...(request.env ? { env: request.env } : {}),
     // Loaders transform what runs (TypeScript): the collector reads each script's source from V8.
-    if (request.coverage)
-      Object.assign(env, {
-        [COVERAGE_ENV.root]: root,
-        [COVERAGE_ENV.out]: coverageDir,
-        [COVERAGE_ENV.sources]: 'debugger',
-      });
-    const driverRequest: DriverRequest = {
-      root,
-      out,
-      files: files.map((file) => join(root, file)),
-      ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}),
-    };
-    const args = [
-      ...setup.nodeOptions,
-      ...(request.coverage ? [`--import=${COVERAGE_PRELOAD}`] : []),
-      DRIVER,
-      JSON.stringify(driverRequest),
-    ];
-    const outcome = await runTestProcess(process.execPath, args, { cwd: root, env, ...processLimits(request) });
-    if (!existsSync(out)) {
-      if (outcome.timedOut) return timedOutReport('node', files, outcome);
-      throw new AgentgovError(
-        'E_TEST_CONFIG_INVALID',
-        `node: the run stopped before reporting (exit ${outcome.exitCode}); check the node options of ${setup.source}: ${lastLines(outcome.output)}`,
-        { runner: 'node', file: 'package.json', options: setup.nodeOptions },
-      );
-    }
-    const answer = JSON.parse(readFileSync(out, 'utf8')) as DriverAnswer;
-    const tests: TestCaseResult[] = answer.tests.map((test) => ({
-      id: testCaseId(test.file, test.titlePath),
-      ...test,
-    }));
-    return {
-      runner: 'node',
-      tests,
-      files: fileResults(files, tests, answer.fileErrors),
-      ...(request.coverage
-        ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const }
-        : {}),
-      exitCode: outcome.exitCode,
-      timedOut: outcome.timedOut,
-      durationMs: outcome.durationMs,
-      output: outcome.output,
-    };
-  } finally {
-    run.dispose();
+    coverage: request.coverage ? 'debugger' : false,
+    limits: request,
+  });
+  if (!answer) {
+    if (outcome.timedOut) return timedOutReport('node', files, outcome);
+    throw new AgentgovError(
+      'E_TEST_CONFIG_INVALID',
+      `node: the run stopped before reporting (exit ${outcome.exitCode}); check the node options of ${setup.source}: ${lastLines(outcome.output)}`,
+      { runner: 'node', file: 'package.json', options: setup.nodeOptions },
+    );
   }
+  const tests: TestCaseResult[] = answer.tests.map((test) => ({
+    id: testCaseId(test.file, test.titlePath),
+    ...test,
+  }));
+  return {
+    runner: 'node',
+    tests,
+    files: fileResults(files, tests, answer.fileErrors),
+    ...(coverage ? { coverage, coverageGranularity: 'test' as const } : {}),
+    ...outcome,
+  };
 }
 
 function fileResults(

@@ -192,10 +192,7 @@ async function runPytest(root: string, request: TestRunRequest, python: string):
             coverageGranularity: 'test' as const,
           }
         : {}),
-      exitCode: outcome.exitCode,
-      timedOut: outcome.timedOut,
-      durationMs: outcome.durationMs,
-      output: outcome.output,
+      ...outcome,
     };
   } finally {
     run.dispose();

@@ -4,17 +4,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AgentgovError,
-  COVERAGE_ENV,
   defineTestRunner,
   fileResultOf,
   lastLines,
-  makeRunDirectory,
-  processLimits,
-  readCoverageDirectory,
-  runTestProcess,
+  runForAnswerFile,
   testCaseId,
   type TestCaseResult,
+  type TestCoverage,
   type TestFileResult,
+  type TestProcessResult,
   type TestRunner,
   type TestRunReport,
   type TestRunRequest,
@@ -111,94 +109,74 @@ type DriverOk = Extract<DriverAnswer, { ok: true }>;
 async function drive(
   root: string,
   request: Omit<DriverRequest, 'root' | 'out'>,
-  options: Pick<TestRunRequest, 'signal' | 'timeoutMs' | 'niceness' | 'env'> & { coverageDir?: string },
-): Promise<DriverOk & { output: string; exitCode: number | null; timedOut: boolean; durationMs: number }> {
+  options: Pick<TestRunRequest, 'signal' | 'timeoutMs' | 'niceness' | 'env' | 'coverage'>,
+): Promise<DriverOk & TestProcessResult & { coverage?: TestCoverage[] }> {
   projectVitestVersion(root);
-  const run = makeRunDirectory();
-  try {
-    const out = join(run.path, 'answer.json');
-    const env: Record<string, string> = { ...options.env };
-    if (options.coverageDir)
-      Object.assign(env, {
-        [COVERAGE_ENV.root]: root,
-        [COVERAGE_ENV.out]: options.coverageDir,
-        [COVERAGE_ENV.sources]: 'debugger',
-      });
-    const outcome = await runTestProcess(
-      process.execPath,
-      [DRIVER, JSON.stringify({ ...request, root, out } satisfies DriverRequest)],
-      { cwd: root, env, ...processLimits(options) },
+  const { answer, outcome, coverage } = await runForAnswerFile<DriverAnswer>(root, {
+    command: process.execPath,
+    args: (out) => [DRIVER, JSON.stringify({ ...request, root, out } satisfies DriverRequest)],
+    ...(options.env ? { env: options.env } : {}),
+    coverage: options.coverage ? 'debugger' : false,
+    limits: options,
+  });
+  if (!answer) {
+    if (outcome.timedOut)
+      return {
+        ok: true,
+        version: '',
+        config: null,
+        files: request.files ?? [],
+        tests: [],
+        fileErrors: (request.files ?? []).map((file) => ({ file, message: 'timed out' })),
+        ...outcome,
+      };
+    throw new AgentgovError(
+      'E_TEST_CONFIG_INVALID',
+      `vitest: the run stopped before reporting (exit ${outcome.exitCode}); check ${configName(root)}: ${lastLines(outcome.output)}`,
+      { runner: 'vitest', file: configName(root) },
     );
-    if (!existsSync(out)) {
-      if (outcome.timedOut)
-        return {
-          ok: true,
-          version: '',
-          config: null,
-          files: request.files ?? [],
-          tests: [],
-          fileErrors: (request.files ?? []).map((file) => ({ file, message: 'timed out' })),
-          ...outcome,
-        };
-      throw new AgentgovError(
-        'E_TEST_CONFIG_INVALID',
-        `vitest: the run stopped before reporting (exit ${outcome.exitCode}); check ${configName(root)}: ${lastLines(outcome.output)}`,
-        { runner: 'vitest', file: configName(root) },
-      );
-    }
-    const answer = JSON.parse(readFileSync(out, 'utf8')) as DriverAnswer;
-    if (!answer.ok) {
-      if (answer.stage === 'missing')
-        throw new AgentgovError('E_TEST_RUNNER_MISSING', `vitest: ${answer.message}`, { runner: 'vitest' });
-      throw new AgentgovError(
-        'E_TEST_CONFIG_INVALID',
-        `vitest: ${configName(root)} was rejected: ${answer.message.trim().split('\n').slice(0, 8).join('\n')}`,
-        { runner: 'vitest', file: configName(root), stage: answer.stage },
-      );
-    }
-    return { ...answer, ...outcome };
-  } finally {
-    run.dispose();
   }
+  if (!answer.ok) {
+    if (answer.stage === 'missing')
+      throw new AgentgovError('E_TEST_RUNNER_MISSING', `vitest: ${answer.message}`, { runner: 'vitest' });
+    throw new AgentgovError(
+      'E_TEST_CONFIG_INVALID',
+      `vitest: ${configName(root)} was rejected: ${answer.message.trim().split('\n').slice(0, 8).join('\n')}`,
+      { runner: 'vitest', file: configName(root), stage: answer.stage },
+    );
+  }
+  return { ...answer, ...outcome, ...(coverage ? { coverage } : {}) };
 }
 
 async function runVitest(root: string, request: TestRunRequest): Promise<TestRunReport> {
-  const run = makeRunDirectory();
-  try {
-    const coverageDir = join(run.path, 'coverage');
-    const answer = await drive(
-      root,
-      {
-        mode: 'run',
-        ...(request.files.length ? { files: request.files } : {}),
-        ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}),
-        ...(request.coverage ? { setupFile: COVERAGE_SETUP } : {}),
-      },
-      { ...request, ...(request.coverage ? { coverageDir } : {}) },
-    );
-    const tests: TestCaseResult[] = (answer.tests ?? []).map((test) => ({
-      id: testCaseId(test.file, test.titlePath),
-      ...test,
-    }));
-    const files = request.files.length ? request.files : answer.files;
-    const unknown = request.files.filter((file) => !answer.files.includes(file));
-    return {
-      runner: 'vitest',
-      tests,
-      files: fileResults(files, tests, answer.fileErrors ?? [], unknown),
-      ...(request.coverage
-        ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const }
-        : {}),
-      exitCode: answer.exitCode,
-      timedOut: answer.timedOut,
-      durationMs: answer.durationMs,
-      output: [answer.output, ...(answer.unhandled ?? []).map((message) => `unhandled error: ${message}`)]
-        .filter(Boolean)
-        .join('\n'),
-    };
-  } finally {
-    run.dispose();
-  }
+  const answer = await drive(
+    root,
+    {
+      mode: 'run',
+      ...(request.files.length ? { files: request.files } : {}),
+      ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}),
+      ...(request.coverage ? { setupFile: COVERAGE_SETUP } : {}),
+    },
+    request,
+  );
+  const tests: TestCaseResult[] = (answer.tests ?? []).map((test) => ({
+    id: testCaseId(test.file, test.titlePath),
+    ...test,
+  }));
+  const files = request.files.length ? request.files : answer.files;
+  const unknown = request.files.filter((file) => !answer.files.includes(file));
+  return {
+    runner: 'vitest',
+    tests,
+    files: fileResults(files, tests, answer.fileErrors ?? [], unknown),
+    ...(request.coverage ? { coverage: answer.coverage ?? [], coverageGranularity: 'test' as const } : {}),
+    exitCode: answer.exitCode,
+    timedOut: answer.timedOut,
+    durationMs: answer.durationMs,
+    output: [answer.output, ...(answer.unhandled ?? []).map((message) => `unhandled error: ${message}`)]
+      .filter(Boolean)
+      .join('\n'),
+  };
 }
 
 function fileResults(
