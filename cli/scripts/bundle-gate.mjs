@@ -70,7 +70,8 @@ const keepOutside = {
       return { path: outsidePath(args, args.path), external: true };
     });
     b.onLoad({ filter: /\.js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
+      // formats.js imports a format module by URL (from the gate cache) when it is not compiled in.
+      const text = readFileSync(args.path, 'utf8').replaceAll('await import(url.href)', 'await __gateImport(url.href)');
       if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
       const own = JSON.stringify(relativeUrl(outDir, args.path));
       return { contents: text.replaceAll('import.meta.url', `new URL(${own}, __gateBundleUrl).href`), loader: 'js' };

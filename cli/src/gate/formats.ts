@@ -10,6 +10,7 @@
  * gate start-up path.
  */
 import { checkToolCallPayload, type GateHookFormat, type HookDecision } from '@agentgov/core/gate-hook';
+import { agentgovHome, untrustedReason } from '@agentgov/core/paths';
 
 /** Framework-neutral: the Score request shape (or any `tool_input` payload) in, the whole outcome out. */
 export const jsonFormat: GateHookFormat = {
@@ -60,7 +61,8 @@ export interface GateFormatScope {
 
 /**
  * The format called `name`, or undefined when no plugin registers it: compiled into the bundle,
- * else from the bundled plugins' host, else from the host of the plugins the configuration loads.
+ * else from the gate cache, else from the bundled plugins' host, else from the host of the plugins
+ * the configuration loads.
  * Throws when that configuration cannot be loaded.
  */
 export async function loadGateFormat(name: string, scope: GateFormatScope): Promise<GateHookFormat | undefined> {
@@ -70,6 +72,30 @@ export async function loadGateFormat(name: string, scope: GateFormatScope): Prom
     const format = (await compiled()).gateFormat;
     if (format?.name === name) return format;
   }
+  const cached = await cachedGateFormat(name, scope);
+  if (cached) return cached;
   const { pluginGateFormat } = await import('./plugin-formats.js');
   return pluginGateFormat(name, scope);
+}
+
+/**
+ * The format from the gate cache of this configuration (gate-cache.ts; the full start records the
+ * modules of its host's formats): its module imported alone, no host started. Undefined when the
+ * home is not safe to read, there is no valid entry, or the entry does not name the format.
+ */
+async function cachedGateFormat(name: string, scope: GateFormatScope): Promise<GateHookFormat | undefined> {
+  try {
+    if (untrustedReason(agentgovHome(scope.env), 'AGENTGOV_HOME')) return undefined;
+    const { gateCacheKey, readGateCache } = await import('./gate-cache.js');
+    const read = readGateCache(gateCacheKey(scope.cwd, scope.env), scope.env);
+    const module = 'entry' in read ? read.entry.formats[name] : undefined;
+    if (!module) return undefined;
+    const url = new URL(module);
+    const format = ((await import(url.href)) as FormatModule).gateFormat;
+    if (format?.name !== name) return undefined;
+    if (scope.env['AGENTGOV_GATE_TRACE']) process.stderr.write(`agentgov gate: format '${name}' from the gate cache\n`);
+    return format;
+  } catch {
+    return undefined;
+  }
 }
