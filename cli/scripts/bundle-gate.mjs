@@ -187,6 +187,9 @@ try {
   rmSync(warmHome, { recursive: true, force: true });
 }
 const cached = existsSync(path.join(outDir, code_cache));
+const hostNote = throughHost.length ? `; found through the plugin host at run time: ${throughHost.join(', ')}` : '';
 console.log(
-  `gate bundle: ${inputs.length - manifests.length - 1} modules and ${formats.length} hook formats → ${path.relative(cliDir, outDir)}/gate.cjs (${Date.now() - started} ms)${cached ? ', with its code cache' : ', no code cache (this Node cannot make one)'}${throughHost.length ? `; found through the plugin host at run time: ${throughHost.join(', ')}` : ''}`,
+  `gate bundle: ${inputs.length - manifests.length - 1} modules and ${formats.length} hook formats → ` +
+    `${path.relative(cliDir, outDir)}/gate.cjs (${Date.now() - started} ms)` +
+    `${cached ? ', with its code cache' : ', no code cache (this Node cannot make one)'}${hostNote}`,
 );

@@ -22,7 +22,8 @@ export class GateCommand extends AgentgovCommand {
   });
   format = Option.String('--format', 'agentx-code', {
     description:
-      "The hook protocol: json, or an agent's format from its framework plugin (a bundled one or one the config loads), e.g. agentx-code (default: agentx-code)",
+      "The hook protocol: json, or an agent's format from its framework plugin " +
+      '(a bundled one or one the config loads), e.g. agentx-code (default: agentx-code)',
   });
 
   async run(): Promise<number> {

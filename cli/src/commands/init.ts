@@ -69,7 +69,8 @@ export class InitCommand extends AgentgovCommand {
     const format = gateFormatsOf(host).get(installer.format);
     if (!format) {
       this.context.stderr.write(
-        `error [E_PLUGIN_LOAD]: the ${installer.agent} hook installer names gate format '${installer.format}', which no loaded framework plugin brings\n`,
+        `error [E_PLUGIN_LOAD]: the ${installer.agent} hook installer names gate format ` +
+          `'${installer.format}', which no loaded framework plugin brings\n`,
       );
       return EXIT.CONFIG;
     }

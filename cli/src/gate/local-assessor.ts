@@ -4,7 +4,10 @@
  */
 import type { Assessment, GateVerdict, ToolCallEvent } from '@agentgov/core';
 
-/** What the decider needs from a start: the assessment (engine + `assess` taps), the `gate` taps, and what the project policy ignored. */
+/**
+ * What the decider needs from a start: the assessment (engine + `assess` taps), the `gate` taps,
+ * and what the project policy ignored.
+ */
 export interface LocalAssessor {
   assess(event: ToolCallEvent): Promise<Assessment>;
   gateHook(event: ToolCallEvent, assessment: Assessment): Promise<GateVerdict | undefined>;

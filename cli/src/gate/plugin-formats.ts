@@ -51,7 +51,8 @@ async function configuredHost(scope: Scope): Promise<PluginHost> {
     return (await startCliHost({ cwd: scope.cwd, env: scope.env }, silentLogger)).host;
   } catch (error) {
     throw new Error(
-      `no bundled plugin brings this gate format, and the configuration that may bring it cannot be loaded: ${(error as Error).message}`,
+      'no bundled plugin brings this gate format, and the configuration that may bring it ' +
+        `cannot be loaded: ${(error as Error).message}`,
       { cause: error },
     );
   }

@@ -136,7 +136,7 @@ export function fileResultOf(file: string, tests: TestCaseResult[]): TestFileRes
   };
 }
 
-/** What a runner process that answers in a file gave: its answer (undefined when it wrote none), its outcome, the coverage. */
+/** What a runner process that answers in a file gave: its answer (undefined when it wrote none), outcome, coverage. */
 export interface AnswerFileRun<Answer> {
   answer: Answer | undefined;
   outcome: TestProcessResult;
