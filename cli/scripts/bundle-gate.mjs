@@ -1,9 +1,11 @@
 // Bundles the gate's hook path (`agentgov gate --stdin`) into one CommonJS file, so that a hook
 // call reads one file instead of ~40 and never starts Node's ES module loader (module resolution,
 // file reads and the loader itself were most of the gate's start-up with watch down, bench/gate).
-// The hook formats of the CLI's framework plugins are compiled in, found as the gate finds them
-// (gateFormatModules). bin/agentgov.js loads the bundle only while every file it was made from is
-// unchanged (the stamp below), and dist/src/main.js otherwise.
+// The hook formats of the bundled plugins are compiled in, read from the plugin host as the gate
+// reads them (the `gateFormat` of each framework the bundled plugins register, from its `module`):
+// the bundle is an optimisation of that surface, not a list of its own. bin/agentgov.js loads the
+// bundle only while every file it was made from is unchanged (the stamp below), and
+// dist/src/main.js otherwise.
 //
 // What the full start needs (the plugin host, config loading, the CLI) stays outside: those
 // modules are imported from dist/src as they are. Every `import.meta.url` of a bundled module is
@@ -24,27 +26,27 @@ const distSrc = path.join(cliDir, 'dist', 'src');
 const outDir = path.join(cliDir, 'dist', 'gate-bundle');
 
 /** Loaded by dynamic import only on the full start or the CLI: kept as the files tsc wrote. */
-const OUTSIDE = ['cli.js', 'gate/assess-full.js', 'gate/assess-subset.js', 'config-trust.js', 'risk/rules.js'].map(
-  (f) => path.join(distSrc, f),
-);
+const OUTSIDE = [
+  'cli.js',
+  'gate/assess-full.js',
+  'gate/assess-subset.js',
+  'gate/plugin-formats.js',
+  'config-trust.js',
+  'risk/rules.js',
+].map((f) => path.join(distSrc, f));
+
+/** The package.json of the package a file belongs to. */
+function manifestOf(file) {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return path.join(dir, 'package.json');
+  }
+  throw new Error(`no package.json above ${file}`);
+}
 
 const relativeUrl = (from, to) => {
   const rel = path.relative(from, to).split(path.sep).join('/');
   return rel.startsWith('.') ? rel : `./${rel}`;
 };
-
-/** The package.json of the package a file belongs to. */
-function manifestOf(file) {
-  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    try {
-      statSync(path.join(dir, 'package.json'));
-      return path.join(dir, 'package.json');
-    } catch {
-      // not here: one level up
-    }
-  }
-  throw new Error(`no package.json above ${file}`);
-}
 
 /**
  * A dynamic import of a module outside the bundle, marked so that it becomes a call of
@@ -76,7 +78,7 @@ const keepOutside = {
       return { path: outsidePath(args, args.path), external: true };
     });
     b.onLoad({ filter: /\.js$/ }, (args) => {
-      // formats.js imports a format module by URL only when the format is not compiled in.
+      // formats.js imports a format module by URL (from the gate cache) when it is not compiled in.
       const text = readFileSync(args.path, 'utf8').replaceAll('await import(url.href)', 'await __gateImport(url.href)');
       if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
       const own = JSON.stringify(relativeUrl(outDir, args.path));
@@ -85,24 +87,31 @@ const keepOutside = {
   },
 };
 
-// The entry: the hook's two functions, with every format the gate would find compiled in (each
-// loaded only when a hook asks for it).
-const { gateFormatModules } = await import(pathToFileURL(path.join(distSrc, 'gate', 'formats.js')).href);
-const found = gateFormatModules();
-const formats = [...found].map(
-  ([name, url]) =>
-    `  ${JSON.stringify(name)}: () => import(${JSON.stringify(relativeUrl(cliDir, fileURLToPath(url)))}),`,
-);
+// The entry: the hook's two functions, with the format of every framework the bundled plugins
+// register compiled in (each loaded only when a hook asks for it). A format is compiled in from its
+// `module`, and only when that module's `gateFormat` export is the very format the host holds;
+// any other is found through the host at run time, as before this optimisation.
+const pluginFormats = await import(pathToFileURL(path.join(distSrc, 'gate', 'plugin-formats.js')).href);
+const host = await pluginFormats.bundledPluginHost();
+const formats = [];
+const throughHost = [];
+for (const [name, format] of pluginFormats.gateFormatsOf(host)) {
+  const module = format.module ? await import(format.module) : undefined;
+  if (module?.gateFormat !== format) {
+    throughHost.push(name);
+    continue;
+  }
+  const file = relativeUrl(cliDir, fileURLToPath(format.module));
+  formats.push(`  ${JSON.stringify(name)}: () => import(${JSON.stringify(file)}),`);
+}
 const entry = [
   "import { registerCompiledGateFormats } from './dist/src/gate/formats.js';",
   `registerCompiledGateFormats({\n${formats.join('\n')}\n});`,
   "export { gateFormatOf, runGateHook } from './dist/src/gate/hook-main.js';",
 ].join('\n');
-// What formats.js reads to find the formats: a change to any of them makes the bundle stale.
-const manifests = [
-  path.join(cliDir, 'package.json'),
-  ...[...found.values()].map((url) => manifestOf(fileURLToPath(url))),
-];
+// What decides the formats: the CLI's package.json (which plugins are bundled) and each bundled
+// plugin's entry (what it registers); a change to any of them makes the bundle stale.
+const manifests = [path.join(cliDir, 'package.json'), ...host.plugins.map((plugin) => plugin.resolvedFrom)];
 
 const bundleFile = path.join(outDir, 'gate.cjs');
 rmSync(outDir, { recursive: true, force: true });
@@ -197,6 +206,9 @@ try {
   rmSync(warmHome, { recursive: true, force: true });
 }
 const cached = existsSync(path.join(outDir, code_cache));
+const hostNote = throughHost.length ? `; found through the plugin host at run time: ${throughHost.join(', ')}` : '';
 console.log(
-  `gate bundle: ${inputs.length - manifests.length - 1} modules and ${formats.length} hook formats → ${path.relative(cliDir, outDir)}/gate.cjs (${Date.now() - started} ms)${cached ? ', with its code cache' : ', no code cache (this Node cannot make one)'}`,
+  `gate bundle: ${inputs.length - manifests.length - 1} modules and ${formats.length} hook formats → ` +
+    `${path.relative(cliDir, outDir)}/gate.cjs (${Date.now() - started} ms)` +
+    `${cached ? ', with its code cache' : ', no code cache (this Node cannot make one)'}${hostNote}`,
 );

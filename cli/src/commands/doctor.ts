@@ -20,7 +20,8 @@ export class DoctorCommand extends AgentgovCommand {
     const { startCliHost } = await import('../host.js');
     const { host } = await startCliHost({}, this.logger('WARNING'));
     const { resolve } = await import('node:path');
-    const { loadGateFormat } = await import('../gate/formats.js');
+    const { gateFormatsOf } = await import('../gate/plugin-formats.js');
+    const formats = gateFormatsOf(host);
     const { checkHookCommand, gateHookCommand } = await import('../gate/hook-command.js');
     const { checkActivation, activationLines } = await import('./hook-activation.js');
     const projectDir = resolve(this.project);
@@ -29,7 +30,7 @@ export class DoctorCommand extends AgentgovCommand {
     for (const framework of host.registries.frameworks.values()) {
       const installer = framework.hookInstaller;
       if (!installer) continue;
-      const format = await loadGateFormat(installer.format);
+      const format = formats.get(installer.format);
       const current = gateHookCommand(installer.format);
       for (const scope of installer.scopes) {
         const { settingsFile, commands } = await installer.installed(projectDir, { scope, env: process.env });
@@ -40,7 +41,7 @@ export class DoctorCommand extends AgentgovCommand {
           found += 1;
           const check = format
             ? checkHookCommand(command, format, { cwd: projectDir })
-            : { ok: false, message: `no bundled plugin declares gate format '${installer.format}'` };
+            : { ok: false, message: `no loaded framework plugin brings gate format '${installer.format}'` };
           const label =
             !check.ok || report.state === 'inactive' ? 'FAIL' : report.state === 'unverified' ? '??  ' : 'ok  ';
           if (label !== 'ok  ') failed += 1;

@@ -22,7 +22,8 @@ export class GateCommand extends AgentgovCommand {
   });
   format = Option.String('--format', 'agentx-code', {
     description:
-      "The hook protocol: json, or an agent's format from its framework plugin, e.g. agentx-code (default: agentx-code)",
+      "The hook protocol: json, or an agent's format from its framework plugin " +
+      '(a bundled one or one the config loads), e.g. agentx-code (default: agentx-code)',
   });
 
   async run(): Promise<number> {
@@ -30,11 +31,20 @@ export class GateCommand extends AgentgovCommand {
       this.context.stderr.write('error [E_INVALID_ARGUMENT]: gate reads the event from stdin: pass --stdin\n');
       return EXIT.USAGE;
     }
-    const { gateFormatNames, loadGateFormat } = await import('../gate/formats.js');
-    const format = await loadGateFormat(this.format);
+    const { loadGateFormat } = await import('../gate/formats.js');
+    const scope = { cwd: process.cwd(), env: process.env };
+    let format;
+    try {
+      format = await loadGateFormat(this.format, scope);
+    } catch (error) {
+      this.context.stderr.write(`error [E_PLUGIN_LOAD]: gate format '${this.format}': ${(error as Error).message}\n`);
+      return EXIT.USAGE;
+    }
     if (!format) {
+      const { gateFormatNames } = await import('../gate/plugin-formats.js');
+      const names = await gateFormatNames(scope);
       this.context.stderr.write(
-        `error [E_INVALID_ARGUMENT]: --format must be one of ${gateFormatNames().join(', ')} (got ${this.format})\n`,
+        `error [E_INVALID_ARGUMENT]: --format must be one of ${names.join(', ')} (got ${this.format})\n`,
       );
       return EXIT.USAGE;
     }

@@ -65,11 +65,12 @@ export class InitCommand extends AgentgovCommand {
       this.context.stderr.write(`error [E_NOT_FOUND]: project directory ${projectDir} does not exist\n`);
       return EXIT.UNAVAILABLE;
     }
-    const { loadGateFormat } = await import('../gate/formats.js');
-    const format = await loadGateFormat(installer.format);
+    const { gateFormatsOf } = await import('../gate/plugin-formats.js');
+    const format = gateFormatsOf(host).get(installer.format);
     if (!format) {
       this.context.stderr.write(
-        `error [E_PLUGIN_LOAD]: the ${installer.agent} hook installer names gate format '${installer.format}', which no bundled framework plugin declares\n`,
+        `error [E_PLUGIN_LOAD]: the ${installer.agent} hook installer names gate format ` +
+          `'${installer.format}', which no loaded framework plugin brings\n`,
       );
       return EXIT.CONFIG;
     }

@@ -5,12 +5,13 @@
  * lean path. Loaded only when the cache cannot be used.
  */
 import { statSync } from 'node:fs';
-import { runAssess, silentLogger, type LoadedPlugin } from '@agentgov/core';
+import { runAssess, silentLogger, type LoadedPlugin, type PluginHost } from '@agentgov/core';
 import { startCliHost } from '../host.js';
 import { loadRiskEngine } from '../pipeline/risk-engine.js';
 import type { RuleSet } from '../risk/rule-compile.js';
-import type { LocalAssessor } from './assess-locally.js';
+import type { LocalAssessor } from './local-assessor.js';
 import { gateCacheKey, writeGateCache, type CachedPlugin } from './gate-cache.js';
+import { gateFormatsOf } from './plugin-formats.js';
 
 const RISK_HOOKS = new Set(['assess', 'gate', 'riskRules']);
 
@@ -27,6 +28,21 @@ function cachedPlugin(plugin: LoadedPlugin): CachedPlugin {
     risk: riskRules || plugin.hooks.some((hook) => RISK_HOOKS.has(hook)),
     riskRules,
   };
+}
+
+/** The host's gate formats whose `module` exports that very format as `gateFormat`: name → module URL. */
+async function loadableFormats(host: PluginHost): Promise<Record<string, string>> {
+  const formats: Record<string, string> = {};
+  for (const [name, format] of gateFormatsOf(host)) {
+    if (!format.module) continue;
+    try {
+      const module = (await import(format.module)) as { gateFormat?: unknown };
+      if (module.gateFormat === format) formats[name] = format.module;
+    } catch {
+      // Not loadable alone: the gate finds it through the host.
+    }
+  }
+  return formats;
 }
 
 export async function fullAssessor(
@@ -47,6 +63,7 @@ export async function fullAssessor(
           ignored,
           plugins: host.plugins.map(cachedPlugin),
           rules: ruleSet.sources,
+          formats: await loadableFormats(host),
         },
         options.env,
       );

@@ -11,22 +11,14 @@
  * change a verdict are loaded. Otherwise, or when anything on the lean path fails, the full start
  * (assess-full.ts), which writes a fresh entry.
  */
-import type { Assessment, GateVerdict, ToolCallEvent } from '@agentgov/core';
+import type { GateVerdict } from '@agentgov/core';
 import type { GateInput, GateOutcome } from '@agentgov/core/gate-hook';
 import { createRiskEngineFromRuleSet } from '../risk/engine.js';
 import { ruleSetFromSpecs } from '../risk/rule-compile.js';
 import { createGateDecider } from './decide.js';
 import { gateCacheKey, readGateCache, type GateCacheEntry } from './gate-cache.js';
 import { appendJournal, type JournalEntry } from './journal.js';
-
-/** What the decider needs from a start: the assessment (engine + `assess` taps), the `gate` taps, and what the project policy ignored. */
-export interface LocalAssessor {
-  assess(event: ToolCallEvent): Promise<Assessment>;
-  gateHook(event: ToolCallEvent, assessment: Assessment): Promise<GateVerdict | undefined>;
-  ignored: string[];
-  /** The configuration's gate settings (the deadline and what answers after it). */
-  gate?: { deadline_ms?: number; on_unavailable?: 'ask' | 'deny' | 'allow' } | undefined;
-}
+import type { LocalAssessor } from './local-assessor.js';
 
 /** AGENTGOV_GATE_TRACE=1: say on stderr which path a call took (for people and tests; the hook's stdout is unchanged). */
 function tracer(env: NodeJS.ProcessEnv): (message: string) => void {

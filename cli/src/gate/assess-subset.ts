@@ -9,7 +9,7 @@ import { createPluginHost, runAssess, silentLogger, type LoadedConfig, type Plug
 import { CLI_PACKAGE_DIR } from '../package-info.js';
 import { createRiskEngine, createRiskEngineFromRuleSet } from '../risk/engine.js';
 import { ruleSetFromSpecs } from '../risk/rule-compile.js';
-import type { LocalAssessor } from './assess-locally.js';
+import type { LocalAssessor } from './local-assessor.js';
 import type { CachedPlugin, GateCacheEntry } from './gate-cache.js';
 
 const specifierOf = (entry: PluginConfigEntry): string => (typeof entry === 'string' ? entry : entry.plugin);

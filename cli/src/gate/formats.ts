@@ -1,15 +1,16 @@
 /**
  * `gate --format NAME`: the hook protocols the gate speaks. `json` is built in (everything the
- * gate knows, for scripts and people); every agent's own format comes from a framework plugin,
- * which declares it in its package.json (`"agentgov": {"gateFormats": {"NAME": "./module.js"}}`).
- * Reading those few package.json files is what lets the gate client find a format without
- * loading the plugin host (the host alone costs more than the client's start-up budget).
- * Node built-ins only: gate start-up path.
+ * gate knows, for scripts and people); every agent's own format is the `gateFormat` of a
+ * framework adapter that a plugin registers on the `frameworks` hook (docs/plugins.md, "Gate
+ * formats"), found as every command finds a provider: in the plugin host (plugin-formats.ts).
+ *
+ * The host alone costs more than a hook call's start-up budget, so the gate bundle
+ * (scripts/bundle-gate.mjs) compiles in the formats the bundled plugins register, read from that
+ * host when the bundle is built: a hook call for one of them starts no host. Node built-ins only:
+ * gate start-up path.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { checkToolCallPayload, type GateHookFormat, type HookDecision } from '@agentgov/core/gate-hook';
+import { agentgovHome, untrustedReason } from '@agentgov/core/paths';
 
 /** Framework-neutral: the Score request shape (or any `tool_input` payload) in, the whole outcome out. */
 export const jsonFormat: GateHookFormat = {
@@ -37,51 +38,13 @@ export const jsonFormat: GateHookFormat = {
   },
 };
 
-interface PackageManifest {
-  dependencies?: Record<string, string>;
-  agentgov?: { gateFormats?: Record<string, string> };
-}
-
-const readManifest = (url: URL): PackageManifest => JSON.parse(readFileSync(url, 'utf8')) as PackageManifest;
-
-/**
- * Where each format's module is: name → module URL, from the CLI's bundled framework plugins, in
- * their order (the first plugin to declare a name provides it). With `wanted`, stops at the
- * plugin that provides that format.
- */
-export function gateFormatModules(wanted?: string): Map<string, URL> {
-  const modules = new Map<string, URL>();
-  const cli = readManifest(new URL('../../../package.json', import.meta.url));
-  // CommonJS resolution: import.meta.resolve would wait on module hooks a host may have registered.
-  const require = createRequire(import.meta.url);
-  for (const name of Object.keys(cli.dependencies ?? {})) {
-    if (!name.startsWith('@agentgov/plugin-framework-')) continue;
-    let manifestUrl: URL;
-    try {
-      manifestUrl = pathToFileURL(require.resolve(`${name}/package.json`));
-    } catch {
-      continue; // not installed: its formats are unknown, and a hook asking for one fails closed
-    }
-    for (const [format, path] of Object.entries(readManifest(manifestUrl).agentgov?.gateFormats ?? {})) {
-      if (!modules.has(format)) modules.set(format, new URL(path, manifestUrl));
-    }
-    if (wanted !== undefined && modules.has(wanted)) break;
-  }
-  return modules;
-}
-
-/** Every format name `--format` accepts. */
-export function gateFormatNames(): string[] {
-  return ['json', ...gateFormatModules().keys()].sort();
-}
-
 type FormatModule = { gateFormat?: GateHookFormat };
 
 /**
- * The formats compiled into the gate bundle (scripts/bundle-gate.mjs), by name: the modules
- * gateFormatModules() found when the bundle was made. The bundle is used only while every file it
- * was made from, these plugins' package.json files included, is unchanged, so the answer is the
- * one gateFormatModules() would give. Empty when the gate runs from dist/src.
+ * The formats compiled into the gate bundle, by name: the `module` of each format the bundled
+ * plugins' frameworks register (scripts/bundle-gate.mjs). The bundle is used only while every file
+ * it was made from, those plugins' entry files included, is unchanged, so these are the formats
+ * the host of the bundled plugins would give. Empty when the gate runs from dist/src.
  */
 const compiledFormats = new Map<string, () => Promise<FormatModule>>();
 
@@ -90,13 +53,49 @@ export function registerCompiledGateFormats(formats: Record<string, () => Promis
   for (const [name, load] of Object.entries(formats)) compiledFormats.set(name, load);
 }
 
-/** The format called `name`, or undefined when no bundled plugin provides it. */
-export async function loadGateFormat(name: string): Promise<GateHookFormat | undefined> {
+/** Where the gate runs: the configuration of `cwd` decides which plugins (and so which formats) there are. */
+export interface GateFormatScope {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * The format called `name`, or undefined when no plugin registers it: compiled into the bundle,
+ * else from the gate cache, else from the bundled plugins' host, else from the host of the plugins
+ * the configuration loads.
+ * Throws when that configuration cannot be loaded.
+ */
+export async function loadGateFormat(name: string, scope: GateFormatScope): Promise<GateHookFormat | undefined> {
   if (name === 'json') return jsonFormat;
   const compiled = compiledFormats.get(name);
-  if (compiled) return (await compiled()).gateFormat;
-  const url = gateFormatModules(name).get(name);
-  if (!url) return undefined;
-  const module = (await import(url.href)) as FormatModule;
-  return module.gateFormat;
+  if (compiled) {
+    const format = (await compiled()).gateFormat;
+    if (format?.name === name) return format;
+  }
+  const cached = await cachedGateFormat(name, scope);
+  if (cached) return cached;
+  const { pluginGateFormat } = await import('./plugin-formats.js');
+  return pluginGateFormat(name, scope);
+}
+
+/**
+ * The format from the gate cache of this configuration (gate-cache.ts; the full start records the
+ * modules of its host's formats): its module imported alone, no host started. Undefined when the
+ * home is not safe to read, there is no valid entry, or the entry does not name the format.
+ */
+async function cachedGateFormat(name: string, scope: GateFormatScope): Promise<GateHookFormat | undefined> {
+  try {
+    if (untrustedReason(agentgovHome(scope.env), 'AGENTGOV_HOME')) return undefined;
+    const { gateCacheKey, readGateCache } = await import('./gate-cache.js');
+    const read = readGateCache(gateCacheKey(scope.cwd, scope.env), scope.env);
+    const module = 'entry' in read ? read.entry.formats[name] : undefined;
+    if (!module) return undefined;
+    const url = new URL(module);
+    const format = ((await import(url.href)) as FormatModule).gateFormat;
+    if (format?.name !== name) return undefined;
+    if (scope.env['AGENTGOV_GATE_TRACE']) process.stderr.write(`agentgov gate: format '${name}' from the gate cache\n`);
+    return format;
+  } catch {
+    return undefined;
+  }
 }

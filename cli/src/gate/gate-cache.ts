@@ -34,7 +34,7 @@ import { DEFAULT_RULE_FILES, defaultRulesDir, type RuleSourceSpec } from '../ris
 import { resolveConfigLayersCheaply } from './config-file.js';
 
 /** Bump when the entry's shape or the meaning of a cached spec changes. */
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 /** Entries kept; the oldest beyond this are removed when one is written. */
 const MAX_ENTRIES = 32;
 
@@ -62,6 +62,12 @@ export interface GateCacheEntry {
   plugins: CachedPlugin[];
   /** The validated rule specs in compile order; files carry the SHA-256 of the bytes validated. */
   rules: RuleSourceSpec[];
+  /**
+   * The gate formats the loaded plugins' frameworks bring that can be loaded alone: name → the URL
+   * of the module exporting it as `gateFormat` (its `module`). A hook call in one of them outside
+   * the gate bundle imports that module instead of starting the plugin host.
+   */
+  formats: Record<string, string>;
 }
 
 export const gateCacheDir = (env: NodeJS.ProcessEnv): string => join(agentgovHome(env), 'cache', 'gate');
@@ -179,6 +185,9 @@ function isEntry(value: unknown): value is GateCacheEntry {
         typeof p.size === 'number' &&
         typeof p.mtimeMs === 'number',
     ) &&
+    typeof entry.formats === 'object' &&
+    entry.formats !== null &&
+    Object.values(entry.formats).every((module) => typeof module === 'string') &&
     Array.isArray(entry.rules) &&
     entry.rules.every(
       (r) =>

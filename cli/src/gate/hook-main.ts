@@ -38,8 +38,17 @@ function currentDirectory(): string {
 /** Runs the gate for `argv` (the CLI's arguments, `gate` first) and sets the process's exit code. */
 export async function runGateHook(argv: string[], formatName: string): Promise<void> {
   try {
+    const cwd = currentDirectory();
     const { loadGateFormat } = await import('./formats.js');
-    const format = await loadGateFormat(formatName);
+    let format;
+    try {
+      format = await loadGateFormat(formatName, { cwd, env: process.env });
+    } catch (error) {
+      process.stderr.write(
+        `agentgov gate: gate format '${formatName}': ${(error as Error).message}; the call is blocked\n`,
+      );
+      process.exit(2);
+    }
     if (format) {
       const { runGate } = await import('./run-gate.js');
       const result = await runGate(format, {
@@ -47,7 +56,7 @@ export async function runGateHook(argv: string[], formatName: string): Promise<v
         stdout: undefined,
         stderr: undefined,
         env: process.env,
-        cwd: currentDirectory(),
+        cwd,
       });
       // A read of an open, silent stdin is still pending: it would keep the process alive.
       if (result.stdinPending) process.exit(result.exitCode);

@@ -9,7 +9,7 @@
  */
 import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import type { GateHookFormat, GateOutcome } from '@agentgov/core/gate-hook';
-import type { LocalAssessor } from './assess-locally.js';
+import type { LocalAssessor } from './local-assessor.js';
 import { isGateFailure, requestDecision, type GateFailure } from './client.js';
 import { gateEndpointFile, readEndpointFile, type EndpointRead, type GateEndpoint } from './endpoint.js';
 import { isInputProblem, parseGateText } from './input.js';

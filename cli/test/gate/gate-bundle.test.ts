@@ -83,11 +83,12 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
   });
 
   it('speaks every hook format as dist/src does (the formats are compiled into the bundle)', async function () {
-    const { gateFormatNames, loadGateFormat } = await import('../../src/gate/formats.js');
-    const names = gateFormatNames().filter((name) => name !== 'json');
+    const { bundledPluginHost, gateFormatsOf } = await import('../../src/gate/plugin-formats.js');
+    const formats = gateFormatsOf(await bundledPluginHost());
+    const names = [...formats.keys()];
     expect(names).to.include.members(['agentx-code', 'claude-code', 'codex', 'cursor', 'gemini-cli', 'copilot-cli']);
     for (const name of names) {
-      const format = await loadGateFormat(name);
+      const format = formats.get(name);
       // The format's own probe (what init runs to check a hook): a dangerous call in that agent's shape.
       const payload = JSON.stringify(format!.probePayload(project));
       const args = ['gate', '--stdin', '--format', name];

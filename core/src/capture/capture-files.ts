@@ -11,11 +11,11 @@ export function isDirectory(path: string): boolean {
 }
 
 /**
- * Every file under `root` whose name `accept`s, recursively, sorted; [] when `root` is not a
+ * Every file under `root` that `accept`s (its name, and its whole path), recursively, sorted; [] when `root` is not a
  * directory. Directories that vanish or cannot be read while walking are passed over: an agent
  * may delete a session while `watch` scans.
  */
-export function findCaptureFiles(root: string, accept: (name: string) => boolean): string[] {
+export function findCaptureFiles(root: string, accept: (name: string, path: string) => boolean): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
     let entries;
@@ -27,7 +27,7 @@ export function findCaptureFiles(root: string, accept: (name: string) => boolean
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.isFile() && accept(entry.name)) out.push(path);
+      else if (entry.isFile() && accept(entry.name, path)) out.push(path);
     }
   };
   if (isDirectory(root)) walk(root);

@@ -7,15 +7,15 @@
  */
 import { basename, extname } from 'node:path';
 import { canonicalToolOf } from '../contracts/canonical-tool.js';
-import type {
-  CaptureCompletion,
-  CaptureParseContext,
-  CaptureParseResult,
-  SkipCounts,
-  ToolCallEvent,
-  ToolCallResult,
-} from '../contracts/index.js';
-import { clipResultContent, countSkip, isJsonObject, walkJsonLines } from './json-lines.js';
+import type { CaptureParseContext, CaptureParseResult, ToolCallEvent, ToolCallResult } from '../contracts/index.js';
+import {
+  clipResultContent,
+  countSkip,
+  isJsonObject,
+  nonEmptyText,
+  parseJsonLinesChunk,
+  type CaptureChunk,
+} from './json-lines.js';
 
 type Json = Record<string, unknown>;
 
@@ -31,15 +31,7 @@ interface TranscriptState {
   timestamp?: string;
 }
 
-interface Chunk {
-  framework: string;
-  state: TranscriptState;
-  fallbackSession: string;
-  skipped: SkipCounts;
-  events: ToolCallEvent[];
-  byId: Map<string, ToolCallEvent>;
-  completions: CaptureCompletion[];
-}
+type Chunk = CaptureChunk<TranscriptState> & { framework: string; fallbackSession: string };
 
 /** The stable event id of a transcript tool call: framework + session + tool_use id. */
 export function transcriptEventId(framework: string, sessionId: string, toolUseId: string): string {
@@ -56,23 +48,13 @@ export function transcriptEventId(framework: string, sessionId: string, toolUseI
 export function claudeTranscriptParser(
   framework: string,
 ): (input: string, context: CaptureParseContext) => CaptureParseResult {
-  return (input, context) => {
-    const chunk: Chunk = {
-      framework,
-      state: (context.state ?? {}) as TranscriptState,
-      fallbackSession: basename(context.file, extname(context.file)),
-      skipped: {},
-      events: [],
-      byId: new Map(),
-      completions: [],
-    };
-    const walk = walkJsonLines(input, chunk.skipped, (line) => readLine(line, chunk));
-    context.state = chunk.state as Record<string, unknown>;
-    return { events: chunk.events, completions: chunk.completions, skipped: chunk.skipped, ...walk };
-  };
+  return (input, context) =>
+    parseJsonLinesChunk(input, context, (line, chunk: Chunk) => readLine(line, chunk), {
+      extra: { framework, fallbackSession: basename(context.file, extname(context.file)) },
+    });
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = nonEmptyText;
 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;

@@ -1,4 +1,5 @@
-import type { SkipCounts } from '../contracts/framework.js';
+import type { CaptureCompletion, CaptureParseContext, CaptureParseResult, SkipCounts } from '../contracts/framework.js';
+import type { ToolCallEvent } from '../contracts/events.js';
 
 type Json = Record<string, unknown>;
 
@@ -66,4 +67,51 @@ export function walkJsonLines(
     else if (value !== undefined) countSkip(skipped, 'not_an_object');
   }
   return { lines, consumedBytes: consumed };
+}
+
+/** A non-empty string, else undefined: how capture formats read their optional text fields. */
+export const nonEmptyText = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+/** What a JSON-lines capture parser fills while it reads one chunk of a file. */
+export interface CaptureChunk<State extends object> {
+  /** State carried between chunks of this file (`context.state`): kept for the next chunk. */
+  state: State;
+  /** The capture file. */
+  file: string;
+  skipped: SkipCounts;
+  /** The calls found, in file order. */
+  events: ToolCallEvent[];
+  /** This chunk's calls by id, so that a result later in the chunk completes its call. */
+  byId: Map<string, ToolCallEvent>;
+  /** Results whose call was in an earlier chunk. */
+  completions: CaptureCompletion[];
+}
+
+/**
+ * The frame of a JSON-lines capture parser (`FrameworkAdapter.parse`): walks the chunk's complete
+ * lines (walkJsonLines) and hands each record, with the chunk it fills (plus the parser's own
+ * `extra` fields) and its byte offset in the chunk, to `read`; `finish` runs after the last line;
+ * the state is kept in `context.state` for the next chunk. A parser writes what its records mean.
+ */
+export function parseJsonLinesChunk<State extends object, Extra extends object = object>(
+  input: string,
+  context: CaptureParseContext,
+  read: (record: Json, chunk: CaptureChunk<State> & Extra, byteOffset: number) => void,
+  options: { state?: State; extra?: Extra; finish?: (chunk: CaptureChunk<State> & Extra) => void } = {},
+): CaptureParseResult {
+  const state = options.state ?? ((context.state ?? {}) as State);
+  const chunk = {
+    ...(options.extra as Extra),
+    state,
+    file: context.file,
+    skipped: {},
+    events: [],
+    byId: new Map(),
+    completions: [],
+  } as CaptureChunk<State> & Extra;
+  const walk = walkJsonLines(input, chunk.skipped, (record, at) => read(record, chunk, at));
+  options.finish?.(chunk);
+  context.state = state as Record<string, unknown>;
+  return { events: chunk.events, completions: chunk.completions, skipped: chunk.skipped, ...walk };
 }

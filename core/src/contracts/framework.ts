@@ -1,4 +1,5 @@
 import type { ToolCallEvent, ToolCallResult } from './events.js';
+import type { GateHookFormat } from './gate-hook.js';
 
 /** What `detect` reports for one installed framework. */
 export interface DetectedFramework {
@@ -148,4 +149,9 @@ export interface FrameworkAdapter {
   parse(text: string, context: CaptureParseContext): CaptureParseResult;
   hookInstaller?: HookInstaller;
   mcpRegistrar?: McpRegistrar;
+  /**
+   * The hook protocol of this agent (`gate --format <name>`): how its hook payload is read and the
+   * answer written. The `hookInstaller`'s `format` names it.
+   */
+  gateFormat?: GateHookFormat;
 }

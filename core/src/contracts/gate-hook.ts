@@ -39,13 +39,21 @@ export interface GateOutcome {
 export type HookDecision = 'allow' | 'warn' | 'ask' | 'deny';
 
 /**
- * A framework's hook protocol, named by `gate --format NAME`. A framework plugin declares its
- * formats in its package.json (`"agentgov": {"gateFormats": {"NAME": "./dist/src/gate-format.js"}}`,
- * a module whose `gateFormat` export is this object), so the gate client finds one without
- * loading the plugin host. The module may import Node built-ins only.
+ * A framework's hook protocol, named by `gate --format NAME`. A framework plugin contributes it as
+ * its adapter's `gateFormat` (`FrameworkAdapter`, registered on the `frameworks` hook): the gate
+ * finds a format among the frameworks the plugin host registers, as every other command finds a
+ * provider (docs/plugins.md, "Gate formats").
  */
 export interface GateHookFormat {
   name: string;
+  /**
+   * The URL of the module that defines this format and exports it as `gateFormat`
+   * (`import.meta.url` where it is written), when that module imports nothing but Node built-ins,
+   * `@agentgov/core/gate-hook` and modules of its own that import no more. The gate bundle
+   * compiles such a module in (a hook call then loads no plugin host); without it the format
+   * still works, found through the host.
+   */
+  module?: string;
   /** The hook payload (decoded JSON) as a gate input; a problem names the offending field. */
   parseInput(value: unknown): GateInput | GateInputProblem;
   /**
@@ -66,6 +74,28 @@ export function isGateInputProblem(value: GateInput | GateInputProblem): value i
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Reads back a hook's answer the way most agents take it: exit 2 is a deny (the agent blocks the
+ * call), any other non-zero exit is no answer, an empty stdout an allow; otherwise `read` decides
+ * on the JSON object printed (anything else is no answer).
+ */
+export function readHookAnswer(
+  stdout: string,
+  exitCode: number,
+  read: (answer: Record<string, unknown>) => HookDecision | undefined,
+): HookDecision | undefined {
+  if (exitCode === 2) return 'deny';
+  if (exitCode !== 0) return undefined;
+  if (stdout.trim() === '') return 'allow';
+  let value: unknown;
+  try {
+    value = JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+  return isObject(value) ? read(value) : undefined;
+}
 
 const OPTIONAL_STRINGS = ['cwd', 'tool_use_id', 'transcript_path', 'hook_event_name'] as const;
 
@@ -157,19 +187,13 @@ export function preToolUseGateFormat(framework: string, probeExtra: Record<strin
         tool_use_id: 'agentgov-probe',
       };
     },
-    readDecision(stdout, exitCode): HookDecision | undefined {
-      if (exitCode === 2) return 'deny';
-      if (exitCode !== 0) return undefined;
-      if (stdout.trim() === '') return 'allow';
-      let value: { hookSpecificOutput?: { permissionDecision?: unknown }; systemMessage?: unknown };
-      try {
-        value = JSON.parse(stdout) as typeof value;
-      } catch {
-        return undefined;
-      }
-      const decision = value.hookSpecificOutput?.permissionDecision;
-      if (decision === 'ask' || decision === 'deny' || decision === 'allow') return decision;
-      return decision === undefined && typeof value.systemMessage === 'string' ? 'warn' : undefined;
+    readDecision(stdout, exitCode) {
+      return readHookAnswer(stdout, exitCode, (answer) => {
+        const output = answer['hookSpecificOutput'];
+        const decision = isObject(output) ? output['permissionDecision'] : undefined;
+        if (decision === 'ask' || decision === 'deny' || decision === 'allow') return decision;
+        return decision === undefined && typeof answer['systemMessage'] === 'string' ? 'warn' : undefined;
+      });
     },
   };
 }

@@ -5,6 +5,7 @@ export * from './framework.js';
 export * from './governance-reader.js';
 export * from './gate-hook.js';
 export * from './language.js';
+export * from './language-pack.js';
 export * from './linter.js';
 export * from './refactor.js';
 export * from './retriever.js';

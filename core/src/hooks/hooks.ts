@@ -1,7 +1,7 @@
 import { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
 import type { Assessment, GateVerdict, ToolCallEvent } from '../contracts/events.js';
 import type { FrameworkAdapter } from '../contracts/framework.js';
-import type { LanguagePack } from '../contracts/language.js';
+import type { LanguagePack } from '../contracts/language-pack.js';
 import type { Linter } from '../contracts/linter.js';
 import type { CandidatePool, RetrievalQuery, Retriever } from '../contracts/retriever.js';
 import type { RiskRuleSource } from '../contracts/risk-rule.js';

@@ -1,2 +1,3 @@
 export * from './test-process.js';
 export { COVERAGE_ENV, testCaseId } from '../coverage/per-test-collector.js';
+export * from './define-runner.js';

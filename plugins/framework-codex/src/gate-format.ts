@@ -5,7 +5,7 @@
  * nothing, and an `ask` is rendered as a deny whose reason says agentgov wants a person to approve
  * it — an ask must never turn into an unreviewed run.
  */
-import { checkToolCallPayload, type GateHookFormat, type HookDecision } from '@agentgov/core/gate-hook';
+import { checkToolCallPayload, readHookAnswer, type GateHookFormat } from '@agentgov/core/gate-hook';
 import { shellCommandOf } from './argv.js';
 import { patchArguments } from './patch.js';
 
@@ -16,6 +16,7 @@ export const ASK_PREFIX =
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,
+  module: import.meta.url,
   parseInput(value) {
     // Codex sends `transcript_path: null` when the session keeps no rollout.
     const payload =
@@ -60,15 +61,10 @@ export const gateFormat: GateHookFormat = {
       tool_input: { command: 'rm -rf /' },
     };
   },
-  readDecision(stdout, exitCode): HookDecision | undefined {
-    if (exitCode === 2) return 'deny';
-    if (exitCode !== 0) return undefined;
-    if (stdout.trim() === '') return 'allow';
-    try {
-      const value = JSON.parse(stdout) as { hookSpecificOutput?: { permissionDecision?: unknown }; decision?: unknown };
-      return value.hookSpecificOutput?.permissionDecision === 'deny' || value.decision === 'block' ? 'deny' : undefined;
-    } catch {
-      return undefined;
-    }
+  readDecision(stdout, exitCode) {
+    return readHookAnswer(stdout, exitCode, (answer) => {
+      const output = answer['hookSpecificOutput'] as { permissionDecision?: unknown } | null | undefined;
+      return output?.permissionDecision === 'deny' || answer['decision'] === 'block' ? 'deny' : undefined;
+    });
   },
 };

@@ -11,12 +11,12 @@ import {
   clipResultContent,
   countSkip,
   isJsonObject,
-  walkJsonLines,
+  nonEmptyText,
+  parseJsonLinesChunk,
   type CanonicalTool,
-  type CaptureCompletion,
+  type CaptureChunk,
   type CaptureParseContext,
   type CaptureParseResult,
-  type SkipCounts,
   type ToolCallEvent,
   type ToolCallResult,
 } from '@agentgov/core';
@@ -45,7 +45,7 @@ interface RolloutState {
 
 export const eventId = (sessionId: string, callId: string): string => `${FRAMEWORK}:${sessionId}:${callId}`;
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = nonEmptyText;
 
 /** The session id written in a rollout's file name (`rollout-<time>-<uuid>.jsonl`), else the name. */
 export function sessionIdOfFile(file: string): string {
@@ -54,28 +54,11 @@ export function sessionIdOfFile(file: string): string {
   return uuid ? uuid[0] : stem;
 }
 
-interface Chunk {
-  state: RolloutState;
-  file: string;
-  skipped: SkipCounts;
-  events: ToolCallEvent[];
-  byId: Map<string, ToolCallEvent>;
-  completions: CaptureCompletion[];
-}
+type Chunk = CaptureChunk<RolloutState>;
 
 /** Parses a chunk of a Codex rollout; see FrameworkAdapter.parse. */
 export function parseRollout(input: string, context: CaptureParseContext): CaptureParseResult {
-  const chunk: Chunk = {
-    state: (context.state ?? {}) as RolloutState,
-    file: context.file,
-    skipped: {},
-    events: [],
-    byId: new Map(),
-    completions: [],
-  };
-  const walk = walkJsonLines(input, chunk.skipped, (line) => readLine(line, chunk));
-  context.state = chunk.state as Record<string, unknown>;
-  return { events: chunk.events, completions: chunk.completions, skipped: chunk.skipped, ...walk };
+  return parseJsonLinesChunk(input, context, readLine);
 }
 
 function readLine(line: Json, chunk: Chunk): void {

@@ -11,12 +11,12 @@ import {
   clipResultContent,
   countSkip,
   isJsonObject,
-  walkJsonLines,
+  nonEmptyText,
+  parseJsonLinesChunk,
   type CanonicalTool,
-  type CaptureCompletion,
+  type CaptureChunk,
   type CaptureParseContext,
   type CaptureParseResult,
-  type SkipCounts,
   type ToolCallEvent,
   type ToolCallResult,
 } from '@agentgov/core';
@@ -73,36 +73,21 @@ export function copilotCanonicalTool(name: string, mcpServer?: string): Canonica
 
 export const eventId = (sessionId: string, toolCallId: string): string => `${FRAMEWORK}:${sessionId}:${toolCallId}`;
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = nonEmptyText;
 
 interface SessionState {
   sessionId?: string;
   cwd?: string;
 }
 
-interface Chunk {
-  state: SessionState;
-  fallbackSession: string;
-  skipped: SkipCounts;
-  events: ToolCallEvent[];
-  byId: Map<string, ToolCallEvent>;
-  completions: CaptureCompletion[];
-}
+type Chunk = CaptureChunk<SessionState> & { fallbackSession: string };
 
 /** Parses a chunk of a Copilot CLI `events.jsonl`; see FrameworkAdapter.parse. */
 export function parseSessionEvents(input: string, context: CaptureParseContext): CaptureParseResult {
-  const chunk: Chunk = {
-    state: (context.state ?? {}) as SessionState,
-    // events.jsonl sits in a directory named after the session.
-    fallbackSession: basename(dirname(context.file)),
-    skipped: {},
-    events: [],
-    byId: new Map(),
-    completions: [],
-  };
-  const walk = walkJsonLines(input, chunk.skipped, (line) => readEvent(line, chunk));
-  context.state = chunk.state as Record<string, unknown>;
-  return { events: chunk.events, completions: chunk.completions, skipped: chunk.skipped, ...walk };
+  // events.jsonl sits in a directory named after the session.
+  return parseJsonLinesChunk(input, context, readEvent, {
+    extra: { fallbackSession: basename(dirname(context.file)) },
+  });
 }
 
 function readEvent(record: Json, chunk: Chunk): void {

@@ -8,10 +8,10 @@
  */
 import {
   checkToolCallPayload,
+  readHookAnswer,
   type GateHookFormat,
   type GateInput,
   type GateInputProblem,
-  type HookDecision,
 } from '@agentgov/core/gate-hook';
 
 const FRAMEWORK = 'copilot-cli';
@@ -45,6 +45,7 @@ function camelCaseInput(value: Record<string, unknown>): GateInput | GateInputPr
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,
+  module: import.meta.url,
   parseInput(value) {
     if (isObject(value) && 'toolName' in value) return camelCaseInput(value);
     return checkToolCallPayload(value, { framework: FRAMEWORK, argsField: 'tool_input', hookEvent: 'PreToolUse' });
@@ -65,14 +66,9 @@ export const gateFormat: GateHookFormat = {
       toolArgs: JSON.stringify({ command: 'rm -rf /', description: 'agentgov probe' }),
     };
   },
-  readDecision(stdout, exitCode): HookDecision | undefined {
-    if (exitCode !== 0) return exitCode === 2 ? 'deny' : undefined;
-    if (stdout.trim() === '') return 'allow';
-    try {
-      const decision = (JSON.parse(stdout) as { permissionDecision?: unknown }).permissionDecision;
-      return decision === 'deny' || decision === 'ask' || decision === 'allow' ? decision : undefined;
-    } catch {
-      return undefined;
-    }
+  readDecision(stdout, exitCode) {
+    return readHookAnswer(stdout, exitCode, ({ permissionDecision: decision }) =>
+      decision === 'deny' || decision === 'ask' || decision === 'allow' ? decision : undefined,
+    );
   },
 };

@@ -41,6 +41,7 @@ function toolCallOf(
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,
+  module: import.meta.url,
   parseInput(value): GateInput | GateInputProblem {
     const invalid = (message: string): GateInputProblem => ({ code: 'input_invalid', message });
     if (!isObject(value)) return invalid('the event must be a JSON object');

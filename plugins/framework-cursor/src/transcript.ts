@@ -11,7 +11,7 @@ import {
   canonicalToolOf,
   countSkip,
   isJsonObject,
-  walkJsonLines,
+  parseJsonLinesChunk,
   type CanonicalTool,
   type CaptureParseContext,
   type CaptureParseResult,
@@ -48,12 +48,10 @@ interface TranscriptState {
 
 /** Parses a chunk of a Cursor agent transcript; `context.offset` places it in the file. */
 export function parseTranscript(input: string, context: CaptureParseContext): CaptureParseResult {
-  const state = (context.state ?? {}) as TranscriptState;
   const { session, transcript } = sessionOf(context.file);
-  const skipped: SkipCounts = {};
-  const events: ToolCallEvent[] = [];
   const base = context.offset ?? 0;
-  const walk = walkJsonLines(input, skipped, (line, at) => {
+  return parseJsonLinesChunk<TranscriptState>(input, context, (line, chunk, at) => {
+    const { state, skipped, events } = chunk;
     const role = line['role'];
     if (role !== 'user' && role !== 'assistant') {
       if (typeof line['type'] !== 'string' || !QUIET_LINE_TYPES.has(line['type']))
@@ -80,8 +78,6 @@ export function parseTranscript(input: string, context: CaptureParseContext): Ca
       else if (typeof type !== 'string' || !QUIET_BLOCK_TYPES.has(type)) countSkip(skipped, 'unknown_block_type');
     });
   });
-  context.state = state as Record<string, unknown>;
-  return { events, completions: [], skipped, ...walk };
 }
 
 interface Sink {

@@ -8,7 +8,7 @@
  * CLI (`-p`, 0.61) treats a hook's `ask` as a silent stop — exit 0, no output, the rest of the task
  * skipped — and nothing in the hook's payload or environment says whether a person is there.
  */
-import { checkToolCallPayload, type GateHookFormat, type HookDecision } from '@agentgov/core/gate-hook';
+import { checkToolCallPayload, readHookAnswer, type GateHookFormat } from '@agentgov/core/gate-hook';
 
 const FRAMEWORK = 'gemini-cli';
 /** Opens the reason of an ask rendered as a deny. */
@@ -17,6 +17,7 @@ export const ASK_PREFIX =
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,
+  module: import.meta.url,
   parseInput(value) {
     return checkToolCallPayload(value, { framework: FRAMEWORK, argsField: 'tool_input', hookEvent: 'BeforeTool' });
   },
@@ -42,17 +43,11 @@ export const gateFormat: GateHookFormat = {
       tool_input: { command: 'rm -rf /' },
     };
   },
-  readDecision(stdout, exitCode): HookDecision | undefined {
-    if (exitCode === 2) return 'deny';
-    if (exitCode !== 0) return undefined;
-    if (stdout.trim() === '') return 'allow';
-    try {
-      const value = JSON.parse(stdout) as { decision?: unknown; systemMessage?: unknown };
-      if (value.decision === 'deny' || value.decision === 'block') return 'deny';
-      if (value.decision === 'ask' || value.decision === 'allow') return value.decision;
-      return value.decision === undefined && typeof value.systemMessage === 'string' ? 'warn' : undefined;
-    } catch {
-      return undefined;
-    }
+  readDecision(stdout, exitCode) {
+    return readHookAnswer(stdout, exitCode, ({ decision, systemMessage }) => {
+      if (decision === 'deny' || decision === 'block') return 'deny';
+      if (decision === 'ask' || decision === 'allow') return decision;
+      return decision === undefined && typeof systemMessage === 'string' ? 'warn' : undefined;
+    });
   },
 };

@@ -14,12 +14,12 @@ import {
   clipResultContent,
   countSkip,
   isJsonObject,
-  walkJsonLines,
+  nonEmptyText,
+  parseJsonLinesChunk,
   type CanonicalTool,
-  type CaptureCompletion,
+  type CaptureChunk,
   type CaptureParseContext,
   type CaptureParseResult,
-  type SkipCounts,
   type ToolCallEvent,
   type ToolCallResult,
 } from '@agentgov/core';
@@ -40,7 +40,7 @@ export function geminiCanonicalTool(name: string): CanonicalTool {
 
 export const eventId = (sessionId: string, toolCallId: string): string => `${FRAMEWORK}:${sessionId}:${toolCallId}`;
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = nonEmptyText;
 
 interface RecordingState {
   sessionId?: string;
@@ -94,26 +94,20 @@ export function recordedSessionId(file: string): string | undefined {
   }
 }
 
-interface Chunk {
-  state: RecordingState;
-  file: string;
-  skipped: SkipCounts;
-  events: ToolCallEvent[];
-  byId: Map<string, ToolCallEvent>;
-  completions: CaptureCompletion[];
-}
+type Chunk = CaptureChunk<RecordingState>;
 
 /** Parses a chunk of a Gemini CLI chat recording; see FrameworkAdapter.parse. */
 export function parseRecording(input: string, context: CaptureParseContext): CaptureParseResult {
   const state = (context.state ?? {}) as RecordingState;
   if (state.cwd === undefined) state.cwd = projectRootOf(context.file) ?? '';
   if (state.sessionId === undefined && (context.offset ?? 0) > 0) state.sessionId = recordedSessionId(context.file);
-  const chunk: Chunk = { state, file: context.file, skipped: {}, events: [], byId: new Map(), completions: [] };
-  const walk = walkJsonLines(input, chunk.skipped, (line) => readLine(line, chunk));
-  state.seen ??= new Set();
-  for (const id of chunk.byId.keys()) state.seen.add(id);
-  context.state = state as Record<string, unknown>;
-  return { events: chunk.events, completions: chunk.completions, skipped: chunk.skipped, ...walk };
+  return parseJsonLinesChunk(input, context, readLine, {
+    state,
+    finish(chunk) {
+      state.seen ??= new Set();
+      for (const id of chunk.byId.keys()) state.seen.add(id);
+    },
+  });
 }
 
 function readMetadata(metadata: Json, chunk: Chunk): void {

@@ -1,14 +1,15 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AgentgovError,
-  COVERAGE_ENV,
-  makeRunDirectory,
-  readCoverageDirectory,
-  runTestProcess,
+  defineTestRunner,
+  fileResultOf,
+  lastLines,
+  runForAnswerFile,
   testCaseId,
+  timedOutReport,
   type TestCaseResult,
   type TestFileResult,
   type TestRunner,
@@ -65,146 +66,88 @@ function mochaBin(root: string): string {
 }
 
 export function createMochaRunner(): TestRunner {
-  return {
+  return defineTestRunner({
     name: 'mocha',
-    async detect(root) {
-      return usesMocha(root);
-    },
-    async discover(root) {
-      return specFiles(root, readMochaSetup(root));
-    },
-    isTestFile(root, file) {
-      try {
-        return specFiles(root, readMochaSetup(root)).includes(file);
-      } catch {
-        return false;
-      }
-    },
-    command(files, nameFilter) {
-      const grep = nameFilter ? ` --grep ${JSON.stringify(nameFilter)}` : '';
-      return `npx mocha${grep} ${files.map((f) => JSON.stringify(f)).join(' ')}`.trimEnd();
-    },
-    testCommand(test) {
-      // mocha's --grep matches the full title: the title path joined by spaces.
-      const title = test.titlePath.join(' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      return `npx mocha --grep ${JSON.stringify(`^${title}$`)} ${JSON.stringify(test.file)}`;
-    },
-    async run(root, request) {
-      return runMocha(root, request);
-    },
-  };
+    detect: usesMocha,
+    testFiles: (root) => specFiles(root, readMochaSetup(root)),
+    // mocha's --grep matches the full title: the title path joined by spaces.
+    shell: { command: 'npx mocha', filter: (pattern) => `--grep ${pattern}`, select: 'path' },
+    run: runMocha,
+  });
 }
 
 async function runMocha(root: string, request: TestRunRequest): Promise<TestRunReport> {
   const setup = readMochaSetup(root);
   const bin = mochaBin(root);
   const files = request.files.length ? request.files : specFiles(root, setup);
-  const run = makeRunDirectory();
-  try {
-    const results = join(run.path, 'results.json');
-    const coverageDir = join(run.path, 'coverage');
-    const scriptedRc = MOCHARC_FILES.slice(0, 2).some((name) => existsSync(join(root, name)));
-    const args = [
-      bin,
-      // A data config's options are passed through below; spec lists from configs would add every file to the run.
-      ...(scriptedRc ? [] : ['--no-config', '--no-package']),
-      ...setup.passThrough,
-      ...(request.coverage ? ['--require', COVERAGE_HOOKS] : []),
-      // A suite that leaves handles open (servers, sockets) would keep the process alive after its last test.
-      '--exit',
-      '--reporter',
-      REPORTER,
-      ...(request.nameFilter ? ['--grep', request.nameFilter] : []),
-      ...files,
-    ];
-    const env: Record<string, string> = { ...request.env, AGENTGOV_MOCHA_RESULTS: results };
-    if (request.coverage) Object.assign(env, { [COVERAGE_ENV.root]: root, [COVERAGE_ENV.out]: coverageDir });
-    const outcome = await runTestProcess(process.execPath, args, {
-      cwd: root,
-      env,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
-      ...(request.niceness ? { niceness: request.niceness } : {}),
-    });
-    if (!existsSync(results)) {
-      if (outcome.timedOut)
-        return {
+  const scriptedRc = MOCHARC_FILES.slice(0, 2).some((name) => existsSync(join(root, name)));
+  const args = [
+    bin,
+    // A data config's options are passed through below; spec lists from configs would add every file to the run.
+    ...(scriptedRc ? [] : ['--no-config', '--no-package']),
+    ...setup.passThrough,
+    ...(request.coverage ? ['--require', COVERAGE_HOOKS] : []),
+    // A suite that leaves handles open (servers, sockets) would keep the process alive after its last test.
+    '--exit',
+    '--reporter',
+    REPORTER,
+    ...(request.nameFilter ? ['--grep', request.nameFilter] : []),
+    ...files,
+  ];
+  const { answer, outcome, coverage } = await runForAnswerFile<{ tests: ReportedCase[] }>(root, {
+    command: process.execPath,
+    args: () => args,
+    ...(request.env ? { env: request.env } : {}),
+    answerEnv: 'AGENTGOV_MOCHA_RESULTS',
+    coverage: request.coverage === true,
+    limits: request,
+  });
+  if (!answer) {
+    if (outcome.timedOut) return timedOutReport('mocha', files, outcome);
+    const named = files.filter((file) => outcome.output.includes(file));
+    if (named.length === 0) {
+      throw new AgentgovError(
+        'E_TEST_CONFIG_INVALID',
+        `mocha: the run stopped before any test (exit ${outcome.exitCode}); check ${setup.sources.join(', ') || 'the mocha config'}: ${lastLines(outcome.output)}`,
+        {
           runner: 'mocha',
-          tests: [],
-          files: files.map((file) => ({ file, status: 'error', durationMs: outcome.durationMs, output: 'timed out' })),
-          exitCode: null,
-          timedOut: true,
-          durationMs: outcome.durationMs,
-          output: outcome.output,
-        };
-      const named = files.filter((file) => outcome.output.includes(file));
-      if (named.length === 0) {
-        throw new AgentgovError(
-          'E_TEST_CONFIG_INVALID',
-          `mocha: the run stopped before any test (exit ${outcome.exitCode}); check ${setup.sources.join(', ') || 'the mocha config'}: ${lastLines(outcome.output)}`,
-          {
-            runner: 'mocha',
-            files: setup.sources,
-            command: `npx mocha ${files.join(' ')}`,
-          },
-        );
-      }
-      return {
-        runner: 'mocha',
-        tests: [],
-        files: files.map((file) => ({
-          file,
-          status: named.includes(file) ? 'error' : 'failed',
-          durationMs: 0,
-          output: named.includes(file) ? lastLines(outcome.output) : '',
-        })),
-        exitCode: outcome.exitCode,
-        timedOut: false,
-        durationMs: outcome.durationMs,
-        output: outcome.output,
-      };
+          files: setup.sources,
+          command: `npx mocha ${files.join(' ')}`,
+        },
+      );
     }
-    const reported = (JSON.parse(readFileSync(results, 'utf8')) as { tests: ReportedCase[] }).tests;
-    const tests: TestCaseResult[] = reported.map((test) => {
-      const file = test.file ? toPosix(relative(root, test.file)) : '';
-      return {
-        id: testCaseId(file, test.titlePath),
-        file,
-        titlePath: test.titlePath,
-        status: test.status,
-        durationMs: test.durationMs,
-        ...(test.failure ? { failure: test.failure } : {}),
-      };
-    });
     return {
       runner: 'mocha',
-      tests,
-      files: fileResults(files, tests),
-      ...(request.coverage
-        ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const }
-        : {}),
-      exitCode: outcome.exitCode,
-      timedOut: outcome.timedOut,
-      durationMs: outcome.durationMs,
-      output: outcome.output,
+      tests: [],
+      files: files.map((file) => ({
+        file,
+        status: named.includes(file) ? 'error' : 'failed',
+        durationMs: 0,
+        output: named.includes(file) ? lastLines(outcome.output) : '',
+      })),
+      ...outcome,
     };
-  } finally {
-    run.dispose();
   }
-}
-
-function lastLines(text: string, count = 12): string {
-  return text.trim().split('\n').slice(-count).join('\n');
+  const tests: TestCaseResult[] = answer.tests.map((test) => {
+    const file = test.file ? toPosix(relative(root, test.file)) : '';
+    return {
+      id: testCaseId(file, test.titlePath),
+      file,
+      titlePath: test.titlePath,
+      status: test.status,
+      durationMs: test.durationMs,
+      ...(test.failure ? { failure: test.failure } : {}),
+    };
+  });
+  return {
+    runner: 'mocha',
+    tests,
+    files: fileResults(files, tests),
+    ...(coverage ? { coverage, coverageGranularity: 'test' as const } : {}),
+    ...outcome,
+  };
 }
 
 export function fileResults(files: string[], tests: TestCaseResult[]): TestFileResult[] {
-  return files.map((file) => {
-    const own = tests.filter((test) => test.file === file);
-    return {
-      file,
-      status: own.some((test) => test.status === 'failed') ? 'failed' : 'passed',
-      durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
-      output: '',
-    };
-  });
+  return files.map((file) => fileResultOf(file, tests));
 }

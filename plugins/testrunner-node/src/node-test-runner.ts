@@ -1,13 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AgentgovError,
-  COVERAGE_ENV,
-  makeRunDirectory,
-  readCoverageDirectory,
-  runTestProcess,
+  defineTestRunner,
+  fileResultOf,
+  lastLines,
+  runForAnswerFile,
   testCaseId,
+  timedOutReport,
   type TestCaseResult,
   type TestFileResult,
   type TestRunner,
@@ -19,10 +20,6 @@ import type { DriverAnswer, DriverRequest } from './node-test-driver.js';
 
 const DRIVER = fileURLToPath(new URL('./node-test-driver.js', import.meta.url));
 const COVERAGE_PRELOAD = fileURLToPath(new URL('./coverage-preload.js', import.meta.url));
-
-function lastLines(text: string, count = 12): string {
-  return text.trim().split('\n').slice(-count).join('\n');
-}
 
 /** The package a bare `--import`/`--require` specifier names (`tsx/esm` → `tsx`, `@swc-node/register` → itself). */
 function packageOf(specifier: string): string | undefined {
@@ -58,108 +55,60 @@ function checkLoaders(root: string, setup: NodeTestSetup): void {
 }
 
 export function createNodeTestRunner(): TestRunner {
-  return {
+  return defineTestRunner({
     name: 'node',
-    async detect(root) {
-      return usesNodeTest(root);
-    },
-    async discover(root) {
-      return testFiles(root, readNodeTestSetup(root));
-    },
-    isTestFile(root, file) {
-      try {
-        return testFiles(root, readNodeTestSetup(root)).includes(file);
-      } catch {
-        return false;
-      }
-    },
-    command(files, nameFilter) {
-      const filter = nameFilter ? ` --test-name-pattern=${JSON.stringify(nameFilter)}` : '';
-      return `node --test${filter} ${files.map((f) => JSON.stringify(f)).join(' ')}`.trimEnd();
-    },
-    testCommand(test) {
-      // --test-name-pattern matches each test's own name, and a suite's name selects its tests.
-      const title = test.titlePath.at(-1)!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      return `node --test --test-name-pattern=${JSON.stringify(`^${title}$`)} ${JSON.stringify(test.file)}`;
-    },
-    async run(root, request) {
-      return runNodeTests(root, request);
-    },
-  };
+    detect: usesNodeTest,
+    testFiles: (root) => testFiles(root, readNodeTestSetup(root)),
+    // --test-name-pattern matches each test's own name, and a suite's name selects its tests.
+    shell: { command: 'node --test', filter: (pattern) => `--test-name-pattern=${pattern}`, select: 'title' },
+    run: runNodeTests,
+  });
 }
 
 async function runNodeTests(root: string, request: TestRunRequest): Promise<TestRunReport> {
   const setup = readNodeTestSetup(root);
   checkLoaders(root, setup);
   const files = request.files.length ? request.files : testFiles(root, setup);
-  const run = makeRunDirectory();
-  try {
-    const out = join(run.path, 'answer.json');
-    const coverageDir = join(run.path, 'coverage');
-    const env: Record<string, string> = { ...request.env };
+  const { answer, outcome, coverage } = await runForAnswerFile<DriverAnswer>(root, {
+    command: process.execPath,
+    args: (out) => {
+      const driverRequest: DriverRequest = {
+        root,
+        out,
+        files: files.map((file) => join(root, file)),
+        ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}),
+      };
+      return [
+        ...setup.nodeOptions,
+        ...(request.coverage ? [`--import=${COVERAGE_PRELOAD}`] : []),
+        DRIVER,
+        JSON.stringify(driverRequest),
+      ];
+    },
+    ...(request.env ? { env: request.env } : {}),
     // Loaders transform what runs (TypeScript): the collector reads each script's source from V8.
-    if (request.coverage)
-      Object.assign(env, {
-        [COVERAGE_ENV.root]: root,
-        [COVERAGE_ENV.out]: coverageDir,
-        [COVERAGE_ENV.sources]: 'debugger',
-      });
-    const driverRequest: DriverRequest = {
-      root,
-      out,
-      files: files.map((file) => join(root, file)),
-      ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}),
-    };
-    const args = [
-      ...setup.nodeOptions,
-      ...(request.coverage ? [`--import=${COVERAGE_PRELOAD}`] : []),
-      DRIVER,
-      JSON.stringify(driverRequest),
-    ];
-    const outcome = await runTestProcess(process.execPath, args, {
-      cwd: root,
-      env,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
-      ...(request.niceness ? { niceness: request.niceness } : {}),
-    });
-    if (!existsSync(out)) {
-      if (outcome.timedOut)
-        return {
-          runner: 'node',
-          tests: [],
-          files: files.map((file) => ({ file, status: 'error', durationMs: outcome.durationMs, output: 'timed out' })),
-          exitCode: null,
-          timedOut: true,
-          durationMs: outcome.durationMs,
-          output: outcome.output,
-        };
-      throw new AgentgovError(
-        'E_TEST_CONFIG_INVALID',
-        `node: the run stopped before reporting (exit ${outcome.exitCode}); check the node options of ${setup.source}: ${lastLines(outcome.output)}`,
-        { runner: 'node', file: 'package.json', options: setup.nodeOptions },
-      );
-    }
-    const answer = JSON.parse(readFileSync(out, 'utf8')) as DriverAnswer;
-    const tests: TestCaseResult[] = answer.tests.map((test) => ({
-      id: testCaseId(test.file, test.titlePath),
-      ...test,
-    }));
-    return {
-      runner: 'node',
-      tests,
-      files: fileResults(files, tests, answer.fileErrors),
-      ...(request.coverage
-        ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const }
-        : {}),
-      exitCode: outcome.exitCode,
-      timedOut: outcome.timedOut,
-      durationMs: outcome.durationMs,
-      output: outcome.output,
-    };
-  } finally {
-    run.dispose();
+    coverage: request.coverage ? 'debugger' : false,
+    limits: request,
+  });
+  if (!answer) {
+    if (outcome.timedOut) return timedOutReport('node', files, outcome);
+    throw new AgentgovError(
+      'E_TEST_CONFIG_INVALID',
+      `node: the run stopped before reporting (exit ${outcome.exitCode}); check the node options of ${setup.source}: ${lastLines(outcome.output)}`,
+      { runner: 'node', file: 'package.json', options: setup.nodeOptions },
+    );
   }
+  const tests: TestCaseResult[] = answer.tests.map((test) => ({
+    id: testCaseId(test.file, test.titlePath),
+    ...test,
+  }));
+  return {
+    runner: 'node',
+    tests,
+    files: fileResults(files, tests, answer.fileErrors),
+    ...(coverage ? { coverage, coverageGranularity: 'test' as const } : {}),
+    ...outcome,
+  };
 }
 
 function fileResults(
@@ -168,14 +117,10 @@ function fileResults(
   errors: { file: string; message: string }[],
 ): TestFileResult[] {
   return files.map((file) => {
-    const own = tests.filter((test) => test.file === file);
     const error = errors.find((e) => e.file === file);
-    if (error && own.length === 0) return { file, status: 'error', durationMs: 0, output: error.message };
-    return {
-      file,
-      status: own.some((test) => test.status === 'failed') || error ? 'failed' : 'passed',
-      durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
-      output: error?.message ?? '',
-    };
+    if (!error) return fileResultOf(file, tests);
+    if (!tests.some((test) => test.file === file))
+      return { file, status: 'error', durationMs: 0, output: error.message };
+    return { ...fileResultOf(file, tests), status: 'failed', output: error.message };
   });
 }

@@ -1,10 +1,10 @@
-import { definePlugin } from '@agentgov/core';
+import { testRunnerPlugin } from '@agentgov/core';
 import { createPytestRunner, type PytestRunnerOptions } from './pytest-runner.js';
 
 export const NAME = 'testrunner-pytest';
 
 /** Registers the `pytest` test runner: per-test results and, on request, coverage.py coverage per test (one dynamic context each). */
-export default definePlugin<PytestRunnerOptions>({
+export default testRunnerPlugin<PytestRunnerOptions>({
   name: NAME,
   optionsSchema: {
     type: 'object',
@@ -17,9 +17,7 @@ export default definePlugin<PytestRunnerOptions>({
       },
     },
   },
-  apply(hooks, context) {
-    hooks.testRunners.tap(NAME, (registry) => registry.add(createPytestRunner(context.options)));
-  },
+  create: createPytestRunner,
 });
 
 export { casesOf, coverageOf, createPytestRunner, pythonOf, type PytestRunnerOptions } from './pytest-runner.js';

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import {
   AgentgovError,
   COVERAGE_ENV,
+  defineTestRunner,
+  fileResultOf,
   makeRunDirectory,
+  processLimits,
   runTestProcess,
   type TestCaseResult,
   type TestCoverage,
@@ -86,40 +89,23 @@ function fileResults(files: string[], tests: TestCaseResult[], collectErrors: Ph
   return all.map((file) => {
     const error = collectErrors.find((record) => record.nodeid === file || record.nodeid.startsWith(`${file}::`));
     if (error) return { file, status: 'error', durationMs: 0, output: error.longrepr ?? '' };
-    const own = tests.filter((test) => test.file === file);
-    return {
-      file,
-      status: own.some((test) => test.status === 'failed') ? 'failed' : 'passed',
-      durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
-      output: '',
-    };
+    return fileResultOf(file, tests);
   });
 }
 
 export function createPytestRunner(options: PytestRunnerOptions = {}): TestRunner {
-  return {
+  return defineTestRunner({
     name: 'pytest',
-    async detect(root) {
-      return usesPytest(root);
-    },
-    async discover(root) {
-      return pytestFiles(root, readPytestSetup(root));
-    },
-    isTestFile(root, file) {
+    detect: usesPytest,
+    testFiles: (root) => pytestFiles(root, readPytestSetup(root)),
+    isTestFile(_root, file) {
       const name = file.split('/').pop() ?? '';
       return file.endsWith('.py') && (/^test_.*\.py$/.test(name) || /_test\.py$/.test(name) || name === 'conftest.py');
     },
-    command(files, nameFilter) {
-      const filter = nameFilter ? ` -k ${JSON.stringify(nameFilter)}` : '';
-      return `python -m pytest${filter} ${files.map((f) => JSON.stringify(f)).join(' ')}`.trimEnd();
-    },
-    testCommand(test) {
-      return `python -m pytest ${JSON.stringify(test.id)}`;
-    },
-    async run(root, request) {
-      return runPytest(resolve(root), request, pythonOf(resolve(root), options));
-    },
-  };
+    // A test is selected by its node id (`file::Class::test`).
+    shell: { command: 'python -m pytest', filter: (pattern) => `-k ${pattern}`, select: 'id' },
+    run: (root, request) => runPytest(resolve(root), request, pythonOf(resolve(root), options)),
+  });
 }
 
 async function runPytest(root: string, request: TestRunRequest, python: string): Promise<TestRunReport> {
@@ -153,13 +139,7 @@ async function runPytest(root: string, request: TestRunRequest, python: string):
     }
     let outcome;
     try {
-      outcome = await runTestProcess(python, args, {
-        cwd: root,
-        env,
-        ...(request.signal ? { signal: request.signal } : {}),
-        ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
-        ...(request.niceness ? { niceness: request.niceness } : {}),
-      });
+      outcome = await runTestProcess(python, args, { cwd: root, env, ...processLimits(request) });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
         throw new AgentgovError('E_TEST_RUNNER_MISSING', `pytest: the Python interpreter \`${python}\` was not found`, {
@@ -212,10 +192,7 @@ async function runPytest(root: string, request: TestRunRequest, python: string):
             coverageGranularity: 'test' as const,
           }
         : {}),
-      exitCode: outcome.exitCode,
-      timedOut: outcome.timedOut,
-      durationMs: outcome.durationMs,
-      output: outcome.output,
+      ...outcome,
     };
   } finally {
     run.dispose();

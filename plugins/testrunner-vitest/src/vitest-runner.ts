@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AgentgovError,
-  COVERAGE_ENV,
-  makeRunDirectory,
-  readCoverageDirectory,
-  runTestProcess,
+  defineTestRunner,
+  fileResultOf,
+  lastLines,
+  runForAnswerFile,
   testCaseId,
   type TestCaseResult,
+  type TestCoverage,
   type TestFileResult,
+  type TestProcessResult,
   type TestRunner,
   type TestRunReport,
   type TestRunRequest,
@@ -64,10 +66,6 @@ export function projectVitestVersion(root: string): string {
   }
 }
 
-function lastLines(text: string, count = 12): string {
-  return text.trim().split('\n').slice(-count).join('\n');
-}
-
 function configName(root: string): string {
   return VITEST_CONFIG_FILES.find((name) => existsSync(join(root, name))) ?? 'the vitest config';
 }
@@ -79,12 +77,10 @@ export function createVitestRunner(): TestRunner {
    * file in neither (added since) counts as a test when the default pattern matches it.
    */
   const discovered = new Map<string, { selected: Set<string>; rejected: Set<string> }>();
-  return {
+  return defineTestRunner({
     name: 'vitest',
-    async detect(root) {
-      return usesVitest(root);
-    },
-    async discover(root) {
+    detect: usesVitest,
+    async testFiles(root) {
       const answer = await drive(root, { mode: 'discover' }, {});
       const selected = new Set(answer.files);
       const defaults = globSync(['**/*.{test,spec}.?(c|m)[jt]s?(x)'], {
@@ -101,20 +97,10 @@ export function createVitestRunner(): TestRunner {
       if (known?.selected.has(file)) return true;
       return DEFAULT_TEST_FILE.test(file) && !file.includes('node_modules/') && !known?.rejected.has(file);
     },
-    command(files, nameFilter) {
-      const filter = nameFilter ? ` -t ${JSON.stringify(nameFilter)}` : '';
-      return `npx vitest run${filter} ${files.map((f) => JSON.stringify(f)).join(' ')}`.trimEnd();
-    },
-    testCommand(test) {
-      // vitest's -t matches the full name: suite titles and the test's title joined by spaces.
-      const title = test.titlePath.join(' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      return `npx vitest run -t ${JSON.stringify(`^${title}$`)} ${JSON.stringify(test.file)}`;
-    },
-    async run(root, request) {
-      const report = await runVitest(root, request);
-      return report;
-    },
-  };
+    // vitest's -t matches the full name: suite titles and the test's title joined by spaces.
+    shell: { command: 'npx vitest run', filter: (pattern) => `-t ${pattern}`, select: 'path' },
+    run: runVitest,
+  });
 }
 
 type DriverOk = Extract<DriverAnswer, { ok: true }>;
@@ -123,100 +109,74 @@ type DriverOk = Extract<DriverAnswer, { ok: true }>;
 async function drive(
   root: string,
   request: Omit<DriverRequest, 'root' | 'out'>,
-  options: Pick<TestRunRequest, 'signal' | 'timeoutMs' | 'niceness' | 'env'> & { coverageDir?: string },
-): Promise<DriverOk & { output: string; exitCode: number | null; timedOut: boolean; durationMs: number }> {
+  options: Pick<TestRunRequest, 'signal' | 'timeoutMs' | 'niceness' | 'env' | 'coverage'>,
+): Promise<DriverOk & TestProcessResult & { coverage?: TestCoverage[] }> {
   projectVitestVersion(root);
-  const run = makeRunDirectory();
-  try {
-    const out = join(run.path, 'answer.json');
-    const env: Record<string, string> = { ...options.env };
-    if (options.coverageDir)
-      Object.assign(env, {
-        [COVERAGE_ENV.root]: root,
-        [COVERAGE_ENV.out]: options.coverageDir,
-        [COVERAGE_ENV.sources]: 'debugger',
-      });
-    const outcome = await runTestProcess(
-      process.execPath,
-      [DRIVER, JSON.stringify({ ...request, root, out } satisfies DriverRequest)],
-      {
-        cwd: root,
-        env,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-        ...(options.niceness ? { niceness: options.niceness } : {}),
-      },
+  const { answer, outcome, coverage } = await runForAnswerFile<DriverAnswer>(root, {
+    command: process.execPath,
+    args: (out) => [DRIVER, JSON.stringify({ ...request, root, out } satisfies DriverRequest)],
+    ...(options.env ? { env: options.env } : {}),
+    coverage: options.coverage ? 'debugger' : false,
+    limits: options,
+  });
+  if (!answer) {
+    if (outcome.timedOut)
+      return {
+        ok: true,
+        version: '',
+        config: null,
+        files: request.files ?? [],
+        tests: [],
+        fileErrors: (request.files ?? []).map((file) => ({ file, message: 'timed out' })),
+        ...outcome,
+      };
+    throw new AgentgovError(
+      'E_TEST_CONFIG_INVALID',
+      `vitest: the run stopped before reporting (exit ${outcome.exitCode}); check ${configName(root)}: ${lastLines(outcome.output)}`,
+      { runner: 'vitest', file: configName(root) },
     );
-    if (!existsSync(out)) {
-      if (outcome.timedOut)
-        return {
-          ok: true,
-          version: '',
-          config: null,
-          files: request.files ?? [],
-          tests: [],
-          fileErrors: (request.files ?? []).map((file) => ({ file, message: 'timed out' })),
-          ...outcome,
-        };
-      throw new AgentgovError(
-        'E_TEST_CONFIG_INVALID',
-        `vitest: the run stopped before reporting (exit ${outcome.exitCode}); check ${configName(root)}: ${lastLines(outcome.output)}`,
-        { runner: 'vitest', file: configName(root) },
-      );
-    }
-    const answer = JSON.parse(readFileSync(out, 'utf8')) as DriverAnswer;
-    if (!answer.ok) {
-      if (answer.stage === 'missing')
-        throw new AgentgovError('E_TEST_RUNNER_MISSING', `vitest: ${answer.message}`, { runner: 'vitest' });
-      throw new AgentgovError(
-        'E_TEST_CONFIG_INVALID',
-        `vitest: ${configName(root)} was rejected: ${answer.message.trim().split('\n').slice(0, 8).join('\n')}`,
-        { runner: 'vitest', file: configName(root), stage: answer.stage },
-      );
-    }
-    return { ...answer, ...outcome };
-  } finally {
-    run.dispose();
   }
+  if (!answer.ok) {
+    if (answer.stage === 'missing')
+      throw new AgentgovError('E_TEST_RUNNER_MISSING', `vitest: ${answer.message}`, { runner: 'vitest' });
+    throw new AgentgovError(
+      'E_TEST_CONFIG_INVALID',
+      `vitest: ${configName(root)} was rejected: ${answer.message.trim().split('\n').slice(0, 8).join('\n')}`,
+      { runner: 'vitest', file: configName(root), stage: answer.stage },
+    );
+  }
+  return { ...answer, ...outcome, ...(coverage ? { coverage } : {}) };
 }
 
 async function runVitest(root: string, request: TestRunRequest): Promise<TestRunReport> {
-  const run = makeRunDirectory();
-  try {
-    const coverageDir = join(run.path, 'coverage');
-    const answer = await drive(
-      root,
-      {
-        mode: 'run',
-        ...(request.files.length ? { files: request.files } : {}),
-        ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}),
-        ...(request.coverage ? { setupFile: COVERAGE_SETUP } : {}),
-      },
-      { ...request, ...(request.coverage ? { coverageDir } : {}) },
-    );
-    const tests: TestCaseResult[] = (answer.tests ?? []).map((test) => ({
-      id: testCaseId(test.file, test.titlePath),
-      ...test,
-    }));
-    const files = request.files.length ? request.files : answer.files;
-    const unknown = request.files.filter((file) => !answer.files.includes(file));
-    return {
-      runner: 'vitest',
-      tests,
-      files: fileResults(files, tests, answer.fileErrors ?? [], unknown),
-      ...(request.coverage
-        ? { coverage: readCoverageDirectory(coverageDir), coverageGranularity: 'test' as const }
-        : {}),
-      exitCode: answer.exitCode,
-      timedOut: answer.timedOut,
-      durationMs: answer.durationMs,
-      output: [answer.output, ...(answer.unhandled ?? []).map((message) => `unhandled error: ${message}`)]
-        .filter(Boolean)
-        .join('\n'),
-    };
-  } finally {
-    run.dispose();
-  }
+  const answer = await drive(
+    root,
+    {
+      mode: 'run',
+      ...(request.files.length ? { files: request.files } : {}),
+      ...(request.nameFilter ? { nameFilter: request.nameFilter } : {}),
+      ...(request.coverage ? { setupFile: COVERAGE_SETUP } : {}),
+    },
+    request,
+  );
+  const tests: TestCaseResult[] = (answer.tests ?? []).map((test) => ({
+    id: testCaseId(test.file, test.titlePath),
+    ...test,
+  }));
+  const files = request.files.length ? request.files : answer.files;
+  const unknown = request.files.filter((file) => !answer.files.includes(file));
+  return {
+    runner: 'vitest',
+    tests,
+    files: fileResults(files, tests, answer.fileErrors ?? [], unknown),
+    ...(request.coverage ? { coverage: answer.coverage ?? [], coverageGranularity: 'test' as const } : {}),
+    exitCode: answer.exitCode,
+    timedOut: answer.timedOut,
+    durationMs: answer.durationMs,
+    output: [answer.output, ...(answer.unhandled ?? []).map((message) => `unhandled error: ${message}`)]
+      .filter(Boolean)
+      .join('\n'),
+  };
 }
 
 function fileResults(
@@ -237,11 +197,6 @@ function fileResults(
       };
     if (error && !own.some((test) => test.status === 'failed'))
       return { file, status: 'error', durationMs: 0, output: error.message };
-    return {
-      file,
-      status: own.some((test) => test.status === 'failed') || error ? 'failed' : 'passed',
-      durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
-      output: error?.message ?? '',
-    };
+    return { ...fileResultOf(file, tests), ...(error ? { output: error.message } : {}) };
   });
 }

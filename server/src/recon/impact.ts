@@ -6,9 +6,24 @@ import type { RepositoryIndex } from '../index/repository-index.js';
 import type { Definition, Reference } from '../index/types.js';
 import { nearestNames } from './nearest-names.js';
 import { retrievalIndexOf } from './retrieval-index.js';
-import type { TypeAwareReport } from './type-aware-impact.js';
 
 export type Certainty = 'high' | 'medium' | 'low';
+
+/** What the language services added to a symbol's impact, or why they added nothing. */
+export interface TypeAwareReport {
+  engine: string;
+  /** `complete`: its references are in the answer; `deadline`/`failed`: the answer is the index's alone. */
+  status: 'complete' | 'deadline' | 'failed';
+  /** Definitions of the symbol it searched from. */
+  definitions: number;
+  /** References it found (the declarations themselves not counted). */
+  references: number;
+  /** Of those, references the index had not resolved to the symbol (now `high`) or had not listed at all. */
+  confirmed: number;
+  added: number;
+  ms: number;
+  note?: string;
+}
 
 export interface ImpactReference {
   path: string;

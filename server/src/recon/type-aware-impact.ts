@@ -1,23 +1,13 @@
 import { AgentgovError, type EngineReference, type RefactorEngine } from '@agentgov/core';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import type { RefactorService } from '../refactor/refactor-service.js';
-import { countByCertainty, LineReader, type ImpactReference, type ImpactResult } from './impact.js';
-
-/** What the language services added to a symbol's impact, or why they added nothing. */
-export interface TypeAwareReport {
-  engine: string;
-  /** `complete`: its references are in the answer; `deadline`/`failed`: the answer is the index's alone. */
-  status: 'complete' | 'deadline' | 'failed';
-  /** Definitions of the symbol it searched from. */
-  definitions: number;
-  /** References it found (the declarations themselves not counted). */
-  references: number;
-  /** Of those, references the index had not resolved to the symbol (now `high`) or had not listed at all. */
-  confirmed: number;
-  added: number;
-  ms: number;
-  note?: string;
-}
+import {
+  countByCertainty,
+  LineReader,
+  type ImpactReference,
+  type ImpactResult,
+  type TypeAwareReport,
+} from './impact.js';
 
 /** Definitions of one symbol an engine searches from (each search bounded); more are left to the index. */
 const MAX_DEFINITIONS_SEARCHED = 5;
