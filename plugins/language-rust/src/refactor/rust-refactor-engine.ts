@@ -12,8 +12,13 @@ import type {
   RenameRequest,
   UneditedReference,
 } from '@agentgov/core/contracts';
-import Parser from 'tree-sitter';
+import { createRequire } from 'node:module';
+import { sharedTreeSitter } from '@agentgov/core/tree-sitter-runtime';
+import type Parser from 'tree-sitter';
 import Rust from 'tree-sitter-rust';
+
+/** The thread's one tree-sitter runtime: a second copy's trees would not work with the indexer's. */
+const TreeSitter = sharedTreeSitter(() => createRequire(import.meta.url)('tree-sitter') as typeof Parser);
 
 const RUST = /\.rs$/;
 /** Strict and reserved keywords (an identifier cannot be one without `r#`). */
@@ -34,7 +39,7 @@ const KEYWORDS = new Set(
  */
 export class RustRefactorEngine implements RefactorEngine {
   readonly name = 'rust-index-resolution';
-  readonly #parser = new Parser();
+  readonly #parser = new TreeSitter();
 
   constructor() {
     this.#parser.setLanguage(Rust);
