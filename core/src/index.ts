@@ -7,6 +7,7 @@ export * from './hooks/index.js';
 export * from './logging/logger.js';
 export * from './paths/home.js';
 export * from './paths/containment.js';
+export * from './paths/glob.js';
 export * from './plugins/index.js';
 export * from './text/identifier-words.js';
 export * from './governance/index.js';
