@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CanonicalTool, RiskAction } from '@agentgov/core';
 import { AgentgovError } from '@agentgov/core/errors';
-import { GlobError, globRegExp, globsRegExp } from '@agentgov/core/glob';
+import { escapeRegExp, GlobError, globRegExp, globsRegExp } from '@agentgov/core/glob';
 import { joinPatterns } from './patterns.js';
 import { RULE_MATCH_SCHEMA, type RiskRuleSpec, type RuleFileSpec, type RuleMatchSpec } from './rule-schema.js';
 
@@ -39,7 +39,7 @@ function programMatcher(globs: string[]): ProgramMatcher {
   const names = new Set<string>();
   const wild: string[] = [];
   for (const glob of globs) {
-    if (/[*?[{]/.test(glob)) wild.push(glob.toLowerCase());
+    if (isProgramGlob(glob)) wild.push(glob.toLowerCase());
     else names.add(glob.toLowerCase());
   }
   return { names, glob: wild.length > 0 ? globsRegExp(wild, PROGRAM_GLOB) : null };
@@ -276,7 +276,11 @@ function list(value: string | string[]): string[] {
  */
 const PROGRAM_GLOB = { crossSlash: true };
 
+/** A name with `*` or `?` is a glob; any other is the literal program name (`[` and `[[` are shell builtins). */
+const isProgramGlob = (name: string): boolean => /[*?]/.test(name);
+
 function globToRegex(glob: string): RegExp {
+  if (!isProgramGlob(glob)) return new RegExp(`^${escapeRegExp(glob.toLowerCase())}$`);
   return globRegExp(glob.toLowerCase(), PROGRAM_GLOB);
 }
 
