@@ -1,4 +1,4 @@
-import { Command, Option } from 'clipanion';
+import { Command } from 'clipanion';
 import { stringify } from 'yaml';
 import { startCliHost } from '../../host.js';
 import { renderTable } from '../../table.js';
