@@ -14,3 +14,4 @@ export * from './governance/index.js';
 export * from './test-runs/index.js';
 export * from './text/shell-quote.js';
 export * from './random/seeded-random.js';
+export * from './text/terminal-colours.js';
