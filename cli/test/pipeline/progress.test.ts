@@ -13,10 +13,12 @@ function stream(isTTY: boolean): { s: PassThrough & { isTTY?: boolean; columns?:
 
 /** What the terminal shows: the text of each drawn frame, cursor and erase codes removed. */
 function frames(text: string): string[] {
+  /* eslint-disable no-control-regex -- the escape codes are what this strips */
   return text
     .split(/\x1b\[1G/)
     .map((frame) => frame.replace(/\x1b(?:\[[?0-9;]*[A-Za-z]|[78])/g, ''))
     .filter((frame) => frame !== '');
+  /* eslint-enable no-control-regex */
 }
 
 describe('replay progress bar (cli-progress)', () => {
