@@ -99,7 +99,7 @@ export const configOption = () =>
  */
 export const jsonOption = (what: string) =>
   Option.Boolean('--json,--json-output', false, {
-    description: `Print ${what} instead of text (also \`--json-output\`) (default: false)`,
+    description: `Print ${what} instead of text (default: false)`,
   });
 
 /** `--log-level LEVEL`, shared by commands that log; checked by `toLogLevel` (a bad value is a usage error). */
