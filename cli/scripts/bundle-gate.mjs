@@ -71,10 +71,11 @@ const keepOutside = {
       return { path: outsidePath(args, relativeUrl(outDir, target)), external: true };
     });
     // Bare packages stay outside (native addons, yaml, the plugin host), except @agentgov/core's
-    // subpath modules (node built-ins only); its index, which loads everything, stays outside.
+    // subpath modules (node built-ins only) and picomatch (plain JS, which core's glob module
+    // compiles the risk rules' program globs with); core's index, which loads everything, stays outside.
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith('node:')) return { path: args.path, external: true };
-      if (/^@agentgov\/core\/[a-z-]+$/.test(args.path)) return undefined;
+      if (/^@agentgov\/core\/[a-z-]+$/.test(args.path) || args.path === 'picomatch') return undefined;
       return { path: outsidePath(args, args.path), external: true };
     });
     b.onLoad({ filter: /\.js$/ }, (args) => {

@@ -18,6 +18,25 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** What each exit code means, for docs/cli.md's table (generated from here: `npm run docs:generate`). */
+export const EXIT_MEANINGS: Record<ExitCode, string> = {
+  [EXIT.OK]: 'success (a long-running command: stopped by SIGINT or SIGTERM)',
+  [EXIT.FAILED]:
+    'the command ran and a check failed: `config validate` found an error, `config init` refused to overwrite, ' +
+    '`init` found the hook broken, `doctor` found a hook that will not run, a sink failed in `replay`',
+  [EXIT.USAGE]:
+    'usage error: unknown command or option, malformed value, missing required option or argument, ' +
+    'unknown agent, framework, adapter or scope (`E_INVALID_ARGUMENT`)',
+  [EXIT.CONFIG]:
+    'configuration or plugin error: a config file that does not exist, cannot be read, is malformed or invalid ' +
+    '(`E_CONFIG_INVALID`), a plugin that failed to load (`E_PLUGIN_LOAD`, `E_PLUGIN_CONFLICT`), a non-loopback ' +
+    'address without a token (`E_SCORE_TOKEN_REQUIRED`)',
+  [EXIT.UNAVAILABLE]:
+    'a required resource is missing or unreachable: a capture path, project directory or database ' +
+    '(`E_NOT_FOUND`, `E_CAPTURE_UNREADABLE`, `E_DB_MISSING`, `E_DB_UNAVAILABLE`), an address or gate socket in use',
+  [EXIT.INTERNAL]: 'internal error (a bug): the message says what failed; `--log-level DEBUG` adds the stack',
+};
+
 /** The exit code for an error code from the catalog. */
 export function exitCodeForError(code: ErrorCode): ExitCode {
   switch (code) {

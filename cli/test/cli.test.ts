@@ -127,8 +127,10 @@ describe('agentgov CLI', () => {
     const stdout = new Capture();
     const stderr = new Capture();
     const code = await run(['config', 'validate', '--config', join(makeTempDir(), 'absent.yaml')], { stdout, stderr });
-    expect(code).to.equal(4);
-    expect(stderr.text).to.match(/^error: cannot read .*absent\.yaml/);
+    expect(code).to.equal(3);
+    expect(stderr.text).to.match(
+      /^error \[E_CONFIG_INVALID\]: config file .*absent\.yaml \(from --config\) does not exist/,
+    );
     expect(await run(['nope'], { stdout, stderr })).to.equal(2);
   });
 });

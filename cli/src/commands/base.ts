@@ -1,4 +1,4 @@
-import { AgentgovError, createLogger, parseLogLevel, type Logger, type LogLevel } from '@agentgov/core';
+import { AgentgovError, createLogger, parseLogLevel, type ErrorCode, type Logger, type LogLevel } from '@agentgov/core';
 import { Command, Option, type CommandClass } from 'clipanion';
 import { EXIT, exitCodeForError, type ExitCode } from '../exit-codes.js';
 
@@ -9,6 +9,30 @@ import { EXIT, exitCodeForError, type ExitCode } from '../exit-codes.js';
  */
 export abstract class AgentgovCommand extends Command {
   abstract run(): Promise<number>;
+
+  /** Set by commands that take `--json` ({@link jsonOption}): errors then also go to stdout as `{error}`. */
+  json?: boolean;
+
+  /** Writes `value` as the command's one JSON document on stdout (`--json`). */
+  writeJson(value: unknown): void {
+    this.context.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** One JSON line on stdout: a long-running command's state change (`--json`). */
+  writeLine(value: unknown): void {
+    this.context.stdout.write(`${JSON.stringify(value)}\n`);
+  }
+
+  /**
+   * A failure the command itself found: `error [CODE]: message` on stderr (and, with `--json`,
+   * `{error: {code, message}}` on stdout), exiting with the code's documented exit code unless
+   * `exit` says otherwise (a check that failed is 1 whatever its error code).
+   */
+  fail(code: ErrorCode, message: string, exit: ExitCode = exitCodeForError(code)): ExitCode {
+    this.context.stderr.write(`error [${code}]: ${message}\n`);
+    if (this.json) this.writeJson({ error: { code, message } });
+    return exit;
+  }
 
   protected logLevelOption(): LogLevel {
     return 'INFO';
@@ -49,10 +73,13 @@ export abstract class AgentgovCommand extends Command {
     }
     if (error instanceof AgentgovError) {
       this.context.stderr.write(`error [${error.code}]: ${error.message}\n  hint: ${error.cliRemediation}\n`);
+      if (this.json)
+        this.writeJson({ error: { code: error.code, message: error.message, remediation: error.cliRemediation } });
       return exitCodeForError(error.code);
     }
     const message = error instanceof Error ? error.message : String(error);
     this.context.stderr.write(`error [E_INTERNAL]: ${message}\n`);
+    if (this.json) this.writeJson({ error: { code: 'E_INTERNAL', message } });
     if (this.logLevelOption() === 'DEBUG' && error instanceof Error && error.stack)
       this.context.stderr.write(`${error.stack}\n`);
     return EXIT.INTERNAL;
@@ -64,6 +91,15 @@ export const configOption = () =>
   Option.String('--config', {
     description:
       'Your config file (default: $AGENTGOV_CONFIG, else $AGENTGOV_HOME/config.yaml); ./agentgov.yaml merges over it, only tightening',
+  });
+
+/**
+ * `--json`, shared by every command whose output a script may read: one JSON document on stdout
+ * (or, for a server, one JSON line per state change); on failure `{error: {code, message}}`.
+ */
+export const jsonOption = (what: string) =>
+  Option.Boolean('--json,--json-output', false, {
+    description: `Print ${what} instead of text (default: false)`,
   });
 
 /** `--log-level LEVEL`, shared by commands that log; checked by `toLogLevel` (a bad value is a usage error). */

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT, configOption } from './base.js';
+import { AgentgovCommand, EXIT, configOption, jsonOption } from './base.js';
 
 export class DashboardCommand extends AgentgovCommand {
   static override paths = [['dashboard']];
@@ -37,6 +37,9 @@ export class DashboardCommand extends AgentgovCommand {
       'Name of a configured store sink to read, e.g. postgres (default: the one readable store sink, if any)',
   });
   config = configOption();
+  override json = jsonOption(
+    'one JSON line per state: {state: "listening", url, source}, then {state: "stopped", signal}',
+  );
 
   async run(): Promise<number> {
     const { AgentgovError, governanceDbPath, openSqliteReader } = await import('@agentgov/core');
@@ -73,13 +76,14 @@ export class DashboardCommand extends AgentgovCommand {
       tokenKey: 'dashboard.token',
     });
     this.context.stderr.write(`dashboard of ${reader.source} on ${running.url}/ (read-only; Ctrl-C stops it)\n`);
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+    if (this.json) this.writeLine({ state: 'listening', url: `${running.url}/`, source: reader.source });
+    const signal = await new Promise<string>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
     });
     await running.close();
     await reader.close();
+    if (this.json) this.writeLine({ state: 'stopped', signal });
     return EXIT.OK;
   }
 }

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT, configOption } from './base.js';
+import { AgentgovCommand, EXIT, configOption, jsonOption } from './base.js';
 
 export class DetectCommand extends AgentgovCommand {
   static override paths = [['detect']];
@@ -15,9 +15,7 @@ export class DetectCommand extends AgentgovCommand {
     ],
   });
 
-  jsonOutput = Option.Boolean('--json,--json-output', false, {
-    description: 'Print a JSON array instead of a table (also `--json-output`) (default: false)',
-  });
+  override json = jsonOption('a JSON array');
   frameworks = Option.String('--frameworks', {
     description: 'Comma-separated frameworks to check (default: all known)',
   });
@@ -28,7 +26,7 @@ export class DetectCommand extends AgentgovCommand {
     const { detectFrameworks, parseFrameworkList } = await import('../pipeline/detect.js');
     const { host } = await startCliHost({ configPath: this.config }, this.logger('WARNING'));
     const { detected, checked } = await detectFrameworks(host, parseFrameworkList(this.frameworks), process.env);
-    if (this.jsonOutput) {
+    if (this.json) {
       this.context.stdout.write(`${JSON.stringify(detected, null, 2)}\n`);
       return EXIT.OK;
     }

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT } from './base.js';
+import { AgentgovCommand, EXIT, jsonOption } from './base.js';
 
 export class DoctorCommand extends AgentgovCommand {
   static override paths = [['doctor']];
@@ -15,6 +15,9 @@ export class DoctorCommand extends AgentgovCommand {
   });
 
   project = Option.String('--project,-p', '.', { description: 'Project root directory (default: .)' });
+  override json = jsonOption(
+    'one JSON object {project, ok, hooks: [{agent, scope, settings_file, command, status, hook_check, activation, current}]}',
+  );
 
   async run(): Promise<number> {
     const { startCliHost } = await import('../host.js');
@@ -27,6 +30,7 @@ export class DoctorCommand extends AgentgovCommand {
     const projectDir = resolve(this.project);
     let found = 0;
     let failed = 0;
+    const hooks: object[] = [];
     for (const framework of host.registries.frameworks.values()) {
       const installer = framework.hookInstaller;
       if (!installer) continue;
@@ -45,6 +49,17 @@ export class DoctorCommand extends AgentgovCommand {
           const label =
             !check.ok || report.state === 'inactive' ? 'FAIL' : report.state === 'unverified' ? '??  ' : 'ok  ';
           if (label !== 'ok  ') failed += 1;
+          hooks.push({
+            agent: installer.agent,
+            scope,
+            settings_file: settingsFile,
+            command,
+            status: { 'ok  ': 'ok', FAIL: 'fail', '??  ': 'unverified' }[label],
+            hook_check: { ok: check.ok, message: check.message },
+            activation: report,
+            current: command === current ? null : current,
+          });
+          if (this.json) continue;
           this.context.stdout.write(
             `${label} ${installer.agent} (${scope}) ${settingsFile}\n  command: ${command}\n  ${check.ok ? 'ok  ' : 'FAIL'} hook command: ${check.message}\n${activationLines(report)}`,
           );
@@ -54,6 +69,10 @@ export class DoctorCommand extends AgentgovCommand {
             );
         }
       }
+    }
+    if (this.json) {
+      this.writeJson({ project: projectDir, ok: found > 0 && failed === 0, hooks });
+      return found > 0 && failed === 0 ? EXIT.OK : EXIT.FAILED;
     }
     if (found === 0) {
       this.context.stdout.write(

@@ -8,7 +8,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BaseContext } from 'clipanion';
-import type { PluginHost } from '@agentgov/core';
+import type { ErrorCode, PluginHost } from '@agentgov/core';
 import { BIN_ENTRY } from '../gate/hook-command.js';
 import { EXIT } from './base.js';
 
@@ -29,30 +29,36 @@ export function serverEnv(env: NodeJS.ProcessEnv): Record<string, string> | unde
   return Object.keys(out).length ? out : undefined;
 }
 
+/** What registerMcpServer needs of the `init` command: its output streams, `--json`, and its way to fail. */
+export interface InitMcpCommand {
+  context: BaseContext;
+  json?: boolean;
+  fail(code: ErrorCode, message: string): number;
+  writeJson(value: unknown): void;
+}
+
 export async function registerMcpServer(
   host: PluginHost,
   options: InitMcpOptions,
-  context: BaseContext,
+  command: InitMcpCommand,
 ): Promise<number> {
+  const { context } = command;
   const registrars = host.registries.frameworks.values().filter((f) => f.mcpRegistrar);
   const registrar = registrars.find((f) => f.name === options.agent)?.mcpRegistrar;
   if (!registrar) {
-    context.stderr.write(
-      `error [E_INVALID_ARGUMENT]: '${options.agent}' has no MCP registration; agents with one: ${registrars.map((f) => f.name).join(', ') || '(none)'}\n`,
-    );
-    return EXIT.USAGE;
+    const known = registrars.map((f) => f.name).join(', ') || '(none)';
+    return command.fail('E_INVALID_ARGUMENT', `'${options.agent}' has no MCP registration; agents with one: ${known}`);
   }
   const scope = options.scope ?? registrar.scopes[0];
   if (scope === undefined || !registrar.scopes.includes(scope)) {
-    context.stderr.write(
-      `error [E_INVALID_ARGUMENT]: --scope must be one of ${registrar.scopes.join(', ')} for ${options.agent} --mcp (got ${options.scope})\n`,
+    return command.fail(
+      'E_INVALID_ARGUMENT',
+      `--scope must be one of ${registrar.scopes.join(', ')} for ${options.agent} --mcp (got ${options.scope})`,
     );
-    return EXIT.USAGE;
   }
   const projectDir = resolve(options.project);
   if (!existsSync(projectDir) || !statSync(projectDir).isDirectory()) {
-    context.stderr.write(`error [E_NOT_FOUND]: project directory ${projectDir} does not exist\n`);
-    return EXIT.UNAVAILABLE;
+    return command.fail('E_NOT_FOUND', `project directory ${projectDir} does not exist`);
   }
   const server = {
     command: realpathSync(process.execPath),
@@ -60,6 +66,11 @@ export async function registerMcpServer(
     env: serverEnv(process.env),
   };
   const { changed, configFile } = await registrar.register(projectDir, server, { scope, env: process.env });
+  const steps = registrar.remainingSteps?.(projectDir, { scope, env: process.env }) ?? [];
+  if (command.json) {
+    command.writeJson({ agent: options.agent, scope, config_file: configFile, changed, server, steps });
+    return EXIT.OK;
+  }
   const envText = server.env
     ? `\n  with ${Object.entries(server.env)
         .map(([k, v]) => `${k}=${v}`)
@@ -70,7 +81,6 @@ export async function registerMcpServer(
       ? `registered the agentgov MCP server for ${options.agent} in ${configFile}:\n  ${[server.command, ...server.args].join(' ')}${envText}\n`
       : `the agentgov MCP server is already registered for ${options.agent} in ${configFile}; nothing changed\n`,
   );
-  const steps = registrar.remainingSteps?.(projectDir, { scope, env: process.env }) ?? [];
   if (steps.length)
     context.stdout.write(
       `for ${options.agent} to use it, you still have to:\n${steps.map((step, i) => `  ${i + 1}. ${step}\n`).join('')}`,

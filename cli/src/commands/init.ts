@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT } from './base.js';
+import { AgentgovCommand, EXIT, jsonOption } from './base.js';
 
 export class InitCommand extends AgentgovCommand {
   static override paths = [['init']];
@@ -34,64 +34,78 @@ export class InitCommand extends AgentgovCommand {
       "Settings scope to write (agentx-code: project or local, with --mcp also user; claude-code: local, project or user; codex, gemini-cli, cursor, copilot-cli: project or user) (default: the agent's first)",
   });
 
+  override json = jsonOption(
+    'one JSON object {agent, scope, settings_file, changed, command, hook_check, activation: {state, checks}, mcp_hint}',
+  );
+
   async run(): Promise<number> {
     const logger = this.logger('WARNING');
     const { startCliHost } = await import('../host.js');
     const { host } = await startCliHost({}, logger);
     if (this.mcp) {
       const { registerMcpServer } = await import('./init-mcp.js');
-      return registerMcpServer(host, { agent: this.agent, project: this.project, scope: this.scope }, this.context);
+      return registerMcpServer(host, { agent: this.agent, project: this.project, scope: this.scope }, this);
     }
     const installers = host.registries.frameworks.values().filter((f) => f.hookInstaller);
     const installer = installers.find((f) => f.name === this.agent)?.hookInstaller;
     if (!installer) {
       const supported = installers.map((f) => f.name).join(', ') || '(none: no loaded framework plugin installs hooks)';
-      this.context.stderr.write(
-        `error [E_INVALID_ARGUMENT]: unknown agent '${this.agent}'; supported agents: ${supported}\n`,
-      );
-      return EXIT.USAGE;
+      return this.fail('E_INVALID_ARGUMENT', `unknown agent '${this.agent}'; supported agents: ${supported}`);
     }
     const scope = this.scope ?? installer.scopes[0];
     if (scope === undefined || !installer.scopes.includes(scope)) {
-      this.context.stderr.write(
-        `error [E_INVALID_ARGUMENT]: --scope must be one of ${installer.scopes.join(', ')} for ${installer.agent} (got ${this.scope})\n`,
+      return this.fail(
+        'E_INVALID_ARGUMENT',
+        `--scope must be one of ${installer.scopes.join(', ')} for ${installer.agent} (got ${this.scope})`,
       );
-      return EXIT.USAGE;
     }
     const { existsSync, statSync } = await import('node:fs');
     const { resolve } = await import('node:path');
     const projectDir = resolve(this.project);
     if (!existsSync(projectDir) || !statSync(projectDir).isDirectory()) {
-      this.context.stderr.write(`error [E_NOT_FOUND]: project directory ${projectDir} does not exist\n`);
-      return EXIT.UNAVAILABLE;
+      return this.fail('E_NOT_FOUND', `project directory ${projectDir} does not exist`);
     }
     const { gateFormatsOf } = await import('../gate/plugin-formats.js');
     const format = gateFormatsOf(host).get(installer.format);
     if (!format) {
-      this.context.stderr.write(
-        `error [E_PLUGIN_LOAD]: the ${installer.agent} hook installer names gate format ` +
-          `'${installer.format}', which no loaded framework plugin brings\n`,
+      return this.fail(
+        'E_PLUGIN_LOAD',
+        `the ${installer.agent} hook installer names gate format '${installer.format}', ` +
+          'which no loaded framework plugin brings',
       );
-      return EXIT.CONFIG;
     }
     const { checkHookCommand, gateHookCommand } = await import('../gate/hook-command.js');
     const command = gateHookCommand(installer.format);
     const check = checkHookCommand(command, format, { cwd: projectDir });
     if (!check.ok) {
-      this.context.stderr.write(
-        `error [E_HOOK_BROKEN]: ${check.message}\n  command: ${command}\n  nothing was written\n`,
-      );
-      return EXIT.FAILED;
+      return this.fail('E_HOOK_BROKEN', `${check.message}\n  command: ${command}\n  nothing was written`, EXIT.FAILED);
     }
     const { changed, settingsFile } = await installer.install(projectDir, command, { scope, env: process.env });
+    const { checkActivation, activationLines, remainingSteps } = await import('./hook-activation.js');
+    const report = await checkActivation(installer, projectDir, scope, process.env);
+    const framework = host.registries.frameworks.values().find((f) => f.name === this.agent);
+    const mcpHint = framework?.mcpRegistrar
+      ? `agentgov init ${this.agent} --mcp${this.project === '.' ? '' : ` --project ${this.project}`}`
+      : null;
+    if (this.json) {
+      this.writeJson({
+        agent: installer.agent,
+        scope,
+        settings_file: settingsFile,
+        changed,
+        command,
+        hook_check: check.message,
+        activation: report,
+        mcp_hint: mcpHint,
+      });
+      return EXIT.OK;
+    }
     this.context.stdout.write(
       changed
         ? `installed the ${installer.agent} PreToolUse hook in ${settingsFile}:\n  ${command}\n`
         : `the ${installer.agent} PreToolUse hook is already in ${settingsFile}; nothing changed\n`,
     );
     this.context.stdout.write(`the hook command works: ${check.message} (agentgov's side only)\n`);
-    const { checkActivation, activationLines, remainingSteps } = await import('./hook-activation.js');
-    const report = await checkActivation(installer, projectDir, scope, process.env);
     const doctor = `agentgov doctor${this.project === '.' ? '' : ` --project ${this.project}`}`;
     if (report.state === 'active') {
       this.context.stdout.write(
@@ -106,11 +120,8 @@ export class InitCommand extends AgentgovCommand {
         `${head}:\n${remainingSteps(report)}then run \`${doctor}\`, which fails until ${installer.agent} will call the hook\n`,
       );
     }
-    const framework = host.registries.frameworks.values().find((f) => f.name === this.agent);
-    if (framework?.mcpRegistrar)
-      this.context.stdout.write(
-        `to give ${this.agent} the agentgov tools too, register the MCP server: agentgov init ${this.agent} --mcp${this.project === '.' ? '' : ` --project ${this.project}`}\n`,
-      );
+    if (mcpHint)
+      this.context.stdout.write(`to give ${this.agent} the agentgov tools too, register the MCP server: ${mcpHint}\n`);
     return EXIT.OK;
   }
 }

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT, configOption, logLevelOption, toLogLevel } from './base.js';
+import { AgentgovCommand, EXIT, configOption, jsonOption, logLevelOption, toLogLevel } from './base.js';
 
 export class ReplayCommand extends AgentgovCommand {
   static override paths = [['replay']];
@@ -26,6 +26,7 @@ export class ReplayCommand extends AgentgovCommand {
       'Write one JSON record per event to this file instead of the console; {session_id} splits it per session (default: console)',
   });
   config = configOption();
+  override json = jsonOption('the summary as one JSON object (no console sink)');
   logLevel = logLevelOption();
 
   protected override logLevelOption() {
@@ -49,6 +50,7 @@ export class ReplayCommand extends AgentgovCommand {
       logger,
       stdout: this.context.stdout,
       stderr: this.context.stderr,
+      json: this.json,
     });
     return summary.sinkFailures > 0 ? EXIT.FAILED : EXIT.OK;
   }

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT, configOption } from './base.js';
+import { AgentgovCommand, EXIT, configOption, jsonOption } from './base.js';
 
 export class ScoreCommand extends AgentgovCommand {
   static override paths = [['score']];
@@ -18,6 +18,9 @@ export class ScoreCommand extends AgentgovCommand {
     description: 'Bind address HOST:PORT (default: score.listen from the config, localhost:7331)',
   });
   config = configOption();
+  override json = jsonOption(
+    'one JSON line per state: {state: "listening", url, rules_loaded}, then {state: "stopped", signal}',
+  );
 
   async run(): Promise<number> {
     const logger = this.logger();
@@ -42,9 +45,11 @@ export class ScoreCommand extends AgentgovCommand {
     const shutdown = untilShutdownSignal();
     const running = await listenScoreApp(app, address, token);
     logger.info(`Score API listening on ${running.url} (${assessor.rulesLoaded} rules loaded)`);
+    if (this.json) this.writeLine({ state: 'listening', url: running.url, rules_loaded: assessor.rulesLoaded });
     const signal = await shutdown;
     logger.info(`${signal}: stopping the Score API`);
     await running.close();
+    if (this.json) this.writeLine({ state: 'stopped', signal });
     return EXIT.OK;
   }
 }

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT, configOption } from './base.js';
+import { AgentgovCommand, EXIT, configOption, jsonOption } from './base.js';
 
 export class StatusCommand extends AgentgovCommand {
   static override paths = [['status']];
@@ -20,9 +20,7 @@ export class StatusCommand extends AgentgovCommand {
     ],
   });
 
-  jsonOutput = Option.Boolean('--json,--json-output', false, {
-    description: 'Print one JSON object instead of tables (also `--json-output`) (default: false)',
-  });
+  override json = jsonOption('one JSON object');
   db = Option.String('--db', {
     description: 'Governance database file (default: config governance.db, else $AGENTGOV_HOME/system.db)',
   });
@@ -49,7 +47,7 @@ export class StatusCommand extends AgentgovCommand {
     } finally {
       db.close();
     }
-    if (this.jsonOutput) {
+    if (this.json) {
       this.context.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
       return EXIT.OK;
     }
@@ -81,7 +79,7 @@ export class StatusCommand extends AgentgovCommand {
     try {
       const overview = await reader.overview(filter);
       const rows = overview[keys[by as keyof typeof keys]];
-      if (this.jsonOutput) {
+      if (this.json) {
         this.context.stdout.write(`${JSON.stringify({ filter, by, totals: overview.totals, rows }, null, 2)}\n`);
         return EXIT.OK;
       }

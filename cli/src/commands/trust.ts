@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AgentgovCommand, EXIT } from './base.js';
+import { AgentgovCommand, EXIT, jsonOption } from './base.js';
 
 export class TrustCommand extends AgentgovCommand {
   static override paths = [['trust']];
@@ -20,10 +20,16 @@ export class TrustCommand extends AgentgovCommand {
     description: 'Forget the trust instead of granting it (default: false)',
   });
 
+  override json = jsonOption('one JSON object {file, trusted, sha256}');
+
   async run(): Promise<number> {
     const { projectConfigOf, setTrust } = await import('../config-trust.js');
     const file = projectConfigOf(this.target ?? '.');
     const result = setTrust(file, { revoke: this.revoke });
+    if (this.json) {
+      this.writeJson({ file, trusted: !this.revoke, sha256: this.revoke ? null : result.sha256 });
+      return EXIT.OK;
+    }
     this.context.stdout.write(
       this.revoke
         ? `no longer trusted: ${file}\n`

@@ -1,10 +1,10 @@
-/** A one-line progress bar on a TTY (redrawn in place); does nothing elsewhere. */
+import { SingleBar } from 'cli-progress';
+
+/** A one-line progress bar on a TTY (cli-progress, redrawn in place); does nothing elsewhere. */
 export interface Progress {
   tick(label: string): void;
   done(): void;
 }
-
-const WIDTH = 30;
 
 export function createProgress(
   stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
@@ -12,17 +12,27 @@ export function createProgress(
   minTotal = 2,
 ): Progress {
   if (stream.isTTY !== true || total < minTotal) return { tick: () => undefined, done: () => undefined };
-  let current = 0;
-  const columns = stream.columns ?? 80;
+  const bar = new SingleBar({
+    stream,
+    format: '[{bar}] {value}/{total} {label}',
+    barsize: 30,
+    barCompleteChar: '#',
+    barIncompleteChar: '.',
+    hideCursor: false,
+    clearOnComplete: true,
+    linewrap: true, // cli-progress then cuts each frame at the terminal's width
+    // Every tick is drawn (a replay of few large files ticks rarely), and the bar is stopped by done().
+    fps: 10,
+    forceRedraw: true,
+    noTTYOutput: false,
+  });
+  bar.start(total, 0, { label: '' });
   return {
     tick(label) {
-      current += 1;
-      const filled = Math.round((current / total) * WIDTH);
-      const line = `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${current}/${total} ${label}`;
-      stream.write(`\r\x1b[2K${line.slice(0, columns - 1)}`);
+      bar.increment(1, { label });
     },
     done() {
-      stream.write('\r\x1b[2K');
+      bar.stop();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { LoadedConfig, PluginConfigEntry } from '@agentgov/core';
+import type { LoadedConfig, PluginConfigEntry, PluginHost } from '@agentgov/core';
 
 export const JSONL_SINK_PLUGIN = '@agentgov/plugin-sink-jsonl';
 
@@ -20,4 +20,15 @@ export function withJsonlOutput(loaded: LoadedConfig, file: string): LoadedConfi
     ...loaded,
     config: { ...config, plugins, bundled_plugins: bundledWouldLoad ? 'all' : config.bundled_plugins },
   };
+}
+
+/** Sinks that print to the terminal: left out with `--json`, so stdout is one JSON document. */
+const TERMINAL_SINKS = new Set(['console']);
+
+/** Every registered sink but the terminal ones (`replay --json` without `--output`). */
+export function terminalFreeSinks(host: PluginHost): string[] {
+  return host.registries.sinks
+    .values()
+    .map((sink) => sink.name)
+    .filter((name) => !TERMINAL_SINKS.has(name));
 }

@@ -18,7 +18,7 @@ import { CLI_PACKAGE_DIR } from '../package-info.js';
 import { captureFiles } from './capture-files.js';
 import { createPipeline } from './pipeline.js';
 import { createProgress } from './progress.js';
-import { withJsonlOutput } from './replay-config.js';
+import { terminalFreeSinks, withJsonlOutput } from './replay-config.js';
 
 export interface ReplayOptions {
   path: string;
@@ -28,6 +28,8 @@ export interface ReplayOptions {
   logger: Logger;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** `--json`: the summary goes to stdout as one JSON object, and no sink writes to the terminal. */
+  json?: boolean;
 }
 
 export interface ReplaySummary {
@@ -106,7 +108,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
       loaded,
       db,
       logger: options.logger,
-      sinks: output ? ['jsonl'] : undefined,
+      sinks: output ? ['jsonl'] : options.json ? terminalFreeSinks(host) : undefined,
       emitDuplicates: true,
     });
     const progress = createProgress(options.stderr, files.length);
@@ -139,6 +141,7 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
         `sink ${o.sink}: ${o.pending ? `${o.pending} record(s) wait in the outbox${o.error ? ` (${o.error})` : ''}` : 'outbox delivered'}`,
     ),
   ];
-  options.stderr.write(`${lines.join('\n')}\n`);
+  if (options.json) options.stdout.write(`${JSON.stringify({ ...summary, output: output ?? null }, null, 2)}\n`);
+  else options.stderr.write(`${lines.join('\n')}\n`);
   return summary;
 }

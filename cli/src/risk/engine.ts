@@ -13,6 +13,7 @@ import type {
 import { normalizeRunnable, normalizeShell, type Normalized, type ParsedCommand } from './normalize.js';
 import { readRunFile, runnableContent, type FileRead } from './runnable-files.js';
 import { agentgovHome } from '@agentgov/core/paths';
+import { escapeRegExp } from '@agentgov/core/glob';
 import { argvToShell } from '@agentgov/core/shell-quote';
 import { classifyPath, projectRootOf, realTarget, resolvePath, type ClassifiedPath } from './paths.js';
 import type { CompiledRule, RuleSet } from './rule-compile.js';
@@ -942,8 +943,4 @@ function mostSevere(answers: Assessment[]): Assessment {
     )
       worst = answer;
   return worst;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CanonicalTool, RiskAction } from '@agentgov/core';
 import { AgentgovError } from '@agentgov/core/errors';
+import { escapeRegExp, GlobError, globRegExp, globsRegExp } from '@agentgov/core/glob';
 import { joinPatterns } from './patterns.js';
 import { RULE_MATCH_SCHEMA, type RiskRuleSpec, type RuleFileSpec, type RuleMatchSpec } from './rule-schema.js';
 
@@ -38,10 +39,10 @@ function programMatcher(globs: string[]): ProgramMatcher {
   const names = new Set<string>();
   const wild: string[] = [];
   for (const glob of globs) {
-    if (/[*?]/.test(glob)) wild.push(globToRegex(glob).source.slice(1, -1));
+    if (isProgramGlob(glob)) wild.push(glob.toLowerCase());
     else names.add(glob.toLowerCase());
   }
-  return { names, glob: wild.length > 0 ? new RegExp(`^(?:${wild.join('|')})$`) : null };
+  return { names, glob: wild.length > 0 ? globsRegExp(wild, PROGRAM_GLOB) : null };
 }
 
 export interface CompiledMatch {
@@ -269,13 +270,28 @@ function list(value: string | string[]): string[] {
   return Array.isArray(value) ? value : [value];
 }
 
+/**
+ * Program names in the one glob dialect (docs/config.md), lower-cased like the program they are
+ * matched against; `*` crosses `/` (`$*` covers `$HOME/bin/tool`).
+ */
+const PROGRAM_GLOB = { crossSlash: true };
+
+/** A name with `*` or `?` is a glob; any other is the literal program name (`[` and `[[` are shell builtins). */
+const isProgramGlob = (name: string): boolean => /[*?]/.test(name);
+
 function globToRegex(glob: string): RegExp {
-  const escaped = glob
-    .toLowerCase()
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${escaped}$`);
+  if (!isProgramGlob(glob)) return new RegExp(`^${escapeRegExp(glob.toLowerCase())}$`);
+  return globRegExp(glob.toLowerCase(), PROGRAM_GLOB);
+}
+
+/** Why a program glob cannot be compiled, or undefined (the rule schema's `program-glob` format). */
+export function programGlobProblem(glob: string): string | undefined {
+  try {
+    globToRegex(glob);
+    return undefined;
+  } catch (error) {
+    return error instanceof GlobError ? error.reason : (error as Error).message;
+  }
 }
 
 /** Compiles a rule regex; a leading `(?i)` (as in PCRE) makes it case-insensitive. */

@@ -52,6 +52,9 @@ export interface RuleFileSpec {
 
 const stringList = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
 const stringOrList = { oneOf: [{ type: 'string', minLength: 1 }, stringList] } as const;
+/** Program globs (docs/config.md, "Globs"): checked by the `program-glob` format, so a bad one is named at load. */
+const globItem = { type: 'string', minLength: 1, format: 'program-glob' } as const;
+const globOrList = { oneOf: [globItem, { type: 'array', items: globItem }] } as const;
 /** A regular expression (JavaScript syntax); a leading `(?i)` makes it case-insensitive. */
 const regexList = { type: 'array', items: { type: 'string', minLength: 1, format: 'regex' } } as const;
 
@@ -61,10 +64,16 @@ export const RULE_MATCH_SCHEMA = {
   minProperties: 1,
   properties: {
     command: {
-      ...stringOrList,
-      description: 'Program names (basename, case-insensitive; `*` wildcard) after wrappers are peeled off.',
+      ...globOrList,
+      description:
+        'Program names (basename, case-insensitive; globs as in docs/config.md, `*` also crossing `/`) ' +
+        'after wrappers are peeled off.',
     },
-    command_none: { ...stringList, description: 'The program is none of these (same matching as `command`).' },
+    command_none: {
+      type: 'array',
+      items: globItem,
+      description: 'The program is none of these (same matching as `command`).',
+    },
     subcommand: {
       ...stringOrList,
       description: 'Leading positional words, space-separated (`stash drop`); any alternative matches.',

@@ -14,6 +14,7 @@ import { parse as parseYaml } from 'yaml';
 import {
   DEFAULT_RULE_FILES,
   defaultRulesDir,
+  programGlobProblem,
   ruleSetFromSpecs,
   toRegex,
   type RuleSet,
@@ -40,6 +41,7 @@ ajv.addFormat('regex', (value: string) => {
     return false;
   }
 });
+ajv.addFormat('program-glob', (value: string) => programGlobProblem(value) === undefined);
 const validateFile = ajv.compile<RuleFileSpec>(RULE_FILE_SCHEMA);
 const validateRule = ajv.compile<RiskRuleSpec>(RISK_RULE_SCHEMA);
 
@@ -93,7 +95,11 @@ async function readRuleFile(file: string): Promise<RuleSourceSpec> {
 }
 
 function invalid(origin: string, errors: ErrorObject[], prefix = ''): AgentgovError {
-  const problems = errors.map((e) => `${prefix}${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+  const problems = errors.map((e) => {
+    const glob = e.keyword === 'format' && e.params.format === 'program-glob' ? programGlobProblem(String(e.data)) : '';
+    const message = glob ? `is not a valid glob (${glob})` : (e.message ?? 'is invalid');
+    return `${prefix}${e.instancePath || '/'} ${message}`;
+  });
   return new AgentgovError(
     'E_CONFIG_INVALID',
     `risk rules from ${origin} do not match the rule schema: ${problems.join('; ')}`,

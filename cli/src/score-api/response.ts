@@ -1,4 +1,4 @@
-import type { Assessment } from '@agentgov/core';
+import { escapeRegExp, type Assessment } from '@agentgov/core';
 
 /** A 4xx answer of the Score API: its status, a stable snake_case code and a message. */
 export class ScoreHttpError extends Error {
@@ -23,10 +23,6 @@ export interface ScoreResponse {
 export interface LocalPaths {
   home: string | undefined;
   cwd: string | undefined;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Replaces the local directories in every string of `value` (a JSON value) by `~` and `.`. */

@@ -13,10 +13,11 @@ describe('reason-code catalog', function () {
   });
 
   it('docs/risk.md documents every reason code and every shipped rule', async function () {
-    const docs = readFileSync(DOCS, 'utf8');
-    for (const code of Object.keys(REASON_CODES)) expect(docs, code).to.include(`| \`${code}\` |`);
+    // A table's first cell, however Prettier pads the column.
+    const cells = new Set([...readFileSync(DOCS, 'utf8').matchAll(/^\| `([^`]+)` +\|/gm)].map((m) => m[1]));
+    for (const code of Object.keys(REASON_CODES)) expect(cells.has(code), code).to.equal(true);
     const set = await loadRuleSet([], []);
-    for (const rule of set.rules) expect(docs, rule.id).to.include(`| \`${rule.id}\` |`);
+    for (const rule of set.rules) expect(cells.has(rule.id), rule.id).to.equal(true);
   });
 
   it('every shipped rule answers with a catalogued reason code', async function () {

@@ -80,7 +80,7 @@ export const CONFIG_SCHEMA = {
               type: 'array',
               items: { type: 'string' },
               default: [],
-              description: 'Extra glob patterns to leave out of the index.',
+              description: 'Extra globs to leave out of the index (docs/config.md, "Globs"); `!pattern` re-includes.',
             },
             watch: { type: 'boolean', default: true, description: 'Re-index changed files while the server runs.' },
             watch_debounce_ms: {

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { closest } from 'fastest-levenshtein';
 import { ConfigDocument, pointerToKeyPath, type ConfigIssue, type KeyPath } from './document.js';
 import { CONFIG_SCHEMA, TOP_LEVEL_KEYS } from './schema.js';
+import { pathGlobProblem } from '../paths/glob.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, verbose: true });
 const validateConfigSchema = ajv.compile(CONFIG_SCHEMA);
@@ -76,6 +77,34 @@ export function validateConfigValue(value: unknown, document?: ConfigDocument): 
     }
   }
   if (!validateConfigSchema(value)) issues.push(...schemaIssues(validateConfigSchema.errors, document));
+  issues.push(...globIssues(value as Record<string, unknown>, document));
+  return issues;
+}
+
+/** The config keys whose values are path globs (docs/config.md, "Globs"), as key paths to string lists. */
+const PATH_GLOB_KEYS: KeyPath[] = [['server', 'index', 'exclude']];
+
+/** An error for every glob that cannot be compiled, naming the key and the pattern (a typo must not silently match nothing). */
+function globIssues(value: Record<string, unknown>, document: ConfigDocument | undefined): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const key of PATH_GLOB_KEYS) {
+    let list: unknown = value;
+    for (const part of key) list = (list as Record<string, unknown> | undefined)?.[part as string];
+    if (!Array.isArray(list)) continue;
+    list.forEach((pattern, index) => {
+      if (typeof pattern !== 'string') return;
+      const problem = pathGlobProblem(pattern);
+      if (problem)
+        issues.push(
+          locate(
+            document,
+            'error',
+            [...key, index],
+            `invalid glob ${JSON.stringify(pattern)}: ${problem} (glob syntax: docs/config.md, "Globs")`,
+          ),
+        );
+    });
+  }
   return issues;
 }
 

@@ -253,7 +253,7 @@ export const ERROR_CATALOG = {
   E_TEST_CONFIG_INVALID: {
     meaning: "The test runner rejected the project's test configuration, so no tests ran.",
     causes: [
-      'A syntax error in .mocharc.*, vitest.config.*, pytest.ini, pyproject.toml or setup.cfg',
+      'A syntax error in `.mocharc.*`, `vitest.config.*`, `pytest.ini`, `pyproject.toml` or `setup.cfg`',
       'The config names a missing file, reporter or plugin',
     ],
     remediation:

@@ -86,4 +86,15 @@ describe('config validation', () => {
       ['log_level', 'gate.timeout_ms', 'score.enabled'],
     );
   });
+
+  it('rejects a glob it cannot compile, naming the key and the pattern', () => {
+    const issues = check('server:\n  index:\n    exclude: ["vendor/**", "src/[ab", "!{a,b"]\n');
+    expect(issues.map((i) => [i.severity, i.path, i.line])).to.deep.equal([
+      ['error', 'server.index.exclude[1]', 3],
+      ['error', 'server.index.exclude[2]', 3],
+    ]);
+    expect(issues[0]!.message).to.match(/^invalid glob "src\/\[ab": Missing closing: "\]".*docs\/config\.md, "Globs"/);
+    expect(issues[1]!.message).to.contain('invalid glob "!{a,b"');
+    expect(check('server:\n  index:\n    exclude: ["{a,b}/**", "[ab]*", "!keep/**"]\n')).to.deep.equal([]);
+  });
 });

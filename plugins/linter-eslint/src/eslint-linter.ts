@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
+import { toPosix } from '@agentgov/core/glob';
 import type { LintApplicability, LintProblem, LintRequest, LintResult, Linter } from '@agentgov/core/contracts';
 import type { ESLint } from 'eslint';
 import { findEslintConfig, FLAT_CONFIG_FILES, LEGACY_CONFIG_FILES, type EslintConfigFile } from './eslint-config.js';
@@ -12,10 +13,6 @@ const NO_CONFIG = `no ESLint config in the repository root (none of ${[...FLAT_C
 
 function toolOf(eslint: LoadedEslint, config: EslintConfigFile): string {
   return `eslint ${eslint.version} (${eslint.origin}), config ${config.file}`;
-}
-
-function toPosix(path: string): string {
-  return path.split(sep).join('/');
 }
 
 function problemsOf(root: string, results: ESLint.LintResult[]): LintProblem[] {

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
+import { toPosix } from '@agentgov/core/glob';
 import { promisify } from 'node:util';
 import type { LintApplicability, LintProblem, LintRequest, LintResult, Linter } from '@agentgov/core/contracts';
 import { findRuff, hasPython, PROJECT_VENVS, ruffVersion, type RuffBinary } from './ruff-binary.js';
@@ -19,10 +20,6 @@ interface RuffDiagnostic {
   location: { row: number; column: number };
   fix: { applicability: 'safe' | 'unsafe' | 'display-only' } | null;
   severity?: 'error' | 'warning';
-}
-
-function toPosix(path: string): string {
-  return path.split(sep).join('/');
 }
 
 async function ruff(binary: RuffBinary, root: string, args: string[], signal?: AbortSignal): Promise<string> {

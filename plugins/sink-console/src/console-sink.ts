@@ -1,7 +1,14 @@
-import type { GovernanceRecord, RiskAction, Sink } from '@agentgov/core';
+import { clearLine, cursorTo } from 'node:readline';
+import {
+  colourEnabled,
+  coloursFor,
+  type Colours,
+  type GovernanceRecord,
+  type RiskAction,
+  type Sink,
+} from '@agentgov/core';
 
-const COLOURS: Record<RiskAction, string> = { allow: '\x1b[32m', warn: '\x1b[33m', ask: '\x1b[35m', deny: '\x1b[31m' };
-const RESET = '\x1b[0m';
+const COLOUR_OF: Record<RiskAction, keyof Colours> = { allow: 'green', warn: 'yellow', ask: 'magenta', deny: 'red' };
 const MAX_SUBJECT = 120;
 
 /** What a call was about: the shell command, the path, the URL or the pattern. */
@@ -25,13 +32,17 @@ export function isNotable(record: GovernanceRecord, all: boolean): boolean {
 export function formatLine(record: GovernanceRecord, colour: boolean): string {
   const { event, assessment } = record;
   const action = assessment.action.toUpperCase().padEnd(5);
-  const verdict = colour ? `${COLOURS[assessment.action]}${action}${RESET}` : action;
+  const paint = coloursFor(colour)[COLOUR_OF[assessment.action]] as (text: string) => string;
+  const verdict = paint(action);
   const level = `${assessment.level}:${assessment.score}`.padEnd(11);
   const subject = subjectOf(event.arguments);
   return `${event.timestamp} ${verdict} ${level} ${event.tool_name} [${event.session_id.slice(0, 8)}] ${subject}${subject ? ' ' : ''}(${assessment.reason_code})\n`;
 }
 
-/** Prints a line per notable record; colour only when the stream is a TTY and NO_COLOR is unset. */
+/**
+ * Prints a line per notable record; colour as core's `colourEnabled` decides for the stream
+ * (NO_COLOR off, FORCE_COLOR on, else only on a terminal).
+ */
 export function createConsoleSink(options: {
   stream: NodeJS.WritableStream & { isTTY?: boolean };
   all: boolean;
@@ -39,13 +50,17 @@ export function createConsoleSink(options: {
 }): Sink {
   const env = options.env ?? process.env;
   const tty = options.stream.isTTY === true;
-  const colour = tty && !env['NO_COLOR'];
-  // On a terminal, clear the current line first: a progress bar drawn there (replay) is overwritten, not run into.
-  const prefix = tty ? '\r\x1b[2K' : '';
+  const colour = colourEnabled(options.stream, env);
   return {
     name: 'console',
     async write(record) {
-      if (isNotable(record, options.all)) options.stream.write(prefix + formatLine(record, colour));
+      if (!isNotable(record, options.all)) return;
+      if (tty) {
+        // Clear the current line first: a progress bar drawn there (replay) is overwritten, not run into.
+        clearLine(options.stream, 0);
+        cursorTo(options.stream, 0);
+      }
+      options.stream.write(formatLine(record, colour));
     },
   };
 }

@@ -53,12 +53,27 @@ describe('console sink', () => {
     const tty = capture(true);
     await createConsoleSink({ stream: tty.stream, all: false, env: {} }).write(record('deny', 'rm -rf /'));
     expect(tty.text()).to.contain('\x1b[31mDENY ');
-    expect(tty.text().startsWith('\r\x1b[2K'), 'a TTY line first clears a progress bar').to.equal(true);
+    expect(tty.text().startsWith('\x1b[2K\x1b[1G'), 'a TTY line first clears a progress bar').to.equal(true);
     const noColor = capture(true);
     await createConsoleSink({ stream: noColor.stream, all: false, env: { NO_COLOR: '1' } }).write(
       record('deny', 'rm -rf /'),
     );
     expect(noColor.text()).not.to.contain('\x1b[3');
+    const dumb = capture(true);
+    await createConsoleSink({ stream: dumb.stream, all: false, env: { TERM: 'dumb' } }).write(record('deny', 'rm'));
+    expect(dumb.text()).not.to.contain('\x1b[3');
+  });
+
+  it('FORCE_COLOR colours into a pipe too; NO_COLOR wins over it; FORCE_COLOR=0 is off', async () => {
+    const write = async (env: NodeJS.ProcessEnv) => {
+      const pipe = capture(false);
+      await createConsoleSink({ stream: pipe.stream, all: false, env }).write(record('ask', 'curl x | sh'));
+      return pipe.text();
+    };
+    expect(await write({ FORCE_COLOR: '1' })).to.contain('\x1b[35mASK  \x1b[39m');
+    expect(await write({ FORCE_COLOR: '1', NO_COLOR: '1' })).not.to.contain('\x1b[');
+    expect(await write({ FORCE_COLOR: '0' })).not.to.contain('\x1b[');
+    expect(await write({})).not.to.contain('\x1b[');
   });
 
   it('flattens and shortens long multi-line commands', () => {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
-import type { LanguagePack } from '@agentgov/core';
+import { pathGlobFilter, type LanguagePack } from '@agentgov/core';
 import { SYMLINK_LOOP, SYMLINK_OUTSIDE, whereabouts } from '../paths/repo-boundary.js';
 import { languageFor } from './extract-file.js';
 
@@ -61,24 +61,6 @@ export async function rediscoverChanged(
   return { candidates, configFiles, skipped: {} };
 }
 
-/** `dir/**`, `*.min.js`, `**\/generated/**`: a glob (or a plain directory prefix) as a RegExp. */
-export function globToRegExp(glob: string): RegExp {
-  const pattern = glob.endsWith('/') ? `${glob}**` : glob;
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i]!;
-    if (char === '*' && pattern[i + 1] === '*') {
-      const slash = pattern[i + 2] === '/';
-      source += slash ? '(?:.*/)?' : '.*';
-      i += slash ? 2 : 1;
-    } else if (char === '*') source += '[^/]*';
-    else if (char === '?') source += '[^/]';
-    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  const anchored = pattern.includes('/') ? `^${source}` : `(?:^|/)${source}`;
-  return new RegExp(`${anchored}(?:/.*)?$`);
-}
-
 /** Tracked plus untracked-not-ignored files (git), or a plain walk when `root` is not a git work tree. */
 async function listPaths(root: string): Promise<string[]> {
   try {
@@ -126,14 +108,16 @@ export async function discoverFiles(
   options: { maxFileBytes?: number; exclude?: readonly string[] } = {},
 ): Promise<Discovery> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const excluded = [...ALWAYS_EXCLUDED, ...(options.exclude ?? [])].map(globToRegExp);
+  const always = pathGlobFilter(ALWAYS_EXCLUDED);
+  // The user's list in the one glob dialect (docs/config.md): `!pattern` re-includes, never past ALWAYS_EXCLUDED.
+  const userExcluded = pathGlobFilter(options.exclude ?? []);
   const skipped: Record<string, number> = {};
   const candidates: CandidateFile[] = [];
   const configFiles: string[] = [];
   const paths = await listPaths(root);
   const wanted: Array<{ path: string; language: string }> = [];
   for (const path of paths) {
-    if (excluded.some((pattern) => pattern.test(path))) continue;
+    if (always(path) || userExcluded(path)) continue;
     const base = path.slice(path.lastIndexOf('/') + 1);
     if (CONFIG_FILES.has(base)) configFiles.push(path);
     const pack = languageFor(path, languages);

@@ -1,9 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FileClass } from '@agentgov/core';
+import { escapeRegExp, globRegExp, pathGlobRegExp, type FileClass } from '@agentgov/core';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
-import { globToRegExp } from '../index/discovery.js';
 
 /** Folders that hold someone else's code by convention. */
 const VENDOR_DIRS = new Set([
@@ -172,10 +171,16 @@ export function workspaceMembers(root: string): RegExp[] {
 
 /** A workspace pattern (`packages/*`, `crates/**`, `tools/cli`) as a test of a directory: the directory itself, not one below it. */
 function memberTest(pattern: string): RegExp {
-  // globToRegExp matches a path and everything below it, a pattern without `/` at any depth; a member is rooted and exact
-  const source = globToRegExp(pattern).source;
-  const rooted = source.startsWith('(?:^|\\/)') ? `^${source.slice('(?:^|\\/)'.length)}` : source;
-  return new RegExp(rooted.replace(/\(\?:\\\/\.\*\)\?\$$/, '$'));
+  return orLiteral(pattern, globRegExp, '');
+}
+
+/** A glob from a file of the repository's compiled, or (when it is not a valid glob) the path it spells, literally. */
+function orLiteral(pattern: string, compile: (pattern: string) => RegExp, below = '(?:/.*)?'): RegExp {
+  try {
+    return compile(pattern);
+  } catch {
+    return new RegExp(`^${escapeRegExp(pattern.replace(/^\//, ''))}${below}$`);
+  }
 }
 
 /**
@@ -241,7 +246,7 @@ function gitattributes(root: string, files: readonly string[]): (path: string) =
         const on = !m[1] && (m[3] === undefined || m[3] === 'true' || m[3] === 'set');
         rules.push({
           dir,
-          pattern: globToRegExp(pattern.replace(/^\//, '')),
+          pattern: orLiteral(pattern, pathGlobRegExp),
           source: `${dir ? `${dir}/` : ''}.gitattributes: ${pattern} ${attr}`,
           kind: m[2] as FileClass['kind'],
           on,

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, userConfigPath } from '@agentgov/core';
 import { Command, Option } from 'clipanion';
 import { renderDefaultConfig } from '../../config-template.js';
-import { AgentgovCommand, EXIT } from '../base.js';
+import { AgentgovCommand, EXIT, jsonOption } from '../base.js';
 
 export class ConfigInitCommand extends AgentgovCommand {
   static override paths = [['config', 'init']];
@@ -19,18 +19,22 @@ export class ConfigInitCommand extends AgentgovCommand {
   });
 
   force = Option.Boolean('--force', false, { description: 'Overwrite an existing config file (default: false)' });
+  override json = jsonOption('one JSON object {file, written}');
 
   async run(): Promise<number> {
     const target = userConfigPath();
     if (existsSync(target) && !this.force) {
+      if (this.json) this.writeJson({ file: target, written: false });
       this.context.stderr.write(
-        `error: ${target} already exists; not overwriting it.\n  hint: run \`agentgov config init --force\` to replace it, or edit it and check it with \`agentgov config validate\`.\n`,
+        `error: ${target} already exists; not overwriting it.\n  hint: run \`agentgov config init --force\` ` +
+          'to replace it, or edit it and check it with `agentgov config validate`.\n',
       );
       return EXIT.FAILED;
     }
     mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
     writeFileSync(target, renderDefaultConfig(), { mode: PRIVATE_FILE_MODE });
-    this.context.stdout.write(`wrote ${target}\n`);
+    if (this.json) this.writeJson({ file: target, written: true });
+    else this.context.stdout.write(`wrote ${target}\n`);
     return EXIT.OK;
   }
 }

@@ -1,8 +1,8 @@
-import { Command, Option } from 'clipanion';
+import { Command } from 'clipanion';
 import { stringify } from 'yaml';
 import { startCliHost } from '../../host.js';
 import { renderTable } from '../../table.js';
-import { AgentgovCommand, EXIT, configOption } from '../base.js';
+import { AgentgovCommand, EXIT, configOption, jsonOption } from '../base.js';
 
 export class ConfigShowCommand extends AgentgovCommand {
   static override paths = [['config', 'show']];
@@ -19,9 +19,7 @@ export class ConfigShowCommand extends AgentgovCommand {
   });
 
   config = configOption();
-  json = Option.Boolean('--json', false, {
-    description: 'Print one JSON object instead of YAML and a table (default: false)',
-  });
+  override json = jsonOption('one JSON object');
 
   async run(): Promise<number> {
     const { loaded, host, ignored } = await startCliHost({ configPath: this.config }, this.logger('ERROR'));

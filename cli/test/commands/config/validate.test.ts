@@ -52,8 +52,11 @@ describe('agentgov config validate', () => {
 
   it('checks the file given with --config', async () => {
     const r = await validate(null, ['--config', '/definitely/not/here.yaml']);
-    expect(r.code).to.equal(4);
-    expect(r.stderr).to.match(/^error: cannot read \/definitely\/not\/here\.yaml: ENOENT/);
+    // 3, as from `config show` and every command that loads the configuration (docs/cli.md, Exit codes).
+    expect(r.code).to.equal(3);
+    expect(r.stderr).to.match(
+      /^error \[E_CONFIG_INVALID\]: config file \/definitely\/not\/here\.yaml \(from --config\) does not exist$/m,
+    );
   });
 
   it('says so when there is no config file at all', async () => {

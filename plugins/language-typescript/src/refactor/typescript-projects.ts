@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { RefactorWorkspace } from '@agentgov/core/contracts';
+import { toPosix } from '@agentgov/core/glob';
 import type * as TS from 'typescript';
 import type tsModule from 'typescript';
 
@@ -38,10 +39,6 @@ export interface BareImport {
   start: number;
   /** Absolute file it resolves to (the source, for a declaration output). */
   target: string;
-}
-
-export function toPosix(path: string): string {
-  return sep === '/' ? path : path.split(sep).join('/');
 }
 
 /**
