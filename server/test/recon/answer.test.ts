@@ -15,6 +15,8 @@ const features = (over: Partial<GateFeatures> = {}): GateFeatures => ({
   flatness: 0.5,
   ambiguous_term: null,
   subsystems: [],
+  words_known: 0,
+  words_missing: [],
   ...over,
 });
 
