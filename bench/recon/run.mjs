@@ -37,7 +37,7 @@ const emit = (obj) => {
   console.log(line);
 };
 
-for (const set of values.sets.split(',')) {
+for (const set of values.sets.split(',').filter(Boolean)) {
   const loaded = loadSet(set, limit);
   const total = loaded.total;
   const rows = loaded.rows.filter((r) => r.sha);
