@@ -1,4 +1,4 @@
-import type { RetrievalIndex, RetrievalQuery } from '@agentgov/core';
+import { identifierWords, type RetrievalIndex, type RetrievalQuery } from '@agentgov/core';
 import type { RankedCandidate } from './fuse.js';
 import { distinctiveWords } from './vocabulary.js';
 
@@ -74,7 +74,7 @@ export function decideGate(
     (c) => c.explicit || (c.agreement >= 2 && (c.signals['term']?.score ?? 0) >= t.wholeName),
   ).length;
   const ambiguity = findAmbiguity(query, ranked, t);
-  const distinctive = distinctiveWords(query.terms);
+  const distinctive = distinctiveWords(contentTerms(query));
   const has = (word: string) => index.isRepositoryWord?.(word) ?? index.isKnownName(word);
   const wordsMissing = distinctive.filter((word) => !has(word));
   const features: GateFeatures = {
@@ -123,6 +123,23 @@ function choose(f: GateFeatures, missing: number, terms: number, t: GateThreshol
   )
     return 'BROAD';
   return 'OK';
+}
+
+/**
+ * The terms of the task's own content: not the words of commit trailers (`Co-authored-by: Name <mail>`),
+ * e-mail addresses or URLs, which name people and hosts rather than anything in a repository.
+ */
+function contentTerms(query: RetrievalQuery): string[] {
+  const content = query.task
+    .replace(/^[ \t]*[A-Za-z][\w-]*-by:.*$/gim, ' ')
+    .replace(/\S+@\S+/g, ' ')
+    .replace(/\b(?:https?|ftp):\/\/\S+/gi, ' ');
+  const words = new Set<string>();
+  for (const word of content.split(/[^A-Za-z0-9_]+/)) {
+    words.add(word.toLowerCase());
+    for (const part of identifierWords(word)) words.add(part);
+  }
+  return query.terms.filter((term) => words.has(term));
 }
 
 /** Identifiers and paths of the task, split into those the index knows and those it does not. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolveRepoPath } from '../paths/repo-path.js';
 import {
   identifierWords,
+  vocabularyWords,
   type FileClass,
   type GraphRelation,
   type RetrievalDefinition,
@@ -185,10 +186,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       const words = new Set<string>();
       for (const path of this.#files) {
         for (const part of identifierWords(path)) words.add(part);
-        for (const m of (this.fileText(path) ?? '').matchAll(/[A-Za-z_$][\w$]*/g)) {
-          words.add(m[0].toLowerCase());
-          for (const part of identifierWords(m[0])) words.add(part);
-        }
+        for (const word of vocabularyWords(this.fileText(path) ?? '')) words.add(word);
       }
       this.#words = words;
     }

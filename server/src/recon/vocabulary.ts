@@ -28,13 +28,15 @@ function commonEnglish(): Set<string> {
  */
 export function distinctiveWords(terms: readonly string[]): string[] {
   const english = commonEnglish();
+  // A plural of a common word is common too (SCOWL's small sizes list `template`, not `templates`).
+  const generic = (w: string) =>
+    [w, w.replace(/s$/, ''), w.replace(/es$/, '')].some((form) => english.has(form) || GENERIC_CODE_WORDS.has(form));
   return terms.filter(
     (t) =>
       t.length >= 3 &&
       /^[a-z_]+$/.test(t) &&
       !STOP_WORDS.has(t) &&
-      !english.has(t) &&
-      !GENERIC_CODE_WORDS.has(t) &&
-      !t.split('_').every((part) => part === '' || english.has(part) || GENERIC_CODE_WORDS.has(part)),
+      !generic(t) &&
+      !t.split('_').every((part) => part === '' || generic(part)),
   );
 }

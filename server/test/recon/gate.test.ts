@@ -111,6 +111,14 @@ describe('recon/gate', () => {
       expect(features.words_known).to.be.greaterThan(0);
     });
 
+    it('commit trailers, e-mail addresses and URLs are not the task: their names do not count as missing', () => {
+      const task =
+        'add nonempty to ZodTuple\n\nCo-authored-by: Jolene Quixwerther <jq@zyxmail.example>\nhttps://gitfoo.example/qwzx/yyzzq';
+      const { gate, features } = decideGate(parseQuery(task), pool, repo);
+      expect(gate).to.not.equal('UNSAT');
+      expect(features.words_missing).to.deep.equal([]);
+    });
+
     it('not UNSAT on generic words only (common English and generic code vocabulary say nothing)', () => {
       expect(
         decideGate(parseQuery('fix the callback when the request has no json body'), pool, repo).gate,
