@@ -62,7 +62,7 @@ export async function open(dir) {
         result = await runRecon(query, runner, retrievalIndexOf(index));
         warm_ms = performance.now() - t;
       }
-      return { result, cold_ms, warm_ms };
+      return { result, cold_ms, warm_ms, query };
     },
     /** The raw candidate pool of a task (every retriever, expansion included) with the definitions it names: the input of fusion. */
     async pool(task) {

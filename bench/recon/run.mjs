@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 // recon quality and latency against two whole-file BM25 baselines on the visible data sets.
 // usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--baselines-only] [--no-seed] [--out FILE]
+//        [--offtopic zod:flask,flask:zod,express:zod,issues:zod | --offtopic none]
+//
+// The off-topic set runs each `tasks:target` pair's tasks against the newest base tree of the target set
+// (another repository): recon should answer UNSAT there. Its gate rates print under the table.
 //
 // Trees are visited in commit order per repository. A tree without an index is seeded with a copy of
 // the previous tree's index (--no-seed: index every tree from scratch); opening it then re-parses
@@ -11,6 +15,7 @@ import { loadSet } from './data.mjs';
 import { FileBm25 } from './baseline.mjs';
 import { fileMetrics, filesOf, mean, percentile } from './metrics.mjs';
 import { SOURCE_FILE, inCommitOrder, seedIndex, sourceFiles, treeOf } from './trees.mjs';
+import { DEFAULT_OFFTOPIC } from './offtopic.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -19,6 +24,7 @@ const { values } = parseArgs({
     'baselines-only': { type: 'boolean', default: false },
     out: { type: 'string' },
     'no-seed': { type: 'boolean', default: false },
+    offtopic: { type: 'string', default: DEFAULT_OFFTOPIC },
   },
 });
 const limit = Number(values.limit) || 0;
@@ -31,7 +37,7 @@ const emit = (obj) => {
   console.log(line);
 };
 
-for (const set of values.sets.split(',')) {
+for (const set of values.sets.split(',').filter(Boolean)) {
   const loaded = loadSet(set, limit);
   const total = loaded.total;
   const rows = loaded.rows.filter((r) => r.sha);
@@ -160,6 +166,38 @@ for (const set of values.sets.split(',')) {
   summary.push(entry);
 }
 
+// Off-topic: each pair's tasks against the newest base tree of another set's repository.
+const offtopic = [];
+if (engine && values.offtopic !== 'none') {
+  for (const pair of values.offtopic.split(',')) {
+    const [tasks, target] = pair.split(':');
+    const all = inCommitOrder(loadSet(target, 0).rows.filter((r) => r.sha));
+    const tree = all[all.length - 1];
+    const dir = treeOf(tree.repo, tree.sha);
+    seedIndex(dir, null);
+    const recon = await engine.open(dir);
+    const gates = {};
+    const rows = loadSet(tasks, limit).rows;
+    for (const row of rows) {
+      const run = await recon.query(row.task);
+      gates[run.result.gate] = (gates[run.result.gate] ?? 0) + 1;
+      emit({ offtopic: `${tasks}:${target}`, id: row.id, gate: run.result.gate });
+    }
+    await recon.close();
+    const entry = {
+      tasks,
+      target,
+      repo: tree.repo,
+      sha: tree.sha,
+      rows: rows.length,
+      gates,
+      unsat_rate: (gates.UNSAT ?? 0) / Math.max(1, rows.length),
+    };
+    emit({ offtopic_summary: entry });
+    offtopic.push(entry);
+  }
+}
+
 const f = (x) => (x === undefined || x === null ? '-' : typeof x === 'number' ? x.toFixed(3) : String(x));
 const table = [
   '| set | rows | system | R@1 | R@5 | R@10 | MRR | gates | p50 ms | p95 ms |',
@@ -182,6 +220,22 @@ for (const s of summary) {
       `| ${s.set} | | **recon** (misses@5 cut ${(cut * 100).toFixed(0)}%) | ${f(s.recon.r1)} | ${f(s.recon.r5)} | ${f(s.recon.r10)} | ${f(s.recon.mrr)} | ${gates} | ${f(s.p50_ms)} | ${f(s.p95_ms)} |`,
     );
   }
+}
+const pct = (n, d) => `${((100 * n) / Math.max(1, d)).toFixed(1)}%`;
+table.push('', '| set | rows | UNSAT | BROAD | AMBIG | OK |', '|---|---|---|---|---|---|');
+for (const s of summary)
+  if (s.gates)
+    table.push(
+      `| ${s.set} | ${s.rows} | ${['UNSAT', 'BROAD', 'AMBIG', 'OK'].map((g) => pct(s.gates[g] ?? 0, s.rows)).join(' | ')} |`,
+    );
+for (const o of offtopic)
+  table.push(
+    `| off-topic: ${o.tasks} tasks on ${o.target} (${o.repo}@${o.sha.slice(0, 7)}) | ${o.rows} | ${['UNSAT', 'BROAD', 'AMBIG', 'OK'].map((g) => pct(o.gates[g] ?? 0, o.rows)).join(' | ')} |`,
+  );
+if (offtopic.length) {
+  const rows = offtopic.reduce((n, o) => n + o.rows, 0);
+  const unsat = offtopic.reduce((n, o) => n + (o.gates.UNSAT ?? 0), 0);
+  table.push('', `off-topic UNSAT: ${unsat}/${rows} (${pct(unsat, rows)})`);
 }
 const vendored = summary
   .filter((s) => s.rows_with_vendored_gold > 0)

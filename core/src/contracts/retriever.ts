@@ -71,6 +71,11 @@ export interface RetrievalIndex {
   isTestFile?(path: string): boolean;
   /** True when `word` is frequent in this repository's product code (not tests, examples or vendored code). */
   isProductWord?(word: string): boolean;
+  /**
+   * True when the lowercase `word` occurs in the repository, case-insensitively: as a word of a file or
+   * path, or as a part of an identifier (`literal` in `ZodLiteral`).
+   */
+  isRepositoryWord?(word: string): boolean;
   /** Files this file imports (`imports`) and files importing it (`importers`), from the import graph. */
   fileImports?(path: string): { imports: string[]; importers: string[] };
 }

@@ -1,4 +1,5 @@
 import type { GraphRelation, RetrievalDefinition, RetrievalIndex } from '../contracts/retriever.js';
+import { identifierWords, vocabularyWords } from '../text/identifier-words.js';
 
 /**
  * A complete in-memory `RetrievalIndex` over given files and definitions, for retriever plugin
@@ -47,6 +48,14 @@ export class MemoryRetrievalIndex implements RetrievalIndex {
   isKnownName(name: string): boolean {
     const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`);
     return this.definitionsNamed(name).length > 0 || Object.values(this.texts).some((t) => word.test(t));
+  }
+  isRepositoryWord(word: string): boolean {
+    const lower = word.toLowerCase();
+    return (
+      Object.entries(this.texts).some(
+        ([path, text]) => identifierWords(path).includes(lower) || vocabularyWords(text).has(lower),
+      ) || [...this.#defs.values()].some((d) => vocabularyWords(d.name).has(lower))
+    );
   }
   neighbors(defUid: string): { def_uid: string; relation: GraphRelation }[] {
     return this.#edges.get(defUid) ?? [];

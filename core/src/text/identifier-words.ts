@@ -27,3 +27,16 @@ export function isCodeShaped(token: string): boolean {
   if (/^__\w+__$/.test(token)) return true;
   return false;
 }
+
+/**
+ * The words of a text as a case-insensitive vocabulary: every identifier-like token lowercased whole,
+ * and its parts (`ZodLiteral` → `zodliteral`, `zod`, `literal`).
+ */
+export function vocabularyWords(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const m of text.matchAll(/[A-Za-z_$][\w$]*/g)) {
+    words.add(m[0].toLowerCase());
+    for (const part of identifierWords(m[0])) words.add(part);
+  }
+  return words;
+}

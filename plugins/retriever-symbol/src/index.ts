@@ -59,15 +59,19 @@ export function createSymbolRetriever(options: SymbolOptions): Retriever {
         for (const file of resolvePath(pin, index))
           for (const def of index.definitionsIn(file)) add(def, 1, `pin ${pin}`, true);
       for (const path of query.paths) {
-        for (const file of resolvePath(path, index)) {
+        // A path that several files end with (`utils.py`, `__init__.py`) names none of them for sure: each
+        // gets a share of the score, as an identifier naming several definitions does, and none is explicit.
+        const files = resolvePath(path, index);
+        const share = 1 / Math.sqrt(Math.max(1, files.length));
+        for (const file of files) {
           const defs = index.definitionsIn(file);
           const top = defs.filter((d) => !d.qualified_name.includes('.'));
           for (const def of defs)
             add(
               def,
-              top.includes(def) ? 0.8 : 0.5,
+              (top.includes(def) ? 0.8 : 0.5) * share,
               `path ${path}`,
-              top.includes(def) && top.length <= options.maxExplicitMatches,
+              files.length === 1 && top.includes(def) && top.length <= options.maxExplicitMatches,
             );
         }
       }

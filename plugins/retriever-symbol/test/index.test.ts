@@ -35,4 +35,20 @@ describe('retriever-symbol', () => {
   it('produces nothing for identifiers and paths the index lacks', async () => {
     expect(await run({ identifiers: ['frobnicate'], paths: ['src/missing.ts'], seeds: ['nope'] })).to.deep.equal([]);
   });
+
+  it('a bare file name shared by several files pins none of them; a longer suffix names its one file', async () => {
+    const shared = new MemoryRetrievalIndex(
+      { 'pkg/__init__.py': '', 'lib/a/__init__.py': '', 'other/__init__.py': '' },
+      [
+        fixtureDef('pkg/__init__.py', 'load', 1, 2),
+        fixtureDef('lib/a/__init__.py', 'helper', 1, 2),
+        fixtureDef('other/__init__.py', 'other', 1, 2),
+      ],
+    );
+    const bare = await retriever.retrieve(query({ paths: ['__init__.py'] }), { index: shared });
+    expect(bare).to.have.length(3);
+    expect(bare.every((c) => !c.explicit && c.score < 0.8)).to.equal(true);
+    const named = await retriever.retrieve(query({ paths: ['a/__init__.py'] }), { index: shared });
+    expect(named.map((c) => [c.def_uid, c.score, c.explicit])).to.deep.equal([['lib/a/__init__.py#helper', 0.8, true]]);
+  });
 });

@@ -85,6 +85,9 @@ export interface ReconAnswerMetrics {
     spread: number;
     flatness: number;
     ambiguous: boolean;
+    /** Distinctive words of the task the repository has, and how many it lacks (UNSAT when mostly lacking). */
+    words_known: number;
+    words_missing: number;
   };
   cutoff: string;
 }
@@ -102,6 +105,8 @@ export function compactMetrics(metrics: ReconMetrics, results: number): ReconAns
       spread: f.spread,
       flatness: f.flatness,
       ambiguous: f.ambiguous_term !== null,
+      words_known: f.words_known,
+      words_missing: f.words_missing.length,
     },
     cutoff: metrics.cutoff.reason,
   };

@@ -1,5 +1,6 @@
-import type { RetrievalIndex, RetrievalQuery } from '@agentgov/core';
+import { identifierWords, type RetrievalIndex, type RetrievalQuery } from '@agentgov/core';
 import type { RankedCandidate } from './fuse.js';
+import { distinctiveWords } from './vocabulary.js';
 
 export type Gate = 'OK' | 'UNSAT' | 'BROAD' | 'AMBIG';
 
@@ -21,6 +22,9 @@ export interface GateFeatures {
   /** The key term matching whole definition names in several subsystems, if any. */
   ambiguous_term: string | null;
   subsystems: string[];
+  /** Distinctive words of the task (see distinctiveWords) the repository has, and those it lacks (at most 8 listed). */
+  words_known: number;
+  words_missing: string[];
 }
 
 export interface GateThresholds {
@@ -32,6 +36,12 @@ export interface GateThresholds {
   ambigMaxTerms: number;
   /** A term-retriever score at or above this is a whole-name match. */
   wholeName: number;
+  /** UNSAT when at least this many distinctive words are missing from the repository... */
+  offTopicMissing: number;
+  /** ... and at least this many times as many as it has. */
+  offTopicRatio: number;
+  /** A task naming only missing identifiers is UNSAT when it has at most this many terms: a name lookup, not a description. */
+  lookupMaxTerms: number;
 }
 
 export const DEFAULT_GATE: GateThresholds = {
@@ -41,9 +51,15 @@ export const DEFAULT_GATE: GateThresholds = {
   ambigRatio: 0.7,
   ambigMaxTerms: 3,
   wholeName: 0.8,
+  offTopicMissing: 3,
+  offTopicRatio: 3,
+  lookupMaxTerms: 4,
 };
 
-type GateIndex = Pick<RetrievalIndex, 'isKnownName' | 'files'>;
+/** Missing distinctive words reported at most. */
+const MAX_MISSING_WORDS = 8;
+
+type GateIndex = Pick<RetrievalIndex, 'isKnownName' | 'files' | 'isRepositoryWord'>;
 
 /** Decides the gate from features of the query, the pool and the fused ranking. Deterministic. */
 export function decideGate(
@@ -58,6 +74,9 @@ export function decideGate(
     (c) => c.explicit || (c.agreement >= 2 && (c.signals['term']?.score ?? 0) >= t.wholeName),
   ).length;
   const ambiguity = findAmbiguity(query, ranked, t);
+  const distinctive = distinctiveWords(contentTerms(query));
+  const has = (word: string) => index.isRepositoryWord?.(word) ?? index.isKnownName(word);
+  const wordsMissing = distinctive.filter((word) => !has(word));
   const features: GateFeatures = {
     pool_size: ranked.length,
     mentions: found.length + missing.length,
@@ -69,13 +88,31 @@ export function decideGate(
     flatness: flatness(top),
     ambiguous_term: ambiguity?.term ?? null,
     subsystems: ambiguity?.subsystems ?? [],
+    words_known: distinctive.length - wordsMissing.length,
+    words_missing: wordsMissing.slice(0, MAX_MISSING_WORDS),
   };
-  return { gate: choose(features, t), features };
+  const missingCount = wordsMissing.length;
+  return { gate: choose(features, missingCount, query.terms.length, t), features };
 }
 
-function choose(f: GateFeatures, t: GateThresholds): Gate {
+/**
+ * UNSAT when nothing matched, when the task's distinctive words are mostly ones this repository does not
+ * have (a task written for another codebase), or when a short task only names things that do not exist.
+ * A commit message naming the function it adds is not UNSAT: the rest of its words fit the repository.
+ */
+function choose(f: GateFeatures, missing: number, terms: number, t: GateThresholds): Gate {
   if (f.pool_size === 0) return 'UNSAT';
-  if (f.explicit_inputs === 0 && f.mentions > 0 && f.mentions_found.length === 0 && f.strong === 0) return 'UNSAT';
+  if (f.explicit_inputs === 0 && missing >= t.offTopicMissing && missing >= t.offTopicRatio * f.words_known)
+    return 'UNSAT';
+  if (
+    f.explicit_inputs === 0 &&
+    f.mentions > 0 &&
+    f.mentions_found.length === 0 &&
+    f.strong === 0 &&
+    f.words_known === 0 &&
+    terms <= t.lookupMaxTerms
+  )
+    return 'UNSAT';
   if (f.explicit_inputs === 0 && f.ambiguous_term) return 'AMBIG';
   if (
     f.explicit_inputs === 0 &&
@@ -86,6 +123,23 @@ function choose(f: GateFeatures, t: GateThresholds): Gate {
   )
     return 'BROAD';
   return 'OK';
+}
+
+/**
+ * The terms of the task's own content: not the words of commit trailers (`Co-authored-by: Name <mail>`),
+ * e-mail addresses or URLs, which name people and hosts rather than anything in a repository.
+ */
+function contentTerms(query: RetrievalQuery): string[] {
+  const content = query.task
+    .replace(/^[ \t]*[A-Za-z][\w-]*-by:.*$/gim, ' ')
+    .replace(/\S+@\S+/g, ' ')
+    .replace(/\b(?:https?|ftp):\/\/\S+/gi, ' ');
+  const words = new Set<string>();
+  for (const word of content.split(/[^A-Za-z0-9_]+/)) {
+    words.add(word.toLowerCase());
+    for (const part of identifierWords(word)) words.add(part);
+  }
+  return query.terms.filter((term) => words.has(term));
 }
 
 /** Identifiers and paths of the task, split into those the index knows and those it does not. */

@@ -19,7 +19,10 @@ export function reconHint(gate: Gate, features: GateFeatures, topName: string | 
     case 'OK':
       return RECON_HINTS.OK(topName);
     case 'UNSAT':
-      return RECON_HINTS.UNSAT(features.mentions_missing);
+      // Names written in the task first; else the task's distinctive words this repository lacks (off-topic).
+      return RECON_HINTS.UNSAT(
+        features.mentions_missing.length > 0 ? features.mentions_missing : features.words_missing,
+      );
     case 'BROAD':
       return RECON_HINTS.BROAD(features.spread);
     case 'AMBIG':

@@ -68,10 +68,13 @@ export function parseQuery(
   }
   for (const text of quoted)
     if (/^[A-Za-z_$][\w$.]*$/.test(text) && !STOP_WORDS.has(text.toLowerCase())) identifiers.push(text);
+  // A written path names its file (the symbol retriever resolves it by suffix); its file name is not also a
+  // term, or `a/__init__.py` would match every `__init__` module of the repository by name.
+  const pathStems = new Set(paths.map((p) => (p.split('/').pop() ?? p).replace(/\.[^.]*$/, '').toLowerCase()));
   const terms: string[] = [];
   for (const word of task.toLowerCase().split(/[^a-z0-9_]+/)) {
     for (const part of word.includes('_') ? [word, ...identifierWords(word)] : [word]) {
-      if (part.length < 3 || /^\d+$/.test(part) || STOP_WORDS.has(part)) continue;
+      if (part.length < 3 || /^\d+$/.test(part) || STOP_WORDS.has(part) || pathStems.has(part)) continue;
       terms.push(part);
     }
   }

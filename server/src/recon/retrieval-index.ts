@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolveRepoPath } from '../paths/repo-path.js';
-import type { FileClass, GraphRelation, RetrievalDefinition, RetrievalIndex } from '@agentgov/core';
+import {
+  identifierWords,
+  vocabularyWords,
+  type FileClass,
+  type GraphRelation,
+  type RetrievalDefinition,
+  type RetrievalIndex,
+} from '@agentgov/core';
 import { eq } from 'drizzle-orm';
 import { pagerank } from '../graph/graph-algorithms.js';
 import { refs } from '../index/store/schema.js';
@@ -33,6 +40,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   readonly #known = new Map<string, boolean>();
   #classes: Map<string, FileClass> | undefined;
   #productWords: Set<string> | undefined;
+  #words: Set<string> | undefined;
 
   constructor(private readonly index: RepositoryIndex) {
     this.version = `${index.root}@${index.epoch()}`;
@@ -177,6 +185,18 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       this.#productWords = new Set([...counts].filter(([, n]) => n >= needed).map(([w]) => w));
     }
     return this.#productWords.has(word.toLowerCase());
+  }
+
+  isRepositoryWord(word: string): boolean {
+    if (!this.#words) {
+      const words = new Set<string>();
+      for (const path of this.#files) {
+        for (const part of identifierWords(path)) words.add(part);
+        for (const word of vocabularyWords(this.fileText(path) ?? '')) words.add(word);
+      }
+      this.#words = words;
+    }
+    return this.#words.has(word.toLowerCase());
   }
 
   fileImports(path: string): { imports: string[]; importers: string[] } {

@@ -47,7 +47,7 @@ export const reconImpactTool = defineTool({
   group: 'Discovery',
   readOnly: true,
   brief:
-    'Lists every reference to a symbol (its callers and usages) or every importer of a file, grouped by ' +
+    'Recon impact: every reference to a symbol (callers, usages) or every importer of a file, grouped by ' +
     'file with certainty. Use it before changing a signature, renaming, moving or deleting code.',
   description:
     'Lists every reference to a symbol (or every importer of a file) with its certainty, so you know what a change touches ' +

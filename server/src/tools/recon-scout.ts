@@ -71,7 +71,7 @@ export const reconScoutTool = defineTool({
   group: 'Discovery',
   readOnly: true,
   brief:
-    'Orientation briefing of the repository or one directory: tree, languages, ' +
+    'Recon scout: an orientation briefing of the repository or one directory: tree, languages, ' +
     'entry points, key files and symbols, module clusters, import cycles, coverage and lint ' +
     'health. Use it first in an unfamiliar codebase.',
   description:

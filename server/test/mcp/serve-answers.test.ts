@@ -62,6 +62,8 @@ describe('agentgov serve over stdio: recon metrics and specific error remediatio
         'spread',
         'flatness',
         'ambiguous',
+        'words_known',
+        'words_missing',
       );
       expect(answer.metrics.cutoff).to.be.a('string');
       expect(Buffer.byteLength(JSON.stringify(answer.metrics))).to.be.below(600);
@@ -69,6 +71,19 @@ describe('agentgov serve over stdio: recon metrics and specific error remediatio
       expect(text.split('\n').at(-1)).to.match(/^metrics: \d+ candidates, \d+ kept, \d+ shown; [\d.]+ ms \(retrieve /);
     });
   }
+
+  it('UNSAT for a task written for another codebase: short, no code, the hint names the words it lacks', async () => {
+    const { data, text } = await serve.call('recon', {
+      task: 'Blueprint subdomain routing ignores the werkzeug jinja environment when a prefix is set',
+    });
+    const answer = data as Recon;
+    expect(answer.gate, text).to.equal('UNSAT');
+    expect(answer.hint).to.include("'werkzeug'").and.include("'jinja'");
+    expect(answer.metrics.gate.words_missing).to.be.at.least(3);
+    expect(answer.results.length).to.be.at.most(5);
+    expect(text).to.not.include('```');
+    expect(Buffer.byteLength(text)).to.be.below(2000);
+  });
 
   it('verbose adds the full diagnostics beside the compact metrics', async () => {
     const answer = (await serve.call('recon', { task: 'LruCache evict', verbose: true })).data as Recon;

@@ -27,6 +27,13 @@ describe('tools/list: output schemas and the names descriptions use', function (
     await repo?.index.close();
   });
 
+  it('recon_impact and recon_scout say "recon" in their descriptions, for agents that search descriptions', async () => {
+    const { tools } = await session.client.listTools();
+    const recon = tools.filter((t) => t.name === 'recon_impact' || t.name === 'recon_scout');
+    expect(recon).to.have.length(2);
+    for (const tool of recon) expect(tool.description ?? '', tool.name).to.match(/\brecon\b/i);
+  });
+
   it('every tool declares an outputSchema that admits its result and the error envelope', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name)).to.have.members(TOOLS.map((t) => t.name));

@@ -15,6 +15,8 @@ const features = (over: Partial<GateFeatures> = {}): GateFeatures => ({
   flatness: 0.5,
   ambiguous_term: null,
   subsystems: [],
+  words_known: 0,
+  words_missing: [],
   ...over,
 });
 
@@ -96,7 +98,16 @@ describe('recon/answer', () => {
     expect(answer.metrics).to.deep.equal({
       pool: { candidates: 10, kept: 10, results: 10 },
       timings_ms: { retrieve: 1, total: 1 },
-      gate: { mentions: 0, mentions_missing: 0, strong: 1, spread: 1, flatness: 0.5, ambiguous: false },
+      gate: {
+        mentions: 0,
+        mentions_missing: 0,
+        strong: 1,
+        spread: 1,
+        flatness: 0.5,
+        ambiguous: false,
+        words_known: 0,
+        words_missing: 0,
+      },
       cutoff: 'elbow',
     });
     expect(answer.budget).to.include({ tokens: 6000, code: 5, signature: 5, listed: 0, omitted: 0 });

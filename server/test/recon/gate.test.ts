@@ -79,4 +79,58 @@ describe('recon/gate', () => {
       decideGate(q, [ranked(fixtureDef('src/a/x.ts', 'parse', 1, 1), 0.1, { explicit: true, named: 1 })], index).gate,
     ).to.equal('OK');
   });
+
+  describe('off-topic tasks (distinctive words the repository does not have)', () => {
+    const repo = new MemoryRetrievalIndex(
+      {
+        'src/schema/tuple.ts': 'export class ZodTuple { nonempty() {} }\n// nullish coercion of tuples\n',
+        'src/schema/string.ts': 'export function parseString(input: string) { return input; }\n',
+      },
+      [fixtureDef('src/schema/tuple.ts', 'ZodTuple', 1, 1), fixtureDef('src/schema/string.ts', 'parseString', 1, 1)],
+    );
+    const pool = [ranked(fixtureDef('src/schema/string.ts', 'parseString', 1, 1), 0.3)];
+
+    it('UNSAT when most distinctive words are missing; the features list them', () => {
+      const { gate, features } = decideGate(
+        parseQuery('Blueprint subdomain routing ignores the werkzeug jinja environment when the string is empty'),
+        pool,
+        repo,
+      );
+      expect(gate).to.equal('UNSAT');
+      expect(features.words_missing).to.include.members(['subdomain', 'werkzeug', 'jinja']);
+      expect(features.words_known).to.equal(0);
+    });
+
+    it("OK when the distinctive words are this repository's, even with a new name in the task", () => {
+      const { gate, features } = decideGate(
+        parseQuery('add nonempty to ZodTuple and make nullish tuples coerce via the new parseTupleLike helper'),
+        pool,
+        repo,
+      );
+      expect(gate).to.not.equal('UNSAT');
+      expect(features.words_known).to.be.greaterThan(0);
+    });
+
+    it('commit trailers, e-mail addresses and URLs are not the task: their names do not count as missing', () => {
+      const task =
+        'add nonempty to ZodTuple\n\nCo-authored-by: Jolene Quixwerther <jq@zyxmail.example>\nhttps://gitfoo.example/qwzx/yyzzq';
+      const { gate, features } = decideGate(parseQuery(task), pool, repo);
+      expect(gate).to.not.equal('UNSAT');
+      expect(features.words_missing).to.deep.equal([]);
+    });
+
+    it('not UNSAT on generic words only (common English and generic code vocabulary say nothing)', () => {
+      expect(
+        decideGate(parseQuery('fix the callback when the request has no json body'), pool, repo).gate,
+      ).to.not.equal('UNSAT');
+    });
+
+    it('a commit message naming only a function it adds is not UNSAT; a short lookup of a missing name is', () => {
+      expect(
+        decideGate(parseQuery('add parseEmailAddress so that string schemas can validate inputs strictly'), pool, repo)
+          .gate,
+      ).to.not.equal('UNSAT');
+      expect(decideGate(parseQuery('where is parseEmailAddress'), pool, repo).gate).to.equal('UNSAT');
+    });
+  });
 });

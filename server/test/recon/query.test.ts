@@ -27,6 +27,13 @@ describe('recon/query', () => {
     expect(parseQuery('hello from the blueprint', [], [], knows(['hello'])).terms).to.deep.equal(['blueprint']);
   });
 
+  it("does not make a written path's file name a term: `a/__init__.py` names one file, not every __init__", () => {
+    const q = parseQuery('importing from a/__init__.py breaks utils.py of the requests session');
+    expect(q.paths).to.deep.equal(['a/__init__.py', 'utils.py']);
+    expect(q.terms).to.not.include.members(['__init__', 'utils']);
+    expect(q.terms).to.include.members(['importing', 'requests', 'session']);
+  });
+
   it('reads traceback paths with line numbers and drops URLs', () => {
     const q = parseQuery('File "lib/site-packages/seaborn/_core.py:144" see https://example.com/a/b.py');
     expect(q.paths).to.deep.equal(['lib/site-packages/seaborn/_core.py']);
