@@ -239,6 +239,11 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
       }
     }
   }
+  if (!firstBuild) {
+    // A changed file's package scope (the pack's `packageScope`, e.g. a Go package) sees its definitions by bare name.
+    for (const path of [...fresh.keys(), ...deleted])
+      for (const sibling of resolver.packageScope(path, packOf(path))) toResolve.add(sibling);
+  }
   for (const path of deleted) toResolve.delete(path);
 
   const factsOf = (path: string): ModuleFacts | undefined => {
@@ -263,7 +268,11 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
       imports: edges.get(path) ?? oldEdgesOf.get(path) ?? store.importsOf(path),
     };
   };
-  const referenceResolver = new ReferenceResolver(factsOf, (name) => knownNames.has(name));
+  const referenceResolver = new ReferenceResolver(
+    factsOf,
+    (name) => knownNames.has(name),
+    (path) => resolver.packageScope(path, packOf(path)),
+  );
 
   // One transaction for the whole epoch, opened across event-loop turns so a large first build
   // never blocks the process; references are resolved and written file by file, never all held.
