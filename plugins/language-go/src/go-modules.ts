@@ -1,0 +1,94 @@
+import { posix } from 'node:path';
+import type { PackModules, PackModulesContext } from '@agentgov/core/contracts';
+
+/** A module of the repository: its `go.mod` directory ('' = root) and module path. */
+interface GoModule {
+  dir: string;
+  path: string;
+}
+
+const MODULE_LINE = /^\s*module\s+("?)([^\s"]+)\1\s*(?:\/\/.*)?$/m;
+
+/** The module path a `go.mod` declares, or null. */
+export function modulePathOf(goMod: string): string | null {
+  return MODULE_LINE.exec(goMod)?.[2] ?? null;
+}
+
+export function isGoTestFile(path: string): boolean {
+  return path.endsWith('_test.go');
+}
+
+/**
+ * Go import resolution over one snapshot: an import path names a package, the directory under the
+ * `go.mod` whose module path prefixes it; the import reaches every non-test `.go` file of that
+ * directory. Standard-library and dependency imports resolve to nothing (external).
+ */
+export class GoModules implements PackModules {
+  /** Directory → its `.go` files, sorted. */
+  readonly #packages = new Map<string, string[]>();
+  /** Every `go.mod` found at or above a package directory, longest module path first. */
+  readonly #modules: GoModule[] = [];
+
+  constructor(context: PackModulesContext) {
+    for (const file of context.files) {
+      if (!file.endsWith('.go')) continue;
+      const dir = posix.dirname(file) === '.' ? '' : posix.dirname(file);
+      let list = this.#packages.get(dir);
+      if (!list) this.#packages.set(dir, (list = []));
+      list.push(file);
+    }
+    for (const list of this.#packages.values()) list.sort();
+    const seen = new Map<string, GoModule | null>();
+    const moduleAt = (dir: string): GoModule | null => {
+      let found = seen.get(dir);
+      if (found !== undefined) return found;
+      const text = context.readText(dir === '' ? 'go.mod' : `${dir}/go.mod`);
+      const path = text === null ? null : modulePathOf(text);
+      found = path ? { dir, path } : null;
+      seen.set(dir, found);
+      return found;
+    };
+    for (const dir of this.#packages.keys()) {
+      // Every go.mod on the way up: nested modules shadow outer ones by their longer directory.
+      for (let at = dir; ; at = posix.dirname(at) === '.' ? '' : posix.dirname(at)) {
+        moduleAt(at);
+        if (at === '') break;
+      }
+    }
+    for (const module of seen.values()) if (module) this.#modules.push(module);
+    this.#modules.sort((a, b) => b.path.length - a.path.length || b.dir.length - a.dir.length);
+  }
+
+  /** The package directory an import path names inside the repository, or null. */
+  packageDir(specifier: string): string | null {
+    for (const module of this.#modules) {
+      if (specifier !== module.path && !specifier.startsWith(`${module.path}/`)) continue;
+      const rest = specifier.slice(module.path.length + 1);
+      const dir = posix.normalize(posix.join(module.dir, rest));
+      if (dir.startsWith('..')) return null;
+      return dir === '.' ? '' : dir;
+    }
+    return null;
+  }
+
+  resolve(_fromPath: string, specifier: string): string[] {
+    const dir = this.packageDir(specifier);
+    if (dir === null) return [];
+    return (this.#packages.get(dir) ?? []).filter((file) => !isGoTestFile(file));
+  }
+
+  /**
+   * The files whose package-level names `path` sees without an import: the other files of its
+   * directory. A test file sees every file of the directory (its package `x` or the external `x_test`,
+   * which the directory does not tell apart); a non-test file sees the non-test files.
+   */
+  packageScope(path: string): string[] {
+    const dir = posix.dirname(path) === '.' ? '' : posix.dirname(path);
+    const test = isGoTestFile(path);
+    return (this.#packages.get(dir) ?? []).filter((file) => file !== path && (test || !isGoTestFile(file)));
+  }
+}
+
+export function goModules(context: PackModulesContext): GoModules {
+  return new GoModules(context);
+}
