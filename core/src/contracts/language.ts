@@ -30,6 +30,12 @@ export interface LanguagePack {
    */
   workerModule?: LanguageWorkerModule;
   /**
+   * Whether a file is a program's entry point by this language's convention (a Go `package main`
+   * with `func main`, a Rust `fn main`, a Java `public static void main`): `recon_scout` lists it
+   * as kind `main-function` under the returned name (or none). Reads only `source`.
+   */
+  entryPoint?(path: string, source: string): { name: string | null } | null;
+  /**
    * Rename and move for this language (`refactor_rename`, `refactor_move`). Packs of one language
    * family may share one engine. Attached by the plugin entry, never by the module workers import.
    */

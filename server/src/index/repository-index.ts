@@ -70,6 +70,8 @@ export interface RepositoryIndex extends EventEmitter {
   readonly ready: Promise<void>;
   /** Drizzle handle on the index database (tables in store/schema.ts; FTS5: fts_definitions, fts_files). */
   readonly db: IndexDatabase;
+  /** The language packs this index parses with (entry-point conventions, …). */
+  readonly languages?: readonly LanguagePack[];
   isReady(): boolean;
   progress(): IndexProgress;
   epoch(): number;
@@ -193,6 +195,11 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     this.#queued = next;
     this.#queue = next.catch(() => undefined);
     return next;
+  }
+
+  /** The language packs this index parses with. */
+  get languages(): readonly LanguagePack[] {
+    return this.#options.languages;
   }
 
   async #runSync(changedPaths: string[] | undefined): Promise<IndexUpdate> {

@@ -3,7 +3,7 @@ import type { RankedCandidate } from './fuse.js';
 
 // Type tests (`*.test-d.ts`, `dts-test/`, `test-d/`) are tests too: they check the types, not ship them.
 const TEST_PATH =
-  /(^|\/)(tests?|__tests__|testing|spec|specs|dts-tests?|test-d|type-?tests?|__typetests__)\/|\.(test|spec)(-d)?\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$/;
+  /(^|\/)(tests?|__tests__|testing|spec|specs|dts-tests?|test-d|type-?tests?|__typetests__)\/|\.(test|spec)(-d)?\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$|_test\.go$/;
 const PERIPHERAL_PATH =
   /(^|\/)(examples?|samples?|demos?|docs?|benchmarks?|bench|scripts|vendor|third_party|public|fixtures?|dist|build|out|generated)\/|\.min\.js$/;
 const PERIPHERAL_WORDS = /\b(examples?|samples?|demos?|docs?|documentation|benchmarks?|bench|scripts?|vendor(ed)?)\b/i;

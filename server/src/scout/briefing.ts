@@ -229,7 +229,7 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
     files_shown: Math.min(c.members.length, filesPerCycle),
   }));
 
-  const entries = findEntryPoints({ root: index.root, files: files.map((f) => f.path) });
+  const entries = findEntryPoints({ root: index.root, files: files.map((f) => f.path), languages: index.languages });
   const maxEntries = options.truncate ? DEFAULT_MAX_ENTRY_POINTS : Number.POSITIVE_INFINITY;
 
   const coverage = summarizeCoverage(index.root);

@@ -1,9 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import type { LanguagePack } from '@agentgov/core';
 import { parse as parseToml } from 'smol-toml';
+import { languageFor } from '../index/extract-file.js';
 
 export type EntryPointKind =
-  'bin' | 'main' | 'module' | 'exports' | 'python-main-module' | 'python-main-guard' | 'console-script';
+  | 'bin'
+  | 'main'
+  | 'module'
+  | 'exports'
+  | 'python-main-module'
+  | 'python-main-guard'
+  | 'console-script'
+  | 'main-function';
 
 export interface EntryPoint {
   /** Repo-relative path of the entry file. */
@@ -28,6 +37,8 @@ export interface EntryPointInput {
   files: readonly string[];
   /** Manifests found in these directories are read (repo-relative, '' = root). */
   manifestDirs?: readonly string[];
+  /** Language packs whose `entryPoint` convention decides which of their files are `main-function` entries. */
+  languages?: readonly LanguagePack[];
 }
 
 const MAIN_GUARD = /^if\s+__name__\s*==\s*['"]__main__['"]\s*:/m;
@@ -177,6 +188,18 @@ export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
     entries.push(...packageJsonEntries(input.root, dir, indexed), ...pyprojectEntries(input.root, dir, indexed));
   }
   for (const path of input.files) {
+    const pack = input.languages ? languageFor(path, input.languages) : undefined;
+    if (pack?.entryPoint) {
+      let source: string;
+      try {
+        source = readFileSync(join(input.root, path), 'utf8');
+      } catch {
+        continue;
+      }
+      const entry = pack.entryPoint(path, source);
+      if (entry) entries.push({ path, kind: 'main-function', name: entry.name, declared_in: path, indexed: true });
+      continue;
+    }
     if (!path.endsWith('.py')) continue;
     if (posix.basename(path) === '__main__.py') {
       entries.push({
@@ -198,7 +221,8 @@ export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
       entries.push({ path, kind: 'python-main-guard', name: null, declared_in: path, indexed: true });
   }
   // declared entry points first (manifests), then guards; within each, ones that map to indexed code first
-  const weight = (e: EntryPoint) => (e.kind === 'python-main-guard' ? 2 : 0) + (e.indexed || e.source ? 0 : 1);
+  const weight = (e: EntryPoint) =>
+    (e.kind === 'python-main-guard' || e.kind === 'main-function' ? 2 : 0) + (e.indexed || e.source ? 0 : 1);
   const sorted = entries
     .map((e, i) => ({ e, i }))
     .sort((a, b) => weight(a.e) - weight(b.e) || a.i - b.i)
