@@ -1,5 +1,7 @@
 import { posix } from 'node:path';
 import type { PackModules, PackModulesContext } from '@agentgov/core/contracts';
+import Parser from 'tree-sitter';
+import Go from 'tree-sitter-go';
 
 /** A module of the repository: its `go.mod` directory ('' = root) and module path. */
 interface GoModule {
@@ -16,6 +18,33 @@ export function modulePathOf(goMod: string): string | null {
 
 export function isGoTestFile(path: string): boolean {
   return path.endsWith('_test.go');
+}
+
+/** Cheap pre-filter; the syntax tree decides. */
+const MAYBE_MAIN = /^package\s+main\b[^]*^func\s+main\s*\(/m;
+let parser: Parser | null = null;
+
+/**
+ * A program's entry: a non-test file of `package main` that declares `func main()` (`go run`/`go
+ * build` target); named after its directory, the command `go install` would build.
+ */
+export function goEntryPoint(path: string, source: string): { name: string | null } | null {
+  if (isGoTestFile(path) || !MAYBE_MAIN.test(source)) return null;
+  if (!parser) {
+    parser = new Parser();
+    parser.setLanguage(Go as Parser.Language);
+  }
+  const root = parser.parse(source).rootNode;
+  let isMainPackage = false;
+  let hasMain = false;
+  for (const node of root.namedChildren) {
+    if (node.type === 'package_clause') isMainPackage = node.namedChildren[0]?.text === 'main';
+    else if (node.type === 'function_declaration' && node.childForFieldName('name')?.text === 'main')
+      hasMain = (node.childForFieldName('parameters')?.namedChildCount ?? 1) === 0;
+  }
+  if (!isMainPackage || !hasMain) return null;
+  const dir = posix.dirname(path);
+  return { name: dir === '.' ? null : posix.basename(dir) };
 }
 
 /**

@@ -1,11 +1,11 @@
 import { definePlugin } from '@agentgov/core';
-import { goModules, GoModules, isGoTestFile, modulePathOf } from './go-modules.js';
+import { goEntryPoint, goModules, GoModules, isGoTestFile, modulePathOf } from './go-modules.js';
 import { defaultPackageName, walkGo } from './go-walker.js';
 import { LANGUAGE_PACKS } from './language-packs.js';
 
 export const NAME = 'language-go';
 
-export { defaultPackageName, goModules, GoModules, isGoTestFile, LANGUAGE_PACKS, modulePathOf, walkGo };
+export { defaultPackageName, goEntryPoint, goModules, GoModules, isGoTestFile, LANGUAGE_PACKS, modulePathOf, walkGo };
 
 export default definePlugin({
   name: NAME,

@@ -1,7 +1,7 @@
 import { createHooks, createRegistries, type ExtractedFacts, type PackModulesContext } from '@agentgov/core';
 import { expect } from 'chai';
 import Parser from 'tree-sitter';
-import plugin, { defaultPackageName, goModules, LANGUAGE_PACKS, modulePathOf } from '../src/index.js';
+import plugin, { defaultPackageName, goEntryPoint, goModules, LANGUAGE_PACKS, modulePathOf } from '../src/index.js';
 
 function facts(source: string): ExtractedFacts {
   const pack = LANGUAGE_PACKS[0]!;
@@ -185,5 +185,19 @@ describe('language-go', () => {
     expect(modules.packageScope!('store/sql.go')).to.deep.equal(['store/store.go']);
     expect(modules.packageScope!('store/store_test.go')).to.deep.equal(['store/sql.go', 'store/store.go']);
     expect(modulePathOf('// c\nmodule  github.com/a/b\n')).to.equal('github.com/a/b');
+  });
+});
+
+describe('language-go entry points', () => {
+  it('a non-test file of package main declaring func main() is an entry, named after its directory', () => {
+    expect(goEntryPoint('cmd/shop/main.go', 'package main\n\nfunc main() {}\n')).to.deep.equal({ name: 'shop' });
+    expect(
+      goEntryPoint('main.go', '// Command x.\npackage main // x\n\nimport "os"\n\nfunc main() { os.Exit(0) }\n'),
+    ).to.deep.equal({
+      name: null,
+    });
+    expect(goEntryPoint('lib/lib.go', 'package lib\n\nfunc main() {}\n')).to.equal(null);
+    expect(goEntryPoint('main_test.go', 'package main\n\nfunc main() {}\n')).to.equal(null);
+    expect(goEntryPoint('tool.go', 'package main\n\nvar s = `\nfunc main() {}\n`\n')).to.equal(null);
   });
 });
