@@ -100,6 +100,18 @@ export class GoModules implements PackModules {
     return null;
   }
 
+  /** The import path of a package directory: under the innermost `go.mod` above it; null when none covers it. */
+  importPathOf(dir: string): string | null {
+    let best: GoModule | null = null;
+    for (const module of this.#modules) {
+      if (module.dir !== '' && dir !== module.dir && !dir.startsWith(`${module.dir}/`)) continue;
+      if (!best || module.dir.length > best.dir.length) best = module;
+    }
+    if (!best) return null;
+    const rest = best.dir === '' ? dir : dir.slice(best.dir.length + 1);
+    return rest === '' ? best.path : `${best.path}/${rest}`;
+  }
+
   resolve(_fromPath: string, specifier: string): string[] {
     const dir = this.packageDir(specifier);
     if (dir === null) return [];

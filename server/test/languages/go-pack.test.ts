@@ -1,6 +1,9 @@
 import { createPluginHost, loadConfig, silentLogger, type PluginHost } from '@agentgov/core';
 import { makeTempDir, writeTree } from '@agentgov/core/testing';
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openRepositoryIndex, type RepositoryIndex } from '../../src/index/repository-index.js';
 import { isTestPath } from '../../src/recon/priors.js';
@@ -193,5 +196,152 @@ describe('language-go through the real index and tools', function () {
       c.members.map((m) => (typeof m === 'string' ? m : m.path)),
     );
     expect(members).to.deep.equal([['ledger/a/a.go', 'ledger/b/b.go']]);
+  });
+});
+
+/** The `go` tool, installed from Debian's golang-go when missing (as root), or a clear failure; never a skip. */
+function requireGo(): string {
+  const probe = spawnSync('go', ['version'], { encoding: 'utf8' });
+  if (probe.status === 0) return 'go';
+  const root = process.getuid?.() === 0;
+  if (root) {
+    const install = spawnSync('apt-get', ['install', '-y', '-q', 'golang-go'], { encoding: 'utf8' });
+    if (install.status === 0 && spawnSync('go', ['version']).status === 0) return 'go';
+  }
+  throw new Error(
+    'this test checks the renamed Go code with `go vet`, and `go` is not installed: run `apt-get install golang-go` ' +
+      (root ? '(the attempt as root failed)' : '(as root)'),
+  );
+}
+
+/** `go vet ./...`: type-checks every package and its tests; returns its output when it fails. */
+function goVet(repo: string): string | null {
+  const go = requireGo();
+  const env = {
+    ...process.env,
+    GOFLAGS: '-mod=mod',
+    GOPATH: makeTempDir('agentgov-gopath-'),
+    GOCACHE: makeTempDir('agentgov-gocache-'),
+  };
+  const result = spawnSync(go, ['vet', './...'], { cwd: repo, encoding: 'utf8', env });
+  return result.status === 0 ? null : `${result.stdout}${result.stderr}`;
+}
+
+describe('language-go rename and move, checked by go vet', function () {
+  this.timeout(300_000);
+  let index: RepositoryIndex;
+  let session: Awaited<ReturnType<typeof connectClient>>;
+  let root: string;
+  const call = async (name: string, args: Record<string, unknown>): Promise<Structured> =>
+    (await session.client.callTool({ name, arguments: args })).structuredContent as Structured;
+  type Preview = Structured & {
+    refactor_id: string;
+    preview: {
+      edits: { path: string; hunks: { line: number; old: string; new: string; certainty: string }[] }[];
+      warnings: string[];
+    };
+  };
+
+  before(async () => {
+    root = makeTempDir('agentgov-go-refactor-');
+    const files = Object.fromEntries(Object.entries(GO_SHOP).filter(([path]) => !path.startsWith('ledger/')));
+    writeTree(root, { ...files, 'go.mod': 'module example.com/shop\n\ngo 1.18\n' });
+    gitInit(root);
+    expect(goVet(root)).to.equal(null);
+    const host = await createPluginHost({
+      loaded: loadConfig({ cwd: makeTempDir('agentgov-cwd-') }),
+      bundled: [...RECON_PLUGINS, '@agentgov/plugin-language-go'],
+      resolveFrom: [SERVER_DIR],
+      host: 'server',
+      logger: silentLogger,
+    });
+    index = await openRepositoryIndex({ root, languages: host.registries.languages.values(), logger: silentLogger });
+    await index.ready;
+    session = await connectClient({ repoRoot: root, index, host, devMode: true });
+    await call('recon', { task: 'rename the cart methods', read_only: false });
+  });
+  after(async () => {
+    await session?.close();
+    await index?.close();
+  });
+
+  it('renames a method used through receivers in two files, all high; go vet passes', async () => {
+    const preview = (await call('refactor_rename', {
+      symbol: 'Cart.recalc',
+      new_name: 'recompute',
+      justification: 'clearer',
+    })) as Preview;
+    expect(preview.error).to.equal(undefined);
+    const hunks = preview.preview.edits.flatMap((f) => f.hunks.map((h) => [f.path, h.line, h.certainty]));
+    expect(hunks).to.have.deep.members([
+      ['cart/cart.go', 16, 'high'],
+      ['cart/item.go', 11, 'high'],
+    ]);
+    const done = await call('refactor_commit', { refactor_id: preview.refactor_id });
+    expect(done['applied'], JSON.stringify(done)).to.equal(true);
+    expect(goVet(root)).to.equal(null);
+  });
+
+  it('renames a function across packages (high) and a field whose untyped uses are medium; go vet passes', async () => {
+    const fn = (await call('refactor_rename', {
+      symbol: 'ApplyLoyaltyDiscount',
+      new_name: 'LoyaltyDiscount',
+      justification: 'shorter',
+    })) as Preview;
+    const fnHunks = fn.preview.edits.flatMap((f) => f.hunks.map((h) => [f.path, h.line, h.certainty]));
+    expect(fnHunks).to.have.deep.members([
+      ['pricing/discount.go', 4, 'high'],
+      ['cart/item.go', 16, 'high'],
+      ['pricing/discount.go', 3, 'low'],
+    ]);
+    const applied = await call('refactor_commit', { refactor_id: fn.refactor_id, accept: { certainty: 'low' } });
+    expect(applied['applied'], JSON.stringify(applied)).to.equal(true);
+    expect(readFileSync(join(root, 'pricing/discount.go'), 'utf8')).to.contain('// LoyaltyDiscount takes ten');
+
+    const field = (await call('refactor_rename', {
+      symbol: 'Item.Price',
+      new_name: 'Cents',
+      justification: 'unit in the name',
+    })) as Preview;
+    const fieldHunks = field.preview.edits.flatMap((f) => f.hunks.map((h) => [f.path, h.line, h.certainty]));
+    expect(fieldHunks).to.have.deep.members([
+      ['cart/item.go', 8, 'high'],
+      ['cart/item.go', 14, 'medium'],
+      ['main.go', 11, 'medium'],
+      ['cart/cart_test.go', 7, 'medium'],
+    ]);
+    const refused = await call('refactor_commit', { refactor_id: field.refactor_id });
+    expect(refused.error?.code).to.equal('E_REVIEW_REQUIRED');
+    const done = await call('refactor_commit', { refactor_id: field.refactor_id, accept: { certainty: 'medium' } });
+    expect(done['applied'], JSON.stringify(done)).to.equal(true);
+    expect(goVet(root)).to.equal(null);
+  });
+
+  it('moves a package directory: importers get the new path, aliased to keep the package name; go vet passes', async () => {
+    const preview = (await call('refactor_move', {
+      from_path: 'pricing',
+      to_path: 'billing/rates',
+      justification: 'billing owns prices',
+    })) as Preview;
+    expect(preview.error, JSON.stringify(preview.error)).to.equal(undefined);
+    const hunks = preview.preview.edits.flatMap((f) => f.hunks.map((h) => [f.path, h.line, h.new]));
+    expect(hunks).to.deep.equal([['cart/item.go', 3, 'pricing "example.com/shop/billing/rates"']]);
+    expect(preview.preview.warnings.join('\n')).to.contain('keeps package pricing');
+    const done = await call('refactor_commit', { refactor_id: preview.refactor_id });
+    expect(done['applied'], JSON.stringify(done)).to.equal(true);
+    expect(readFileSync(join(root, 'cart/item.go'), 'utf8')).to.contain(
+      'import pricing "example.com/shop/billing/rates"',
+    );
+    expect(goVet(root)).to.equal(null);
+  });
+
+  it('refuses to move one file out of its package', async () => {
+    const refused = await call('refactor_move', {
+      from_path: 'cart/item.go',
+      to_path: 'items/item.go',
+      justification: 'split',
+    });
+    expect(refused.error?.code).to.equal('E_INVALID_ARGUMENT');
+    expect(refused.error?.message).to.contain('changes its package');
   });
 });
