@@ -416,7 +416,15 @@ class GoWalker {
       } else if (parent.type === 'selector_expression' && this.#importLocals.has(name) && !this.#isLocal(name)) {
         return; // `fmt` of `fmt.Println`: the package, named by the import
       } else if (parent.type === 'literal_element' && parent.field === 'key') {
-        context = 'member'; // `Config{Name: …}`: a field of the literal's type
+        // `Config{Name: …}`: a field of the literal's type, its qualifier (`{}` for an element of an
+        // outer literal, `[]T{{Name: …}}`, whose type the walk does not know)
+        context = 'member';
+        const values = this.#frames.up(3);
+        const literal = this.#frames.up(4);
+        qualifier =
+          values?.type === 'literal_value' && literal?.type === 'composite_literal'
+            ? this.#source.slice(literal.start, values.start).trim()
+            : '{}';
       } else if (parent.type === 'call_expression' && cursor.currentFieldName === 'function') {
         context = 'call';
       }

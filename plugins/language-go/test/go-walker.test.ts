@@ -146,7 +146,7 @@ describe('language-go', () => {
     expect(inMap).to.deep.include.members([
       ['call', null, 'make'],
       ['type', null, 'Config'],
-      ['member', null, 'Name'],
+      ['member', 'Config', 'Name'],
     ]);
     // parameters, type parameters and := / range locals are not references
     expect(inMap.map((r) => r[2])).to.not.include.members(['xs', 'T', 'x', 'out', 'c', 'f']);

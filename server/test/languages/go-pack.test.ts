@@ -308,7 +308,7 @@ describe('language-go rename and move, checked by go vet', function () {
       ['cart/item.go', 8, 'high'],
       ['cart/item.go', 14, 'medium'],
       ['main.go', 11, 'medium'],
-      ['cart/cart_test.go', 7, 'medium'],
+      ['cart/cart_test.go', 7, 'high'],
     ]);
     const refused = await call('refactor_commit', { refactor_id: field.refactor_id });
     expect(refused.error?.code).to.equal('E_REVIEW_REQUIRED');
