@@ -30,6 +30,15 @@ const RECORDED_LEAVES = new Set([
 ]);
 /** Frames whose field in their parent the identifier rules read. */
 const FIELD_FRAMES = new Set(['expression_list', 'selector_expression', 'literal_element']);
+/** Frames whose start offset the rules read (qualifier text, the member list a type declaration owns). */
+const START_FRAMES = new Set([
+  'selector_expression',
+  'qualified_type',
+  'composite_literal',
+  'literal_value',
+  'struct_type',
+  'interface_type',
+]);
 /** Parents whose `name` identifiers declare a local (parameters, type parameters). */
 const PARAMETER_PARENTS = new Set([
   'parameter_declaration',
@@ -178,7 +187,8 @@ class GoWalker {
         break;
     }
     const field = FIELD_FRAMES.has(type) ? (cursor.currentFieldName ?? null) : null;
-    this.#frames.push(type, field, cursor.startIndex);
+    // Each cursor getter crosses into native code: read the start only where a rule uses it.
+    this.#frames.push(type, field, START_FRAMES.has(type) ? cursor.startIndex : -1);
     if (cursor.gotoFirstChild()) {
       do this.#visit(cursor);
       while (cursor.gotoNextSibling());
@@ -326,7 +336,7 @@ class GoWalker {
   #field(node: SyntaxNode): void {
     const scope = this.#scope();
     if (!scope || this.#frames.up(1)?.type !== 'field_declaration_list') return;
-    if (this.#frames.up(2)?.start !== scope.memberListStart) return;
+    if (scope.memberListStart < 0 || this.#frames.up(2)?.start !== scope.memberListStart) return;
     const names = node.childrenForFieldName('name');
     const docstring = docCommentOf(node);
     const signature = oneLine(node.text, 200);
@@ -338,7 +348,7 @@ class GoWalker {
 
   #interfaceMethod(node: SyntaxNode): void {
     const scope = this.#scope();
-    if (!scope || this.#frames.up(1)?.start !== scope.memberListStart) return;
+    if (!scope || scope.memberListStart < 0 || this.#frames.up(1)?.start !== scope.memberListStart) return;
     const nameNode = node.childForFieldName('name');
     if (!nameNode) return;
     this.#definitions.push(
