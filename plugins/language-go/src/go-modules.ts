@@ -120,13 +120,15 @@ export class GoModules implements PackModules {
 
   /**
    * The files whose package-level names `path` sees without an import: the other files of its
-   * directory. A test file sees every file of the directory (its package `x` or the external `x_test`,
-   * which the directory does not tell apart); a non-test file sees the non-test files.
+   * directory, non-test files first. Symmetric, so a change to any file re-resolves the others.
+   * Test files come last: a non-test file can only mean a name a test file declares when nothing
+   * else declares it, which Go would not compile; the external `x_test` package shares the
+   * directory and is not told apart.
    */
   packageScope(path: string): string[] {
     const dir = posix.dirname(path) === '.' ? '' : posix.dirname(path);
-    const test = isGoTestFile(path);
-    return (this.#packages.get(dir) ?? []).filter((file) => file !== path && (test || !isGoTestFile(file)));
+    const others = (this.#packages.get(dir) ?? []).filter((file) => file !== path);
+    return [...others.filter((file) => !isGoTestFile(file)), ...others.filter(isGoTestFile)];
   }
 }
 

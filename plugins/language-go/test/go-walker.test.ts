@@ -182,7 +182,7 @@ describe('language-go', () => {
     expect(modules.resolve('main.go', 'fmt')).to.deep.equal([]);
     expect(modules.resolve('main.go', 'example.com/application')).to.deep.equal([]);
     expect(modules.resolve('main.go', 'example.com/app/../../etc')).to.deep.equal([]);
-    expect(modules.packageScope!('store/sql.go')).to.deep.equal(['store/store.go']);
+    expect(modules.packageScope!('store/sql.go')).to.deep.equal(['store/store.go', 'store/store_test.go']);
     expect(modules.packageScope!('store/store_test.go')).to.deep.equal(['store/sql.go', 'store/store.go']);
     expect(modulePathOf('// c\nmodule  github.com/a/b\n')).to.equal('github.com/a/b');
   });

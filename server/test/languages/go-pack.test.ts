@@ -2,7 +2,7 @@ import { createPluginHost, loadConfig, silentLogger, type PluginHost } from '@ag
 import { makeTempDir, writeTree } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openRepositoryIndex, type RepositoryIndex } from '../../src/index/repository-index.js';
@@ -101,11 +101,12 @@ describe('language-go through the real index and tools', function () {
   let host: PluginHost;
   let index: RepositoryIndex;
   let session: Awaited<ReturnType<typeof connectClient>>;
+  let root: string;
   const call = async (name: string, args: Record<string, unknown>): Promise<Structured> =>
     (await session.client.callTool({ name, arguments: args })).structuredContent as Structured;
 
   before(async () => {
-    const root = makeTempDir('agentgov-go-');
+    root = makeTempDir('agentgov-go-');
     writeTree(root, GO_SHOP);
     gitInit(root);
     host = await createPluginHost({
@@ -188,6 +189,25 @@ describe('language-go through the real index and tools', function () {
     expect(entries.map((e) => e.path)).to.deep.equal(['main.go']);
     expect(isTestPath('cart/cart_test.go')).to.equal(true);
     expect(isTestPath('cart/cart.go')).to.equal(false);
+  });
+
+  it('an incremental sync re-resolves the package scope of a changed file: unchanged siblings follow a moved definition', async () => {
+    const cart = readFileSync(join(root, 'cart/cart.go'), 'utf8');
+    writeFileSync(
+      join(root, 'cart/cart.go'),
+      cart.replace('// New returns an empty cart.\nfunc New() *Cart { return &Cart{} }\n', ''),
+    );
+    writeFileSync(
+      join(root, 'cart/new.go'),
+      'package cart\n\n// New returns an empty cart.\nfunc New() *Cart { return &Cart{} }\n',
+    );
+    await index.refresh();
+    const moved = index.definitions({ path: 'cart/new.go' }).find((d) => d.name === 'New')!;
+    const uses = index.references({ path: 'cart/cart_test.go' }).filter((r) => r.name === 'New');
+    expect(uses.map((r) => r.to_def_uid)).to.deep.equal([moved.def_uid]);
+    writeFileSync(join(root, 'cart/cart.go'), cart);
+    rmSync(join(root, 'cart/new.go'));
+    await index.refresh();
   });
 
   it('graph_cycles finds the import cycle between two Go packages, and none through package siblings', async () => {
