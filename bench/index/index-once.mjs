@@ -4,13 +4,14 @@
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '@agentgov/core';
+import { LANGUAGE_PACKS as GO } from '@agentgov/plugin-language-go';
 import { LANGUAGE_PACKS as PYTHON } from '@agentgov/plugin-language-python';
 import { LANGUAGE_PACKS as ECMASCRIPT } from '@agentgov/plugin-language-typescript';
 import { openRepositoryIndex } from '@agentgov/server';
 import Parser from 'tree-sitter';
 
 const [mode, repo, fileList] = process.argv.slice(2);
-const languages = [...ECMASCRIPT, ...PYTHON];
+const languages = [...ECMASCRIPT, ...PYTHON, ...GO];
 const logger = createLogger({ level: 'WARNING' });
 const cpuMs = (start) => {
   const usage = process.cpuUsage(start);
@@ -63,7 +64,8 @@ if (mode === 'cold') {
   const files = index.files();
   const target =
     files.find((file) => file.language === 'typescript' && file.lines > 100) ??
-    files.find((file) => file.language === 'python' && file.lines > 100);
+    files.find((file) => file.language === 'python' && file.lines > 100) ??
+    files.find((file) => file.language === 'go' && file.lines > 100 && !file.path.endsWith('_test.go'));
   const absolute = join(repo, target.path);
   const original = readFileSync(absolute, 'utf8');
   const latencies = [];
@@ -82,7 +84,9 @@ if (mode === 'cold') {
       absolute,
       target.language === 'python'
         ? `\n\ndef ${name}():\n    return ${i}\n`
-        : `\nexport function ${name}(): number { return ${i}; }\n`,
+        : target.language === 'go'
+          ? `\nfunc ${name}() int { return ${i} }\n`
+          : `\nexport function ${name}(): number { return ${i}; }\n`,
     );
     await seen;
     latencies.push(Math.round(performance.now() - start));
