@@ -36,11 +36,14 @@ export const SETS = {
  * non-merge commits of the mirror's HEAD touching 1–3 source files (test files do not count) with a message of 8+ words; the task is the
  * message, the gold files the source files it changed, the tree its parent.
  */
-export const MIRROR_SETS = { vue: { repo: 'vuejs/core', count: 150 } };
-const SOURCE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts)$/;
+export const MIRROR_SETS = {
+  vue: { repo: 'vuejs/core', count: 150 },
+  gin: { repo: 'gin-gonic/gin', count: 150 },
+};
+const SOURCE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts|go)$/;
 /** Test files are not "source files" here, as in shared/bench's commit sets (their gold files hold no tests). */
 const TEST =
-  /(?:^|\/)(?:__tests__|tests?|dts-test|test-dts|type-tests)\/|\.(?:spec|test|test-d)\.[cm]?[jt]sx?$|(?:^|\/)test_[^/]*\.py$/;
+  /(?:^|\/)(?:__tests__|tests?|dts-test|test-dts|type-tests)\/|\.(?:spec|test|test-d)\.[cm]?[jt]sx?$|(?:^|\/)test_[^/]*\.py$|_test\.go$/;
 
 function mirrorRows(name) {
   const { repo, count } = MIRROR_SETS[name];
