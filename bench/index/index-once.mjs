@@ -5,6 +5,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '@agentgov/core';
 import { LANGUAGE_PACKS as JAVA } from '@agentgov/plugin-language-java';
+import { LANGUAGE_PACKS as GO } from '@agentgov/plugin-language-go';
 import { LANGUAGE_PACKS as PYTHON } from '@agentgov/plugin-language-python';
 import { LANGUAGE_PACKS as RUST } from '@agentgov/plugin-language-rust';
 import { LANGUAGE_PACKS as ECMASCRIPT } from '@agentgov/plugin-language-typescript';
@@ -12,7 +13,7 @@ import { openRepositoryIndex } from '@agentgov/server';
 import Parser from 'tree-sitter';
 
 const [mode, repo, fileList] = process.argv.slice(2);
-const languages = [...ECMASCRIPT, ...PYTHON, ...RUST, ...JAVA];
+const languages = [...ECMASCRIPT, ...PYTHON, ...RUST, ...JAVA, ...GO];
 const logger = createLogger({ level: 'WARNING' });
 const cpuMs = (start) => {
   const usage = process.cpuUsage(start);
@@ -70,7 +71,8 @@ if (mode === 'cold') {
     files.find(
       (file) =>
         file.language === 'java' && file.lines > 100 && /\n}\s*$/.test(readFileSync(join(repo, file.path), 'utf8')),
-    );
+    ) ??
+    files.find((file) => file.language === 'go' && file.lines > 100 && !file.path.endsWith('_test.go'));
   const absolute = join(repo, target.path);
   const original = readFileSync(absolute, 'utf8');
   const latencies = [];
@@ -94,7 +96,9 @@ if (mode === 'cold') {
           : target.language === 'java'
             ? // a top-level class after the file's own (legal Java: not public)
               `\nclass ${name} {}\n`
-            : `\nexport function ${name}(): number { return ${i}; }\n`,
+            : target.language === 'go'
+              ? `\nfunc ${name}() int { return ${i} }\n`
+              : `\nexport function ${name}(): number { return ${i}; }\n`,
     );
     await seen;
     latencies.push(Math.round(performance.now() - start));

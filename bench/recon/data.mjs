@@ -41,11 +41,12 @@ export const MIRROR_SETS = {
   vue: { repo: 'vuejs/core', count: 150 },
   ripgrep: { repo: 'BurntSushi/ripgrep', count: 150 },
   gson: { repo: 'google/gson', count: 150 },
+  gin: { repo: 'gin-gonic/gin', count: 150 },
 };
-const SOURCE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|java)$/;
+const SOURCE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|java|go)$/;
 /** Test files are not "source files" here, as in shared/bench's commit sets (their gold files hold no tests). */
 const TEST =
-  /(?:^|\/)(?:__tests__|tests?|dts-test|test-dts|type-tests)\/|\.(?:spec|test|test-d)\.[cm]?[jt]sx?$|(?:^|\/)test_[^/]*\.py$|(?:Test|Tests|IT)\.java$/;
+  /(?:^|\/)(?:__tests__|tests?|dts-test|test-dts|type-tests)\/|\.(?:spec|test|test-d)\.[cm]?[jt]sx?$|(?:^|\/)test_[^/]*\.py$|(?:Test|Tests|IT)\.java$|_test\.go$/;
 
 function mirrorRows(name) {
   const { repo, count } = MIRROR_SETS[name];

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 
 export const WORK_DIR = new URL('../.work/', import.meta.url).pathname;
 export const MIRRORS = process.env.RECON_BENCH_MIRRORS ?? '/work/.mirror';
-export const SOURCE_FILE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|java)$/;
+export const SOURCE_FILE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|java|go)$/;
 const MAX_FILE_BYTES = 1024 * 1024;
 const SKIP_DIRS = new Set(['node_modules', '.git', '.agentgov', 'dist', 'build', 'coverage']);
 

@@ -21,6 +21,12 @@ export interface PackModules {
    * dependency) or cannot be resolved. Never throws.
    */
   resolve(fromPath: string, specifier: string): string[];
+  /**
+   * The files whose top-level definitions `fromPath` sees by bare name without any import (the
+   * other files of a Go package, the classes of a Java package). Reference resolution looks there
+   * after the file's own top level; no import edge is drawn, so siblings form no import cycle.
+   */
+  packageScope?(fromPath: string): string[];
 }
 
 export type PackModulesFactory = (context: PackModulesContext) => PackModules;

@@ -11,7 +11,7 @@ import { ImportResolver } from './resolution/import-resolver.js';
 import { ReferenceResolver, type ModuleFacts } from './resolution/reference-resolver.js';
 import type { SearchDocuments } from './search-terms.js';
 import type { FileWrite, IndexStore, StoredFile } from './store/index-store.js';
-import type { ImportEdge, IndexProgress } from './types.js';
+import type { Definition, ImportEdge, IndexProgress } from './types.js';
 
 /** Files parsed between event-loop turns: tree-sitter frees native memory only when the loop turns. */
 const YIELD_EVERY = 32;
@@ -217,8 +217,20 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   }
 
   // Known names: drop the old definitions of changed and deleted files, add the new ones.
-  for (const path of [...fresh.keys(), ...deleted])
-    if (stored.has(path)) for (const def of store.definitionsOf(path)) knownNames.add(def.name, -1);
+  /** Changed files whose set of definitions (def_uid, exported) differs from the stored one: their package scope re-resolves. */
+  const definitionsChanged = new Set<string>(deleted);
+  const definitionKey = (defs: readonly Definition[]) =>
+    defs
+      .map((def) => `${def.def_uid}${def.exported ? '+' : '-'}`)
+      .sort()
+      .join(',');
+  for (const path of [...fresh.keys(), ...deleted]) {
+    const old = stored.has(path) ? store.definitionsOf(path) : [];
+    for (const def of old) knownNames.add(def.name, -1);
+    const entry = fresh.get(path);
+    if (entry && (!stored.has(path) || definitionKey(old) !== definitionKey(entry.facts.definitions)))
+      definitionsChanged.add(path);
+  }
   for (const { facts } of fresh.values()) for (const def of facts.definitions) knownNames.add(def.name, 1);
 
   // References to re-resolve: fresh files, files whose imports changed, and importers of files whose
@@ -238,6 +250,12 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
         }
       }
     }
+  }
+  if (!firstBuild) {
+    // A changed file's package scope (the pack's `packageScope`, e.g. a Go package) sees its definitions by
+    // bare name: re-resolved when the file's definitions changed (a body edit keeps every def_uid).
+    for (const path of definitionsChanged)
+      for (const sibling of resolver.packageScope(path, packOf(path))) toResolve.add(sibling);
   }
   for (const path of deleted) toResolve.delete(path);
 
@@ -263,7 +281,11 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
       imports: edges.get(path) ?? oldEdgesOf.get(path) ?? store.importsOf(path),
     };
   };
-  const referenceResolver = new ReferenceResolver(factsOf, (name) => knownNames.has(name));
+  const referenceResolver = new ReferenceResolver(
+    factsOf,
+    (name) => knownNames.has(name),
+    (path) => resolver.packageScope(path, packOf(path)),
+  );
 
   // One transaction for the whole epoch, opened across event-loop turns so a large first build
   // never blocks the process; references are resolved and written file by file, never all held.

@@ -38,6 +38,12 @@ export class ImportResolver {
     return this.#packs.get(pack) ?? null;
   }
 
+  /** The files `path` sees without an import (its pack's `packageScope`); empty for other packs. */
+  packageScope(path: string, pack: LanguagePack | undefined): string[] {
+    if (pack?.moduleSystem !== 'pack') return [];
+    return this.#packModules(pack)?.packageScope?.(path) ?? [];
+  }
+
   /**
    * One edge per import statement; a Python `from pkg import mod` whose name is a submodule
    * gets its own namespace edge to that module, so the file graph sees it.

@@ -17,7 +17,11 @@ interface ModuleScope {
   topLevel: Map<string, Definition>;
   /** local name → (edge, imported name) */
   bindings: Map<string, { edge: ImportEdge; imported: string }>;
+  /** Namespace bindings (`imported: '*'`) whose import reaches several files (a Go package): local name → every edge. */
+  namespaces: Map<string, ImportEdge[]>;
   stars: ImportEdge[];
+  /** Files whose top-level definitions this one sees without an import (the pack's `packageScope`). */
+  packageScope: string[];
 }
 
 const MAX_REEXPORT_DEPTH = 8;
@@ -34,9 +38,16 @@ export class ReferenceResolver {
   /** `path\0name` → what the module exports under that name: barrels are asked the same thing for every reference. */
   readonly #exports = new Map<string, Definition | null>();
 
-  constructor(factsOf: (path: string) => ModuleFacts | undefined, isKnownName: (name: string) => boolean) {
+  readonly #packageScopeOf: (path: string) => string[];
+
+  constructor(
+    factsOf: (path: string) => ModuleFacts | undefined,
+    isKnownName: (name: string) => boolean,
+    packageScopeOf: (path: string) => string[] = () => [],
+  ) {
     this.#factsOf = factsOf;
     this.#isKnownName = isKnownName;
+    this.#packageScopeOf = packageScopeOf;
   }
 
   #scope(path: string): ModuleScope | null {
@@ -52,6 +63,7 @@ export class ReferenceResolver {
         if (def.qualified_name === def.name && !topLevel.has(def.name)) topLevel.set(def.name, def);
       }
       const bindings = new Map<string, { edge: ImportEdge; imported: string }>();
+      const namespaces = new Map<string, ImportEdge[]>();
       const stars: ImportEdge[] = [];
       for (const edge of facts.imports) {
         if (edge.star) stars.push(edge);
@@ -61,9 +73,14 @@ export class ReferenceResolver {
           // readings of one import (Rust's `use a::b` names a module or an item) and resolve just one.
           if (!edge.to_path && bindings.get(binding.local)?.edge.to_path) continue;
           bindings.set(binding.local, { edge, imported: binding.imported });
+          if (binding.imported === '*' && edge.to_path) {
+            const list = namespaces.get(binding.local);
+            if (list) list.push(edge);
+            else namespaces.set(binding.local, [edge]);
+          }
         }
       }
-      scope = { facts, byQualified, topLevel, bindings, stars };
+      scope = { facts, byQualified, topLevel, bindings, namespaces, stars, packageScope: this.#packageScopeOf(path) };
     }
     this.#scopes.set(path, scope);
     return scope;
@@ -107,15 +124,30 @@ export class ReferenceResolver {
     if (ref.qualifier === 'this' || ref.qualifier === 'self' || ref.qualifier === 'cls')
       return this.#resolveMember(scope, ref.name, ref.enclosing);
     const namespace = scope.bindings.get(ref.qualifier);
-    if (namespace && namespace.imported === '*' && namespace.edge.to_path)
-      return this.#exported(namespace.edge.to_path, ref.name, 0);
+    if (namespace && namespace.imported === '*' && namespace.edge.to_path) {
+      for (const edge of scope.namespaces.get(ref.qualifier) ?? [namespace.edge]) {
+        const found = this.#exported(edge.to_path!, ref.name, 0);
+        if (found) return found;
+      }
+      return null;
+    }
     // `Class.staticMember` or `module.Class.member` where the qualifier names a class.
     const owner = ref.qualifier.includes('.')
       ? this.#namespaceMember(scope, ref.qualifier)
       : this.#resolveName(scope, ref.qualifier, ref.enclosing);
-    if (owner && MEMBER_OWNER_KINDS.has(owner.kind)) {
-      const ownerScope = this.#scope(owner.path);
-      return ownerScope?.byQualified.get(`${owner.qualified_name}.${ref.name}`) ?? null;
+    if (owner && MEMBER_OWNER_KINDS.has(owner.kind)) return this.#member(owner, ref.name);
+    return null;
+  }
+
+  /** `Owner.name` in the owner's file, or in a file of its package scope (Go methods live in any file of the package). */
+  #member(owner: Definition, name: string): Definition | null {
+    const ownerScope = this.#scope(owner.path);
+    const qualified = `${owner.qualified_name}.${name}`;
+    const found = ownerScope?.byQualified.get(qualified);
+    if (found || !ownerScope) return found ?? null;
+    for (const sibling of ownerScope.packageScope) {
+      const member = this.#scope(sibling)?.byQualified.get(qualified);
+      if (member) return member;
     }
     return null;
   }
@@ -137,7 +169,7 @@ export class ReferenceResolver {
       const dot = prefix.lastIndexOf('.');
       prefix = dot < 0 ? null : prefix.slice(0, dot);
     }
-    const local = scope.topLevel.get(name);
+    const local = scope.topLevel.get(name) ?? this.#inPackageScope(scope, name);
     if (local) return local;
     const binding = scope.bindings.get(name);
     if (binding) {
@@ -154,12 +186,22 @@ export class ReferenceResolver {
     return null;
   }
 
+  /** A top-level definition of a file in the package scope (never through that file's imports). */
+  #inPackageScope(scope: ModuleScope, name: string): Definition | null {
+    for (const sibling of scope.packageScope) {
+      const found = this.#scope(sibling)?.topLevel.get(name);
+      if (found) return found;
+    }
+    return null;
+  }
+
   /** `this.name` / `self.name`: a member of the innermost enclosing class. */
   #resolveMember(scope: ModuleScope, name: string, enclosing: string | null): Definition | null {
     let prefix = enclosing;
     while (prefix) {
-      const owner = scope.byQualified.get(prefix);
-      if (owner && MEMBER_OWNER_KINDS.has(owner.kind)) return scope.byQualified.get(`${prefix}.${name}`) ?? null;
+      const owner =
+        scope.byQualified.get(prefix) ?? (prefix.includes('.') ? null : this.#inPackageScope(scope, prefix));
+      if (owner && MEMBER_OWNER_KINDS.has(owner.kind)) return this.#member(owner, name);
       const dot = prefix.lastIndexOf('.');
       prefix = dot < 0 ? null : prefix.slice(0, dot);
     }
