@@ -107,9 +107,22 @@ if (mode === 'build') {
   const start = performance.now();
   const index = await openRepositoryIndex({ root: repo, languages, logger: silentLogger });
   const phases = {};
-  index.on('progress', ({ phase }) => (phases[phase] ??= Math.round(performance.now() - start)));
+  // CPU (all threads) when each phase began: on a loaded machine the stage CPU times say more than wall.
+  const phasesCpu = {};
+  index.on('progress', ({ phase }) => {
+    phases[phase] ??= Math.round(performance.now() - start);
+    phasesCpu[phase] ??= cpuMs(cpu);
+  });
   await index.ready;
-  const build = { ms: Math.round(performance.now() - start), cpu_ms: cpuMs(cpu), phases, peak_rss_mb: stepPeak() };
+  const build = {
+    ms: Math.round(performance.now() - start),
+    cpu_ms: cpuMs(cpu),
+    phases,
+    phases_cpu: { ...phasesCpu, ready: cpuMs(cpu) },
+    peak_rss_mb: stepPeak(),
+  };
+  // Each step also goes to stderr as it ends, so a run cut short still leaves its figures.
+  console.error(JSON.stringify({ step: 'build', ...index.stats(), build, store: storeBytes() }));
   writeFileSync(
     fileList,
     index
@@ -122,6 +135,7 @@ if (mode === 'build') {
   const scoutCpu = process.cpuUsage();
   const scout = await call('recon_scout', {});
   const scoutRow = { first_ms: scout.ms, cpu_ms: cpuMs(scoutCpu), peak_rss_mb: stepPeak() };
+  console.error(JSON.stringify({ step: 'scout', ...scoutRow }));
   const tasks = tasksOf(index, CALLS);
   const times = [];
   const rssAfter = [];
@@ -129,7 +143,10 @@ if (mode === 'build') {
   for (const task of tasks) {
     const { ms } = await call('recon', { task });
     times.push(ms);
-    if (times.length % 10 === 0) rssAfter.push(rssMb());
+    if (times.length % 10 === 0) {
+      rssAfter.push(rssMb());
+      console.error(JSON.stringify({ step: 'recon', calls: times.length, last_ms: ms, rss_mb: rssMb() }));
+    }
   }
   const first = times[0];
   const sorted = [...times].sort((a, b) => a - b);

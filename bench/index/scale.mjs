@@ -19,6 +19,7 @@ function scaleOnce(mode, dir, list, calls) {
   const out = execFileSync(process.execPath, [join(here, 'scale-once.mjs'), mode, dir, list, String(calls)], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, GIT_CEILING_DIRECTORIES: dirname(dir) },
   });
   return JSON.parse(out.trim().split('\n').pop());
@@ -71,6 +72,14 @@ export async function runScale(scratch, once) {
         imports: per1k(p.writing - p.resolving),
         resolve_write: per1k(p.ready - p.writing),
       },
+      stages_cpu_per_1k_files_ms: built.build.phases_cpu?.parsing
+        ? (({ discovering = 0, parsing, resolving, writing, ready }) => ({
+            discover: per1k(parsing - discovering),
+            parse_extract: per1k(resolving - parsing),
+            imports: per1k(writing - resolving),
+            resolve_write: per1k(ready - writing),
+          }))(built.build.phases_cpu)
+        : null,
       peak_rss_mb: { build: built.build.peak_rss_mb, scout: built.scout.peak_rss_mb, recon: built.recon.peak_rss_mb },
       process_peak_rss_mb: built.peak_rss_mb,
       scout_first_ms: built.scout.first_ms,
@@ -94,12 +103,18 @@ export async function runScale(scratch, once) {
     console.log(
       `| ${r.size} | ${r.files} | ${s(r.cold_ms)} (${s(r.cold_cpu_ms)}) | ${r.files_per_s} | ${s(r.parse_ms)} (${s(r.parse_cpu_ms)}) | ${r.cpu_ratio_to_parse} | ${r.peak_rss_mb.build}/${r.peak_rss_mb.scout}/${r.peak_rss_mb.recon} | ${r.index_db_mib} | ${r.reopen_ms ?? '–'} | ${r.first_recon_after_restart_ms ?? '–'} | ${r.recon.calls ? `${r.recon.p50_ms}/${r.recon.p95_ms}` : '–'} |`,
     );
-  console.log('\nStage times per 1,000 files (wall ms; each stage from the build progress phases):\n');
+  console.log(
+    '\nStage times per 1,000 files, ms: CPU of all threads (wall), each stage from the build progress phases:\n',
+  );
   console.log('| size | files | discover | parse + extract | imports | resolve + write |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) {
     const t = r.stages_per_1k_files_ms;
-    console.log(`| ${r.size} | ${r.files} | ${t.discover} | ${t.parse_extract} | ${t.imports} | ${t.resolve_write} |`);
+    const c = r.stages_cpu_per_1k_files_ms ?? {};
+    const cell = (k) => `${c[k] ?? '–'} (${t[k]})`;
+    console.log(
+      `| ${r.size} | ${r.files} | ${cell('discover')} | ${cell('parse_extract')} | ${cell('imports')} | ${cell('resolve_write')} |`,
+    );
   }
   console.log(`\nreproduce: node bench/index/run.mjs ${process.argv.slice(2).join(' ')}`);
 }

@@ -85,32 +85,46 @@ export class LexicalStore {
     const insertFile = db.prepare('INSERT INTO files(rowid, path, content) VALUES (?, ?, ?)');
     const insertDefId = db.prepare('INSERT INTO def_ids(rowid, def_uid) VALUES (?, ?)');
     const insertFileId = db.prepare('INSERT INTO file_ids(rowid, path) VALUES (?, ?)');
-    const lines = new Map<string, string[]>();
     // Identifiers repeat across a repository: split each distinct one once.
     const words = new Map<string, string>();
+    // Definitions are numbered file by file in the order `definitions()` first names each file, after
+    // every file document, exactly as when all texts were read first; each file's text is now split
+    // into lines once, its definitions written, and let go (the whole repository is never held).
+    const byFile = new Map<string, RetrievalDefinition[]>();
+    for (const def of index.definitions()) {
+      const list = byFile.get(def.path);
+      if (list) list.push(def);
+      else byFile.set(def.path, [def]);
+    }
+    const firstRowid = new Map<string, number>();
+    let total = 0;
+    for (const [path, defs] of byFile) {
+      firstRowid.set(path, total + 1);
+      total += defs.length;
+    }
+    this.#defUids.length = total;
+    const writeDefs = (path: string, lines: string[]) => {
+      const defs = byFile.get(path);
+      if (!defs) return;
+      byFile.delete(path);
+      const bodies = ownBodies(lines, defs);
+      const first = firstRowid.get(path)!;
+      defs.forEach((def, i) => {
+        this.#defUids[first + i - 1] = def.def_uid;
+        insertDef.run(first + i, ...definitionDocument(def, bodies[i] ?? '', words));
+        insertDefId.run(first + i, def.def_uid);
+      });
+    };
     db.transaction(() => {
       for (const path of index.files()) {
         const text = index.fileText(path);
         if (text === undefined) continue;
-        lines.set(path, text.split('\n'));
         this.#paths.push(path);
         insertFile.run(this.#paths.length, codeText(path, words), codeText(text, words));
         insertFileId.run(this.#paths.length, path);
+        writeDefs(path, text.split('\n'));
       }
-      const byFile = new Map<string, RetrievalDefinition[]>();
-      for (const def of index.definitions()) {
-        const list = byFile.get(def.path);
-        if (list) list.push(def);
-        else byFile.set(def.path, [def]);
-      }
-      for (const [path, defs] of byFile) {
-        const bodies = ownBodies(lines.get(path) ?? [], defs);
-        defs.forEach((def, i) => {
-          this.#defUids.push(def.def_uid);
-          insertDef.run(this.#defUids.length, ...definitionDocument(def, bodies[i] ?? '', words));
-          insertDefId.run(this.#defUids.length, def.def_uid);
-        });
-      }
+      for (const path of [...byFile.keys()]) writeDefs(path, []);
       db.exec(`INSERT INTO file_ids(rowid, path) VALUES (0, '')`); // written last: the store is complete
     })();
   }
