@@ -2,7 +2,11 @@
 // Index speed on real repositories, side by side with Universal Ctags and bare tree-sitter parsing
 // of the same files. Every measurement runs in its own process (index-once.mjs) so peak RSS is its own.
 // usage: node bench/index/run.mjs [name=dir ...]   (default: zod, vue, sympy under bench/.work/)
+//        node bench/index/run.mjs --scale [--calls N] [--sizes small,medium,large]
 // Prints one JSON object per repository, then a summary table and the command that reproduces it.
+// --scale: combined trees of the fetched projects (combined.mjs) at three sizes; each is built cold,
+// scouted and asked N recon calls (default 100) in one process (scale-once.mjs), then re-opened in a
+// fresh one; CPU against the bare parse, peak RSS per step, index.db size, stage times per 1,000 files.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { benchRepos } from '../repos.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repos = benchRepos();
+const scale = process.argv.includes('--scale');
+const repos = scale ? [] : benchRepos();
 const scratch = mkdtempSync(join(tmpdir(), 'agentgov-bench-index-'));
 
 function once(mode, dir, list) {
@@ -48,6 +53,12 @@ function timedCtags(dir, list) {
     peak_rss_mb: Math.round(rssKb / 1024),
     tags: tagCount,
   };
+}
+
+if (scale) {
+  const { runScale } = await import('./scale.mjs');
+  await runScale(scratch, once);
+  process.exit(0);
 }
 
 const rows = [];

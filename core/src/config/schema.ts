@@ -96,6 +96,13 @@ export const CONFIG_SCHEMA = {
               description:
                 'How long an index-backed tool call waits for the first index build (sending progress) before answering E_INDEX_NOT_READY; `serve --wait-for-index` overrides it.',
             },
+            text_cache_mb: {
+              type: 'number',
+              exclusiveMinimum: 0,
+              default: 64,
+              description:
+                'File text (in millions of characters) recon keeps in memory between calls; the least recently used files are dropped first and read again when needed.',
+            },
           },
         },
         refactor: {

@@ -11,7 +11,14 @@ export interface AgentgovConfig {
     repo: string | null;
     http: string | null;
     dev_mode: boolean;
-    index: { max_file_bytes: number; exclude: string[]; watch: boolean; watch_debounce_ms: number; wait_ms: number };
+    index: {
+      max_file_bytes: number;
+      exclude: string[];
+      watch: boolean;
+      watch_debounce_ms: number;
+      wait_ms: number;
+      text_cache_mb: number;
+    };
     refactor: { preview_idle_minutes: number };
     impact: { language_service_ms: number };
     /** The background test scheduler: started by the first test-impact call (`on-demand`) or when serve starts (`startup`); child niceness 0..19. */

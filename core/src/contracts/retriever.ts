@@ -78,6 +78,14 @@ export interface RetrievalIndex {
   isRepositoryWord?(word: string): boolean;
   /** Files this file imports (`imports`) and files importing it (`importers`), from the import graph. */
   fileImports?(path: string): { imports: string[]; importers: string[] };
+  /**
+   * Where a retriever may keep what it builds from this index so that a restarted server finds it
+   * again: `dir` lies inside the repository's index directory (created on demand by the retriever),
+   * `key` is a digest of the indexed content (every file's content hash and the extractor version),
+   * equal across restarts exactly when that content is. Name files after `key` and your own format
+   * version; remove your stale ones. Absent: keep caches in memory.
+   */
+  readonly cache?: { dir: string; key: string };
 }
 
 /** Why a file is not the repository's own hand-written code. */

@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { RetrievalDefinition, RetrievalIndex } from '@agentgov/core';
 import { codeText, definitionDocument } from './documents.js';
@@ -7,9 +9,16 @@ const DEF_WEIGHTS = [4, 2, 2, 1.5, 1, 1.5];
 /** Column weights for bm25() over whole files: path, content. */
 const FILE_WEIGHTS = [3, 1];
 
+/** Bumped whenever the documents or tables change: a persisted store of another format is rebuilt. */
+const FORMAT = 1;
+const PREFIX = 'lexical-';
+
 /**
- * An in-memory SQLite FTS5 database of per-definition and per-file documents built from one index
- * version. BM25 is SQLite's own `bm25()`; scores are negated so higher is better.
+ * A SQLite FTS5 database of per-definition and per-file documents built from one index version.
+ * BM25 is SQLite's own `bm25()`; scores are negated so higher is better. When the index offers a
+ * cache directory it lives there, named after the content key, so a restarted server opens it
+ * instead of reading and tokenizing every file again, and its pages stay on disk rather than in the
+ * process's memory; otherwise in memory.
  */
 export class LexicalStore {
   readonly #db: Database.Database;
@@ -17,44 +26,107 @@ export class LexicalStore {
   readonly #paths: string[] = [];
   readonly #searchDefs: Database.Statement;
   readonly #searchFiles: Database.Statement;
+  /** True when an earlier process's store was opened rather than built. */
+  readonly reused: boolean;
 
   constructor(index: RetrievalIndex) {
-    this.#db = new Database(':memory:');
-    this.#db.exec(`
-      CREATE VIRTUAL TABLE defs USING fts5(name, qualified, signature, docstring, body, path, tokenize = 'porter unicode61');
-      CREATE VIRTUAL TABLE files USING fts5(path, content, tokenize = 'porter unicode61');
-    `);
-    const insertDef = this.#db.prepare(
-      'INSERT INTO defs(rowid, name, qualified, signature, docstring, body, path) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    const insertFile = this.#db.prepare('INSERT INTO files(rowid, path, content) VALUES (?, ?, ?)');
-    const lines = new Map<string, string[]>();
-    // Identifiers repeat across a repository: split each distinct one once.
-    const words = new Map<string, string>();
-    this.#db.transaction(() => {
-      for (const path of index.files()) {
-        const text = index.fileText(path);
-        if (text === undefined) continue;
-        lines.set(path, text.split('\n'));
-        this.#paths.push(path);
-        insertFile.run(this.#paths.length, codeText(path, words), codeText(text, words));
+    const cache = index.cache;
+    const file = cache ? join(cache.dir, `${PREFIX}${FORMAT}-${cache.key}.db`) : null;
+    let db = file && existsSync(file) ? openBuilt(file) : null;
+    this.reused = db !== null;
+    if (!db && (!file || !cache)) {
+      db = new Database(':memory:');
+      this.#build(db, index);
+    } else if (!db && file && cache) {
+      mkdirSync(cache.dir, { recursive: true });
+      // Built under a name of its own, renamed when complete: a crash leaves no half store behind.
+      const building = `${file}.${process.pid}.tmp`;
+      rmSync(building, { force: true });
+      const writing = new Database(building);
+      writing.pragma('journal_mode = OFF');
+      writing.pragma('synchronous = OFF');
+      try {
+        this.#build(writing, index);
+      } finally {
+        writing.close();
       }
-      const byFile = new Map<string, RetrievalDefinition[]>();
-      for (const def of index.definitions()) byFile.set(def.path, [...(byFile.get(def.path) ?? []), def]);
-      for (const [path, defs] of byFile) {
-        const bodies = ownBodies(lines.get(path) ?? [], defs);
-        defs.forEach((def, i) => {
-          this.#defUids.push(def.def_uid);
-          insertDef.run(this.#defUids.length, ...definitionDocument(def, bodies[i] ?? '', words));
-        });
-      }
-    })();
+      renameSync(building, file);
+      for (const name of readdirSync(cache.dir))
+        if (name.startsWith(PREFIX) && join(cache.dir, name) !== file && !name.endsWith('.tmp'))
+          rmSync(join(cache.dir, name), { force: true });
+      db = openBuilt(file);
+      if (!db) throw new Error(`lexical store ${file} was written but does not open`);
+    } else if (db) {
+      for (const uid of db.prepare('SELECT def_uid FROM def_ids ORDER BY rowid').pluck().iterate())
+        this.#defUids.push(uid as string);
+      for (const path of db.prepare('SELECT path FROM file_ids WHERE rowid > 0 ORDER BY rowid').pluck().iterate())
+        this.#paths.push(path as string);
+    }
+    this.#db = db!;
     this.#searchDefs = this.#db.prepare(
       `SELECT rowid, -bm25(defs, ${DEF_WEIGHTS.join(', ')}) AS score FROM defs WHERE defs MATCH ? ORDER BY score DESC LIMIT ?`,
     );
     this.#searchFiles = this.#db.prepare(
       `SELECT rowid, -bm25(files, ${FILE_WEIGHTS.join(', ')}) AS score FROM files WHERE files MATCH ? ORDER BY score DESC LIMIT ?`,
     );
+  }
+
+  /** Fills an empty database with every document; `#defUids` and `#paths` map rowids back. */
+  #build(db: Database.Database, index: RetrievalIndex): void {
+    db.exec(`
+      CREATE VIRTUAL TABLE defs USING fts5(name, qualified, signature, docstring, body, path, tokenize = 'porter unicode61');
+      CREATE VIRTUAL TABLE files USING fts5(path, content, tokenize = 'porter unicode61');
+      CREATE TABLE def_ids (rowid INTEGER PRIMARY KEY, def_uid TEXT NOT NULL);
+      CREATE TABLE file_ids (rowid INTEGER PRIMARY KEY, path TEXT NOT NULL);
+    `);
+    const insertDef = db.prepare(
+      'INSERT INTO defs(rowid, name, qualified, signature, docstring, body, path) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insertFile = db.prepare('INSERT INTO files(rowid, path, content) VALUES (?, ?, ?)');
+    const insertDefId = db.prepare('INSERT INTO def_ids(rowid, def_uid) VALUES (?, ?)');
+    const insertFileId = db.prepare('INSERT INTO file_ids(rowid, path) VALUES (?, ?)');
+    // Identifiers repeat across a repository: split each distinct one once.
+    const words = new Map<string, string>();
+    // Definitions are numbered file by file in the order `definitions()` first names each file, after
+    // every file document, exactly as when all texts were read first; each file's text is now split
+    // into lines once, its definitions written, and let go (the whole repository is never held).
+    const byFile = new Map<string, RetrievalDefinition[]>();
+    for (const def of index.definitions()) {
+      const list = byFile.get(def.path);
+      if (list) list.push(def);
+      else byFile.set(def.path, [def]);
+    }
+    const firstRowid = new Map<string, number>();
+    let total = 0;
+    for (const [path, defs] of byFile) {
+      firstRowid.set(path, total + 1);
+      total += defs.length;
+    }
+    this.#defUids.length = total;
+    const writeDefs = (path: string, lines: string[]) => {
+      const defs = byFile.get(path);
+      if (!defs) return;
+      byFile.delete(path);
+      const bodies = ownBodies(lines, defs);
+      const first = firstRowid.get(path)!;
+      defs.forEach((def, i) => {
+        this.#defUids[first + i - 1] = def.def_uid;
+        insertDef.run(first + i, ...definitionDocument(def, bodies[i] ?? '', words));
+        insertDefId.run(first + i, def.def_uid);
+      });
+    };
+    db.transaction(() => {
+      for (const path of index.files()) {
+        const text = index.fileText(path);
+        if (text === undefined) continue;
+        this.#paths.push(path);
+        insertFile.run(this.#paths.length, codeText(path, words), codeText(text, words));
+        insertFileId.run(this.#paths.length, path);
+        writeDefs(path, text.split('\n'));
+      }
+      for (const path of [...byFile.keys()]) writeDefs(path, []);
+      db.exec(`INSERT INTO file_ids(rowid, path) VALUES (0, '')`); // written last: the store is complete
+    })();
   }
 
   #lastDefs: { key: string; hits: { def_uid: string; score: number }[] } | undefined;
@@ -89,6 +161,19 @@ export class LexicalStore {
   close(): void {
     this.#db.close();
   }
+}
+
+/** A complete persisted store (its marker row is written last, in the build's transaction), or null. */
+function openBuilt(file: string): Database.Database | null {
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    if (db.prepare('SELECT count(*) FROM file_ids WHERE rowid = 0').pluck().get() === 1) return db;
+    db.close();
+  } catch {
+    // unreadable or from an interrupted build: rebuilt
+  }
+  rmSync(file, { force: true });
+  return null;
 }
 
 /**

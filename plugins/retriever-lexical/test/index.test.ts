@@ -74,3 +74,43 @@ describe('retriever-lexical: whole-file view', () => {
     expect(out[0]?.why).to.equal('file a.ts');
   });
 });
+
+describe('retriever-lexical: a store kept in the index cache', () => {
+  it('is built once into the cache directory, reopened by a later process with the same answers, and replaced when the key changes', async () => {
+    const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { LexicalStore } = await import('../src/lexical-store.js');
+    const dir = mkdtempSync(join(tmpdir(), 'lexical-cache-'));
+    try {
+      const texts = {
+        'a.ts': 'export function parseHeaders() {\n  return 1;\n}\n// cookie expiry\n',
+        'b.ts': 'export function cookieJar() {\n  return 2;\n}\n',
+      };
+      const defs = [fixtureDef('a.ts', 'parseHeaders', 1, 3), fixtureDef('b.ts', 'cookieJar', 1, 3)];
+      const withCache = (key: string) =>
+        Object.assign(new MemoryRetrievalIndex(texts, defs), { cache: { dir: join(dir, 'cache'), key } });
+      const inMemory = new LexicalStore(new MemoryRetrievalIndex(texts, defs));
+      const built = new LexicalStore(withCache('k1'));
+      expect(built.reused).to.equal(false);
+      expect(readdirSync(join(dir, 'cache'))).to.deep.equal(['lexical-1-k1.db']);
+      const words = ['cookie', 'parse', 'headers'];
+      const answers = (store: InstanceType<typeof LexicalStore>) => ({
+        defs: store.searchDefinitions(words, 10),
+        files: store.searchFiles(words, 10),
+      });
+      const expected = answers(inMemory);
+      expect(answers(built)).to.deep.equal(expected);
+      built.close();
+      const reopened = new LexicalStore(withCache('k1'));
+      expect(reopened.reused).to.equal(true);
+      expect(answers(reopened)).to.deep.equal(expected);
+      reopened.close();
+      new LexicalStore(withCache('k2')).close();
+      expect(readdirSync(join(dir, 'cache'))).to.deep.equal(['lexical-1-k2.db']);
+      inMemory.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

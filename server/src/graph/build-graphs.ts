@@ -58,7 +58,7 @@ export function buildDefGraph(store: IndexStore): DirectedGraph {
     graph.addNode(row.def_uid, { path: row.path, name: row.name, qualifiedName: row.qualified_name, kind: row.kind });
   }
   const edges = store.sqlite.prepare(
-    `SELECT from_def_uid, to_def_uid, count(*) AS weight FROM refs WHERE from_def_uid IS NOT NULL AND to_def_uid IS NOT NULL AND from_def_uid != to_def_uid
+    `SELECT from_def_uid, to_def_uid, count(*) AS weight FROM ref_rows WHERE from_def_uid IS NOT NULL AND to_def_uid IS NOT NULL AND from_def_uid != to_def_uid
      GROUP BY from_def_uid, to_def_uid ORDER BY from_def_uid, to_def_uid`,
   );
   for (const row of edges.iterate() as Iterable<{ from_def_uid: string; to_def_uid: string; weight: number }>) {

@@ -57,6 +57,11 @@ export interface OpenRepositoryIndexOptions {
   /** Re-index changed, added, deleted and renamed files as they happen (default false). */
   watch?: boolean;
   debounceMs?: number;
+  /**
+   * Characters of file text the recon view keeps in memory, least recently used evicted first
+   * (`server.index.text_cache_mb`; default 64 Mi).
+   */
+  textCacheChars?: number;
 }
 
 export interface IndexUpdate {
@@ -66,6 +71,8 @@ export interface IndexUpdate {
 
 export interface RepositoryIndex extends EventEmitter {
   readonly root: string;
+  /** Cap on the file text the recon view keeps in memory (characters); undefined: its default. */
+  readonly textCacheChars?: number;
   /** Resolves when the first build is committed. */
   readonly ready: Promise<void>;
   /** Drizzle handle on the index database (tables in store/schema.ts; FTS5: fts_definitions, fts_files). */
@@ -116,6 +123,7 @@ async function excludeIndexDir(root: string, logger: Logger): Promise<void> {
 
 class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   readonly root: string;
+  readonly textCacheChars: number | undefined;
   readonly ready: Promise<void>;
   readonly #store: IndexStore;
   readonly #options: OpenRepositoryIndexOptions;
@@ -134,6 +142,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   constructor(root: string, store: IndexStore, options: OpenRepositoryIndexOptions) {
     super();
     this.root = root;
+    this.textCacheChars = options.textCacheChars;
     this.#store = store;
     this.#options = options;
     for (const row of store.sqlite

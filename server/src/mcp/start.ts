@@ -59,6 +59,7 @@ async function openIndex(root: string, options: ServeOptions): Promise<Repositor
     exclude: settings.exclude,
     watch: settings.watch,
     debounceMs: settings.watch_debounce_ms,
+    textCacheChars: settings.text_cache_mb * 1024 * 1024,
   });
 }
 

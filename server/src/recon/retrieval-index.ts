@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { resolveRepoPath } from '../paths/repo-path.js';
 import {
   identifierWords,
@@ -11,7 +13,8 @@ import {
 import { eq } from 'drizzle-orm';
 import { pagerank } from '../graph/graph-algorithms.js';
 import { refs } from '../index/store/schema.js';
-import type { RepositoryIndex } from '../index/repository-index.js';
+import { INDEX_DIR, type RepositoryIndex } from '../index/repository-index.js';
+import { EXTRACTOR_VERSION } from '../index/store/index-store.js';
 import { classifyFiles } from './file-classes.js';
 import { isPeripheralPath, isTestPath, TEST_VOCABULARY } from './priors.js';
 
@@ -24,6 +27,12 @@ const MAX_SIBLINGS = 8;
 const PRODUCT_WORD_SHARE = 0.2;
 /** ... and in at least this many of them, so a tiny repository does not turn every word into product vocabulary. */
 const PRODUCT_WORD_MIN_FILES = 3;
+/** File texts kept in memory when the index gives no cap (`server.index.text_cache_mb`). */
+export const DEFAULT_TEXT_CACHE_CHARS = 64 * 1024 * 1024;
+/** Bumped whenever what `#persisted` writes changes shape. */
+const CACHE_FORMAT = 1;
+/** A name made of these characters only is known exactly when it is one of the words of some file. */
+const WORD = /^[\w$]+$/;
 
 /**
  * The retrievers' view of the repository index, built once per index epoch: definitions by uid,
@@ -34,18 +43,30 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   readonly #defs = new Map<string, RetrievalDefinition>();
   readonly #byName = new Map<string, RetrievalDefinition[]>();
   readonly #byPath = new Map<string, RetrievalDefinition[]>();
+  readonly cache: { dir: string; key: string };
+  /** File texts, least recently used first, at most `#textLimit` characters in all. */
   readonly #texts = new Map<string, string | undefined>();
+  #textChars = 0;
+  readonly #textLimit: number;
   readonly #files: string[];
+  readonly #fileSet: Set<string>;
   #ranks: Map<string, number> | undefined;
   readonly #known = new Map<string, boolean>();
+  #words: Set<string> | undefined;
   #classes: Map<string, FileClass> | undefined;
   #productWords: Set<string> | undefined;
-  #words: Set<string> | undefined;
+  #vocabulary: Set<string> | undefined;
 
   constructor(private readonly index: RepositoryIndex) {
     this.version = `${index.root}@${index.epoch()}`;
     const files = index.files();
     this.#files = files.map((f) => f.path);
+    this.#fileSet = new Set(this.#files);
+    this.#textLimit = index.textCacheChars ?? DEFAULT_TEXT_CACHE_CHARS;
+    const digest = createHash('sha256').update(`${EXTRACTOR_VERSION}\n`);
+    for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
+      digest.update(`${file.path}\0${file.hash}\n`);
+    this.cache = { dir: join(index.root, INDEX_DIR, 'cache'), key: digest.digest('hex').slice(0, 32) };
     for (const d of index.definitions()) {
       this.#add({
         def_uid: d.def_uid,
@@ -98,19 +119,31 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     return this.#files;
   }
   fileText(path: string): string | undefined {
-    if (!this.#texts.has(path)) {
-      let text: string | undefined;
-      if (this.#byPath.has(path) || this.#files.includes(path)) {
-        try {
-          // Indexed as a regular file, but it may have become a symlink out of the repository since.
-          text = readFileSync(resolveRepoPath(this.index.root, path).absolute, 'utf8');
-        } catch {
-          text = undefined;
-        }
-      }
+    if (this.#texts.has(path)) {
+      const text = this.#texts.get(path);
+      this.#texts.delete(path); // most recently used last
       this.#texts.set(path, text);
+      return text;
     }
-    return this.#texts.get(path);
+    const text = this.#readText(path);
+    this.#texts.set(path, text);
+    this.#textChars += text?.length ?? 0;
+    for (const [oldest, old] of this.#texts) {
+      if (this.#textChars <= this.#textLimit || oldest === path) break;
+      this.#texts.delete(oldest);
+      this.#textChars -= old?.length ?? 0;
+    }
+    return text;
+  }
+
+  #readText(path: string): string | undefined {
+    if (!this.#byPath.has(path) && !this.#fileSet.has(path)) return undefined;
+    try {
+      // Indexed as a regular file, but it may have become a symlink out of the repository since.
+      return readFileSync(resolveRepoPath(this.index.root, path).absolute, 'utf8');
+    } catch {
+      return undefined;
+    }
   }
 
   isKnownName(name: string): boolean {
@@ -119,10 +152,55 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       known =
         this.#byName.has(name) ||
         this.index.db.select({ id: refs.id }).from(refs).where(eq(refs.name, name)).limit(1).all().length > 0 ||
-        this.#files.some((path) => containsWord(this.fileText(path) ?? '', name));
+        (WORD.test(name)
+          ? this.#fileWords().has(name)
+          : this.#files.some((path) => containsWord(this.fileText(path) ?? '', name)));
       this.#known.set(name, known);
     }
     return known;
+  }
+
+  /**
+   * Every word (`[\w$]+` run) of every file, read once and kept with the index's cache: a word-shaped
+   * name occurs in a file exactly when it is one of these, without holding every file's text.
+   */
+  #fileWords(): Set<string> {
+    this.#words ??= new Set(
+      this.#persisted('words', () => {
+        const words = new Set<string>();
+        for (const path of this.#files)
+          for (const word of this.#readText(path)?.match(/[\w$]+/g) ?? []) words.add(word);
+        return [...words];
+      }),
+    );
+    return this.#words;
+  }
+
+  /**
+   * A value computed from the indexed content, kept in the cache directory under the content key so
+   * that a restarted server reads it back instead of computing it again; stale keys are removed.
+   */
+  #persisted<T>(name: string, compute: () => T): T {
+    const prefix = `${name}-${CACHE_FORMAT}-`;
+    const file = join(this.cache.dir, `${prefix}${this.cache.key}.json`);
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as T;
+    } catch {
+      // absent or unreadable: computed and written below
+    }
+    const value = compute();
+    try {
+      mkdirSync(this.cache.dir, { recursive: true });
+      const temporary = `${file}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify(value));
+      renameSync(temporary, file);
+      for (const entry of readdirSync(this.cache.dir))
+        if (entry.startsWith(prefix) && entry !== `${prefix}${this.cache.key}.json` && !entry.endsWith('.tmp'))
+          rmSync(join(this.cache.dir, entry), { force: true });
+    } catch {
+      // a read-only or full disk costs the next restart the computation, nothing else
+    }
+    return value;
   }
 
   neighbors(defUid: string): { def_uid: string; relation: GraphRelation }[] {
@@ -166,7 +244,12 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   }
 
   isProductWord(word: string): boolean {
-    if (!this.#productWords) {
+    this.#productWords ??= new Set(this.#persisted('product-words', () => [...this.#computeProductWords()]));
+    return this.#productWords.has(word.toLowerCase());
+  }
+
+  #computeProductWords(): Set<string> {
+    {
       const product = this.#files.filter(
         (p) => !isTestPath(p) && !this.isTestFile(p) && !isPeripheralPath(p) && !this.fileClass(p),
       );
@@ -182,21 +265,22 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
         for (const w of seen) counts.set(w, (counts.get(w) ?? 0) + 1);
       }
       const needed = Math.max(PRODUCT_WORD_MIN_FILES, product.length * PRODUCT_WORD_SHARE);
-      this.#productWords = new Set([...counts].filter(([, n]) => n >= needed).map(([w]) => w));
+      return new Set([...counts].filter(([, n]) => n >= needed).map(([w]) => w));
     }
-    return this.#productWords.has(word.toLowerCase());
   }
 
   isRepositoryWord(word: string): boolean {
-    if (!this.#words) {
-      const words = new Set<string>();
-      for (const path of this.#files) {
-        for (const part of identifierWords(path)) words.add(part);
-        for (const word of vocabularyWords(this.fileText(path) ?? '')) words.add(word);
-      }
-      this.#words = words;
-    }
-    return this.#words.has(word.toLowerCase());
+    this.#vocabulary ??= new Set(
+      this.#persisted('vocabulary', () => {
+        const words = new Set<string>();
+        for (const path of this.#files) {
+          for (const part of identifierWords(path)) words.add(part);
+          for (const found of vocabularyWords(this.#readText(path) ?? '')) words.add(found);
+        }
+        return [...words];
+      }),
+    );
+    return this.#vocabulary.has(word.toLowerCase());
   }
 
   fileImports(path: string): { imports: string[]; importers: string[] } {

@@ -37,7 +37,17 @@ function dump(root: string, index: Awaited<ReturnType<typeof openRepositoryIndex
         `SELECT from_path, specifier, kind, to_path, bindings, star, line FROM imports ORDER BY from_path, line, specifier`,
       )
       .all(),
-    fts: sqlite.prepare(`SELECT def_uid, name_terms, body FROM fts_definitions ORDER BY def_uid`).all(),
+    // The FTS tables are contentless: compare their term index, each entry named by its definition.
+    fts: (() => {
+      sqlite.exec(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_terms USING fts5vocab(main, fts_definitions, 'instance')`,
+      );
+      return sqlite
+        .prepare(
+          `SELECT d.def_uid, v.col, v.term, v.offset FROM temp.fts_terms v JOIN definitions d ON d.rowid = v.doc ORDER BY d.def_uid, v.col, v.offset, v.term`,
+        )
+        .all();
+    })(),
   };
 }
 

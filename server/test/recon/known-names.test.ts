@@ -79,3 +79,70 @@ describe('recon/known names (real index): names outside definitions still exist'
     expect(result.gate).to.not.equal('UNSAT');
   });
 });
+
+describe('recon/retrieval view (real index): bounded text, caches that survive a restart', function () {
+  this.timeout(60_000);
+  let repo: FixtureRepo;
+  before(async () => {
+    repo = await fixtureRepo(PLUGIN_REPO);
+  });
+  after(async () => {
+    await repo?.index.close();
+  });
+
+  it('keeps its word list and product words under the content key, and reads them back after a restart', async () => {
+    const { existsSync, readdirSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { openRepositoryIndex } = await import('../../src/index/repository-index.js');
+    const { silentLogger } = await import('@agentgov/core');
+    const view = retrievalIndexOf(repo.index);
+    expect(view.cache?.dir).to.equal(join(repo.root, '.agentgov', 'cache'));
+    expect(view.isKnownName('pluginSettings')).to.equal(true);
+    view.isProductWord?.('fixture');
+    const cached = readdirSync(view.cache!.dir).sort();
+    expect(cached).to.deep.equal([`product-words-1-${view.cache!.key}.json`, `words-1-${view.cache!.key}.json`]);
+    // A restart over the same content gets the same key and reads the list back (proved by editing it).
+    const wordsFile = join(view.cache!.dir, `words-1-${view.cache!.key}.json`);
+    writeFileSync(wordsFile, JSON.stringify(['onlyInTheCache']));
+    await repo.index.close();
+    repo.index = await openRepositoryIndex({
+      root: repo.root,
+      languages: repo.host.registries.languages.values(),
+      logger: silentLogger,
+    });
+    await repo.index.ready;
+    const again = retrievalIndexOf(repo.index);
+    expect(again.cache?.key).to.equal(view.cache!.key);
+    expect(again.isKnownName('onlyInTheCache')).to.equal(true);
+    // A changed file changes the key: the stale list is replaced.
+    writeFileSync(join(repo.root, 'src/config/defaults.ts'), 'export const DEFAULTS = { brandNewKey: 1 };\n');
+    await repo.index.refresh();
+    const changed = retrievalIndexOf(repo.index);
+    expect(changed.cache?.key).to.not.equal(view.cache!.key);
+    expect(changed.isKnownName('brandNewKey')).to.equal(true);
+    expect(changed.isKnownName('onlyInTheCache')).to.equal(false);
+    expect(existsSync(wordsFile)).to.equal(false);
+  });
+
+  it('keeps at most its cap of file text, least recently used dropped first, and still answers for every file', async () => {
+    const { openRepositoryIndex } = await import('../../src/index/repository-index.js');
+    const { silentLogger } = await import('@agentgov/core');
+    const small = await openRepositoryIndex({
+      root: repo.root,
+      languages: repo.host.registries.languages.values(),
+      logger: silentLogger,
+      textCacheChars: 200,
+    });
+    try {
+      await small.ready;
+      const view = retrievalIndexOf(small);
+      const sizes = view.files().map((path) => view.fileText(path)?.length ?? 0);
+      expect(sizes.every((n) => n > 0)).to.equal(true);
+      expect(sizes.reduce((a, b) => a + b, 0)).to.be.greaterThan(200);
+      // Read again after eviction: same text.
+      for (const path of view.files()) expect(view.fileText(path)?.length).to.equal(sizes[view.files().indexOf(path)]);
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -17,6 +17,14 @@ function joinRel(...parts: string[]): string {
 export class PythonModuleResolver {
   readonly #files: ReadonlySet<string>;
   readonly #roots: string[];
+  /** Position of each source root in `#roots` (the order absolute imports try them in). */
+  readonly #rank = new Map<string, number>();
+  /**
+   * Module path below a directory (`a/b` for `a/b.py` or `a/b/__init__.py`) → every directory it
+   * sits below, so an absolute import looks up the roots that hold it instead of trying every root:
+   * a monorepo has hundreds of roots and tens of thousands of imports.
+   */
+  readonly #dirsHolding = new Map<string, string[]>();
 
   constructor(files: ReadonlySet<string>) {
     this.#files = files;
@@ -30,6 +38,19 @@ export class PythonModuleResolver {
     this.#roots = [...roots.entries()]
       .sort((a, b) => (a[0] === '' ? -1 : b[0] === '' ? 1 : b[1] - a[1]))
       .map(([root]) => root);
+    this.#roots.forEach((root, i) => this.#rank.set(root, i));
+    for (const file of files) {
+      const base = /\/__init__\.pyi?$/.test(file) ? dirOf(file) : file.replace(/\.pyi?$/, '');
+      if (base === file || base === '') continue;
+      // Every split of `base` into directory + module path: `a/b/c` → ('', a/b/c), (a, b/c), (a/b, c).
+      for (let cut = 0; cut >= 0; cut = base.indexOf('/', cut + 1)) {
+        const dir = cut === 0 ? '' : base.slice(0, cut);
+        const rest = cut === 0 ? base : base.slice(cut + 1);
+        const dirs = this.#dirsHolding.get(rest);
+        if (!dirs) this.#dirsHolding.set(rest, [dir]);
+        else if (!dirs.includes(dir)) dirs.push(dir);
+      }
+    }
   }
 
   /** The directory above the outermost package containing `file`. */
@@ -56,11 +77,25 @@ export class PythonModuleResolver {
       return this.#module(joinRel(base, rest));
     }
     const own = this.#rootOf(fromPath);
-    for (const root of [own, ...this.#roots.filter((root) => root !== own)]) {
-      const found = this.#module(joinRel(root, rest));
-      if (found) return found;
+    const mine = this.#module(joinRel(own, rest));
+    if (mine) return mine;
+    if (rest === '') {
+      for (const root of this.#roots) if (root !== own && this.#module(root)) return this.#module(root);
+      return null;
     }
-    return null;
+    // The first of the other roots (in `#roots` order) that holds the module.
+    let best: string | null = null;
+    let bestRank = Infinity;
+    for (const dir of this.#dirsHolding.get(rest) ?? []) {
+      const rank = this.#rank.get(dir);
+      if (rank === undefined || rank >= bestRank || dir === own) continue;
+      const found = this.#module(joinRel(dir, rest));
+      if (found) {
+        best = found;
+        bestRank = rank;
+      }
+    }
+    return best;
   }
 
   /** `name` as a submodule of the package whose `__init__.py` is `moduleFile`, or null. */

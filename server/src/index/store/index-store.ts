@@ -13,7 +13,7 @@ import { indexSchema } from './schema.js';
  * Bumped whenever extraction changes what it produces for the same source: stored facts from an
  * older extractor are dropped and rebuilt rather than mixed with new ones.
  */
-export const EXTRACTOR_VERSION = '3';
+export const EXTRACTOR_VERSION = '4';
 
 export type IndexDatabase = BetterSQLite3Database<typeof indexSchema> & { $client: Database.Database };
 
@@ -49,9 +49,9 @@ const REF_COLUMNS = 10;
 /** SQLite's default automatic checkpoint threshold. */
 const WAL_AUTOCHECKPOINT_PAGES = 1000;
 
-/** Writes a reference's `refs` columns, in INSERT order, into `into` from `offset`; returns `into`. */
-function refColumns(r: Reference, into: unknown[], offset: number): unknown[] {
-  into[offset] = r.path;
+/** Writes a reference's `ref_rows` columns, in INSERT order, into `into` from `offset`; returns `into`. */
+function refColumns(r: Reference, pathId: number, into: unknown[], offset: number): unknown[] {
+  into[offset] = pathId;
   into[offset + 1] = r.name;
   into[offset + 2] = r.context;
   into[offset + 3] = r.start_line;
@@ -105,6 +105,8 @@ export class IndexStore {
   readonly sqlite: Database.Database;
   readonly db: IndexDatabase;
   readonly #statements: ReturnType<IndexStore['prepare']>;
+  /** path → `paths.id`; rows of `paths` are never deleted, so an id once read stays valid. */
+  readonly #pathIds = new Map<string, number>();
   #bulk = false;
 
   private constructor(sqlite: Database.Database) {
@@ -175,14 +177,16 @@ export class IndexStore {
       ),
       // FTS rows share the rowid of their definitions/files row, so deleting by path uses the path index.
       insertDefDoc: s.prepare(
-        `INSERT INTO fts_definitions (rowid, def_uid, path, name_terms, qualified_name, signature, docstring, body, path_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO fts_definitions (rowid, name_terms, qualified_name, signature, docstring, body, path_terms) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
-      insertFileDoc: s.prepare(`INSERT INTO fts_files (rowid, path, path_terms, identifiers) VALUES (?, ?, ?, ?)`),
+      insertFileDoc: s.prepare(`INSERT INTO fts_files (rowid, path_terms, identifiers) VALUES (?, ?, ?)`),
+      insertPath: s.prepare(`INSERT OR IGNORE INTO paths (path) VALUES (?)`),
+      pathId: s.prepare(`SELECT id FROM paths WHERE path = ?`).pluck(),
       insertRef: s.prepare(
-        `INSERT INTO refs (path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertRefBatch: s.prepare(
-        `INSERT INTO refs (path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid) VALUES ${Array.from({ length: REF_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid) VALUES ${Array.from({ length: REF_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       ),
       insertImport: s.prepare(
         `INSERT INTO imports (from_path, specifier, kind, to_path, bindings, star, line) VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -196,7 +200,7 @@ export class IndexStore {
         `DELETE FROM fts_definitions WHERE rowid IN (SELECT rowid FROM definitions WHERE path = ?)`,
       ),
       deleteFileDoc: s.prepare(`DELETE FROM fts_files WHERE rowid IN (SELECT rowid FROM files WHERE path = ?)`),
-      deleteRefs: s.prepare(`DELETE FROM refs WHERE path = ?`),
+      deleteRefs: s.prepare(`DELETE FROM ref_rows WHERE path_id = (SELECT id FROM paths WHERE path = ?)`),
       deleteImports: s.prepare(`DELETE FROM imports WHERE from_path = ?`),
       insertParseErrors: s.prepare(
         `INSERT OR REPLACE INTO parse_errors (path, errors, missing, first_line, first_col) VALUES (?, ?, ?, ?, ?)`,
@@ -248,6 +252,8 @@ export class IndexStore {
 
   rollback(): void {
     this.#bulk = false;
+    this.#pathIds.clear(); // ids interned by the rolled-back transaction are gone
+
     if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
   }
 
@@ -306,8 +312,6 @@ export class IndexStore {
       const document = search.definitions[i]!;
       st.insertDefDoc.run(
         defRow.lastInsertRowid,
-        def.def_uid,
-        def.path,
         document.nameTerms,
         def.qualified_name,
         def.signature,
@@ -342,7 +346,7 @@ export class IndexStore {
         gone.body_hash,
         null,
       );
-    st.insertFileDoc.run(fileRow.lastInsertRowid, file.path, search.pathTerms, search.identifiers);
+    st.insertFileDoc.run(fileRow.lastInsertRowid, search.pathTerms, search.identifiers);
     // `#clear` dropped an earlier record; a new file of a bulk load has none
     const broken = facts.parseErrors;
     if (broken) st.insertParseErrors.run(file.path, broken.errors, broken.missing, broken.first_line, broken.first_col);
@@ -406,15 +410,28 @@ export class IndexStore {
   replaceReferences(path: string, references: Reference[]): void {
     // A bulk load starts from an empty table with its path index dropped: a delete would scan it all.
     if (!this.#bulk) this.#statements.deleteRefs.run(path);
+    if (references.length === 0) return;
     const { insertRef, insertRefBatch } = this.#statements;
+    const pathId = this.#pathId(path);
     const values = new Array<unknown>(REF_BATCH * REF_COLUMNS);
     let at = 0;
     for (; at + REF_BATCH <= references.length; at += REF_BATCH) {
-      for (let i = 0; i < REF_BATCH; i++) refColumns(references[at + i]!, values, i * REF_COLUMNS);
+      for (let i = 0; i < REF_BATCH; i++) refColumns(references[at + i]!, pathId, values, i * REF_COLUMNS);
       insertRefBatch.run(values);
     }
     const row = new Array<unknown>(REF_COLUMNS);
-    for (; at < references.length; at++) insertRef.run(refColumns(references[at]!, row, 0));
+    for (; at < references.length; at++) insertRef.run(refColumns(references[at]!, pathId, row, 0));
+  }
+
+  /** The interned id of a path (`paths`), created on first use; ids are never reused. */
+  #pathId(path: string): number {
+    let id = this.#pathIds.get(path);
+    if (id === undefined) {
+      this.#statements.insertPath.run(path);
+      id = this.#statements.pathId.get(path) as number;
+      this.#pathIds.set(path, id);
+    }
+    return id;
   }
 
   setEpoch(epoch: number): void {

@@ -46,13 +46,33 @@ export const MIGRATIONS: readonly string[][] = [
     // Parse health: files whose syntax tree holds error or missing nodes (their facts come from the partial tree).
     `CREATE TABLE parse_errors (path TEXT PRIMARY KEY, errors INTEGER NOT NULL, missing INTEGER NOT NULL, first_line INTEGER NOT NULL, first_col INTEGER NOT NULL)`,
   ],
+  [
+    // A compact store. FTS documents keep no copy of their text (contentless; a row shares the rowid of
+    // its definitions/files row, which holds what a query shows), and references name their file by an
+    // interned path id instead of repeating the path on every row. `refs` stays readable as a view.
+    // Extraction version 4 rebuilds every index that ran this step (the FTS tables start empty).
+    `DROP TABLE fts_definitions`,
+    `DROP TABLE fts_files`,
+    `CREATE VIRTUAL TABLE fts_definitions USING fts5(name_terms, qualified_name, signature, docstring, body, path_terms, content = '', contentless_delete = 1, tokenize = 'unicode61')`,
+    `CREATE VIRTUAL TABLE fts_files USING fts5(path_terms, identifiers, content = '', contentless_delete = 1, tokenize = 'unicode61')`,
+    `DROP TABLE refs`,
+    `CREATE TABLE paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE)`,
+    `CREATE TABLE ref_rows (id INTEGER PRIMARY KEY, path_id INTEGER NOT NULL, name TEXT NOT NULL, context TEXT NOT NULL,
+      start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL, end_col INTEGER NOT NULL, qualifier TEXT, from_def_uid TEXT, to_def_uid TEXT)`,
+    `CREATE INDEX ref_rows_path ON ref_rows(path_id)`,
+    `CREATE INDEX ref_rows_name ON ref_rows(name)`,
+    `CREATE INDEX ref_rows_to ON ref_rows(to_def_uid)`,
+    `CREATE VIEW refs AS SELECT r.id AS id, p.path AS path, r.name AS name, r.context AS context, r.start_line AS start_line,
+      r.start_col AS start_col, r.end_line AS end_line, r.end_col AS end_col, r.qualifier AS qualifier,
+      r.from_def_uid AS from_def_uid, r.to_def_uid AS to_def_uid FROM ref_rows r JOIN paths p ON p.id = r.path_id`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Secondary indexes a first build drops and recreates: building them once after a bulk load is cheaper. */
 export const BULK_LOAD_INDEXES: ReadonlyArray<{ name: string; create: string }> = [
-  { name: 'refs_path', create: 'CREATE INDEX refs_path ON refs(path)' },
-  { name: 'refs_name', create: 'CREATE INDEX refs_name ON refs(name)' },
-  { name: 'refs_to', create: 'CREATE INDEX refs_to ON refs(to_def_uid)' },
+  { name: 'ref_rows_path', create: 'CREATE INDEX ref_rows_path ON ref_rows(path_id)' },
+  { name: 'ref_rows_name', create: 'CREATE INDEX ref_rows_name ON ref_rows(name)' },
+  { name: 'ref_rows_to', create: 'CREATE INDEX ref_rows_to ON ref_rows(to_def_uid)' },
 ];

@@ -40,11 +40,18 @@ export const definitions = sqliteTable(
   (table) => [index('definitions_path').on(table.path), index('definitions_name').on(table.name)],
 );
 
-export const refs = sqliteTable(
-  'refs',
+/** Interned paths: `ref_rows.path_id` → path. Rows are never deleted, so an id stays valid. */
+export const paths = sqliteTable('paths', {
+  id: integer('id').primaryKey(),
+  path: text('path').notNull().unique(),
+});
+
+/** References as stored; read them through `refs`, which joins the path back in. */
+export const refRows = sqliteTable(
+  'ref_rows',
   {
     id: integer('id').primaryKey(),
-    path: text('path').notNull(),
+    pathId: integer('path_id').notNull(),
     name: text('name').notNull(),
     context: text('context').notNull(),
     startLine: integer('start_line').notNull(),
@@ -56,11 +63,26 @@ export const refs = sqliteTable(
     toDefUid: text('to_def_uid'),
   },
   (table) => [
-    index('refs_path').on(table.path),
-    index('refs_name').on(table.name),
-    index('refs_to').on(table.toDefUid),
+    index('ref_rows_path').on(table.pathId),
+    index('ref_rows_name').on(table.name),
+    index('ref_rows_to').on(table.toDefUid),
   ],
 );
+
+/** A view (`ref_rows` joined with `paths`), read-only: the store writes `ref_rows`. */
+export const refs = sqliteTable('refs', {
+  id: integer('id').primaryKey(),
+  path: text('path').notNull(),
+  name: text('name').notNull(),
+  context: text('context').notNull(),
+  startLine: integer('start_line').notNull(),
+  startCol: integer('start_col').notNull(),
+  endLine: integer('end_line').notNull(),
+  endCol: integer('end_col').notNull(),
+  qualifier: text('qualifier'),
+  fromDefUid: text('from_def_uid'),
+  toDefUid: text('to_def_uid'),
+});
 
 export const imports = sqliteTable(
   'imports',
@@ -148,6 +170,8 @@ export const indexSchema = {
   meta,
   files,
   definitions,
+  paths,
+  refRows,
   refs,
   imports,
   defHistory,

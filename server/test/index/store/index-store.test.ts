@@ -130,13 +130,15 @@ describe('index store', () => {
     const query = (match: string) =>
       index.db.$client
         .prepare(
-          `SELECT d.qualified_name AS name FROM fts_definitions f JOIN definitions d ON d.def_uid = f.def_uid WHERE fts_definitions MATCH ? ORDER BY bm25(fts_definitions)`,
+          `SELECT d.qualified_name AS name FROM fts_definitions f JOIN definitions d ON d.rowid = f.rowid WHERE fts_definitions MATCH ? ORDER BY bm25(fts_definitions)`,
         )
         .all(match) as Array<{ name: string }>;
     expect(query('calculator').map((row) => row.name)).to.deep.equal(['Calculator', 'Calculator.plus', 'format']);
     expect(query('docstring:numbers').map((row) => row.name)).to.deep.equal(['add']);
     const files = index.db.$client
-      .prepare(`SELECT path FROM fts_files WHERE fts_files MATCH ? ORDER BY bm25(fts_files)`)
+      .prepare(
+        `SELECT fl.path FROM fts_files f JOIN files fl ON fl.rowid = f.rowid WHERE fts_files MATCH ? ORDER BY bm25(fts_files)`,
+      )
       .all('cycle') as Array<{ path: string }>;
     expect(files.map((row) => row.path).sort()).to.deep.equal(['src/cycle/a.ts', 'src/cycle/b.ts']);
   });
