@@ -56,7 +56,8 @@ async function toolServerDemo() {
       .join(', ')}`,
   );
   console.log(
-    `  communities: ${(s.communities?.items ?? s.communities ?? []).length ?? '?'}, cycles: ${(s.cycles?.items ?? s.cycles ?? []).length ?? '?'}`,
+    `  communities: ${(s.communities?.items ?? s.communities ?? []).length ?? '?'}, ` +
+      `cycles: ${(s.cycles?.items ?? s.cycles ?? []).length ?? '?'}`,
   );
 
   const task = 'Where are plugin options validated against the plugin optionsSchema when plugins are loaded?';
@@ -170,7 +171,10 @@ async function governanceDemo() {
       });
       const body = await response.json();
       console.log(
-        `POST /score ${JSON.stringify(command)} → ${response.status} ${body.risk_assessment?.level} (${body.risk_assessment?.score}) ${body.recommendation?.action} ${body.recommendation?.reason_code}`,
+        `POST /score ${JSON.stringify(command)} → ` +
+          `${response.status} ${body.risk_assessment?.level} (` +
+          `${body.risk_assessment?.score}) ${body.recommendation?.action} ` +
+          `${body.recommendation?.reason_code}`,
       );
     }
   } finally {

@@ -105,13 +105,22 @@ for (const set of values.sets.split(',')) {
 const kb = (b) => (b === null ? '-' : `${(b / 1024).toFixed(1)} KB (${Math.round(b / 4)} tok)`);
 const f = (x) => x.toFixed(3);
 const table = [
-  '| set | rows | text median | text p95 | structured median | structured p95 | UNSAT rows | UNSAT text p95 | UNSAT structured p95 | R@5 (unbudgeted) | MRR (unbudgeted) |',
+  '| set | rows | text median | text p95 | structured median | structured p95 ' +
+    '| UNSAT rows | UNSAT text p95 | UNSAT structured p95 | R@5 (unbudgeted) ' +
+    '| MRR (unbudgeted) |',
   '|---|---|---|---|---|---|---|---|---|---|---|',
   ...summary.map(
     (s) =>
-      `| ${s.set} | ${s.rows} | ${kb(s.text_bytes.median)} | ${kb(s.text_bytes.p95)} | ${kb(s.structured_bytes.median)} | ${kb(s.structured_bytes.p95)} | ${s.unsat.rows} | ${kb(s.unsat.text_bytes.p95)} | ${kb(s.unsat.structured_bytes.p95)} | ${f(s.r5)} (${f(s.r5_unbudgeted)}) | ${f(s.mrr)} (${f(s.mrr_unbudgeted)}) |`,
+      `| ${s.set} | ${s.rows} | ${kb(s.text_bytes.median)} | ` +
+      `${kb(s.text_bytes.p95)} | ${kb(s.structured_bytes.median)} | ` +
+      `${kb(s.structured_bytes.p95)} | ${s.unsat.rows} | ` +
+      `${kb(s.unsat.text_bytes.p95)} | ${kb(s.unsat.structured_bytes.p95)} | ` +
+      `${f(s.r5)} (${f(s.r5_unbudgeted)}) | ` +
+      `${f(s.mrr)} (${f(s.mrr_unbudgeted)}) |`,
   ),
 ];
 console.log(
-  `\n${table.join('\n')}\n\ntargets: text median ≤ 24 KB, p95 ≤ 32 KB, structured ≤ text, UNSAT ≤ 4 KB; R@5 within 1 point of the unbudgeted ranking\ncommand: node bench/answers/run.mjs ${process.argv.slice(2).join(' ')}`,
+  `\n${table.join('\n')}\n\ntargets: text median ≤ 24 KB, p95 ≤ 32 KB, structured ` +
+    `≤ text, UNSAT ≤ 4 KB; R@5 within 1 point of the unbudgeted ranking\ncommand: ` +
+    `node bench/answers/run.mjs ${process.argv.slice(2).join(' ')}`,
 );

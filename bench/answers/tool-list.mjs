@@ -51,9 +51,11 @@ export const INTENTS = [
 ];
 
 const STOP = new Set(
-  'a an and are as at be before by can do does each for from get i in into is it its me my of on or the their then these this to what when where which who with without you your'.split(
-    ' ',
-  ),
+  (
+    'a an and are as at be before by can do does each for from get i in into ' +
+    'is it its me my of on or the their then these this to what when where which ' +
+    'who with without you your'
+  ).split(' '),
 );
 const stem = (w) =>
   w
@@ -138,8 +140,12 @@ console.log(
   }),
 );
 console.log(
-  `\ntools/list: ${(total / 1024).toFixed(1)} KB (${total} bytes, ~${Math.round(total / 4)} tokens) for ${listing.tools.length} tools (target ≤ 16 KB)`,
+  `\ntools/list: ${(total / 1024).toFixed(1)} KB (` +
+    `${total} bytes, ~${Math.round(total / 4)} tokens) for ` +
+    `${listing.tools.length} tools (target ≤ 16 KB)`,
 );
 console.log(
-  `tool choice (lexical, name + description): top-1 ${hits}/${INTENTS.length} (${((100 * hits) / INTENTS.length).toFixed(1)}%), MRR ${(rr / INTENTS.length).toFixed(3)}`,
+  `tool choice (lexical, name + description): top-1 ` +
+    `${hits}/${INTENTS.length} (${((100 * hits) / INTENTS.length).toFixed(1)}%), ` +
+    `MRR ${(rr / INTENTS.length).toFixed(3)}`,
 );

@@ -130,5 +130,8 @@ for (const [tool, list] of Object.entries(samples)) {
   );
 }
 console.log(
-  `\n${rows.join('\n')}\n\ntargets (each of text and structured): median ≤ 12 KB, p95 ≤ 24 KB, max ≤ 32 KB\nrepositories: ${values.repos}\ncommand: node bench/answers/tools.mjs ${process.argv.slice(2).join(' ')}`,
+  `\n${rows.join('\n')}\n\ntargets (each of text and structured): median ≤ ` +
+    `12 KB, p95 ≤ 24 KB, max ≤ 32 KB\nrepositories: ` +
+    `${values.repos}\ncommand: node bench/answers/tools.mjs ` +
+    `${process.argv.slice(2).join(' ')}`,
 );

@@ -37,7 +37,8 @@ function tree() {
   if (!existsSync(join(dir, 'package.json'))) {
     mkdirSync(dir, { recursive: true });
     execSync(
-      `git -C ${JSON.stringify(mirrorOf('expressjs/express'))} archive ${EXPRESS_SHA} | tar -x -C ${JSON.stringify(dir)}`,
+      `git -C ${JSON.stringify(mirrorOf('expressjs/express'))} archive ` +
+        `${EXPRESS_SHA} | tar -x -C ${JSON.stringify(dir)}`,
     );
   }
   if (!existsSync(join(dir, 'node_modules', 'mocha')))
@@ -158,7 +159,8 @@ const client = await connect(dir);
 const rows = [];
 try {
   setLine(dir, ORIGINAL_LINE);
-  await checkpoint(client, { autofix: false, tests: false }); // waits out the first index build and fills the lint cache
+  // Waits out the first index build and fills the lint cache.
+  await checkpoint(client, { autofix: false, tests: false });
   await checkpoint(client, { autofix: false, lint: false }); // a read-write checkpoint starts the test scheduler
   const warm = await settled(client); // per-test coverage of the whole suite, built in the background
   console.log(
@@ -230,7 +232,9 @@ try {
 }
 
 console.log(
-  `express ${EXPRESS_SHA.slice(0, 8)}, one-line change in ${FILE} (res.attachment), median of ${rounds} interleaved rounds:`,
+  `express ${EXPRESS_SHA.slice(0, 8)}, one-line change in ` +
+    `${FILE} (res.attachment), median of ` +
+    `${rounds} interleaved rounds:`,
 );
 console.log('| run | wall ms | tests run | ratio to npm test |\n|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.what} | ${Math.round(r.ms)} | ${r.tests} | ${r.ratio.toFixed(3)} |`);

@@ -78,7 +78,10 @@ kinds['session timeline'] = `/api/sessions/${session.framework}/${session.sessio
 const timeline = await (await fetch(`${url}${kinds['session timeline']}`)).json();
 kinds['call evidence'] = `/api/calls/${encodeURIComponent(timeline.calls[0].id)}`;
 
-/** The server's CPU time so far (user + system, ms), from /proc: it moves far less with the machine's load than wall time. */
+/**
+ * The server's CPU time so far (user + system, ms), from /proc: it moves far less with the machine's load than wall
+ * time.
+ */
 const cpuMs = () => {
   const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;

@@ -177,5 +177,8 @@ console.log('\n| variant | runs | p50 ms | p95 ms | mean ms |\n|---|---|---|---|
 for (const s of rows) console.log(`| ${s.variant} | ${s.runs} | ${s.p50_ms} | ${s.p95_ms} | ${s.mean_ms} |`);
 console.log(`\n${summary.join('\n')}`);
 console.log(
-  `reproduce: npm run build && node bench/gate/run.mjs --runs ${runs} --warmup ${warmup} --down-runs ${downRuns}${values['no-bundle'] ? ' --no-bundle' : ''}${values.packed ? ' --packed' : ''}`,
+  `reproduce: npm run build && node bench/gate/run.mjs --runs ` +
+    `${runs} --warmup ${warmup} --down-runs ` +
+    `${downRuns}${values['no-bundle'] ? ' --no-bundle' : ''}` +
+    `${values.packed ? ' --packed' : ''}`,
 );

@@ -83,12 +83,21 @@ for (const repo of repos) {
 }
 
 console.log(
-  '\n| repo | nodes | edges | SCCs (sizes) | SCCs identical | top-10 PageRank identical | max ΔPR | modularity graphology | modularity networkx | Δ | pass |',
+  '\n| repo | nodes | edges | SCCs (sizes) | SCCs identical | top-10 PageRank ' +
+    'identical | max ΔPR | modularity graphology | modularity networkx | Δ | ' +
+    'pass |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(
-    `| ${r.repo} | ${r.nodes} | ${r.edges} | ${r.sccs} (${r.scc_sizes.join(', ')}) | ${r.sccs_identical} | ${r.pagerank_top10_identical} | ${r.pagerank_max_abs_delta.toExponential(1)} | ${r.modularity_graphology.toFixed(4)} | ${r.modularity_networkx.toFixed(4)} | ${(r.modularity_rel_delta * 100).toFixed(2)}% | ${r.pass} |`,
+    `| ${r.repo} | ${r.nodes} | ${r.edges} | ` +
+      `${r.sccs} (${r.scc_sizes.join(', ')}) | ` +
+      `${r.sccs_identical} | ${r.pagerank_top10_identical} | ` +
+      `${r.pagerank_max_abs_delta.toExponential(1)} | ` +
+      `${r.modularity_graphology.toFixed(4)} | ` +
+      `${r.modularity_networkx.toFixed(4)} | ` +
+      `${(r.modularity_rel_delta * 100).toFixed(2)}% | ` +
+      `${r.pass} |`,
   );
 }
 console.log(`\nreproduce: node bench/graph/compare-networkx.mjs ${process.argv.slice(2).join(' ')}`.trimEnd());

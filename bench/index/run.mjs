@@ -102,13 +102,23 @@ for (const { name, dir } of repos) {
 }
 
 console.log(
-  '\n| repo | files | defs | refs | cold s (CPU s) | files/s | peak RSS MB | ctags s (CPU s) | ×ctags wall (CPU) | parse s (CPU s) | ×parse wall (CPU) | re-open ms | update ms median/max |',
+  '\n| repo | files | defs | refs | cold s (CPU s) | files/s | peak RSS MB ' +
+    '| ctags s (CPU s) | ×ctags wall (CPU) | parse s (CPU s) | ×parse wall (CPU) ' +
+    '| re-open ms | update ms median/max |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 const s = (ms) => (ms / 1000).toFixed(2);
 for (const r of rows) {
   console.log(
-    `| ${r.repo} | ${r.files} | ${r.definitions} | ${r.references} | ${s(r.cold_ms)} (${s(r.cold_cpu_ms)}) | ${r.files_per_s} | ${r.peak_rss_mb} | ${s(r.ctags_ms)} (${s(r.ctags_cpu_ms)}) | ${r.ratio_to_ctags} (${r.cpu_ratio_to_ctags}) | ${s(r.parse_ms)} (${s(r.parse_cpu_ms)}) | ${r.ratio_to_parse} (${r.cpu_ratio_to_parse}) | ${r.reopen_ms} | ${r.update_median_ms}/${r.update_max_ms} |`,
+    `| ${r.repo} | ${r.files} | ${r.definitions} | ` +
+      `${r.references} | ${s(r.cold_ms)} (${s(r.cold_cpu_ms)}) | ` +
+      `${r.files_per_s} | ${r.peak_rss_mb} | ` +
+      `${s(r.ctags_ms)} (${s(r.ctags_cpu_ms)}) | ` +
+      `${r.ratio_to_ctags} (${r.cpu_ratio_to_ctags}) | ` +
+      `${s(r.parse_ms)} (${s(r.parse_cpu_ms)}) | ` +
+      `${r.ratio_to_parse} (${r.cpu_ratio_to_parse}) | ` +
+      `${r.reopen_ms} | ${r.update_median_ms}/` +
+      `${r.update_max_ms} |`,
   );
 }
 console.log(`\nreproduce: node bench/index/run.mjs ${process.argv.slice(2).join(' ')}`.trimEnd());

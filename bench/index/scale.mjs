@@ -96,12 +96,21 @@ export async function runScale(scratch, once) {
     rows.push(row);
   }
   console.log(
-    '\n| size | files | cold s (CPU s) | files/s | parse s (CPU s) | ×parse CPU | peak RSS MB build/scout/recon | index.db MiB | re-open ms | 1st recon after restart ms | recon p50/p95 ms |',
+    '\n| size | files | cold s (CPU s) | files/s | parse s (CPU s) | ×parse CPU ' +
+      '| peak RSS MB build/scout/recon | index.db MiB | re-open ms | 1st recon ' +
+      'after restart ms | recon p50/p95 ms |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows)
     console.log(
-      `| ${r.size} | ${r.files} | ${s(r.cold_ms)} (${s(r.cold_cpu_ms)}) | ${r.files_per_s} | ${s(r.parse_ms)} (${s(r.parse_cpu_ms)}) | ${r.cpu_ratio_to_parse} | ${r.peak_rss_mb.build}/${r.peak_rss_mb.scout}/${r.peak_rss_mb.recon} | ${r.index_db_mib} | ${r.reopen_ms ?? '–'} | ${r.first_recon_after_restart_ms ?? '–'} | ${r.recon.calls ? `${r.recon.p50_ms}/${r.recon.p95_ms}` : '–'} |`,
+      `| ${r.size} | ${r.files} | ${s(r.cold_ms)} (` +
+        `${s(r.cold_cpu_ms)}) | ${r.files_per_s} | ` +
+        `${s(r.parse_ms)} (${s(r.parse_cpu_ms)}) | ` +
+        `${r.cpu_ratio_to_parse} | ${r.peak_rss_mb.build}/` +
+        `${r.peak_rss_mb.scout}/${r.peak_rss_mb.recon} | ` +
+        `${r.index_db_mib} | ${r.reopen_ms ?? '–'} | ` +
+        `${r.first_recon_after_restart_ms ?? '–'} | ` +
+        `${r.recon.calls ? `${r.recon.p50_ms}/${r.recon.p95_ms}` : '–'} |`,
     );
   console.log(
     '\nStage times per 1,000 files, ms: CPU of all threads (wall), each stage from the build progress phases:\n',
@@ -113,7 +122,9 @@ export async function runScale(scratch, once) {
     const c = r.stages_cpu_per_1k_files_ms ?? {};
     const cell = (k) => `${c[k] ?? '–'} (${t[k]})`;
     console.log(
-      `| ${r.size} | ${r.files} | ${cell('discover')} | ${cell('parse_extract')} | ${cell('imports')} | ${cell('resolve_write')} |`,
+      `| ${r.size} | ${r.files} | ${cell('discover')} | ` +
+        `${cell('parse_extract')} | ${cell('imports')} | ` +
+        `${cell('resolve_write')} |`,
     );
   }
   console.log(`\nreproduce: node bench/index/run.mjs ${process.argv.slice(2).join(' ')}`);

@@ -34,7 +34,8 @@ export const SETS = {
 
 /**
  * Commit sets built from a mirror the way shared/bench built its commit sets: the most recent `count`
- * non-merge commits of the mirror's HEAD touching 1–3 source files (test files do not count) with a message of 8+ words; the task is the
+ * non-merge commits of the mirror's HEAD touching 1–3 source files (test files do not count) with a message of 8+
+ * words; the task is the
  * message, the gold files the source files it changed, the tree its parent.
  */
 export const MIRROR_SETS = {
@@ -45,8 +46,12 @@ export const MIRROR_SETS = {
 };
 const SOURCE = /\.(py|js|jsx|mjs|cjs|ts|tsx|mts|cts|rs|java|go)$/;
 /** Test files are not "source files" here, as in shared/bench's commit sets (their gold files hold no tests). */
-const TEST =
-  /(?:^|\/)(?:__tests__|tests?|dts-test|test-dts|type-tests)\/|\.(?:spec|test|test-d)\.[cm]?[jt]sx?$|(?:^|\/)test_[^/]*\.py$|(?:Test|Tests|IT)\.java$|_test\.go$/;
+const TEST = new RegExp(
+  String.raw`(?:^|\/)(?:__tests__|tests?|dts-test|test-dts|` +
+    String.raw`type-tests)\/|\.(?:spec|test|test-d)\.[cm]?[jt]sx?$|` +
+    String.raw`(?:^|\/)test_[^/]*\.py$|(?:Test|Tests|IT)\.java$|` +
+    String.raw`_test\.go$`,
+);
 
 function mirrorRows(name) {
   const { repo, count } = MIRROR_SETS[name];

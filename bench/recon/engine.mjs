@@ -49,7 +49,10 @@ export async function open(dir) {
   let first = true;
   return {
     index_ms,
-    /** Runs recon; the first query of a tree also builds the retrievers' per-epoch caches, so it is timed separately (cold) and re-run warm. */
+    /**
+     * Runs recon; the first query of a tree also builds the retrievers' per-epoch caches, so it is timed separately
+     * (cold) and re-run warm.
+     */
     async query(task) {
       const query = parse(task, retrievalIndexOf(index));
       let t = performance.now();
@@ -64,7 +67,10 @@ export async function open(dir) {
       }
       return { result, cold_ms, warm_ms, query };
     },
-    /** The raw candidate pool of a task (every retriever, expansion included) with the definitions it names: the input of fusion. */
+    /**
+     * The raw candidate pool of a task (every retriever, expansion included) with the definitions it names: the input
+     * of fusion.
+     */
     async pool(task) {
       const view = retrievalIndexOf(index);
       const query = parse(task, view);

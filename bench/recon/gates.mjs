@@ -19,10 +19,9 @@ const limit = Number(values.limit) || 0;
 const engine = await import('./engine.mjs');
 const GATES = ['UNSAT', 'BROAD', 'AMBIG', 'OK'];
 const table = [];
+const percent = (n, rows) => `${((100 * n) / Math.max(1, rows)).toFixed(1)}%`;
 const line = (label, gates, rows) =>
-  table.push(
-    `| ${label} | ${rows} | ${GATES.map((g) => `${((100 * (gates[g] ?? 0)) / Math.max(1, rows)).toFixed(1)}%`).join(' | ')} |`,
-  );
+  table.push(`| ${label} | ${rows} | ${GATES.map((g) => percent(gates[g] ?? 0, rows)).join(' | ')} ` + `|`);
 
 for (const set of values.sets.split(',').filter(Boolean)) {
   const rows = inCommitOrder(loadSet(set, limit).rows.filter((r) => r.sha));

@@ -65,6 +65,10 @@ const p50 = percentile(times, 50);
 const p95 = percentile(times, 95);
 console.log(JSON.stringify({ summary: { repo: values.repo, queries: times.length, p50_ms: p50, p95_ms: p95, gates } }));
 console.log(
-  `\n| repo | queries | p50 ms | p95 ms | first query (cold) ms | index open ms |\n|---|---|---|---|---|---|\n| ${values.repo} | ${times.length} | ${p50.toFixed(1)} | ${p95.toFixed(1)} | ${Math.round(first.cold_ms)} | ${Math.round(engine.index_ms)} |`,
+  `\n| repo | queries | p50 ms | p95 ms | first query (cold) ms | index open ` +
+    `ms |\n|---|---|---|---|---|---|\n| ${values.repo} | ` +
+    `${times.length} | ${p50.toFixed(1)} | ` +
+    `${p95.toFixed(1)} | ${Math.round(first.cold_ms)} | ` +
+    `${Math.round(engine.index_ms)} |`,
 );
 console.log(`\ncommand: node bench/recon/latency.mjs ${process.argv.slice(2).join(' ')}`);

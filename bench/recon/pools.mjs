@@ -58,5 +58,6 @@ for (const set of values.sets.split(',')) {
 }
 out.end();
 console.error(
-  `wrote ${written} rows to ${values.out}${unextractable ? `; ${unextractable} rows skipped, their tree could not be extracted` : ''}`,
+  `wrote ${written} rows to ${values.out}` +
+    `${unextractable ? `; ${unextractable} rows skipped, their tree could not be extracted` : ''}`,
 );

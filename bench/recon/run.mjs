@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // recon quality and latency against two whole-file BM25 baselines on the visible data sets.
-// usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--baselines-only] [--no-seed] [--out FILE]
+// usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--baselines-only] [--no-seed] [--out
+// FILE]
 //        [--offtopic zod:flask,flask:zod,express:zod,issues:zod | --offtopic none]
 //
 // The off-topic set runs each `tasks:target` pair's tasks against the newest base tree of the target set
@@ -117,7 +118,8 @@ for (const set of values.sets.split(',').filter(Boolean)) {
       acc.latency.push(run.warm_ms);
       acc.cold.push(run.cold_ms);
       const top = filesOf(run.result.results).slice(0, 5);
-      // Vendored demotions: top-5 files demoted as vendored, and gold files the classes call vendored (demoted wrongly).
+      // Vendored demotions: top-5 files demoted as vendored, and gold files the classes call vendored (demoted
+      // wrongly).
       const vendoredTop = top.filter((file) =>
         run.result.results.some((r) => r.path === file && r.why?.some((w) => w.startsWith('demoted: vendored'))),
       );
@@ -205,10 +207,14 @@ const table = [
 ];
 for (const s of summary) {
   table.push(
-    `| ${s.set} | ${s.rows}/${s.total} | bm25 files | ${f(s.baseline.r1)} | ${f(s.baseline.r5)} | ${f(s.baseline.r10)} | ${f(s.baseline.mrr)} | | | |`,
+    `| ${s.set} | ${s.rows}/${s.total} | bm25 files | ` +
+      `${f(s.baseline.r1)} | ${f(s.baseline.r5)} | ` +
+      `${f(s.baseline.r10)} | ${f(s.baseline.mrr)} | | | |`,
   );
   table.push(
-    `| ${s.set} | | bm25 files + path boost | ${f(s.baseline_path.r1)} | ${f(s.baseline_path.r5)} | ${f(s.baseline_path.r10)} | ${f(s.baseline_path.mrr)} | | | |`,
+    `| ${s.set} | | bm25 files + path boost | ` +
+      `${f(s.baseline_path.r1)} | ${f(s.baseline_path.r5)} | ` +
+      `${f(s.baseline_path.r10)} | ${f(s.baseline_path.mrr)} | | | |`,
   );
   if (s.recon) {
     const stronger = s.baseline_path.r5 >= s.baseline.r5 ? s.baseline_path : s.baseline;
@@ -217,7 +223,11 @@ for (const s of summary) {
       .map(([g, n]) => `${g} ${n}`)
       .join(', ')} (UNSAT ${(s.unsat_rate * 100).toFixed(1)}%)`;
     table.push(
-      `| ${s.set} | | **recon** (misses@5 cut ${(cut * 100).toFixed(0)}%) | ${f(s.recon.r1)} | ${f(s.recon.r5)} | ${f(s.recon.r10)} | ${f(s.recon.mrr)} | ${gates} | ${f(s.p50_ms)} | ${f(s.p95_ms)} |`,
+      `| ${s.set} | | **recon** (misses@5 cut ` +
+        `${(cut * 100).toFixed(0)}%) | ${f(s.recon.r1)} | ` +
+        `${f(s.recon.r5)} | ${f(s.recon.r10)} | ` +
+        `${f(s.recon.mrr)} | ${gates} | ${f(s.p50_ms)} | ` +
+        `${f(s.p95_ms)} |`,
     );
   }
 }
@@ -226,11 +236,15 @@ table.push('', '| set | rows | UNSAT | BROAD | AMBIG | OK |', '|---|---|---|---|
 for (const s of summary)
   if (s.gates)
     table.push(
-      `| ${s.set} | ${s.rows} | ${['UNSAT', 'BROAD', 'AMBIG', 'OK'].map((g) => pct(s.gates[g] ?? 0, s.rows)).join(' | ')} |`,
+      `| ${s.set} | ${s.rows} | ` +
+        `${['UNSAT', 'BROAD', 'AMBIG', 'OK'].map((g) => pct(s.gates[g] ?? 0, s.rows)).join(' | ')} |`,
     );
 for (const o of offtopic)
   table.push(
-    `| off-topic: ${o.tasks} tasks on ${o.target} (${o.repo}@${o.sha.slice(0, 7)}) | ${o.rows} | ${['UNSAT', 'BROAD', 'AMBIG', 'OK'].map((g) => pct(o.gates[g] ?? 0, o.rows)).join(' | ')} |`,
+    `| off-topic: ${o.tasks} tasks on ${o.target} (` +
+      `${o.repo}@${o.sha.slice(0, 7)}) | ${o.rows} | ` +
+      `${['UNSAT', 'BROAD', 'AMBIG', 'OK'].map((g) => pct(o.gates[g] ?? 0, o.rows)).join(' | ')} ` +
+      `|`,
   );
 if (offtopic.length) {
   const rows = offtopic.reduce((n, o) => n + o.rows, 0);

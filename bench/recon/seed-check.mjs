@@ -57,6 +57,8 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 console.log(
-  `\n${same} trees identical, ${differ} differ\ncommand: node bench/recon/seed-check.mjs --set ${values.set} --trees ${values.trees} --skip ${values.skip}`,
+  `\n${same} trees identical, ${differ} differ\ncommand: node bench/recon/seed-check.mjs ` +
+    `--set ${values.set} --trees ${values.trees} --skip ` +
+    `${values.skip}`,
 );
 process.exitCode = differ > 0 ? 1 : 0;

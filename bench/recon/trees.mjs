@@ -101,7 +101,8 @@ function commitTimes(rows) {
     try {
       out = show(repo, [...shas]);
     } catch {
-      // A sha the mirror lacks (or no mirror): date the others one by one; the unknown ones go last and fail at extraction.
+      // A sha the mirror lacks (or no mirror): date the others one by one; the unknown ones go last and fail at
+      // extraction.
       out = [...shas]
         .map((sha) => {
           try {

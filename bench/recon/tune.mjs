@@ -3,7 +3,8 @@
 // bench/recon/pools.mjs: each variant re-runs the server's own fuse → applyPriors → cutoff on every
 // row and prints file-level R@5 and MRR per set, with the misses@5 cut against the stronger baseline
 // of a bench/recon/run.mjs output (--baselines).
-// usage: node bench/recon/tune.mjs --pools bench/.work/pools.jsonl --baselines bench/.work/full-1.out --variants FILE.json
+// usage: node bench/recon/tune.mjs --pools bench/.work/pools.jsonl --baselines bench/.work/full-1.out --variants
+// FILE.json
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -84,7 +85,10 @@ for (const variant of variants) {
     const mrr = mean(list.map((m) => m.rr));
     const b = baseline[set];
     const cut = b ? 1 - (1 - r5) / (1 - b.r5) : NaN;
-    return `${set} r5 ${r5.toFixed(3)} mrr ${mrr.toFixed(3)} cut ${(cut * 100).toFixed(1)}%${b && mrr <= b.mrr ? ' MRR<=base' : ''}`;
+    return (
+      `${set} r5 ${r5.toFixed(3)} mrr ${mrr.toFixed(3)} cut ` +
+      `${(cut * 100).toFixed(1)}%${b && mrr <= b.mrr ? ' MRR<=base' : ''}`
+    );
   });
   console.log(`${variant.name.padEnd(28)} ${cells.join(' | ')}`);
 }

@@ -119,12 +119,15 @@ for (const job of JOBS) {
 resetTree(DIR);
 await session.close();
 console.log(
-  `\n| job | high / medium / low | warnings | unedited | pytest passed / failed (base ${base.passed} / ${base.failed + base.errors}) |`,
+  `\n| job | high / medium / low | warnings | unedited | pytest passed / failed ` +
+    `(base ${base.passed} / ${base.failed + base.errors}) |`,
 );
 console.log('|---|---|---|---|---|');
 for (const r of rows)
   console.log(
     r.error
       ? `| ${r.job} | ${r.error} | | | |`
-      : `| ${r.job} | ${r.counts.high} / ${r.counts.medium} / ${r.counts.low} | ${r.warnings} | ${r.unedited} | ${r.passed} / ${r.failed} |`,
+      : `| ${r.job} | ${r.counts.high} / ${r.counts.medium} / ` +
+          `${r.counts.low} | ${r.warnings} | ${r.unedited} | ` +
+          `${r.passed} / ${r.failed} |`,
   );

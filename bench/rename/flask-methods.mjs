@@ -1,12 +1,13 @@
 // Python METHOD renames on pallets/flask through the real MCP tools: how many edits are medium (unresolved receivers),
 // and does applying only the high edits keep the test suite's pass count.
 //
-//   npx tsc -b && node bench/rename/flask-methods.mjs [--label before|after] [--only Flask.test_client,...] [--cli PATH]
+// npx tsc -b && node bench/rename/flask-methods.mjs [--label before|after] [--only Flask.test_client,...] [--cli PATH]
 //
 // Each method is renamed alone on the fresh base tree (git reset between them): the preview's counts are recorded,
 // then only its `high` hunks are written (by this harness, from the preview's ranges; the preview is then cancelled),
 // and `python -m pytest tests` and `pyflakes src tests` run. `--label` stores the rows in
-// bench/.work/rename/flask-methods-<label>.json; with both `before` and `after` stored, a side-by-side table is printed.
+// bench/.work/rename/flask-methods-<label>.json; with both `before` and `after` stored, a side-by-side table is
+// printed.
 // `--cli` runs another build's `cli/dist/src/main.js` (e.g. a checkout of main) instead of this worktree's.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -233,6 +234,9 @@ if (before && after) {
     if (b || a) console.log(`| ${symbol} | ${cell(b)} | ${cell(a)} |`);
   }
   console.log(
-    `| total | ${before.summary.high} / ${before.summary.medium} high/medium, ${before.summary.ok}/${before.summary.methods} keep pytest | | ${after.summary.high} / ${after.summary.medium} high/medium, ${after.summary.ok}/${after.summary.methods} keep pytest | |`,
+    `| total | ${before.summary.high} / ${before.summary.medium} high/medium, ` +
+      `${before.summary.ok}/${before.summary.methods} keep pytest | | ` +
+      `${after.summary.high} / ${after.summary.medium} high/medium, ` +
+      `${after.summary.ok}/${after.summary.methods} keep pytest | |`,
   );
 }

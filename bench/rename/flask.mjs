@@ -202,5 +202,9 @@ console.log(
   }),
 );
 console.log(
-  `\n| flask ${FLASK_SHA.slice(0, 8)} | ${done}/${jobs.length} refactors keep pytest at ${basePytest.passed} passed and add no undefined name |\nfailures:\n${failures.map((f) => `  ${JSON.stringify(f)}`).join('\n') || '  none'}\ncommand: npx tsc -b && node bench/rename/flask.mjs`,
+  `\n| flask ${FLASK_SHA.slice(0, 8)} | ` +
+    `${done}/${jobs.length} refactors keep pytest at ` +
+    `${basePytest.passed} passed and add no undefined name |\nfailures:\n` +
+    `${failures.map((f) => `  ${JSON.stringify(f)}`).join('\n') || '  none'}\ncommand: ` +
+    `npx tsc -b && node bench/rename/flask.mjs`,
 );

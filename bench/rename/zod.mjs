@@ -301,15 +301,26 @@ if (!values['skip-apply']) {
 }
 await session.close();
 
-console.log(`
+console.log(
+  `
 | metric | value |
 |---|---|
-| symbols previewed | ${summary.previewed}/${summary.symbols} |
-| high precision | ${summary.precision_high.toFixed(3)} (${summary.edits.high} edits) |
-| medium precision | ${Number.isNaN(summary.precision_medium) ? '— (0 edits)' : summary.precision_medium.toFixed(3)} |
-| low (comments/strings) edits | ${summary.edits.low} (${summary.precision_low_vs_oracle.toFixed(3)} in the oracle) |
+| symbols previewed | ${summary.previewed}/` +
+    `${summary.symbols} |
+| high precision | ${summary.precision_high.toFixed(3)} (` +
+    `${summary.edits.high} edits) |
+| medium precision | ${Number.isNaN(summary.precision_medium) ? '— (0 edits)' : summary.precision_medium.toFixed(3)} ` +
+    `|
+| low (comments/strings) edits | ${summary.edits.low} (` +
+    `${summary.precision_low_vs_oracle.toFixed(3)} in the oracle) |
 | recall (high + medium) | ${summary.recall.toFixed(4)} |
 | exact location set | ${(summary.exact_share * 100).toFixed(1)} % |
-| whole-word text baseline | precision ${summary.text_baseline.precision.toFixed(3)}, recall ${summary.text_baseline.recall.toFixed(3)}, exact ${(summary.text_baseline.exact_share * 100).toFixed(1)} % |
-| refactor_rename latency | cold ${summary.latency_ms.cold} ms, warm p50 ${summary.latency_ms.p50_warm} ms, p95 ${summary.latency_ms.p95_warm} ms (${summary.latency_ms.calls} calls) |
-command: npx tsc -b && node bench/rename/zod.mjs`);
+| whole-word text baseline | precision ` +
+    `${summary.text_baseline.precision.toFixed(3)}, recall ` +
+    `${summary.text_baseline.recall.toFixed(3)}, exact ` +
+    `${(summary.text_baseline.exact_share * 100).toFixed(1)} % |
+| refactor_rename latency | cold ${summary.latency_ms.cold} ms, warm p50 ` +
+    `${summary.latency_ms.p50_warm} ms, p95 ` +
+    `${summary.latency_ms.p95_warm} ms (${summary.latency_ms.calls} calls) |
+command: npx tsc -b && node bench/rename/zod.mjs`,
+);

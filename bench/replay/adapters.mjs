@@ -85,5 +85,7 @@ for (const r of rows)
     ].join('  '),
   );
 console.log(
-  `\nreproduce: node bench/replay/adapters.mjs --sessions ${sessions} --calls ${calls} --adapters ${adapters.join(',')}`,
+  `\nreproduce: node bench/replay/adapters.mjs --sessions ` +
+    `${sessions} --calls ${calls} --adapters ` +
+    `${adapters.join(',')}`,
 );

@@ -9,7 +9,8 @@ export function classCases(file) {
     .map((line) => {
       const row = JSON.parse(line);
       if (row.generate)
-        row.command = `${row.generate.head ?? ''}${row.generate.unit.repeat(row.generate.count)}${row.generate.tail ?? ''}`;
+        row.command =
+          `${row.generate.head ?? ''}${row.generate.unit.repeat(row.generate.count)}` + `${row.generate.tail ?? ''}`;
       return row;
     });
 }

@@ -56,6 +56,8 @@ const wrong = results.filter((r) => (r.label === 'deny') !== r.flagged);
 if (showMisses || wrong.length <= 20)
   for (const r of wrong)
     console.log(
-      `${r.label === 'deny' ? 'MISSED' : 'FALSE+'} [${r.class}] ${r.action} ${r.reason_code}: ${(r.command ?? JSON.stringify(r.arguments)).slice(0, 140)}`,
+      `${r.label === 'deny' ? 'MISSED' : 'FALSE+'} [` +
+        `${r.class}] ${r.action} ${r.reason_code}: ` +
+        `${(r.command ?? JSON.stringify(r.arguments)).slice(0, 140)}`,
     );
 console.log('\nreproduce: npx tsc -b cli && node bench/risk/classes.mjs');

@@ -27,7 +27,8 @@ const rows = readFileSync(dataFile, 'utf8')
 function contextFor(row) {
   const byNote = contexts.unrepresentable_notes.find((n) => row.note && new RegExp(n.pattern).test(row.note));
   if (byNote) return { unrepresentable: byNote.why };
-  if (!row.context_dependent) return { cwd: plainCwd }; // no project root implied (default): relative paths stay unplaced
+  // No project root implied (default): relative paths stay unplaced.
+  if (!row.context_dependent) return { cwd: plainCwd };
   const entry = contexts.rows.find(
     (e) =>
       e.source_path === row.source_path &&
@@ -117,13 +118,19 @@ for (const c of [...categories, 'ALL (headline)', 'ALL incl. unrepresentable']) 
         : scored.filter((r) => r.category === c);
   const s = summarize(list);
   console.log(
-    `${c.padEnd(28)} ${String(s.deny).padStart(4)}  ${fmt(s.recall)}  ${String(s.missed).padStart(5)}  | ${String(s.allow).padStart(4)}  ${fmt(s.fpr)} ${String(s.false_positives).padStart(3)}`,
+    `${c.padEnd(28)} ${String(s.deny).padStart(4)}  ` +
+      `${fmt(s.recall)}  ${String(s.missed).padStart(5)}  | ` +
+      `${String(s.allow).padStart(4)}  ${fmt(s.fpr)} ` +
+      `${String(s.false_positives).padStart(3)}`,
   );
 }
 const times = results.map((r) => r.ms).sort((a, b) => a - b);
 const pct = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
 console.log(
-  `\nrows ${results.length}, unrepresentable ${results.length - scored.length}; assessment time median ${pct(0.5).toFixed(3)} ms, p95 ${pct(0.95).toFixed(3)} ms, max ${times.at(-1).toFixed(3)} ms`,
+  `\nrows ${results.length}, unrepresentable ` +
+    `${results.length - scored.length}; assessment time median ` +
+    `${pct(0.5).toFixed(3)} ms, p95 ${pct(0.95).toFixed(3)} ms, max ` +
+    `${times.at(-1).toFixed(3)} ms`,
 );
 const summary = {
   ...summarize(scored),

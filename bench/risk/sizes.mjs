@@ -79,7 +79,11 @@ for (const [shape, build] of Object.entries(shapes)) {
     };
     rows.push(row);
     console.log(
-      `${shape.padEnd(15)} ${String(row.bytes).padStart(8)} ${row.wall_ms.toFixed(1).padStart(9)} ${row.cpu_ms.toFixed(1).padStart(9)}  ${`${row.action} ${row.reason_code}`.padEnd(31)} ${row.peak_rss_mb.toFixed(0).padStart(5)} MB`,
+      `${shape.padEnd(15)} ${String(row.bytes).padStart(8)} ` +
+        `${row.wall_ms.toFixed(1).padStart(9)} ` +
+        `${row.cpu_ms.toFixed(1).padStart(9)}  ` +
+        `${`${row.action} ${row.reason_code}`.padEnd(31)} ` +
+        `${row.peak_rss_mb.toFixed(0).padStart(5)} MB`,
     );
   }
 }
@@ -127,7 +131,10 @@ for (const size of [4096, 16384, 65536, 65537]) {
   };
   runFileRows.push(row);
   console.log(
-    `${row.shape.padEnd(15)} ${String(row.bytes).padStart(8)} ${row.wall_ms.toFixed(1).padStart(9)} ${row.cpu_ms.toFixed(1).padStart(9)}  ${`${row.action} ${row.reason_code}`.padEnd(31)}`,
+    `${row.shape.padEnd(15)} ${String(row.bytes).padStart(8)} ` +
+      `${row.wall_ms.toFixed(1).padStart(9)} ` +
+      `${row.cpu_ms.toFixed(1).padStart(9)}  ` +
+      `${`${row.action} ${row.reason_code}`.padEnd(31)}`,
   );
 }
 // The same through the real gate (`agentgov gate --stdin`, watch down: assessed in process), a
@@ -176,13 +183,21 @@ rmSync(project, { recursive: true, force: true });
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const file64 = runFileRows.find((r) => r.bytes === 65536);
 console.log(
-  `\nrun-a-file, 64 KB script (bash scripts/build.sh): engine wall ${file64.wall_ms.toFixed(1)} ms, CPU ${file64.cpu_ms.toFixed(1)} ms, ${file64.action} ${file64.reason_code}`,
+  `\nrun-a-file, 64 KB script (bash scripts/build.sh): engine wall ` +
+    `${file64.wall_ms.toFixed(1)} ms, CPU ` +
+    `${file64.cpu_ms.toFixed(1)} ms, ${file64.action} ` +
+    `${file64.reason_code}`,
 );
 console.log(
-  `gate (agentgov gate --stdin, watch down), median of ${gateTimes.ls.length}: run-a-file 64 KB ${med(gateTimes['bash scripts/build.sh']).toFixed(0)} ms (${gateAnswer}), ls ${med(gateTimes.ls).toFixed(0)} ms`,
+  `gate (agentgov gate --stdin, watch down), median of ` +
+    `${gateTimes.ls.length}: run-a-file 64 KB ` +
+    `${med(gateTimes['bash scripts/build.sh']).toFixed(0)} ms (` +
+    `${gateAnswer}), ls ${med(gateTimes.ls).toFixed(0)} ms`,
 );
 const at64 = rows.filter((r) => r.bytes >= 60000 && r.bytes <= 70000);
 console.log(
-  `\nat 64 KB: max wall ${Math.max(...at64.map((r) => r.wall_ms)).toFixed(1)} ms, max CPU ${Math.max(...at64.map((r) => r.cpu_ms)).toFixed(1)} ms; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  `\nat 64 KB: max wall ${Math.max(...at64.map((r) => r.wall_ms)).toFixed(1)} ` +
+    `ms, max CPU ${Math.max(...at64.map((r) => r.cpu_ms)).toFixed(1)} ms; peak ` +
+    `RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
 );
 console.log('reproduce: npx tsc -b cli && node bench/risk/sizes.mjs');

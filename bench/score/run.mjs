@@ -72,10 +72,14 @@ writeFileSync(
   layerFile,
   `import { createScoreApp } from ${JSON.stringify(join(root, 'cli/dist/src/score-api/app.js'))};
 import { listenScoreApp } from ${JSON.stringify(join(root, 'cli/dist/src/score-api/listen.js'))};
-const logger = { debug() {}, info() {}, warn() {}, error() {}, child() { return logger; } };
-const assessment = { score: 0, level: 'low', action: 'allow', reason_code: 'no_risk_detected', evidence: { rules: [] } };
-const app = createScoreApp({ assess: async () => assessment, version: 'bench', rulesLoaded: () => 0, token: null, logger });
-const running = await listenScoreApp(app, { host: '127.0.0.1', port: 0 }, null);
+const logger = { debug() {}, info() {}, warn() {}, error() {}, child() { ` +
+    `return logger; } };
+const assessment = { score: 0, level: 'low', action: 'allow', reason_code: ` +
+    `'no_risk_detected', evidence: { rules: [] } };
+const app = createScoreApp({ assess: async () => assessment, version: 'bench', ` +
+    `rulesLoaded: () => 0, token: null, logger });
+const running = await listenScoreApp(app, { host: '127.0.0.1', port: 0 }, ` +
+    `null);
 console.log('listening on ' + running.url);
 `,
 );
@@ -204,15 +208,27 @@ console.log(
   }),
 );
 console.log(
-  '\n| round | variant | req/s | p50 ms | p99 ms | max ms | requests | non-2xx/errors | server CPU µs/request |\n|---|---|---|---|---|---|---|---|---|',
+  '\n| round | variant | req/s | p50 ms | p99 ms | max ms | requests | non-2xx/errors ' +
+    '| server CPU µs/request |\n|---|---|---|---|---|---|---|---|---|',
 );
 for (const r of results)
   console.log(
-    `| ${r.round} | ${r.variant} | ${r.requests_per_s} | ${r.p50_ms} | ${r.p99_ms} | ${r.max_ms} | ${r.total} | ${r.non_2xx_or_errors} | ${r.server_cpu_us_per_request ?? 'n/a'} |`,
+    `| ${r.round} | ${r.variant} | ${r.requests_per_s} | ` +
+      `${r.p50_ms} | ${r.p99_ms} | ${r.max_ms} | ` +
+      `${r.total} | ${r.non_2xx_or_errors} | ` +
+      `${r.server_cpu_us_per_request ?? 'n/a'} |`,
   );
 console.log(
-  `\nthroughput ratio score / bare: ${ratio.toFixed(2)}, median of ${rounds} rounds (${roundRatios.map((x) => x.toFixed(2)).join(', ')}; target >= 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); Score API layer without the engine / bare: ${layerRatio.toFixed(2)}; server CPU per request (median): /score ${cpu('score') ?? 'n/a'} µs, bare ${cpu('bare') ?? 'n/a'} µs, layer ${cpu('layer') ?? 'n/a'} µs; ${connections} connections, ${duration} s per measurement`,
+  `\nthroughput ratio score / bare: ${ratio.toFixed(2)}, median of ` +
+    `${rounds} rounds (${roundRatios.map((x) => x.toFixed(2)).join(', ')}; target ` +
+    `>= 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); Score API layer without the ` +
+    `engine / bare: ${layerRatio.toFixed(2)}; server CPU per request (median): ` +
+    `/score ${cpu('score') ?? 'n/a'} µs, bare ` +
+    `${cpu('bare') ?? 'n/a'} µs, layer ${cpu('layer') ?? 'n/a'} µs; ` +
+    `${connections} connections, ${duration} s per measurement`,
 );
 console.log(
-  `reproduce: npx tsc -b && node bench/score/run.mjs --duration ${duration} --connections ${connections} --rounds ${rounds}`,
+  `reproduce: npx tsc -b && node bench/score/run.mjs --duration ` +
+    `${duration} --connections ${connections} --rounds ` +
+    `${rounds}`,
 );

@@ -89,7 +89,9 @@ for (const { name, dir } of repos) {
       json_chars: JSON.stringify(s).length,
       detail:
         tool === 'recon_scout'
-          ? `${s.cycles.total} cycles, ${s.communities.total} communities, ${s.zoom_targets.length} zoom targets${s.warning ? ', warning' : ''}`
+          ? `${s.cycles.total} cycles, ${s.communities.total} communities, ` +
+            `${s.zoom_targets.length} zoom targets` +
+            `${s.warning ? ', warning' : ''}`
           : tool === 'graph_cycles'
             ? `${s.total} cycles, ${s.graph.nodes} nodes`
             : `${s.graph.communities} communities, Q=${s.graph.modularity.toFixed(3)}`,
@@ -102,10 +104,13 @@ for (const { name, dir } of repos) {
   await index.close();
 }
 console.log(
-  '\n| repo | files | defs | tool | args | first ms | median ms | text chars | detail |\n|---|---|---|---|---|---|---|---|---|',
+  '\n| repo | files | defs | tool | args | first ms | median ms | text chars ' +
+    '| detail |\n|---|---|---|---|---|---|---|---|---|',
 );
 for (const r of rows)
   console.log(
-    `| ${r.repo} | ${r.files} | ${r.definitions} | ${r.tool} | ${r.args} | ${r.first_ms} | ${r.median_ms} | ${r.text_chars} | ${r.detail} |`,
+    `| ${r.repo} | ${r.files} | ${r.definitions} | ` +
+      `${r.tool} | ${r.args} | ${r.first_ms} | ` +
+      `${r.median_ms} | ${r.text_chars} | ${r.detail} |`,
   );
 console.log(`\nreproduce: node bench/scout/run.mjs ${process.argv.slice(2).join(' ')}`);

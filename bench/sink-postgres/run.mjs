@@ -11,7 +11,8 @@
 //     Reports the outbox's size (rows, bytes of the table and its indexes) when the database comes
 //     back, and the drain time: until every record enqueued during the outage is in PostgreSQL.
 //
-// Usage: npx tsc -b && node bench/sink-postgres/run.mjs [--events 50000] [--rate 200] [--outage 60] [--warmup 10] [--only replay|outage]
+// Usage: npx tsc -b && node bench/sink-postgres/run.mjs [--events 50000] [--rate 200] [--outage 60] [--warmup 10]
+// [--only replay|outage]
 import { spawn } from 'node:child_process';
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -175,7 +176,9 @@ async function benchReplay(cluster, events) {
   const wall = (performance.now() - start) / 1000;
   if (code !== 0 || last.jsonl === null || last.pg === null)
     throw new Error(
-      `replay failed (${code}) or a sink is short (jsonl ${jsonlState.lines}, last ${JSON.stringify(last)}):\n${stderr}`,
+      `replay failed (${code}) or a sink is short (jsonl ` +
+        `${jsonlState.lines}, last ${JSON.stringify(last)}):\n` +
+        `${stderr}`,
     );
   const [dup] = await cluster.query(
     'bench_replay',
@@ -208,7 +211,8 @@ function outboxState(dbFile) {
     try {
       bytes = db
         .prepare(
-          "SELECT sum(pgsize) AS b FROM dbstat WHERE name IN ('sink_outbox', 'sink_outbox_sink_assessment_idx', 'sink_outbox_sink_seq_idx')",
+          "SELECT sum(pgsize) AS b FROM dbstat WHERE name IN ('sink_outbox', 'sink_outbox_sink_assessment_idx', " +
+            "'sink_outbox_sink_seq_idx')",
         )
         .get().b;
     } catch {
@@ -314,16 +318,22 @@ try {
   console.log('\n| measure | value |\n|---|---|');
   if (a) {
     console.log(
-      `| replay of ${a.events} events, jsonl sink | last record at ${a.jsonl.last_s} s: ${a.jsonl.events_per_s} events/s |`,
+      `| replay of ${a.events} events, jsonl sink | last record at ` +
+        `${a.jsonl.last_s} s: ${a.jsonl.events_per_s} events/s |`,
     );
     console.log(
-      `| same run, postgres sink | last row at ${a.postgres.last_s} s: ${a.postgres.events_per_s} events/s (${a.postgres.rows} rows, ${a.postgres.distinct} distinct) |`,
+      `| same run, postgres sink | last row at ` +
+        `${a.postgres.last_s} s: ${a.postgres.events_per_s} events/s (` +
+        `${a.postgres.rows} rows, ${a.postgres.distinct} distinct) |`,
     );
     console.log(`| postgres / jsonl | ${a.ratio} |`);
   }
   if (b) {
     console.log(
-      `| outbox after a ${b.outage_s} s outage at ${b.rate_per_s} events/s | ${b.outbox_at_restart.rows} rows, ${b.outbox_at_restart.bytes ?? '?'} bytes (${b.outbox_at_restart.bytes_per_row ?? '?'} B/row) |`,
+      `| outbox after a ${b.outage_s} s outage at ` +
+        `${b.rate_per_s} events/s | ${b.outbox_at_restart.rows} rows, ` +
+        `${b.outbox_at_restart.bytes ?? '?'} bytes (` +
+        `${b.outbox_at_restart.bytes_per_row ?? '?'} B/row) |`,
     );
     console.log(
       `| drain after the restart | first delivery ${b.first_delivery_after_restart_s} s, drained ${b.drain_s} s |`,

@@ -122,9 +122,12 @@ export function mutationPoints(file, text) {
       const nextIndent = next.length - next.trimStart().length;
       const simple =
         !/[:\\,([{]$/.test(trimmed) &&
-        !/^(return|raise|yield|def |class |if |elif |else|for |while |try|except|finally|with |import |from |pass|break|continue|@|\)|\]|\})/.test(
-          trimmed,
-        );
+        !new RegExp(
+          String.raw`^(return|raise|yield|def |class |if |elif |` +
+            String.raw`else|for |while |try|except|finally|with |` +
+            String.raw`import |from |pass|break|continue|@|\)|\]|` +
+            String.raw`\})`,
+        ).test(trimmed);
       if (simple && nextIndent <= indent.length && !/^[)\]}]/.test(trimmed))
         points.push({ file, line, kind: 'delete', before: source, after: `${indent}pass` });
     } else if (

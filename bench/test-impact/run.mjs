@@ -3,7 +3,8 @@
 // against the whole suite to find the tests it fails, and three selectors compared on them:
 // blast_radius (max_hops 0/1/2), the import-graph selector (jest --findRelatedTests), the whole suite.
 //
-//   node bench/test-impact/run.mjs [--repos express,flask] [--mutants 150] [--seed 14] [--deadline ISO] [--score-only] [--work DIR]
+// node bench/test-impact/run.mjs [--repos express,flask] [--mutants 150] [--seed 14] [--deadline ISO] [--score-only]
+// [--work DIR]
 //
 // Trees, dependencies and per-mutant results live under bench/.work/test-impact/ (never committed);
 // a rerun resumes from the results already there.
@@ -194,7 +195,9 @@ async function benchRepo(name, spec) {
       : [],
   );
   console.log(
-    `# ${name}: ${sources.length} source files, ${points.length} mutation points, ${mutants.length} mutants sampled (seed ${options.seed}), ${done.size} already run`,
+    `# ${name}: ${sources.length} source files, ` +
+      `${points.length} mutation points, ${mutants.length} mutants sampled (seed ` +
+      `${options.seed}), ${done.size} already run`,
   );
 
   const fileGraph = index.fileGraph();
@@ -290,7 +293,10 @@ async function benchRepo(name, spec) {
   }
   const queries = records.filter((r) => r.status === 'killed').length * 3;
   console.log(
-    `# ${name}: blast_radius answered ${queries} queries in ${((performance.now() - selectStarted) / 1000).toFixed(1)} s (${((performance.now() - selectStarted) / Math.max(1, queries)).toFixed(0)} ms each, including git diff and parsing)`,
+    `# ${name}: blast_radius answered ${queries} queries in ` +
+      `${((performance.now() - selectStarted) / 1000).toFixed(1)} s (` +
+      `${((performance.now() - selectStarted) / Math.max(1, queries)).toFixed(0)} ` +
+      `ms each, including git diff and parsing)`,
   );
   await index.close();
   report(name, spec, base, records, suiteIds, duration);
@@ -301,16 +307,23 @@ function report(name, spec, base, records, suiteIds, duration) {
   const suiteMs = suiteIds.reduce((sum, id) => sum + (duration.get(id) ?? 0), 0);
   console.log(`\n## ${spec.repo}@${spec.sha.slice(0, 12)} (${name})`);
   console.log(
-    `suite: ${suiteIds.length} test cases; plain run ${(base.plainMs / 1000).toFixed(1)} s, with per-test coverage ${(base.coverageMs / 1000).toFixed(1)} s (${(base.coverageMs / base.plainMs).toFixed(2)}x); ${base.coverageFacts} coverage facts`,
+    `suite: ${suiteIds.length} test cases; plain run ` +
+      `${(base.plainMs / 1000).toFixed(1)} s, with per-test coverage ` +
+      `${(base.coverageMs / 1000).toFixed(1)} s (` +
+      `${(base.coverageMs / base.plainMs).toFixed(2)}x); ` +
+      `${base.coverageFacts} coverage facts`,
   );
   const counts = Object.fromEntries(
     ['killed', 'survived', 'invalid', 'timeout'].map((s) => [s, records.filter((r) => r.status === s).length]),
   );
   console.log(
-    `mutants: ${records.length} run: ${counts.killed} fail ≥1 test, ${counts.survived} fail none, ${counts.invalid} do not load, ${counts.timeout} time out`,
+    `mutants: ${records.length} run: ${counts.killed} fail ≥1 test, ` +
+      `${counts.survived} fail none, ${counts.invalid} do not load, ` +
+      `${counts.timeout} time out`,
   );
   console.log(
-    '| selector | failing mutants caught | failing tests selected | selected tests / suite (mean) | est. time of selection / suite (mean) |',
+    '| selector | failing mutants caught | failing tests selected | selected ' +
+      'tests / suite (mean) | est. time of selection / suite (mean) |',
   );
   console.log('|---|---|---|---|---|');
   const rows = [
@@ -328,7 +341,10 @@ function report(name, spec, base, records, suiteIds, duration) {
     const share = mean(killed.map((r) => select(r).length / suiteIds.length));
     const time = mean(killed.map((r) => select(r).reduce((s, id) => s + (duration.get(id) ?? 0), 0) / suiteMs));
     console.log(
-      `| ${label} | ${pct(caught, killed.length)} (${caught}/${killed.length}) | ${pct(failingSel, failingAll)} | ${(share * 100).toFixed(1)}% (${mean(killed.map((r) => select(r).length)).toFixed(1)} tests) | ${(time * 100).toFixed(1)}% |`,
+      `| ${label} | ${pct(caught, killed.length)} (` +
+        `${caught}/${killed.length}) | ${pct(failingSel, failingAll)} | ` +
+        `${(share * 100).toFixed(1)}% (${mean(killed.map((r) => select(r).length)).toFixed(1)} ` +
+        `tests) | ${(time * 100).toFixed(1)}% |`,
     );
   }
   for (const k of [10, 25]) {
@@ -336,19 +352,24 @@ function report(name, spec, base, records, suiteIds, duration) {
       r.selections.blast_radius_0.slice(0, k).some((id) => r.failing.includes(id)),
     ).length;
     console.log(
-      `blast_radius max_hops 0, first ${k} candidates: ${pct(caught, killed.length)} (${caught}/${killed.length}) of failing mutants caught`,
+      `blast_radius max_hops 0, first ${k} candidates: ` +
+        `${pct(caught, killed.length)} (${caught}/` +
+        `${killed.length}) of failing mutants caught`,
     );
   }
   const ratio = mean(
     killed.map((r) => r.selections.blast_radius_0.length / Math.max(1, r.selections.import_graph.length)),
   );
   console.log(
-    `blast_radius max_hops 0 selects on average ${(ratio * 100).toFixed(1)}% of the tests the import-graph selector picks`,
+    `blast_radius max_hops 0 selects on average ` +
+      `${(ratio * 100).toFixed(1)}% of the tests the import-graph selector picks`,
   );
   const missed = killed.filter((r) => !r.selections.blast_radius_0.some((id) => r.failing.includes(id)));
   for (const r of missed.slice(0, 10))
     console.log(
-      `  missed at hops 0: ${r.file}:${r.line} ${r.kind} \`${r.after.slice(0, 80)}\` (${r.failing.length} failing tests)`,
+      `  missed at hops 0: ${r.file}:${r.line} ` +
+        `${r.kind} \`${r.after.slice(0, 80)}\` (` +
+        `${r.failing.length} failing tests)`,
     );
 }
 

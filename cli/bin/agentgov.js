@@ -6,7 +6,8 @@
 //
 // A `gate` line loads the gate's one-file bundle (dist/gate-bundle, scripts/bundle-gate.mjs) when
 // every file it was made from is unchanged (its stamp lists them with size and time, and for an
-// installed copy by package, version and size), and main.js otherwise. This file and the bundle run as CommonJS (bin/package.json): a hook call that starts
+// installed copy by package, version and size), and main.js otherwise. This file and the bundle run as CommonJS
+// (bin/package.json): a hook call that starts
 // Node's ES module loader pays for it on every tool call of the agent (bench/gate). The bundle is
 // compiled with V8's code cache (named in the stamp after the bundle's content), which this file
 // writes after a call when it is missing or V8 turned it down (another Node version), wherever
@@ -22,7 +23,9 @@ try {
   builtin = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule : require;
 } catch {
   process.stderr.write(
-    `agentgov: this Node (${process.version}) cannot run bin/agentgov.js without bin/package.json; use Node 20.16 or later${isGate ? ' — the call is blocked' : ''}\n`,
+    `agentgov: this Node (${process.version}) cannot run bin/agentgov.js without ` +
+      `bin/package.json; use Node 20.16 or later` +
+      `${isGate ? ' — the call is blocked' : ''}\n`,
   );
   process.exit(isGate ? 2 : 70);
 }
@@ -38,7 +41,8 @@ const main = path.join(binDir, '..', 'dist', 'src', 'main.js');
 if (!existsSync(main)) {
   const checkout = path.join(binDir, '..', '..');
   process.stderr.write(
-    `agentgov: the build output ${main} is missing; build it with \`npm run build\` in ${checkout} (npm ci installs but does not build)\n`,
+    `agentgov: the build output ${main} is missing; build it with \`npm run build\` ` +
+      `in ${checkout} (npm ci installs but does not build)\n`,
   );
   process.exit(isGate ? 2 : 70);
 }
@@ -109,7 +113,8 @@ function loadGateBundle({ file, cacheFile }) {
   } catch {
     cachedData = undefined;
   }
-  const source = `(function (exports, require, module, __filename, __dirname, __gateImport) {${readFileSync(file, 'utf8')}\n})`;
+  const source =
+    `(function (exports, require, module, __filename, __dirname, __gateImport) ` + `{${readFileSync(file, 'utf8')}\n})`;
   const script = new vm.Script(source, { filename: file, cachedData });
   const module = { exports: {}, filename: file };
   const dir = path.dirname(file);
@@ -172,7 +177,8 @@ async function start() {
     }
   } else if (isGate)
     trace(
-      `${bundleOff ? 'gate bundle off (AGENTGOV_GATE_BUNDLE=0)' : 'no gate bundle made from this build'}; using ${main}`,
+      `${bundleOff ? 'gate bundle off (AGENTGOV_GATE_BUNDLE=0)' : 'no gate bundle made from this build'}; ` +
+        `using ${main}`,
     );
   const format = hook && typeof hook.gateFormatOf === 'function' ? hook.gateFormatOf(process.argv.slice(3)) : undefined;
   if (format) {

@@ -93,7 +93,9 @@ export function applyProjectPolicy(
     ...added.rules.map((r) => `rule file ${r}`),
   ];
   ignored.push(
-    `ignored ${named.join(', ')} named by the untrusted project config ${project.file}: review it, then run \`agentgov trust ${dirname(project.file)}\``,
+    `ignored ${named.join(', ')} named by the untrusted project config ` +
+      `${project.file}: review it, then run \`agentgov trust ` +
+      `${dirname(project.file)}\``,
   );
   return { loaded: { ...loaded, config }, ignored };
 }

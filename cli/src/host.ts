@@ -24,7 +24,8 @@ export async function startCliHost(
   for (const note of ignored) logger.warn(note);
   for (const warning of loaded.warnings)
     logger.warn(
-      `${warning.file ?? ''}${warning.line ? `:${warning.line}:${warning.column}` : ''} ${warning.path}: ${warning.message}`,
+      `${warning.file ?? ''}${warning.line ? `:${warning.line}:${warning.column}` : ''} ` +
+        `${warning.path}: ${warning.message}`,
     );
   const host = await createPluginHost({
     loaded,

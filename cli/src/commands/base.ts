@@ -90,7 +90,8 @@ export abstract class AgentgovCommand extends Command {
 export const configOption = () =>
   Option.String('--config', {
     description:
-      'Your config file (default: $AGENTGOV_CONFIG, else $AGENTGOV_HOME/config.yaml); ./agentgov.yaml merges over it, only tightening',
+      'Your config file (default: $AGENTGOV_CONFIG, else $AGENTGOV_HOME/config.yaml); ' +
+      './agentgov.yaml merges over it, only tightening',
   });
 
 /**

@@ -7,7 +7,14 @@ export class DetectCommand extends AgentgovCommand {
     category: 'Governance',
     description: 'Discover installed AI coding-agent frameworks',
     details:
-      'Asks every framework adapter (the `frameworks` hook) whether its framework is installed — e.g. agentx-code when `$AGENTX_HOME` (default `~/.agentx`) has a `projects/` directory, Claude Code when `$CLAUDE_CONFIG_DIR` (default `~/.claude`) has one, Codex when `$CODEX_HOME` (default `~/.codex`) exists; docs/cli.md lists them all — and prints a table, or with `--json-output` a JSON array of `{name, path, adapter, ingestion_mode}` (empty when nothing is found). `--frameworks` restricts the check; an unknown name lists the known ones (exit 2).',
+      'Asks every framework adapter (the `frameworks` hook) whether its framework ' +
+      'is installed — e.g. agentx-code when `$AGENTX_HOME` (default `~/.agentx`) ' +
+      'has a `projects/` directory, Claude Code when `$CLAUDE_CONFIG_DIR` (default ' +
+      '`~/.claude`) has one, Codex when `$CODEX_HOME` (default `~/.codex`) exists; ' +
+      'docs/cli.md lists them all — and prints a table, or with `--json-output` ' +
+      'a JSON array of `{name, path, adapter, ingestion_mode}` (empty when nothing ' +
+      'is found). `--frameworks` restricts the check; an unknown name lists the ' +
+      'known ones (exit 2).',
     examples: [
       ['Table of installed frameworks', '$0 detect'],
       ['JSON for scripts', '$0 detect --json-output'],

@@ -7,7 +7,18 @@ export class DoctorCommand extends AgentgovCommand {
     category: 'Governance',
     description: "Re-check the agentgov gate hooks installed in a project's agent settings",
     details:
-      "For every agent whose framework plugin installs hooks, and every settings scope it has, finds the agentgov gate hooks in the project's settings and runs each exact command through `/bin/sh -c` on a probe call (`rm -rf /`), as the agent would; then checks what the agent itself needs before it calls the hook (its plugin's activation checks: the hook file where this agent version reads it, the agent's trust state for the project and the hook, opt-in variables). A hook passes when it exits 0 or 2 with an answer that asks or denies and every activation check is ok; a failed check is reported with its remedy, one that cannot be read as `??`. Exit 0 when every installed hook passes, 1 when one fails or cannot be verified, or none is installed. A hook that names another agentgov than this one is reported (re-run `init` to point it here).",
+      'For every agent whose framework plugin installs hooks, and every settings ' +
+      "scope it has, finds the agentgov gate hooks in the project's settings and " +
+      'runs each exact command through `/bin/sh -c` on a probe call (`rm -rf /`), ' +
+      'as the agent would; then checks what the agent itself needs before it calls ' +
+      "the hook (its plugin's activation checks: the hook file where this agent " +
+      "version reads it, the agent's trust state for the project and the hook, " +
+      'opt-in variables). A hook passes when it exits 0 or 2 with an answer that ' +
+      'asks or denies and every activation check is ok; a failed check is reported ' +
+      'with its remedy, one that cannot be read as `??`. Exit 0 when every installed ' +
+      'hook passes, 1 when one fails or cannot be verified, or none is installed. ' +
+      'A hook that names another agentgov than this one is reported (re-run `init` ' +
+      'to point it here).',
     examples: [
       ['Check the project in the current directory', '$0 doctor'],
       ['Check another project', '$0 doctor --project ~/src/app'],
@@ -16,7 +27,8 @@ export class DoctorCommand extends AgentgovCommand {
 
   project = Option.String('--project,-p', '.', { description: 'Project root directory (default: .)' });
   override json = jsonOption(
-    'one JSON object {project, ok, hooks: [{agent, scope, settings_file, command, status, hook_check, activation, current}]}',
+    'one JSON object {project, ok, hooks: [{agent, scope, settings_file, command, ' +
+      'status, hook_check, activation, current}]}',
   );
 
   async run(): Promise<number> {
@@ -61,11 +73,16 @@ export class DoctorCommand extends AgentgovCommand {
           });
           if (this.json) continue;
           this.context.stdout.write(
-            `${label} ${installer.agent} (${scope}) ${settingsFile}\n  command: ${command}\n  ${check.ok ? 'ok  ' : 'FAIL'} hook command: ${check.message}\n${activationLines(report)}`,
+            `${label} ${installer.agent} (${scope}) ` +
+              `${settingsFile}\n  command: ${command}\n  ` +
+              `${check.ok ? 'ok  ' : 'FAIL'} hook command: ` +
+              `${check.message}\n${activationLines(report)}`,
           );
           if (command !== current)
             this.context.stdout.write(
-              `  note: this agentgov would write \`${current}\`; run \`agentgov init ${installer.agent} --scope ${scope}\` to point the hook here\n`,
+              `  note: this agentgov would write \`` +
+                `${current}\`; run \`agentgov init ${installer.agent} --scope ` +
+                `${scope}\` to point the hook here\n`,
             );
         }
       }

@@ -7,12 +7,21 @@ export class GateCommand extends AgentgovCommand {
     category: 'Governance',
     description: 'Relay one tool-call event to the running pipeline and print its verdict',
     details:
-      'Reads one event from stdin — the Score request shape `{tool_name, arguments, session_id}` or an agentx-code PreToolUse hook payload — sends it to the gate of the running `agentgov watch` over its Unix socket, and prints the verdict. The `agentx-code` format is the hook output the agent reads (`hookSpecificOutput.permissionDecision` allow/deny/ask); `json` prints the verdict, the assessment and the event id. The exit code is 0 whenever a verdict was printed. When no pipeline answers (watch not running, stale socket, bad token, broken reply, timeout) or the input is empty or malformed, `gate.on_unavailable` (ask, deny or allow; default ask) decides and the reason says exactly what failed.',
+      'Reads one event from stdin — the Score request shape `{tool_name, arguments, ' +
+      'session_id}` or an agentx-code PreToolUse hook payload — sends it to the ' +
+      'gate of the running `agentgov watch` over its Unix socket, and prints the ' +
+      'verdict. The `agentx-code` format is the hook output the agent reads (`hookSpecificOutput.permissionDecision` ' +
+      'allow/deny/ask); `json` prints the verdict, the assessment and the event ' +
+      'id. The exit code is 0 whenever a verdict was printed. When no pipeline ' +
+      'answers (watch not running, stale socket, bad token, broken reply, timeout) ' +
+      'or the input is empty or malformed, `gate.on_unavailable` (ask, deny or ' +
+      'allow; default ask) decides and the reason says exactly what failed.',
     examples: [
       ['As an agentx-code PreToolUse hook', '$0 gate --stdin'],
       [
         'Ask by hand, full verdict',
-        `echo '{"tool_name":"Bash","arguments":{"command":"rm -rf /"},"session_id":"s1"}' | $0 gate --stdin --format json`,
+        `echo '{"tool_name":"Bash","arguments":{"command":"rm -rf /"},"session_id":"s1"}' ` +
+          `| $0 gate --stdin --format json`,
       ],
     ],
   });

@@ -16,7 +16,11 @@ export function groupHelp(commands: readonly CommandClass[], prefix: string[]): 
   ]);
   const width = Math.max(...rows.map(([name]) => name!.length));
   const lines = rows.map(([name, description]) => `  ${name!.padEnd(width)}  ${description}`);
-  return `agentgov ${prefix.join(' ')}: one of\n\n${lines.join('\n')}\n\nRun \`agentgov help ${prefix.join(' ')} <command>\` (or \`<command> --help\`) for one in full.\n`;
+  return (
+    `agentgov ${prefix.join(' ')}: one of\n\n` +
+    `${lines.join('\n')}\n\nRun \`agentgov help ` +
+    `${prefix.join(' ')} <command>\` (or \`<command> --help\`) for one in full.\n`
+  );
 }
 
 /** `agentgov help [command ...]`: the full help of one command or group, or the list of every command. */

@@ -49,7 +49,8 @@ export function activationLines(report: ActivationReport, indent = '  '): string
   return report.checks
     .map(
       (c) =>
-        `${indent}${LABEL[c.status].padEnd(4)} ${c.name}: ${c.detail}\n${c.status !== 'ok' && c.remedy ? `${indent}     → ${c.remedy}\n` : ''}`,
+        `${indent}${LABEL[c.status].padEnd(4)} ` +
+        `${c.name}: ${c.detail}\n${c.status !== 'ok' && c.remedy ? `${indent}     → ${c.remedy}\n` : ''}`,
     )
     .join('');
 }
@@ -60,7 +61,9 @@ export function remainingSteps(report: ActivationReport): string {
     .filter((c) => c.status !== 'ok')
     .map(
       (c, i) =>
-        `  ${i + 1}. ${c.remedy ?? `check by hand: ${c.name}`}\n     (${c.status === 'fail' ? '' : 'could not be verified: '}${c.detail})\n`,
+        `  ${i + 1}. ${c.remedy ?? `check by hand: ${c.name}`}\n     (` +
+        `${c.status === 'fail' ? '' : 'could not be verified: '}` +
+        `${c.detail})\n`,
     )
     .join('');
 }

@@ -78,7 +78,10 @@ export async function registerMcpServer(
     : '';
   context.stdout.write(
     changed
-      ? `registered the agentgov MCP server for ${options.agent} in ${configFile}:\n  ${[server.command, ...server.args].join(' ')}${envText}\n`
+      ? `registered the agentgov MCP server for ` +
+          `${options.agent} in ${configFile}:\n  ` +
+          `${[server.command, ...server.args].join(' ')}` +
+          `${envText}\n`
       : `the agentgov MCP server is already registered for ${options.agent} in ${configFile}; nothing changed\n`,
   );
   if (steps.length)

@@ -7,7 +7,24 @@ export class InitCommand extends AgentgovCommand {
     category: 'Governance',
     description: "Install agentgov's PreToolUse gate hook into an agent's settings, and check that it runs",
     details:
-      "Writes a PreToolUse hook running `<node> <agentgov bin entry> gate --stdin --format <agent's format>` (absolute paths, quoted for the shell: it runs however agentgov was started) into the agent's settings for the project, keeping every other setting. Before writing, it runs that exact command through `/bin/sh -c` on a probe call (`rm -rf /`) and installs it only when the hook answers ask or deny (else exit 1, nothing written). `--scope` picks the settings file (agentx-code: `project` = `.agentx/settings.json`, shared; `local` = `.agentx/settings.local.json`, personal — the place for a machine-specific path). Then it checks what the agent itself needs before it calls the hook (the framework plugin's activation checks: the hook file where this agent version reads it, the agent's trust state for the project and the hook, opt-in variables) and prints `verified` only when all pass; otherwise `NOT ACTIVE YET` with each step the user still has to take (e.g. Codex: trust the folder, then review and trust the hook in /hooks) — `agentgov doctor` fails until they are done. Running it again changes nothing. A settings file that is not valid JSON is left untouched and reported (exit 1). Supported agents are those whose framework plugin provides a hook installer; an unknown name lists them (exit 2). `agentgov doctor` re-checks installed hooks.",
+      'Writes a PreToolUse hook running `<node> <agentgov bin entry> gate --stdin ' +
+      "--format <agent's format>` (absolute paths, quoted for the shell: it runs " +
+      "however agentgov was started) into the agent's settings for the project, " +
+      'keeping every other setting. Before writing, it runs that exact command ' +
+      'through `/bin/sh -c` on a probe call (`rm -rf /`) and installs it only when ' +
+      'the hook answers ask or deny (else exit 1, nothing written). `--scope` picks ' +
+      'the settings file (agentx-code: `project` = `.agentx/settings.json`, shared; ' +
+      '`local` = `.agentx/settings.local.json`, personal — the place for a machine-specific ' +
+      'path). Then it checks what the agent itself needs before it calls the hook ' +
+      "(the framework plugin's activation checks: the hook file where this agent " +
+      "version reads it, the agent's trust state for the project and the hook, " +
+      'opt-in variables) and prints `verified` only when all pass; otherwise `NOT ' +
+      'ACTIVE YET` with each step the user still has to take (e.g. Codex: trust ' +
+      'the folder, then review and trust the hook in /hooks) — `agentgov doctor` ' +
+      'fails until they are done. Running it again changes nothing. A settings ' +
+      'file that is not valid JSON is left untouched and reported (exit 1). Supported ' +
+      'agents are those whose framework plugin provides a hook installer; an unknown ' +
+      'name lists them (exit 2). `agentgov doctor` re-checks installed hooks.',
     examples: [
       ['Protect the project in the current directory', '$0 init agentx-code'],
       [
@@ -27,15 +44,19 @@ export class InitCommand extends AgentgovCommand {
   project = Option.String('--project,-p', '.', { description: 'Project root directory (default: .)' });
   mcp = Option.Boolean('--mcp', false, {
     description:
-      "Register `agentgov serve` in the agent's MCP server configuration instead of installing the gate hook (default: false)",
+      "Register `agentgov serve` in the agent's MCP server configuration instead " +
+      'of installing the gate hook (default: false)',
   });
   scope = Option.String('--scope', {
     description:
-      "Settings scope to write (agentx-code: project or local, with --mcp also user; claude-code: local, project or user; codex, gemini-cli, cursor, copilot-cli: project or user) (default: the agent's first)",
+      'Settings scope to write (agentx-code: project or local, with --mcp also ' +
+      'user; claude-code: local, project or user; codex, gemini-cli, cursor, copilot-cli: ' +
+      "project or user) (default: the agent's first)",
   });
 
   override json = jsonOption(
-    'one JSON object {agent, scope, settings_file, changed, command, hook_check, activation: {state, checks}, mcp_hint}',
+    'one JSON object {agent, scope, settings_file, changed, command, hook_check, ' +
+      'activation: {state, checks}, mcp_hint}',
   );
 
   async run(): Promise<number> {
@@ -109,7 +130,9 @@ export class InitCommand extends AgentgovCommand {
     const doctor = `agentgov doctor${this.project === '.' ? '' : ` --project ${this.project}`}`;
     if (report.state === 'active') {
       this.context.stdout.write(
-        `verified: ${installer.agent} will call the hook${installer.testedWith ? ` (as ${installer.testedWith} does)` : ''}:\n${activationLines(report)}`,
+        `verified: ${installer.agent} will call the hook` +
+          `${installer.testedWith ? ` (as ${installer.testedWith} does)` : ''}:\n` +
+          `${activationLines(report)}`,
       );
     } else {
       const head =
@@ -117,7 +140,8 @@ export class InitCommand extends AgentgovCommand {
           ? `NOT ACTIVE YET: ${installer.agent} will not call this hook until you`
           : `NOT VERIFIED: agentgov could not confirm that ${installer.agent} calls this hook; check`;
       this.context.stdout.write(
-        `${head}:\n${remainingSteps(report)}then run \`${doctor}\`, which fails until ${installer.agent} will call the hook\n`,
+        `${head}:\n${remainingSteps(report)}then run \`` +
+          `${doctor}\`, which fails until ${installer.agent} will call the hook\n`,
       );
     }
     if (mcpHint)

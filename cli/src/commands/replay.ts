@@ -7,7 +7,14 @@ export class ReplayCommand extends AgentgovCommand {
     category: 'Governance',
     description: 'Re-run the governance pipeline over captured session files',
     details:
-      'Reads PATH (one capture file, or every `.jsonl`/`.json` file under a directory) with the named framework adapter, assesses every tool call, records events and assessments in system.db (idempotent: a second replay adds no duplicates) and emits every record to the sinks — the console (a line per notable event) unless `--output` writes JSONL records to FILE instead. Lines the adapter cannot read are skipped and counted in the summary; an incomplete last line is left for later. Shows a progress bar on a TTY when there are several files.',
+      'Reads PATH (one capture file, or every `.jsonl`/`.json` file under a directory) ' +
+      'with the named framework adapter, assesses every tool call, records events ' +
+      'and assessments in system.db (idempotent: a second replay adds no duplicates) ' +
+      'and emits every record to the sinks — the console (a line per notable event) ' +
+      'unless `--output` writes JSONL records to FILE instead. Lines the adapter ' +
+      'cannot read are skipped and counted in the summary; an incomplete last line ' +
+      'is left for later. Shows a progress bar on a TTY when there are several ' +
+      'files.',
     examples: [
       ['Replay every agentx-code transcript', '$0 replay ~/.agentx/projects --adapter agentx-code'],
       [
@@ -23,7 +30,8 @@ export class ReplayCommand extends AgentgovCommand {
   });
   output = Option.String('--output', {
     description:
-      'Write one JSON record per event to this file instead of the console; {session_id} splits it per session (default: console)',
+      'Write one JSON record per event to this file instead of the console; {session_id} ' +
+      'splits it per session (default: console)',
   });
   config = configOption();
   override json = jsonOption('the summary as one JSON object (no console sink)');

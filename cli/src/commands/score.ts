@@ -7,7 +7,14 @@ export class ScoreCommand extends AgentgovCommand {
     category: 'Governance',
     description: 'Run the read-only risk-scoring HTTP API (POST /score, GET /health)',
     details:
-      'Serves the Score API without watching any file: `POST /score` with `{tool_name, arguments, session_id}` answers `{risk_assessment: {score, level}, recommendation: {action, reason_code}, evidence, stage: "assessed"}`; `GET /health` answers status, version, uptime and the number of rules loaded. It writes nothing anywhere — no database row, no file. Bad requests get 400/401/404/405/413 with `{error: {code, message}}`, never a 5xx. A non-loopback address is refused unless `score.token` is set; with a token every request needs `Authorization: Bearer <token>`. Stops on SIGINT/SIGTERM.',
+      'Serves the Score API without watching any file: `POST /score` with `{tool_name, ' +
+      'arguments, session_id}` answers `{risk_assessment: {score, level}, recommendation: ' +
+      '{action, reason_code}, evidence, stage: "assessed"}`; `GET /health` answers ' +
+      'status, version, uptime and the number of rules loaded. It writes nothing ' +
+      'anywhere — no database row, no file. Bad requests get 400/401/404/405/413 ' +
+      'with `{error: {code, message}}`, never a 5xx. A non-loopback address is ' +
+      'refused unless `score.token` is set; with a token every request needs `Authorization: ' +
+      'Bearer <token>`. Stops on SIGINT/SIGTERM.',
     examples: [
       ['Serve on the default address (score.listen, localhost:7331)', '$0 score'],
       ['Serve on another port', '$0 score --listen 127.0.0.1:8080'],

@@ -9,7 +9,14 @@ export class ServeCommand extends AgentgovCommand {
     category: 'Tool server',
     description: 'Run the MCP tool server over one repository',
     details:
-      'Indexes the repository (in the background: until the first build finishes, index-backed tools wait for it up to server.index.wait_ms, default 10 s, sending progress notifications, then answer E_INDEX_NOT_READY with progress; with --wait-for-index they wait until it is ready, or up to SECONDS) and serves the agentgov tools over MCP: on stdio by default, or over Streamable HTTP at http://HOST:PORT/mcp with --http (loopback addresses only). Logs go to stderr and to $AGENTGOV_HOME/logs/serve-YYYY-MM-DD.log; stdout carries only MCP messages. See docs/tools.md.',
+      'Indexes the repository (in the background: until the first build finishes, ' +
+      'index-backed tools wait for it up to server.index.wait_ms, default 10 s, ' +
+      'sending progress notifications, then answer E_INDEX_NOT_READY with progress; ' +
+      'with --wait-for-index they wait until it is ready, or up to SECONDS) and ' +
+      'serves the agentgov tools over MCP: on stdio by default, or over Streamable ' +
+      'HTTP at http://HOST:PORT/mcp with --http (loopback addresses only). Logs ' +
+      'go to stderr and to $AGENTGOV_HOME/logs/serve-YYYY-MM-DD.log; stdout carries ' +
+      'only MCP messages. See docs/tools.md.',
     examples: [
       ['Serve the current repository on stdio (what an MCP client launches)', '$0 serve'],
       ['Serve another repository with the dev-only tools', '$0 serve --repo ../project --dev-mode'],
@@ -36,7 +43,9 @@ export class ServeCommand extends AgentgovCommand {
   waitForIndex = Option.String('--wait-for-index', {
     tolerateBoolean: true,
     description:
-      'Index-backed tool calls wait for the first index build (up to SECONDS when given) instead of answering E_INDEX_NOT_READY after server.index.wait_ms; the MCP handshake and tools/list answer at once (default: off)',
+      'Index-backed tool calls wait for the first index build (up to SECONDS when ' +
+      'given) instead of answering E_INDEX_NOT_READY after server.index.wait_ms; ' +
+      'the MCP handshake and tools/list answer at once (default: off)',
   });
   config = configOption();
   logLevel = logLevelOption();
@@ -63,7 +72,8 @@ export class ServeCommand extends AgentgovCommand {
       this.report(
         new AgentgovError(
           'E_INVALID_ARGUMENT',
-          `--wait-for-index takes a number of seconds ≥ 0, or nothing to wait until the index is ready (got '${String(this.waitForIndex)}')`,
+          `--wait-for-index takes a number of seconds ≥ 0, or nothing to wait until ` +
+            `the index is ready (got '${String(this.waitForIndex)}')`,
           { value: this.waitForIndex },
         ),
       );

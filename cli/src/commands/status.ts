@@ -7,7 +7,12 @@ export class StatusCommand extends AgentgovCommand {
     category: 'Governance',
     description: 'Show system state from the governance database',
     details:
-      'Reads system.db (read-only: it never creates or changes it) and shows sessions, events, assessments by level and by action, the most recent high-risk calls, the last ingest of every capture file (offset, events, skipped lines by reason) and the registered gate endpoint. The database is `--db PATH`, else config `governance.db`, else `$AGENTGOV_HOME/system.db`; a missing database says so and exits 4.',
+      'Reads system.db (read-only: it never creates or changes it) and shows sessions, ' +
+      'events, assessments by level and by action, the most recent high-risk calls, ' +
+      'the last ingest of every capture file (offset, events, skipped lines by ' +
+      'reason) and the registered gate endpoint. The database is `--db PATH`, else ' +
+      'config `governance.db`, else `$AGENTGOV_HOME/system.db`; a missing database ' +
+      'says so and exits 4.',
     examples: [
       ['Summary tables', '$0 status'],
       ['JSON for scripts', '$0 status --json-output'],

@@ -7,7 +7,12 @@ export class TrustCommand extends AgentgovCommand {
     category: 'Governance',
     description: "Trust a project's agentgov.yaml, so the plugins and rule files it names load",
     details:
-      "A project's `./agentgov.yaml` comes with the repository, so the plugins and risk rule files it names are not loaded until you trust it — like `direnv allow`. Trust is kept per config file and its content (SHA-256) in `$AGENTGOV_HOME/trust.json` (0600): after an edit, trust it again. Settings that loosen safety (`gate.on_unavailable: allow`) are never taken from a project config, trusted or not; put them in your own config. `--revoke` forgets the trust.",
+      "A project's `./agentgov.yaml` comes with the repository, so the plugins " +
+      'and risk rule files it names are not loaded until you trust it — like `direnv ' +
+      'allow`. Trust is kept per config file and its content (SHA-256) in `$AGENTGOV_HOME/trust.json` ' +
+      '(0600): after an edit, trust it again. Settings that loosen safety (`gate.on_unavailable: ' +
+      'allow`) are never taken from a project config, trusted or not; put them ' +
+      'in your own config. `--revoke` forgets the trust.',
     examples: [
       ['Trust the project in the current directory', '$0 trust'],
       ['Trust another project', '$0 trust ~/src/app'],

@@ -7,7 +7,16 @@ export class WatchCommand extends AgentgovCommand {
     category: 'Governance',
     description: 'Ingest agent captures as they grow, answer the gate, serve the Score API',
     details:
-      "Detects the installed coding-agent frameworks (or takes `--frameworks`), ingests their capture files through the governance pipeline (assess → record in system.db → emit to sinks) and keeps following them: new files, appended lines, rotation and truncation. Per-file offsets are stored in system.db with the events they cover, so a restart — even after a crash — neither loses nor duplicates an event. It also runs the gate IPC server that `agentgov gate --stdin` (the agent's PreToolUse hook) asks for verdicts, and, unless `--no-score` or `score.enabled: false`, the read-only Score API on `score.listen`. `--once` ingests what exists and exits without serving anything. SIGINT/SIGTERM stop it cleanly: offsets stored, socket removed, gate endpoint unregistered.",
+      'Detects the installed coding-agent frameworks (or takes `--frameworks`), ' +
+      'ingests their capture files through the governance pipeline (assess → record ' +
+      'in system.db → emit to sinks) and keeps following them: new files, appended ' +
+      'lines, rotation and truncation. Per-file offsets are stored in system.db ' +
+      'with the events they cover, so a restart — even after a crash — neither ' +
+      'loses nor duplicates an event. It also runs the gate IPC server that `agentgov ' +
+      "gate --stdin` (the agent's PreToolUse hook) asks for verdicts, and, unless " +
+      '`--no-score` or `score.enabled: false`, the read-only Score API on `score.listen`. ' +
+      '`--once` ingests what exists and exits without serving anything. SIGINT/SIGTERM ' +
+      'stop it cleanly: offsets stored, socket removed, gate endpoint unregistered.',
     examples: [
       ['Watch every detected framework', '$0 watch'],
       ['Ingest what exists, then exit', '$0 watch --once'],

@@ -44,7 +44,8 @@ export function renderCommandReference(): string {
       lines.push('| option | description |', '| --- | --- |');
       for (const option of definition.options)
         lines.push(
-          `| \`${namedPlaceholders(option.definition).replace(/\s+/g, ' ').replace(/,/g, ', ').trim()}\` | ${cell(option.description ?? '')} |`,
+          `| \`${namedPlaceholders(option.definition).replace(/\s+/g, ' ').replace(/,/g, ', ').trim()}\` ` +
+            `| ${cell(option.description ?? '')} |`,
         );
       lines.push('');
     }

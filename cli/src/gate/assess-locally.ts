@@ -20,7 +20,9 @@ import { gateCacheKey, readGateCache, type GateCacheEntry } from './gate-cache.j
 import { appendJournal, type JournalEntry } from './journal.js';
 import type { LocalAssessor } from './local-assessor.js';
 
-/** AGENTGOV_GATE_TRACE=1: say on stderr which path a call took (for people and tests; the hook's stdout is unchanged). */
+/**
+ * AGENTGOV_GATE_TRACE=1: say on stderr which path a call took (for people and tests; the hook's stdout is unchanged).
+ */
 function tracer(env: NodeJS.ProcessEnv): (message: string) => void {
   return env['AGENTGOV_GATE_TRACE']
     ? (message) => process.stderr.write(`agentgov gate: ${message}\n`)
@@ -60,7 +62,8 @@ export async function assessLocally(
     if ('entry' in read) {
       assessor = await leanAssessor(read.entry, options);
       trace(
-        `lean path: rules and plugins from the gate cache (${read.entry.plugins.filter((p) => p.risk).length} plugin(s) loaded)`,
+        `lean path: rules and plugins from the gate cache (` +
+          `${read.entry.plugins.filter((p) => p.risk).length} plugin(s) loaded)`,
       );
     } else {
       trace(`full start: ${read.stale}`);
@@ -128,7 +131,9 @@ export async function assessWithShippedRules(
   const decision = await decider.decide(input);
   const judged = decision.verdict.decision;
   const final = STRICTNESS[judged] >= STRICTNESS.ask ? judged : 'ask';
-  const note = `the policy could not be read (${why}): judged by the shipped rules only, and answered at least 'ask'; gate.on_unavailable does not apply`;
+  const note =
+    `the policy could not be read (${why}): judged by the shipped rules only, ` +
+    `and answered at least 'ask'; gate.on_unavailable does not apply`;
   return {
     verdict: {
       decision: final,

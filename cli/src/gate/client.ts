@@ -79,7 +79,9 @@ export function requestDecision(
       if (frame.kind !== 'frame') {
         finish({
           failure: 'broken_reply',
-          message: `the gate at ${endpoint.socket} sent a broken reply (${frame.kind === 'too_large' ? `frame of ${frame.bytes} bytes` : frame.message})`,
+          message:
+            `the gate at ${endpoint.socket} sent a broken reply (` +
+            `${frame.kind === 'too_large' ? `frame of ${frame.bytes} bytes` : frame.message})`,
         });
         return;
       }
@@ -99,13 +101,18 @@ function connectFailure(error: NodeJS.ErrnoException, endpoint: GateEndpoint): G
   if (error.code === 'ENOENT') {
     return {
       failure: 'socket_missing',
-      message: `the gate socket ${endpoint.socket} registered by watch (pid ${endpoint.pid}) does not exist: stale registration, is \`agentgov watch\` running?`,
+      message:
+        `the gate socket ${endpoint.socket} registered by watch (pid ` +
+        `${endpoint.pid}) does not exist: stale registration, is \`agentgov watch\` ` +
+        `running?`,
     };
   }
   if (error.code === 'ECONNREFUSED') {
     return {
       failure: 'socket_refused',
-      message: `nothing listens on the gate socket ${endpoint.socket} (pid ${endpoint.pid}): stale socket, is \`agentgov watch\` running?`,
+      message:
+        `nothing listens on the gate socket ${endpoint.socket} (pid ` +
+        `${endpoint.pid}): stale socket, is \`agentgov watch\` running?`,
     };
   }
   return {
@@ -130,7 +137,9 @@ function interpret(value: unknown, endpoint: GateEndpoint): GateDecision | GateF
     if (error?.code === 'bad_token')
       return {
         failure: 'bad_token',
-        message: `the gate at ${endpoint.socket} rejected the token in ${'$AGENTGOV_HOME'}/gate.json: it belongs to another run of watch`,
+        message:
+          `the gate at ${endpoint.socket} rejected the token in ` +
+          `${'$AGENTGOV_HOME'}/gate.json: it belongs to another run of watch`,
       };
     return {
       failure: 'server_refused',

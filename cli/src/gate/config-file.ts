@@ -33,7 +33,9 @@ export function resolveConfigLayersCheaply(
   return { user, userSource, project };
 }
 
-/** One string naming the files a configuration merges (what `watch` registers as `config_file`); null: defaults only. */
+/**
+ * One string naming the files a configuration merges (what `watch` registers as `config_file`); null: defaults only.
+ */
 export function configFilesKey(files: (string | null | undefined)[]): string | null {
   const named = files.filter((file): file is string => Boolean(file));
   return named.length ? named.join(' + ') : null;
@@ -65,7 +67,9 @@ export async function gateSettings(
     };
     return {
       settings: fallback,
-      problem: `config could not be loaded, using on_unavailable '${fallback.on_unavailable}': ${(error as Error).message}`,
+      problem:
+        `config could not be loaded, using on_unavailable '` +
+        `${fallback.on_unavailable}': ${(error as Error).message}`,
     };
   }
 }

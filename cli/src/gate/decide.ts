@@ -51,7 +51,10 @@ export function verdictFromAssessment(assessment: Assessment): GateVerdict {
     : '';
   return {
     decision: DECISION_OF_ACTION[assessment.action],
-    reason: `agentgov: ${assessment.action} (${assessment.reason_code}, risk ${assessment.level} ${assessment.score}/100)${why}`,
+    reason:
+      `agentgov: ${assessment.action} (${assessment.reason_code}, risk ` +
+      `${assessment.level} ${assessment.score}/100)` +
+      `${why}`,
     decided_by: 'risk-assessment',
   };
 }
@@ -73,12 +76,17 @@ export function createGateDecider(deps: GateDeciderDeps): GateDecider {
       const event = toolCallEvent(input, { framework: input.framework, defaultCwd: deps.defaultCwd });
       const assessment = await deps.assess(event);
       let verdict = (await deps.gateHook(event, assessment)) ?? verdictFromAssessment(assessment);
-      // system.db records the verdict the agent actually got: after the client's deadline, that is gate.on_unavailable's.
+      // system.db records the verdict the agent actually got: after the client's deadline, that is
+      // gate.on_unavailable's.
       const late = context && deps.timeout ? Date.now() - context.receivedAt : 0;
       if (context && deps.timeout && (context.clientGone() || late >= deps.timeout.ms)) {
         verdict = {
           decision: deps.timeout.onUnavailable,
-          reason: `agentgov gate could not get a verdict (timeout): the pipeline decided '${verdict.decision}' after ${late} ms, past gate.timeout_ms (${deps.timeout.ms} ms); the agent got gate.on_unavailable '${deps.timeout.onUnavailable}'.`,
+          reason:
+            `agentgov gate could not get a verdict (timeout): the pipeline decided '` +
+            `${verdict.decision}' after ${late} ms, past gate.timeout_ms (` +
+            `${deps.timeout.ms} ms); the agent got gate.on_unavailable '` +
+            `${deps.timeout.onUnavailable}'.`,
           decided_by: 'gate.on_unavailable',
         };
       }

@@ -14,7 +14,10 @@ export interface GateEndpoint {
   token: string;
   pid: number;
   started_at: string;
-  /** The config file `watch` loaded (null: built-in defaults), so a client resolving the same file can reuse its gate settings. */
+  /**
+   * The config file `watch` loaded (null: built-in defaults), so a client resolving the same file can reuse its gate
+   * settings.
+   */
   config_file: string | null;
   gate: { on_unavailable: 'ask' | 'deny' | 'allow'; timeout_ms: number; deadline_ms?: number };
 }
@@ -22,7 +25,9 @@ export interface GateEndpoint {
 export const gateSocketPath = (env: NodeJS.ProcessEnv = process.env): string => join(agentgovHome(env), 'gate.sock');
 export const gateEndpointFile = (env: NodeJS.ProcessEnv = process.env): string => join(agentgovHome(env), 'gate.json');
 
-/** `$AGENTGOV_HOME` created private if needed; an existing one that is not private and ours is refused (core's paths). */
+/**
+ * `$AGENTGOV_HOME` created private if needed; an existing one that is not private and ours is refused (core's paths).
+ */
 export { ensurePrivateHome } from '@agentgov/core/paths';
 
 /** Writes the endpoint file atomically (temp file + rename), 0600. */
@@ -61,7 +66,10 @@ export function readEndpointFile(env: NodeJS.ProcessEnv = process.env): Endpoint
   }
 }
 
-/** Why the socket a gate.json names is not ours to talk to (another user's, or not a socket); undefined when it is, or is gone. */
+/**
+ * Why the socket a gate.json names is not ours to talk to (another user's, or not a socket); undefined when it is, or
+ * is gone.
+ */
 function socketOwnerProblem(socket: string): string | undefined {
   let stat;
   try {

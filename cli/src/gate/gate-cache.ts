@@ -98,7 +98,9 @@ export function gateCacheKey(cwd: string, env: NodeJS.ProcessEnv): string {
   const parts = [
     `format ${CACHE_FORMAT}`,
     `cli ${fileDigest(fileURLToPath(new URL('../../../package.json', import.meta.url)))}`,
-    `schema ${statStamp(new URL('../risk/rule-schema.js', import.meta.url))} ${statStamp(new URL('../risk/rules.js', import.meta.url))} ${statStamp(new URL('../config-trust.js', import.meta.url))}`,
+    `schema ${statStamp(new URL('../risk/rule-schema.js', import.meta.url))} ` +
+      `${statStamp(new URL('../risk/rules.js', import.meta.url))} ` +
+      `${statStamp(new URL('../config-trust.js', import.meta.url))}`,
     `user ${userSource ?? 'none'} ${user ?? ''} ${fileDigest(user)}`,
     `project ${project ?? ''} ${fileDigest(project)}`,
   ];
@@ -144,7 +146,9 @@ export function readGateCache(key: string, env: NodeJS.ProcessEnv): GateCacheRea
   const expected = stampOf(JSON.stringify(unstamped), env, false);
   if (typeof stamp !== 'string' || expected === undefined || !safeEqual(stamp, expected)) {
     return {
-      stale: `${file} does not match its stamp (edited, or written with another key): not used, rebuilt from the rule files`,
+      stale:
+        `${file} does not match its stamp (edited, or written with another key): ` +
+        `not used, rebuilt from the rule files`,
       tampered: true,
     };
   }
@@ -216,7 +220,10 @@ export function writeGateCache(entry: Omit<GateCacheEntry, 'format' | 'written_a
   return file;
 }
 
-/** The per-user key the entries are stamped with: `$AGENTGOV_HOME/cache/gate/.stamp-key` (0600, ours), made on first write. */
+/**
+ * The per-user key the entries are stamped with: `$AGENTGOV_HOME/cache/gate/.stamp-key` (0600, ours), made on first
+ * write.
+ */
 function stampKey(env: NodeJS.ProcessEnv, create: boolean): Buffer | undefined {
   const file = join(gateCacheDir(env), '.stamp-key');
   try {

@@ -88,21 +88,27 @@ export function checkHookCommand(
     return {
       ok: false,
       exitCode: run.status,
-      message: `the hook exited ${run.status}, which the agent treats as a hook error and runs the call ungoverned${stderr ? `: ${stderr}` : ''}`,
+      message:
+        `the hook exited ${run.status}, which the agent treats as a hook error and ` +
+        `runs the call ungoverned${stderr ? `: ${stderr}` : ''}`,
     };
   const decision = format.readDecision(run.stdout, run.status);
   if (!decision)
     return {
       ok: false,
       exitCode: run.status,
-      message: `the hook ran but its output is not a ${format.name} hook answer: ${JSON.stringify(run.stdout.slice(0, 200))}`,
+      message:
+        `the hook ran but its output is not a ` +
+        `${format.name} hook answer: ${JSON.stringify(run.stdout.slice(0, 200))}`,
     };
   if (decision !== 'ask' && decision !== 'deny') {
     return {
       ok: false,
       decision,
       exitCode: run.status,
-      message: `the hook ran but answered '${decision}' on the probe \`rm -rf /\`: check gate.on_unavailable and your rule overrides`,
+      message:
+        `the hook ran but answered '${decision}' on the probe \`rm -rf /\`: check ` +
+        `gate.on_unavailable and your rule overrides`,
     };
   }
   return {

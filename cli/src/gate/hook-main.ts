@@ -26,7 +26,10 @@ export function gateFormatOf(args: string[]): string | undefined {
   }
 }
 
-/** The hook's working directory: the process's, or the filesystem root when it was deleted (the hook input carries the project's own cwd). */
+/**
+ * The hook's working directory: the process's, or the filesystem root when it was deleted (the hook input carries the
+ * project's own cwd).
+ */
 function currentDirectory(): string {
   try {
     return process.cwd();

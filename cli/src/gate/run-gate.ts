@@ -20,7 +20,10 @@ import { agentgovHome, untrustedReason } from '@agentgov/core/paths';
 const DEFAULT_TIMEOUT_MS = 3000;
 /** How long the gate waits for the agent to write and close stdin (AGENTGOV_GATE_STDIN_TIMEOUT_MS overrides). */
 export const STDIN_TIMEOUT_MS = 5000;
-/** Set by `init`/`doctor` when they run an installed hook on its probe: the call is assessed, never sent to watch nor recorded. */
+/**
+ * Set by `init`/`doctor` when they run an installed hook on its probe: the call is assessed, never sent to watch nor
+ * recorded.
+ */
 export const PROBE_ENV = 'AGENTGOV_GATE_PROBE';
 
 export interface GateRunIo {
@@ -36,7 +39,10 @@ export interface GateRunIo {
 
 export interface GateRunResult {
   exitCode: number;
-  /** True when stdin was still open when the read timed out: the caller must exit the process (a pending read of fd 0 keeps it alive). */
+  /**
+   * True when stdin was still open when the read timed out: the caller must exit the process (a pending read of fd 0
+   * keeps it alive).
+   */
   stdinPending: boolean;
 }
 
@@ -162,13 +168,18 @@ async function decide(
     } catch (inner) {
       return {
         failure: 'local_assessment_failed',
-        message: `${result.message}; assessing in process failed too: ${(error as Error).message} (${(inner as Error).message})`,
+        message:
+          `${result.message}; assessing in process failed too: ` +
+          `${(error as Error).message} (${(inner as Error).message})`,
       };
     }
   }
 }
 
-/** Failures that mean "watch is not there" (rather than "watch is slow" or "the input is bad"): the gate assesses in process. */
+/**
+ * Failures that mean "watch is not there" (rather than "watch is slow" or "the input is bad"): the gate assesses in
+ * process.
+ */
 const LOCAL_FALLBACK = new Set<GateFailure['failure']>([
   'probe',
   'no_endpoint',

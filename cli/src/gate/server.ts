@@ -70,7 +70,8 @@ export class GateServer {
     if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
       throw new AgentgovError(
         'E_INVALID_ARGUMENT',
-        `gate socket path ${path} is longer than ${MAX_SOCKET_PATH_BYTES} bytes; set AGENTGOV_HOME to a shorter directory`,
+        `gate socket path ${path} is longer than ` +
+          `${MAX_SOCKET_PATH_BYTES} bytes; set AGENTGOV_HOME to a shorter directory`,
         { path },
       );
     }

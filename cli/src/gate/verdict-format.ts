@@ -14,7 +14,10 @@ export function unavailableOutcome(failure: GateFailure, onUnavailable: OnUnavai
   return {
     verdict: {
       decision: onUnavailable,
-      reason: `agentgov gate could not get a verdict (${failure.failure}): ${failure.message}. gate.on_unavailable is '${onUnavailable}'.`,
+      reason:
+        `agentgov gate could not get a verdict (` +
+        `${failure.failure}): ${failure.message}. gate.on_unavailable is '` +
+        `${onUnavailable}'.`,
       decided_by: 'gate.on_unavailable',
     },
     unavailable: { code: failure.failure, message: failure.message },

@@ -95,7 +95,10 @@ function resetReason(stored: IngestOffset, stat: Stats, fd: number): ResetReason
   return undefined;
 }
 
-/** Where to start reading: the stored offset, unless asked for the start or the file was rotated, truncated or rewritten. */
+/**
+ * Where to start reading: the stored offset, unless asked for the start or the file was rotated, truncated or
+ * rewritten.
+ */
 function resumePoint(stored: IngestOffset | undefined, stat: Stats, fd: number, fromStart: boolean): ResumePoint {
   if (!stored) return { offset: 0, skipped: {}, events: 0, resets: {}, skippedBefore: {} };
   const kept = { resets: { ...stored.resets }, skippedBefore: { ...stored.skippedBefore } };

@@ -25,7 +25,10 @@ export interface ProcessResult {
 }
 
 export interface Pipeline {
-  /** assess (engine + `assess` waterfall) → record (DB) → emit (sinks; failures counted and reported). Idempotent on `event.id`. */
+  /**
+   * assess (engine + `assess` waterfall) → record (DB) → emit (sinks; failures counted and reported). Idempotent on
+   * `event.id`.
+   */
   process(event: ToolCallEvent, options?: { source?: string }): Promise<ProcessResult>;
   /** Assess only; writes nothing anywhere (the Score API). */
   assess(event: ToolCallEvent): Promise<Assessment>;
@@ -116,7 +119,9 @@ export async function createPipeline(options: CreatePipelineOptions): Promise<Pi
       for (const o of outcomes) {
         if (o.pending)
           logger.warn(
-            `${o.pending} record(s) wait in the outbox for sink '${o.sink}'${o.error ? ` (${o.error})` : ''}; the next watch or replay delivers them`,
+            `${o.pending} record(s) wait in the outbox for sink '` +
+              `${o.sink}'${o.error ? ` (${o.error})` : ''}; the next watch or replay delivers ` +
+              `them`,
           );
       }
       await Promise.all(sinks.map(async (sink) => sink.flush?.()));

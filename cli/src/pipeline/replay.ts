@@ -133,12 +133,18 @@ export async function replay(options: ReplayOptions): Promise<ReplaySummary> {
   }
   const skippedTotal = Object.values(summary.skipped).reduce((a, b) => a + b, 0);
   const lines = [
-    `replayed ${summary.files} file(s) with ${summary.adapter}: ${summary.events} new event(s), ${summary.duplicates} already recorded`,
-    `skipped: ${skippedTotal}${skippedTotal ? ` (${formatCounts(summary.skipped)})` : ''}; incomplete last lines left for later: ${summary.incomplete}; sink failures: ${summary.sinkFailures}`,
+    `replayed ${summary.files} file(s) with ` +
+      `${summary.adapter}: ${summary.events} new event(s), ` +
+      `${summary.duplicates} already recorded`,
+    `skipped: ${skippedTotal}${skippedTotal ? ` (${formatCounts(summary.skipped)})` : ''}; ` +
+      `incomplete last lines left for later: ` +
+      `${summary.incomplete}; sink failures: ` +
+      `${summary.sinkFailures}`,
     `database: ${summary.db}${output ? `; records: ${output}` : ''}`,
     ...summary.outbox.map(
       (o) =>
-        `sink ${o.sink}: ${o.pending ? `${o.pending} record(s) wait in the outbox${o.error ? ` (${o.error})` : ''}` : 'outbox delivered'}`,
+        `sink ${o.sink}: ` +
+        (o.pending ? `${o.pending} record(s) wait in the outbox${o.error ? ` (${o.error})` : ''}` : 'outbox delivered'),
     ),
   ];
   if (options.json) options.stdout.write(`${JSON.stringify({ ...summary, output: output ?? null }, null, 2)}\n`);

@@ -20,7 +20,11 @@ export function renderStatus(s: GovernanceStatus): string {
     `assessments: ${s.assessments.total} (gate decisions: ${s.assessments.gate_decisions})`,
     `  by level:  ${pairs(s.assessments.by_level)}`,
     `  by action: ${pairs(s.assessments.by_action)}`,
-    `gate:        ${s.gate_endpoint ? `${s.gate_endpoint.socket} (pid ${s.gate_endpoint.pid}, since ${s.gate_endpoint.started_at})` : 'no gate endpoint registered'}`,
+    `gate:        ${
+      s.gate_endpoint
+        ? `${s.gate_endpoint.socket} (pid ${s.gate_endpoint.pid}, since ${s.gate_endpoint.started_at})`
+        : 'no gate endpoint registered'
+    }`,
     '',
     `recent high-risk calls (${s.recent_high_risk.length}):`,
   ].join('\n');
@@ -70,7 +74,9 @@ export function renderStatus(s: GovernanceStatus): string {
         .flatMap((k) => [
           ...(k.last_error
             ? [
-                `  ${k.sink} last error (${k.last_error_at ?? '?'}${k.failures ? '' : ', recovered since'}): ${k.last_error}`,
+                `  ${k.sink} last error (${k.last_error_at ?? '?'}` +
+                  `${k.failures ? '' : ', recovered since'}): ` +
+                  `${k.last_error}`,
               ]
             : []),
           ...(k.last_rejection ? [`  ${k.sink} last refused: ${k.last_rejection}`] : []),

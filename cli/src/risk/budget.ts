@@ -71,7 +71,9 @@ export class ReadBudget {
     if (!this.halt()) return false;
     this.stop(
       'ms',
-      `the time budget (${this.msAllowed} ms of CPU, ${this.limits.wallMs} ms of wall clock) was spent before the whole command was read`,
+      `the time budget (${this.msAllowed} ms of CPU, ` +
+        `${this.limits.wallMs} ms of wall clock) was spent before the whole command ` +
+        `was read`,
     );
     return true;
   }

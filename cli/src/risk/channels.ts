@@ -197,6 +197,13 @@ function rsync(args: string[]): Payload[] {
     .map(([name, value]) => ({ via: `rsync ${name}`, script: value }));
 }
 
+/** ssh options that name a command, by their lower-cased key; any other such option is `RemoteCommand`. */
+const SSH_COMMAND_OPTIONS: Record<string, string> = {
+  proxycommand: 'ProxyCommand',
+  localcommand: 'LocalCommand',
+  knownhostscommand: 'KnownHostsCommand',
+};
+
 /** ssh/scp/sftp `-o ProxyCommand=…` / `LocalCommand`, scp/sftp `-S program`, ssh `-F config` is left alone. */
 function sshOptions(program: string): Finder {
   return (args) => {
@@ -211,7 +218,7 @@ function sshOptions(program: string): Finder {
       // RemoteCommand runs on the other host; the rest run here.
       if (option[2] && option[2].toLowerCase() !== 'none')
         found.push({
-          via: `${program} ${key === 'proxycommand' ? 'ProxyCommand' : key === 'localcommand' ? 'LocalCommand' : key === 'knownhostscommand' ? 'KnownHostsCommand' : 'RemoteCommand'}`,
+          via: `${program} ${SSH_COMMAND_OPTIONS[key] ?? 'RemoteCommand'}`,
           script: option[2],
         });
     }
@@ -223,8 +230,18 @@ function sshOptions(program: string): Finder {
 }
 
 /** `git -c key=value` settings whose value git runs with a shell. */
-const GIT_COMMAND_SETTINGS =
-  /^(core\.(pager|sshcommand|editor|fsmonitor|askpass|hookspath_)|sequence\.editor|diff\.external|diff\.[^.]+\.(textconv|command)|merge\.[^.]+\.driver|filter\.[^.]+\.(clean|smudge|process)|pager\.[^.=]+|gpg\.(program|[^.]+\.program)|interactive\.difffilter|credential(\.[^=]+)?\.helper|core\.gitproxy|uploadpack\.packobjectshook|web\.browser|browser\.[^.]+\.cmd|man\.[^.]+\.cmd|sendemail\.(smtpserver|tocmd|cccmd))$/i;
+const GIT_COMMAND_SETTINGS = new RegExp(
+  String.raw`^(core\.(pager|sshcommand|editor|fsmonitor|` +
+    String.raw`askpass|hookspath_)|sequence\.editor|diff\.external|` +
+    String.raw`diff\.[^.]+\.(textconv|command)|merge\.[^.]+\.driver|` +
+    String.raw`filter\.[^.]+\.(clean|smudge|process)|pager\.[^.=]+|` +
+    String.raw`gpg\.(program|[^.]+\.program)|interactive\.difffilter|` +
+    String.raw`credential(\.[^=]+)?\.helper|core\.gitproxy|` +
+    String.raw`uploadpack\.packobjectshook|web\.browser|` +
+    String.raw`browser\.[^.]+\.cmd|man\.[^.]+\.cmd|sendemail\.(smtpserver|` +
+    String.raw`tocmd|cccmd))$`,
+  'i',
+);
 
 /** The payload of one git setting, or undefined when the setting runs nothing. */
 export function gitSettingPayload(setting: string): Payload | undefined {
@@ -248,7 +265,10 @@ function gitUrls(args: string[]): Payload[] {
   return args.filter((a) => /^ext::/.test(a)).map((a) => ({ via: 'git ext::', script: extCommand(a.slice(5)) }));
 }
 
-/** An ext:: URL's command: words split at spaces; `% ` is a space inside a word, `%%` a percent, `%s`/`%S` the service name. */
+/**
+ * An ext:: URL's command: words split at spaces; `% ` is a space inside a word, `%%` a percent, `%s`/`%S` the service
+ * name.
+ */
 function extCommand(url: string): string {
   const words = url
     .split(/(?<!%) /)
@@ -260,7 +280,10 @@ function extCommand(url: string): string {
   return words.map((w) => (/^[\w@%+=:,./~-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(' ');
 }
 
-/** `script -c cmd`, `runuser -c`, `sg group -c`, `expect -c 'spawn …'`, `gdb -ex '!cmd'`, `tmux new 'cmd'`, `apt-get -o …::Pre-Invoke::=cmd`. */
+/**
+ * `script -c cmd`, `runuser -c`, `sg group -c`, `expect -c 'spawn …'`, `gdb -ex '!cmd'`, `tmux new 'cmd'`, `apt-get -o
+ * …::Pre-Invoke::=cmd`.
+ */
 function script(args: string[]): Payload[] {
   const commands = optionValues(args, ['-c', '--command']).map(([, value]) => ({ via: 'script -c', script: value }));
   // Without -c, script starts an interactive shell ($SHELL) and records it.
@@ -313,9 +336,11 @@ function tmux(args: string[]): Payload[] {
 function apt(args: string[]): Payload[] {
   return optionValues(args, ['-o', '--option'])
     .map(([, value]) =>
-      /^(?:APT::Update::(?:Pre|Post)-Invoke(?:-Success)?|DPkg::(?:Pre|Post)-Invoke|DPkg::Pre-Install-Pkgs)(?:::)?=(.*)$/is.exec(
-        value,
-      ),
+      new RegExp(
+        String.raw`^(?:APT::Update::(?:Pre|Post)-Invoke(?:-Success)?|` +
+          String.raw`DPkg::(?:Pre|Post)-Invoke|DPkg::Pre-Install-Pkgs)(?:::)?=(.*)$`,
+        'is',
+      ).exec(value),
     )
     .filter((m): m is RegExpExecArray => m !== null && (m[1] ?? '') !== '')
     .map((m) => ({ via: 'apt -o Pre-Invoke', script: m[1] ?? '' }));
@@ -419,7 +444,10 @@ function sqlite(args: string[]): Payload[] {
   return found;
 }
 
-/** sed's `e command` (runs command) and the `e` flag of `s///e` (runs the replacement), in -e values or the script operand. */
+/**
+ * sed's `e command` (runs command) and the `e` flag of `s///e` (runs the replacement), in -e values or the script
+ * operand.
+ */
 function sed(args: string[]): Payload[] {
   const scripts = optionValues(args, ['-e', '--expression']).map(([, value]) => value);
   if (scripts.length === 0) {

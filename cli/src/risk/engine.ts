@@ -44,7 +44,10 @@ export interface RiskEngineOptions {
   protectedPaths?: string[];
   /** Judge a path by where its symbolic links lead (default true; the filesystem is read, never written). */
   followLinks?: boolean;
-  /** Load and run the shell parser now (default), rather than on the first command that needs it (outside that command's time budget). */
+  /**
+   * Load and run the shell parser now (default), rather than on the first command that needs it (outside that command's
+   * time budget).
+   */
   warm?: boolean;
   /**
    * The time reading one command may take (default READ_LIMITS: 30 ms of CPU, 500 ms of wall
@@ -130,8 +133,14 @@ const URL_IN_TEXT = /\b(?:https?|file|ftp|gopher|dict):\/\/(?:\[[0-9a-f:.]+\])?[
  * `[fd00:ec2::254]/latest`, `metadata.google.internal:80/x`): judged when their host is one a
  * rule names (hosts.ts), since the tool may well add the `http://` itself.
  */
-const HOST_IN_TEXT =
-  /(?:^|[\s"'<>`(,;])(\[[0-9a-f:.]+\](?::\d+)?(?:\/[^\s"'<>`)]*)?|[a-z0-9][a-z0-9.-]*[.][a-z0-9.-]*(?::\d+)?(?:\/[^\s"'<>`)]*)?)/gi;
+const HOST_IN_TEXT = new RegExp(
+  '(?:^|[\\s"\'<>`(,;])' +
+    String.raw`(\[[0-9a-f:.]+\](?::\d+)?(?:\/[^\s"'<>` +
+    '`)]*)?|' +
+    String.raw`[a-z0-9][a-z0-9.-]*[.][a-z0-9.-]*(?::\d+)?(?:\/[^\s"'<>` +
+    '`)]*)?)',
+  'gi',
+);
 /** How many URLs of a fetch tool's text are judged; past it the call is `ask` (what was not read could be anything). */
 const MAX_URLS_IN_TEXT = 200;
 const PATH_KEYS = ['file_path', 'path', 'filePath', 'notebook_path', 'target_file', 'filename', 'absolute_path'];
@@ -266,7 +275,9 @@ class RuleEngine implements RiskEngine {
     );
   }
 
-  /** Built once: the rules about an MCP or other tool's name and argument text (SQL in a query, a repository deleted). */
+  /**
+   * Built once: the rules about an MCP or other tool's name and argument text (SQL in a query, a repository deleted).
+   */
   private readonly argumentRules: CompiledRule[];
   /** Built once: the rules about the text a file tool writes (see assessWrittenContent). */
   private readonly contentRules: CompiledRule[];
@@ -312,7 +323,8 @@ class RuleEngine implements RiskEngine {
     const projectRoot = projectRootOf(cwd, this.home);
     if (cwd !== null && projectRoot === null)
       factors.push(
-        `cwd ${cwd} is the home directory, the root or a system directory, not a project: nothing counts as inside the project`,
+        `cwd ${cwd} is the home directory, the root or a system directory, not a ` +
+          `project: nothing counts as inside the project`,
       );
     if (tool === 'shell') return this.assessShell(args, cwd, projectRoot, factors);
     if (FILE_TOOLS.has(tool)) return this.assessFile(tool, args, cwd, projectRoot, factors);
@@ -439,7 +451,9 @@ class RuleEngine implements RiskEngine {
     if (truncated)
       answers.push(
         unreadable(finish([], { rules: [], factors: [...factors] }, 'no_risk_detected'), [
-          `${shown}'s arguments nest deeper than ${NESTED_ARGS.depth} levels or hold more than ${NESTED_ARGS.values} objects and lists`,
+          `${shown}'s arguments nest deeper than ` +
+            `${NESTED_ARGS.depth} levels or hold more than ` +
+            `${NESTED_ARGS.values} objects and lists`,
         ]),
       );
     if (answers.length === 0)
@@ -465,12 +479,14 @@ class RuleEngine implements RiskEngine {
   ): Assessment {
     const key = SHELL_COMMAND_KEYS.find((k) => args[k] !== undefined) ?? 'command';
     let command = args[key];
-    // An argv array (`["bash", "-lc", "rm -rf ~"]`) is quoted, not joined: joined, the shell would split it differently.
+    // An argv array (`["bash", "-lc", "rm -rf ~"]`) is quoted, not joined: joined, the shell would split it
+    // differently.
     if (isWordList(command)) command = argvToShell(command);
     if (typeof command !== 'string') {
       return invalidArguments([
         ...factors,
-        `arguments.${key} is ${command === undefined ? 'missing' : `${describeValue(command)}, not a string`}: the command could not be read`,
+        `arguments.${key} is ${command === undefined ? 'missing' : `${describeValue(command)}, not a string`}: ` +
+          `the command could not be read`,
       ]);
     }
     if (command.trim() === '')
@@ -658,7 +674,8 @@ class RuleEngine implements RiskEngine {
     projectRoot: string | null,
     factors: string[],
   ): Assessment {
-    // A file tool's own path keys first (GENERIC_PATH_KEYS begins with them); else any key a path goes by (`file`, `target`, …).
+    // A file tool's own path keys first (GENERIC_PATH_KEYS begins with them); else any key a path goes by (`file`,
+    // `target`, …).
     const key = GENERIC_PATH_KEYS.find((k) => typeof args[k] === 'string' && args[k] !== '');
     const listed = MULTI_PATH_KEYS.flatMap((k) =>
       Array.isArray(args[k])
@@ -933,7 +950,10 @@ function dedupe(items: string[]): string[] {
   return [...new Set(items)];
 }
 
-/** Of several readings of one call (its command, each path, its URL), the one with the strictest action, then the highest score. */
+/**
+ * Of several readings of one call (its command, each path, its URL), the one with the strictest action, then the
+ * highest score.
+ */
 function mostSevere(answers: Assessment[]): Assessment {
   let worst = answers[0] as Assessment;
   for (const answer of answers.slice(1))

@@ -14,10 +14,15 @@ function isIP(input: string): number {
  */
 export const HOST_CLASSES = {
   metadata:
-    'A cloud metadata endpoint: 169.254.169.254, 169.254.170.2 (ECS), fd00:ec2::254, 100.100.100.200 (Alibaba), 192.0.0.192 (Oracle Classic), metadata.google.internal, metadata.goog, instance-data, metadata.tencentyun.com, metadata.platformequinix.com; also a wildcard-DNS name that spells one (169.254.169.254.nip.io, a9fea9fe.sslip.io).',
+    'A cloud metadata endpoint: 169.254.169.254, 169.254.170.2 (ECS), fd00:ec2::254, ' +
+    '100.100.100.200 (Alibaba), 192.0.0.192 (Oracle Classic), metadata.google.internal, ' +
+    'metadata.goog, instance-data, metadata.tencentyun.com, metadata.platformequinix.com; ' +
+    'also a wildcard-DNS name that spells one (169.254.169.254.nip.io, a9fea9fe.sslip.io).',
   link_local: 'A link-local address: 169.254.0.0/16, fe80::/10.',
   loopback_admin:
-    'An admin API on this machine: a loopback address on an admin port (Docker 2375/2376, kubelet 10250/10255, etcd 2379/2380, Kubernetes API 6443, kubectl proxy 8001, Consul 8500, Nomad 4646, Vault 8200) or the Docker socket.',
+    'An admin API on this machine: a loopback address on an admin port (Docker ' +
+    '2375/2376, kubelet 10250/10255, etcd 2379/2380, Kubernetes API 6443, kubectl ' +
+    'proxy 8001, Consul 8500, Nomad 4646, Vault 8200) or the Docker socket.',
 } as const;
 
 /**
@@ -50,8 +55,11 @@ const DOCKER_SOCKET = /(^|\/)(docker|containerd|podman)\.sock$/;
  * `169-254-169-254.sslip.io`, `a9fea9fe.nip.io`, `fd00-ec2--254.sslip.io`), and names that
  * always resolve to loopback (`localtest.me`, `lvh.me`): judged as that address.
  */
-const WILDCARD_DNS =
-  /(?:^|\.)(nip\.io|sslip\.io|xip\.io|nip\.direct|traefik\.me|backname\.io|localtest\.me|lvh\.me|vcap\.me|localhost\.direct)$/;
+const WILDCARD_DNS = new RegExp(
+  String.raw`(?:^|\.)(nip\.io|sslip\.io|xip\.io|nip\.direct|` +
+    String.raw`traefik\.me|backname\.io|localtest\.me|lvh\.me|` +
+    String.raw`vcap\.me|localhost\.direct)$`,
+);
 const LOOPBACK_NAMES = /(^|\.)(localtest\.me|lvh\.me|vcap\.me|localhost\.direct)$/;
 
 /** The address a wildcard-DNS name stands for, as a URL host (IPv6 in brackets); null when it is not one. */
@@ -84,7 +92,10 @@ function canonicalIPv6(address: string): string {
   }
 }
 
-/** The host classes of one argument (a URL, `host:port`, a bare host or the Docker socket path); empty for anything else. */
+/**
+ * The host classes of one argument (a URL, `host:port`, a bare host or the Docker socket path); empty for anything
+ * else.
+ */
 export function hostClasses(arg: string): string[] {
   if (DOCKER_SOCKET.test(arg)) return ['loopback_admin'];
   const url = parseUrl(arg);

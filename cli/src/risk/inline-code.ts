@@ -5,15 +5,32 @@
  * shell, since one-liners are often shell written in the wrong place (`perl -e "rm -rf /"`).
  * The code's own dangerous calls (shutil.rmtree, fs.rmSync …) are matched by `code` rules.
  */
-const SPAWN_CALL =
-  /\b(?:system|popen|popen2|Popen|getoutput|getstatusoutput|check_output|check_call|call|run|exec|exec[lv]p?e?|spawn[lv]?p?e?|execute|execSync|execFileSync|execFile|spawn|spawnSync|system2|shell|run_command|shell_exec|passthru|proc_open|Command|IO\.popen|Open3\.\w+)\s*\(\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)/g;
+const SPAWN_CALL = new RegExp(
+  String.raw`\b(?:system|popen|popen2|Popen|getoutput|getstatusoutput|check_output|check_call|call|run|exec|` +
+    String.raw`exec[lv]p?e?|spawn[lv]?p?e?|execute|execSync|execFileSync|execFile|spawn|spawnSync|system2|shell|` +
+    String.raw`run_command|shell_exec|passthru|proc_open|Command|IO\.popen|Open3\.\w+)\s*\(\s*` +
+    String.raw`(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` +
+    '`(?:[^`\\\\]|\\\\.)*`)',
+  'g',
+);
 const SPAWN_CALL_NO_PAREN = /\b(?:system|exec)\s+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')/g;
 /** Perl's quote operators given to a spawning call: `system(q{…})`, `exec qq(…)`, `system q[…]`. */
-const PERL_QUOTED_SPAWN =
-  /\b(?:system|exec)\s*\(?\s*q?q\s*(?:\{([^}]*)\}|\(([^)]*)\)|\[([^\]]*)\]|<([^>]*)>|([/|!#~])((?:(?!\5)[^\\]|\\.)*)\5)/g;
+const PERL_QUOTED_SPAWN = new RegExp(
+  String.raw`\b(?:system|exec)\s*\(?\s*q?q\s*(?:\{([^}]*)\}|` +
+    String.raw`\(([^)]*)\)|\[([^\]]*)\]|<([^>]*)>|([/|!#~])((?:(?!\5)[^\\]|` +
+    String.raw`\\.)*)\5)`,
+  'g',
+);
 /** Code that runs a process at all (the command may be a variable: `c="rm -rf ~"; os.system(c)`). */
-const SPAWNS =
-  /\bDeno\.(run|Command)\b|\bBun\.(spawn|spawnSync|\$)|\bos\.(system|popen|exec\w*|spawn\w*)\s*\(|\bsubprocess\.|\bchild_process\b|\bexecSync\b|\bspawnSync\b|\bsystem\s*[(\s]|\bexec\s*[(\s]|\bIO\.popen|\bOpen3\b|\bshell_exec\b|\bpassthru\b|\bproc_open\b|Runtime\.getRuntime|\bKernel\.(system|spawn|exec)/;
+const SPAWNS = new RegExp(
+  String.raw`\bDeno\.(run|Command)\b|\bBun\.(spawn|spawnSync|` +
+    String.raw`\$)|\bos\.(system|popen|exec\w*|spawn\w*)\s*\(|` +
+    String.raw`\bsubprocess\.|\bchild_process\b|\bexecSync\b|` +
+    String.raw`\bspawnSync\b|\bsystem\s*[(\s]|\bexec\s*[(\s]|` +
+    String.raw`\bIO\.popen|\bOpen3\b|\bshell_exec\b|\bpassthru\b|` +
+    String.raw`\bproc_open\b|Runtime\.getRuntime|\bKernel\.(system|` +
+    String.raw`spawn|exec)`,
+);
 /** A bracketed or parenthesised list of two or more string literals. */
 const WORD_LIST =
   /[[(]\s*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*,\s*)+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*,?\s*[\])]/g;
@@ -54,8 +71,13 @@ function unquote(literal: string): string {
 }
 
 /** Code that builds paths from the home directory (`os.homedir()`, `expanduser`, `$ENV{HOME}` …). */
-const MENTIONS_HOME =
-  /homedir\s*\(|expanduser|Dir\.home|ENV\[\s*["']HOME["']\s*\]|\$ENV\{\s*["']?HOME["']?\s*\}|getenv\s*\(\s*["']HOME["']|environ(?:\.get\s*\(|\[)\s*["']HOME["']|process\.env\.HOME|Path\.home\s*\(|os\.getenv\s*\(\s*["']HOME|\$HOME\b/;
+const MENTIONS_HOME = new RegExp(
+  String.raw`homedir\s*\(|expanduser|Dir\.home|ENV\[\s*["']HOME["']\s*\]|` +
+    String.raw`\$ENV\{\s*["']?HOME["']?\s*\}|getenv\s*\(\s*["']HOME["']|` +
+    String.raw`environ(?:\.get\s*\(|\[)\s*["']HOME["']|` +
+    String.raw`process\.env\.HOME|Path\.home\s*\(|os\.getenv\s*\(\s*["']HOME|` +
+    String.raw`\$HOME\b`,
+);
 
 /**
  * The file paths an interpreter one-liner names: its string literals that look like paths, with a
@@ -69,7 +91,11 @@ export function pathsInCode(code: string): string[] {
       .replace(/^\s*(\+?[<>]{1,2}&?|\|)\s*/, '')
       // The home directory interpolated into the literal: `"$ENV{HOME}/.aws"`, `"#{Dir.home}/.ssh"`, `f"{HOME}/…"`.
       .replace(
-        /^(\$ENV\{\s*["']?HOME["']?\s*\}|\$\{?HOME\}?|#\{\s*(Dir\.home|ENV\[\s*["']HOME["']\s*\])\s*\}|\{\s*(HOME|home)\s*\})(?=\/)/,
+        new RegExp(
+          String.raw`^(\$ENV\{\s*["']?HOME["']?\s*\}|\$\{?HOME\}?|` +
+            String.raw`#\{\s*(Dir\.home|ENV\[\s*["']HOME["']\s*\])\s*\}|` +
+            String.raw`\{\s*(HOME|home)\s*\})(?=\/)`,
+        ),
         '~',
       )
       .trim(),

@@ -338,7 +338,9 @@ class Walker {
   private readonly downloaded = new Map<string, string>();
   /** Directories a `git clone` earlier in the same command line fills (absolute when the cwd is known). */
   private readonly cloned: string[] = [];
-  /** Files written earlier in the same command line with literal text (`echo 'rm -rf ~' > x.sh`), by basename → text. */
+  /**
+   * Files written earlier in the same command line with literal text (`echo 'rm -rf ~' > x.sh`), by basename → text.
+   */
   private readonly writtenScripts = new Map<string, string>();
 
   /** Files read for what they run, in this assessment (each is read and judged once). */
@@ -417,7 +419,8 @@ class Walker {
         if (value === undefined || /[$`]/.test(value)) unknown = true;
         return value ?? whole;
       });
-      // Split as the shell splits an unquoted expansion: on the characters of IFS when it was set (`IFS=_; c=rm_-rf_~; $c`).
+      // Split as the shell splits an unquoted expansion: on the characters of IFS when it was set (`IFS=_; c=rm_-rf_~;
+      // $c`).
       const ifs = env['IFS'];
       const separators = ifs === undefined ? /\s+/ : new RegExp(`[${ifs.replace(/[\\\]^-]/g, '\\$&')}]+`);
       const split = ifs === '' ? [expanded] : expanded.split(separators).filter((w) => w !== '');
@@ -1269,7 +1272,8 @@ class Walker {
     if (frame.inputFrom.includes(UPSTREAM_OVERFLOW))
       this.budget.stop(
         'upstream',
-        `a pipeline of more than ${READ_LIMITS.upstream} distinct programs: what flows into its later stages was not all read`,
+        `a pipeline of more than ${READ_LIMITS.upstream} distinct programs: what ` +
+          `flows into its later stages was not all read`,
       );
     const written = this.trackDownloads(argv, frame);
     // `dd of=FILE` writes FILE.
@@ -1478,8 +1482,19 @@ class Walker {
 }
 
 /** Commands that run a project's own code (its build, install or test scripts) in the directory they run in. */
-const CLONE_RUNNERS =
-  /^(make|gmake|cmake|ninja|just|task|npm (i|install|ci|run|run-script|test|start|exec)|yarn|pnpm (i|install|run|test|start)|bun (i|install|run|test)|pip[0-9.]* install( .*)? (\.|-e \.|\.\/?\S*)( |$)|python[0-9.]* (setup\.py|-m pip install)|poetry (install|run)|uv (sync|run|pip install)|cargo (run|build|test|install)|go (run|generate|test|build|install)|bundle (install|exec)|rake|gradlew?|mvnw?|ant|composer (install|run)|pytest|tox|nox|deno (run|task)|docker (compose|build)|docker-compose)( |$)/;
+const CLONE_RUNNERS = new RegExp(
+  String.raw`^(make|gmake|cmake|ninja|just|task|npm (i|` +
+    String.raw`install|ci|run|run-script|test|start|exec)|` +
+    String.raw`yarn|pnpm (i|install|run|test|start)|bun (i|` +
+    String.raw`install|run|test)|pip[0-9.]* install( .*)? (\.|` +
+    String.raw`-e \.|\.\/?\S*)( |$)|python[0-9.]* (setup\.py|` +
+    String.raw`-m pip install)|poetry (install|run)|uv (sync|` +
+    String.raw`run|pip install)|cargo (run|build|test|install)|` +
+    String.raw`go (run|generate|test|build|install)|bundle (install|` +
+    String.raw`exec)|rake|gradlew?|mvnw?|ant|composer (install|` +
+    String.raw`run)|pytest|tox|nox|deno (run|task)|docker (compose|` +
+    String.raw`build)|docker-compose)( |$)`,
+);
 
 /** Long options that name a file the program writes, as `--name=FILE` or (those marked) `--name FILE`. */
 const OUTPUT_OPTIONS = new Map<string, boolean>([

@@ -13,13 +13,18 @@ export const BUILTIN_PATH_CLASSES = {
   project_root: 'The project root itself (the event `cwd`).',
   project: 'Inside the project root.',
   project_ancestor: 'A directory that contains the project root.',
-  temp: 'A temporary directory (/tmp, /var/tmp, $TMPDIR) or a per-user cache (~/.cache, ~/Library/Caches, package-manager caches).',
+  temp:
+    'A temporary directory (/tmp, /var/tmp, $TMPDIR) or a per-user cache (~/.cache, ' +
+    '~/Library/Caches, package-manager caches).',
   home_content:
-    "Inside the home directory (not the project, not a per-user cache), wherever home lives: with HOME under /tmp, `~/Documents` is still the home's.",
+    'Inside the home directory (not the project, not a per-user cache), wherever ' +
+    "home lives: with HOME under /tmp, `~/Documents` is still the home's.",
   outside_project: 'Anywhere outside the project root that is not a temporary directory.',
   unknown: 'A relative path whose directory cannot be known (no project root, or after an unresolvable `cd`).',
   dynamic:
-    'A path only known at run time: an unresolved variable, command substitution, or xargs/find input (a `find` match also gets the root, home, system or outside classes of its search root).',
+    'A path only known at run time: an unresolved variable, command substitution, ' +
+    'or xargs/find input (a `find` match also gets the root, home, system or ' +
+    'outside classes of its search root).',
 } as const;
 
 export interface PathContext {
@@ -149,8 +154,13 @@ export function classifyPath(raw: string, context: PathContext): ClassifiedPath 
  * system's own trees. A project may live below a top-level directory (/opt/app, /srv/site,
  * /var/www/app, /root/app, /usr/src/app), and is then judged like any other.
  */
-const NEVER_A_PROJECT =
-  /^\/(etc|bin|sbin|lib|lib32|lib64|libx32|boot|proc|sys|dev|run|System|Library|private\/etc|usr\/(bin|sbin|lib|lib32|lib64|libexec|share|include)|var\/(lib|log|spool|cache|run|mail|db))(\/|$)/;
+const NEVER_A_PROJECT = new RegExp(
+  String.raw`^\/(etc|bin|sbin|lib|lib32|lib64|libx32|` +
+    String.raw`boot|proc|sys|dev|run|System|Library|private\/etc|` +
+    String.raw`usr\/(bin|sbin|lib|lib32|lib64|libexec|share|` +
+    String.raw`include)|var\/(lib|log|spool|cache|run|mail|` +
+    String.raw`db))(\/|$)`,
+);
 
 /** The project root an event's cwd stands for, or null when the cwd is no project (see NEVER_A_PROJECT). */
 export function projectRootOf(cwd: string | null, home: string): string | null {
@@ -177,7 +187,10 @@ function positionClasses(resolved: string, context: PathContext): string[] {
   return ['outside_project'];
 }
 
-/** path.posix.resolve of an absolute path, or of a path relative to an absolute `cwd`, without its work when the answer is plain. */
+/**
+ * path.posix.resolve of an absolute path, or of a path relative to an absolute `cwd`, without its work when the answer
+ * is plain.
+ */
 export function resolvePath(first: string, relative?: string): string {
   if (relative === undefined) return first.startsWith('/') && isNormal(first) ? first : path.posix.resolve(first);
   if (first.startsWith('/') && isNormal(first) && isNormal(relative) && !relative.startsWith('/'))
@@ -229,7 +242,10 @@ function classTesters(classPatterns: ReadonlyMap<string, RegExp[]>): ClassTester
   return testers;
 }
 
-/** Expands `~`, `$HOME`, `$TMPDIR`, `$PWD`, variables set on the command and `${NAME:-default}`; null when it stays dynamic. */
+/**
+ * Expands `~`, `$HOME`, `$TMPDIR`, `$PWD`, variables set on the command and `${NAME:-default}`; null when it stays
+ * dynamic.
+ */
 function expand(raw: string, context: PathContext): string | null {
   let text = raw;
   if (text === '~' || text.startsWith('~/')) text = context.home + text.slice(1);

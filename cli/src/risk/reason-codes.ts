@@ -21,22 +21,28 @@ export const REASON_CODES = {
   assessment_error: {
     title: 'Assessment failed',
     meaning:
-      'The engine hit an internal error on this call; it answers `ask` rather than guess, and the evidence names the error.',
+      'The engine hit an internal error on this call; it answers `ask` rather than ' +
+      'guess, and the evidence names the error.',
   },
   command_unreadable: {
     title: 'Command not read in full',
     meaning:
-      'The command is longer than 64 KiB, has more than 2,000 parts, nests deeper than 6 levels or took more than its time budget (30 ms of CPU) to read; what was not read could do anything, so the answer is at least `ask`.',
+      'The command is longer than 64 KiB, has more than 2,000 parts, nests deeper ' +
+      'than 6 levels or took more than its time budget (30 ms of CPU) to read; ' +
+      'what was not read could do anything, so the answer is at least `ask`.',
   },
   invalid_arguments: {
     title: 'Unreadable tool arguments',
     meaning:
-      'The call carries no readable command or path (missing, not a string, under a key the engine does not read, a `file:` URL of another host); nothing could be checked, so the answer is `ask`.',
+      'The call carries no readable command or path (missing, not a string, under ' +
+      'a key the engine does not read, a `file:` URL of another host); nothing ' +
+      'could be checked, so the answer is `ask`.',
   },
   destructive_delete_critical: {
     title: 'Delete of /, home or a system path',
     meaning:
-      'A recursive or forced delete targets the filesystem root, the home directory, a system directory or everything under one.',
+      'A recursive or forced delete targets the filesystem root, the home directory, ' +
+      'a system directory or everything under one.',
   },
   destructive_delete_project_root: {
     title: 'Delete of the whole project',
@@ -49,7 +55,8 @@ export const REASON_CODES = {
   destructive_delete_unresolved: {
     title: 'Delete of a path known only at run time',
     meaning:
-      'A recursive forced delete targets a path that cannot be resolved before running (variables, xargs/find input, unknown directory).',
+      'A recursive forced delete targets a path that cannot be resolved before ' +
+      'running (variables, xargs/find input, unknown directory).',
   },
   destructive_delete: {
     title: 'Destructive file operation',
@@ -63,7 +70,8 @@ export const REASON_CODES = {
   git_worktree_discard: {
     title: 'Uncommitted work discarded',
     meaning:
-      'The command throws away uncommitted changes or untracked files: checkout -- paths, restore, clean -f, stash drop/clear, switch --discard-changes.',
+      'The command throws away uncommitted changes or untracked files: checkout ' +
+      '-- paths, restore, clean -f, stash drop/clear, switch --discard-changes.',
   },
   download_and_execute: {
     title: 'Download and execute',
@@ -88,17 +96,20 @@ export const REASON_CODES = {
   permission_weakening: {
     title: 'Permissions changed on system paths',
     meaning:
-      'Permissions or attributes of /, home or system paths are changed, or whole trees outside the project are made world-writable.',
+      'Permissions or attributes of /, home or system paths are changed, or whole ' +
+      'trees outside the project are made world-writable.',
   },
   persistence: {
     title: 'Persistence',
     meaning:
-      'The command installs something that runs later or at login: cron, shell rc files, systemd/launchd services, autostart entries.',
+      'The command installs something that runs later or at login: cron, shell ' +
+      'rc files, systemd/launchd services, autostart entries.',
   },
   secret_access: {
     title: 'Secret access',
     meaning:
-      'A credential store is read or copied: SSH keys, .env files, cloud credentials, kube config, /etc/shadow, token files.',
+      'A credential store is read or copied: SSH keys, .env files, cloud credentials, ' +
+      'kube config, /etc/shadow, token files.',
   },
   exfiltration: {
     title: 'Data exfiltration',
@@ -125,7 +136,8 @@ export const REASON_CODES = {
   dynamic_code_execution: {
     title: 'Code known only at run time',
     meaning:
-      'A shell or interpreter runs code that is only known at run time (`bash -c {}` under xargs/parallel, `eval` of a variable).',
+      'A shell or interpreter runs code that is only known at run time (`bash -c ' +
+      '{}` under xargs/parallel, `eval` of a variable).',
   },
   interpreter_dangerous_call: {
     title: 'Dangerous call in an interpreter one-liner',
@@ -142,22 +154,29 @@ export const REASON_CODES = {
   shell_escape: {
     title: 'Shell escape',
     meaning:
-      'A program opens a shell through one of its command channels (awk system(), find -exec, vim :!, a pager, git/ssh settings, tar/zip/rsync options) or an interpreter one-liner replaces itself with a shell.',
+      'A program opens a shell through one of its command channels (awk system(), ' +
+      'find -exec, vim :!, a pager, git/ssh settings, tar/zip/rsync options) or ' +
+      'an interpreter one-liner replaces itself with a shell.',
   },
   reverse_shell: {
     title: 'Reverse or bind shell',
     meaning:
-      'A shell is wired to a network connection: its input comes from, or its output goes to, a socket (netcat, telnet, openssl s_client, /dev/tcp, gawk /inet, interpreter sockets).',
+      'A shell is wired to a network connection: its input comes from, or its output ' +
+      'goes to, a socket (netcat, telnet, openssl s_client, /dev/tcp, gawk /inet, ' +
+      'interpreter sockets).',
   },
   metadata_access: {
     title: 'Cloud metadata or local admin endpoint',
     meaning:
-      'A request goes to a cloud metadata endpoint (instance credentials), a link-local address, or an admin API on this machine (Docker, kubelet, etcd …).',
+      'A request goes to a cloud metadata endpoint (instance credentials), a link-local ' +
+      'address, or an admin API on this machine (Docker, kubelet, etcd …).',
   },
   governance_tampering: {
     title: 'Governance tampering',
     meaning:
-      "An agent's hook settings (where the gate hook is installed) or agentgov's own state ($AGENTGOV_HOME, agentgov.yaml) are changed, moved or removed: the call could switch the gate off.",
+      "An agent's hook settings (where the gate hook is installed) or agentgov's " +
+      'own state ($AGENTGOV_HOME, agentgov.yaml) are changed, moved or removed: ' +
+      'the call could switch the gate off.',
   },
   history_tampering: {
     title: 'Shell history tampering',
@@ -166,37 +185,47 @@ export const REASON_CODES = {
   supply_chain: {
     title: 'Code from an unvetted package source',
     meaning:
-      "A package manager installs or runs a package from a URL, a VCS repository or a registry/index other than the default one, or is configured to; the package's install code runs on this machine.",
+      'A package manager installs or runs a package from a URL, a VCS repository ' +
+      'or a registry/index other than the default one, or is configured to; the ' +
+      "package's install code runs on this machine.",
   },
   access_grant: {
     title: 'Cloud or cluster access granted',
     meaning:
-      'An IAM policy, role binding, access key or service-account key is created or attached: someone (or something) gets permissions it did not have.',
+      'An IAM policy, role binding, access key or service-account key is created ' +
+      'or attached: someone (or something) gets permissions it did not have.',
   },
   public_exposure: {
     title: 'Resource exposed to the internet',
     meaning:
-      'Storage is made public (bucket ACL or policy, public access block removed) or a firewall or security group is opened to 0.0.0.0/0.',
+      'Storage is made public (bucket ACL or policy, public access block removed) ' +
+      'or a firewall or security group is opened to 0.0.0.0/0.',
   },
   remote_execution: {
     title: 'Commands run on remote machines',
     meaning:
-      'A control plane runs commands on other machines (aws ssm send-command, az vm run-command, ansible -m shell, salt cmd.run, pssh).',
+      'A control plane runs commands on other machines (aws ssm send-command, az ' +
+      'vm run-command, ansible -m shell, salt cmd.run, pssh).',
   },
   audit_tampering: {
     title: 'Audit logging stopped',
     meaning:
-      'Audit or security logging is stopped or deleted (CloudTrail stop-logging, GuardDuty detector deleted, log sinks deleted, audit rules cleared).',
+      'Audit or security logging is stopped or deleted (CloudTrail stop-logging, ' +
+      'GuardDuty detector deleted, log sinks deleted, audit rules cleared).',
   },
   agent_controls_off: {
     title: "Agent's permission checks switched off",
     meaning:
-      'A coding agent is started with its permission checks or sandbox off (--dangerously-skip-permissions, --yolo), or settings and instruction files are written that make it approve tools by itself.',
+      'A coding agent is started with its permission checks or sandbox off (--dangerously-skip-permissions, ' +
+      '--yolo), or settings and instruction files are written that make it approve ' +
+      'tools by itself.',
   },
   runs_file: {
     title: 'Runs a file that could not be judged',
     meaning:
-      'The call runs a script, manifest or build file (npm scripts, a Makefile, conftest.py, ./x.sh) that is too large or could not be read at gate time: what it does is unknown, so the answer is `ask`.',
+      'The call runs a script, manifest or build file (npm scripts, a Makefile, ' +
+      'conftest.py, ./x.sh) that is too large or could not be read at gate time: ' +
+      'what it does is unknown, so the answer is `ask`.',
   },
 } as const satisfies Record<string, ReasonCodeEntry>;
 

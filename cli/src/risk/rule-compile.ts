@@ -76,7 +76,9 @@ export interface RuleSet {
   sources: RuleSourceSpec[];
 }
 
-/** One validated rule source: a rules file (with the SHA-256 of the bytes that were parsed) or a plugin's rule objects. */
+/**
+ * One validated rule source: a rules file (with the SHA-256 of the bytes that were parsed) or a plugin's rule objects.
+ */
 export interface RuleSourceSpec {
   origin: string;
   /** Set for a file: its absolute path and content hash. */

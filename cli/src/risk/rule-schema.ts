@@ -81,12 +81,15 @@ export const RULE_MATCH_SCHEMA = {
     via: {
       ...stringList,
       description:
-        'The command came through one of these wrappers or re-parses (`sudo`, `bash -c`, `xargs`, `python -c` …; prefix match).',
+        'The command came through one of these wrappers or re-parses (`sudo`, `bash ' +
+        '-c`, `xargs`, `python -c` …; prefix match).',
     },
     via_other_than: {
       ...stringList,
       description:
-        'The command came through some wrapper, channel or re-parse that starts with none of these (prefix match): `via_other_than: [bash -c, eval]` is any way in but a plain re-parse.',
+        'The command came through some wrapper, channel or re-parse that starts with ' +
+        'none of these (prefix match): `via_other_than: [bash -c, eval]` is any way ' +
+        'in but a plain re-parse.',
     },
     cwd_targets: {
       ...stringList,
@@ -99,7 +102,8 @@ export const RULE_MATCH_SCHEMA = {
     value_options: {
       ...stringList,
       description:
-        'Options that take a value, so the value is not read as a flag or positional. `--opt=a|b` takes the next word only when it is `a` or `b`.',
+        'Options that take a value, so the value is not read as a flag or positional. ' +
+        '`--opt=a|b` takes the next word only when it is `a` or `b`.',
     },
     flags_all: {
       type: 'array',
@@ -115,7 +119,8 @@ export const RULE_MATCH_SCHEMA = {
     target_operands: {
       enum: ['all', 'last', 'all-but-last'],
       description:
-        'Which operands `targets` looks at: `last` is the destination of cp/mv/ln/install/rsync, `all-but-last` their sources (default: all).',
+        'Which operands `targets` looks at: `last` is the destination of cp/mv/ln/install/rsync, ' +
+        '`all-but-last` their sources (default: all).',
     },
     targets_none: { ...stringList, description: 'No operand is a path of these classes.' },
     args_regex: {
@@ -146,12 +151,15 @@ export const RULE_MATCH_SCHEMA = {
     code_hosts: {
       ...stringList,
       description:
-        'Interpreter one-liner code names a URL (a string literal) whose host is of one of these classes (see Host classes).',
+        'Interpreter one-liner code names a URL (a string literal) whose host is ' +
+        'of one of these classes (see Host classes).',
     },
     code_paths: {
       ...stringList,
       description:
-        'Interpreter one-liner code names a file path (a string literal; under `~` when the code builds on the home directory) of one of these classes. With `code`, the same code must match both.',
+        'Interpreter one-liner code names a file path (a string literal; under `~` ' +
+        'when the code builds on the home directory) of one of these classes. With ' +
+        '`code`, the same code must match both.',
     },
     text: {
       ...regexList,
@@ -165,7 +173,9 @@ export const RULE_MATCH_SCHEMA = {
     url_hosts: {
       ...stringList,
       description:
-        'Some argument (shell), or the `url` of a fetch tool, points at a host of one of these classes: `metadata`, `link_local`, `loopback_admin` (see Host classes).',
+        'Some argument (shell), or the `url` of a fetch tool, points at a host of ' +
+        'one of these classes: `metadata`, `link_local`, `loopback_admin` (see Host ' +
+        'classes).',
     },
   },
 } as const;

@@ -45,7 +45,10 @@ ajv.addFormat('program-glob', (value: string) => programGlobProblem(value) === u
 const validateFile = ajv.compile<RuleFileSpec>(RULE_FILE_SCHEMA);
 const validateRule = ajv.compile<RiskRuleSpec>(RISK_RULE_SCHEMA);
 
-/** The shipped rule files, then `extraFiles`, then the sources' files, then the sources' rule objects: read, validated, compiled. */
+/**
+ * The shipped rule files, then `extraFiles`, then the sources' files, then the sources' rule objects: read, validated,
+ * compiled.
+ */
 export async function loadRuleSet(extraFiles: string[], sources: RiskRuleSource[]): Promise<RuleSet> {
   return ruleSetFromSpecs(await readRuleSources(extraFiles, sources));
 }

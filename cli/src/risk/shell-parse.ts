@@ -39,7 +39,9 @@ export interface ShellParse {
 
 type SyntaxNode = ShellNode;
 
-/** What the Collector reads beyond named nodes: redirect operators, the parts of a concatenated word, and these fields. */
+/**
+ * What the Collector reads beyond named nodes: redirect operators, the parts of a concatenated word, and these fields.
+ */
 export const SHELL_TREE_OPTIONS: ShellTreeOptions = {
   keepAnonymousUnder: new Set(['file_redirect', 'herestring_redirect', 'concatenation']),
   fieldsUnder: new Set([
@@ -97,7 +99,10 @@ function parse(text: string, budget?: ReadBudget): Parser.SyntaxNode | null {
   return null;
 }
 
-/** What is read of a text whose parse ran out of time: its first 1 KiB, cut before its last separator (a newline, `;`, `|`, `&`). */
+/**
+ * What is read of a text whose parse ran out of time: its first 1 KiB, cut before its last separator (a newline, `;`,
+ * `|`, `&`).
+ */
 const HEAD_ON_HALT = 1024;
 
 const REPAIRS = ["'", '"', '`', ')', '"\'', '\'"', '))', '`)'];
@@ -108,7 +113,8 @@ export function parseShell(text: string, budget?: ReadBudget): ShellParse {
 }
 
 /**
- * Plain commands: words of letters, digits and `_ . / , + -` (later words also `: @ % =`, or `~` alone or before a `/`),
+ * Plain commands: words of letters, digits and `_ . / , + -` (later words also `: @ % =`, or `~` alone or before a
+ * `/`),
  * separated by single spaces, the first starting with a letter, digit, `_`, `.` or `/` — nothing
  * quoted, escaped, expanded, redirected or reserved — optionally several joined by ` | `, ` && `,
  * ` || ` or `; `. Tree-sitter parses such a text as exactly these simple commands (a ` | ` run as a
@@ -225,7 +231,10 @@ export function parseWithTreeSitter(text: string, budget?: ReadBudget, repair = 
   return result;
 }
 
-/** What a subtree without commands yields (shared: the Collector never adds to a list a visit returned, bar its own copies). */
+/**
+ * What a subtree without commands yields (shared: the Collector never adds to a list a visit returned, bar its own
+ * copies).
+ */
 const NONE: RawCommand[] = Object.freeze([]) as unknown as RawCommand[];
 
 class Collector {

@@ -66,7 +66,9 @@ const typeNames: string[] = [];
 const typeNamed: boolean[] = [];
 const fieldNames: string[] = [];
 
-/** Copies the tree under `rootNode` (parsed from `source`) into plain nodes; see the interface comment for what is kept. */
+/**
+ * Copies the tree under `rootNode` (parsed from `source`) into plain nodes; see the interface comment for what is kept.
+ */
 /**
  * With a budget, the copy stops once the budget's nodes are spent (noted in the budget): the
  * collector then reads the commands copied so far.

@@ -48,7 +48,8 @@ export function loopbackOnly({ service, tokenKey }: GuardedService = SCORE_API):
       throw new ScoreHttpError(
         403,
         'forbidden_host',
-        `${service} without ${tokenKey} answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1])`,
+        `${service} without ${tokenKey} answers only requests addressed to a loopback ` +
+          `name (localhost, 127.0.0.1, [::1])`,
       );
     }
     const origin = ctx.get('Origin');
@@ -56,7 +57,8 @@ export function loopbackOnly({ service, tokenKey }: GuardedService = SCORE_API):
       throw new ScoreHttpError(
         403,
         'forbidden_origin',
-        `${service} without ${tokenKey} refuses requests from web pages of other origins; set ${tokenKey} to serve them`,
+        `${service} without ${tokenKey} refuses requests from web pages of other ` +
+          `origins; set ${tokenKey} to serve them`,
       );
     }
     await next();
@@ -77,7 +79,9 @@ export function requireJson(ctx: Koa.Context): void {
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-/** A check of a presented token against `token` in constant time: both sides are hashed first, whatever their lengths. */
+/**
+ * A check of a presented token against `token` in constant time: both sides are hashed first, whatever their lengths.
+ */
 export function tokenMatcher(token: string): (given: string | null | undefined) => boolean {
   const expected = digest(token);
   return (given) => typeof given === 'string' && timingSafeEqual(digest(given), expected);

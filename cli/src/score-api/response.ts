@@ -19,7 +19,10 @@ export interface ScoreResponse {
   stage: 'assessed';
 }
 
-/** The server's own directories, which no answer may show: its home (as `~`) and, unless the request named it, its cwd (as `.`). */
+/**
+ * The server's own directories, which no answer may show: its home (as `~`) and, unless the request named it, its cwd
+ * (as `.`).
+ */
 export interface LocalPaths {
   home: string | undefined;
   cwd: string | undefined;

@@ -15,7 +15,8 @@ export async function selectFrameworks(
     if (unknown.length) {
       throw new AgentgovError(
         'E_INVALID_ARGUMENT',
-        `unknown framework(s): ${unknown.join(', ')}; registered frameworks: ${registered.map((f) => f.name).join(', ') || '(none)'}`,
+        `unknown framework(s): ${unknown.join(', ')}; registered frameworks: ` +
+          `${registered.map((f) => f.name).join(', ') || '(none)'}`,
         { unknown },
       );
     }

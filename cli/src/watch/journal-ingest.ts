@@ -36,7 +36,8 @@ export async function ingestGateJournal(options: {
   }
   if (report.recorded || report.already || report.unreadable)
     logger.info(
-      `gate journal: ${report.recorded} decisions recorded, ${report.already} already known, ${report.unreadable} unreadable`,
+      `gate journal: ${report.recorded} decisions recorded, ` +
+        `${report.already} already known, ${report.unreadable} unreadable`,
     );
   return report;
 }

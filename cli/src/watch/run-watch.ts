@@ -102,7 +102,8 @@ export async function runWatch(options: WatchOptions): Promise<void> {
     await pipeline.close();
     db.close();
     logger.info(
-      `stopped: ${tailer.stats.events} events ingested from ${tailer.stats.reads} reads${tailer.stats.failures ? `, ${tailer.stats.failures} failed reads` : ''}`,
+      `stopped: ${tailer.stats.events} events ingested from ` +
+        `${tailer.stats.reads} reads${tailer.stats.failures ? `, ${tailer.stats.failures} failed reads` : ''}`,
     );
   }
 }

@@ -15,7 +15,10 @@ import { arrayAt, objectAt, readJsonSettings, writeJsonSettings } from './settin
 
 type Json = Record<string, unknown>;
 
-/** A command an earlier `init` wrote: agentgov's bin, its bin entry through node, or the checkout's entry, running `gate --stdin`. */
+/**
+ * A command an earlier `init` wrote: agentgov's bin, its bin entry through node, or the checkout's entry, running `gate
+ * --stdin`.
+ */
 const GATE_COMMAND = /(?:\bagentgov(?:\.js|\.mjs)?|\/cli|\/main\.js)["']?\s+gate\s+--stdin\b/;
 
 export function isGateHookCommand(command: unknown): command is string {

@@ -66,7 +66,9 @@ export class ConfigDocument {
         {
           severity: 'error',
           path: '(yaml)',
-          message: `the file is ${Buffer.byteLength(this.text)} bytes; a config file may have at most ${CONFIG_LIMITS.bytes}`,
+          message:
+            `the file is ${Buffer.byteLength(this.text)} bytes; a config file may have ` +
+            `at most ${CONFIG_LIMITS.bytes}`,
           file: this.file,
           line: 1,
           column: 1,

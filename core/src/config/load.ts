@@ -68,7 +68,10 @@ function rawLoader(): object {
   return {};
 }
 
-/** The user's own file (`--config` → `AGENTGOV_CONFIG` → `$AGENTGOV_HOME/config.yaml`) and the project's `./agentgov.yaml`. */
+/**
+ * The user's own file (`--config` → `AGENTGOV_CONFIG` → `$AGENTGOV_HOME/config.yaml`) and the project's
+ * `./agentgov.yaml`.
+ */
 export interface ConfigLayerFiles {
   user: { file: string; source: 'flag' | 'env' | 'home' } | null;
   project: { file: string; source: 'cwd' } | null;

@@ -48,7 +48,8 @@ export const CONFIG_SCHEMA = {
       enum: ['auto', 'all', 'none'],
       default: 'auto',
       description:
-        '`auto`: load every bundled plugin only when `plugins` is empty; `all`: always load them (entries in `plugins` then configure them); `none`: never.',
+        '`auto`: load every bundled plugin only when `plugins` is empty; `all`: always ' +
+        'load them (entries in `plugins` then configure them); `none`: never.',
     },
     server: {
       type: 'object',
@@ -94,14 +95,17 @@ export const CONFIG_SCHEMA = {
               minimum: 0,
               default: 10000,
               description:
-                'How long an index-backed tool call waits for the first index build (sending progress) before answering E_INDEX_NOT_READY; `serve --wait-for-index` overrides it.',
+                'How long an index-backed tool call waits for the first index build (sending ' +
+                'progress) before answering E_INDEX_NOT_READY; `serve --wait-for-index` overrides ' +
+                'it.',
             },
             text_cache_mb: {
               type: 'number',
               exclusiveMinimum: 0,
               default: 64,
               description:
-                'File text (in millions of characters) recon keeps in memory between calls; the least recently used files are dropped first and read again when needed.',
+                'File text (in millions of characters) recon keeps in memory between calls; ' +
+                'the least recently used files are dropped first and read again when needed.',
             },
           },
         },
@@ -127,7 +131,8 @@ export const CONFIG_SCHEMA = {
               minimum: 0,
               default: 5000,
               description:
-                'How long recon_impact lets a language service (TypeScript) search for references before answering from the index alone; 0 never asks one.',
+                'How long recon_impact lets a language service (TypeScript) search for references ' +
+                'before answering from the index alone; 0 never asks one.',
             },
           },
         },
@@ -140,7 +145,9 @@ export const CONFIG_SCHEMA = {
               enum: ['on-demand', 'startup'],
               default: 'on-demand',
               description:
-                "When the background test scheduler starts: at the first test-impact call of a read-write session (`on-demand`), or when serve starts (`startup`). It runs the project's tests, so it executes project code.",
+                'When the background test scheduler starts: at the first test-impact call ' +
+                'of a read-write session (`on-demand`), or when serve starts (`startup`). ' +
+                "It runs the project's tests, so it executes project code.",
             },
             niceness: {
               type: 'integer',
@@ -160,7 +167,9 @@ export const CONFIG_SCHEMA = {
               exclusiveMinimum: 0,
               default: 120,
               description:
-                'How long one git command of a checkpoint commit or push, with the hooks it runs (pre-commit, commit-msg, pre-push, …), may take before it is stopped (its whole process group killed) and reported as E_COMMIT_FAILED or E_PUSH_FAILED.',
+                'How long one git command of a checkpoint commit or push, with the hooks ' +
+                'it runs (pre-commit, commit-msg, pre-push, …), may take before it is stopped ' +
+                '(its whole process group killed) and reported as E_COMMIT_FAILED or E_PUSH_FAILED.',
             },
           },
         },
@@ -219,7 +228,9 @@ export const CONFIG_SCHEMA = {
           minimum: 1,
           default: 30000,
           description:
-            'Hard deadline of one gate call (reading the event, assessing, answering); past it the gate answers deny or ask per on_unavailable, never allow. A project config may only lower it.',
+            'Hard deadline of one gate call (reading the event, assessing, answering); ' +
+            'past it the gate answers deny or ask per on_unavailable, never allow. A ' +
+            'project config may only lower it.',
         },
       },
     },

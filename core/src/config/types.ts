@@ -21,7 +21,10 @@ export interface AgentgovConfig {
     };
     refactor: { preview_idle_minutes: number };
     impact: { language_service_ms: number };
-    /** The background test scheduler: started by the first test-impact call (`on-demand`) or when serve starts (`startup`); child niceness 0..19. */
+    /**
+     * The background test scheduler: started by the first test-impact call (`on-demand`) or when serve starts
+     * (`startup`); child niceness 0..19.
+     */
     test_impact: { scheduler: 'on-demand' | 'startup'; niceness: number };
     /** `checkpoint`: how long git's hooks (pre-commit, commit-msg, pre-push, …) may run before they are stopped. */
     checkpoint: { hook_timeout_s: number };

@@ -28,7 +28,9 @@ export function schemaIssues(
     }
     let message = error.message ?? 'is invalid';
     if (error.keyword === 'enum')
-      message = `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+      message = `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues
+        .map((v) => JSON.stringify(v))
+        .join(', ')}`;
     if (error.keyword === 'type')
       message = `must be ${(error.params as { type: string | string[] }).type.toString().replace(',', ' or ')}`;
     issues.push(locate(document, 'error', path, message));
@@ -84,7 +86,10 @@ export function validateConfigValue(value: unknown, document?: ConfigDocument): 
 /** The config keys whose values are path globs (docs/config.md, "Globs"), as key paths to string lists. */
 const PATH_GLOB_KEYS: KeyPath[] = [['server', 'index', 'exclude']];
 
-/** An error for every glob that cannot be compiled, naming the key and the pattern (a typo must not silently match nothing). */
+/**
+ * An error for every glob that cannot be compiled, naming the key and the pattern (a typo must not silently match
+ * nothing).
+ */
 function globIssues(value: Record<string, unknown>, document: ConfigDocument | undefined): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   for (const key of PATH_GLOB_KEYS) {

@@ -70,7 +70,10 @@ export const CANONICAL_TOOL_NAMES: Readonly<Record<string, CanonicalTool>> = Obj
   mcp: 'mcp',
 });
 
-/** The canonical kind of a tool name: MCP tools (`mcp__server__tool`, Gemini CLI's `mcp_server_tool`) are `mcp`, unknown names `other`. */
+/**
+ * The canonical kind of a tool name: MCP tools (`mcp__server__tool`, Gemini CLI's `mcp_server_tool`) are `mcp`, unknown
+ * names `other`.
+ */
 export function canonicalToolOf(toolName: string): CanonicalTool {
   if (toolName.startsWith('mcp_')) return 'mcp';
   return Object.hasOwn(CANONICAL_TOOL_NAMES, toolName) ? (CANONICAL_TOOL_NAMES[toolName] as CanonicalTool) : 'other';

@@ -62,9 +62,15 @@ export interface GateHookFormat {
    * for a warning, ask and deny as decisions.
    */
   render(outcome: GateOutcome): { stdout: string; exitCode: number };
-  /** A payload for a call that must never be allowed (`rm -rf /`), sent by `init` and `doctor` to verify an installed hook. */
+  /**
+   * A payload for a call that must never be allowed (`rm -rf /`), sent by `init` and `doctor` to verify an installed
+   * hook.
+   */
   probePayload(cwd: string): unknown;
-  /** Reads back what `render` printed: the decision the agent will act on, or undefined when the output is not a hook answer. */
+  /**
+   * Reads back what `render` printed: the decision the agent will act on, or undefined when the output is not a hook
+   * answer.
+   */
   readDecision(stdout: string, exitCode: number): HookDecision | undefined;
 }
 
@@ -111,7 +117,8 @@ export function checkToolCallPayload(
   const invalid = (message: string): GateInputProblem => ({ code: 'input_invalid', message });
   if (!isObject(value))
     return invalid(
-      `the event must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+      `the event must be a JSON object, got ` +
+        `${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
     );
   for (const field of ['tool_name', 'session_id']) {
     if (typeof value[field] !== 'string' || value[field] === '')

@@ -12,7 +12,10 @@ export interface LintProblem {
   fixable: boolean;
 }
 
-/** Whether a linter applies to a repository; when it does not, `reason` says why (no config, tool absent), so the answer never passes silently. */
+/**
+ * Whether a linter applies to a repository; when it does not, `reason` says why (no config, tool absent), so the answer
+ * never passes silently.
+ */
 export type LintApplicability = { applies: true; tool: string } | { applies: false; reason: string };
 
 export interface LintRequest {

@@ -183,7 +183,9 @@ export interface RefactorEngine {
     workspace: RefactorWorkspace,
     options?: { timeoutMs?: number },
   ): Promise<EngineReference[]>;
-  /** A commit changed these files and made these moves: drop what depends on them (a move changes project membership). */
+  /**
+   * A commit changed these files and made these moves: drop what depends on them (a move changes project membership).
+   */
   invalidate?(change: { changed: string[]; moved: FileMove[] }): void;
   /** Releases warm state (language services). */
   dispose?(): void;

@@ -53,7 +53,10 @@ export interface TestCoverage {
 export interface TestRunRequest {
   /** Test files to run; empty runs every file `discover` returns. */
   files: string[];
-  /** Only tests whose full title (or pytest node id) matches; passed to the runner's own filter (`--grep`, `-t`, `-k`, `--test-name-pattern`). */
+  /**
+   * Only tests whose full title (or pytest node id) matches; passed to the runner's own filter (`--grep`, `-t`, `-k`,
+   * `--test-name-pattern`).
+   */
   nameFilter?: string;
   /** Collect per-test coverage (`TestRunReport.coverage`). */
   coverage?: boolean;
@@ -74,7 +77,10 @@ export interface TestRunReport {
   files: TestFileResult[];
   /** Present when coverage was requested. */
   coverage?: TestCoverage[];
-  /** How finely coverage is attributed: `test` (per test case) or `file` (per test file, where the runner offers no per-test hook). */
+  /**
+   * How finely coverage is attributed: `test` (per test case) or `file` (per test file, where the runner offers no
+   * per-test hook).
+   */
   coverageGranularity?: 'test' | 'file';
   /** The child's exit code; null when it was killed. */
   exitCode: number | null;
@@ -103,8 +109,13 @@ export interface TestRunner {
    * `E_TEST_CONFIG_INVALID` when the runner rejects the project's config; both name the runner.
    */
   run(root: string, request: TestRunRequest): Promise<TestRunReport>;
-  /** The shell command (run from `root`) that runs `files` filtered by `nameFilter`, for an agent or a human to paste. */
+  /**
+   * The shell command (run from `root`) that runs `files` filtered by `nameFilter`, for an agent or a human to paste.
+   */
   command(files: string[], nameFilter?: string): string;
-  /** The shell command that runs exactly one test case (its title escaped for the runner's filter); default: `command([test.file])`. */
+  /**
+   * The shell command that runs exactly one test case (its title escaped for the runner's filter); default:
+   * `command([test.file])`.
+   */
   testCommand?(test: Pick<TestCaseResult, 'id' | 'file' | 'titlePath'>): string;
 }

@@ -171,7 +171,10 @@ export abstract class TestCoverageCollector {
   }
 }
 
-/** Per-test coverage from V8 precise coverage (`Profiler.takePreciseCoverage`, block counts): any code V8 runs, whatever loaded it. */
+/**
+ * Per-test coverage from V8 precise coverage (`Profiler.takePreciseCoverage`, block counts): any code V8 runs, whatever
+ * loaded it.
+ */
 export class PerTestCollector extends TestCoverageCollector {
   private readonly session = new Session();
   private readonly scripts = new Map<string, ScriptInfo | null>();
@@ -226,7 +229,9 @@ export class PerTestCollector extends TestCoverageCollector {
   }
 }
 
-/** An inspector command on a session connected to this thread, which answers before `post` returns; throws its error. */
+/**
+ * An inspector command on a session connected to this thread, which answers before `post` returns; throws its error.
+ */
 export function postNow<T = unknown>(session: Session, method: string, params?: object): T {
   let result: T | undefined;
   let failure: Error | null = null;

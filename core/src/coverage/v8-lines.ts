@@ -125,7 +125,9 @@ export function mapLines(map: TraceMap, scriptPath: string, lines: number[]): Ma
   return out;
 }
 
-/** The file path of a V8 script URL (`file://...` or a bare absolute path), or undefined for node: internals and evals. */
+/**
+ * The file path of a V8 script URL (`file://...` or a bare absolute path), or undefined for node: internals and evals.
+ */
 export function scriptPathOf(url: string): string | undefined {
   if (url.startsWith('file://')) return fileURLToPath(url);
   if (isAbsolute(url)) return url;

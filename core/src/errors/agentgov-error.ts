@@ -31,7 +31,9 @@ export class AgentgovError extends Error {
     return this.#specific.remediation ?? ERROR_CATALOG[this.code].remediation;
   }
 
-  /** The hint the CLI prints: this occurrence's, else the catalog's CLI wording where the tool wording names MCP tools. */
+  /**
+   * The hint the CLI prints: this occurrence's, else the catalog's CLI wording where the tool wording names MCP tools.
+   */
   get cliRemediation(): string {
     const entry: ErrorCatalogEntry = ERROR_CATALOG[this.code];
     return this.#specific.cliRemediation ?? this.#specific.remediation ?? entry.cliRemediation ?? entry.remediation;

@@ -9,7 +9,9 @@ export interface ErrorCatalogEntry {
   causes: string[];
   /** What the caller should do next (an agent calling a tool). */
   remediation: string;
-  /** What to do next when the CLI reports it, where that differs (the CLI hints at CLI commands, never at MCP tools). */
+  /**
+   * What to do next when the CLI reports it, where that differs (the CLI hints at CLI commands, never at MCP tools).
+   */
   cliRemediation?: string;
 }
 
@@ -21,13 +23,17 @@ export const ERROR_CATALOG = {
       'The index was corrupt or of an old schema and is being rebuilt',
     ],
     remediation:
-      'Wait and retry; `details.progress` shows files done out of the total, and progress notifications report it as it advances. The call already waited `details.waited_ms` (`server.index.wait_ms`); `agentgov serve --wait-for-index` makes calls wait for the first build.',
+      'Wait and retry; `details.progress` shows files done out of the total, and ' +
+      'progress notifications report it as it advances. The call already waited ' +
+      '`details.waited_ms` (`server.index.wait_ms`); `agentgov serve --wait-for-index` ' +
+      'makes calls wait for the first build.',
   },
   E_DEADLINE_EXCEEDED: {
     meaning: 'A bounded step stopped at its time bound before it finished.',
     causes: ['A language service searched a large project for references longer than the bound allows'],
     remediation:
-      'The tool answers without that step and says so; retry later (language services stay warm between calls) or narrow the target.',
+      'The tool answers without that step and says so; retry later (language services ' +
+      'stay warm between calls) or narrow the target.',
   },
   E_READ_ONLY_SESSION: {
     meaning: 'The session is research-only, so tools that change the repository are blocked.',
@@ -48,9 +54,11 @@ export const ERROR_CATALOG = {
       'A value is empty or too large',
     ],
     remediation:
-      'Fix the argument named in `details`; `describe` with `action: "tool"` lists every parameter with its type and default.',
+      'Fix the argument named in `details`; `describe` with `action: "tool"` lists ' +
+      'every parameter with its type and default.',
     cliRemediation:
-      'Fix the option or argument named in the message; `agentgov <command> --help` lists every option with its default.',
+      'Fix the option or argument named in the message; `agentgov <command> --help` ' +
+      'lists every option with its default.',
   },
   E_PATH_OUTSIDE_REPO: {
     meaning: 'A path argument resolves outside the repository, which tools never touch.',
@@ -73,7 +81,8 @@ export const ERROR_CATALOG = {
     meaning: 'The repository is not a git checkout, so there are no git refs to compare.',
     causes: ['The server runs on a plain directory (no `.git`)', 'git is not installed or cannot read the repository'],
     remediation:
-      'Compare index epochs instead (`base: "epoch:N"`), or make the directory a git repository (`git init`, then commit).',
+      'Compare index epochs instead (`base: "epoch:N"`), or make the directory ' +
+      'a git repository (`git init`, then commit).',
   },
   E_PREVIEW_STALE: {
     meaning:
@@ -97,7 +106,8 @@ export const ERROR_CATALOG = {
       'A qualified name exists in several files',
     ],
     remediation:
-      'Retry with one of the `details.candidates[].symbol` values (a qualified name, or `path:Qualified.name` when that is not unique).',
+      'Retry with one of the `details.candidates[].symbol` values (a qualified ' +
+      'name, or `path:Qualified.name` when that is not unique).',
   },
   E_INVALID_NAME: {
     meaning: 'The new name is not a valid identifier of the language, or is a reserved keyword.',
@@ -110,23 +120,29 @@ export const ERROR_CATALOG = {
   },
   E_RENAME_COLLISION: {
     meaning:
-      'The new name is already bound where the renamed symbol is visible, so applying the rename would change what the code means.',
+      'The new name is already bound where the renamed symbol is visible, so applying ' +
+      'the rename would change what the code means.',
     causes: [
       'A variable, function, class or import of the new name exists in a scope the renamed binding is visible in',
       'The class already has a member of the new name',
     ],
     remediation:
-      'Cancel the preview with `refactor_cancel` and choose another name; `details.collisions` lists where the name is taken.',
+      'Cancel the preview with `refactor_cancel` and choose another name; `details.collisions` ' +
+      'lists where the name is taken.',
   },
   E_REVIEW_REQUIRED: {
     meaning:
-      'The refactor preview has medium- or low-certainty hunks nobody accepted, so applying it could change code that is not the symbol.',
+      'The refactor preview has medium- or low-certainty hunks nobody accepted, ' +
+      'so applying it could change code that is not the symbol.',
     causes: [
       'A rename matched a member of that name on a value whose type is unknown (medium)',
       'A rename matched the word in a comment, string or docstring (low)',
     ],
     remediation:
-      'Look at the hunks (`refactor_commit` with `inspect_path`), then call `refactor_commit` again with `accept: { hunks: [...] }`, `accept: { files: [...] }` or `accept: { certainty: "medium" | "low" }`, and `drop_unaccepted: true` to apply only the high and accepted hunks.',
+      'Look at the hunks (`refactor_commit` with `inspect_path`), then call `refactor_commit` ' +
+      'again with `accept: { hunks: [...] }`, `accept: { files: [...] }` or `accept: ' +
+      '{ certainty: "medium" | "low" }`, and `drop_unaccepted: true` to apply only ' +
+      'the high and accepted hunks.',
   },
   E_DESTINATION_EXISTS: {
     meaning: 'The destination of a move already exists; a move never overwrites a file.',
@@ -148,7 +164,8 @@ export const ERROR_CATALOG = {
     meaning: 'Applying a refactor failed part-way, so every file was restored to its content before the commit.',
     causes: ['A target file or directory is not writable', 'The disk is full', '`git mv` failed'],
     remediation:
-      'Fix the cause named in `details` (permissions, space), then retry `refactor_commit` with the same id; nothing was changed.',
+      'Fix the cause named in `details` (permissions, space), then retry `refactor_commit` ' +
+      'with the same id; nothing was changed.',
   },
   E_INTERNAL: {
     meaning: 'An unexpected internal error occurred; the request was not completed.',
@@ -174,7 +191,8 @@ export const ERROR_CATALOG = {
       'Its `apply` threw',
     ],
     remediation:
-      'Fix the plugin entry named in the message (install the package, correct the path or the options), then start again.',
+      'Fix the plugin entry named in the message (install the package, correct ' +
+      'the path or the options), then start again.',
   },
   E_PLUGIN_FAILED: {
     meaning: 'A plugin threw while one of its hook taps ran.',
@@ -198,16 +216,21 @@ export const ERROR_CATALOG = {
     meaning: 'The Score API or the dashboard could not bind its address because something else is listening there.',
     causes: ['Another `agentgov score`, `watch` or `dashboard` is running', 'Another program uses the port'],
     remediation:
-      'Stop the other program, choose another address with `--listen HOST:PORT` (`score.listen`, `dashboard.listen`), or run watch with `--no-score`.',
+      'Stop the other program, choose another address with `--listen HOST:PORT` ' +
+      '(`score.listen`, `dashboard.listen`), or run watch with `--no-score`.',
   },
   E_SCORE_TOKEN_REQUIRED: {
     meaning:
-      'The Score API or the dashboard was asked to listen on a non-loopback address without a token, which would expose it to the network unauthenticated.',
+      'The Score API or the dashboard was asked to listen on a non-loopback address ' +
+      'without a token, which would expose it to the network unauthenticated.',
     causes: [
-      '`--listen`, `score.listen` or `dashboard.listen` names an address other than localhost/127.0.0.1/::1 and its token (`score.token`, `dashboard.token`) is not set',
+      '`--listen`, `score.listen` or `dashboard.listen` names an address other ' +
+        'than localhost/127.0.0.1/::1 and its token (`score.token`, `dashboard.token`) ' +
+        'is not set',
     ],
     remediation:
-      'Set the token in the config (`score.token` or `dashboard.token`; clients then send `Authorization: Bearer <token>`), or listen on a loopback address.',
+      'Set the token in the config (`score.token` or `dashboard.token`; clients ' +
+      'then send `Authorization: Bearer <token>`), or listen on a loopback address.',
   },
   E_DB_MISSING: {
     meaning: 'The governance database (system.db) does not exist yet.',
@@ -244,11 +267,14 @@ export const ERROR_CATALOG = {
   E_TEST_RUNNER_MISSING: {
     meaning: "The project's test runner could not be found or started, so no tests ran.",
     causes: [
-      'No test-runner plugin recognises the project (no .mocharc, vitest.config, pytest.ini/pyproject.toml, or test script)',
-      'The runner named in the message is not installed in the project (e.g. `npm install` or the Python virtual environment is missing)',
+      'No test-runner plugin recognises the project (no .mocharc, vitest.config, ' +
+        'pytest.ini/pyproject.toml, or test script)',
+      'The runner named in the message is not installed in the project (e.g. `npm ' +
+        'install` or the Python virtual environment is missing)',
     ],
     remediation:
-      'Install the runner named in the message in the project (`npm install`, `pip install pytest coverage`), then retry.',
+      'Install the runner named in the message in the project (`npm install`, `pip ' +
+      'install pytest coverage`), then retry.',
   },
   E_TEST_CONFIG_INVALID: {
     meaning: "The test runner rejected the project's test configuration, so no tests ran.",
@@ -257,11 +283,13 @@ export const ERROR_CATALOG = {
       'The config names a missing file, reporter or plugin',
     ],
     remediation:
-      "Fix the config file named in `details`, run the command in `details.command` yourself to see the runner's own message, then retry.",
+      'Fix the config file named in `details`, run the command in `details.command` ' +
+      "yourself to see the runner's own message, then retry.",
   },
   E_COMMIT_FAILED: {
     meaning:
-      "git did not make the checkpoint commit; the message says why in git's own words. Nothing was committed, and the index is as it was.",
+      "git did not make the checkpoint commit; the message says why in git's own " +
+      'words. Nothing was committed, and the index is as it was.',
     causes: [
       'A hook refused the commit: the message names it (pre-commit, commit-msg, …), its exit status and its output',
       'A hook did not finish within server.checkpoint.hook_timeout_s and was stopped',
@@ -270,18 +298,25 @@ export const ERROR_CATALOG = {
       'The repository is not a git work tree, or another git process holds a lock (index.lock)',
     ],
     remediation:
-      "Fix what the message names (the hook's complaint, the identity, the signing key), then run checkpoint again; `details.output` is what git and the hook printed.",
+      "Fix what the message names (the hook's complaint, the identity, the signing " +
+      'key), then run checkpoint again; `details.output` is what git and the hook ' +
+      'printed.',
   },
   E_GIT_OPERATION_IN_PROGRESS: {
     meaning:
-      'A merge, rebase, cherry-pick, revert or bisect is in progress, so checkpoint did not lint, test or commit: its auto-fixes and its commit would land in the middle of it.',
+      'A merge, rebase, cherry-pick, revert or bisect is in progress, so checkpoint ' +
+      'did not lint, test or commit: its auto-fixes and its commit would land in ' +
+      'the middle of it.',
     causes: [
       'A merge or rebase stopped on a conflict',
       'A cherry-pick or revert is waiting to be continued',
       'A bisect session was started and not reset',
     ],
     remediation:
-      'Finish the operation (resolve, then `git commit` or `git <operation> --continue`) or abort it (`git merge --abort`, `git rebase --abort`, `git cherry-pick --abort`, `git revert --abort`, `git bisect reset`), then run checkpoint again.',
+      'Finish the operation (resolve, then `git commit` or `git <operation> --continue`) ' +
+      'or abort it (`git merge --abort`, `git rebase --abort`, `git cherry-pick ' +
+      '--abort`, `git revert --abort`, `git bisect reset`), then run checkpoint ' +
+      'again.',
   },
   E_PUSH_FAILED: {
     meaning: 'The checkpoint committed locally but did not push; the local commit stays.',
@@ -292,18 +327,21 @@ export const ERROR_CATALOG = {
       'The remote could not be reached',
     ],
     remediation:
-      'Pull with rebase and push again (never forced), or set the upstream with `git push -u origin BRANCH`; `details.commit` is the local commit.',
+      'Pull with rebase and push again (never forced), or set the upstream with ' +
+      '`git push -u origin BRANCH`; `details.commit` is the local commit.',
   },
   E_HOOK_BROKEN: {
     meaning:
-      'An agent hook command, run exactly as the agent runs it on a probe call, did not exit 0 or 2 with an answer that asks or denies.',
+      'An agent hook command, run exactly as the agent runs it on a probe call, ' +
+      'did not exit 0 or 2 with an answer that asks or denies.',
     causes: [
       'The agentgov or Node binary named in the command moved or was removed',
       'The build output is missing (`npm run build`)',
       '`gate.on_unavailable: allow` or a rule override lets the probe through',
     ],
     remediation:
-      'Read the message (it says what the hook did), fix it, then run `agentgov init <agent>` again; `agentgov doctor` re-checks installed hooks.',
+      'Read the message (it says what the hook did), fix it, then run `agentgov ' +
+      'init <agent>` again; `agentgov doctor` re-checks installed hooks.',
   },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 

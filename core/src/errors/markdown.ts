@@ -7,7 +7,8 @@ export function renderErrorCatalogMarkdown(): string {
     '',
     '<!-- generated from core/src/errors/catalog.ts by `npm run docs:generate`; do not edit -->',
     '',
-    'Tool errors are MCP error results whose structured content is `{ error: { code, message, remediation, details } }`;',
+    'Tool errors are MCP error results whose structured content is `{ error: ' +
+      '{ code, message, remediation, details } }`;',
     'the CLI prints `error [CODE]: message` and a hint. `describe` with `action: "error"` decodes any code below.',
     "The remediation below is each code's default: where the place that raised the error knows more, the error",
     'carries a remediation for that occurrence instead (the git ref that was not found and the refs that exist,',

@@ -31,7 +31,10 @@ export function backoffDelay(policy: RetryPolicy, failures: number): number {
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
-/** The attempt, or a failure when it has not settled after `ms` (it keeps running; its rows stay in the outbox until acknowledged). */
+/**
+ * The attempt, or a failure when it has not settled after `ms` (it keeps running; its rows stay in the outbox until
+ * acknowledged).
+ */
 async function withStallLimit(attempt: Promise<Attempt>, ms: number): Promise<Attempt> {
   let timer: NodeJS.Timeout | undefined;
   const stalled = new Promise<Attempt>((resolve) => {

@@ -84,22 +84,30 @@ function prepareStatements(sqlite: Database.Database) {
   return {
     enqueue: sqlite.prepare('INSERT OR IGNORE INTO sink_outbox (sink, assessment_id, enqueued_at) VALUES (?, ?, ?)'),
     enqueueLatest: sqlite.prepare(
-      'INSERT OR IGNORE INTO sink_outbox (sink, assessment_id, enqueued_at) SELECT ?, max(id), ? FROM assessments WHERE event_id = ? HAVING max(id) IS NOT NULL',
+      'INSERT OR IGNORE INTO sink_outbox (sink, assessment_id, enqueued_at) SELECT ' +
+        '?, max(id), ? FROM assessments WHERE event_id = ? HAVING max(id) IS NOT ' +
+        'NULL',
     ),
     pending: sqlite.prepare(
-      `SELECT o.seq, a.kind, a.score, a.level, a.action, a.reason_code, a.evidence, a.verdict, a.verdict_reason, a.decided_by, a.created_at,
-              e.id, e.framework, e.session_id, e.timestamp, e.cwd, e.tool_name, e.canonical_tool, e.arguments, e.result
-         FROM sink_outbox o JOIN assessments a ON a.id = o.assessment_id JOIN events e ON e.id = a.event_id
+      `SELECT o.seq, a.kind, a.score, a.level, a.action, a.reason_code, a.evidence, ` +
+        `a.verdict, a.verdict_reason, a.decided_by, a.created_at,
+              e.id, e.framework, e.session_id, e.timestamp, e.cwd, e.tool_name, ` +
+        `e.canonical_tool, e.arguments, e.result
+         FROM sink_outbox o JOIN assessments a ON a.id = o.assessment_id ` +
+        `JOIN events e ON e.id = a.event_id
         WHERE o.sink = ? ORDER BY o.seq LIMIT ?`,
     ),
     remove: sqlite.prepare('DELETE FROM sink_outbox WHERE sink = ? AND seq = ?'),
     touch: sqlite.prepare('INSERT OR IGNORE INTO sink_state (sink, updated_at) VALUES (?, ?)'),
     delivered: sqlite.prepare(
-      `UPDATE sink_state SET delivered = delivered + ?, rejected = rejected + ?, last_delivered_at = ?, failures = 0, next_attempt_at = NULL,
-              last_rejection = coalesce(?, last_rejection), updated_at = ? WHERE sink = ?`,
+      `UPDATE sink_state SET delivered = delivered + ?, rejected = rejected + ?, ` +
+        `last_delivered_at = ?, failures = 0, next_attempt_at = NULL,
+              last_rejection = coalesce(?, last_rejection), updated_at = ` +
+        `? WHERE sink = ?`,
     ),
     failed: sqlite.prepare(
-      'UPDATE sink_state SET failures = failures + 1, last_error = ?, last_error_at = ?, next_attempt_at = ?, updated_at = ? WHERE sink = ?',
+      'UPDATE sink_state SET failures = failures + 1, last_error = ?, last_error_at ' +
+        '= ?, next_attempt_at = ?, updated_at = ? WHERE sink = ?',
     ),
     count: sqlite.prepare('SELECT count(*) FROM sink_outbox WHERE sink = ?').pluck(),
   };

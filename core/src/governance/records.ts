@@ -220,7 +220,10 @@ export class RecordStore {
     return true;
   }
 
-  /** Sets the result of a recorded call that has none yet (its result arrived in a later chunk); an alias id completes its event. */
+  /**
+   * Sets the result of a recorded call that has none yet (its result arrived in a later chunk); an alias id completes
+   * its event.
+   */
   complete(eventId: string, result: ToolCallResult): boolean {
     const id = this.recordedId(eventId) ?? eventId;
     return this.#complete.run({ id, result: JSON.stringify(result) }).changes > 0;

@@ -85,7 +85,9 @@ export const assessments = sqliteTable(
   (t) => [index('assessments_event_idx').on(t.eventId), index('assessments_level_idx').on(t.level)],
 );
 
-/** How far each capture file has been ingested; size, inode and fingerprint detect rotation, truncation and rewrites. */
+/**
+ * How far each capture file has been ingested; size, inode and fingerprint detect rotation, truncation and rewrites.
+ */
 export const ingestOffsets = sqliteTable('ingest_offsets', {
   file: text('file').primaryKey(),
   adapter: text('adapter').notNull(),
@@ -95,7 +97,9 @@ export const ingestOffsets = sqliteTable('ingest_offsets', {
   /** Lines skipped by reason in the content consumed so far (since offset 0). */
   skipped: text('skipped', { mode: 'json' }).$type<Record<string, number>>().notNull(),
   events: integer('events').notNull().default(0),
-  /** Hash of the bytes at the file's head and just before `offset`: another value means the file was rewritten in place. */
+  /**
+   * Hash of the bytes at the file's head and just before `offset`: another value means the file was rewritten in place.
+   */
   fingerprint: text('fingerprint'),
   /** Times the stored offset was discarded, by reason (`rotated`, `truncated`, `rewritten`). */
   resets: text('resets', { mode: 'json' }).$type<Record<string, number>>().notNull().default({}),
@@ -134,7 +138,9 @@ export const sinkOutbox = sqliteTable(
   ],
 );
 
-/** Delivery state of each outbox sink: totals, the current run of failures and the last error (redacted by the sink). */
+/**
+ * Delivery state of each outbox sink: totals, the current run of failures and the last error (redacted by the sink).
+ */
 export const sinkState = sqliteTable('sink_state', {
   sink: text('sink').primaryKey(),
   delivered: integer('delivered').notNull().default(0),

@@ -83,7 +83,12 @@ export function untrustedReason(path: string, what: string): string | undefined 
   if (uid !== undefined && stat.uid !== uid)
     return `${what} ${path} is owned by uid ${stat.uid}, not by you (uid ${uid})`;
   if ((stat.mode & 0o022) !== 0)
-    return `${what} ${path} is writable by ${stat.mode & 0o002 ? 'anyone' : 'its group'} (mode 0${(stat.mode & 0o777).toString(8)}); make it private: chmod ${stat.isDirectory() ? '700' : '600'} ${path}`;
+    return (
+      `${what} ${path} is writable by ${stat.mode & 0o002 ? 'anyone' : 'its group'} ` +
+      `(mode 0${(stat.mode & 0o777).toString(8)}); make it private: chmod ` +
+      `${stat.isDirectory() ? '700' : '600'} ` +
+      `${path}`
+    );
   return undefined;
 }
 

@@ -70,7 +70,10 @@ function entryOf(entry: PluginConfigEntry): { specifier: string; options: Record
     : { specifier: entry.plugin, options: entry.options };
 }
 
-/** Which plugins to load, per `plugins` and `bundled_plugins`; a bundled plugin named in `plugins` is configured, not loaded twice. */
+/**
+ * Which plugins to load, per `plugins` and `bundled_plugins`; a bundled plugin named in `plugins` is configured, not
+ * loaded twice.
+ */
 export function pluginRequests(loaded: LoadedConfig, bundled: string[]): PluginRequest[] {
   const configured: PluginRequest[] = loaded.config.plugins.map((entry, index) => ({
     ...entryOf(entry),
@@ -211,7 +214,9 @@ export async function createPluginHost(options: CreatePluginHostOptions): Promis
       const plugin = (error as AgentgovError).details?.['plugin'];
       throw new AgentgovError(
         'E_PLUGIN_LOAD',
-        `registration hook '${hookName}' failed${plugin ? ` in plugin '${String(plugin)}'` : ''}: ${(error as Error).message}`,
+        `registration hook '${hookName}' failed` +
+          `${plugin ? ` in plugin '${String(plugin)}'` : ''}: ` +
+          `${(error as Error).message}`,
         { hook: hookName, plugin },
         { cause: error },
       );

@@ -7,7 +7,8 @@ const LOCK_STALE_MS = 10 * 60_000;
 /**
  * Runs `fn` holding a lock directory beside `dir` (`<dir>.lock`), so that parallel test processes
  * of one checkout install into `dir` one at a time. A lock older than ten minutes is stale (its
- * holder died; `staleMs` for longer work) and is taken over; `what` names the work in the error when the lock never frees.
+ * holder died; `staleMs` for longer work) and is taken over; `what` names the work in the error when the lock never
+ * frees.
  */
 export function withDirectoryLock<T>(dir: string, what: string, fn: () => T, staleMs = LOCK_STALE_MS): T {
   const lock = `${dir}.lock`;

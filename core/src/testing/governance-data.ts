@@ -218,7 +218,10 @@ export function* generateGovernanceData(options: GovernanceDataOptions): Generat
   }
 }
 
-/** Records generated calls in system.db through its own write path (ingest, or the gate's decision), in transactions of `batch`. */
+/**
+ * Records generated calls in system.db through its own write path (ingest, or the gate's decision), in transactions of
+ * `batch`.
+ */
 export function recordGeneratedCalls(db: GovernanceDb, calls: Iterable<GeneratedCall>, batch = 5000): number {
   let pending: GeneratedCall[] = [];
   let written = 0;

@@ -56,7 +56,8 @@ export function ensureTestNodePackages(packages: string[], dir = testNodePackage
       } catch (error) {
         const e = error as { stderr?: Buffer; message: string };
         throw new Error(
-          `npm install ${todo.join(' ')} in ${dir} failed: ${e.stderr?.toString().trim().split('\n').slice(-5).join('\n') || e.message}`,
+          `npm install ${todo.join(' ')} in ${dir} failed: ` +
+            `${e.stderr?.toString().trim().split('\n').slice(-5).join('\n') || e.message}`,
         );
       }
     }

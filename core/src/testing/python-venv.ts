@@ -28,7 +28,8 @@ function run(command: string, args: string[]): void {
   } catch (error) {
     const e = error as { stderr?: Buffer; message: string };
     throw new Error(
-      `${command} ${args.join(' ')} failed: ${e.stderr?.toString().trim().split('\n').slice(-5).join('\n') || e.message}`,
+      `${command} ${args.join(' ')} failed: ` +
+        `${e.stderr?.toString().trim().split('\n').slice(-5).join('\n') || e.message}`,
     );
   }
 }

@@ -5,7 +5,9 @@ import { resolve } from 'node:path';
 const NAME = 'notable-sink';
 const LEVELS = ['low', 'medium', 'high', 'critical'];
 
-/** @type {import('@agentgov/core').AgentgovPlugin<{ file: string; min_level: 'low' | 'medium' | 'high' | 'critical' }>} */
+/**
+ * @type {import('@agentgov/core').AgentgovPlugin<{ file: string; min_level: 'low' | 'medium' | 'high' | 'critical' }>}
+ */
 export default {
   name: NAME,
   optionsSchema: {
@@ -31,7 +33,9 @@ export default {
           if (LEVELS.indexOf(assessment.level) < threshold) return;
           await appendFile(
             target,
-            `${event.timestamp} ${assessment.level} ${assessment.reason_code} ${event.tool_name} ${JSON.stringify(event.arguments)}\n`,
+            `${event.timestamp} ${assessment.level} ` +
+              `${assessment.reason_code} ${event.tool_name} ` +
+              `${JSON.stringify(event.arguments)}\n`,
           );
         },
       });

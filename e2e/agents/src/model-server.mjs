@@ -31,7 +31,8 @@
 import { createServer } from 'node:http';
 
 /**
- * @typedef {{ kind: 'shell', command: string } | { kind: 'mcp', server?: string, tool: string, arguments?: object }} ToolCall
+ * @typedef {{ kind: 'shell', command: string } | { kind: 'mcp', server?: string, tool: string, arguments?: object }}
+ * ToolCall
  * @typedef {{ calls: ToolCall[], text?: string }} ModelScript
  * @typedef {{
  *   method: string,

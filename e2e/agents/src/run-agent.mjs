@@ -122,5 +122,9 @@ export function runAgent(run, bin, args, options = {}) {
 /** A one-paragraph account of a child run, for assertion messages. */
 export function describeRun(result) {
   const cut = (s) => (s.length > 3000 ? `…${s.slice(-3000)}` : s);
-  return `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}${result.timedOut ? ' TIMED OUT' : ''}\n--- stdout\n${cut(result.stdout)}\n--- stderr\n${cut(result.stderr)}`;
+  return (
+    `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}` +
+    `${result.timedOut ? ' TIMED OUT' : ''}\n--- stdout\n` +
+    `${cut(result.stdout)}\n--- stderr\n${cut(result.stderr)}`
+  );
 }

@@ -12,7 +12,9 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  */
 const GATE_COMMAND = /(?:\bagentgov(?:\.js|\.mjs)?|\/cli|\/main\.js)["']?\s+gate\s+--stdin\b/;
 
-/** Settings scopes: `project` is the shared `.agentx/settings.json`, `local` the personal `.agentx/settings.local.json`. */
+/**
+ * Settings scopes: `project` is the shared `.agentx/settings.json`, `local` the personal `.agentx/settings.local.json`.
+ */
 export const SCOPES = ['project', 'local'];
 
 export function settingsFileOf(projectDir: string, scope = 'project'): string {

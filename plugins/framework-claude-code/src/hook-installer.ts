@@ -70,7 +70,9 @@ function activation(projectDir: string, scope: string, env: NodeJS.ProcessEnv): 
       : {
           name: 'settings readable',
           status: 'ok',
-          detail: `Claude Code reads ${file} in interactive and headless (-p) sessions started in ${scope === 'user' ? 'any project' : projectDir}`,
+          detail:
+            `Claude Code reads ${file} in interactive and headless (-p) sessions started ` +
+            `in ${scope === 'user' ? 'any project' : projectDir}`,
         },
   );
   const disabling = layers.filter((l) => l.settings?.['disableAllHooks'] === true);

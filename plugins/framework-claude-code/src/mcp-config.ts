@@ -28,11 +28,14 @@ export const claudeMcpRegistrar: McpRegistrar = {
   },
   remainingSteps(projectDir, { scope }) {
     const steps = [
-      "Claude Code asks before it runs an MCP tool: headless (`claude -p`) allow agentgov's tools with `--allowedTools mcp__agentgov` (or a `permissions.allow` rule `mcp__agentgov` in your settings), interactively answer its prompt",
+      'Claude Code asks before it runs an MCP tool: headless (`claude -p`) allow ' +
+        "agentgov's tools with `--allowedTools mcp__agentgov` (or a `permissions.allow` " +
+        'rule `mcp__agentgov` in your settings), interactively answer its prompt',
     ];
     if (scope === 'project')
       steps.unshift(
-        `an interactive Claude Code asks once whether to use the servers of ${join(projectDir, '.mcp.json')}: approve agentgov`,
+        `an interactive Claude Code asks once whether to use the servers of ` +
+          `${join(projectDir, '.mcp.json')}: approve agentgov`,
       );
     return steps;
   },

@@ -75,7 +75,8 @@ export function listCodexHooks(
     child.on('exit', (code, signal) =>
       finish(
         new Error(
-          `codex app-server exited (${signal ?? code}) before answering${stderr ? `: ${stderr.trim().split('\n').slice(-2).join(' / ')}` : ''}`,
+          `codex app-server exited (${signal ?? code}) before answering` +
+            `${stderr ? `: ${stderr.trim().split('\n').slice(-2).join(' / ')}` : ''}`,
         ),
       ),
     );

@@ -12,7 +12,8 @@ import { patchArguments } from './patch.js';
 const FRAMEWORK = 'codex';
 /** Opens the reason of an ask rendered as a deny. */
 export const ASK_PREFIX =
-  'agentgov wants a person to approve this call, and Codex hooks cannot ask: run it yourself after review, or allow it in the agentgov policy.';
+  'agentgov wants a person to approve this call, and Codex hooks cannot ask: ' +
+  'run it yourself after review, or allow it in the agentgov policy.';
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,
@@ -44,7 +45,13 @@ export const gateFormat: GateHookFormat = {
     if (verdict.decision !== 'ask' && verdict.decision !== 'deny') return { stdout: '', exitCode: 0 };
     const reason = [verdict.decision === 'ask' ? ASK_PREFIX : '', verdict.reason, ...notes].filter(Boolean).join(' ');
     return {
-      stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`,
+      stdout: `${JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: reason,
+        },
+      })}\n`,
       exitCode: 0,
     };
   },

@@ -12,7 +12,10 @@ import { parse } from 'smol-toml';
 import { findCodexBinary, listCodexHooks } from './app-server.js';
 import { codexHome } from './home.js';
 
-/** Codex's hooks.json beside its config layers: `project` = `<project>/.codex/hooks.json`, `user` = `$CODEX_HOME/hooks.json`. */
+/**
+ * Codex's hooks.json beside its config layers: `project` = `<project>/.codex/hooks.json`, `user` =
+ * `$CODEX_HOME/hooks.json`.
+ */
 export const SCOPES = ['project', 'user'];
 
 /** The Codex CLI versions this installer's hook locations and trust steps were tested with (e2e/agents). */
@@ -43,7 +46,10 @@ const table = (value: unknown, key: string): Record<string, unknown> => {
   return isJsonObject(found) ? found : {};
 };
 
-/** The `[projects."<dir>"]` entry Codex consults for `projectDir`: the directory itself or the nearest ancestor with one. */
+/**
+ * The `[projects."<dir>"]` entry Codex consults for `projectDir`: the directory itself or the nearest ancestor with
+ * one.
+ */
 function projectTrust(doc: Record<string, unknown>, projectDir: string): { dir: string; level: unknown } | undefined {
   const projects = table(doc, 'projects');
   for (let dir = resolve(projectDir); ; dir = dirname(dir)) {
@@ -54,9 +60,13 @@ function projectTrust(doc: Record<string, unknown>, projectDir: string): { dir: 
 }
 
 const trustProjectRemedy = (projectDir: string): string =>
-  `start \`codex\` in ${projectDir} and answer that you trust this folder (headless: add \`--trust\` to one \`codex exec\` run in it); Codex loads no project config or hooks until then`;
+  `start \`codex\` in ${projectDir} and answer that you trust this folder (headless: ` +
+  `add \`--trust\` to one \`codex exec\` run in it); Codex loads no project ` +
+  `config or hooks until then`;
 const trustHookRemedy = (projectDir: string, file: string): string =>
-  `start \`codex\` in ${projectDir}, type /hooks, review the agentgov PreToolUse hook of ${file} and trust it; Codex runs no hook a person has not reviewed, and asks again whenever the hook changes`;
+  `start \`codex\` in ${projectDir}, type /hooks, review the agentgov PreToolUse ` +
+  `hook of ${file} and trust it; Codex runs no hook a person has not reviewed, ` +
+  `and asks again whenever the hook changes`;
 
 /**
  * What Codex needs before it calls the hook: the project trusted (project scope: Codex ignores an
@@ -135,7 +145,9 @@ async function hookTrust(
         return {
           name,
           status: 'fail',
-          detail: `Codex (${codex} app-server, hooks/list) does not load the agentgov hook of ${file}${why ? `: ${why.split('\n')[0]}` : ''}`,
+          detail:
+            `Codex (${codex} app-server, hooks/list) does not load the agentgov hook ` +
+            `of ${file}${why ? `: ${why.split('\n')[0]}` : ''}`,
           remedy,
         };
       }
@@ -149,7 +161,10 @@ async function hookTrust(
       return {
         name,
         status: 'fail',
-        detail: `Codex lists the agentgov hook of ${file} as ${untrusted.map((h) => (h.enabled ? h.trustStatus : 'disabled')).join(', ')}: it will not run`,
+        detail:
+          `Codex lists the agentgov hook of ${file} as ` +
+          `${untrusted.map((h) => (h.enabled ? h.trustStatus : 'disabled')).join(', ')}: ` +
+          `it will not run`,
         remedy,
       };
     } catch (error) {
@@ -166,7 +181,10 @@ async function hookTrust(
     return {
       name,
       status: 'fail',
-      detail: `no \`codex\` on PATH to ask, and ${join(codexHome(env), 'config.toml')} records no trusted PreToolUse hook of ${file}`,
+      detail:
+        `no \`codex\` on PATH to ask, and ${join(codexHome(env), 'config.toml')} ` +
+        `records no trusted PreToolUse hook of ` +
+        `${file}`,
       remedy,
     };
   return {

@@ -99,7 +99,9 @@ export const codexMcpRegistrar: McpRegistrar = {
     if (!sameServer(serverOf(parseToml(next, configFile)), server)) {
       throw new AgentgovError(
         'E_SETTINGS_INVALID',
-        `${configFile}: could not place [mcp_servers.${NAME}] without changing other settings (it may be defined inline); the file was left untouched`,
+        `${configFile}: could not place [mcp_servers.` +
+          `${NAME}] without changing other settings (it may be defined inline); the ` +
+          `file was left untouched`,
         { file: configFile },
       );
     }
@@ -109,7 +111,9 @@ export const codexMcpRegistrar: McpRegistrar = {
   remainingSteps(projectDir, { scope }) {
     if (scope !== 'project') return [];
     return [
-      `Codex reads ${join(projectDir, '.codex', 'config.toml')} only in a trusted project: start \`codex\` in ${projectDir} and answer that you trust this folder (headless: add \`--trust\` to one \`codex exec\` run in it)`,
+      `Codex reads ${join(projectDir, '.codex', 'config.toml')} only in a trusted ` +
+        `project: start \`codex\` in ${projectDir} and answer that you trust this ` +
+        `folder (headless: add \`--trust\` to one \`codex exec\` run in it)`,
     ];
   },
 };

@@ -103,10 +103,14 @@ export function copilotActivation(
     checks.push({
       name,
       status: 'fail',
-      detail: `no trustedFolders entry of ${configFile} covers ${projectDir} and GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS is not set: \`copilot -p\` ignores ${hooksFile}`,
+      detail:
+        `no trustedFolders entry of ${configFile} covers ` +
+        `${projectDir} and GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS is not set: \`copilot ` +
+        `-p\` ignores ${hooksFile}`,
       remedy:
         `trust the folder (start \`copilot\` in ${projectDir} once and confirm the folder trust prompt), or export ` +
-        `GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true where you run \`copilot -p\`, or install the hook for every project instead: ` +
+        (`GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true where you run \`copilot -p\`, ` +
+          `or install the hook for every project instead: `) +
         `agentgov init copilot-cli --scope user --project ${projectDir}`,
     });
   }

@@ -54,7 +54,10 @@ export const gateFormat: GateHookFormat = {
     const { verdict, notes = [] } = outcome;
     if (verdict.decision !== 'ask' && verdict.decision !== 'deny') return { stdout: '', exitCode: 0 };
     return {
-      stdout: `${JSON.stringify({ permissionDecision: verdict.decision, permissionDecisionReason: [verdict.reason, ...notes].join(' ') })}\n`,
+      stdout: `${JSON.stringify({
+        permissionDecision: verdict.decision,
+        permissionDecisionReason: [verdict.reason, ...notes].join(' '),
+      })}\n`,
       exitCode: 0,
     };
   },

@@ -6,7 +6,10 @@ import { cursorHookInstaller } from './hook-installer.js';
 import { cursorMcpRegistrar } from './mcp-config.js';
 import { FRAMEWORK, parseTranscript } from './transcript.js';
 
-/** Cursor: installed when `~/.cursor` exists; agent transcripts are appended under `projects/<project>/agent-transcripts/`. */
+/**
+ * Cursor: installed when `~/.cursor` exists; agent transcripts are appended under
+ * `projects/<project>/agent-transcripts/`.
+ */
 export const cursorAdapter = captureAdapter({
   framework: FRAMEWORK,
   home: cursorDir,

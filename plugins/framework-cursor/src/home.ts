@@ -1,7 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** Cursor's user directory `~/.cursor` (hooks.json, mcp.json, projects/); Cursor documents no variable that moves it. */
+/**
+ * Cursor's user directory `~/.cursor` (hooks.json, mcp.json, projects/); Cursor documents no variable that moves it.
+ */
 export function cursorDir(env: NodeJS.ProcessEnv): string {
   return join(env['HOME'] ?? homedir(), '.cursor');
 }

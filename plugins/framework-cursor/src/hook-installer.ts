@@ -38,7 +38,9 @@ export const cursorHookInstaller: HookInstaller = {
       {
         name: 'hooks file read',
         status: 'ok',
-        detail: `Cursor reads ${file} on start (as documented; agentgov's tests simulate Cursor, which has no registry package)`,
+        detail:
+          `Cursor reads ${file} on start (as documented; agentgov's tests simulate ` +
+          `Cursor, which has no registry package)`,
       },
     ];
   },

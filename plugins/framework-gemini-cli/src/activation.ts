@@ -137,24 +137,35 @@ export function geminiActivation(
       name: 'workspace trusted',
       status: 'fail',
       detail: `${trust.why}: Gemini CLI runs no hook at all in an untrusted folder`,
-      remedy: `trust the folder (run \`gemini\` in ${projectDir} and choose "Trust folder", or set "${projectDir}": "TRUST_FOLDER" in ${trustFile})`,
+      remedy:
+        `trust the folder (run \`gemini\` in ` +
+        `${projectDir} and choose "Trust folder", or set "` +
+        `${projectDir}": "TRUST_FOLDER" in ${trustFile})`,
     });
   } else if (scope === 'project') {
     checks.push({
       name: 'project settings loaded',
       status: 'fail',
-      detail: `${trust.why}: Gemini CLI ignores ${settingsFile} (hooks included); \`--skip-trust\` does not load it either`,
+      detail:
+        `${trust.why}: Gemini CLI ignores ${settingsFile} (hooks included); \`--skip-trust\` ` +
+        `does not load it either`,
       remedy:
-        `trust the folder (run \`gemini\` in ${projectDir} once and choose "Trust folder", or set "${projectDir}": "TRUST_FOLDER" in ${trustFile}), ` +
-        `or export GEMINI_CLI_TRUST_WORKSPACE=true for headless runs, or install the hook for every project instead: ${userScope}`,
+        `trust the folder (run \`gemini\` in ` +
+        `${projectDir} once and choose "Trust folder", or set "` +
+        `${projectDir}": "TRUST_FOLDER" in ${trustFile}), ` +
+        (`or export GEMINI_CLI_TRUST_WORKSPACE=true for headless runs, or install ` +
+          `the hook for every project instead: ` +
+          `${userScope}`),
     });
   } else {
     checks.push({
       name: 'workspace trusted',
       status: 'ok',
       detail:
-        `${trust.why}; hooks of ${settingsFile} run in every project once Gemini CLI starts there (headless: \`--skip-trust\` or ` +
-        'GEMINI_CLI_TRUST_WORKSPACE=true; interactive: it asks to trust the folder, and declining turns every hook off); ' +
+        `${trust.why}; hooks of ${settingsFile} run in every project once Gemini ` +
+        `CLI starts there (headless: \`--skip-trust\` or ` +
+        ('GEMINI_CLI_TRUST_WORKSPACE=true; interactive: it asks to trust the folder, ' +
+          'and declining turns every hook off); ') +
         '`--scope project` limits the hook to this project, but Gemini CLI ignores it until the folder is trusted',
     });
   }

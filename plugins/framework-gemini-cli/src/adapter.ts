@@ -6,7 +6,10 @@ import { geminiHookInstaller } from './hook-installer.js';
 import { geminiMcpRegistrar } from './mcp-config.js';
 import { FRAMEWORK, parseRecording } from './recording.js';
 
-/** Session recordings: `session-*.jsonl` (and the legacy whole-file `session-*.json`), subagents' `<id>.jsonl` beside them. */
+/**
+ * Session recordings: `session-*.jsonl` (and the legacy whole-file `session-*.json`), subagents' `<id>.jsonl` beside
+ * them.
+ */
 const isRecording = (name: string): boolean =>
   name.endsWith('.jsonl') || (name.startsWith('session-') && name.endsWith('.json'));
 

@@ -13,7 +13,9 @@ import { checkToolCallPayload, readHookAnswer, type GateHookFormat } from '@agen
 const FRAMEWORK = 'gemini-cli';
 /** Opens the reason of an ask rendered as a deny. */
 export const ASK_PREFIX =
-  'agentgov wants a person to approve this call, and a Gemini CLI hook cannot ask in every mode: run it yourself after review, or allow it in the agentgov policy.';
+  'agentgov wants a person to approve this call, and a Gemini CLI hook cannot ' +
+  'ask in every mode: run it yourself after review, or allow it in the agentgov ' +
+  'policy.';
 
 export const gateFormat: GateHookFormat = {
   name: FRAMEWORK,

@@ -19,7 +19,10 @@ function settingsFileOf(projectDir: string, scope: string, env: NodeJS.ProcessEn
   return geminiSettingsFile(projectDir, scope, env);
 }
 
-/** `hooks.BeforeTool: [{matcher: ".*", hooks: [{type: "command", command, name: "agentgov", timeout}]}]` in settings.json. */
+/**
+ * `hooks.BeforeTool: [{matcher: ".*", hooks: [{type: "command", command, name: "agentgov", timeout}]}]` in
+ * settings.json.
+ */
 export const geminiHookInstaller: HookInstaller = {
   agent: 'gemini-cli',
   format: 'gemini-cli',

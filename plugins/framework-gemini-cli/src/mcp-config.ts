@@ -2,7 +2,10 @@ import { join } from 'node:path';
 import { agentgovHome, registerJsonMcpServer, type McpRegistrar } from '@agentgov/core';
 import { geminiDir } from './home.js';
 
-/** Gemini CLI's settings file of a scope: `project` = `<project>/.gemini/settings.json`, `user` = `~/.gemini/settings.json`. */
+/**
+ * Gemini CLI's settings file of a scope: `project` = `<project>/.gemini/settings.json`, `user` =
+ * `~/.gemini/settings.json`.
+ */
 export function geminiSettingsFile(projectDir: string, scope: string, env: NodeJS.ProcessEnv): string {
   return scope === 'user' ? join(geminiDir(env), 'settings.json') : join(projectDir, '.gemini', 'settings.json');
 }

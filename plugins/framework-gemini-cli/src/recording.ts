@@ -32,7 +32,10 @@ const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
 /** Tool call states after which the call has a result. */
 const FINISHED = new Set(['success', 'error', 'cancelled']);
 
-/** Gemini CLI tool names → canonical kinds (core's table, `mcp_<server>_<tool>` included); older MCP tools are `<server>__<tool>`. */
+/**
+ * Gemini CLI tool names → canonical kinds (core's table, `mcp_<server>_<tool>` included); older MCP tools are
+ * `<server>__<tool>`.
+ */
 export function geminiCanonicalTool(name: string): CanonicalTool {
   const kind = canonicalToolOf(name);
   return kind === 'other' && name.includes('__') ? 'mcp' : kind;

@@ -159,7 +159,8 @@ export class GoRefactorEngine implements RefactorEngine {
       const outside = [...new Set(resolved.map((r) => r.path))].filter((p) => dirOf(p) !== dirOf(definition.path));
       if (outside.length > 0)
         warnings.push(
-          `${newName} is unexported (lower-case): ${outside.length} file${outside.length === 1 ? '' : 's'} of other packages ` +
+          `${newName} is unexported (lower-case): ` +
+            `${outside.length} file${outside.length === 1 ? '' : 's'} of other packages ` +
             `(${outside.slice(0, 3).join(', ')}) use ${symbol.name} and will no longer compile.`,
         );
     }
@@ -175,7 +176,9 @@ export class GoRefactorEngine implements RefactorEngine {
         );
       for (const iface of interfaces)
         warnings.push(
-          `interface ${iface.qualified_name.split('.')[0]} (${iface.path}:${iface.name_line}) declares ${symbol.name}: ` +
+          `interface ${iface.qualified_name.split('.')[0]} (` +
+            `${iface.path}:${iface.name_line}) declares ` +
+            `${symbol.name}: ` +
             `after the rename ${symbol.qualifiedName.split('.')[0]} may no longer satisfy it.`,
         );
     }
@@ -268,8 +271,11 @@ export class GoRefactorEngine implements RefactorEngine {
       if (staying.length > 0)
         throw new AgentgovError(
           'E_INVALID_ARGUMENT',
-          `moving a Go file out of its package (${from || '.'}) changes its package; ${staying.length} file(s) of the ` +
-            `package stay (${staying.slice(0, 3).join(', ')}). Move the whole package directory, or rename the file within it.`,
+          `moving a Go file out of its package (` +
+            `${from || '.'}) changes its package; ` +
+            `${staying.length} file(s) of the ` +
+            (`package stay (${staying.slice(0, 3).join(', ')}). Move the whole package ` +
+              `directory, or rename the file within it.`),
           { from: request.from, staying: staying.slice(0, 10) },
         );
     }
@@ -303,7 +309,9 @@ export class GoRefactorEngine implements RefactorEngine {
               path: edge.from_path,
               line: edge.line,
               certainty: 'high',
-              reason: `no go.mod module path covers ${oldPath === null ? fromDir : toDir}/, so the new import path is unknown`,
+              reason:
+                `no go.mod module path covers ${oldPath === null ? fromDir : toDir}/, so ` +
+                `the new import path is unknown`,
             });
             continue;
           }

@@ -45,7 +45,9 @@ const PARAMETER_PARENTS = new Set([
   'variadic_parameter_declaration',
   'type_parameter_declaration',
 ]);
-/** `expression_list` parents (and the list's field) whose identifiers declare locals: `a, b := …`, `for k, v := range`. */
+/**
+ * `expression_list` parents (and the list's field) whose identifiers declare locals: `a, b := …`, `for k, v := range`.
+ */
 const DECLARING_LISTS: Record<string, string> = {
   short_var_declaration: 'left',
   range_clause: 'left',

@@ -54,7 +54,9 @@ export class JavaModules implements PackModules {
     for (const list of this.#packages.values()) list.sort();
   }
 
-  /** The package of a directory's files: the package line of one of them, or the Maven/Gradle layout when none reads. */
+  /**
+   * The package of a directory's files: the package line of one of them, or the Maven/Gradle layout when none reads.
+   */
   #packageOfDir(dir: string, files: string[], context: PackModulesContext): string | null {
     const conventional = CONVENTIONAL_ROOTS.exec(`${dir}/`);
     const fromLayout = conventional ? dir.slice(conventional[0].length).split('/').filter(Boolean).join('.') : null;
@@ -102,7 +104,9 @@ export class JavaModules implements PackModules {
   }
 }
 
-/** Among files declaring the same type (two modules of one build), those sharing the longest path prefix with `from`. */
+/**
+ * Among files declaring the same type (two modules of one build), those sharing the longest path prefix with `from`.
+ */
 function nearest(from: string, files: readonly string[]): string[] {
   if (files.length === 1) return [...files];
   const shared = (path: string): number => {

@@ -44,8 +44,12 @@ const FIELD_PARENTS = new Set([
 /** Identifiers that are labels, not names of anything the index knows. */
 const LABEL_PARENTS = new Set(['labeled_statement', 'break_statement', 'continue_statement']);
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
-const CODE_TOKEN =
-  /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}|\{@(?:link|code)\s+[A-Za-z_][\w.#]*/g;
+const CODE_TOKEN = new RegExp(
+  String.raw`[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|` +
+    '`{1,2}[A-Za-z_]\\w*`{1,2}|' +
+    String.raw`\{@(?:link|code)\s+[A-Za-z_][\w.#]*`,
+  'g',
+);
 const UPPER_CASE_CONSTANT = /^[A-Z][A-Z0-9_]*$/;
 
 /** Type names by type id; '' for a node the walk need not step into (anonymous tokens, childless named leaves). */
@@ -307,7 +311,9 @@ class JavaWalker {
     return true;
   }
 
-  /** An initializer block or anonymous-class method: locals of its own, no definition (enclosing stays the outer one). */
+  /**
+   * An initializer block or anonymous-class method: locals of its own, no definition (enclosing stays the outer one).
+   */
   #pushBlockScope(): boolean {
     const scope = this.#scope();
     if (!scope) return false;
@@ -332,9 +338,8 @@ class JavaWalker {
       def.signature = def.signature.replace(/\s*=$/, '');
       // One declaration, several declarators: each is its own definition, named by its own declarator.
       if (node.namedChildren.filter((child) => child.type === 'variable_declarator').length > 1) {
-        def.signature = oneLine(
-          `${this.#source.slice(node.startIndex, node.namedChildren.find((c) => c.type === 'variable_declarator')!.startIndex)}${nameNode.text}`,
-        );
+        const declarator = node.namedChildren.find((c) => c.type === 'variable_declarator')!;
+        def.signature = oneLine(`${this.#source.slice(node.startIndex, declarator.startIndex)}${nameNode.text}`);
       }
     }
   }
@@ -528,7 +533,9 @@ class JavaWalker {
     return false;
   }
 
-  /** `helper()` / `count` inside a class that declares them is `this.helper()` / `this.count` (or the static member). */
+  /**
+   * `helper()` / `count` inside a class that declares them is `this.helper()` / `this.count` (or the static member).
+   */
   #settlePending(): void {
     if (this.#pending.length === 0) return;
     const qualified = new Set(this.#definitions.map((def) => def.qualifiedName));

@@ -8,8 +8,10 @@ import { walkJava } from './java-walker.js';
 export const JAVA_TEST_PATH =
   /(^|\/)src\/(test|testFixtures|integrationTest)\/|(^|\/)[A-Z][\w$]*(Test|Tests|IT)\.java$/;
 /** `public static void main(String[] args)` (either modifier order, `final`, varargs). */
-export const JAVA_MAIN =
-  /\b(?:public\s+static|static\s+public)\s+(?:final\s+)?void\s+main\s*\(\s*(?:final\s+)?(?:java\.lang\.)?String\s*(?:\[\s*\]|\.\.\.)/;
+export const JAVA_MAIN = new RegExp(
+  String.raw`\b(?:public\s+static|static\s+public)\s+(?:final\s+)?void\s+main\s*\(\s*(?:final\s+)?(?:ja` +
+    String.raw`va\.lang\.)?String\s*(?:\[\s*\]|\.\.\.)`,
+);
 
 /** Every Java file of the repository that declares `public static void main`: a program entry point. */
 function javaMains(context: PackModulesContext): PackEntryPoint[] {

@@ -94,7 +94,10 @@ function docstringOf(body: SyntaxNode | null): string | null {
 /** `TYPE_CHECKING` or `typing.TYPE_CHECKING` (any module alias): true only while a type checker reads the code. */
 const TYPE_CHECKING_CONDITION = /^(?:[A-Za-z_]\w*\.)?TYPE_CHECKING$/;
 
-/** Whether `node` sits in the body of an `if TYPE_CHECKING:` (not its `else`). Walks native parents: call it only for imports. */
+/**
+ * Whether `node` sits in the body of an `if TYPE_CHECKING:` (not its `else`). Walks native parents: call it only for
+ * imports.
+ */
 function underTypeChecking(node: SyntaxNode): boolean {
   for (let child = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
     if (

@@ -82,7 +82,10 @@ interface NodeKind {
   special: boolean;
 }
 
-/** Types #visit's switch acts on: imports, exports, CommonJS assignments, and (through #maybeDefinition) definitions and function values. */
+/**
+ * Types #visit's switch acts on: imports, exports, CommonJS assignments, and (through #maybeDefinition) definitions and
+ * function values.
+ */
 const SPECIAL_TYPES = new Set([
   'import',
   'import_statement',

@@ -9,7 +9,10 @@ import { loadEslint, type LoadedEslint } from './eslint-loader.js';
 /** Where the content-keyed cache lives: the repository's own `.agentgov/`, never the user's home. */
 export const CACHE_FILE = join('.agentgov', 'eslint-cache');
 
-const NO_CONFIG = `no ESLint config in the repository root (none of ${[...FLAT_CONFIG_FILES, ...LEGACY_CONFIG_FILES].join(', ')}, nor \`eslintConfig\` in package.json)`;
+const NO_CONFIG =
+  `no ESLint config in the repository root (none of ` +
+  `${[...FLAT_CONFIG_FILES, ...LEGACY_CONFIG_FILES].join(', ')}, nor \`eslintConfig\` ` +
+  `in package.json)`;
 
 function toolOf(eslint: LoadedEslint, config: EslintConfigFile): string {
   return `eslint ${eslint.version} (${eslint.origin}), config ${config.file}`;

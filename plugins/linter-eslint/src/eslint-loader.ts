@@ -23,7 +23,10 @@ export interface LoadedEslint {
 
 const OWN_REQUIRE = createRequire(import.meta.url);
 
-/** The `eslint` package resolved from the repository first (its own ESLint), else agentgov's: its entry and its package.json. */
+/**
+ * The `eslint` package resolved from the repository first (its own ESLint), else agentgov's: its entry and its
+ * package.json.
+ */
 function resolveEslint(root: string): { entry: string; packageJson: string; own: boolean } {
   try {
     const projectRequire = createRequire(join(root, 'package.json'));

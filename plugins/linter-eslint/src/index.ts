@@ -3,7 +3,10 @@ import { createEslintLinter } from './eslint-linter.js';
 
 export const NAME = 'linter-eslint';
 
-/** Registers the `eslint` linter (used by `checkpoint`). It takes no options: the repository's own config decides what is linted. */
+/**
+ * Registers the `eslint` linter (used by `checkpoint`). It takes no options: the repository's own config decides what
+ * is linted.
+ */
 export default definePlugin({
   name: NAME,
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },

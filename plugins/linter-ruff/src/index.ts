@@ -3,7 +3,10 @@ import { createRuffLinter } from './ruff-linter.js';
 
 export const NAME = 'linter-ruff';
 
-/** Registers the `ruff` linter (used by `checkpoint`) for Python repositories. The repository's own ruff config decides the rules. */
+/**
+ * Registers the `ruff` linter (used by `checkpoint`) for Python repositories. The repository's own ruff config decides
+ * the rules.
+ */
 export default definePlugin({
   name: NAME,
   optionsSchema: { type: 'object', additionalProperties: false, properties: {} },

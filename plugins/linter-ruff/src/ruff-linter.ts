@@ -68,7 +68,9 @@ export function createRuffLinter(options: { env?: NodeJS.ProcessEnv } = {}): Lin
       if (!binary)
         return {
           applies: false,
-          reason: `ruff is not installed: not in ${PROJECT_VENVS.map((v) => `${v}/bin`).join(', ')} of the repository nor on PATH (pip install ruff)`,
+          reason:
+            `ruff is not installed: not in ${PROJECT_VENVS.map((v) => `${v}/bin`).join(', ')} ` +
+            `of the repository nor on PATH (pip install ruff)`,
         };
       return { applies: true, tool: `${await ruffVersion(binary)} (${binary.origin})` };
     },

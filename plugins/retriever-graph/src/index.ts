@@ -86,7 +86,10 @@ export interface HubOptions {
   depth: number;
   /** Hubs returned at most (default 3), so they never flood an answer. */
   limit: number;
-  /** A hub needs at least this much strength from the candidates it links (default 1: one top-ranked file, or several lower ones). */
+  /**
+   * A hub needs at least this much strength from the candidates it links (default 1: one top-ranked file, or several
+   * lower ones).
+   */
   minScore: number;
 }
 

@@ -64,21 +64,28 @@ export class LexicalStore {
     }
     this.#db = db!;
     this.#searchDefs = this.#db.prepare(
-      `SELECT rowid, -bm25(defs, ${DEF_WEIGHTS.join(', ')}) AS score FROM defs WHERE defs MATCH ? ORDER BY score DESC LIMIT ?`,
+      `SELECT rowid, -bm25(defs, ${DEF_WEIGHTS.join(', ')}) AS score FROM defs ` +
+        `WHERE defs MATCH ? ORDER BY score DESC LIMIT ?`,
     );
     this.#searchFiles = this.#db.prepare(
-      `SELECT rowid, -bm25(files, ${FILE_WEIGHTS.join(', ')}) AS score FROM files WHERE files MATCH ? ORDER BY score DESC LIMIT ?`,
+      `SELECT rowid, -bm25(files, ${FILE_WEIGHTS.join(', ')}) AS score FROM files ` +
+        `WHERE files MATCH ? ORDER BY score DESC LIMIT ?`,
     );
   }
 
   /** Fills an empty database with every document; `#defUids` and `#paths` map rowids back. */
   #build(db: Database.Database, index: RetrievalIndex): void {
-    db.exec(`
-      CREATE VIRTUAL TABLE defs USING fts5(name, qualified, signature, docstring, body, path, tokenize = 'porter unicode61');
-      CREATE VIRTUAL TABLE files USING fts5(path, content, tokenize = 'porter unicode61');
-      CREATE TABLE def_ids (rowid INTEGER PRIMARY KEY, def_uid TEXT NOT NULL);
+    db.exec(
+      `
+      CREATE VIRTUAL TABLE defs USING fts5(name, qualified, signature, docstring, ` +
+        `body, path, tokenize = 'porter unicode61');
+      CREATE VIRTUAL TABLE files USING fts5(path, content, tokenize = 'porter ` +
+        `unicode61');
+      CREATE TABLE def_ids (rowid INTEGER PRIMARY KEY, def_uid TEXT NOT ` +
+        `NULL);
       CREATE TABLE file_ids (rowid INTEGER PRIMARY KEY, path TEXT NOT NULL);
-    `);
+    `,
+    );
     const insertDef = db.prepare(
       'INSERT INTO defs(rowid, name, qualified, signature, docstring, body, path) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );

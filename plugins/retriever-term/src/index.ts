@@ -23,7 +23,8 @@ function wordsMatch(a: string, b: string): boolean {
 
 /**
  * Scores definition names against the task's words. A whole-name match (the name is a term or an
- * identifier of the task) scores 0.9–1, divided by √(definitions sharing that name); a partial match scores by the share of the name's words
+ * identifier of the task) scores 0.9–1, divided by √(definitions sharing that name); a partial match scores by the
+ * share of the name's words
  * the task covers, weighted by how rare those words are among all names.
  */
 export function scoreNames(query: RetrievalQuery, table: NameTable, limit: number): RetrieverCandidate[] {

@@ -36,7 +36,11 @@ export function formatLine(record: GovernanceRecord, colour: boolean): string {
   const verdict = paint(action);
   const level = `${assessment.level}:${assessment.score}`.padEnd(11);
   const subject = subjectOf(event.arguments);
-  return `${event.timestamp} ${verdict} ${level} ${event.tool_name} [${event.session_id.slice(0, 8)}] ${subject}${subject ? ' ' : ''}(${assessment.reason_code})\n`;
+  return (
+    `${event.timestamp} ${verdict} ${level} ` +
+    `${event.tool_name} [${event.session_id.slice(0, 8)}] ` +
+    `${subject}${subject ? ' ' : ''}(${assessment.reason_code})\n`
+  );
 }
 
 /**

@@ -126,7 +126,8 @@ export function describeFailure(error: unknown, url: string): string {
       : undefined;
   // drizzle's wrapper message holds the whole query and its parameters: never show it.
   const detail = raw.startsWith('Failed query:') ? 'query failed' : raw.split('\n')[0]!;
-  let message = `postgres ${redactUrl(url)}: ${known ? `${known}: ${detail}` : detail}${cause.code ? ` [${cause.code}]` : ''}`;
+  let message =
+    `postgres ${redactUrl(url)}: ${known ? `${known}: ${detail}` : detail}` + `${cause.code ? ` [${cause.code}]` : ''}`;
   const password = passwordOf(url);
   if (password && password.length >= 3) message = message.replaceAll(password, '***');
   return message;

@@ -45,7 +45,10 @@ export const events = agentgov.table(
   ],
 );
 
-/** An assessment of an event: `ingest` (from a capture) or `gate` (a live decision, with its verdict); one of each per event. */
+/**
+ * An assessment of an event: `ingest` (from a capture) or `gate` (a live decision, with its verdict); one of each per
+ * event.
+ */
 export const assessments = agentgov.table(
   'assessments',
   {

@@ -30,7 +30,9 @@ import {
   type V8ScriptCoverage,
 } from '@agentgov/core/coverage-collector';
 
-/** The global the instrumented code counts in (created before mocha notes the globals, so `--check-leaks` accepts it). */
+/**
+ * The global the instrumented code counts in (created before mocha notes the globals, so `--check-leaks` accepts it).
+ */
 const COVERAGE_VARIABLE = '__agentgov_coverage__';
 
 interface Location {
@@ -69,7 +71,10 @@ interface Instrumented {
 /** Branch kinds whose locations are operands (the others' locations are the whole statement). */
 const OPERAND_BRANCHES = new Set(['binary-expr', 'cond-expr', 'default-arg', 'logical-assignment']);
 
-/** Whether a package (by its package.json's `type`) loads its `.js` files as CommonJS: then they go through `require`, and can be instrumented. */
+/**
+ * Whether a package (by its package.json's `type`) loads its `.js` files as CommonJS: then they go through `require`,
+ * and can be instrumented.
+ */
 export function isCommonJsPackage(root: string): boolean {
   try {
     return (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { type?: string }).type !== 'module';
@@ -150,7 +155,8 @@ export class InstrumentedCollector extends TestCoverageCollector {
       ({ result } = postNow<{ result: V8ScriptCoverage[] }>(this.session, 'Profiler.getBestEffortCoverage'));
     } catch (error) {
       process.stderr.write(
-        `agentgov coverage: could not look for project code that ran without instrumentation: ${(error as Error).message}\n`,
+        `agentgov coverage: could not look for project code that ran without instrumentation: ` +
+          `${(error as Error).message}\n`,
       );
       return;
     }
@@ -166,7 +172,9 @@ export class InstrumentedCollector extends TestCoverageCollector {
         lines.set(absolute, executed);
         this.charged.add(absolute);
         process.stderr.write(
-          `agentgov coverage: ${this.inRepo(absolute)} ran without instrumentation (an ES module, or transformed by another loader): its lines count for every test\n`,
+          `agentgov coverage: ${this.inRepo(absolute)} ran without instrumentation ` +
+            `(an ES module, or transformed by another loader): its lines count for every ` +
+            `test\n`,
         );
       } catch {
         // unreadable: nothing to charge

@@ -10,7 +10,10 @@ export interface MochaSetup {
   extensions: string[];
   recursive: boolean;
   ignore: string[];
-  /** Options to pass through on every run (`--require`, `--check-leaks`, `--timeout`, `--ui`...), minus spec and reporter. */
+  /**
+   * Options to pass through on every run (`--require`, `--check-leaks`, `--timeout`, `--ui`...), minus spec and
+   * reporter.
+   */
   passThrough: string[];
   /** Where the setup came from, for messages. */
   sources: string[];

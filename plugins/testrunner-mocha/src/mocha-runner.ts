@@ -108,7 +108,9 @@ async function runMocha(root: string, request: TestRunRequest): Promise<TestRunR
     if (named.length === 0) {
       throw new AgentgovError(
         'E_TEST_CONFIG_INVALID',
-        `mocha: the run stopped before any test (exit ${outcome.exitCode}); check ${setup.sources.join(', ') || 'the mocha config'}: ${lastLines(outcome.output)}`,
+        `mocha: the run stopped before any test (exit ` +
+          `${outcome.exitCode}); check ${setup.sources.join(', ') || 'the mocha config'}: ` +
+          `${lastLines(outcome.output)}`,
         {
           runner: 'mocha',
           files: setup.sources,

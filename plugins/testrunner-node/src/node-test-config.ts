@@ -37,8 +37,12 @@ const VALUED = new Set([
   '--watch-path',
 ]);
 /** Options agentgov sets or that make no sense for one run. */
-const OWN =
-  /^--(test|watch|test-(reporter|reporter-destination|name-pattern|skip-pattern|only|concurrency|shard|timeout|coverage-.*)|experimental-test-coverage|watch-path)$/;
+const OWN = new RegExp(
+  String.raw`^--(test|watch|test-(reporter|reporter-destination|` +
+    String.raw`name-pattern|skip-pattern|only|concurrency|` +
+    String.raw`shard|timeout|coverage-.*)|experimental-test-coverage|` +
+    String.raw`watch-path)$`,
+);
 
 /** Splits a shell command line into words (quotes respected; no expansion). */
 export function shellWords(command: string): string[] {

@@ -48,7 +48,9 @@ function checkLoaders(root: string, setup: NodeTestSetup): void {
     if (!found)
       throw new AgentgovError(
         'E_TEST_RUNNER_MISSING',
-        `node: the test script loads \`${name}\` (${option}, ${setup.source}) but it is not installed in ${root}; run \`npm install\` there`,
+        `node: the test script loads \`${name}\` (` +
+          `${option}, ${setup.source}) but it is not installed in ` +
+          `${root}; run \`npm install\` there`,
         { runner: 'node', loader: name },
       );
   }
@@ -94,7 +96,9 @@ async function runNodeTests(root: string, request: TestRunRequest): Promise<Test
     if (outcome.timedOut) return timedOutReport('node', files, outcome);
     throw new AgentgovError(
       'E_TEST_CONFIG_INVALID',
-      `node: the run stopped before reporting (exit ${outcome.exitCode}); check the node options of ${setup.source}: ${lastLines(outcome.output)}`,
+      `node: the run stopped before reporting (exit ` +
+        `${outcome.exitCode}); check the node options of ` +
+        `${setup.source}: ${lastLines(outcome.output)}`,
       { runner: 'node', file: 'package.json', options: setup.nodeOptions },
     );
   }

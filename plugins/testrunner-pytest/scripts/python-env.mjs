@@ -20,7 +20,9 @@ function ready() {
   }
 }
 
-/** Makes sure the venv exists with pytest and coverage; returns its interpreter. Throws with pip's output on failure. */
+/**
+ * Makes sure the venv exists with pytest and coverage; returns its interpreter. Throws with pip's output on failure.
+ */
 export function ensurePythonEnv() {
   if (ready()) return VENV_PYTHON;
   const python = process.env.AGENTGOV_BOOTSTRAP_PYTHON ?? 'python3';
@@ -35,7 +37,10 @@ export function ensurePythonEnv() {
   } catch (error) {
     const output = `${error.stdout ?? ''}${error.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
     throw new Error(
-      `could not set up the Python test environment at ${VENV_DIR} (${python} -m venv, then pip install ${REQUIREMENTS.join(' ')}): ${error.message}\n${output}`,
+      `could not set up the Python test environment at ` +
+        `${VENV_DIR} (${python} -m venv, then pip install ` +
+        `${REQUIREMENTS.join(' ')}): ${error.message}\n` +
+        `${output}`,
     );
   }
   if (!ready())

@@ -3,7 +3,10 @@ import { createPytestRunner, type PytestRunnerOptions } from './pytest-runner.js
 
 export const NAME = 'testrunner-pytest';
 
-/** Registers the `pytest` test runner: per-test results and, on request, coverage.py coverage per test (one dynamic context each). */
+/**
+ * Registers the `pytest` test runner: per-test results and, on request, coverage.py coverage per test (one dynamic
+ * context each).
+ */
 export default testRunnerPlugin<PytestRunnerOptions>({
   name: NAME,
   optionsSchema: {

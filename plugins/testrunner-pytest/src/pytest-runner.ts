@@ -160,7 +160,9 @@ async function runPytest(root: string, request: TestRunRequest, python: string):
     if (outcome.exitCode === 4 || outcome.exitCode === 3 || (!existsSync(results) && !outcome.timedOut)) {
       throw new AgentgovError(
         'E_TEST_CONFIG_INVALID',
-        `pytest: the run stopped before any test (exit ${outcome.exitCode}); check ${setup.source ?? 'the pytest config'}: ${outcome.output.trim().split('\n').slice(-8).join('\n')}`,
+        `pytest: the run stopped before any test (exit ` +
+          `${outcome.exitCode}); check ${setup.source ?? 'the pytest config'}: ` +
+          `${outcome.output.trim().split('\n').slice(-8).join('\n')}`,
         {
           runner: 'pytest',
           file: setup.source ?? null,

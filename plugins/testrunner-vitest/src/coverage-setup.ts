@@ -30,7 +30,8 @@ function titlePath(task: TaskLike): string[] {
 
 if (collector) {
   let file: string | undefined;
-  // The file's path from expect's state: hook arguments differ between vitest versions (4 passes a fixture context first).
+  // The file's path from expect's state: hook arguments differ between vitest versions (4 passes a fixture context
+  // first).
   beforeAll(() => {
     file = expect.getState().testPath;
     // Loading the test file and what it imports, and the describe bodies, ran before this hook.

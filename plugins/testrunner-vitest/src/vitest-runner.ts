@@ -132,7 +132,9 @@ async function drive(
       };
     throw new AgentgovError(
       'E_TEST_CONFIG_INVALID',
-      `vitest: the run stopped before reporting (exit ${outcome.exitCode}); check ${configName(root)}: ${lastLines(outcome.output)}`,
+      `vitest: the run stopped before reporting (exit ` +
+        `${outcome.exitCode}); check ${configName(root)}: ` +
+        `${lastLines(outcome.output)}`,
       { runner: 'vitest', file: configName(root) },
     );
   }

@@ -48,7 +48,9 @@ export interface LintSection {
 }
 
 export interface TestSection {
-  /** How distance 0 was chosen: per-test coverage (blast_radius) for the changed files it covers, else the import graph. */
+  /**
+   * How distance 0 was chosen: per-test coverage (blast_radius) for the changed files it covers, else the import graph.
+   */
   selection: 'coverage' | 'import_graph';
   max_hops: number;
   runners: string[];
@@ -97,7 +99,9 @@ export interface CheckpointResult {
 function lintSection(step: Awaited<ReturnType<typeof runLint>>, autofix: boolean): LintSection {
   const ordered = [...step.problems].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
   const line = (p: LintProblem) =>
-    `${p.path}:${p.line}:${p.column} ${p.rule} ${p.message}${p.severity === 'warning' ? ' (warning)' : ''}${!autofix && p.fixable ? ' (fixable)' : ''}`;
+    `${p.path}:${p.line}:${p.column} ${p.rule} ` +
+    `${p.message}${p.severity === 'warning' ? ' (warning)' : ''}` +
+    `${!autofix && p.fixable ? ' (fixable)' : ''}`;
   const errors = step.problems.filter((p) => p.severity === 'error').length;
   const section: LintSection = {
     linters: step.linters,
@@ -119,7 +123,10 @@ function beyondNote(selection: TestSelection, maxHops: number, selected: number)
   const next = selection.beyond[0];
   if (!next)
     return selected === 0 ? 'no test file imports the changed files, directly or through other files.' : undefined;
-  const reach = `${next.files} more test file(s) reach the changed files at distance ${next.distance}; pass max_test_hops: ${next.distance} to run them`;
+  const reach =
+    `${next.files} more test file(s) reach the changed files at distance ` +
+    `${next.distance}; pass max_test_hops: ` +
+    `${next.distance} to run them`;
   return `${selected === 0 ? `no test file imports the changed files within ${maxHops} hop(s); ${reach}` : reach}.`;
 }
 
@@ -213,13 +220,16 @@ async function testStep(
     cached: run.cached.length
       ? {
           used: run.cached.length,
-          reason: `background results still true for the tests below (oldest ${oldest} s): every file they covered is unchanged since they ran`,
+          reason:
+            `background results still true for the tests below (oldest ` +
+            `${oldest} s): every file they covered is unchanged since they ran`,
           tests: run.cached.slice(0, FAILURES_SHOWN * 2),
         }
       : {
           used: 0,
           reason: store.hasCoverage()
-            ? 'no stored result still holds for the selected tests (a file they cover changed since they ran, or they never ran)'
+            ? 'no stored result still holds for the selected tests (a file they cover changed ' +
+              'since they ran, or they never ran)'
             : 'no background results yet: the test scheduler is building coverage',
         },
   };
@@ -242,7 +252,8 @@ function summaryOf(result: CheckpointResult): string {
   if (!result.tests && noRunner) parts.push('tests: no runner applies');
   if (result.tests)
     parts.push(
-      `tests: ${result.tests.passed} passed, ${result.tests.failed} failed${result.tests.file_errors.length ? `, ${result.tests.file_errors.length} file error(s)` : ''}`,
+      `tests: ${result.tests.passed} passed, ${result.tests.failed} failed` +
+        (result.tests.file_errors.length ? `, ${result.tests.file_errors.length} file error(s)` : ''),
     );
   if (result.commit)
     parts.push(

@@ -22,7 +22,9 @@ function lintLines(lint: NonNullable<CheckpointResult['lint']>): string[] {
 
 function testLines(tests: NonNullable<CheckpointResult['tests']>): string[] {
   const lines: string[] = [
-    `tests (${tests.runners.join(', ')}; max_test_hops ${tests.max_hops}; cached: ${tests.cached.used}, ${tests.cached.reason}):`,
+    `tests (${tests.runners.join(', ')}; max_test_hops ` +
+      `${tests.max_hops}; cached: ${tests.cached.used}, ` +
+      `${tests.cached.reason}):`,
   ];
   for (const hop of tests.hops) {
     if (hop.status === 'empty') lines.push(`  distance ${hop.distance}: no test files`);
@@ -30,7 +32,10 @@ function testLines(tests: NonNullable<CheckpointResult['tests']>): string[] {
       lines.push(`  distance ${hop.distance}: not run (${hop.files.length} file(s)) — ${hop.reason}`);
     else
       lines.push(
-        `  distance ${hop.distance}: ${hop.status.toUpperCase()} ${hop.passed} passed, ${hop.failed} failed, ${hop.skipped} skipped in ${hop.duration_ms} ms — ${hop.commands.join(' ; ')}`,
+        `  distance ${hop.distance}: ${hop.status.toUpperCase()} ` +
+          `${hop.passed} passed, ${hop.failed} failed, ` +
+          `${hop.skipped} skipped in ${hop.duration_ms} ms — ` +
+          `${hop.commands.join(' ; ')}`,
       );
   }
   for (const f of tests.failures) {
@@ -68,11 +73,13 @@ export function renderCheckpoint(result: CheckpointResult): string {
   if (result.test_impact) {
     const t = result.test_impact;
     lines.push(
-      `test impact: ${t.candidates.length} candidate test file(s)${t.candidates.length ? `: ${t.candidates.map((c) => `${c.file} (distance ${c.distance})`).join(', ')}` : ''}`,
+      `test impact: ${t.candidates.length} candidate test file(s)` +
+        `${t.candidates.length ? `: ${t.candidates.map((c) => `${c.file} (distance ${c.distance})`).join(', ')}` : ''}`,
     );
     lines.push(
       t.coverage
-        ? `coverage: ${(t.coverage.line_rate * 100).toFixed(1)}% of ${t.coverage.lines_total} lines (${t.coverage.source})`
+        ? `coverage: ${(t.coverage.line_rate * 100).toFixed(1)}% of ` +
+            `${t.coverage.lines_total} lines (${t.coverage.source})`
         : `coverage: none — ${t.coverage_reason}`,
     );
   }

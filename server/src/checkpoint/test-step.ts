@@ -147,7 +147,8 @@ export async function runHops(
           root,
         );
       } catch (error) {
-        // the runner could not run (not installed, config rejected): reported with the rest of the answer, and it blocks
+        // the runner could not run (not installed, config rejected): reported with the rest of the answer, and it
+        // blocks
         if (options.signal?.aborted) throw error;
         const code = error instanceof AgentgovError ? `${error.code}: ` : '';
         run.file_errors.push({

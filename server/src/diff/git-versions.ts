@@ -28,7 +28,8 @@ export async function resolveRef(git: SimpleGit, ref: string): Promise<string> {
     );
     if (!commits) {
       const remediation =
-        'The repository has no commits yet, so no git ref exists: commit first, or compare index epochs (base: "epoch:N").';
+        'The repository has no commits yet, so no git ref exists: commit first, or ' +
+        'compare index epochs (base: "epoch:N").';
       throw new AgentgovError(
         'E_NOT_FOUND',
         `unknown git ref '${ref}': the repository has no commits yet`,
@@ -50,8 +51,10 @@ export async function resolveRef(git: SimpleGit, ref: string): Promise<string> {
         () => [],
       );
     const remediation =
-      `'${ref}' is not a branch, tag or commit of this repository${known.length ? ` (recent refs: ${known.join(', ')})` : ''}. ` +
-      'List refs with `git branch -a` and `git tag`, commits with `git log --oneline`; HEAD~N counts back from HEAD; base "epoch:N" compares index epochs instead.';
+      `'${ref}' is not a branch, tag or commit of this repository` +
+      `${known.length ? ` (recent refs: ${known.join(', ')})` : ''}. ` +
+      ('List refs with `git branch -a` and `git tag`, commits with `git log --oneline`; ' +
+        'HEAD~N counts back from HEAD; base "epoch:N" compares index epochs instead.');
     throw new AgentgovError('E_NOT_FOUND', `unknown git ref '${ref}'`, { ref, known_refs: known }, { remediation });
   }
   return sha;

@@ -88,7 +88,9 @@ export async function diffRefs(
 export function diffEpoch(index: RepositoryIndex, base: string, paths: string[]): SemanticDiffResult {
   const epoch = Number(EPOCH_REF.exec(base)?.[1]);
   if (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > index.epoch()) {
-    const remediation = `The index is at epoch ${index.epoch()}: pass base "epoch:N" with N from 0 to ${index.epoch()}, or a git ref (a commit, branch or tag).`;
+    const remediation =
+      `The index is at epoch ${index.epoch()}: pass base "epoch:N" with N from ` +
+      `0 to ${index.epoch()}, or a git ref (a commit, branch or tag).`;
     throw new AgentgovError(
       'E_NOT_FOUND',
       `unknown index epoch '${base}' (the index is at epoch ${index.epoch()})`,

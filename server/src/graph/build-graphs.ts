@@ -15,7 +15,9 @@ export function buildFileGraph(store: IndexStore): DirectedGraph {
     graph.addNode(row.path, { language: row.language, lines: row.lines });
   }
   const edges = store.sqlite.prepare(
-    `SELECT from_path, to_path, count(*) AS weight, sum(kind NOT IN (${notLoaded})) AS load_weight FROM imports WHERE to_path IS NOT NULL AND to_path != from_path
+    `SELECT from_path, to_path, count(*) AS weight, sum(kind NOT IN (` +
+      `${notLoaded})) AS load_weight FROM imports WHERE to_path IS NOT NULL AND ` +
+      `to_path != from_path
      GROUP BY from_path, to_path ORDER BY from_path, to_path`,
   );
   for (const row of edges.iterate() as Iterable<{
@@ -58,7 +60,9 @@ export function buildDefGraph(store: IndexStore): DirectedGraph {
     graph.addNode(row.def_uid, { path: row.path, name: row.name, qualifiedName: row.qualified_name, kind: row.kind });
   }
   const edges = store.sqlite.prepare(
-    `SELECT from_def_uid, to_def_uid, count(*) AS weight FROM ref_rows WHERE from_def_uid IS NOT NULL AND to_def_uid IS NOT NULL AND from_def_uid != to_def_uid
+    `SELECT from_def_uid, to_def_uid, count(*) AS weight FROM ref_rows WHERE ` +
+      `from_def_uid IS NOT NULL AND to_def_uid IS NOT NULL AND from_def_uid != ` +
+      `to_def_uid
      GROUP BY from_def_uid, to_def_uid ORDER BY from_def_uid, to_def_uid`,
   );
   for (const row of edges.iterate() as Iterable<{ from_def_uid: string; to_def_uid: string; weight: number }>) {

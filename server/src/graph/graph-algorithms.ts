@@ -7,8 +7,8 @@ import type { AbstractGraph } from 'graphology-types';
 // CommonJS modules whose typings declare `export default`: load them as CommonJS to get the function.
 const require = createRequire(import.meta.url);
 const louvain = require('graphology-communities-louvain') as typeof import('graphology-communities-louvain').default;
-const pagerankOf =
-  require('graphology-metrics/centrality/pagerank') as typeof import('graphology-metrics/centrality/pagerank.js').default;
+type PagerankOf = typeof import('graphology-metrics/centrality/pagerank.js').default;
+const pagerankOf = require('graphology-metrics/centrality/pagerank') as PagerankOf;
 
 export interface CommunityResult {
   /** Communities, largest first; members sorted. */

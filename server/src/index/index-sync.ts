@@ -217,7 +217,10 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   }
 
   // Known names: drop the old definitions of changed and deleted files, add the new ones.
-  /** Changed files whose set of definitions (def_uid, exported) differs from the stored one: their package scope re-resolves. */
+  /**
+   * Changed files whose set of definitions (def_uid, exported) differs from the stored one: their package scope
+   * re-resolves.
+   */
   const definitionsChanged = new Set<string>(deleted);
   const definitionKey = (defs: readonly Definition[]) =>
     defs

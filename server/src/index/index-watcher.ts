@@ -4,7 +4,8 @@ import { watch, type FSWatcher } from 'chokidar';
 const IGNORED_SEGMENTS = new Set(['.git', '.agentgov', 'node_modules']);
 
 /**
- * Watches the work tree (less what git ignores) and calls `onChange` once per burst of events (debounced). Renames arrive
+ * Watches the work tree (less what git ignores) and calls `onChange` once per burst of events (debounced). Renames
+ * arrive
  * as unlink + add; the index re-discovers files anyway, so the event kinds need no bookkeeping here.
  * Symlinks are watched as links, never followed: a link to `/etc` or a loop (`x/up -> ..`) is not
  * walked. A watcher error (ELOOP, EMFILE, a vanished directory) goes to `onError`, never a crash.
@@ -15,7 +16,9 @@ export class IndexWatcher {
   #timer: NodeJS.Timeout | null = null;
   #pending = new Set<string>();
 
-  /** `ignoredDirs`: repository-relative directories not to walk (what git ignores: build output, virtual environments). */
+  /**
+   * `ignoredDirs`: repository-relative directories not to walk (what git ignores: build output, virtual environments).
+   */
   constructor(
     root: string,
     debounceMs: number,

@@ -44,11 +44,15 @@ export function unparsedWarning(files: readonly UnparsedMention[], name: string)
     .slice(0, 10)
     .map(
       (f) =>
-        `${f.path} (syntax error at line ${f.first_line}:${f.first_col + 1}; '${name}' on line ${f.first_mention_line})`,
+        `${f.path} (syntax error at line ${f.first_line}:` +
+        `${f.first_col + 1}; '${name}' on line ` +
+        `${f.first_mention_line})`,
     );
   const more = files.length > 10 ? ` and ${files.length - 10} more` : '';
   return (
-    `${files.length} file${files.length === 1 ? '' : 's'} mentioning '${name}' did not parse: ${listed.join(', ')}${more}. ` +
+    `${files.length} file${files.length === 1 ? '' : 's'} mentioning '` +
+    `${name}' did not parse: ${listed.join(', ')}` +
+    `${more}. ` +
     'The index has only what it could read around the syntax error there, so references in them may be missing — ' +
     'fix the syntax and re-run.'
   );

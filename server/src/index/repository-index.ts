@@ -348,7 +348,8 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
     return this.#store.sqlite
       .prepare(
-        `SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid FROM refs ${where} ORDER BY path, start_line, start_col`,
+        `SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, ` +
+          `from_def_uid, to_def_uid FROM refs ${where} ORDER BY path, start_line, start_col`,
       )
       .all(...values) as Reference[];
   }
@@ -390,7 +391,8 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   definitionsChangedSince(epoch: number): DefinitionChange[] {
     const rows = this.#store.sqlite
       .prepare(
-        `SELECT epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash FROM def_history WHERE epoch > ? ORDER BY epoch, id`,
+        `SELECT epoch, def_uid, path, kind, qualified_name, change, old_body_hash, ` +
+          `new_body_hash FROM def_history WHERE epoch > ? ORDER BY epoch, id`,
       )
       .all(epoch) as DefinitionChange[];
     const span = new Map<string, { first: DefinitionChange; last: DefinitionChange }>();

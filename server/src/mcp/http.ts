@@ -54,7 +54,9 @@ export function refusal(req: IncomingMessage): { status: number; message: string
     if (!ok)
       return {
         status: 403,
-        message: `forbidden: requests from origin '${origin}' are refused; only loopback origins may use the MCP endpoint`,
+        message:
+          `forbidden: requests from origin '${origin}' are refused; only loopback origins ` +
+          `may use the MCP endpoint`,
       };
   }
   if (req.method === 'POST') {
@@ -62,13 +64,17 @@ export function refusal(req: IncomingMessage): { status: number; message: string
     if (type !== 'application/json')
       return {
         status: 415,
-        message: `unsupported media type: POST ${MCP_HTTP_PATH} needs Content-Type: application/json (got ${type ? `'${type}'` : 'none'})`,
+        message:
+          `unsupported media type: POST ${MCP_HTTP_PATH} needs Content-Type: application/json ` +
+          `(got ${type ? `'${type}'` : 'none'})`,
       };
   }
   return null;
 }
 
-/** `HOST:PORT` (or `[::1]:PORT`) of `--http`; only loopback hosts are accepted, since the server has no authentication. */
+/**
+ * `HOST:PORT` (or `[::1]:PORT`) of `--http`; only loopback hosts are accepted, since the server has no authentication.
+ */
 export function parseHttpAddress(value: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(value.trim());
   const host = match?.[1] ?? match?.[2];
@@ -81,7 +87,8 @@ export function parseHttpAddress(value: string): { host: string; port: number } 
   if (!LOOPBACK.has(host))
     throw new AgentgovError(
       'E_INVALID_ARGUMENT',
-      `--http only binds loopback addresses (127.0.0.1, ::1, localhost), got '${host}': the tool server has no authentication`,
+      `--http only binds loopback addresses (127.0.0.1, ::1, localhost), got '` +
+        `${host}': the tool server has no authentication`,
       { host },
     );
   return { host, port };
@@ -136,7 +143,9 @@ export async function serveHttp(
   const hostnames = [host.includes(':') ? `[${host}]` : host, 'localhost', '127.0.0.1', '[::1]'];
   let boundPort = port; // the real port once listening (port 0 picks a free one)
 
-  /** Room for one more session: closes the least recently used idle one at the cap; false when every session is busy. */
+  /**
+   * Room for one more session: closes the least recently used idle one at the cap; false when every session is busy.
+   */
   const makeRoom = async (): Promise<boolean> => {
     if (transports.size < maxSessions) return true;
     const idle = [...activity.entries()].filter(([, a]) => a.busy === 0).sort((a, b) => a[1].last - b[1].last)[0];
@@ -177,7 +186,8 @@ export async function serveHttp(
           res,
           503,
           -32000,
-          `too many MCP sessions: all ${maxSessions} are busy; retry later, end one (DELETE ${MCP_HTTP_PATH}) or raise --http-max-sessions`,
+          `too many MCP sessions: all ${maxSessions} are busy; retry later, end one ` +
+            `(DELETE ${MCP_HTTP_PATH}) or raise --http-max-sessions`,
         );
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

@@ -18,7 +18,10 @@ export interface ServeOptions {
   host: PluginHost;
   config: AgentgovConfig;
   logger: Logger;
-  /** `--wait-for-index`: index-backed calls wait this long for the first build (Infinity: until it is ready); default `server.index.wait_ms`. */
+  /**
+   * `--wait-for-index`: index-backed calls wait this long for the first build (Infinity: until it is ready); default
+   * `server.index.wait_ms`.
+   */
   indexWaitMs?: number | undefined;
   /** Called once the server listens (HTTP: with its URL). */
   onListening?: (where: { transport: 'stdio' } | { transport: 'http'; url: string }) => void;
@@ -32,7 +35,10 @@ export function resolveRepoRoot(repo: string): string {
   try {
     stats = statSync(root);
   } catch {
-    const remediation = `${root} does not exist: pass --repo the root directory of an existing repository (a relative path counts from ${process.cwd()}), or run agentgov serve inside the repository; server.repo in the config sets a default.`;
+    const remediation =
+      `${root} does not exist: pass --repo the root directory of an existing repository ` +
+      `(a relative path counts from ${process.cwd()}), or run agentgov serve inside ` +
+      `the repository; server.repo in the config sets a default.`;
     throw new AgentgovError('E_NOT_FOUND', `repository ${root} does not exist`, { repo: root }, { remediation });
   }
   if (!stats.isDirectory()) {
@@ -87,7 +93,8 @@ export async function runServe(options: ServeOptions): Promise<void> {
     ...(options.indexWaitMs !== undefined ? { indexWaitMs: options.indexWaitMs } : {}),
   });
   if (config.server.test_impact?.scheduler === 'startup') {
-    // Configured to run the project's tests from the start (it executes project code; the default waits for a test-impact call).
+    // Configured to run the project's tests from the start (it executes project code; the default waits for a
+    // test-impact call).
     schedulerFor({
       index,
       host: options.host,

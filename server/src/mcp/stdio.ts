@@ -20,7 +20,10 @@ export async function serveStdio(
       limit: MAX_STDIO_MESSAGE_BYTES,
       id,
     });
-    const message = `message of ${bytes} bytes exceeds the ${MAX_STDIO_MESSAGE_BYTES}-byte limit of agentgov serve over stdio; it was skipped`;
+    const message =
+      `message of ${bytes} bytes exceeds the ` +
+      `${MAX_STDIO_MESSAGE_BYTES}-byte limit of agentgov serve over stdio; it was ` +
+      `skipped`;
     stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`);
   });
   stdin.pipe(guard);

@@ -116,7 +116,10 @@ export function registerTools(
     };
     const ctx = makeContext({ tool: name, signal: extra.signal, progressToken, sendProgress });
     if (!tool) {
-      const remediation = `This server has no tool '${name}'. Call one it lists (tools/list): ${[...byName.keys()].join(', ')}; describe with action "tool" documents each.`;
+      const remediation =
+        `This server has no tool '${name}'. Call one it lists (tools/list): ` +
+        `${[...byName.keys()].join(', ')}; describe with action "tool" documents ` +
+        `each.`;
       return errorResult(
         new AgentgovError(
           'E_NOT_FOUND',

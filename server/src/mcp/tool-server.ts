@@ -13,8 +13,12 @@ const SERVER_VERSION = (
 ).version;
 
 const INSTRUCTIONS =
-  'agentgov: code intelligence over one repository. Start with `recon_scout` to orient, `describe` documents any tool or error code. ' +
-  'While the first index build runs, index-backed tools wait for it a bounded time (progress notifications when the call carries a progressToken), then answer E_INDEX_NOT_READY with progress; indexing progress is also sent as logging notifications (logger "agentgov.index").';
+  'agentgov: code intelligence over one repository. Start with `recon_scout` ' +
+  'to orient, `describe` documents any tool or error code. ' +
+  ('While the first index build runs, index-backed tools wait for it a bounded ' +
+    'time (progress notifications when the call carries a progressToken), then ' +
+    'answer E_INDEX_NOT_READY with progress; indexing progress is also sent as ' +
+    'logging notifications (logger "agentgov.index").');
 
 export interface ToolServerOptions {
   repoRoot: string;
@@ -132,7 +136,10 @@ export class ToolServer {
     }
   }
 
-  /** Indexing progress as MCP logging notifications to every connected session, throttled; the last one (done = total) always goes out. */
+  /**
+   * Indexing progress as MCP logging notifications to every connected session, throttled; the last one (done = total)
+   * always goes out.
+   */
   #broadcastProgress(progress: IndexProgress, final = false): void {
     // re-indexing after the first build is quick and silent: only the first build is announced
     if (!final && this.options.index.isReady()) return;

@@ -13,7 +13,10 @@ function inside(root: string, candidate: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
-/** The real path of `target`, or of its nearest existing ancestor joined with the missing rest (a file about to be created). */
+/**
+ * The real path of `target`, or of its nearest existing ancestor joined with the missing rest (a file about to be
+ * created).
+ */
 function realOrNearest(target: string): string {
   let existing = target;
   const missing: string[] = [];

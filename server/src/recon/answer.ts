@@ -118,7 +118,11 @@ function metricsLine(m: ReconAnswerMetrics): string {
     .filter(([name]) => name !== 'total')
     .map(([name, ms]) => `${name} ${ms}`)
     .join(', ');
-  return `metrics: ${m.pool.candidates} candidates, ${m.pool.kept} kept, ${m.pool.results} shown; ${m.timings_ms['total']} ms (${stages})`;
+  return (
+    `metrics: ${m.pool.candidates} candidates, ` +
+    `${m.pool.kept} kept, ${m.pool.results} shown; ` +
+    `${m.timings_ms['total']} ms (${stages})`
+  );
 }
 
 export interface ReconAnswerOptions {
@@ -261,7 +265,10 @@ function renderSpan(
   fence?: (path: string) => string,
 ): string {
   const why = base.why.length ? ` — ${base.why.join('; ')}` : '';
-  const title = `${base.rank}. ${span.path}:${span.start_line}-${span.end_line} ${span.kind} ${span.qualified_name}${why}`;
+  const title =
+    `${base.rank}. ${span.path}:${span.start_line}-` +
+    `${span.end_line} ${span.kind} ${span.qualified_name}` +
+    `${why}`;
   if (detail === 'listed') return title;
   if (detail === 'signature') {
     const parts = [title];
@@ -302,14 +309,19 @@ function moreHint(
 ): string | undefined {
   if (gate === 'UNSAT')
     return omitted > 0
-      ? `cut: ${omitted} weaker results not shown; the task does not fit this repository, so rephrase it rather than asking for more.`
+      ? `cut: ${omitted} weaker results not shown; the task does not fit this repository, ` +
+          `so rephrase it rather than asking for more.`
       : undefined;
   const parts: string[] = [];
   if (toSignature > 0) parts.push(`${toSignature} shown without code`);
   if (listed > 0) parts.push(`${listed} listed by name only`);
   if (omitted > 0) parts.push(`${omitted} not shown`);
   if (parts.length === 0) return undefined;
-  return `cut to fit ${budget} tokens: ${parts.join(', ')}. For more, call recon again with a larger budget (e.g. budget: ${Math.min(MAX_RECON_BUDGET_TOKENS, budget * 2)}), or pin a file (pins: ["path"]) to get its code.`;
+  return (
+    `cut to fit ${budget} tokens: ${parts.join(', ')}. For more, call recon again ` +
+    `with a larger budget (e.g. budget: ${Math.min(MAX_RECON_BUDGET_TOKENS, budget * 2)}), ` +
+    `or pin a file (pins: ["path"]) to get its code.`
+  );
 }
 
 function firstLine(doc: string | null): string | null {

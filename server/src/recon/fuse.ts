@@ -28,7 +28,10 @@ export interface FusionWeights {
   retriever: Record<string, number>;
   /** Multiplier per extra agreeing retriever. */
   agreement: number;
-  /** Added for a candidate the caller named (seed, pin, path or existing identifier), times how strongly it was named (0–1). */
+  /**
+   * Added for a candidate the caller named (seed, pin, path or existing identifier), times how strongly it was named
+   * (0–1).
+   */
   explicit: number;
 }
 

@@ -40,7 +40,10 @@ export interface GateThresholds {
   offTopicMissing: number;
   /** ... and at least this many times as many as it has. */
   offTopicRatio: number;
-  /** A task naming only missing identifiers is UNSAT when it has at most this many terms: a name lookup, not a description. */
+  /**
+   * A task naming only missing identifiers is UNSAT when it has at most this many terms: a name lookup, not a
+   * description.
+   */
   lookupMaxTerms: number;
 }
 

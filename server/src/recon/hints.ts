@@ -3,15 +3,22 @@ import type { Gate, GateFeatures } from './gate.js';
 /** The `hint` texts of recon, one per gate, in one place. */
 export const RECON_HINTS = {
   OK: (top: string | undefined) =>
-    `Read the full snippets first${top ? ` (starting with ${top})` : ''}; before changing a symbol's name or signature, run recon_impact on it.`,
+    `Read the full snippets first${top ? ` (starting with ${top})` : ''}; before ` +
+    `changing a symbol's name or signature, run recon_impact on it.`,
   UNSAT: (missing: string[]) =>
     missing.length > 0
-      ? `Not in this repository: ${missing.map((m) => `'${m}'`).join(', ')}. Check the names (recon_scout gives an overview) or describe the behaviour in plain words.`
-      : 'Nothing in this repository matches the task. Check the names (recon_scout gives an overview) or describe the behaviour in plain words.',
+      ? `Not in this repository: ${missing.map((m) => `'${m}'`).join(', ')}. Check ` +
+        `the names (recon_scout gives an overview) or describe the behaviour in plain ` +
+        `words.`
+      : 'Nothing in this repository matches the task. Check the names (recon_scout ' +
+        'gives an overview) or describe the behaviour in plain words.',
   BROAD: (spread: number) =>
-    `The task matches weakly across ${spread} directories. Name a symbol, file or subsystem (seeds, pins), or split the task into narrower ones.`,
+    `The task matches weakly across ${spread} directories. Name a symbol, file ` +
+    `or subsystem (seeds, pins), or split the task into narrower ones.`,
   AMBIG: (term: string, subsystems: string[]) =>
-    `'${term}' matches in ${subsystems.length} subsystems: ${subsystems.join(', ')}. Say which one (name it in the task, or pass a file of it in pins).`,
+    `'${term}' matches in ${subsystems.length} subsystems: ` +
+    `${subsystems.join(', ')}. Say which one (name it in the task, or pass a ` +
+    `file of it in pins).`,
 } as const;
 
 export function reconHint(gate: Gate, features: GateFeatures, topName: string | undefined): string {

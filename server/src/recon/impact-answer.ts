@@ -80,7 +80,8 @@ export function shapeImpactAnswer(
   }
   const narrower =
     result.target_kind === 'symbol'
-      ? `a qualified name (Class.method)${result.counts.low ? ', include_comments: false' : ''}, or recon_impact on one of the files`
+      ? `a qualified name (Class.method)${result.counts.low ? ', include_comments: false' : ''}, ` +
+        `or recon_impact on one of the files`
       : 'recon_impact on a symbol the file defines';
   // A file target's reference is listed twice: as a reference and as its import statement in `importers`.
   const importerOf = new Map((result.importers ?? []).map((i) => [`${i.path}:${i.line}`, i]));
@@ -117,17 +118,22 @@ export function renderImpact(a: ImpactAnswer): string {
   const total = a.counts.high + a.counts.medium + a.counts.low;
   const fileCount = a.files.length + a.files_omitted;
   const lines = [
-    `${a.target} (${a.target_kind}): ${total} reference${total === 1 ? '' : 's'} in ${fileCount} file${fileCount === 1 ? '' : 's'} — high ${a.counts.high}, medium ${a.counts.medium}, low ${a.counts.low}`,
+    `${a.target} (${a.target_kind}): ${total} reference` +
+      `${total === 1 ? '' : 's'} in ${fileCount} file` +
+      `${fileCount === 1 ? '' : 's'} — high ` +
+      `${a.counts.high}, medium ${a.counts.medium}, low ` +
+      `${a.counts.low}`,
   ];
   if (a.definitions.length) {
-    lines.push(
-      `definitions${a.definitions_omitted ? ` (${a.definitions.length} of ${a.definitions.length + a.definitions_omitted})` : ''}:`,
-    );
+    const total = a.definitions.length + (a.definitions_omitted ?? 0);
+    lines.push(`definitions${a.definitions_omitted ? ` (${a.definitions.length} of ${total})` : ''}:`);
     for (const d of a.definitions) lines.push(`  ${d.path}:${d.line} ${d.kind} ${d.qualified_name}`);
   }
   for (const report of a.type_aware ?? []) {
     lines.push(
-      `type-aware (${report.engine}): ${report.status}, ${report.references} references, ${report.confirmed} confirmed, ${report.added} added${report.note ? ` — ${report.note}` : ''}`,
+      `type-aware (${report.engine}): ${report.status}, ` +
+        `${report.references} references, ${report.confirmed} confirmed, ` +
+        `${report.added} added${report.note ? ` — ${report.note}` : ''}`,
     );
   }
   if (a.files.length) {
@@ -143,7 +149,9 @@ export function renderImpact(a: ImpactAnswer): string {
         lines.push(path);
       }
       lines.push(
-        `  ${ref.line}:${ref.column} ${ref.certainty}${ref.by ? ` (${ref.by})` : ''} [${ref.context}] ${ref.match_text}`,
+        `  ${ref.line}:${ref.column} ${ref.certainty}` +
+          `${ref.by ? ` (${ref.by})` : ''} [${ref.context}] ` +
+          `${ref.match_text}`,
       );
     }
   }

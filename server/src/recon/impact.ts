@@ -90,8 +90,11 @@ export function symbolImpact(index: RepositoryIndex, symbol: string, includeComm
     const bare = symbol.split('.').pop() ?? symbol;
     const nearest = nearestNames([bare], retrievalIndexOf(index))[bare] ?? [];
     const remediation =
-      `No definition is named '${symbol}'${nearest.length ? `; the nearest names defined here: ${nearest.join(', ')}` : ''}. ` +
-      'Pass a defined name (recon finds it from a description), a qualified one (Class.method), or a repository-relative file path.';
+      `No definition is named '${symbol}'` +
+      (nearest.length ? `; the nearest names defined here: ${nearest.join(', ')}` : '') +
+      '. ' +
+      ('Pass a defined name (recon finds it from a description), a qualified one ' +
+        '(Class.method), or a repository-relative file path.');
     throw new AgentgovError(
       'E_NOT_FOUND',
       `no definition named '${symbol}' in the index`,
@@ -145,7 +148,10 @@ export function symbolImpact(index: RepositoryIndex, symbol: string, includeComm
 /** A file's importers, each import statement a high-certainty reference. */
 export function fileImpact(index: RepositoryIndex, path: string): ImpactResult {
   if (!index.files().some((f) => f.path === path)) {
-    const remediation = `'${path}' is not a file the index parsed (it does not exist, or no language pack reads it): pass the repository-relative path of a source file, or a symbol name.`;
+    const remediation =
+      `'${path}' is not a file the index parsed (it does not exist, or no language ` +
+      `pack reads it): pass the repository-relative path of a source file, or a ` +
+      `symbol name.`;
     throw new AgentgovError('E_NOT_FOUND', `'${path}' is not an indexed file`, { target: path }, { remediation });
   }
   const reader = new LineReader(index.root);

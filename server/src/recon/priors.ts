@@ -2,10 +2,17 @@ import type { FileClass, RetrievalIndex, RetrievalQuery } from '@agentgov/core';
 import type { RankedCandidate } from './fuse.js';
 
 // Type tests (`*.test-d.ts`, `dts-test/`, `test-d/`) are tests too: they check the types, not ship them.
-const TEST_PATH =
-  /(^|\/)(tests?|__tests__|testing|spec|specs|dts-tests?|test-d|type-?tests?|__typetests__)\/|\.(test|spec)(-d)?\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$/;
-const PERIPHERAL_PATH =
-  /(^|\/)(examples?|samples?|demos?|docs?|benchmarks?|bench|scripts|vendor|third_party|public|fixtures?|dist|build|out|generated)\/|\.min\.js$/;
+const TEST_PATH = new RegExp(
+  String.raw`(^|\/)(tests?|__tests__|testing|spec|specs|` +
+    String.raw`dts-tests?|test-d|type-?tests?|__typetests__)\/|` +
+    String.raw`\.(test|spec)(-d)?\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|` +
+    String.raw`_test\.py$|(^|\/)conftest\.py$`,
+);
+const PERIPHERAL_PATH = new RegExp(
+  String.raw`(^|\/)(examples?|samples?|demos?|docs?|benchmarks?|` +
+    String.raw`bench|scripts|vendor|third_party|public|` +
+    String.raw`fixtures?|dist|build|out|generated)\/|\.min\.js$`,
+);
 const PERIPHERAL_WORDS = /\b(examples?|samples?|demos?|docs?|documentation|benchmarks?|bench|scripts?|vendor(ed)?)\b/i;
 const GENERATED_WORDS = /\b(generated|codegen|generator|regenerate)\b/i;
 /** Words that say a task is about tests, unless this repository's product code uses them (see isProductWord). */
@@ -72,7 +79,8 @@ export const DEFAULT_PRIORS: PriorWeights = {
 
 /**
  * Re-ranks fused candidates with priors: tests rank below the code they test unless the task is
- * about tests, examples/docs/benchmarks/vendored code below the product code unless named, and a file's second, third ... definitions decay so the top of the list covers
+ * about tests, examples/docs/benchmarks/vendored code below the product code unless named, and a file's second, third
+ * ... definitions decay so the top of the list covers
  * more places instead of one large file. Returns a new, re-sorted list.
  */
 export function applyPriors(

@@ -8,8 +8,12 @@ export type QueryVocabulary = Pick<RetrievalIndex, 'isKnownName'>;
 export const MAX_TASK_CHARS = 32_000;
 const MAX_LIST_ITEMS = 100;
 const CODE_EXTENSION = /\.(?:[cm]?[jt]sx?|py|pyi|vue|svelte|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala)$/;
-const SOURCE_EXTENSION =
-  /\.(?:[cm]?[jt]sx?|py|pyi|vue|svelte|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|json|ya?ml|toml|md|css|scss|html)$/i;
+const SOURCE_EXTENSION = new RegExp(
+  String.raw`\.(?:[cm]?[jt]sx?|py|pyi|vue|svelte|go|rs|` +
+    String.raw`java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|` +
+    String.raw`json|ya?ml|toml|md|css|scss|html)$`,
+  'i',
+);
 
 /** `seeds`/`pins` accept a string or an array of strings; anything else is a catalog error. */
 export function normaliseList(value: unknown, name: string): string[] {

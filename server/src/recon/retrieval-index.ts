@@ -254,9 +254,11 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
         (p) => !isTestPath(p) && !this.isTestFile(p) && !isPeripheralPath(p) && !this.fileClass(p),
       );
       const counts = new Map<string, number>();
-      // A method call (`/re/.test(s)`) is not vocabulary; a word in a name, comment or decorator (`@pytest.fixture`) is.
+      // A method call (`/re/.test(s)`) is not vocabulary; a word in a name, comment or decorator (`@pytest.fixture`)
+      // is.
       const pattern = new RegExp(
-        `(?<![\\w$])(${TEST_VOCABULARY.join('|')})(?![\\w$])(?!\\s*\\()|(?<![\\w$.])(${TEST_VOCABULARY.join('|')})(?![\\w$])`,
+        `(?<![\\w$])(${TEST_VOCABULARY.join('|')})(?![\\w$])(?!\\s*\\()|(?<![\\w$.])(` +
+          `${TEST_VOCABULARY.join('|')})(?![\\w$])`,
         'gi',
       );
       for (const path of product) {

@@ -78,7 +78,8 @@ export class RetrievalRunner {
     } catch (error) {
       throw new AgentgovError(
         'E_PLUGIN_FAILED',
-        `retriever '${retriever.name}' of plugin ${plugin} failed: ${error instanceof Error ? error.message : String(error)}`,
+        `retriever '${retriever.name}' of plugin ` +
+          `${plugin} failed: ${error instanceof Error ? error.message : String(error)}`,
         { plugin, retriever: retriever.name },
         { cause: error },
       );

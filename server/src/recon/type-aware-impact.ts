@@ -56,7 +56,8 @@ export async function withTypeAwareReferences(
       ms: 0,
     };
     if (searched < defs.length)
-      report.note = `searched from ${searched} of the ${defs.length} definitions; the others' references are the index's`;
+      report.note =
+        `searched from ${searched} of the ${defs.length} definitions; the others' ` + `references are the index's`;
     const mine: EngineReference[] = [];
     try {
       for (const def of defs.slice(0, MAX_DEFINITIONS_SEARCHED)) {
@@ -84,7 +85,9 @@ export async function withTypeAwareReferences(
       const deadlinePassed = error instanceof AgentgovError && error.code === 'E_DEADLINE_EXCEEDED';
       report.status = deadlinePassed ? 'deadline' : 'failed';
       report.note = deadlinePassed
-        ? `${engine.name} did not finish a search within ${budgetMs} ms (server.impact.language_service_ms); these references are the index's alone`
+        ? `${engine.name} did not finish a search within ` +
+          `${budgetMs} ms (server.impact.language_service_ms); these references are ` +
+          `the index's alone`
         : `${engine.name} failed (${(error as Error).message}); these references are the index's alone`;
     }
     report.ms = Date.now() - started;

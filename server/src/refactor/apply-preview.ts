@@ -64,7 +64,8 @@ interface Written {
 
 /**
  * Applies a preview's selected edits (all by default) and its moves, all-or-nothing: every new
- * content goes to a temp file next to its target first (a failure there leaves the repository untouched), then each temp is renamed into place
+ * content goes to a temp file next to its target first (a failure there leaves the repository untouched), then each
+ * temp is renamed into place
  * and the moves run (`git mv` for tracked paths); a failure in that phase restores every file
  * already replaced and undoes the moves already made. Answers the files it changed (old paths
  * of moved files and their new paths).

@@ -48,7 +48,9 @@ export function inspectPreview(
     hunks,
     high,
     display_to_user:
-      `${path}: ${hunks.length} medium/low-certainty hunk${hunks.length === 1 ? '' : 's'} to review (${high} high-certainty ` +
+      `${path}: ${hunks.length} medium/low-certainty hunk` +
+      `${hunks.length === 1 ? '' : 's'} to review (` +
+      `${high} high-certainty ` +
       'not shown); nothing applied. Accept them by id or file with refactor_commit accept.',
   };
 }

@@ -203,13 +203,17 @@ export function uneditedLines(unedited: readonly UneditedReference[]): string[] 
 function displayOf(preview: RefactorPreview, counts: Record<Certainty, number>, files: number): string {
   const total = counts.high + counts.medium + counts.low;
   const parts = [
-    `${preview.summary}: ${total} edit${total === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${counts.high} high, ${counts.medium} medium, ${counts.low} low certainty).`,
+    `${preview.summary}: ${total} edit${total === 1 ? '' : 's'} in ` +
+      `${files} file${files === 1 ? '' : 's'} (` +
+      `${counts.high} high, ${counts.medium} medium, ` +
+      `${counts.low} low certainty).`,
   ];
   if (preview.moves.length > 0)
     parts.push(`Moves ${preview.moves.length} file${preview.moves.length === 1 ? '' : 's'}.`);
   if (preview.collisions.length > 0)
     parts.push(
-      `Blocked: the new name is already taken at ${preview.collisions.map((c) => `${c.path}:${c.line} (${c.existing})`).join(', ')}.`,
+      `Blocked: the new name is already taken at ` +
+        `${preview.collisions.map((c) => `${c.path}:${c.line} (${c.existing})`).join(', ')}.`,
     );
   else if (counts.low + counts.medium > 0) {
     const doubtful = counts.medium + counts.low;
@@ -225,7 +229,10 @@ function displayOf(preview: RefactorPreview, counts: Record<Certainty, number>, 
   if (preview.unedited.length > 0) {
     const n = preview.unedited.length;
     const by = countByCertainty(preview.unedited);
-    const header = `${n} reference${n === 1 ? '' : 's'} left unedited (${by.high} high, ${by.medium} medium, ${by.low} low):`;
+    const header =
+      `${n} reference${n === 1 ? '' : 's'} left unedited (` +
+      `${by.high} high, ${by.medium} medium, ` +
+      `${by.low} low):`;
     text += `\n${header}\n${uneditedLines(preview.unedited).join('\n')}`;
   }
   return text;

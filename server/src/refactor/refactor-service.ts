@@ -50,14 +50,17 @@ export class RefactorService {
     return stored;
   }
 
-  /** A pending preview (its idle clock restarts), or E_PREVIEW_NOT_FOUND when unknown, applied, cancelled or expired. */
+  /**
+   * A pending preview (its idle clock restarts), or E_PREVIEW_NOT_FOUND when unknown, applied, cancelled or expired.
+   */
   get(id: string): RefactorPreview {
     this.#expire();
     const preview = this.#previews.get(id);
     if (!preview)
       throw new AgentgovError(
         'E_PREVIEW_NOT_FOUND',
-        `no pending refactor preview '${id}' (unknown, already applied or cancelled, or expired after ${this.idleMinutes} minutes idle)`,
+        `no pending refactor preview '${id}' (unknown, already applied or cancelled, ` +
+          `or expired after ${this.idleMinutes} minutes idle)`,
         { refactor_id: id },
       );
     preview.lastUsed = Date.now();

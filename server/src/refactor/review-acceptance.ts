@@ -65,7 +65,8 @@ export function reviewRequired(preview: RefactorPreview, unaccepted: readonly Pr
     'E_REVIEW_REQUIRED',
     `refactor ${preview.id} has ${medium} medium and ${low} low-certainty hunk${unaccepted.length === 1 ? '' : 's'} ` +
       `nobody accepted, in ${pending.length} file${pending.length === 1 ? '' : 's'}: ${shown}; nothing was applied. ` +
-      'Accept them (accept: { hunks | files | certainty }) or apply only the high and accepted ones (drop_unaccepted: true).',
+      ('Accept them (accept: { hunks | files | certainty }) or apply only the high ' +
+        'and accepted ones (drop_unaccepted: true).'),
     { refactor_id: preview.id, counts: { medium, low }, pending_review: pending },
   );
 }

@@ -25,7 +25,9 @@ export async function resolveSymbol(
   if (POSITION.test(text)) {
     throw new AgentgovError('E_INVALID_ARGUMENT', `symbol takes a name, not a position: '${text}'`, {
       symbol: text,
-      hint: 'Pass the symbol name (`clamp`, `Meter.read`); when several definitions share it, the error lists each with the name to retry with.',
+      hint:
+        'Pass the symbol name (`clamp`, `Meter.read`); when several definitions share ' +
+        'it, the error lists each with the name to retry with.',
     });
   }
   const colon = text.lastIndexOf(':');

@@ -61,7 +61,10 @@ export interface Briefing {
     resolution: number;
     items: { id: number; label: string; size: number; members: string[]; members_shown: number }[];
   };
-  /** Import cycles loading runs into; `deferred` counts those closed only through type-only, deferred or dynamic imports. */
+  /**
+   * Import cycles loading runs into; `deferred` counts those closed only through type-only, deferred or dynamic
+   * imports.
+   */
   cycles: {
     total: number;
     shown: number;
@@ -262,7 +265,8 @@ export function buildBriefing(index: RepositoryIndex, options: BriefingOptions):
         importCycles.deferred.length,
       ) +
       (unparsed.length > 0
-        ? ` ${unparsed.length} file${unparsed.length === 1 ? '' : 's'} did not parse (parse_errors): their definitions may be incomplete.`
+        ? ` ${unparsed.length} file${unparsed.length === 1 ? '' : 's'} did not parse ` +
+          `(parse_errors): their definitions may be incomplete.`
         : ''),
     ...(warning ? { warning } : {}),
     tree: tree.lines.join('\n'),

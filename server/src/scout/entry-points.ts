@@ -72,7 +72,10 @@ const SOURCE_EXTENSIONS: Record<string, string[]> = {
   '.cjs': ['.cts', '.cjs'],
 };
 
-/** `pkg/dist/src/main.js` → `pkg/src/main.ts`, `dist/index.js` → `src/index.ts`: the source of a build output, if indexed. */
+/**
+ * `pkg/dist/src/main.js` → `pkg/src/main.ts`, `dist/index.js` → `src/index.ts`: the source of a build output, if
+ * indexed.
+ */
 export function sourceOf(path: string, indexed: Set<string>): string | undefined {
   if (!BUILD_DIR.test(path)) return undefined;
   const ext = posix.extname(path);

@@ -57,7 +57,10 @@ export function structuralWarning(cycles: readonly CycleFacts[], paths: readonly
     const chain =
       biggest.chain.length <= 6 ? biggest.chain.join(' → ') : `${biggest.chain.slice(0, 5).join(' → ')} → …`;
     hazards.push(
-      `${large.length === 1 ? 'an import cycle' : `${large.length} import cycles`} of ${LARGE_CYCLE_FILES}+ files (largest: ${biggest.members.length} files, ${chain}); a change to any of them can ripple through the whole cycle`,
+      `${large.length === 1 ? 'an import cycle' : `${large.length} import cycles`} ` +
+        `of ${LARGE_CYCLE_FILES}+ files (largest: ` +
+        `${biggest.members.length} files, ${chain}); a change to any of them can ` +
+        `ripple through the whole cycle`,
     );
   }
   const vendored = vendoredTrees(paths);
@@ -67,7 +70,9 @@ export function structuralWarning(cycles: readonly CycleFacts[], paths: readonly
       .map((v) => `${v.path} (${v.files} files)`)
       .join(', ');
     hazards.push(
-      `vendored or generated code inside the sources: ${listed}${vendored.length > 3 ? `, +${vendored.length - 3} more` : ''}; do not edit it by hand`,
+      `vendored or generated code inside the sources: ` +
+        `${listed}${vendored.length > 3 ? `, +${vendored.length - 3} more` : ''}; ` +
+        `do not edit it by hand`,
     );
   }
   return hazards.length ? `${hazards.join('; ')}.` : undefined;

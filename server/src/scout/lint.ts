@@ -21,7 +21,10 @@ interface EslintFileResult {
   warningCount: number;
 }
 
-/** Lint health from an ESLint JSON report when one exists; otherwise `null` with the reason (and which linters could produce it). */
+/**
+ * Lint health from an ESLint JSON report when one exists; otherwise `null` with the reason (and which linters could
+ * produce it).
+ */
 export function summarizeLint(root: string, linters: readonly string[]): Summary<LintSummary> {
   for (const report of LINT_REPORTS) {
     const file = join(root, report);

@@ -10,7 +10,10 @@ export type CandidateSource = 'coverage' | 'import-time' | 'call-graph' | 'impor
 export interface TestCandidate {
   test_id: string;
   file: string;
-  /** 0: its coverage hits a changed definition; n: it covers a caller n hops up the reference graph; import-graph candidates: the import hops. */
+  /**
+   * 0: its coverage hits a changed definition; n: it covers a caller n hops up the reference graph; import-graph
+   * candidates: the import hops.
+   */
   distance: number;
   /** 0..1: how sure the selection is that this test exercises the change (see docs/tools.md). */
   confidence: number;
@@ -32,7 +35,10 @@ export interface ChangedFileSummary {
   status: FileChange['status'];
   changed_lines: number[];
   definitions: { def_uid: string; qualified_name: string; kind: string; start_line: number; end_line: number }[];
-  /** `fresh`: coverage taken at HEAD's version; `stale`: at another version; `missing`: no test's coverage touches the file. */
+  /**
+   * `fresh`: coverage taken at HEAD's version; `stale`: at another version; `missing`: no test's coverage touches the
+   * file.
+   */
   coverage: 'fresh' | 'stale' | 'missing' | 'not-applicable';
 }
 
@@ -249,7 +255,8 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
   const anyCoverage = store.hasCoverage();
   if (!anyCoverage)
     notes.push(
-      'No per-test coverage is stored yet; candidates come from the import graph only (the test scheduler builds coverage in the background).',
+      'No per-test coverage is stored yet; candidates come from the import graph ' +
+        'only (the test scheduler builds coverage in the background).',
     );
   const needImportGraph: string[] = [];
   const ranking = { names: [] as string[], words: [] as string[] };
@@ -271,7 +278,8 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
       change = { ...fullChange, ...(await changeInCoveredVersion(input.root, path, located.text, input.languages)) };
     if (located.side === 'covered')
       notes.push(
-        `Coverage of ${path} was taken at an earlier edit of it (neither HEAD nor the working version); the changed lines are read against that version.`,
+        `Coverage of ${path} was taken at an earlier edit of it (neither HEAD nor ` +
+          `the working version); the changed lines are read against that version.`,
       );
     changed.push({
       path,
@@ -293,11 +301,14 @@ export async function blastRadius(input: BlastRadiusInput): Promise<BlastRadiusR
     if (state === 'missing' || state === 'stale' || change.status === 'added') needImportGraph.push(path);
     if (state === 'stale')
       notes.push(
-        `Coverage of ${path} was taken at another version than HEAD; line matches may be off (the scheduler re-runs its tests). Import-graph candidates are added.`,
+        `Coverage of ${path} was taken at another version than HEAD; line matches ` +
+          `may be off (the scheduler re-runs its tests). Import-graph candidates are ` +
+          `added.`,
       );
     if (state === 'missing' && anyCoverage && change.status !== 'added')
       notes.push(
-        `No test's coverage touches ${path}: either no test runs it or coverage for it is missing. Import-graph candidates are added.`,
+        `No test's coverage touches ${path}: either no test runs it or coverage for ` +
+          `it is missing. Import-graph candidates are added.`,
       );
     if (change.status === 'added')
       notes.push(`${path} is new: no coverage can exist yet; import-graph candidates are listed.`);

@@ -23,14 +23,20 @@ export interface FileChange {
   moduleLines: number[];
   /** The same in the working version's numbering, for coverage taken after the edit. */
   currentSide: { changedLines: number[]; changedDefinitions: Definition[]; moduleLines: number[] };
-  /** For ranking only: the names of the functions holding the changed lines (as written, extracted or not) and the words of the changed lines, lower case. */
+  /**
+   * For ranking only: the names of the functions holding the changed lines (as written, extracted or not) and the words
+   * of the changed lines, lower case.
+   */
   ranking: { names: string[]; words: string[] };
 }
 
 const KEYWORDS = new Set(
-  'function return const let var this self cls true false null undefined none typeof instanceof else elif while break continue throw raise new delete void class extends super import export from default async await yield case switch catch finally pass def lambda with assert not and for try'.split(
-    ' ',
-  ),
+  (
+    'function return const let var this self cls true false null undefined none ' +
+    'typeof instanceof else elif while break continue throw raise new delete ' +
+    'void class extends super import export from default async await yield case ' +
+    'switch catch finally pass def lambda with assert not and for try'
+  ).split(' '),
 );
 
 /** Identifiers and words of `text`, also split at `_` and camelCase, lower case, at least 3 letters, no keywords. */

@@ -21,7 +21,10 @@ export interface ParsedCoverageReport {
   skipped: SkippedReportPart[];
 }
 
-/** Maps a report's path (absolute, or relative to the repository root) to a repo-relative one; undefined outside the repository. */
+/**
+ * Maps a report's path (absolute, or relative to the repository root) to a repo-relative one; undefined outside the
+ * repository.
+ */
 export function repoPathOf(root: string, path: string): string | undefined {
   const absolute = isAbsolute(path) ? path : resolve(root, path);
   const relativePath = relative(root, absolute).split(sep).join('/');

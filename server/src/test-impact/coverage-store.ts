@@ -51,7 +51,10 @@ export class CoverageStore {
     this.dataVersion = this.sqlite.prepare('PRAGMA data_version').pluck();
   }
 
-  /** The content hash of a file now (sha1, as the index computes it); null when it does not exist. Cached until `forgetHashes`. */
+  /**
+   * The content hash of a file now (sha1, as the index computes it); null when it does not exist. Cached until
+   * `forgetHashes`.
+   */
   currentHash(path: string): string | null {
     if (!this.hashes.has(path)) {
       const absolute = join(this.root, path);
@@ -74,8 +77,11 @@ export class CoverageStore {
   /** Stores test results (replacing earlier ones of the same ids). */
   recordResults(runner: string, tests: TestCaseResult[], runAt = Date.now()): void {
     const upsert = this.sqlite.prepare(
-      `INSERT INTO test_cases (test_id, runner, file, title, status, duration_ms, failure, run_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(test_id) DO UPDATE SET runner = excluded.runner, file = excluded.file, title = excluded.title, status = excluded.status, duration_ms = excluded.duration_ms, failure = excluded.failure, run_at = excluded.run_at`,
+      `INSERT INTO test_cases (test_id, runner, file, title, status, duration_ms, ` +
+        `failure, run_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(test_id) DO UPDATE SET runner = excluded.runner, file ` +
+        `= excluded.file, title = excluded.title, status = excluded.status, duration_ms ` +
+        `= excluded.duration_ms, failure = excluded.failure, run_at = excluded.run_at`,
     );
     this.writes++;
     this.sqlite.transaction(() => {
@@ -269,9 +275,11 @@ export class CoverageStore {
     const wanted = [...new Set(lines)];
     const out = new Map<string, number[]>();
     if (!wanted.length) return out;
-    // `+scope`: the (path, line) index answers; SQLite's planner would otherwise take the scope index and read every test's lines (87 ms on express).
+    // `+scope`: the (path, line) index answers; SQLite's planner would otherwise take the scope index and read every
+    // test's lines (87 ms on express).
     const query = this.sqlite.prepare(
-      `SELECT test_id, line FROM coverage_lines WHERE path = ? AND +scope = 'test' AND line IN (SELECT value FROM json_each(?))`,
+      `SELECT test_id, line FROM coverage_lines WHERE path = ? AND +scope = 'test' ` +
+        `AND line IN (SELECT value FROM json_each(?))`,
     );
     for (const row of query.iterate(path, JSON.stringify(wanted)) as Iterable<{ test_id: string; line: number }>) {
       const list = out.get(row.test_id);
@@ -340,7 +348,8 @@ export class CoverageStore {
     if (!row) return undefined;
     const covered = this.sqlite
       .prepare(
-        `SELECT path, hash FROM coverage_files WHERE (scope = 'test' AND test_id = ?) OR (scope = 'file' AND test_id = ?)`,
+        `SELECT path, hash FROM coverage_files WHERE (scope = 'test' AND test_id ` +
+          `= ?) OR (scope = 'file' AND test_id = ?)`,
       )
       .all(id, row.file) as { path: string; hash: string }[];
     if (covered.length === 0 || covered.some((c) => this.currentHash(c.path) !== c.hash)) return undefined;

@@ -17,7 +17,9 @@ export const testImpactStatusSchema = z
   .passthrough();
 
 export interface TestImpactStatus {
-  /** `none`: no coverage stored; `fresh`: every covered file unchanged since its tests ran; `stale`: some changed since. */
+  /**
+   * `none`: no coverage stored; `fresh`: every covered file unchanged since its tests ran; `stale`: some changed since.
+   */
   coverage: 'none' | 'fresh' | 'stale';
   tests: number;
   stale_files: string[];
@@ -43,7 +45,8 @@ export function testImpactStatus(
     coverage === 'none'
       ? 'no per-test coverage stored yet'
       : coverage === 'stale'
-        ? `coverage of ${stale.length} changed file(s) is stale: ${stale.slice(0, 5).join(', ')}${stale.length > 5 ? ', …' : ''}`
+        ? `coverage of ${stale.length} changed file(s) is stale: ` +
+          `${stale.slice(0, 5).join(', ')}${stale.length > 5 ? ', …' : ''}`
         : 'coverage fresh';
   return {
     coverage,

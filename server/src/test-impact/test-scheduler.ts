@@ -104,7 +104,9 @@ export class TestScheduler {
         const names = runners.map((r) => r.name).join(', ') || 'none registered';
         throw new AgentgovError(
           'E_TEST_RUNNER_MISSING',
-          `no test runner recognises ${root} (tried: ${names}); add its config (.mocharc.*, vitest.config.*, pytest.ini/pyproject.toml) or install a test-runner plugin`,
+          `no test runner recognises ${root} (tried: ` +
+            `${names}); add its config (.mocharc.*, vitest.config.*, pytest.ini/pyproject.toml) ` +
+            `or install a test-runner plugin`,
           { runner: null, tried: runners.map((r) => r.name) },
         );
       }
@@ -281,7 +283,9 @@ export class TestScheduler {
       this.#state === 'failed'
         ? `stopped: ${this.#error?.message ?? 'failed'}`
         : this.#state === 'building' || this.#state === 'refreshing'
-          ? `${this.#state === 'building' ? 'building coverage' : 're-running tests of changed code'} with ${this.#runner?.name}: ${this.#progress?.done ?? 0}/${this.#progress?.total ?? 0} test files`
+          ? `${this.#state === 'building' ? 'building coverage' : 're-running tests of changed code'} ` +
+            `with ${this.#runner?.name}: ${this.#progress?.done ?? 0}/` +
+            `${this.#progress?.total ?? 0} test files`
           : this.#state === 'starting'
             ? 'choosing a test runner'
             : this.#state === 'cancelled'

@@ -114,7 +114,11 @@ function moreAdvice(page: Page, options: Pick<PageOptions<never>, 'limit' | 'nou
   const why =
     options.limit !== null && page.shown === options.limit ? `limit ${options.limit}` : `${page.budget_tokens} tokens`;
   const narrower = options.narrower ? `, or narrow it: ${options.narrower}` : '';
-  return `showing ${range} (cut to fit ${why}); ${page.omitted} more: call again with offset: ${page.next_offset}${narrower}.`;
+  return (
+    `showing ${range} (cut to fit ${why}); ` +
+    `${page.omitted} more: call again with offset: ` +
+    `${page.next_offset}${narrower}.`
+  );
 }
 
 /** The characters budget of the whole answer, for tools that shape their own parts. */

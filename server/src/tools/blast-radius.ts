@@ -46,7 +46,11 @@ export const blastRadiusTool = defineTool({
     'with their commands. Use it after editing to run the few tests that matter instead of ' +
     'the whole suite.',
   description:
-    'Which tests can fail because of a change: changed files → changed definitions (against HEAD) → tests whose per-test coverage hits them (distance 0) → tests covering their callers up to max_hops in the reference graph → test files reaching them through the import graph where coverage is missing or stale. Ranked, each with the command that runs it.',
+    'Which tests can fail because of a change: changed files → changed definitions ' +
+    '(against HEAD) → tests whose per-test coverage hits them (distance 0) → ' +
+    'tests covering their callers up to max_hops in the reference graph → test ' +
+    'files reaching them through the import graph where coverage is missing or ' +
+    'stale. Ranked, each with the command that runs it.',
   inputSchema: input,
   outputSchema: z
     .object({
@@ -65,10 +69,18 @@ export const blastRadiusTool = defineTool({
     })
     .passthrough(),
   returns:
-    'One page of `candidates` (best first, as many as fit `budget` from `offset`; `page` {total, offset, shown, omitted, next_offset, more} says what was left out) ' +
-    '`candidates` [{test_id, file, distance, confidence, evidence {source: coverage|import-time|call-graph|import-graph, definitions, changed_lines_hit}, command, duration_ms}], `changed` [{path, status, changed_lines, definitions, coverage: fresh|stale|missing|not-applicable}], `notes` (missing or stale coverage, uncovered changed lines), `counts`, and `test_impact` (scheduler state and freshness).',
+    'One page of `candidates` (best first, as many as fit `budget` from `offset`; ' +
+    '`page` {total, offset, shown, omitted, next_offset, more} says what was ' +
+    'left out) ' +
+    ('`candidates` [{test_id, file, distance, confidence, evidence ' +
+      '{source: coverage|import-time|call-graph|import-graph, ' +
+      'definitions, changed_lines_hit}, command, duration_ms}], `changed` [{path, ' +
+      'status, changed_lines, definitions, coverage: fresh|stale|missing|not-applicable}], ' +
+      '`notes` (missing or stale coverage, uncovered changed lines), `counts`, ' +
+      'and `test_impact` (scheduler state and freshness).'),
   whenToUse:
-    'After editing code, to run the few tests that can fail instead of the whole suite; run the first candidates first.',
+    'After editing code, to run the few tests that can fail instead of the whole ' +
+    'suite; run the first candidates first.',
   related: ['covering_tests', 'recon_line_coverage', 'checkpoint', 'semantic_diff'],
   errors: ['E_INDEX_NOT_READY', 'E_PATH_OUTSIDE_REPO', 'E_TEST_RUNNER_MISSING', 'E_TEST_CONFIG_INVALID'],
   example: { changed_files: ['src/math.ts'], max_hops: 2 },
@@ -99,7 +111,10 @@ export const blastRadiusTool = defineTool({
   render(result) {
     const lines = result.candidates.map(
       (c) =>
-        `${c.distance}  ${c.confidence.toFixed(2)}  ${c.test_id}  [${c.evidence.source}: ${c.evidence.definitions.join(', ')}]\n     ${c.command}`,
+        `${c.distance}  ${c.confidence.toFixed(2)}  ` +
+        `${c.test_id}  [${c.evidence.source}: ` +
+        `${c.evidence.definitions.join(', ')}]\n     ` +
+        `${c.command}`,
     );
     return [
       `${result.counts.candidates} candidate tests of ${result.counts.suite_tests} (distance  confidence  test):`,

@@ -31,7 +31,8 @@ const input = z
       .nullable()
       .default(null)
       .describe(
-        'Import-graph hops for test selection. null = 0, or 2 with commit_message. 0 = tests importing the changed files directly, 1 = plus one file in between',
+        'Import-graph hops for test selection. null = 0, or 2 with commit_message. ' +
+          '0 = tests importing the changed files directly, 1 = plus one file in between',
       ),
     commit_message: z
       .string()
@@ -85,7 +86,8 @@ export const checkpointTool = defineTool({
     "refused commit is E_COMMIT_FAILED naming the hook or git's reason, `push`, `skipped` steps with " +
     'reasons; `test_impact` on request.',
   whenToUse:
-    'After editing files, to check and commit the work: first without commit_message to see problems, then with it to commit.',
+    'After editing files, to check and commit the work: first without commit_message ' +
+    'to see problems, then with it to commit.',
   related: ['semantic_diff', 'recon_impact', 'refactor_commit'],
   errors: [
     'E_READ_ONLY_SESSION',

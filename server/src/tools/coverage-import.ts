@@ -12,7 +12,8 @@ const input = z
       .string()
       .min(1)
       .describe(
-        'Repo-relative path of the report. istanbul coverage-final.json, lcov.info, or coverage.py JSON (`coverage json --show-contexts`)',
+        'Repo-relative path of the report. istanbul coverage-final.json, lcov.info, ' +
+          'or coverage.py JSON (`coverage json --show-contexts`)',
       ),
     format: z
       .enum(['istanbul', 'lcov', 'coverage.py'])
@@ -51,7 +52,11 @@ export const coverageImportTool = defineTool({
     'Imports an existing coverage report (istanbul JSON, lcov, coverage.py JSON) so the test-impact tools ' +
     'can use it when no test-runner plugin collects coverage.',
   description:
-    "Ingests an existing coverage report (istanbul coverage-final.json, lcov.info, coverage.py JSON) into the index's coverage facts, stamped with each covered file's content hash, for repositories whose test runner has no plugin. coverage.py contexts that are pytest node ids become per-test coverage; everything else counts for the suite as a whole (per file).",
+    'Ingests an existing coverage report (istanbul coverage-final.json, lcov.info, ' +
+    "coverage.py JSON) into the index's coverage facts, stamped with each covered " +
+    "file's content hash, for repositories whose test runner has no plugin. coverage.py " +
+    'contexts that are pytest node ids become per-test coverage; everything else ' +
+    'counts for the suite as a whole (per file).',
   inputSchema: input,
   outputSchema: z
     .object({
@@ -69,9 +74,14 @@ export const coverageImportTool = defineTool({
     })
     .passthrough(),
   returns:
-    '`format`, `granularity` (test|file), `files` {in_report, stored}, `tests`, `facts`, `stale_files` (changed since the report was written), `skipped` {count, items [{file, reason}]} for malformed or outside-the-repository parts.',
+    '`format`, `granularity` (test|file), `files` {in_report, stored}, `tests`, ' +
+    '`facts`, `stale_files` (changed since the report was written), `skipped` ' +
+    '{count, items [{file, reason}]} for malformed or outside-the-repository ' +
+    'parts.',
   whenToUse:
-    'When the project has a coverage report from its own tooling (jest, c8, nyc, pytest-cov) and no test-runner plugin, so covering_tests, recon_line_coverage and blast_radius can use it.',
+    'When the project has a coverage report from its own tooling (jest, c8, nyc, ' +
+    'pytest-cov) and no test-runner plugin, so covering_tests, recon_line_coverage ' +
+    'and blast_radius can use it.',
   related: ['recon_line_coverage', 'covering_tests', 'blast_radius'],
   errors: ['E_INDEX_NOT_READY', 'E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO', 'E_INVALID_ARGUMENT'],
   example: { report_path: 'coverage/coverage-final.json' },
@@ -123,10 +133,14 @@ export const coverageImportTool = defineTool({
   },
   render(result) {
     return [
-      `${result.report_path} (${result.format}, coverage per ${result.granularity}): ${result.facts} facts for ${result.files.stored} of ${result.files.in_report} files${result.tests ? `, ${result.tests} tests` : ''}`,
+      `${result.report_path} (${result.format}, coverage per ` +
+        `${result.granularity}): ${result.facts} facts for ` +
+        `${result.files.stored} of ${result.files.in_report} files` +
+        `${result.tests ? `, ${result.tests} tests` : ''}`,
       result.stale_files.length ? `stale (changed after the report was written): ${result.stale_files.join(', ')}` : '',
       result.skipped.count
-        ? `skipped ${result.skipped.count}: ${result.skipped.items.map((s) => `${s.file ?? '(report)'}: ${s.reason}`).join('; ')}`
+        ? `skipped ${result.skipped.count}: ` +
+          result.skipped.items.map((s) => `${s.file ?? '(report)'}: ${s.reason}`).join('; ')
         : 'nothing skipped',
     ]
       .filter(Boolean)

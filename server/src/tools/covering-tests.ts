@@ -32,7 +32,10 @@ export interface CoveringTest {
 
 export interface CoveringTestsResult {
   file_path: string;
-  /** `fresh`: coverage taken at the file's current content; `stale`: at an earlier one (lines may be off); `missing`: no test covered it. */
+  /**
+   * `fresh`: coverage taken at the file's current content; `stale`: at an earlier one (lines may be off); `missing`: no
+   * test covered it.
+   */
   coverage: 'fresh' | 'stale' | 'missing';
   /** def_uid → the definition and the tests covering it (most lines first). */
   definitions: Record<
@@ -84,8 +87,12 @@ export const coveringTestsTool = defineTool({
     })
     .passthrough(),
   returns:
-    "`definitions` {def_uid: {qualified_name, kind, start_line, end_line, tests [{test_id, file, lines_hit, command}], tests_total when a definition's tests were cut}}, " +
-    '`coverage` (fresh|stale|missing), `import_time_lines`, `test_impact` (scheduler state and freshness), and `page` {total, offset, shown, omitted, next_offset, more}: ' +
+    '`definitions` {def_uid: {qualified_name, kind, start_line, end_line, tests ' +
+    "[{test_id, file, lines_hit, command}], tests_total when a definition's tests " +
+    'were cut}}, ' +
+    ('`coverage` (fresh|stale|missing), `import_time_lines`, `test_impact` (scheduler ' +
+      'state and freshness), and `page` {total, offset, shown, omitted, next_offset, ' +
+      'more}: ') +
     'the definitions listed are as many as fit `budget` (tokens, default 3000) from `offset`, in file order.',
   whenToUse: 'Before changing a function, to know which tests exercise it; or to find a definition no test runs.',
   related: ['blast_radius', 'recon_line_coverage'],
@@ -159,7 +166,9 @@ export const coveringTestsTool = defineTool({
   render(result) {
     const lines = Object.entries(result.definitions).map(
       ([uid, d]) =>
-        `${d.qualified_name} (${d.kind}, ${d.start_line}-${d.end_line}) [${uid}]: ${d.tests.length ? d.tests.map((t) => t.test_id).join('; ') : 'no covering test'}${d.tests_total ? ` … (${d.tests.length} of ${d.tests_total} tests)` : ''}`,
+        `${d.qualified_name} (${d.kind}, ${d.start_line}-` +
+        `${d.end_line}) [${uid}]: ${d.tests.length ? d.tests.map((t) => t.test_id).join('; ') : 'no covering test'}` +
+        `${d.tests_total ? ` … (${d.tests.length} of ${d.tests_total} tests)` : ''}`,
     );
     return [
       `${result.file_path}: coverage ${result.coverage}`,

@@ -72,10 +72,16 @@ function availableTools(tools: readonly AnyToolDefinition[]): Record<string, str
 
 function renderDoc(doc: ToolDoc | ErrorDoc): string {
   if (doc.kind === 'error')
-    return `${doc.code}: ${doc.meaning}\ncauses:\n${doc.causes.map((c) => `  - ${c}`).join('\n')}\nremediation: ${doc.remediation}`;
+    return (
+      `${doc.code}: ${doc.meaning}\ncauses:\n` +
+      `${doc.causes.map((c) => `  - ${c}`).join('\n')}\nremediation: ` +
+      `${doc.remediation}`
+    );
   const params = doc.parameters.map(
     (p) =>
-      `  ${p.name}: ${p.type}${p.required ? ' (required)' : ''}${'default' in p ? ` = ${JSON.stringify(p.default)}` : ''} — ${p.description}`,
+      `  ${p.name}: ${p.type}${p.required ? ' (required)' : ''}` +
+      `${'default' in p ? ` = ${JSON.stringify(p.default)}` : ''} — ` +
+      `${p.description}`,
   );
   return [
     `${doc.name} [${doc.group}, ${doc.read_only ? 'read-only' : 'mutating'}${doc.dev_only ? ', dev-mode only' : ''}]`,
@@ -98,7 +104,9 @@ export const describeTool = defineTool({
     'an error code (meaning, causes, remediation). Use it before calling a tool the first time, or to act ' +
     'on an error.',
   description:
-    'Documents a tool of this server (parameters with types and defaults, result, when to use it, related tools, errors, an example) or decodes an error code (meaning, causes, remediation).',
+    'Documents a tool of this server (parameters with types and defaults, result, ' +
+    'when to use it, related tools, errors, an example) or decodes an error code ' +
+    '(meaning, causes, remediation).',
   inputSchema: input,
   outputSchema: z.object({
     kind: z.enum(['tool', 'error']),
@@ -137,7 +145,9 @@ export const describeTool = defineTool({
     cliRemediation: z.string().optional(),
   }),
   returns:
-    'For `tool`: name, group, read_only, parameters [{name, type, required, default, description}], returns, when_to_use, related, errors, example. For `error`: code, meaning, causes, remediation.',
+    'For `tool`: name, group, read_only, parameters [{name, type, required, default, ' +
+    'description}], returns, when_to_use, related, errors, example. For `error`: ' +
+    'code, meaning, causes, remediation.',
   whenToUse: 'Before calling a tool you have not used yet, or when a tool answered an error code you need to act on.',
   related: ['recon_scout'],
   errors: ['E_NOT_FOUND'],
@@ -152,7 +162,10 @@ export const describeTool = defineTool({
         });
       const code = args.code.trim().toUpperCase();
       if (!isErrorCode(code)) {
-        const remediation = `Pass one of the codes in details.available (${errorCodes().length} codes, all starting with E_), as a tool error's error.code gives it.`;
+        const remediation =
+          `Pass one of the codes in details.available (` +
+          `${errorCodes().length} codes, all starting with E_), as a tool error's error.code ` +
+          `gives it.`;
         throw new AgentgovError(
           'E_NOT_FOUND',
           `unknown error code '${args.code}'`,
@@ -169,7 +182,8 @@ export const describeTool = defineTool({
       });
     const tool = ctx.tools.find((t) => t.name === args.name);
     if (!tool) {
-      const remediation = `This server has no tool '${args.name}'; pass one of: ${ctx.tools.map((t) => t.name).join(', ')}.`;
+      const remediation =
+        `This server has no tool '${args.name}'; pass one of: ` + `${ctx.tools.map((t) => t.name).join(', ')}.`;
       throw new AgentgovError(
         'E_NOT_FOUND',
         `unknown tool '${args.name}'`,

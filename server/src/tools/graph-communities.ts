@@ -45,7 +45,10 @@ export interface CommunitiesResult {
   summary: { communities: number; singletons: number; largest: { id: number; label: string; size: number }[] };
   level: GraphLevel;
   graph: { nodes: number; edges: number; modularity: number; resolution: number; communities: number };
-  /** Communities of two or more members: largest first, then by label; members sorted by path (and name at level def); ids follow this order. */
+  /**
+   * Communities of two or more members: largest first, then by label; members sorted by path (and name at level def);
+   * ids follow this order.
+   */
   communities: { id: number; size: number; label: string; members: GraphMember[]; members_shown?: number }[];
   /**
    * The communities of one member, compactly, grouped by file and sorted by path: at level file one
@@ -74,7 +77,10 @@ export const graphCommunitiesTool = defineTool({
     'Module clusters (Louvain communities) of the import graph or the reference graph, ' +
     'with their members. Use it to see which files belong together or where new code fits.',
   description:
-    'Module clusters found by Louvain community detection on the file import graph or the definition reference graph (as undirected, weighted by edge counts): every community with its full member list, untruncated, plus the modularity of the partition.',
+    'Module clusters found by Louvain community detection on the file import ' +
+    'graph or the definition reference graph (as undirected, weighted by edge ' +
+    'counts): every community with its full member list, untruncated, plus the ' +
+    'modularity of the partition.',
   inputSchema: input,
   outputSchema: z.object({
     summary: z
@@ -119,12 +125,22 @@ export const graphCommunitiesTool = defineTool({
     page: pageSchema,
   }),
   returns:
-    'summary {communities, singletons, largest [{id, label, size}]} first, then level, graph {nodes, edges, modularity, resolution, communities (all, singletons included)}, communities [{id, size, label (dominant directory), members}] of two or more members, largest first in a stable order (members are file paths at level file or {def_uid, qualified_name, kind, path} at level def, sorted by path), then singletons [{path, defs? [{def_uid, qualified_name, kind}]}]: every community of one member, grouped by file. ' +
-    'The answer fits `budget` (tokens, default 3000): the communities, then the singleton groups, from `offset` while they fit; ' +
-    '`page` {total, offset, shown, omitted, next_offset, more} says what was left out; a community larger than half the budget ' +
+    'summary {communities, singletons, largest [{id, label, size}]} first, then ' +
+    'level, graph {nodes, edges, modularity, resolution, communities (all, singletons ' +
+    'included)}, communities [{id, size, label (dominant directory), members}] ' +
+    'of two or more members, largest first in a stable order (members are file ' +
+    'paths at level file or {def_uid, qualified_name, kind, path} at level def, ' +
+    'sorted by path), then singletons [{path, defs? [{def_uid, qualified_name, ' +
+    'kind}]}]: every community of one member, grouped by file. ' +
+    ('The answer fits `budget` (tokens, default 3000): the communities, then the ' +
+      'singleton groups, from `offset` while they fit; ') +
+    ('`page` {total, offset, shown, omitted, next_offset, more} says what was ' +
+      'left out; a community larger than half the budget ') +
     'lists its first members (`members_shown` of `size`), a singleton group its first defs (`defs_total`).',
   whenToUse:
-    'When you need the full module structure (recon_scout shows only the largest communities, truncated), e.g. to decide where new code belongs or which files move together.',
+    'When you need the full module structure (recon_scout shows only the largest ' +
+    'communities, truncated), e.g. to decide where new code belongs or which ' +
+    'files move together.',
   related: ['recon_scout', 'graph_cycles'],
   errors: [],
   example: { level: 'file', resolution: 1.0 },
@@ -178,7 +194,11 @@ export const graphCommunitiesTool = defineTool({
   },
   render(result) {
     const g = result.graph;
-    const head = `${g.communities} communities in the ${result.level} graph (${g.nodes} nodes, ${g.edges} edges), modularity ${g.modularity.toFixed(4)} at resolution ${g.resolution}; ${result.summary.singletons} of one node`;
+    const head =
+      `${g.communities} communities in the ` +
+      `${result.level} graph (${g.nodes} nodes, ` +
+      `${g.edges} edges), modularity ${g.modularity.toFixed(4)} at resolution ` +
+      `${g.resolution}; ${result.summary.singletons} of one node`;
     const largest = `largest: ${result.summary.largest.map((c) => `${c.id}. ${c.label} (${c.size})`).join(', ')}`;
     const members = (list: GraphMember[]) =>
       result.level === 'file'
@@ -187,7 +207,9 @@ export const graphCommunitiesTool = defineTool({
     const lonely = result.singletons.length
       ? [
           '',
-          `${result.summary.singletons} singletons (one node each)${result.level === 'def' ? ', by file' : ''}${result.page.omitted || result.page.offset ? ' (this page)' : ''}:`,
+          `${result.summary.singletons} singletons (one node each)` +
+            `${result.level === 'def' ? ', by file' : ''}` +
+            `${result.page.omitted || result.page.offset ? ' (this page)' : ''}:`,
           result.level === 'file'
             ? result.singletons.map((s) => s.path).join(', ')
             : byFile(

@@ -24,7 +24,9 @@ import { defineTool } from './tool.js';
 
 const input = z.object({ level: levelParameter, budget: budgetParameter, offset: offsetParameter }).strict();
 
-/** A cycle; one too large for half the budget lists its first members and chain links (`members_shown`, `chain_shown`). */
+/**
+ * A cycle; one too large for half the budget lists its first members and chain links (`members_shown`, `chain_shown`).
+ */
 type CycleItem = {
   size: number;
   members: GraphMember[];
@@ -41,7 +43,9 @@ export interface CyclesResult {
   graph: { nodes: number; edges: number; deferred_edges: number };
   total: number;
   cycles: CycleItem[];
-  /** Level file: cycles that close only through type-only, deferred or dynamic imports (loading never runs into them). */
+  /**
+   * Level file: cycles that close only through type-only, deferred or dynamic imports (loading never runs into them).
+   */
   deferred_cycles: CycleItem[];
   /** What this answer shows of the cycles followed by the deferred cycles: as many as fit the budget from `offset`. */
   page: Page;
@@ -73,7 +77,12 @@ export const graphCyclesTool = defineTool({
     'Circular dependencies: every import cycle between files (or reference cycle between definitions), ' +
     'each with one concrete chain. Use it when recon_scout reports cycles and you need them all.',
   description:
-    'Every strongly connected component with more than one node (a circular dependency) of the file import graph or of the definition reference graph, untruncated, with one concrete chain through each and the graph size. At file level, cycles that close only through imports that do not load with the module (Python `if TYPE_CHECKING:` imports, imports inside function bodies, `import()`) are listed apart as deferred_cycles.',
+    'Every strongly connected component with more than one node (a circular dependency) ' +
+    'of the file import graph or of the definition reference graph, untruncated, ' +
+    'with one concrete chain through each and the graph size. At file level, ' +
+    'cycles that close only through imports that do not load with the module ' +
+    '(Python `if TYPE_CHECKING:` imports, imports inside function bodies, `import()`) ' +
+    'are listed apart as deferred_cycles.',
   inputSchema: input,
   outputSchema: z.object({
     summary: z
@@ -92,12 +101,21 @@ export const graphCyclesTool = defineTool({
     page: pageSchema,
   }),
   returns:
-    'summary {cycles, nodes_in_cycles, largest_sizes, deferred_cycles} first, then level, graph {nodes, edges, deferred_edges}, total, cycles [{size, members (sorted), chain}] largest first in a stable order, deferred_cycles (same shape; level file: cycles closed only through type-only, deferred or dynamic imports, which may contain load-time cycles); members are file paths (level file) or {def_uid, qualified_name, kind, path} (level def); chain starts and ends on the same member. ' +
-    'The answer fits `budget` (tokens, default 3000): the cycles, then the deferred ones, from `offset` while they fit; `page` ' +
-    '{total, offset, shown, omitted, next_offset, more} says what was left out; a cycle larger than half the budget lists its ' +
+    'summary {cycles, nodes_in_cycles, largest_sizes, deferred_cycles} first, ' +
+    'then level, graph {nodes, edges, deferred_edges}, total, cycles [{size, ' +
+    'members (sorted), chain}] largest first in a stable order, deferred_cycles ' +
+    '(same shape; level file: cycles closed only through type-only, deferred ' +
+    'or dynamic imports, which may contain load-time cycles); members are file ' +
+    'paths (level file) or {def_uid, qualified_name, kind, path} (level def); ' +
+    'chain starts and ends on the same member. ' +
+    ('The answer fits `budget` (tokens, default 3000): the cycles, then the deferred ' +
+      'ones, from `offset` while they fit; `page` ') +
+    ('{total, offset, shown, omitted, next_offset, more} says what was left out; ' +
+      'a cycle larger than half the budget lists its ') +
     'first members and chain links (`members_shown`, `chain_shown` of `size`).',
   whenToUse:
-    'When recon_scout reports cycles (or a cycle warning) and you need all of them in full, e.g. before moving files or breaking a dependency loop.',
+    'When recon_scout reports cycles (or a cycle warning) and you need all of ' +
+    'them in full, e.g. before moving files or breaking a dependency loop.',
   related: ['recon_scout', 'graph_communities', 'refactor_move'],
   errors: [],
   example: { level: 'file' },
@@ -148,18 +166,26 @@ export const graphCyclesTool = defineTool({
     };
   },
   render(result) {
-    const head = `${result.total} cycle${result.total === 1 ? '' : 's'} in the ${result.level} graph (${result.graph.nodes} nodes, ${result.graph.edges} edges); ${result.summary.nodes_in_cycles} nodes in cycles${result.total ? `, largest: ${result.summary.largest_sizes.join(', ')}` : ''}`;
+    const head =
+      `${result.total} cycle${result.total === 1 ? '' : 's'} in the ` +
+      `${result.level} graph (${result.graph.nodes} nodes, ` +
+      `${result.graph.edges} edges); ${result.summary.nodes_in_cycles} nodes in ` +
+      `cycles${result.total ? `, largest: ${result.summary.largest_sizes.join(', ')}` : ''}`;
     const cut = (c: CycleItem) =>
       c.members_shown !== undefined
         ? ` … (first ${c.chain_shown} links, ${c.members_shown} of ${c.size} members shown)`
         : '';
     const line = (c: CycleItem, i: number) =>
-      `${i + 1}. ${c.size} members: ${c.chain.map(memberLabel).join(' → ')}${c.size > c.chain.length - 1 ? `\n   all: ${c.members.map(memberLabel).join(', ')}` : ''}${cut(c)}`;
+      `${i + 1}. ${c.size} members: ${c.chain.map(memberLabel).join(' → ')}` +
+      `${c.size > c.chain.length - 1 ? `\n   all: ${c.members.map(memberLabel).join(', ')}` : ''}` +
+      `${cut(c)}`;
     const first = result.page.offset;
     const deferredFirst = Math.max(0, first - result.total);
     const deferred = result.deferred_cycles.length
       ? [
-          `${result.summary.deferred_cycles} more closed only through type-only, deferred or dynamic imports (${result.graph.deferred_edges} such file pairs); loading never runs into them:`,
+          `${result.summary.deferred_cycles} more closed only through type-only, deferred ` +
+            `or dynamic imports (${result.graph.deferred_edges} such file pairs); loading ` +
+            `never runs into them:`,
           ...result.deferred_cycles.map((c, i) => line(c, deferredFirst + i)),
         ]
       : [];

@@ -50,10 +50,13 @@ export const reconImpactTool = defineTool({
     'Recon impact: every reference to a symbol (callers, usages) or every importer of a file, grouped by ' +
     'file with certainty. Use it before changing a signature, renaming, moving or deleting code.',
   description:
-    'Lists every reference to a symbol (or every importer of a file) with its certainty, so you know what a change touches ' +
-    'before making it. Creates no refactor. The answer fits a token budget (default 3000, as recon): every count, the ' +
+    'Lists every reference to a symbol (or every importer of a file) with its ' +
+    'certainty, so you know what a change touches ' +
+    ('before making it. Creates no refactor. The answer fits a token budget (default ' +
+      '3000, as recon): every count, the ') +
     'files with references grouped and counted, then one page of the references, file by file (files with resolved ' +
-    'references first); what was left out is counted and `offset` (or a larger `budget`, or a narrower target) gets it.',
+    ('references first); what was left out is counted and `offset` (or a larger ' +
+      '`budget`, or a narrower target) gets it.'),
   inputSchema: input,
   outputSchema: z
     .object({
@@ -120,9 +123,18 @@ export const reconImpactTool = defineTool({
     })
     .passthrough(),
   returns:
-    '`counts` per certainty (all references), `files` [{path, references, high, medium, low}] (files with high references first; `files_omitted` beyond the budget), ' +
-    '`references` — one page, in the order of `files` (path, line, column, match_text, certainty: high = resolved through scope or imports, or found by a language service (`by: "language-service"`, TS/JS) or a typed receiver (`by: "receiver-type"`, Python), medium = same name but unresolved, low = comment or string; context), ' +
-    "`page` {total, offset, shown, omitted, next_offset, budget_tokens, more: how to get the rest}, `definitions` of the symbol (20 at most, `definitions_omitted`), `importers` of the page for a file target, and for TS/JS and Python symbols `type_aware` [{engine, status (complete, or deadline/failed: the answer is the index's alone), definitions, references, confirmed, added, ms, note?}]; " +
+    '`counts` per certainty (all references), `files` [{path, references, high, ' +
+    'medium, low}] (files with high references first; `files_omitted` beyond ' +
+    'the budget), ' +
+    ('`references` — one page, in the order of `files` (path, line, column, match_text, ' +
+      'certainty: high = resolved through scope or imports, or found by a language ' +
+      'service (`by: "language-service"`, TS/JS) or a typed receiver (`by: "receiver-type"`, ' +
+      'Python), medium = same name but unresolved, low = comment or string; context), ') +
+    ('`page` {total, offset, shown, omitted, next_offset, budget_tokens, more: ' +
+      'how to get the rest}, `definitions` of the symbol (20 at most, `definitions_omitted`), ' +
+      '`importers` of the page for a file target, and for TS/JS and Python symbols ' +
+      '`type_aware` [{engine, status (complete, or deadline/failed: the answer ' +
+      "is the index's alone), definitions, references, confirmed, added, ms, note?}]; ") +
     '`unparsed_files` and `note` when a file that did not parse mentions the target (its references may be missing).',
   whenToUse: 'Before renaming, moving, deleting or changing the signature of a symbol or file.',
   related: ['recon', 'refactor_rename', 'refactor_move'],
@@ -148,7 +160,8 @@ export const reconImpactTool = defineTool({
         const mentions =
           error instanceof AgentgovError && error.code === 'E_NOT_FOUND' ? unparsedFilesMentioning(index, target) : [];
         if (mentions.length === 0) throw error;
-        const message = `${error instanceof Error ? error.message : String(error)}. ${unparsedWarning(mentions, target)}`;
+        const message =
+          `${error instanceof Error ? error.message : String(error)}. ` + `${unparsedWarning(mentions, target)}`;
         throw new AgentgovError('E_NOT_FOUND', message, { target, unparsed_files: mentions });
       }
       const serviceMs = ctx.config.server.impact?.language_service_ms ?? 5000;

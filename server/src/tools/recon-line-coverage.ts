@@ -30,7 +30,10 @@ export interface LineCoverageResult {
   file_path: string;
   line_start: number;
   line_end: number;
-  /** `fresh`: taken at the file's current content; `stale`: at an earlier one (line numbers may be off); `missing`: nothing stored. */
+  /**
+   * `fresh`: taken at the file's current content; `stale`: at an earlier one (line numbers may be off); `missing`:
+   * nothing stored.
+   */
   coverage: 'fresh' | 'stale' | 'missing';
   covered: number[];
   /** Code lines in the range (not blank, not comment-only) that no test and no import ran. */
@@ -51,7 +54,8 @@ export const reconLineCoverageTool = defineTool({
     'Covered and uncovered lines of a file or line range, optionally with the tests that hit each line. ' +
     'Use it to check whether the lines you change are tested.',
   description:
-    'Covered and uncovered lines (1-based, inclusive) of a file or a line range, from per-test coverage; with include_tests, which tests hit each line.',
+    'Covered and uncovered lines (1-based, inclusive) of a file or a line range, ' +
+    'from per-test coverage; with include_tests, which tests hit each line.',
   inputSchema: input,
   outputSchema: z
     .object({
@@ -67,7 +71,10 @@ export const reconLineCoverageTool = defineTool({
     })
     .passthrough(),
   returns:
-    '`covered`, `uncovered` (code lines no test ran), `import_time` (lines run while test files loaded), `tests_by_line` {line: [test ids]} with include_tests, `coverage` (fresh|stale|missing), and `test_impact` (scheduler state and freshness).',
+    '`covered`, `uncovered` (code lines no test ran), `import_time` (lines run ' +
+    'while test files loaded), `tests_by_line` {line: [test ids]} with include_tests, ' +
+    '`coverage` (fresh|stale|missing), and `test_impact` (scheduler state and ' +
+    'freshness).',
   whenToUse: 'To see whether the lines you are about to change are tested at all, and by which tests.',
   related: ['covering_tests', 'blast_radius'],
   errors: [

@@ -28,7 +28,9 @@ export const reconRawSignalsTool = defineTool({
     "Development view of recon: the unfiltered candidate pool with every retriever's score and rank (dev " +
     'mode only).',
   description:
-    "Development view of recon: the whole candidate pool with every retriever's score and rank per definition, seeds and pins injected. No gate, ranking, cutoff, sorting or truncation.",
+    "Development view of recon: the whole candidate pool with every retriever's " +
+    'score and rank per definition, seeds and pins injected. No gate, ranking, ' +
+    'cutoff, sorting or truncation.',
   inputSchema: input,
   outputSchema: z
     .object({
@@ -57,7 +59,8 @@ export const reconRawSignalsTool = defineTool({
     })
     .passthrough(),
   returns:
-    '`candidates` (def_uid, path, name, kind, and `signals`: retriever name → score, rank, why), `retrievers` (names that ran), `timings_ms` per retriever.',
+    '`candidates` (def_uid, path, name, kind, and `signals`: retriever name → ' +
+    'score, rank, why), `retrievers` (names that ran), `timings_ms` per retriever.',
   whenToUse: 'When tuning or debugging retrieval, or checking what a retriever plugin contributes.',
   related: ['recon'],
   errors: ['E_INDEX_NOT_READY', 'E_PATH_OUTSIDE_REPO'],

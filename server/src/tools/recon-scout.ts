@@ -22,7 +22,8 @@ const input = z
       .optional()
       .default(null)
       .describe(
-        'Directory to zoom into; omit for the whole repository. A directory from zoom_targets or any repo-relative directory',
+        'Directory to zoom into; omit for the whole repository. A directory from ' +
+          'zoom_targets or any repo-relative directory',
       ),
     truncate: z
       .boolean()
@@ -44,22 +45,47 @@ function list<T>(items: T[], line: (item: T) => string, empty = '  (none)'): str
 
 export function renderBriefing(b: Briefing): string {
   const more = (shown: number, total: number) => (total > shown ? ` (${shown} of ${total})` : '');
+  const entry = (e: Briefing['entry_points']['items'][number]): string => {
+    const kinds = [e, ...(e.also ?? [])].map((d) => `${d.kind}${d.name ? ` ${d.name}` : ''}`).join('; ');
+    const where = e.source ? ` ← ${e.source}` : e.indexed ? '' : ' (not indexed)';
+    return `${e.path} [${kinds}]${where}`;
+  };
+  const symbol = (s: Briefing['top_symbols'][number]): string =>
+    `${s.qualified_name} (${s.kind}) ${s.path}:${s.line} — ${s.references} references`;
+  const community = (c: Briefing['communities']['items'][number]): string =>
+    `${c.label} (${c.size} files): ${c.members.join(', ')}${c.size > c.members_shown ? ', …' : ''}`;
+  const deferred = b.cycles.deferred.total
+    ? `\n  + ${b.cycles.deferred.total} closed only through deferred or type-only imports ` +
+      `(largest ${b.cycles.deferred.largest} files; graph_cycles lists them)`
+    : '';
+  const coverage = b.coverage
+    ? `${Math.round(b.coverage.line_rate * 1000) / 10}% of ${b.coverage.lines_total} lines (${b.coverage.source})`
+    : `null — ${b.coverage_reason}`;
+  const lint = b.lint
+    ? `${b.lint.errors} errors, ${b.lint.warnings} warnings in ${b.lint.files_with_problems} files (${b.lint.source})`
+    : `null — ${b.lint_reason}`;
+  const unparsed = (f: Briefing['parse_errors']['items'][number]): string =>
+    `${f.path}:${f.first_line}:${f.first_col + 1} — ${f.errors} error and ${f.missing} missing nodes`;
   const sections = [
     b.context,
     ...(b.warning ? [`WARNING: ${b.warning}`] : []),
     `tree:\n${b.tree}`,
     `languages: ${b.languages.map((l) => `${l.language} ${Math.round(l.share * 100)}% (${l.files} files)`).join(', ')}`,
-    `entry points${more(b.entry_points.shown, b.entry_points.total)}:\n${list(b.entry_points.items, (e) => `${e.path} [${[e, ...(e.also ?? [])].map((d) => `${d.kind}${d.name ? ` ${d.name}` : ''}`).join('; ')}]${e.source ? ` ← ${e.source}` : e.indexed ? '' : ' (not indexed)'}`)}`,
+    `entry points${more(b.entry_points.shown, b.entry_points.total)}:\n` + `${list(b.entry_points.items, entry)}`,
     `top files (PageRank):\n${list(b.top_files, (f) => `${f.path} — ${f.importers} importers`)}`,
-    `top symbols (PageRank):\n${list(b.top_symbols, (s) => `${s.qualified_name} (${s.kind}) ${s.path}:${s.line} — ${s.references} references`)}`,
-    `communities${more(b.communities.shown, b.communities.total)}, modularity ${b.communities.modularity}:\n${list(b.communities.items, (c) => `${c.label} (${c.size} files): ${c.members.join(', ')}${c.size > c.members_shown ? ', …' : ''}`)}`,
-    `cycles${more(b.cycles.shown, b.cycles.total)}:\n${list(b.cycles.items, (c) => `${c.size} files: ${c.chain.join(' → ')}`)}${b.cycles.deferred.total ? `\n  + ${b.cycles.deferred.total} closed only through deferred or type-only imports (largest ${b.cycles.deferred.largest} files; graph_cycles lists them)` : ''}`,
-    `coverage: ${b.coverage ? `${Math.round(b.coverage.line_rate * 1000) / 10}% of ${b.coverage.lines_total} lines (${b.coverage.source})` : `null — ${b.coverage_reason}`}`,
-    `lint: ${b.lint ? `${b.lint.errors} errors, ${b.lint.warnings} warnings in ${b.lint.files_with_problems} files (${b.lint.source})` : `null — ${b.lint_reason}`}`,
+    `top symbols (PageRank):\n${list(b.top_symbols, symbol)}`,
+    `communities${more(b.communities.shown, b.communities.total)}, modularity ` +
+      `${b.communities.modularity}:\n${list(b.communities.items, community)}`,
+    `cycles${more(b.cycles.shown, b.cycles.total)}:\n` +
+      `${list(b.cycles.items, (c) => `${c.size} files: ${c.chain.join(' → ')}`)}` +
+      deferred,
+    `coverage: ${coverage}`,
+    `lint: ${lint}`,
     `zoom targets (pass as scope): ${b.zoom_targets.map((z) => `${z.path} (${z.files})`).join(', ') || 'none'}`,
     ...(b.parse_errors.total > 0
       ? [
-          `files that did not parse${more(b.parse_errors.shown, b.parse_errors.total)}:\n${list(b.parse_errors.items, (f) => `${f.path}:${f.first_line}:${f.first_col + 1} — ${f.errors} error and ${f.missing} missing nodes`)}`,
+          `files that did not parse${more(b.parse_errors.shown, b.parse_errors.total)}:\n` +
+            `${list(b.parse_errors.items, unparsed)}`,
         ]
       : []),
   ];
@@ -75,7 +101,12 @@ export const reconScoutTool = defineTool({
     'entry points, key files and symbols, module clusters, import cycles, coverage and lint ' +
     'health. Use it first in an unfamiliar codebase.',
   description:
-    'Orientation briefing of the repository (or of one directory with `scope`): a compressed directory tree, languages, entry points, the most-imported files and most-referenced symbols by PageRank, module communities (Louvain), import cycles, coverage and lint health, a one-sentence context and a warning when a structural trap exists. Directories collapsed to fit the tree budget are listed in zoom_targets.',
+    'Orientation briefing of the repository (or of one directory with `scope`): ' +
+    'a compressed directory tree, languages, entry points, the most-imported ' +
+    'files and most-referenced symbols by PageRank, module communities (Louvain), ' +
+    'import cycles, coverage and lint health, a one-sentence context and a warning ' +
+    'when a structural trap exists. Directories collapsed to fit the tree budget ' +
+    'are listed in zoom_targets.',
   inputSchema: input,
   outputSchema: z
     .object({
@@ -158,9 +189,24 @@ export const reconScoutTool = defineTool({
     })
     .passthrough(),
   returns:
-    "scope, context (one sentence), warning (only when a real hazard exists), tree, zoom_targets [{path, files, lines}], languages [{language, files, lines, share}], entry_points {total, shown, items [{path, kind, name, declared_in, indexed, source?, also? (other declarations of the same file)}]}, top_files [{path, score, importers, imports}], top_symbols [{def_uid, name, qualified_name, kind, path, line, score, references}], communities {total, shown, modularity, resolution, items [{id, label, size, members, members_shown}]}, cycles {total, shown, items [{size, chain, files, files_shown}], deferred {total, largest} (cycles closed only through type-only, deferred or dynamic imports; not in items, not a warning)}, coverage (or null + coverage_reason), lint (or null + lint_reason), index {epoch, files, definitions, skipped}, parse_errors {total, shown, items [{path, errors, missing, first_line, first_col}]} (files whose syntax did not parse: their facts come from the partial tree), test_impact (per-test coverage freshness and the test scheduler's state and progress; recon_scout never starts it).",
+    'scope, context (one sentence), warning (only when a real hazard exists), ' +
+    'tree, zoom_targets [{path, files, lines}], languages [{language, files, ' +
+    'lines, share}], entry_points {total, shown, items [{path, kind, name, declared_in, ' +
+    'indexed, source?, also? (other declarations of the same file)}]}, top_files ' +
+    '[{path, score, importers, imports}], top_symbols [{def_uid, name, qualified_name, ' +
+    'kind, path, line, score, references}], communities {total, shown, modularity, ' +
+    'resolution, items [{id, label, size, members, members_shown}]}, cycles {total, ' +
+    'shown, items [{size, chain, files, files_shown}], deferred {total, largest} ' +
+    '(cycles closed only through type-only, deferred or dynamic imports; not ' +
+    'in items, not a warning)}, coverage (or null + coverage_reason), lint (or ' +
+    'null + lint_reason), index {epoch, files, definitions, skipped}, parse_errors ' +
+    '{total, shown, items [{path, errors, missing, first_line, first_col}]} (files ' +
+    'whose syntax did not parse: their facts come from the partial tree), test_impact ' +
+    "(per-test coverage freshness and the test scheduler's state and progress; " +
+    'recon_scout never starts it).',
   whenToUse:
-    'First, to orient in an unfamiliar repository; again with `scope` set to a zoom target to see inside a collapsed directory.',
+    'First, to orient in an unfamiliar repository; again with `scope` set to ' +
+    'a zoom target to see inside a collapsed directory.',
   related: ['recon', 'graph_cycles', 'graph_communities', 'describe'],
   errors: ['E_NOT_FOUND', 'E_PATH_OUTSIDE_REPO'],
   example: { scope: 'src', truncate: true },
@@ -179,7 +225,10 @@ export const reconScoutTool = defineTool({
     // Shows the test scheduler's progress and coverage freshness; orienting never starts it.
     return { ...briefing, test_impact: testImpactStatus(ctx, runningScheduler(ctx.index)) };
   },
-  render: (result) =>
-    `${renderBriefing(result)}\n\ntest impact: ${result.test_impact.summary}${result.test_impact.scheduler?.progress ? ` (${result.test_impact.scheduler.progress.done}/${result.test_impact.scheduler.progress.total} test files)` : ''}`,
+  render: (result) => {
+    const progress = result.test_impact.scheduler?.progress;
+    const files = progress ? ` (${progress.done}/${progress.total} test files)` : '';
+    return `${renderBriefing(result)}\n\ntest impact: ${result.test_impact.summary}${files}`;
+  },
   warm: warmBriefing,
 });

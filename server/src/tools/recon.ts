@@ -29,7 +29,8 @@ const input = z
       .nullable()
       .default(null)
       .describe(
-        'true = research only, false = read-write, null keeps the session intent. Mutating tools are blocked in a research-only session',
+        'true = research only, false = read-write, null keeps the session intent. ' +
+          'Mutating tools are blocked in a research-only session',
       ),
     budget: z
       .number()
@@ -38,7 +39,8 @@ const input = z
       .max(MAX_RECON_BUDGET_TOKENS)
       .default(DEFAULT_RECON_BUDGET_TOKENS)
       .describe(
-        `Answer size in tokens. ≈ characters / 4. Full code for the best results, signatures below, names only past that; the answer says what was cut`,
+        `Answer size in tokens. ≈ characters / 4. Full code for the best results, ` +
+          `signatures below, names only past that; the answer says what was cut`,
       ),
     verbose: z
       .boolean()
@@ -59,7 +61,9 @@ export const reconTool = defineTool({
     'reading or editing code, to locate where something is implemented; required before refactor_rename ' +
     'and refactor_move.',
   description:
-    'Finds the code that matters for a task: ranked definitions with code for the top half and signature/docstring for the rest, plus a quality gate (OK, UNSAT, BROAD, AMBIG) saying whether the task fits the codebase.',
+    'Finds the code that matters for a task: ranked definitions with code for ' +
+    'the top half and signature/docstring for the rest, plus a quality gate (OK, ' +
+    'UNSAT, BROAD, AMBIG) saying whether the task fits the codebase.',
   inputSchema: input,
   outputSchema: z.object({
     gate: z.enum(['OK', 'UNSAT', 'BROAD', 'AMBIG']),
@@ -121,10 +125,18 @@ export const reconTool = defineTool({
     diagnostics: z.object({}).passthrough().optional(),
   }),
   returns:
-    '`gate` (OK | UNSAT | BROAD | AMBIG), `hint` (the next step), `results` (ranked spans: path, lines, kind, qualified name, why it was found, signature, doc; the text shows the code of the best ones as numbered fenced blocks), `budget` (what fit, what was cut and how to get more); `missing` names for UNSAT, the `ambiguous` term for AMBIG; `metrics` on every answer ' +
-    "(pool {candidates, kept, results}, timings_ms per stage and total, the gate's features, the cutoff's reason); `diagnostics` (per-retriever timings and contributions, full gate features) only with verbose.",
+    '`gate` (OK | UNSAT | BROAD | AMBIG), `hint` (the next step), `results` (ranked ' +
+    'spans: path, lines, kind, qualified name, why it was found, signature, doc; ' +
+    'the text shows the code of the best ones as numbered fenced blocks), `budget` ' +
+    '(what fit, what was cut and how to get more); `missing` names for UNSAT, ' +
+    'the `ambiguous` term for AMBIG; `metrics` on every answer ' +
+    ("(pool {candidates, kept, results}, timings_ms per stage and total, the gate's " +
+      "features, the cutoff's reason); `diagnostics` (per-retriever timings and " +
+      'contributions, full gate features) only with verbose.'),
   whenToUse:
-    'Before reading or editing code for a task; required before refactor_rename and refactor_move. Set read_only to declare whether the session will change files.',
+    'Before reading or editing code for a task; required before refactor_rename ' +
+    'and refactor_move. Set read_only to declare whether the session will change ' +
+    'files.',
   related: ['recon_scout', 'recon_impact', 'refactor_rename'],
   errors: ['E_INDEX_NOT_READY', 'E_PATH_OUTSIDE_REPO'],
   example: { task: 'make the retry delay of fetchWithRetry configurable', seeds: ['fetchWithRetry'], read_only: false },

@@ -15,7 +15,8 @@ const input = z
       .min(1)
       .optional()
       .describe(
-        "Inspect this file's uncertain hunks instead of applying. Shows its medium/low-certainty hunks with context (inspect mode)",
+        "Inspect this file's uncertain hunks instead of applying. Shows its medium/low-certainty " +
+          'hunks with context (inspect mode)',
       ),
     context_lines: z
       .number()
@@ -39,7 +40,8 @@ const input = z
       .strict()
       .optional()
       .describe(
-        'Reviewed medium/low hunks to apply. High hunks always apply; pending medium/low ones refuse the commit (E_REVIEW_REQUIRED)',
+        'Reviewed medium/low hunks to apply. High hunks always apply; pending medium/low ' +
+          'ones refuse the commit (E_REVIEW_REQUIRED)',
       ),
     drop_unaccepted: z
       .boolean()
@@ -72,7 +74,14 @@ export const refactorCommitTool = defineTool({
     'Applies a pending refactor_rename or refactor_move preview (all files or none), or with ' +
     "`inspect_path` shows one file's uncertain hunks without applying.",
   description:
-    "Applies a pending refactor preview, all files or none. Only what was vouched for is applied: every high-certainty hunk, and medium/low hunks only when `accept` names them (by hunk id, file or certainty); while any medium/low hunk is neither accepted nor dropped (`drop_unaccepted: true`) it refuses with E_REVIEW_REQUIRED naming them, writing nothing. Refuses with E_PREVIEW_STALE (writing nothing) when any file changed since the preview, moves tracked files with git mv, and re-indexes before answering. With inspect_path it applies nothing and shows that file's medium/low-certainty hunks with context.",
+    'Applies a pending refactor preview, all files or none. Only what was vouched ' +
+    'for is applied: every high-certainty hunk, and medium/low hunks only when ' +
+    '`accept` names them (by hunk id, file or certainty); while any medium/low ' +
+    'hunk is neither accepted nor dropped (`drop_unaccepted: true`) it refuses ' +
+    'with E_REVIEW_REQUIRED naming them, writing nothing. Refuses with E_PREVIEW_STALE ' +
+    '(writing nothing) when any file changed since the preview, moves tracked ' +
+    'files with git mv, and re-indexes before answering. With inspect_path it ' +
+    "applies nothing and shows that file's medium/low-certainty hunks with context.",
   inputSchema: input,
   outputSchema: z
     .object({
@@ -96,9 +105,15 @@ export const refactorCommitTool = defineTool({
     })
     .passthrough(),
   returns:
-    'Apply: `applied`, `files_changed`, `moves`, `counts` per certainty (of the applied edits), `not_applied` (medium/low hunk ids left out with drop_unaccepted), the new index `epoch`, `display_to_user`. Inspect: `hunks` (with numbered `context`), `high` (count not shown), `applied: false`.',
+    'Apply: `applied`, `files_changed`, `moves`, `counts` per certainty (of the ' +
+    'applied edits), `not_applied` (medium/low hunk ids left out with drop_unaccepted), ' +
+    'the new index `epoch`, `display_to_user`. Inspect: `hunks` (with numbered ' +
+    '`context`), `high` (count not shown), `applied: false`.',
   whenToUse:
-    'After reviewing a refactor_rename/refactor_move preview; when verification_required is true, look at the medium/low hunks (inspect_path), then commit with accept (and drop_unaccepted for the ones you reject). Then checkpoint to lint, test and commit.',
+    'After reviewing a refactor_rename/refactor_move preview; when verification_required ' +
+    'is true, look at the medium/low hunks (inspect_path), then commit with accept ' +
+    '(and drop_unaccepted for the ones you reject). Then checkpoint to lint, ' +
+    'test and commit.',
   related: ['refactor_rename', 'refactor_move', 'refactor_cancel', 'checkpoint'],
   errors: [
     'E_PREVIEW_NOT_FOUND',
@@ -156,7 +171,9 @@ export const refactorCommitTool = defineTool({
       epoch,
       display_to_user:
         `${preview.summary}: applied ${selection.apply.length} edits (${counts.high} high, ${counts.medium} medium, ` +
-        `${counts.low} low) in ${applied.changed.length} files${moved.length ? `, moved ${moved.join(', ')}` : ''}.${left} ` +
+        (`${counts.low} low) in ${applied.changed.length} files` +
+          `${moved.length ? `, moved ${moved.join(', ')}` : ''}.` +
+          `${left} `) +
         'The index is updated.',
     };
   },

@@ -45,13 +45,23 @@ export const refactorMoveTool = defineTool({
     'Previews moving a file or directory and rewriting every import that reaches it; writes nothing until ' +
     'refactor_commit. Needs a prior recon in the session.',
   description:
-    "Previews moving a file or directory and rewriting every import that reaches it (relative specifiers with or without extension, `.js` specifiers of `.ts` sources, index files, tsconfig paths, re-exports, dynamic import() and require(), Python absolute/relative/aliased imports) plus the moved files' own relative imports. Writes nothing; refactor_commit applies it (git mv for tracked files).",
+    'Previews moving a file or directory and rewriting every import that reaches ' +
+    'it (relative specifiers with or without extension, `.js` specifiers of `.ts` ' +
+    'sources, index files, tsconfig paths, re-exports, dynamic import() and require(), ' +
+    "Python absolute/relative/aliased imports) plus the moved files' own relative " +
+    'imports. Writes nothing; refactor_commit applies it (git mv for tracked ' +
+    'files).',
   inputSchema: input,
   outputSchema: refactorPreviewSchema,
   returns:
-    '`refactor_id`, `preview.moves` (from, to, git), `preview.edits` (per file: hunks with `id`, `old`, `new`, `line`, `column`, `range`, `certainty`), `preview.unedited` (importers and attribute uses of the moved modules left unedited, each with `reason`), `preview.warnings`, `preview.pending_review`, `preview.counts`, `preview.verification_required`, `display_to_user`.',
+    '`refactor_id`, `preview.moves` (from, to, git), `preview.edits` (per file: ' +
+    'hunks with `id`, `old`, `new`, `line`, `column`, `range`, `certainty`), ' +
+    '`preview.unedited` (importers and attribute uses of the moved modules left ' +
+    'unedited, each with `reason`), `preview.warnings`, `preview.pending_review`, ' +
+    '`preview.counts`, `preview.verification_required`, `display_to_user`.',
   whenToUse:
-    'To move or rename a module or directory without breaking its importers, after recon (recon_impact on the file shows its importers).',
+    'To move or rename a module or directory without breaking its importers, ' +
+    'after recon (recon_impact on the file shows its importers).',
   related: ['recon', 'recon_impact', 'refactor_commit', 'refactor_cancel', 'refactor_rename'],
   errors: [
     'E_INDEX_NOT_READY',
@@ -131,7 +141,9 @@ export const refactorMoveTool = defineTool({
       unedited: leftOut,
       warnings,
       engines: [...byEngine.keys()].map((e) => e.name),
-      summary: `Move ${from.relative}${directory ? '/' : ''} to ${to.relative}${directory ? `/ (${moving.length} indexed files)` : ''}`,
+      summary:
+        `Move ${from.relative}${directory ? '/' : ''} to ` +
+        `${to.relative}${directory ? `/ (${moving.length} indexed files)` : ''}`,
     });
   },
   render: renderPreview,

@@ -15,7 +15,9 @@ const input = z
       .min(1)
       .max(500)
       .describe(
-        'Symbol name, qualified name or `path:Qualified.name` (not path:line:col). A bare name (`clamp`), a qualified name (`Meter.read`, `pkg.core.run`), or `path:Qualified.name` when the qualified name exists in several files',
+        'Symbol name, qualified name or `path:Qualified.name` (not path:line:col). ' +
+          'A bare name (`clamp`), a qualified name (`Meter.read`, `pkg.core.run`), ' +
+          'or `path:Qualified.name` when the qualified name exists in several files',
       ),
     new_name: z.string().min(1).max(200).describe('The new name. A valid identifier of the language, not a keyword'),
     justification: z.string().min(1).describe('Why the rename is made. Recorded with the call'),
@@ -38,13 +40,28 @@ export const refactorRenameTool = defineTool({
     'Previews renaming a symbol (function, class, method, variable, type) everywhere it is used; writes ' +
     'nothing until refactor_commit. Needs a prior recon in the session.',
   description:
-    "Previews renaming a symbol across the whole repository, with the exact edits an editor would make: TypeScript/JavaScript through the TypeScript language service over every tsconfig/jsconfig project (workspace packages imported by name included) and the files none includes, Python through the index's scope and import resolution. Lists every reference the index knows that the preview leaves unedited, with why. Writes nothing; refactor_commit applies the preview.",
+    'Previews renaming a symbol across the whole repository, with the exact edits ' +
+    'an editor would make: TypeScript/JavaScript through the TypeScript language ' +
+    'service over every tsconfig/jsconfig project (workspace packages imported ' +
+    "by name included) and the files none includes, Python through the index's " +
+    'scope and import resolution. Lists every reference the index knows that ' +
+    'the preview leaves unedited, with why. Writes nothing; refactor_commit applies ' +
+    'the preview.',
   inputSchema: input,
   outputSchema: refactorPreviewSchema,
   returns:
-    '`refactor_id`, `preview.edits` (per file: hunks with `id`, `old`, `new`, `line`, `column`, exact `range`, `certainty`: high = resolved, medium = same name but unresolved, low = comment/string), `preview.pending_review` (medium/low hunk ids refactor_commit needs accepted), `preview.unedited` (references to the symbol the preview leaves unedited, each with `reason`), `preview.warnings`, `preview.collisions` (the new name already taken; the commit is then refused), `preview.counts`, `preview.verification_required`, `display_to_user`.',
+    '`refactor_id`, `preview.edits` (per file: hunks with `id`, `old`, `new`, ' +
+    '`line`, `column`, exact `range`, `certainty`: high = resolved, medium = ' +
+    'same name but unresolved, low = comment/string), `preview.pending_review` ' +
+    '(medium/low hunk ids refactor_commit needs accepted), `preview.unedited` ' +
+    '(references to the symbol the preview leaves unedited, each with `reason`), ' +
+    '`preview.warnings`, `preview.collisions` (the new name already taken; the ' +
+    'commit is then refused), `preview.counts`, `preview.verification_required`, ' +
+    '`display_to_user`.',
   whenToUse:
-    'To rename a function, class, method, variable, type or property everywhere it is used, after recon (and recon_impact when unsure). Review medium/low hunks with refactor_commit inspect_path, then refactor_commit.',
+    'To rename a function, class, method, variable, type or property everywhere ' +
+    'it is used, after recon (and recon_impact when unsure). Review medium/low ' +
+    'hunks with refactor_commit inspect_path, then refactor_commit.',
   related: ['recon', 'recon_impact', 'refactor_commit', 'refactor_cancel', 'refactor_move'],
   errors: [
     'E_INDEX_NOT_READY',

@@ -43,7 +43,9 @@ export const semanticDiffTool = defineTool({
     'Which definitions (functions, classes, methods) were added, removed, modified, renamed or changed ' +
     'signature between two git refs or since an index epoch. Use it to review a change before committing.',
   description:
-    'Which definitions changed between two versions: added, removed, modified (body), renamed (same body, new name) and signature-changed, from parsing both versions. `epoch:N` compares against an index epoch.',
+    'Which definitions changed between two versions: added, removed, modified ' +
+    '(body), renamed (same body, new name) and signature-changed, from parsing ' +
+    'both versions. `epoch:N` compares against an index epoch.',
   inputSchema: input,
   outputSchema: z.object({
     base: z.string(),
@@ -71,11 +73,16 @@ export const semanticDiffTool = defineTool({
     page: pageSchema,
   }),
   returns:
-    '`changes` (change, path, name, qualified_name, kind, line; old_name for renames, old_path for moved files, old_signature/signature for signature changes), `counts` per change kind, `files_compared`, and `skipped` files no language pack parses. ' +
-    '`changes` is one page: as many as fit `budget` (tokens, default 3000) from `offset`; `counts` are of all changes, and `page` ' +
+    '`changes` (change, path, name, qualified_name, kind, line; old_name for ' +
+    'renames, old_path for moved files, old_signature/signature for signature ' +
+    'changes), `counts` per change kind, `files_compared`, and `skipped` files ' +
+    'no language pack parses. ' +
+    ('`changes` is one page: as many as fit `budget` (tokens, default 3000) from ' +
+      '`offset`; `counts` are of all changes, and `page` ') +
     '{total, offset, shown, omitted, next_offset, more} says what was left out.',
   whenToUse:
-    'To review what a change did at the definition level before committing, or what changed since an earlier index epoch.',
+    'To review what a change did at the definition level before committing, or ' +
+    'what changed since an earlier index epoch.',
   related: ['recon_impact', 'checkpoint'],
   errors: ['E_NOT_FOUND', 'E_NOT_A_GIT_REPOSITORY', 'E_PATH_OUTSIDE_REPO', 'E_INDEX_NOT_READY'],
   example: { base: 'HEAD~1', target: 'HEAD', paths: ['src/'] },

@@ -27,10 +27,10 @@ export function renderToolBlock(tool: AnyToolDefinition): string {
       ? [
           '| Param | Type | Default | Description |',
           '| --- | --- | --- | --- |',
-          ...doc.parameters.map(
-            (p) =>
-              `| ${p.name} | ${cell(p.type)} | ${p.required ? 'required' : 'default' in p ? `\`${cell(JSON.stringify(p.default))}\`` : ''} | ${cell(p.description)} |`,
-          ),
+          ...doc.parameters.map((p) => {
+            const fallback = 'default' in p ? `\`${cell(JSON.stringify(p.default))}\`` : '';
+            return `| ${p.name} | ${cell(p.type)} | ${p.required ? 'required' : fallback} | ${cell(p.description)} |`;
+          }),
         ].join('\n')
       : 'No parameters.',
     '',

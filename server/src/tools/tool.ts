@@ -34,7 +34,10 @@ export interface ToolContext {
   devMode: boolean;
   /** The tools this server lists (dev-only ones only in dev mode); `describe` reads them. */
   tools: readonly AnyToolDefinition[];
-  /** Every path argument goes through this: refuses paths outside the repo with `E_PATH_OUTSIDE_REPO` (`..`, absolute, symlinks). */
+  /**
+   * Every path argument goes through this: refuses paths outside the repo with `E_PATH_OUTSIDE_REPO` (`..`, absolute,
+   * symlinks).
+   */
   resolveRepoPath(path: string): RepoPath;
   /** Aborted when the client cancels the call or the session closes. */
   signal: AbortSignal;
@@ -82,7 +85,10 @@ export interface ToolDefinition<S extends z.ZodTypeAny = z.ZodTypeAny, R extends
   example: Record<string, unknown>;
   /** Answers `E_INDEX_NOT_READY` (with progress) until the first index build finished. */
   needsIndex: boolean;
-  /** Arguments holding repository paths (a string or a list of strings): refused with `E_PATH_OUTSIDE_REPO` before anything else runs, even while indexing. */
+  /**
+   * Arguments holding repository paths (a string or a list of strings): refused with `E_PATH_OUTSIDE_REPO` before
+   * anything else runs, even while indexing.
+   */
   pathArguments?: string[];
   handler(args: z.output<S>, ctx: ToolContext): Promise<R>;
   /** Runs once after the first index build (off the request path) to build caches, so the first call is fast. */

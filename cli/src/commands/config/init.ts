@@ -11,7 +11,9 @@ export class ConfigInitCommand extends AgentgovCommand {
     category: 'Configuration',
     description: 'Write the default configuration to $AGENTGOV_HOME/config.yaml',
     details:
-      'Writes a commented default configuration (with a YAML language-server modeline pointing at the JSON Schema). Refuses to overwrite an existing file unless `--force` is given.',
+      'Writes a commented default configuration (with a YAML language-server modeline ' +
+      'pointing at the JSON Schema). Refuses to overwrite an existing file unless ' +
+      '`--force` is given.',
     examples: [
       ['Create the default config', '$0 config init'],
       ['Overwrite an existing config', '$0 config init --force'],

@@ -10,7 +10,12 @@ export class ConfigShowCommand extends AgentgovCommand {
     category: 'Configuration',
     description: 'Print the effective merged configuration and the loaded plugins',
     details:
-      "Merges your own config file (--config, else $AGENTGOV_CONFIG, else $AGENTGOV_HOME/config.yaml) over the built-in defaults, then the project's ./agentgov.yaml over that where it only tightens (a loosening is ignored and said so), loads every plugin and prints the result as YAML, a table saying where each value came from (default, user file, project file), and a table of plugins: name, version, where it was resolved from, and the hooks it tapped.",
+      'Merges your own config file (--config, else $AGENTGOV_CONFIG, else $AGENTGOV_HOME/config.yaml) ' +
+      "over the built-in defaults, then the project's ./agentgov.yaml over that " +
+      'where it only tightens (a loosening is ignored and said so), loads every ' +
+      'plugin and prints the result as YAML, a table saying where each value came ' +
+      'from (default, user file, project file), and a table of plugins: name, version, ' +
+      'where it was resolved from, and the hooks it tapped.',
     examples: [
       ['Show the effective configuration', '$0 config show'],
       ['Show a specific file merged over the defaults', '$0 config show --config ./agentgov.yaml'],
@@ -33,9 +38,17 @@ export class ConfigShowCommand extends AgentgovCommand {
     }));
     if (this.json) {
       const layers = loaded.layers ?? [];
-      this.context.stdout.write(
-        `${JSON.stringify({ source: loaded.source, file: loaded.file, layers, config: loaded.config, sources: loaded.origins ?? {}, plugins, warnings: loaded.warnings, ignored }, null, 2)}\n`,
-      );
+      const shown = {
+        source: loaded.source,
+        file: loaded.file,
+        layers,
+        config: loaded.config,
+        sources: loaded.origins ?? {},
+        plugins,
+        warnings: loaded.warnings,
+        ignored,
+      };
+      this.context.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
       return EXIT.OK;
     }
     const layers = loaded.layers ?? [];
@@ -43,12 +56,15 @@ export class ConfigShowCommand extends AgentgovCommand {
       ? layers
           .map(
             (layer) =>
-              `${layer.file} (${layer.role === 'user' ? `your config, ${layer.source}` : 'project config, merged over it'})`,
+              `${layer.file} ` +
+              `(${layer.role === 'user' ? `your config, ${layer.source}` : 'project config, merged over it'})`,
           )
           .join(' + ')
       : 'built-in defaults';
     this.context.stdout.write(
-      `# effective configuration, from ${from}\n${ignored.map((note) => `# ${note}\n`).join('')}${stringify(loaded.config)}\n`,
+      `# effective configuration, from ${from}\n` +
+        `${ignored.map((note) => `# ${note}\n`).join('')}` +
+        `${stringify(loaded.config)}\n`,
     );
     const origins = Object.entries(loaded.origins ?? {}).sort(([a], [b]) => a.localeCompare(b));
     const sourceRows = origins.map(([key, origin]) => [

@@ -9,7 +9,11 @@ export class ConfigValidateCommand extends AgentgovCommand {
     category: 'Configuration',
     description: 'Check a config file against the schema without running anything',
     details:
-      'Parses the YAML and checks it against the configuration schema (docs/config.schema.json). Every problem is listed with its file:line:column and key path. Unknown top-level keys are warnings that name the nearest valid key. Exit code 0 when valid (warnings allowed), 1 when any error is found, 3 when the file cannot be read.',
+      'Parses the YAML and checks it against the configuration schema (docs/config.schema.json). ' +
+      'Every problem is listed with its file:line:column and key path. Unknown ' +
+      'top-level keys are warnings that name the nearest valid key. Exit code 0 ' +
+      'when valid (warnings allowed), 1 when any error is found, 3 when the file ' +
+      'cannot be read.',
     examples: [
       ['Validate the resolved config', '$0 config validate'],
       ['Validate a file', '$0 config validate --config ./agentgov.yaml'],
@@ -24,7 +28,8 @@ export class ConfigValidateCommand extends AgentgovCommand {
     if (!file) {
       if (this.json) return this.answer({ file: null, valid: true, errors: 0, warnings: 0, issues: [] }, EXIT.OK);
       this.context.stdout.write(
-        'no config file found (checked $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml); built-in defaults are valid\n',
+        'no config file found (checked $AGENTGOV_CONFIG, ./agentgov.yaml, $AGENTGOV_HOME/config.yaml); ' +
+          'built-in defaults are valid\n',
       );
       return EXIT.OK;
     }

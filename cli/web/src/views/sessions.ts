@@ -32,7 +32,8 @@ export function pager(
 
 export async function renderSessions(root: HTMLElement, params: URLSearchParams): Promise<void> {
   const facets = await api<Facets>('/api/facets');
-  // Like the overview: the last week of data unless the URL names a period (all time over a million calls takes seconds).
+  // Like the overview: the last week of data unless the URL names a period (all time over a million calls takes
+  // seconds).
   if (defaultPeriod(params, facets)) history.replaceState(null, '', href('/sessions', Object.fromEntries(params)));
   const answer = await api<SessionsAnswer>('/api/sessions', params);
   root.append(

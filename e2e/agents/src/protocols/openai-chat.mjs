@@ -41,8 +41,11 @@ function answer(_req, body, script, res) {
     const delta = call
       ? { role: 'assistant', content: null, tool_calls: [{ index: 0, ...call }] }
       : { role: 'assistant', content: step.text };
-    const chunk = (d, finishReason, extra = {}) =>
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta: d, finish_reason: finishReason }], ...extra })}\n\n`;
+    const chunk = (d, finishReason, extra = {}) => {
+      const choices = [{ index: 0, delta: d, finish_reason: finishReason }];
+      const body = { id, object: 'chat.completion.chunk', created: 1, model, choices, ...extra };
+      return `data: ${JSON.stringify(body)}\n\n`;
+    };
     res.write(chunk(delta, null));
     res.write(chunk({}, finish, { usage }));
     res.end('data: [DONE]\n\n');

@@ -156,8 +156,10 @@ export class JavaRefactorEngine implements RefactorEngine {
     const warnings: string[] = [];
     if (typeName && typeQualified && !typeQualified.includes('.') && baseOf(symbol.path) === symbol.name) {
       warnings.push(
-        `${symbol.name} is the top-level type of ${symbol.path}: Java wants a public top-level type in a file of its name, ` +
-          `so move the file to ${dirOf(symbol.path) ? `${dirOf(symbol.path)}/` : ''}${newName}.java (refactor_move) after this rename.`,
+        `${symbol.name} is the top-level type of ` +
+          `${symbol.path}: Java wants a public top-level type in a file of its name, ` +
+          (`so move the file to ${dirOf(symbol.path) ? `${dirOf(symbol.path)}/` : ''}` +
+            `${newName}.java (refactor_move) after this rename.`),
       );
     }
     return {
@@ -219,7 +221,8 @@ export class JavaRefactorEngine implements RefactorEngine {
       const newPkg = newPackageOf(from, to, oldPkg);
       if (baseOf(from) !== baseOf(to))
         warnings.push(
-          `${from} → ${to} changes the file name: Java wants its public top-level type ${baseOf(from)} renamed to ${baseOf(to)} too (refactor_rename).`,
+          `${from} → ${to} changes the file name: Java wants its public top-level type ` +
+            `${baseOf(from)} renamed to ${baseOf(to)} too (refactor_rename).`,
         );
       packages.set(`\0new:${from}`, newPkg);
       if (oldPkg === newPkg) continue;
@@ -332,7 +335,9 @@ export class JavaRefactorEngine implements RefactorEngine {
   }
 }
 
-/** The package a file moving `from` → `to` belongs to: its source root kept, the rest of the directory as the package. */
+/**
+ * The package a file moving `from` → `to` belongs to: its source root kept, the rest of the directory as the package.
+ */
 function newPackageOf(from: string, to: string, oldPkg: string): string {
   const fromDir = dirOf(from);
   const tail = oldPkg.replaceAll('.', '/');
@@ -350,7 +355,8 @@ function newPackageOf(from: string, to: string, oldPkg: string): string {
   const conventional = CONVENTIONAL_ROOT.exec(toDir);
   if (conventional) return toDir.slice(conventional[0].length).split('/').filter(Boolean).join('.');
   throw new Error(
-    `cannot tell the package of ${to}: it is outside ${from}'s source root (${root ?? 'unknown'}) and in no src/<set>/java directory`,
+    `cannot tell the package of ${to}: it is outside ` +
+      `${from}'s source root (${root ?? 'unknown'}) and in no src/<set>/java directory`,
   );
 }
 

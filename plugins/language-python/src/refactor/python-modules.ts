@@ -4,7 +4,9 @@ import { posix } from 'node:path';
 export class PythonModuleNames {
   readonly #isPackage: (dir: string) => boolean;
 
-  /** `hasInit(dir)`: the directory holds `__init__.py`. A directory inside a package is a (namespace) subpackage too. */
+  /**
+   * `hasInit(dir)`: the directory holds `__init__.py`. A directory inside a package is a (namespace) subpackage too.
+   */
   constructor(hasInit: (dir: string) => boolean) {
     const memo = new Map<string, boolean>();
     const isPackage = (dir: string): boolean => {

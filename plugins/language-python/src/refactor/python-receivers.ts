@@ -19,7 +19,9 @@ type Def = RefactorIndexDefinition;
  */
 export type PyType =
   | { kind: 'instance' | 'class' | 'super'; cls: Def }
-  /** A function; a method reached on an instance keeps the receiver's class (`Self`, a generic base's type arguments). */
+  /**
+   * A function; a method reached on an instance keeps the receiver's class (`Self`, a generic base's type arguments).
+   */
   | { kind: 'function'; fn: Def; self?: Def }
   /** A `contextvars.ContextVar[T]`: `.get()` gives what it holds. */
   | { kind: 'contextvar'; of: PyType[] }
@@ -29,7 +31,9 @@ export type PyType =
   | { kind: 'module'; path: string }
   | { kind: 'none' | 'other' | 'unknown' };
 
-/** What a member access of the renamed method's name is: the method (`high`), maybe it (`medium`), or not it (`none`). */
+/**
+ * What a member access of the renamed method's name is: the method (`high`), maybe it (`medium`), or not it (`none`).
+ */
 export type ReceiverVerdict = 'high' | 'medium' | 'none';
 
 const UNKNOWN: PyType = { kind: 'unknown' };
@@ -421,7 +425,10 @@ export class PythonReceivers {
     });
   }
 
-  /** What calling a function gives: its return annotation, else what its `return` statements give (a generator: unknown). */
+  /**
+   * What calling a function gives: its return annotation, else what its `return` statements give (a generator:
+   * unknown).
+   */
   #returnType(fn: Def, depth: number, self?: Def): PyType[] {
     const node = this.#definitionNode(fn);
     if (!node) return [UNKNOWN];
@@ -503,7 +510,10 @@ export class PythonReceivers {
     });
   }
 
-  /** The type of `x.name` where `x` is an instance or class of ours: a bound method, a class attribute, an instance attribute. */
+  /**
+   * The type of `x.name` where `x` is an instance or class of ours: a bound method, a class attribute, an instance
+   * attribute.
+   */
   #memberType(owner: { kind: 'instance' | 'class' | 'super'; cls: Def }, name: string, depth: number): PyType[] {
     const found = this.#lookup(owner.cls, name, owner.kind === 'super' ? new Set([owner.cls.def_uid]) : new Set());
     if (found.def && found.def.kind === 'method')
@@ -907,7 +917,9 @@ export class PythonReceivers {
     return edges.length > 0 && edges.every((e) => e.to_path === null || !e.bindings.some((b) => b.local === local));
   }
 
-  /** `"Context"`, `"t.Optional[Context]"`: the string parsed as an expression, its names looked up at the module level. */
+  /**
+   * `"Context"`, `"t.Optional[Context]"`: the string parsed as an expression, its names looked up at the module level.
+   */
   #forwardReference(path: string, text: string, depth: number, self?: Def): PyType[] {
     if (!text || text.length > 500) return [UNKNOWN];
     const expression = this.#parser.parse(text).rootNode.firstNamedChild;

@@ -283,7 +283,8 @@ export class PythonRefactorEngine implements RefactorEngine {
         .join('; ');
       warnings.push(
         `${path} serves names at run time (${where}${sources.length > 4 ? `; ${sources.length - 4} more` : ''}): ` +
-          `code reaching ${symbol.name} through them (a name looked up on the module, a deprecated alias, a string key) is not in the index, ` +
+          (`code reaching ${symbol.name} through them (a name looked up on the module, ` +
+            `a deprecated alias, a string key) is not in the index, `) +
           'so the rename cannot edit it — check those places by hand before committing.',
       );
     }
@@ -303,7 +304,10 @@ export class PythonRefactorEngine implements RefactorEngine {
       .some((edge) => edge.to_path === null && edge.bindings.some((b) => b.local === qualifier || b.local === root));
   }
 
-  /** The new name already defined beside the renamed one (same module level or same class), or bound in a module that imports it. */
+  /**
+   * The new name already defined beside the renamed one (same module level or same class), or bound in a module that
+   * imports it.
+   */
   #collisions(
     definition: RefactorIndexDefinition,
     newName: string,
@@ -400,7 +404,10 @@ export class PythonRefactorEngine implements RefactorEngine {
     return { edits, unedited };
   }
 
-  /** One import statement: its module specifier (and, for `from pkg import module`, the imported name), plus `a.b.x` uses of `import a.b`. */
+  /**
+   * One import statement: its module specifier (and, for `from pkg import module`, the imported name), plus `a.b.x`
+   * uses of `import a.b`.
+   */
   #rewriteImport(
     edge: RefactorIndexImport,
     lines: string[],
@@ -421,7 +428,8 @@ export class PythonRefactorEngine implements RefactorEngine {
     const isFrom = /^\s*from\b/.test(statement);
     const importerMoved = relative && oldPackage.join('.') !== newPackage.join('.');
     if (isFrom && edge.bindings.length === 1 && edge.bindings[0]!.imported === '*') {
-      // `from pkg import module [as m]`: the index records it as module `pkg.module`; the source spells `pkg` and `module`
+      // `from pkg import module [as m]`: the index records it as module `pkg.module`; the source spells `pkg` and
+      // `module`
       if (moved === null && !importerMoved) return;
       const binding = edge.bindings[0]!;
       const writtenName = edge.specifier.slice(edge.specifier.lastIndexOf('.') + 1);

@@ -145,11 +145,15 @@ export class RustRefactorEngine implements RefactorEngine {
         if (other.kind === 'method' && RUST.test(other.path) && other.qualified_name !== symbol.qualifiedName)
           add(other.path, other.name_line, other.name_col, 'medium');
       warnings.push(
-        `${symbol.qualifiedName} is a trait method: methods named ${symbol.name} of other types are offered as medium (the index does not record which impl implements which trait).`,
+        `${symbol.qualifiedName} is a trait method: methods named ` +
+          `${symbol.name} of other types are offered as medium (the index does not ` +
+          `record which impl implements which trait).`,
       );
     } else if (definition?.kind === 'method' && this.#traitMethodNamed(symbol.name, workspace))
       warnings.push(
-        `A trait declares a method ${symbol.name}: if ${symbol.qualifiedName} implements it, rename the trait's method instead (the trait and its other implementations keep the old name).`,
+        `A trait declares a method ${symbol.name}: if ` +
+          `${symbol.qualifiedName} implements it, rename the trait's method instead ` +
+          `(the trait and its other implementations keep the old name).`,
       );
     if (definition?.kind === 'macro')
       warnings.push(
@@ -249,7 +253,8 @@ export class RustRefactorEngine implements RefactorEngine {
       const to = modulePathOf(file.to);
       if (!from || !to || from.root !== to.root) {
         warnings.push(
-          `${file.from} → ${file.to} is not a move inside one crate's src/ tree: its \`mod\` declaration and the paths to it are not rewritten.`,
+          `${file.from} → ${file.to} is not a move inside one crate's src/ tree: its ` +
+            `\`mod\` declaration and the paths to it are not rewritten.`,
         );
         continue;
       }
@@ -352,7 +357,9 @@ export class RustRefactorEngine implements RefactorEngine {
               line: i + 1,
               text: line.trim(),
               certainty: 'high',
-              reason: `the module moves to another parent module: declare it there (\`mod ${newName};\`) and remove this line`,
+              reason:
+                `the module moves to another parent module: declare it there (\`mod ` +
+                `${newName};\`) and remove this line`,
             });
         });
       }
@@ -363,7 +370,10 @@ export class RustRefactorEngine implements RefactorEngine {
               path: edge.from_path,
               line: edge.line,
               certainty: 'high',
-              reason: `names the module by a relative path (${edge.specifier}): rewrite it for crate::${to.path.join('::')}`,
+              reason:
+                `names the module by a relative path (` +
+                `${edge.specifier}): rewrite it for crate::` +
+                `${to.path.join('::')}`,
             });
     }
     return { edits: distinct(edits), unedited, warnings };

@@ -210,7 +210,8 @@ export class TypeScriptRefactorEngine implements RefactorEngine {
       if (!(error instanceof projects.ts.OperationCanceledException)) throw error;
       throw new AgentgovError(
         'E_DEADLINE_EXCEEDED',
-        `the TypeScript language service did not finish finding references to ${symbol.qualifiedName} within ${options.timeoutMs} ms`,
+        `the TypeScript language service did not finish finding references to ` +
+          `${symbol.qualifiedName} within ${options.timeoutMs} ms`,
         { engine: this.name, symbol: symbol.qualifiedName },
       );
     } finally {

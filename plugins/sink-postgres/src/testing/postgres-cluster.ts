@@ -12,7 +12,10 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
 export const INSTALL_HINT =
-  'PostgreSQL server binaries (initdb, pg_ctl, postgres) were not found. Install them (Debian/Ubuntu: apt-get install postgresql; Fedora: dnf install postgresql-server; macOS: brew install postgresql) or point AGENTGOV_PG_BINDIR at the directory holding them.';
+  'PostgreSQL server binaries (initdb, pg_ctl, postgres) were not found. Install ' +
+  'them (Debian/Ubuntu: apt-get install postgresql; Fedora: dnf install postgresql-server; ' +
+  'macOS: brew install postgresql) or point AGENTGOV_PG_BINDIR at the directory ' +
+  'holding them.';
 
 /** Versioned install roots (`<root>/<version>/bin`) and plain bin directories searched after pg_config. */
 export const INSTALL_PLACES = {
@@ -20,7 +23,10 @@ export const INSTALL_PLACES = {
   dirs: ['/usr/local/pgsql/bin', '/usr/pgsql/bin', '/usr/bin'],
 };
 
-/** Where initdb and pg_ctl live: $AGENTGOV_PG_BINDIR, `pg_config --bindir`, then the usual install paths (newest version first). */
+/**
+ * Where initdb and pg_ctl live: $AGENTGOV_PG_BINDIR, `pg_config --bindir`, then the usual install paths (newest version
+ * first).
+ */
 export function findPostgresBinaries(
   env: NodeJS.ProcessEnv = process.env,
   places: { roots: string[]; dirs: string[] } = INSTALL_PLACES,
@@ -101,7 +107,9 @@ export async function startPostgres(options: { env?: NodeJS.ProcessEnv } = {}): 
       };
     } catch {
       throw new Error(
-        `running as root, the test server must run as the '${owner}' OS user (initdb refuses root), and there is none: install PostgreSQL (apt-get install postgresql creates it) or run the tests as a normal user`,
+        `running as root, the test server must run as the '` +
+          `${owner}' OS user (initdb refuses root), and there is none: install PostgreSQL ` +
+          `(apt-get install postgresql creates it) or run the tests as a normal user`,
       );
     }
   }
@@ -128,7 +136,9 @@ export async function startPostgres(options: { env?: NodeJS.ProcessEnv } = {}): 
     '--no-sync',
   ]);
   const port = await freePort();
-  const serverOptions = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
+  const serverOptions =
+    `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off -c ` +
+    `synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
   const start = () =>
     runAs(owner, join(bin, 'pg_ctl'), [
       '-D',

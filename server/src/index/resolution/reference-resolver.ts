@@ -17,7 +17,9 @@ interface ModuleScope {
   topLevel: Map<string, Definition>;
   /** local name → (edge, imported name) */
   bindings: Map<string, { edge: ImportEdge; imported: string }>;
-  /** Namespace bindings (`imported: '*'`) whose import reaches several files (a Go package): local name → every edge. */
+  /**
+   * Namespace bindings (`imported: '*'`) whose import reaches several files (a Go package): local name → every edge.
+   */
   namespaces: Map<string, ImportEdge[]>;
   stars: ImportEdge[];
   /** Files whose top-level definitions this one sees without an import (the pack's `packageScope`). */
@@ -112,7 +114,8 @@ export class ReferenceResolver {
   #resolve(scope: ModuleScope, ref: ExtractedReference): Definition | null {
     if (ref.qualifier === null) {
       const found = this.#resolveName(scope, ref.name, ref.enclosing, ref.context === 'call');
-      // The imported-side name of `import { a as b }` / `export { a as b } from`: what the source module exports as `a`.
+      // The imported-side name of `import { a as b }` / `export { a as b } from`: what the source module exports as
+      // `a`.
       if (!found && ref.context === 'import') {
         for (const edge of scope.facts.imports) {
           if (edge.to_path && edge.bindings.some((binding) => binding.imported === ref.name))
@@ -139,7 +142,9 @@ export class ReferenceResolver {
     return null;
   }
 
-  /** `Owner.name` in the owner's file, or in a file of its package scope (Go methods live in any file of the package). */
+  /**
+   * `Owner.name` in the owner's file, or in a file of its package scope (Go methods live in any file of the package).
+   */
   #member(owner: Definition, name: string): Definition | null {
     const ownerScope = this.#scope(owner.path);
     const qualified = `${owner.qualified_name}.${name}`;

@@ -167,32 +167,41 @@ export class IndexStore {
       epoch: s.prepare(`SELECT value FROM meta WHERE key = 'epoch'`),
       setEpoch: s.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('epoch', ?)`),
       insertFile: s.prepare(
-        `INSERT OR REPLACE INTO files (path, language, size, mtime_ms, hash, lines, exports, epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO files (path, language, size, mtime_ms, hash, lines, ` +
+          `exports, epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       touchFile: s.prepare(`UPDATE files SET mtime_ms = ? WHERE path = ?`),
       defsOfPath: s.prepare(`SELECT def_uid, kind, qualified_name, body_hash FROM definitions WHERE path = ?`),
       insertDef: s.prepare(
-        `INSERT OR REPLACE INTO definitions (def_uid, path, kind, name, qualified_name, start_line, start_col, end_line, end_col, name_line, name_col, signature, docstring, body_hash, exported)
+        `INSERT OR REPLACE INTO definitions (def_uid, path, kind, name, qualified_name, ` +
+          `start_line, start_col, end_line, end_col, name_line, name_col, signature, ` +
+          `docstring, body_hash, exported)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       // FTS rows share the rowid of their definitions/files row, so deleting by path uses the path index.
       insertDefDoc: s.prepare(
-        `INSERT INTO fts_definitions (rowid, name_terms, qualified_name, signature, docstring, body, path_terms) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO fts_definitions (rowid, name_terms, qualified_name, signature, ` +
+          `docstring, body, path_terms) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertFileDoc: s.prepare(`INSERT INTO fts_files (rowid, path_terms, identifiers) VALUES (?, ?, ?)`),
       insertPath: s.prepare(`INSERT OR IGNORE INTO paths (path) VALUES (?)`),
       pathId: s.prepare(`SELECT id FROM paths WHERE path = ?`).pluck(),
       insertRef: s.prepare(
-        `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, ` +
+          `end_col, qualifier, from_def_uid, to_def_uid) VALUES (?, ?, ?, ?, ?, ?, ` +
+          `?, ?, ?, ?)`,
       ),
       insertRefBatch: s.prepare(
-        `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid) VALUES ${Array.from({ length: REF_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, ` +
+          `end_col, qualifier, from_def_uid, to_def_uid) VALUES ` +
+          `${Array.from({ length: REF_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       ),
       insertImport: s.prepare(
         `INSERT INTO imports (from_path, specifier, kind, to_path, bindings, star, line) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertHistory: s.prepare(
-        `INSERT INTO def_history (epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO def_history (epoch, def_uid, path, kind, qualified_name, change, ` +
+          `old_body_hash, new_body_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       deleteFile: s.prepare(`DELETE FROM files WHERE path = ?`),
       deleteDefs: s.prepare(`DELETE FROM definitions WHERE path = ?`),
@@ -461,7 +470,8 @@ export class IndexStore {
   changesAt(epoch: number): DefinitionChange[] {
     return this.sqlite
       .prepare(
-        `SELECT epoch, def_uid, path, kind, qualified_name, change, old_body_hash, new_body_hash FROM def_history WHERE epoch = ? ORDER BY id`,
+        `SELECT epoch, def_uid, path, kind, qualified_name, change, old_body_hash, ` +
+          `new_body_hash FROM def_history WHERE epoch = ? ORDER BY id`,
       )
       .all(epoch) as DefinitionChange[];
   }

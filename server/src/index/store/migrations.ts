@@ -5,35 +5,56 @@
 export const MIGRATIONS: readonly string[][] = [
   [
     `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-    `CREATE TABLE files (path TEXT PRIMARY KEY, language TEXT NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, hash TEXT NOT NULL, lines INTEGER NOT NULL, exports TEXT NOT NULL, epoch INTEGER NOT NULL)`,
-    `CREATE TABLE definitions (def_uid TEXT PRIMARY KEY, path TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, qualified_name TEXT NOT NULL,
-      start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL, end_col INTEGER NOT NULL, name_line INTEGER NOT NULL, name_col INTEGER NOT NULL,
-      signature TEXT NOT NULL, docstring TEXT, body_hash TEXT NOT NULL, exported INTEGER NOT NULL)`,
+    `CREATE TABLE files (path TEXT PRIMARY KEY, language TEXT NOT NULL, size ` +
+      `INTEGER NOT NULL, mtime_ms REAL NOT NULL, hash TEXT NOT NULL, lines INTEGER ` +
+      `NOT NULL, exports TEXT NOT NULL, epoch INTEGER NOT NULL)`,
+    `CREATE TABLE definitions (def_uid TEXT PRIMARY KEY, path TEXT NOT NULL, ` +
+      `kind TEXT NOT NULL, name TEXT NOT NULL, qualified_name TEXT NOT NULL,
+      start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line ` +
+      `INTEGER NOT NULL, end_col INTEGER NOT NULL, name_line INTEGER NOT NULL, ` +
+      `name_col INTEGER NOT NULL,
+      signature TEXT NOT NULL, docstring TEXT, body_hash TEXT NOT NULL, ` +
+      `exported INTEGER NOT NULL)`,
     `CREATE INDEX definitions_path ON definitions(path)`,
     `CREATE INDEX definitions_name ON definitions(name)`,
-    `CREATE TABLE refs (id INTEGER PRIMARY KEY, path TEXT NOT NULL, name TEXT NOT NULL, context TEXT NOT NULL,
-      start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL, end_col INTEGER NOT NULL, qualifier TEXT, from_def_uid TEXT, to_def_uid TEXT)`,
+    `CREATE TABLE refs (id INTEGER PRIMARY KEY, path TEXT NOT NULL, name TEXT ` +
+      `NOT NULL, context TEXT NOT NULL,
+      start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line ` +
+      `INTEGER NOT NULL, end_col INTEGER NOT NULL, qualifier TEXT, from_def_uid ` +
+      `TEXT, to_def_uid TEXT)`,
     `CREATE INDEX refs_path ON refs(path)`,
     `CREATE INDEX refs_name ON refs(name)`,
     `CREATE INDEX refs_to ON refs(to_def_uid)`,
-    `CREATE TABLE imports (id INTEGER PRIMARY KEY AUTOINCREMENT, from_path TEXT NOT NULL, specifier TEXT NOT NULL, kind TEXT NOT NULL, to_path TEXT, bindings TEXT NOT NULL, star INTEGER NOT NULL, line INTEGER NOT NULL)`,
+    `CREATE TABLE imports (id INTEGER PRIMARY KEY AUTOINCREMENT, from_path TEXT ` +
+      `NOT NULL, specifier TEXT NOT NULL, kind TEXT NOT NULL, to_path TEXT, bindings ` +
+      `TEXT NOT NULL, star INTEGER NOT NULL, line INTEGER NOT NULL)`,
     `CREATE INDEX imports_from ON imports(from_path)`,
     `CREATE INDEX imports_to ON imports(to_path)`,
-    `CREATE TABLE def_history (id INTEGER PRIMARY KEY AUTOINCREMENT, epoch INTEGER NOT NULL, def_uid TEXT NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, qualified_name TEXT NOT NULL, change TEXT NOT NULL, old_body_hash TEXT, new_body_hash TEXT)`,
+    `CREATE TABLE def_history (id INTEGER PRIMARY KEY AUTOINCREMENT, epoch INTEGER ` +
+      `NOT NULL, def_uid TEXT NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL, ` +
+      `qualified_name TEXT NOT NULL, change TEXT NOT NULL, old_body_hash TEXT, ` +
+      `new_body_hash TEXT)`,
     `CREATE INDEX def_history_epoch ON def_history(epoch)`,
     // Lexical search documents (BM25 through FTS5's bm25()). name_terms holds the name split into parts.
-    `CREATE VIRTUAL TABLE fts_definitions USING fts5(def_uid UNINDEXED, path UNINDEXED, name_terms, qualified_name, signature, docstring, body, path_terms, tokenize = 'unicode61')`,
+    `CREATE VIRTUAL TABLE fts_definitions USING fts5(def_uid UNINDEXED, path ` +
+      `UNINDEXED, name_terms, qualified_name, signature, docstring, body, path_terms, ` +
+      `tokenize = 'unicode61')`,
     `CREATE VIRTUAL TABLE fts_files USING fts5(path UNINDEXED, path_terms, identifiers, tokenize = 'unicode61')`,
   ],
   [
     // Test impact: the last result of each test case, and per-test coverage facts (test, file, line)
     // with the content hash of each covered file when the test ran (stale once the file changes).
     // scope 'test': test_id is a test case; scope 'file': what ran while test files loaded (import time).
-    `CREATE TABLE test_cases (test_id TEXT PRIMARY KEY, runner TEXT NOT NULL, file TEXT NOT NULL, title TEXT NOT NULL, status TEXT NOT NULL, duration_ms REAL NOT NULL, failure TEXT, run_at INTEGER NOT NULL)`,
+    `CREATE TABLE test_cases (test_id TEXT PRIMARY KEY, runner TEXT NOT NULL, ` +
+      `file TEXT NOT NULL, title TEXT NOT NULL, status TEXT NOT NULL, duration_ms ` +
+      `REAL NOT NULL, failure TEXT, run_at INTEGER NOT NULL)`,
     `CREATE INDEX test_cases_file ON test_cases(file)`,
-    `CREATE TABLE coverage_files (scope TEXT NOT NULL, test_id TEXT NOT NULL, path TEXT NOT NULL, hash TEXT NOT NULL, source TEXT NOT NULL, PRIMARY KEY (scope, test_id, path))`,
+    `CREATE TABLE coverage_files (scope TEXT NOT NULL, test_id TEXT NOT NULL, ` +
+      `path TEXT NOT NULL, hash TEXT NOT NULL, source TEXT NOT NULL, PRIMARY KEY ` +
+      `(scope, test_id, path))`,
     `CREATE INDEX coverage_files_path ON coverage_files(path)`,
-    `CREATE TABLE coverage_lines (scope TEXT NOT NULL, test_id TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL)`,
+    `CREATE TABLE coverage_lines (scope TEXT NOT NULL, test_id TEXT NOT NULL, ` +
+      `path TEXT NOT NULL, line INTEGER NOT NULL)`,
     `CREATE INDEX coverage_lines_path_line ON coverage_lines(path, line)`,
     `CREATE INDEX coverage_lines_test ON coverage_lines(scope, test_id)`,
   ],
@@ -44,7 +65,9 @@ export const MIGRATIONS: readonly string[][] = [
   ],
   [
     // Parse health: files whose syntax tree holds error or missing nodes (their facts come from the partial tree).
-    `CREATE TABLE parse_errors (path TEXT PRIMARY KEY, errors INTEGER NOT NULL, missing INTEGER NOT NULL, first_line INTEGER NOT NULL, first_col INTEGER NOT NULL)`,
+    `CREATE TABLE parse_errors (path TEXT PRIMARY KEY, errors INTEGER NOT NULL, ` +
+      `missing INTEGER NOT NULL, first_line INTEGER NOT NULL, first_col INTEGER ` +
+      `NOT NULL)`,
   ],
   [
     // A compact store. FTS documents keep no copy of their text (contentless; a row shares the rowid of
@@ -53,18 +76,27 @@ export const MIGRATIONS: readonly string[][] = [
     // Extraction version 4 rebuilds every index that ran this step (the FTS tables start empty).
     `DROP TABLE fts_definitions`,
     `DROP TABLE fts_files`,
-    `CREATE VIRTUAL TABLE fts_definitions USING fts5(name_terms, qualified_name, signature, docstring, body, path_terms, content = '', contentless_delete = 1, tokenize = 'unicode61')`,
-    `CREATE VIRTUAL TABLE fts_files USING fts5(path_terms, identifiers, content = '', contentless_delete = 1, tokenize = 'unicode61')`,
+    `CREATE VIRTUAL TABLE fts_definitions USING fts5(name_terms, qualified_name, ` +
+      `signature, docstring, body, path_terms, content = '', contentless_delete ` +
+      `= 1, tokenize = 'unicode61')`,
+    `CREATE VIRTUAL TABLE fts_files USING fts5(path_terms, identifiers, content ` +
+      `= '', contentless_delete = 1, tokenize = 'unicode61')`,
     `DROP TABLE refs`,
     `CREATE TABLE paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE)`,
-    `CREATE TABLE ref_rows (id INTEGER PRIMARY KEY, path_id INTEGER NOT NULL, name TEXT NOT NULL, context TEXT NOT NULL,
-      start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL, end_col INTEGER NOT NULL, qualifier TEXT, from_def_uid TEXT, to_def_uid TEXT)`,
+    `CREATE TABLE ref_rows (id INTEGER PRIMARY KEY, path_id INTEGER NOT NULL, ` +
+      `name TEXT NOT NULL, context TEXT NOT NULL,
+      start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line ` +
+      `INTEGER NOT NULL, end_col INTEGER NOT NULL, qualifier TEXT, from_def_uid ` +
+      `TEXT, to_def_uid TEXT)`,
     `CREATE INDEX ref_rows_path ON ref_rows(path_id)`,
     `CREATE INDEX ref_rows_name ON ref_rows(name)`,
     `CREATE INDEX ref_rows_to ON ref_rows(to_def_uid)`,
-    `CREATE VIEW refs AS SELECT r.id AS id, p.path AS path, r.name AS name, r.context AS context, r.start_line AS start_line,
-      r.start_col AS start_col, r.end_line AS end_line, r.end_col AS end_col, r.qualifier AS qualifier,
-      r.from_def_uid AS from_def_uid, r.to_def_uid AS to_def_uid FROM ref_rows r JOIN paths p ON p.id = r.path_id`,
+    `CREATE VIEW refs AS SELECT r.id AS id, p.path AS path, r.name AS name, r.context ` +
+      `AS context, r.start_line AS start_line,
+      r.start_col AS start_col, r.end_line AS end_line, r.end_col AS end_col, ` +
+      `r.qualifier AS qualifier,
+      r.from_def_uid AS from_def_uid, r.to_def_uid AS to_def_uid FROM ref_rows ` +
+      `r JOIN paths p ON p.id = r.path_id`,
   ],
 ];
 
