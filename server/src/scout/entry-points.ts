@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { isWithinDirectory, type LanguagePack } from '@agentgov/core';
 import { parse as parseToml } from 'smol-toml';
+import { repoTextReader } from '../paths/repo-text.js';
 
 export type EntryPointKind =
   'bin' | 'main' | 'module' | 'exports' | 'python-main-module' | 'python-main-guard' | 'console-script';
@@ -216,15 +217,7 @@ export function findEntryPoints(input: EntryPointInput): EntryPoint[] {
 /** What the language packs find; a pack that throws adds nothing (entry points are a briefing, not a contract). */
 function packEntries(input: EntryPointInput, indexed: Set<string>): EntryPoint[] {
   const root = input.root;
-  const readText = (path: string): string | null => {
-    const absolute = join(root, path);
-    if (!isWithinDirectory(root, absolute)) return null;
-    try {
-      return readFileSync(absolute, 'utf8');
-    } catch {
-      return null;
-    }
-  };
+  const readText = repoTextReader(root);
   const entries: EntryPoint[] = [];
   for (const pack of input.packs ?? []) {
     if (!pack.entryPoints) continue;

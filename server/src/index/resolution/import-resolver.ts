@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { isWithinDirectory, type ExtractedImport, type LanguagePack, type PackModules } from '@agentgov/core';
+import type { ExtractedImport, LanguagePack, PackModules } from '@agentgov/core';
+import { repoTextReader } from '../../paths/repo-text.js';
 import type { ImportEdge } from '../types.js';
 import { EcmascriptModuleResolver } from './ecmascript-modules.js';
 import { PythonModuleResolver } from './python-modules.js';
@@ -24,15 +23,7 @@ export class ImportResolver {
   #packModules(pack: LanguagePack): PackModules | null {
     if (!this.#packs.has(pack)) {
       const root = this.#root;
-      const readText = (path: string): string | null => {
-        const absolute = join(root, path);
-        if (!isWithinDirectory(root, absolute)) return null;
-        try {
-          return readFileSync(absolute, 'utf8');
-        } catch {
-          return null;
-        }
-      };
+      const readText = repoTextReader(root);
       this.#packs.set(pack, pack.modules ? pack.modules({ root, files: this.#files, readText }) : null);
     }
     return this.#packs.get(pack) ?? null;

@@ -1,3 +1,6 @@
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import type { ExtractedFacts, LanguagePack, PackModulesContext } from '@agentgov/core';
 import { openRepositoryIndex, type RepositoryIndex } from '../../../src/index/repository-index.js';
@@ -74,5 +77,11 @@ describe("index: a language pack's own module resolution (moduleSystem 'pack')",
     expect(seen[0]!.files.has('util/a.dl')).to.equal(true);
     expect(seen[0]!.readText('../outside')).to.equal(null);
     expect(seen[0]!.readText('missing.mod')).to.equal(null);
+    expect(seen[0]!.readText('dl.mod')).to.equal('example.com/app\n');
+    // A symlink inside the repository that points out of it is not followed.
+    const outside = join(makeTempDir('agentgov-outside-'), 'secret.txt');
+    writeFileSync(outside, 'secret\n');
+    symlinkSync(outside, join(root, 'link.mod'));
+    expect(seen[0]!.readText('link.mod')).to.equal(null);
   });
 });
