@@ -1,4 +1,4 @@
-import type { FileClass, RetrievalIndex, RetrievalQuery } from '@agentgov/core';
+import type { FileClass, RetrievalIndex, RetrievalQuery, WorkspaceMember } from '@agentgov/core';
 import type { RankedCandidate } from './fuse.js';
 
 // Type tests (`*.test-d.ts`, `dts-test/`, `test-d/`) are tests too: they check the types, not ship them.
@@ -42,7 +42,7 @@ export function isPeripheralPath(path: string): boolean {
 }
 
 /** What the priors may ask the index: the optional per-repository file classes and product vocabulary. */
-export type PriorIndex = Pick<RetrievalIndex, 'fileClass' | 'isProductWord' | 'isTestFile'>;
+export type PriorIndex = Pick<RetrievalIndex, 'fileClass' | 'isProductWord' | 'isTestFile' | 'workspaceMembers'>;
 
 /**
  * True when the task talks about tests: it uses a test word that is not this repository's product
@@ -66,6 +66,11 @@ export interface PriorWeights {
   sameFileDecay: number;
   /** Score multiplier of vendored and generated code (see fileClass) when the task does not name it. */
   foreignCode: number;
+  /**
+   * Score multiplier of the files of the workspace members a task's scope names (`fix(runtime-dom): …`,
+   * `printer: …`), over the rest of the repository.
+   */
+  scopedMember: number;
 }
 
 // A task that does not mention tests or examples/docs/scripts rarely changes them: on the visible
@@ -75,7 +80,41 @@ export const DEFAULT_PRIORS: PriorWeights = {
   peripheralCode: 0.3,
   sameFileDecay: 0.75,
   foreignCode: 0.3,
+  scopedMember: 2,
 };
+
+/**
+ * The scope a task opens with: a conventional commit's `type(scope):` (also inside `Revert "…"`) or a leading
+ * `scope:` / `scope/part:`. Several scopes (`compiler-core, compiler-sfc`) and sub-scopes (`runtime-core/hmr`) give
+ * each of their names. Lowercase; empty when the task opens with none.
+ */
+export function taskScopes(task: string): string[] {
+  const head = task.trimStart().replace(/^revert\s+["'`]?/i, '');
+  const scope = /^[a-z]+\(([^()\n]{1,80})\)!?:/i.exec(head)?.[1] ?? /^([@a-z0-9][\w@./-]{0,60}):\s/i.exec(head)?.[1];
+  if (!scope) return [];
+  const out = new Set<string>();
+  for (const part of scope
+    .toLowerCase()
+    .split(/[,\s]+/)
+    .filter(Boolean)) {
+    out.add(part);
+    // `runtime-core/hmr` names runtime-core; `@vue/runtime-dom` is a whole package name (kept above) and `runtime-dom`
+    const segments = part.split('/').filter(Boolean);
+    if (segments.length > 1) for (const segment of segments) out.add(segment);
+  }
+  return [...out];
+}
+
+/** The workspace members a task's scope names (see taskScopes): their directories, deepest first. */
+export function scopedMembers(task: string, members: readonly WorkspaceMember[]): string[] {
+  if (members.length === 0) return [];
+  const scopes = taskScopes(task);
+  if (scopes.length === 0) return [];
+  return members
+    .filter((member) => member.names.some((name) => scopes.includes(name)))
+    .map((member) => member.dir)
+    .sort((a, b) => b.length - a.length);
+}
 
 /**
  * Re-ranks fused candidates with priors: tests rank below the code they test unless the task is
@@ -92,8 +131,12 @@ export function applyPriors(
   const aboutTests = isAboutTests(query, index);
   const aboutPeriphery = PERIPHERAL_WORDS.test(query.task);
   const taskWords = new Set(query.task.toLowerCase().split(/[^a-z0-9_.-]+/));
+  const scoped = scopedMembers(query.task, index?.workspaceMembers?.() ?? []);
   const adjusted = ranked.map((c) => {
     let score = c.score;
+    const member = scoped.find((dir) => c.def.path.startsWith(`${dir}/`));
+    if (member !== undefined) score *= weights.scopedMember;
+    const mark = member !== undefined ? { scoped: member } : {};
     // Only what the caller named outright (seeds, pins) is exempt; a name dropped in the task text is not.
     const exempt = c.named >= 1;
     let demoted = false;
@@ -108,9 +151,9 @@ export function applyPriors(
     const foreign = exempt || demoted ? undefined : index?.fileClass?.(c.def.path);
     if (foreign && !namesForeign(foreign, query, taskWords)) {
       score *= weights.foreignCode;
-      return { ...c, score, demoted: `${foreign.kind} (${foreign.reason})` };
+      return { ...c, ...mark, score, demoted: `${foreign.kind} (${foreign.reason})` };
     }
-    return { ...c, score };
+    return { ...c, ...mark, score };
   });
   adjusted.sort((a, b) => b.score - a.score || a.def.def_uid.localeCompare(b.def.def_uid));
   const seen = new Map<string, number>();
