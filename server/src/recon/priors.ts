@@ -71,6 +71,11 @@ export interface PriorWeights {
    * `printer: …`), over the rest of the repository.
    */
   scopedMember: number;
+  /**
+   * Score multiplier of files whose folder or file name the task's scope spells (`fix(custom-element): …` and
+   * `apiCustomElement.ts`, `hmr: …` and `hmr.ts`), for a scope naming no workspace member.
+   */
+  scopedPath: number;
 }
 
 // A task that does not mention tests or examples/docs/scripts rarely changes them: on the visible
@@ -80,7 +85,8 @@ export const DEFAULT_PRIORS: PriorWeights = {
   peripheralCode: 0.3,
   sameFileDecay: 0.75,
   foreignCode: 0.3,
-  scopedMember: 2,
+  scopedMember: 3,
+  scopedPath: 2,
 };
 
 /**
@@ -103,6 +109,37 @@ export function taskScopes(task: string): string[] {
     if (segments.length > 1) for (const segment of segments) out.add(segment);
   }
   return [...out];
+}
+
+/** A scope or path part reduced to its letters and digits, lowercase (`custom-element`, `CustomElement`). */
+const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
+/** Scopes shorter than this (squashed) spell no file: `ui`, `io` end too many names. */
+const MIN_SCOPE_PATH = 3;
+
+/**
+ * The squashed scopes of a task that name no workspace member, to be matched against folder and file names: a
+ * path part matches when its squashed name (file names without extension) is the scope or ends with it
+ * (`apiCustomElement` for `custom-element`, `compiler-ssr` for `ssr`).
+ */
+export function scopePathWords(task: string, members: readonly WorkspaceMember[]): string[] {
+  const names = new Set(members.flatMap((m) => m.names));
+  return [
+    ...new Set(
+      taskScopes(task)
+        .filter((scope) => !names.has(scope) && !scope.includes('/'))
+        .map(squash)
+        .filter((word) => word.length >= MIN_SCOPE_PATH),
+    ),
+  ];
+}
+
+/** True when a folder or file name of `path` spells one of the scope words (see scopePathWords). */
+export function pathSpellsScope(path: string, words: readonly string[]): boolean {
+  if (words.length === 0) return false;
+  return path.split('/').some((part, i, parts) => {
+    const name = squash(i === parts.length - 1 ? part.replace(/\.[^.]*$/, '') : part);
+    return words.some((word) => name.endsWith(word));
+  });
 }
 
 /** The workspace members a task's scope names (see taskScopes): their directories, deepest first. */
@@ -131,12 +168,21 @@ export function applyPriors(
   const aboutTests = isAboutTests(query, index);
   const aboutPeriphery = PERIPHERAL_WORDS.test(query.task);
   const taskWords = new Set(query.task.toLowerCase().split(/[^a-z0-9_.-]+/));
-  const scoped = scopedMembers(query.task, index?.workspaceMembers?.() ?? []);
+  const members = weights.scopedMember === 1 && weights.scopedPath === 1 ? [] : (index?.workspaceMembers?.() ?? []);
+  const scoped = scopedMembers(query.task, members);
+  const scopeWords = scoped.length === 0 && weights.scopedPath !== 1 ? scopePathWords(query.task, members) : [];
   const adjusted = ranked.map((c) => {
     let score = c.score;
     const member = scoped.find((dir) => c.def.path.startsWith(`${dir}/`));
     if (member !== undefined) score *= weights.scopedMember;
-    const mark = member !== undefined ? { scoped: member } : {};
+    const spelled = member === undefined && pathSpellsScope(c.def.path, scopeWords);
+    if (spelled) score *= weights.scopedPath;
+    const mark =
+      member !== undefined
+        ? { scoped: `workspace member ${member}/` }
+        : spelled
+          ? { scoped: `its path spells ${scopeWords.join(', ')}` }
+          : {};
     // Only what the caller named outright (seeds, pins) is exempt; a name dropped in the task text is not.
     const exempt = c.named >= 1;
     let demoted = false;

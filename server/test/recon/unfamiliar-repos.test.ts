@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { makeTempDir, writeTree } from '@agentgov/core/testing';
 import { shapeReconAnswer } from '../../src/recon/answer.js';
 import { classifyFiles, workspaceMembersOf } from '../../src/recon/file-classes.js';
-import { isAboutTests, isTestPath, taskScopes } from '../../src/recon/priors.js';
+import { isAboutTests, isTestPath, pathSpellsScope, scopePathWords, taskScopes } from '../../src/recon/priors.js';
 import { parseQuery } from '../../src/recon/query.js';
 import { runRecon, type ReconResult } from '../../src/recon/recon.js';
 import { retrievalIndexOf } from '../../src/recon/retrieval-index.js';
@@ -395,9 +395,30 @@ export function parseDate(text: string): Date {
         expect(scoped.files[0], scope).to.equal('packages/runtime-dom/src/patchAttr.ts');
         expect(scoped.result.results[0]?.why).to.include('scope: workspace member packages/runtime-dom/');
       }
-      // a scope naming no member (here a word of the code) changes nothing
+      // a scope naming neither a member nor a file (here a word of the code) changes nothing
       const unknown = await topFiles(`fix(sandbox): ${task}`);
       expect(unknown.files[0]).to.equal('packages/compiler-dom/src/transformAttr.ts');
+    });
+
+    it('favours the files whose name a scope naming no member spells', async () => {
+      const task = 'keep the iframe sandbox attribute as an attribute';
+      for (const scope of ['patch-attr', 'PatchAttr', 'attr']) {
+        const scoped = await topFiles(`fix(${scope}): ${task}`);
+        const expected =
+          scope === 'attr' ? 'packages/compiler-dom/src/transformAttr.ts' : 'packages/runtime-dom/src/patchAttr.ts';
+        expect(scoped.files[0], scope).to.equal(expected);
+        if (scope === 'patch-attr')
+          expect(scoped.result.results[0]?.why).to.include('scope: its path spells patchattr');
+      }
+      expect(scopePathWords('fix(custom-element): x', [])).to.deep.equal(['customelement']);
+      expect(pathSpellsScope('packages/runtime-dom/src/apiCustomElement.ts', ['customelement'])).to.equal(true);
+      expect(pathSpellsScope('packages/compiler-ssr/src/index.ts', ['ssr'])).to.equal(true);
+      expect(pathSpellsScope('packages/runtime-dom/src/customElementOf.ts', ['customelement'])).to.equal(false);
+      // too short to spell a file, or a member's name (the member rule applies instead)
+      expect(scopePathWords('fix(ui): x', [])).to.deep.equal([]);
+      expect(
+        scopePathWords('fix(runtime-dom): x', [{ dir: 'packages/runtime-dom', names: ['runtime-dom'] }]),
+      ).to.deep.equal([]);
     });
   });
 
