@@ -89,6 +89,15 @@ export const DEFAULT_PRIORS: PriorWeights = {
   scopedPath: 2,
 };
 
+/** What a commit's leading `word:` says when it is its type (`fix: …`), not a scope. */
+const COMMIT_TYPES = new Set(
+  (
+    'feat feature fix fixed fixes bugfix hotfix chore docs doc refactor refactoring perf test tests build ci style ' +
+    'revert release deps lint cleanup trivial wip change changed changes add added update updated remove removed ' +
+    'breaking security sec types typo note'
+  ).split(' '),
+);
+
 /**
  * The scope a task opens with: a conventional commit's `type(scope):` (also inside `Revert "…"`) or a leading
  * `scope:` / `scope/part:`. Several scopes (`compiler-core, compiler-sfc`) and sub-scopes (`runtime-core/hmr`) give
@@ -96,7 +105,10 @@ export const DEFAULT_PRIORS: PriorWeights = {
  */
 export function taskScopes(task: string): string[] {
   const head = task.trimStart().replace(/^revert\s+["'`]?/i, '');
-  const scope = /^[a-z]+\(([^()\n]{1,80})\)!?:/i.exec(head)?.[1] ?? /^([@a-z0-9][\w@./-]{0,60}):\s/i.exec(head)?.[1];
+  const prefix = /^([@a-z0-9][\w@./-]{0,60}):\s/i.exec(head)?.[1];
+  const scope =
+    /^[a-z]+\(([^()\n]{1,80})\)!?:/i.exec(head)?.[1] ??
+    (prefix && !COMMIT_TYPES.has(prefix.toLowerCase()) ? prefix : undefined);
   if (!scope) return [];
   const out = new Set<string>();
   for (const part of scope
@@ -127,7 +139,8 @@ export function scopePathWords(task: string, members: readonly WorkspaceMember[]
     ...new Set(
       taskScopes(task)
         .filter((scope) => !names.has(scope) && !scope.includes('/'))
-        .map(squash)
+        // `helpers.py: …` spells helpers.py, whose name without its extension is what paths are matched by
+        .map((scope) => squash(scope.replace(/\.[a-z]{1,4}$/, '')))
         .filter((word) => word.length >= MIN_SCOPE_PATH),
     ),
   ];

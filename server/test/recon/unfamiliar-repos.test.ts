@@ -371,6 +371,8 @@ export function parseDate(text: string): Date {
         'compiler-sfc',
       ]);
       expect(taskScopes('printer: fix column numbers')).to.deep.equal(['printer']);
+      expect(taskScopes('fix: column numbers')).to.deep.equal([]);
+      expect(scopePathWords('helpers.py: fix send_file', [])).to.deep.equal(['helpers']);
       for (const none of ['Fix the sandbox attribute', 'see https://example.com: it breaks', 'a (b): c'])
         expect(taskScopes(none), none).to.deep.equal([]);
     });
