@@ -101,7 +101,8 @@ export async function open(dir) {
       for (const def of Object.values(defs))
         if (def && !(def.path in classes)) classes[def.path] = view.fileClass?.(def.path) ?? null;
       const productWords = TEST_VOCABULARY.filter((w) => view.isProductWord?.(w));
-      return { query, pool, expand: [...retrieval.expand], defs, classes, productWords };
+      const members = view.workspaceMembers?.() ?? [];
+      return { query, pool, expand: [...retrieval.expand], defs, classes, productWords, members };
     },
     /** The retrieval view of the index (bench/answers asks it for the nearest names of an UNSAT answer). */
     view: () => retrievalIndexOf(index),

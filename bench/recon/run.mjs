@@ -55,6 +55,8 @@ for (const set of values.sets.split(',').filter(Boolean)) {
     unextractable: 0,
     rows: 0,
     vendoredRows: 0,
+    top5Vendored: 0,
+    top5VendoredRows: 0,
   };
   // Same tree for neighbouring rows, trees in commit order: every tree is prepared once, and a
   // tree's index can be seeded from its predecessor's.
@@ -125,6 +127,8 @@ for (const set of values.sets.split(',').filter(Boolean)) {
       );
       const goldVendored = gold.filter((file) => current.recon.view().fileClass?.(file)?.kind === 'vendored');
       acc.vendoredRows += goldVendored.length > 0 ? 1 : 0;
+      acc.top5Vendored += vendoredTop.length;
+      acc.top5VendoredRows += vendoredTop.length > 0 ? 1 : 0;
       Object.assign(record, {
         recon: m,
         gate: run.result.gate,
@@ -159,6 +163,7 @@ for (const set of values.sets.split(',').filter(Boolean)) {
       gates: acc.gates,
       unsat_rate: (acc.gates.UNSAT ?? 0) / Math.max(1, acc.rows),
       rows_with_vendored_gold: acc.vendoredRows,
+      top5_vendored: { files: acc.top5Vendored, rows: acc.top5VendoredRows },
       p50_ms: percentile(acc.latency, 50),
       p95_ms: percentile(acc.latency, 95),
       cold_p50_ms: percentile(acc.cold, 50),
@@ -255,6 +260,11 @@ const vendored = summary
   .filter((s) => s.rows_with_vendored_gold > 0)
   .map((s) => `${s.set} ${s.rows_with_vendored_gold}`);
 if (vendored.length) table.push('', `rows whose gold file is classified vendored (demoted): ${vendored.join(', ')}`);
+// Per row, `top5_vendored` in the JSON lines; here the sum per set, printed even when nothing was demoted.
+const demoted = summary
+  .filter((s) => s.top5_vendored)
+  .map((s) => `${s.set} ${s.top5_vendored.files} in ${s.top5_vendored.rows}/${s.rows} rows`);
+if (demoted.length) table.push('', `top-5 files demoted as vendored (per row: top5_vendored): ${demoted.join(', ')}`);
 const unextractable = summary.filter((s) => s.unextractable > 0).map((s) => `${s.set} ${s.unextractable}`);
 if (unextractable.length)
   table.push('', `rows skipped because their tree could not be extracted: ${unextractable.join(', ')}`);

@@ -44,6 +44,7 @@ for (const row of rows) {
   row.repoFacts = {
     fileClass: (path) => row.classes?.[path] ?? undefined,
     isProductWord: (word) => (row.productWords ?? []).includes(word),
+    workspaceMembers: () => row.members ?? [],
   };
 }
 

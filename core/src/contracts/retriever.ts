@@ -69,6 +69,8 @@ export interface RetrievalIndex {
   fileClass?(path: string): FileClass | undefined;
   /** True when the file's language marks it as test code by its own convention (`LanguagePack.testPath`). */
   isTestFile?(path: string): boolean;
+  /** The repository's own workspace members (a monorepo's packages, crates, modules); empty when it declares none. */
+  workspaceMembers?(): readonly WorkspaceMember[];
   /** True when `word` is frequent in this repository's product code (not tests, examples or vendored code). */
   isProductWord?(word: string): boolean;
   /**
@@ -95,6 +97,17 @@ export interface FileClass {
   reason: string;
   /** The vendored package's directory name (`six`), which a task naming it explicitly may use. */
   name?: string;
+}
+
+/** One member of the repository's workspace, as its root manifest declares it. */
+export interface WorkspaceMember {
+  /** Its directory, repository-relative (`packages/runtime-dom`). */
+  dir: string;
+  /**
+   * The lowercase names a task may call it by: the directory's name and the name its own manifest gives
+   * (`@vue/runtime-dom` and `runtime-dom`, a crate's `[package] name`).
+   */
+  names: string[];
 }
 
 export interface RetrievalContext {

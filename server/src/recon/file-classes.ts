@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { escapeRegExp, globRegExp, pathGlobRegExp, type FileClass } from '@agentgov/core';
+import { escapeRegExp, globRegExp, pathGlobRegExp, type FileClass, type WorkspaceMember } from '@agentgov/core';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 
@@ -174,6 +174,47 @@ export function workspaceMembers(root: string): RegExp[] {
     .map((pattern) => pattern.replace(/^\.\//, '').replace(/\/+$/, ''))
     .filter((pattern) => pattern !== '' && pattern !== '.')
     .map(memberTest);
+}
+
+/**
+ * The workspace members of a repository with the names a task may call them by: every directory of `files` (or an
+ * ancestor of one) that a root workspace manifest declares, named by its directory name and by the name its own
+ * `package.json` or `Cargo.toml` gives (`@vue/runtime-dom` also as `runtime-dom`). Lowercase; members nested in
+ * members are listed too (a path belongs to the deepest).
+ */
+export function workspaceMembersOf(root: string, files: readonly string[]): WorkspaceMember[] {
+  const tests = workspaceMembers(root);
+  if (tests.length === 0) return [];
+  const out: WorkspaceMember[] = [];
+  for (const dir of directoriesOf(files)) {
+    if (dir === '' || !tests.some((test) => test.test(dir))) continue;
+    const names = new Set([dir.slice(dir.lastIndexOf('/') + 1).toLowerCase()]);
+    for (const name of manifestNames(join(root, dir))) {
+      names.add(name.toLowerCase());
+      names.add(name.slice(name.lastIndexOf('/') + 1).toLowerCase());
+    }
+    out.push({ dir, names: [...names] });
+  }
+  return out;
+}
+
+/** The package names a member's own manifests declare (package.json `name`, Cargo.toml `[package] name`). */
+function manifestNames(absolute: string): string[] {
+  const names: string[] = [];
+  try {
+    const name = (JSON.parse(readFileSync(join(absolute, 'package.json'), 'utf8')) as { name?: unknown }).name;
+    if (typeof name === 'string' && name.trim()) names.push(name.trim());
+  } catch {
+    // no readable package.json: the directory name stands
+  }
+  try {
+    const name = (parseToml(readFileSync(join(absolute, 'Cargo.toml'), 'utf8')) as { package?: { name?: unknown } })
+      .package?.name;
+    if (typeof name === 'string' && name.trim()) names.push(name.trim());
+  } catch {
+    // no readable Cargo.toml
+  }
+  return names;
 }
 
 /**

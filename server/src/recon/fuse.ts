@@ -19,6 +19,8 @@ export interface RankedCandidate {
   score: number;
   /** Set by the priors when the candidate was demoted as vendored or generated code: what says so. */
   demoted?: string;
+  /** Set by the priors when the task's scope names the candidate's workspace member or spells its path: which. */
+  scoped?: string;
 }
 
 export interface FusionWeights {

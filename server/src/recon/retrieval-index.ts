@@ -9,13 +9,14 @@ import {
   type GraphRelation,
   type RetrievalDefinition,
   type RetrievalIndex,
+  type WorkspaceMember,
 } from '@agentgov/core';
 import { eq } from 'drizzle-orm';
 import { pagerank } from '../graph/graph-algorithms.js';
 import { refs } from '../index/store/schema.js';
 import { INDEX_DIR, type RepositoryIndex } from '../index/repository-index.js';
 import { EXTRACTOR_VERSION } from '../index/store/index-store.js';
-import { classifyFiles } from './file-classes.js';
+import { classifyFiles, workspaceMembersOf } from './file-classes.js';
 import { isPeripheralPath, isTestPath, TEST_VOCABULARY } from './priors.js';
 
 /** Same-file siblings offered per definition at most: enough context, no flooding from huge files. */
@@ -54,6 +55,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   readonly #known = new Map<string, boolean>();
   #words: Set<string> | undefined;
   #classes: Map<string, FileClass> | undefined;
+  #members: WorkspaceMember[] | undefined;
   #productWords: Set<string> | undefined;
   #vocabulary: Set<string> | undefined;
 
@@ -241,6 +243,11 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   fileClass(path: string): FileClass | undefined {
     this.#classes ??= classifyFiles({ root: this.index.root, files: this.#files, text: (p) => this.fileText(p) });
     return this.#classes.get(path);
+  }
+
+  workspaceMembers(): readonly WorkspaceMember[] {
+    this.#members ??= workspaceMembersOf(this.index.root, this.#files);
+    return this.#members;
   }
 
   isProductWord(word: string): boolean {

@@ -62,6 +62,7 @@ export function buildSpans(
         .map(([name, signal]) => (signal.why && signal.why !== `file ${def.path}` ? `${name}: ${signal.why}` : name)),
     };
     if (candidate.demoted) span.why.push(`demoted: ${candidate.demoted}`);
+    if (candidate.scoped) span.why.push(`scope: ${candidate.scoped}`);
     if (i >= full) return span;
     const snippet = readSnippet(def.path, def.start_line, def.end_line, index, lineCache, budget.maxLinesPerSnippet);
     if (snippet === undefined) return span;

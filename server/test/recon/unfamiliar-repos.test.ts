@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { makeTempDir, writeTree } from '@agentgov/core/testing';
 import { shapeReconAnswer } from '../../src/recon/answer.js';
-import { classifyFiles } from '../../src/recon/file-classes.js';
-import { isAboutTests, isTestPath } from '../../src/recon/priors.js';
+import { classifyFiles, workspaceMembersOf } from '../../src/recon/file-classes.js';
+import { isAboutTests, isTestPath, pathSpellsScope, scopePathWords, taskScopes } from '../../src/recon/priors.js';
 import { parseQuery } from '../../src/recon/query.js';
 import { runRecon, type ReconResult } from '../../src/recon/recon.js';
 import { retrievalIndexOf } from '../../src/recon/retrieval-index.js';
@@ -324,6 +324,103 @@ export function parseDate(text: string): Date {
       const result = await recon('parseDate rejects a timezone offset it should accept');
       expect(result.results.some((r) => r.path === 'src/cache/index.ts' && r.found_by.includes('hub'))).to.equal(false);
       expect(result.metrics.contributions['hub']?.candidates).to.be.at.most(3);
+    });
+  });
+
+  describe('a task scope naming a workspace member', () => {
+    // Two members with the same vocabulary: compiler-dom's file says the task's words more often, so it wins unscoped.
+    const attrs = (name: string, repeat: number) =>
+      `/** Sets the sandbox attribute of an iframe element.${' The sandbox attribute of the iframe.'.repeat(repeat)} */\n` +
+      `export function ${name}(el: { setAttribute(k: string, v: string): void }, sandbox: string): void {\n` +
+      `  el.setAttribute('sandbox', sandbox);\n}\n`;
+    const MONOREPO: Record<string, string> = {
+      'package.json': JSON.stringify({ name: 'demo', private: true }),
+      'pnpm-workspace.yaml': 'packages:\n  - packages/*\n',
+      'packages/global.d.ts': 'declare const __DEV__: boolean;\n',
+      'packages/runtime-dom/package.json': JSON.stringify({ name: '@demo/runtime-dom', version: '1.0.0' }),
+      'packages/runtime-dom/src/patchAttr.ts': attrs('patchAttr', 0),
+      'packages/compiler-dom/package.json': JSON.stringify({ name: '@demo/compiler-dom', version: '1.0.0' }),
+      'packages/compiler-dom/src/transformAttr.ts': attrs('transformAttr', 3),
+      'crates/printer/Cargo.toml': '[package]\nname = "grep-printer"\nversion = "0.1.0"\n',
+      'crates/printer/src/lib.ts': 'export const printer = 1;\n',
+      'Cargo.toml': '[workspace]\nmembers = ["crates/*"]\n',
+    };
+    let repo: FixtureRepo;
+    before(async () => {
+      repo = await fixtureRepo(MONOREPO);
+    });
+    after(async () => {
+      await repo?.index.close();
+    });
+    const topFiles = async (task: string): Promise<{ files: string[]; result: ReconResult }> => {
+      const result = await runRecon(parseQuery(task), runnerOf(repo.host), retrievalIndexOf(repo.index));
+      return { files: [...new Set(result.results.map((r) => r.path))], result };
+    };
+
+    it('reads the scope a commit-style task opens with', () => {
+      expect(taskScopes('fix(runtime-dom): keep the sandbox attribute')).to.deep.equal(['runtime-dom']);
+      expect(taskScopes('Revert "fix(runtime-core/hmr): reload" (#14)')).to.deep.equal([
+        'runtime-core/hmr',
+        'runtime-core',
+        'hmr',
+      ]);
+      expect(taskScopes('feat(compiler-core, @vue/compiler-sfc)!: x')).to.deep.equal([
+        'compiler-core',
+        '@vue/compiler-sfc',
+        '@vue',
+        'compiler-sfc',
+      ]);
+      expect(taskScopes('printer: fix column numbers')).to.deep.equal(['printer']);
+      expect(taskScopes('fix: column numbers')).to.deep.equal([]);
+      expect(scopePathWords('helpers.py: fix send_file', [])).to.deep.equal(['helpers']);
+      for (const none of ['Fix the sandbox attribute', 'see https://example.com: it breaks', 'a (b): c'])
+        expect(taskScopes(none), none).to.deep.equal([]);
+    });
+
+    it('names each member by its directory and its manifest name', () => {
+      const members = workspaceMembersOf(
+        repo.root,
+        repo.index.files().map((f) => f.path),
+      );
+      expect(members).to.deep.include({ dir: 'packages/runtime-dom', names: ['runtime-dom', '@demo/runtime-dom'] });
+      expect(members).to.deep.include({ dir: 'crates/printer', names: ['printer', 'grep-printer'] });
+      expect(members.map((m) => m.dir)).to.not.include('packages');
+    });
+
+    it("favours the named member's files, says why, and leaves unscoped tasks alone", async () => {
+      const task = 'keep the iframe sandbox attribute as an attribute';
+      const plain = await topFiles(`fix: ${task}`);
+      expect(plain.files[0]).to.equal('packages/compiler-dom/src/transformAttr.ts');
+      expect(plain.result.results.some((r) => r.why.some((w) => w.startsWith('scope:')))).to.equal(false);
+      for (const scope of ['runtime-dom', '@demo/runtime-dom']) {
+        const scoped = await topFiles(`fix(${scope}): ${task}`);
+        expect(scoped.files[0], scope).to.equal('packages/runtime-dom/src/patchAttr.ts');
+        expect(scoped.result.results[0]?.why).to.include('scope: workspace member packages/runtime-dom/');
+      }
+      // a scope naming neither a member nor a file (here a word of the code) changes nothing
+      const unknown = await topFiles(`fix(sandbox): ${task}`);
+      expect(unknown.files[0]).to.equal('packages/compiler-dom/src/transformAttr.ts');
+    });
+
+    it('favours the files whose name a scope naming no member spells', async () => {
+      const task = 'keep the iframe sandbox attribute as an attribute';
+      for (const scope of ['patch-attr', 'PatchAttr', 'attr']) {
+        const scoped = await topFiles(`fix(${scope}): ${task}`);
+        const expected =
+          scope === 'attr' ? 'packages/compiler-dom/src/transformAttr.ts' : 'packages/runtime-dom/src/patchAttr.ts';
+        expect(scoped.files[0], scope).to.equal(expected);
+        if (scope === 'patch-attr')
+          expect(scoped.result.results[0]?.why).to.include('scope: its path spells patchattr');
+      }
+      expect(scopePathWords('fix(custom-element): x', [])).to.deep.equal(['customelement']);
+      expect(pathSpellsScope('packages/runtime-dom/src/apiCustomElement.ts', ['customelement'])).to.equal(true);
+      expect(pathSpellsScope('packages/compiler-ssr/src/index.ts', ['ssr'])).to.equal(true);
+      expect(pathSpellsScope('packages/runtime-dom/src/customElementOf.ts', ['customelement'])).to.equal(false);
+      // too short to spell a file, or a member's name (the member rule applies instead)
+      expect(scopePathWords('fix(ui): x', [])).to.deep.equal([]);
+      expect(
+        scopePathWords('fix(runtime-dom): x', [{ dir: 'packages/runtime-dom', names: ['runtime-dom'] }]),
+      ).to.deep.equal([]);
     });
   });
 
