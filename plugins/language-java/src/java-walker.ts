@@ -1,5 +1,14 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import {
+  FrameStack,
+  LineIndex,
+  oneLine,
+  pushCodeMentions,
+  spanBetween,
+  tokenSpan,
+  visitChildren,
+  WalkedNodeTypes,
+} from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -52,10 +61,26 @@ const CODE_TOKEN = new RegExp(
 );
 const UPPER_CASE_CONSTANT = /^[A-Z][A-Z0-9_]*$/;
 
-/** Type names by type id; '' for a node the walk need not step into (anonymous tokens, childless named leaves). */
-const TYPE_NAMES: string[] = [];
-let childless: Set<string> | null = null;
-const RECORDED_LEAVES = new Set(['identifier', 'type_identifier', 'line_comment', 'block_comment', 'string_fragment']);
+/** The node types the walk steps into: named ones with children, and the leaves it records. */
+const NODE_TYPES = new WalkedNodeTypes([
+  'identifier',
+  'type_identifier',
+  'line_comment',
+  'block_comment',
+  'string_fragment',
+]);
+
+/** `{@link Foo#bar}` mentions Foo and bar: each part of the target at its offset in the match. */
+function linkTargets(match: string): Array<[number, string]> | null {
+  if (!match.startsWith('{@')) return null;
+  let offset = /\{@(?:link|code)\s+/.exec(match)![0].length;
+  const parts: Array<[number, string]> = [];
+  for (const part of match.slice(offset).split(/[.#]/)) {
+    if (part) parts.push([offset, part]);
+    offset += part.length + 1;
+  }
+  return parts;
+}
 
 interface Scope {
   qualifiedName: string;
@@ -121,21 +146,17 @@ class JavaWalker {
   }
 
   walk(tree: Parser.Tree): ExtractedFacts {
-    childless ??= childlessNodeTypes((tree as unknown as { language: object }).language);
+    NODE_TYPES.prepare(tree);
     this.#visit(tree.walk());
     this.#settlePending();
     this.#implicitImports();
     return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
   }
 
+  readonly #visitChild = (cursor: Parser.TreeCursor): void => this.#visit(cursor);
+
   #visit(cursor: Parser.TreeCursor): void {
-    const typeId = cursor.nodeTypeId;
-    let type = TYPE_NAMES[typeId];
-    if (type === undefined) {
-      const name = cursor.nodeType;
-      type = TYPE_NAMES[typeId] =
-        cursor.nodeIsNamed && (RECORDED_LEAVES.has(name) || !childless!.has(name)) ? name : '';
-    }
+    const type = NODE_TYPES.of(cursor);
     if (type === '') return;
     if (type === 'identifier' || type === 'type_identifier') {
       this.#identifier(cursor, type === 'type_identifier');
@@ -194,11 +215,7 @@ class JavaWalker {
     if (type === 'import_declaration') this.#importDepth++;
     // No field name: each read crosses into native code, and identifiers ask their own where it matters.
     this.#frames.push(type, null, start);
-    if (cursor.gotoFirstChild()) {
-      do this.#visit(cursor);
-      while (cursor.gotoNextSibling());
-      cursor.gotoParent();
-    }
+    visitChildren(cursor, this.#visitChild);
     this.#frames.pop();
     if (type === 'import_declaration') this.#importDepth--;
     if (pushedScope) {
@@ -565,47 +582,18 @@ class JavaWalker {
   }
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
-    const text = this.#source.slice(startIndex, endIndex);
-    const startPoint = this.#lines.point(startIndex);
-    CODE_TOKEN.lastIndex = 0;
-    let match: RegExpExecArray | null;
-    while ((match = CODE_TOKEN.exec(text)) !== null) {
-      let raw = match[0];
-      let offset = match.index;
-      if (raw.startsWith('{@')) {
-        // `{@link Foo#bar}` mentions Foo and bar
-        const target = /\{@(?:link|code)\s+/.exec(raw)![0].length;
-        offset += target;
-        raw = raw.slice(target);
-        for (const part of raw.split(/[.#]/)) {
-          if (part) this.#mention(text, startPoint, offset, part, context);
-          offset += part.length + 1;
-        }
-        continue;
-      }
-      const ticks = raw.startsWith('``') ? 2 : raw.startsWith('`') ? 1 : 0;
-      const token = ticks > 0 ? raw.slice(ticks, -ticks) : raw;
-      this.#mention(text, startPoint, offset + ticks, token, context);
-    }
-  }
-
-  #mention(
-    text: string,
-    startPoint: { row: number; column: number },
-    offset: number,
-    token: string,
-    context: ReferenceContext,
-  ): void {
-    const lines = text.slice(0, offset).split('\n');
-    const line = startPoint.row + lines.length;
-    const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
-    this.#references.push({
-      name: token,
+    const enclosing = this.#scope()?.qualifiedName ?? null;
+    pushCodeMentions(
+      this.#references,
+      this.#source,
+      startIndex,
+      endIndex,
+      this.#lines,
+      CODE_TOKEN,
       context,
-      span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
-      qualifier: null,
-      enclosing: this.#scope()?.qualifiedName ?? null,
-    });
+      enclosing,
+      linkTargets,
+    );
   }
 }
 

@@ -1,5 +1,14 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import {
+  FrameStack,
+  LineIndex,
+  oneLine,
+  pushCodeMentions,
+  spanBetween,
+  tokenSpan,
+  visitChildren,
+  WalkedNodeTypes,
+} from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -47,16 +56,8 @@ const FIELD_PARENTS = new Set([
 const CODE_TOKEN =
   /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
 
-/**
- * Type names by type id (one grammar); '' for a node the walk need not step into: an anonymous
- * token (punctuation, keywords: about half the nodes) or a named type that node-types.json gives
- * no fields or children (`integer`, `none`, …).
- */
-const TYPE_NAMES: string[] = [];
-/** Named types without fields or children, read from the grammar once. */
-let childless: Set<string> | null = null;
-/** Childless named types the walk records something for. */
-const RECORDED_LEAVES = new Set(['identifier', 'comment', 'string_content']);
+/** The node types the walk steps into: named ones with children, and the leaves it records. */
+const NODE_TYPES = new WalkedNodeTypes(['identifier', 'comment', 'string_content']);
 
 interface Scope {
   qualifiedName: string;
@@ -131,20 +132,15 @@ class PythonWalker {
   }
 
   walk(tree: Parser.Tree): ExtractedFacts {
-    childless ??= childlessNodeTypes((tree as unknown as { language: object }).language);
+    NODE_TYPES.prepare(tree);
     this.#visit(tree.walk());
     return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
   }
 
+  readonly #visitChild = (cursor: Parser.TreeCursor): void => this.#visit(cursor);
+
   #visit(cursor: Parser.TreeCursor): void {
-    // A type id is a number; the type name would be a new string from native code at every node.
-    const typeId = cursor.nodeTypeId;
-    let type = TYPE_NAMES[typeId];
-    if (type === undefined) {
-      const name = cursor.nodeType;
-      type = TYPE_NAMES[typeId] =
-        cursor.nodeIsNamed && (RECORDED_LEAVES.has(name) || !childless!.has(name)) ? name : '';
-    }
+    const type = NODE_TYPES.of(cursor);
     if (type === '') return;
     if (type === 'identifier') {
       this.#identifier(cursor);
@@ -189,11 +185,7 @@ class PythonWalker {
     if (depthKind === 'type') this.#typeDepth++;
     else if (depthKind === 'import') this.#importDepth++;
     this.#frames.push(type, field, start);
-    if (cursor.gotoFirstChild()) {
-      do this.#visit(cursor);
-      while (cursor.gotoNextSibling());
-      cursor.gotoParent();
-    }
+    visitChildren(cursor, this.#visitChild);
     this.#frames.pop();
     if (depthKind === 'type') this.#typeDepth--;
     else if (depthKind === 'import') this.#importDepth--;
@@ -320,26 +312,8 @@ class PythonWalker {
   }
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
-    const text = this.#source.slice(startIndex, endIndex);
-    const startPoint = this.#lines.point(startIndex);
-    CODE_TOKEN.lastIndex = 0;
-    let match: RegExpExecArray | null;
-    while ((match = CODE_TOKEN.exec(text)) !== null) {
-      const raw = match[0];
-      const ticks = raw.startsWith('``') ? 2 : raw.startsWith('`') ? 1 : 0;
-      const token = ticks > 0 ? raw.slice(ticks, -ticks) : raw;
-      const offset = match.index + ticks;
-      const lines = text.slice(0, offset).split('\n');
-      const line = startPoint.row + lines.length;
-      const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
-      this.#references.push({
-        name: token,
-        context,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
-        qualifier: null,
-        enclosing: this.#scope()?.qualifiedName ?? null,
-      });
-    }
+    const enclosing = this.#scope()?.qualifiedName ?? null;
+    pushCodeMentions(this.#references, this.#source, startIndex, endIndex, this.#lines, CODE_TOKEN, context, enclosing);
   }
 
   /** When the import runs: with the module, only for a type checker, or when its enclosing function runs. */

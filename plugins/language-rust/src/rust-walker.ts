@@ -1,5 +1,14 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import {
+  FrameStack,
+  LineIndex,
+  oneLine,
+  pushCodeMentions,
+  spanBetween,
+  tokenSpan,
+  visitChildren,
+  WalkedNodeTypes,
+} from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -65,10 +74,8 @@ const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z
 /** A word of a string literal or comment worth searching by. */
 const WORD = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
 
-const TYPE_NAMES: string[] = [];
-let childless: Set<string> | null = null;
-/** Childless named types the walk records something for. */
-const RECORDED_LEAVES = new Set([
+/** The node types the walk steps into: named ones with children, and the leaves it records. */
+const NODE_TYPES = new WalkedNodeTypes([
   'identifier',
   'type_identifier',
   'field_identifier',
@@ -175,7 +182,7 @@ class RustWalker {
   }
 
   walk(tree: Parser.Tree): ExtractedFacts {
-    childless ??= childlessNodeTypes((tree as unknown as { language: object }).language);
+    NODE_TYPES.prepare(tree);
     this.#prescan(tree.rootNode);
     this.#visit(tree.walk());
     return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
@@ -195,14 +202,10 @@ class RustWalker {
     }
   }
 
+  readonly #visitChild = (cursor: Parser.TreeCursor): void => this.#visit(cursor);
+
   #visit(cursor: Parser.TreeCursor): void {
-    const typeId = cursor.nodeTypeId;
-    let type = TYPE_NAMES[typeId];
-    if (type === undefined) {
-      const name = cursor.nodeType;
-      type = TYPE_NAMES[typeId] =
-        cursor.nodeIsNamed && (RECORDED_LEAVES.has(name) || !childless!.has(name)) ? name : '';
-    }
+    const type = NODE_TYPES.of(cursor);
     if (type === '' || SKIPPED.has(type)) return;
     const parent = this.#frames.up(1);
     switch (type) {
@@ -258,11 +261,7 @@ class RustWalker {
     if (type === 'use_declaration') this.#useDepth++;
     // each cursor getter crosses into native code: the start offset only where a path or member needs it
     this.#frames.push(type, field, FRAMED.has(type) ? cursor.startIndex : 0);
-    if (cursor.gotoFirstChild()) {
-      do this.#visit(cursor);
-      while (cursor.gotoNextSibling());
-      cursor.gotoParent();
-    }
+    visitChildren(cursor, this.#visitChild);
     this.#frames.pop();
     if (type === 'use_declaration') this.#useDepth--;
     if (inlineModule) this.#inlineModules--;
@@ -670,30 +669,13 @@ class RustWalker {
   }
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
-    const text = this.#source.slice(startIndex, endIndex);
     // Rust keeps docs and data in literals and comments (flag help, file-type tables): their words
     // join the enclosing definition's search words
     const scope = this.#scope();
-    if (scope && !scope.test) for (const word of text.match(WORD) ?? []) scope.identifiers.add(word);
-    const startPoint = this.#lines.point(startIndex);
-    CODE_TOKEN.lastIndex = 0;
-    let match: RegExpExecArray | null;
-    while ((match = CODE_TOKEN.exec(text)) !== null) {
-      const raw = match[0];
-      const ticks = raw.startsWith('`') ? 1 : 0;
-      const token = ticks > 0 ? raw.slice(1, -1) : raw;
-      const offset = match.index + ticks;
-      const lines = text.slice(0, offset).split('\n');
-      const line = startPoint.row + lines.length;
-      const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
-      this.#references.push({
-        name: token,
-        context,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
-        qualifier: null,
-        enclosing: this.#enclosing(),
-      });
-    }
+    if (scope && !scope.test)
+      for (const word of this.#source.slice(startIndex, endIndex).match(WORD) ?? []) scope.identifiers.add(word);
+    const enclosing = this.#enclosing();
+    pushCodeMentions(this.#references, this.#source, startIndex, endIndex, this.#lines, CODE_TOKEN, context, enclosing);
   }
 }
 

@@ -1,0 +1,104 @@
+import { childlessNodeTypes } from './language.js';
+import type { ExtractedReference, ReferenceContext } from './language.js';
+import type { LineIndex } from './source-span.js';
+
+/** What a walker reads of a tree-sitter `TreeCursor` (kept structural: contracts load no native module). */
+export interface WalkCursor {
+  readonly nodeTypeId: number;
+  readonly nodeType: string;
+  readonly nodeIsNamed: boolean;
+  gotoFirstChild(): boolean;
+  gotoNextSibling(): boolean;
+  gotoParent(): boolean;
+}
+
+/**
+ * The node types a language pack's cursor walk steps into, decided once per type id: a named node
+ * that has named children, or a childless one the walker records (identifiers, comments, string
+ * contents). Anonymous tokens and other childless leaves (`number`, `true`) read as '' and are
+ * skipped. One instance per pack (one grammar); `prepare` reads the grammar on the first tree.
+ */
+export class WalkedNodeTypes {
+  readonly #names: string[] = [];
+  readonly #recordedLeaves: ReadonlySet<string>;
+  #childless: Set<string> | null = null;
+
+  constructor(recordedLeaves: Iterable<string>) {
+    this.#recordedLeaves = new Set(recordedLeaves);
+  }
+
+  /** Reads the grammar's childless node types from the first tree walked. */
+  prepare(tree: object): void {
+    this.#childless ??= childlessNodeTypes((tree as { language: object }).language);
+  }
+
+  /** The type of the node the cursor is at, or '' when the walk need not step into it. */
+  of(cursor: WalkCursor): string {
+    const typeId = cursor.nodeTypeId;
+    let type = this.#names[typeId];
+    if (type === undefined) {
+      const name = cursor.nodeType;
+      type = this.#names[typeId] =
+        cursor.nodeIsNamed && (this.#recordedLeaves.has(name) || !this.#childless!.has(name)) ? name : '';
+    }
+    return type;
+  }
+}
+
+/**
+ * Steps the cursor through each child of the node it is at, calls `visit` there, and returns it to
+ * the node. `visit` should be one function made once per walker, not a closure per node.
+ */
+export function visitChildren<C extends WalkCursor>(cursor: C, visit: (cursor: C) => void): void {
+  if (!cursor.gotoFirstChild()) return;
+  do visit(cursor);
+  while (cursor.gotoNextSibling());
+  cursor.gotoParent();
+}
+
+/**
+ * Code-shaped words of a comment or string (`source` from `startIndex` to `endIndex`) recorded as
+ * references of `context` ('comment' or 'string'): rename offers them as `low` mentions and search
+ * finds them. `pattern` is the language's global regex of what looks like code (CamelCase,
+ * snake_case, a call, a name in one or two backticks, whose ticks are not part of the name);
+ * `split` may break one match into several names at offsets relative to the match (Java's
+ * `{@link Type#member}`). Each lands in `into` with `enclosing` as its enclosing definition.
+ */
+export function pushCodeMentions(
+  into: ExtractedReference[],
+  source: string,
+  startIndex: number,
+  endIndex: number,
+  lines: LineIndex,
+  pattern: RegExp,
+  context: ReferenceContext,
+  enclosing: string | null,
+  split?: (match: string) => Array<[offset: number, name: string]> | null,
+): void {
+  const text = source.slice(startIndex, endIndex);
+  const startPoint = lines.point(startIndex);
+  const push = (offset: number, name: string): void => {
+    const before = text.slice(0, offset).split('\n');
+    const line = startPoint.row + before.length;
+    const col = before.length === 1 ? startPoint.column + offset : before[before.length - 1]!.length;
+    into.push({
+      name,
+      context,
+      span: { startLine: line, startCol: col, endLine: line, endCol: col + name.length },
+      qualifier: null,
+      enclosing,
+    });
+  };
+  pattern.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(text)) !== null) {
+    const raw = match[0];
+    const parts = split?.(raw);
+    if (parts) {
+      for (const [offset, name] of parts) push(match.index + offset, name);
+      continue;
+    }
+    const ticks = raw.startsWith('``') ? 2 : raw.startsWith('`') ? 1 : 0;
+    push(match.index + ticks, ticks > 0 ? raw.slice(ticks, -ticks) : raw);
+  }
+}
