@@ -10,7 +10,10 @@ export const GO_TEST_PATH = /_test\.go$/;
 
 /** The `main` packages' files that declare `func main()`: a Go program each, named by its directory. */
 function goEntryPoints(context: PackModulesContext): PackEntryPoint[] {
-  return scanEntryPoints(context, '.go', (path, text) => goEntryPoint(path, text)?.name ?? false);
+  return scanEntryPoints(context, '.go', (path, text) => {
+    const entry = goEntryPoint(path, text);
+    return entry ? entry.name : false;
+  });
 }
 
 export const LANGUAGE_PACKS: readonly LanguagePack[] = Object.freeze([
