@@ -1,6 +1,13 @@
+import { FrameStack } from './frame-stack.js';
 import { childlessNodeTypes } from './language.js';
-import type { ExtractedReference, ReferenceContext } from './language.js';
-import type { LineIndex } from './source-span.js';
+import type {
+  ExtractedDefinition,
+  ExtractedFacts,
+  ExtractedImport,
+  ExtractedReference,
+  ReferenceContext,
+} from './language.js';
+import { LineIndex } from './source-span.js';
 
 /** What a walker reads of a tree-sitter `TreeCursor` (kept structural: contracts load no native module). */
 export interface WalkCursor {
@@ -100,5 +107,61 @@ export function pushCodeMentions(
     }
     const ticks = raw.startsWith('``') ? 2 : raw.startsWith('`') ? 1 : 0;
     push(match.index + ticks, ticks > 0 ? raw.slice(ticks, -ticks) : raw);
+  }
+}
+
+/**
+ * The base of a language pack's walker: the source and its line index, the facts it collects, the
+ * ancestor frames, and the cursor walk. A subclass writes `visit` (its language's rules at one node,
+ * then `this.visitChildren(cursor)`) and a `walk(tree)` that starts it and returns `this.facts()`.
+ */
+export abstract class SyntaxWalker<C extends WalkCursor = WalkCursor> {
+  protected readonly source: string;
+  protected readonly lines: LineIndex;
+  protected readonly definitions: ExtractedDefinition[] = [];
+  protected readonly references: ExtractedReference[] = [];
+  protected readonly imports: ExtractedImport[] = [];
+  protected readonly frames = new FrameStack();
+  /** `visit` made once, so stepping into children allocates no closure per node. */
+  readonly #visitChild = (cursor: C): void => this.visit(cursor);
+
+  constructor(source: string) {
+    this.source = source;
+    this.lines = new LineIndex(source);
+  }
+
+  /** The language's rules at the node the cursor is at. */
+  protected abstract visit(cursor: C): void;
+
+  /** Visits each child of the node the cursor is at. */
+  protected visitChildren(cursor: C): void {
+    visitChildren(cursor, this.#visitChild);
+  }
+
+  /** Records the code-shaped words of a comment or string: see `pushCodeMentions`. */
+  protected mentions(
+    startIndex: number,
+    endIndex: number,
+    pattern: RegExp,
+    context: ReferenceContext,
+    enclosing: string | null,
+    split?: (match: string) => Array<[offset: number, name: string]> | null,
+  ): void {
+    pushCodeMentions(
+      this.references,
+      this.source,
+      startIndex,
+      endIndex,
+      this.lines,
+      pattern,
+      context,
+      enclosing,
+      split,
+    );
+  }
+
+  /** What the walk collected. */
+  protected facts(): ExtractedFacts {
+    return { definitions: this.definitions, references: this.references, imports: this.imports, localExports: [] };
   }
 }

@@ -1,14 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import {
-  FrameStack,
-  LineIndex,
-  oneLine,
-  pushCodeMentions,
-  spanBetween,
-  tokenSpan,
-  visitChildren,
-  WalkedNodeTypes,
-} from '@agentgov/core/contracts';
+import { oneLine, spanBetween, SyntaxWalker, tokenSpan, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -121,13 +112,7 @@ function hasModifier(node: SyntaxNode, modifier: string): boolean {
 }
 
 /** Walks one Java syntax tree into definitions, references and imports. */
-class JavaWalker {
-  readonly #source: string;
-  readonly #lines: LineIndex;
-  readonly #definitions: ExtractedDefinition[] = [];
-  readonly #references: ExtractedReference[] = [];
-  readonly #imports: ExtractedImport[] = [];
-  readonly #frames = new FrameStack();
+class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
   readonly #scopes: Scope[] = [];
   readonly #declaredNames = new Set<number>();
   readonly #pending: Pending[] = [];
@@ -140,22 +125,15 @@ class JavaWalker {
   #package = '';
   #importDepth = 0;
 
-  constructor(source: string) {
-    this.#source = source;
-    this.#lines = new LineIndex(source);
-  }
-
   walk(tree: Parser.Tree): ExtractedFacts {
     NODE_TYPES.prepare(tree);
-    this.#visit(tree.walk());
+    this.visit(tree.walk());
     this.#settlePending();
     this.#implicitImports();
-    return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
+    return this.facts();
   }
 
-  readonly #visitChild = (cursor: Parser.TreeCursor): void => this.#visit(cursor);
-
-  #visit(cursor: Parser.TreeCursor): void {
+  protected override visit(cursor: Parser.TreeCursor): void {
     const type = NODE_TYPES.of(cursor);
     if (type === '') return;
     if (type === 'identifier' || type === 'type_identifier') {
@@ -214,9 +192,9 @@ class JavaWalker {
     }
     if (type === 'import_declaration') this.#importDepth++;
     // No field name: each read crosses into native code, and identifiers ask their own where it matters.
-    this.#frames.push(type, null, start);
-    visitChildren(cursor, this.#visitChild);
-    this.#frames.pop();
+    this.frames.push(type, null, start);
+    this.visitChildren(cursor);
+    this.frames.pop();
     if (type === 'import_declaration') this.#importDepth--;
     if (pushedScope) {
       const scope = this.#scopes.pop()!;
@@ -236,7 +214,7 @@ class JavaWalker {
 
   /** Whether the innermost scope is a type (members are declared only there, not in anonymous class bodies). */
   #inTypeBody(): boolean {
-    const parent = this.#frames.up(1)?.type;
+    const parent = this.frames.up(1)?.type;
     return (
       this.#scope()?.isType === true &&
       (parent === 'class_body' ||
@@ -251,14 +229,14 @@ class JavaWalker {
     const name = node.namedChildren.find((child) => child.type === 'scoped_identifier' || child.type === 'identifier');
     if (!name) return;
     this.#package = name.text.replace(/\s+/g, '');
-    this.#definitions.push({
+    this.definitions.push({
       kind: 'module',
       name: this.#package,
       qualifiedName: this.#package,
       span: spanBetween(node.startPosition, node.endPosition),
       nameSpan: spanBetween(name.startPosition, name.endPosition),
       signature: oneLine(node.text),
-      docstring: javadocOf(node, this.#source),
+      docstring: javadocOf(node, this.source),
       text: node.text,
       exported: true,
       isDefault: false,
@@ -277,15 +255,15 @@ class JavaWalker {
       qualifiedName: scope ? `${scope.qualifiedName}.${name}` : name,
       span: spanBetween(node.startPosition, node.endPosition),
       nameSpan: spanBetween(nameNode.startPosition, nameNode.endPosition),
-      signature: oneLine(this.#source.slice(node.startIndex, signatureEnd)),
-      docstring: javadocOf(node, this.#source),
+      signature: oneLine(this.source.slice(node.startIndex, signatureEnd)),
+      docstring: javadocOf(node, this.source),
       text: node.text,
       // Top-level types are visible to their package at least; members unless private (or of a private owner).
       exported: !hasModifier(node, 'private') && (owner === undefined || owner.def.exported),
       isDefault: false,
       bodyIdentifiers: [],
     };
-    this.#definitions.push(def);
+    this.definitions.push(def);
     return def;
   }
 
@@ -356,7 +334,7 @@ class JavaWalker {
       // One declaration, several declarators: each is its own definition, named by its own declarator.
       if (node.namedChildren.filter((child) => child.type === 'variable_declarator').length > 1) {
         const declarator = node.namedChildren.find((c) => c.type === 'variable_declarator')!;
-        def.signature = oneLine(`${this.#source.slice(node.startIndex, declarator.startIndex)}${nameNode.text}`);
+        def.signature = oneLine(`${this.source.slice(node.startIndex, declarator.startIndex)}${nameNode.text}`);
       }
     }
   }
@@ -421,16 +399,16 @@ class JavaWalker {
       entry.bindings.push({ imported: typePath.length > 0 ? typePath.join('.') : local, local });
       this.#imported.add(local);
     }
-    this.#imports.push(entry);
+    this.imports.push(entry);
   }
 
   #identifier(cursor: Parser.TreeCursor, isType: boolean): void {
     const start = cursor.startIndex;
-    const name = this.#source.slice(start, cursor.endIndex);
+    const name = this.source.slice(start, cursor.endIndex);
     const scope = this.#scope();
     scope?.identifiers.add(name);
     if (this.#declaredNames.has(start)) return;
-    const parent = this.#frames.up(1);
+    const parent = this.frames.up(1);
     if (!parent) return;
     if (LABEL_PARENTS.has(parent.type)) return;
     const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
@@ -481,7 +459,7 @@ class JavaWalker {
         if (field === 'type') context = 'call';
         break;
       case 'generic_type':
-        if (this.#frames.up(2)?.type === 'object_creation_expression') context = 'call';
+        if (this.frames.up(2)?.type === 'object_creation_expression') context = 'call';
         break;
       case 'marker_annotation':
       case 'annotation':
@@ -493,11 +471,11 @@ class JavaWalker {
     const ref: ExtractedReference = {
       name,
       context,
-      span: tokenSpan(this.#lines.point(start), name.length),
+      span: tokenSpan(this.lines.point(start), name.length),
       qualifier,
       enclosing: scope?.qualifiedName ?? null,
     };
-    this.#references.push(ref);
+    this.references.push(ref);
     if (
       qualifier === null &&
       /^[A-Z]/.test(name) &&
@@ -514,7 +492,7 @@ class JavaWalker {
 
   /** The object/scope text before `.name` (or `::name`), whitespace removed. */
   #qualifierBefore(parentStart: number, start: number, separator = '.'): string | null {
-    const raw = this.#source.slice(parentStart, start).trimEnd();
+    const raw = this.source.slice(parentStart, start).trimEnd();
     if (!raw.endsWith(separator)) return null;
     const qualifier = raw
       .slice(0, -separator.length)
@@ -527,15 +505,15 @@ class JavaWalker {
   #importReference(cursor: Parser.TreeCursor, name: string, start: number, parentType: string): void {
     if (!/^[A-Z$]/.test(name)) {
       // a member of `import static a.b.C.member;`: the last segment after a type
-      const before = this.#source.slice(this.#frames.up(1)!.start, start);
+      const before = this.source.slice(this.frames.up(1)!.start, start);
       if (!/[A-Z$][\w$]*\.\s*$/.test(before)) return;
     }
     void cursor;
     void parentType;
-    this.#references.push({
+    this.references.push({
       name,
       context: 'import',
-      span: tokenSpan(this.#lines.point(start), name.length),
+      span: tokenSpan(this.lines.point(start), name.length),
       qualifier: null,
       enclosing: null,
     });
@@ -555,7 +533,7 @@ class JavaWalker {
    */
   #settlePending(): void {
     if (this.#pending.length === 0) return;
-    const qualified = new Set(this.#definitions.map((def) => def.qualifiedName));
+    const qualified = new Set(this.definitions.map((def) => def.qualifiedName));
     for (const { ref, owner } of this.#pending) {
       if (qualified.has(`${owner}.${ref.name}`)) ref.qualifier = 'this';
     }
@@ -567,10 +545,10 @@ class JavaWalker {
    * `<package>.<Name>`, which the pack's resolver keeps only when such a file exists.
    */
   #implicitImports(): void {
-    const members = new Set(this.#definitions.map((def) => def.name));
+    const members = new Set(this.definitions.map((def) => def.name));
     for (const [name, line] of this.#typeUses) {
       if (this.#localTypes.has(name) || this.#imported.has(name) || members.has(name)) continue;
-      this.#imports.push({
+      this.imports.push({
         specifier: this.#package ? `${this.#package}.${name}` : name,
         kind: 'import',
         bindings: [{ imported: name, local: name }],
@@ -583,17 +561,7 @@ class JavaWalker {
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const enclosing = this.#scope()?.qualifiedName ?? null;
-    pushCodeMentions(
-      this.#references,
-      this.#source,
-      startIndex,
-      endIndex,
-      this.#lines,
-      CODE_TOKEN,
-      context,
-      enclosing,
-      linkTargets,
-    );
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing, linkTargets);
   }
 }
 

@@ -1,20 +1,10 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import {
-  FrameStack,
-  LineIndex,
-  oneLine,
-  pushCodeMentions,
-  spanBetween,
-  tokenSpan,
-  visitChildren,
-  WalkedNodeTypes,
-} from '@agentgov/core/contracts';
+import { oneLine, spanBetween, SyntaxWalker, tokenSpan, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
   ExtractedFacts,
   ExtractedImport,
-  ExtractedReference,
   ImportKind,
   ReferenceContext,
 } from '@agentgov/core/contracts';
@@ -113,33 +103,20 @@ function underTypeChecking(node: SyntaxNode): boolean {
 }
 
 /** Walks one Python syntax tree into definitions, references and imports. */
-class PythonWalker {
-  readonly #source: string;
-  readonly #lines: LineIndex;
-  readonly #definitions: ExtractedDefinition[] = [];
-  readonly #references: ExtractedReference[] = [];
-  readonly #imports: ExtractedImport[] = [];
+class PythonWalker extends SyntaxWalker<Parser.TreeCursor> {
   /** Ancestor frames, one object per depth reused across the walk. */
-  readonly #frames = new FrameStack();
   readonly #scopes: Scope[] = [];
   readonly #declaredNames = new Set<number>();
   #importDepth = 0;
   #typeDepth = 0;
 
-  constructor(source: string) {
-    this.#source = source;
-    this.#lines = new LineIndex(source);
-  }
-
   walk(tree: Parser.Tree): ExtractedFacts {
     NODE_TYPES.prepare(tree);
-    this.#visit(tree.walk());
-    return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
+    this.visit(tree.walk());
+    return this.facts();
   }
 
-  readonly #visitChild = (cursor: Parser.TreeCursor): void => this.#visit(cursor);
-
-  #visit(cursor: Parser.TreeCursor): void {
+  protected override visit(cursor: Parser.TreeCursor): void {
     const type = NODE_TYPES.of(cursor);
     if (type === '') return;
     if (type === 'identifier') {
@@ -149,7 +126,7 @@ class PythonWalker {
     // Each cursor getter crosses into native code: read field and offset only where they are used
     // (an attribute's field only matters under a call: `a.b()` is a call of `b`).
     const framed = type === 'attribute';
-    const field = framed && this.#frames.up(1)?.type === 'call' ? (cursor.currentFieldName ?? null) : null;
+    const field = framed && this.frames.up(1)?.type === 'call' ? (cursor.currentFieldName ?? null) : null;
     const start = framed ? cursor.startIndex : 0;
     let pushedScope = false;
     switch (type) {
@@ -184,9 +161,9 @@ class PythonWalker {
           : null;
     if (depthKind === 'type') this.#typeDepth++;
     else if (depthKind === 'import') this.#importDepth++;
-    this.#frames.push(type, field, start);
-    visitChildren(cursor, this.#visitChild);
-    this.#frames.pop();
+    this.frames.push(type, field, start);
+    this.visitChildren(cursor);
+    this.frames.pop();
     if (depthKind === 'type') this.#typeDepth--;
     else if (depthKind === 'import') this.#importDepth--;
     if (pushedScope) {
@@ -206,7 +183,7 @@ class PythonWalker {
     const name = nameNode.text;
     const body = node.childForFieldName('body');
     // `node` is the cursor's node, so the frames are its ancestors; `parent` is a native search from the root.
-    const outer = this.#frames.up(1)?.type === 'decorated_definition' ? node.parent! : node;
+    const outer = this.frames.up(1)?.type === 'decorated_definition' ? node.parent! : node;
     const scope = this.#scope();
     const def: ExtractedDefinition = {
       kind,
@@ -214,14 +191,14 @@ class PythonWalker {
       qualifiedName: scope ? `${scope.qualifiedName}.${name}` : name,
       span: spanBetween(outer.startPosition, outer.endPosition),
       nameSpan: spanBetween(nameNode.startPosition, nameNode.endPosition),
-      signature: oneLine(this.#source.slice(node.startIndex, body ? body.startIndex : node.endIndex)).replace(/:$/, ''),
+      signature: oneLine(this.source.slice(node.startIndex, body ? body.startIndex : node.endIndex)).replace(/:$/, ''),
       docstring: docstringOf(body),
       text: outer.text,
       exported: !name.startsWith('_') && (scope === undefined || (scope.isClass && scope.def.exported)),
       isDefault: false,
       bodyIdentifiers: [],
     };
-    this.#definitions.push(def);
+    this.definitions.push(def);
     this.#scopes.push({
       qualifiedName: def.qualifiedName,
       def,
@@ -239,8 +216,8 @@ class PythonWalker {
     // `node` is the cursor's node, so the frames are its ancestors; `parent` is a native search from the root.
     if (
       this.#scopes.length > 0 ||
-      this.#frames.up(1)?.type !== 'expression_statement' ||
-      this.#frames.up(2)?.type !== 'module'
+      this.frames.up(1)?.type !== 'expression_statement' ||
+      this.frames.up(2)?.type !== 'module'
     ) {
       if (this.#scope()?.isClass === false) this.#declaredNames.add(left.startIndex);
       return;
@@ -249,7 +226,7 @@ class PythonWalker {
     this.#declaredNames.add(left.startIndex);
     const name = left.text;
     const kind: DefinitionKind = /^[A-Z][A-Z0-9_]*$/.test(name) ? 'constant' : 'variable';
-    this.#definitions.push({
+    this.definitions.push({
       kind,
       name,
       qualifiedName: name,
@@ -266,10 +243,10 @@ class PythonWalker {
 
   #identifier(cursor: Parser.TreeCursor): void {
     const start = cursor.startIndex;
-    const name = this.#source.slice(start, cursor.endIndex);
+    const name = this.source.slice(start, cursor.endIndex);
     const scope = this.#scope();
     scope?.identifiers.add(name);
-    const parent = this.#frames.up(1);
+    const parent = this.frames.up(1);
     if (!parent) return;
     const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
     const binding = BINDING_FIELDS[parent.type];
@@ -288,18 +265,18 @@ class PythonWalker {
     else if (this.#typeDepth > 0) context = 'type';
     else if (parent.type === 'call' && field === 'function') context = 'call';
     else if (parent.type === 'attribute' && field === 'attribute') {
-      qualifier = this.#source
+      qualifier = this.source
         .slice(parent.start, start)
         .replace(/\.\s*$/, '')
         .trim();
-      const grand = this.#frames.up(2);
+      const grand = this.frames.up(2);
       context = grand && grand.type === 'call' && parent.field === 'function' ? 'call' : 'member';
     }
     if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
-    this.#references.push({
+    this.references.push({
       name,
       context,
-      span: tokenSpan(this.#lines.point(start), name.length),
+      span: tokenSpan(this.lines.point(start), name.length),
       qualifier,
       enclosing: scope?.qualifiedName ?? null,
     });
@@ -313,12 +290,12 @@ class PythonWalker {
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const enclosing = this.#scope()?.qualifiedName ?? null;
-    pushCodeMentions(this.#references, this.#source, startIndex, endIndex, this.#lines, CODE_TOKEN, context, enclosing);
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing);
   }
 
   /** When the import runs: with the module, only for a type checker, or when its enclosing function runs. */
   #importKind(node: SyntaxNode): ImportKind {
-    if (this.#frames.has('if_statement') && underTypeChecking(node)) return 'type-only';
+    if (this.frames.has('if_statement') && underTypeChecking(node)) return 'type-only';
     return this.#scopes.some((scope) => !scope.isClass) ? 'deferred' : 'python';
   }
 
@@ -329,7 +306,7 @@ class PythonWalker {
       const dotted = child.type === 'aliased_import' ? child.childForFieldName('name') : child;
       if (!dotted || dotted.type !== 'dotted_name') continue;
       const alias = child.type === 'aliased_import' ? (child.childForFieldName('alias')?.text ?? null) : null;
-      this.#imports.push({
+      this.imports.push({
         specifier: dotted.text,
         kind,
         bindings: [{ imported: '*', local: alias ?? dotted.text }],
@@ -358,7 +335,7 @@ class PythonWalker {
         if (imported) entry.bindings.push({ imported, local: child.childForFieldName('alias')?.text ?? imported });
       }
     }
-    this.#imports.push(entry);
+    this.imports.push(entry);
   }
 }
 

@@ -1,20 +1,10 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import {
-  FrameStack,
-  LineIndex,
-  oneLine,
-  pushCodeMentions,
-  spanBetween,
-  tokenSpan,
-  visitChildren,
-  WalkedNodeTypes,
-} from '@agentgov/core/contracts';
+import { oneLine, spanBetween, SyntaxWalker, tokenSpan, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
   ExtractedFacts,
-  ExtractedImport,
-  ExtractedReference,
+  Frame,
   ReferenceContext,
 } from '@agentgov/core/contracts';
 import type Parser from 'tree-sitter';
@@ -154,13 +144,7 @@ function leadingTrivia(node: SyntaxNode): { doc: string | null; attributes: stri
 const CFG_TEST = /^#\[cfg\(\s*test\s*\)\]$/;
 
 /** Walks one Rust syntax tree into definitions, references and imports (`use` items and the paths code names). */
-class RustWalker {
-  readonly #source: string;
-  readonly #lines: LineIndex;
-  readonly #definitions: ExtractedDefinition[] = [];
-  readonly #references: ExtractedReference[] = [];
-  readonly #imports: ExtractedImport[] = [];
-  readonly #frames = new FrameStack();
+class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
   readonly #scopes: Scope[] = [];
   readonly #declaredNames = new Set<number>();
   /** `use` bindings of this file: local name → the path it stands for (`crate::util`). */
@@ -176,16 +160,11 @@ class RustWalker {
   /** Inline `mod` blocks around the walk (`super::` inside one names this file's module). */
   #inlineModules = 0;
 
-  constructor(source: string) {
-    this.#source = source;
-    this.#lines = new LineIndex(source);
-  }
-
   walk(tree: Parser.Tree): ExtractedFacts {
     NODE_TYPES.prepare(tree);
     this.#prescan(tree.rootNode);
-    this.#visit(tree.walk());
-    return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
+    this.visit(tree.walk());
+    return this.facts();
   }
 
   /** Top-level `mod name;` and `use` bindings, so a path used above its `use` still resolves. */
@@ -202,12 +181,10 @@ class RustWalker {
     }
   }
 
-  readonly #visitChild = (cursor: Parser.TreeCursor): void => this.#visit(cursor);
-
-  #visit(cursor: Parser.TreeCursor): void {
+  protected override visit(cursor: Parser.TreeCursor): void {
     const type = NODE_TYPES.of(cursor);
     if (type === '' || SKIPPED.has(type)) return;
-    const parent = this.#frames.up(1);
+    const parent = this.frames.up(1);
     switch (type) {
       case 'identifier':
       case 'type_identifier':
@@ -260,9 +237,9 @@ class RustWalker {
     if (inlineModule) this.#inlineModules++;
     if (type === 'use_declaration') this.#useDepth++;
     // each cursor getter crosses into native code: the start offset only where a path or member needs it
-    this.#frames.push(type, field, FRAMED.has(type) ? cursor.startIndex : 0);
-    visitChildren(cursor, this.#visitChild);
-    this.#frames.pop();
+    this.frames.push(type, field, FRAMED.has(type) ? cursor.startIndex : 0);
+    this.visitChildren(cursor);
+    this.frames.pop();
     if (type === 'use_declaration') this.#useDepth--;
     if (inlineModule) this.#inlineModules--;
     if (pattern) this.#patternDepth--;
@@ -340,7 +317,7 @@ class RustWalker {
         : body && body.startIndex > node.startIndex
           ? body.startIndex
           : node.endIndex;
-    const signature = oneLine(this.#source.slice(node.startIndex, signatureEnd)).replace(/[=\s]+$/, '');
+    const signature = oneLine(this.source.slice(node.startIndex, signatureEnd)).replace(/[=\s]+$/, '');
     const qualifiedName = scope ? `${scope.qualifiedName}.${name}` : name;
     const def: ExtractedDefinition = {
       kind,
@@ -355,7 +332,7 @@ class RustWalker {
       isDefault: false,
       bodyIdentifiers: [],
     };
-    this.#definitions.push(def);
+    this.definitions.push(def);
     const role: Scope['role'] =
       type === 'function_item' || type === 'function_signature_item' || type === 'const_item' || type === 'static_item'
         ? 'fn'
@@ -377,9 +354,9 @@ class RustWalker {
     return true;
   }
 
-  #identifier(cursor: Parser.TreeCursor, type: string, parent: ReturnType<FrameStack['up']>): void {
+  #identifier(cursor: Parser.TreeCursor, type: string, parent: Frame | undefined): void {
     const start = cursor.startIndex;
-    const name = this.#source.slice(start, cursor.endIndex);
+    const name = this.source.slice(start, cursor.endIndex);
     const scope = this.#scope();
     scope?.identifiers.add(name);
     if (!parent || this.#declaredNames.has(start)) return;
@@ -417,13 +394,13 @@ class RustWalker {
         }
       } else context = isUpper(name) ? 'type' : 'value';
     } else if (parent.type === 'field_expression' && field === 'field') {
-      qualifier = oneLine(this.#source.slice(parent.start, start).replace(/\.\s*$/, ''), 120);
-      const grand = this.#frames.up(2);
+      qualifier = oneLine(this.source.slice(parent.start, start).replace(/\.\s*$/, ''), 120);
+      const grand = this.frames.up(2);
       // `x.f()`, or `x.f::<T>()` through a generic function
       const called =
         parent.field === 'function' &&
         (grand?.type === 'call_expression' ||
-          (grand?.type === 'generic_function' && this.#frames.up(3)?.type === 'call_expression'));
+          (grand?.type === 'generic_function' && this.frames.up(3)?.type === 'call_expression'));
       context = called ? 'call' : 'member';
     } else if (parent.type === 'call_expression' && field === 'function') context = 'call';
     else if (parent.type === 'macro_invocation' && field === 'macro') context = 'call';
@@ -439,10 +416,10 @@ class RustWalker {
       this.#isLocal(name)
     )
       return;
-    this.#references.push({
+    this.references.push({
       name,
       context,
-      span: tokenSpan(this.#lines.point(start), name.length),
+      span: tokenSpan(this.lines.point(start), name.length),
       qualifier,
       enclosing: this.#enclosing(),
     });
@@ -454,7 +431,7 @@ class RustWalker {
    * false when the identifier is a plain value (the caller records it).
    */
   #macroArgument(start: number, name: string): boolean {
-    const source = this.#source;
+    const source = this.source;
     let back = start - 1;
     while (back >= 0 && (source.charCodeAt(back) === 32 || source.charCodeAt(back) === 10)) back--;
     const joined = back >= 0 && (source[back] === ':' || source[back] === '.');
@@ -463,7 +440,7 @@ class RustWalker {
     // a plain token (neither after `::`/`.` nor called): the common case, decided without a regular expression
     if (!joined && source[ahead] !== '(' && source[ahead] !== ':') return false;
     const before = source.slice(Math.max(0, start - 200), start);
-    const after = this.#source.slice(start + name.length, start + name.length + 40);
+    const after = this.source.slice(start + name.length, start + name.length + 40);
     const called = /^\s*(?:::\s*<[^>]*>\s*)?\(/.test(after);
     const path = /((?:(?:[A-Za-z_]\w*|\$crate)\s*::\s*)+)$/.exec(before);
     // `x.name` or `f(..).name`: the qualifier is the identifier before the dot, else the expression is unknown
@@ -479,10 +456,10 @@ class RustWalker {
       qualifier = /^\w/.test(member[1]!) ? member[1]! : '(…)';
       if (!called) context = 'member';
     }
-    this.#references.push({
+    this.references.push({
       name,
       context,
-      span: tokenSpan(this.#lines.point(start), name.length),
+      span: tokenSpan(this.lines.point(start), name.length),
       qualifier,
       enclosing: this.#enclosing(),
     });
@@ -491,8 +468,8 @@ class RustWalker {
 
   /** The context of a whole path by its parent (`depth` frames up): called, a type, or a value. */
   #pathContext(depth: number, fallback: ReferenceContext): ReferenceContext {
-    const holder = this.#frames.up(depth);
-    const inner = this.#frames.up(depth - 1);
+    const holder = this.frames.up(depth);
+    const inner = this.frames.up(depth - 1);
     if (!holder || !inner) return fallback;
     if (holder.type === 'call_expression' && inner.field === 'function') return 'call';
     if (holder.type === 'macro_invocation' && inner.field === 'macro') return 'call';
@@ -532,7 +509,7 @@ class RustWalker {
    * leading `self::` dropped (it names this module). Null when nothing qualifies the name.
    */
   #pathQualifier(pathStart: number, nameStart: number): string | null {
-    let text = this.#source.slice(pathStart, nameStart).replace(/\s+/g, '').replace(/::$/, '');
+    let text = this.source.slice(pathStart, nameStart).replace(/\s+/g, '').replace(/::$/, '');
     if (text.includes('<')) text = text.replace(/<[^]*?>/g, '').replace(/::::/g, '::');
     text = text.replace(/^::/, '');
     if (text === '' || text === 'self') return null;
@@ -569,12 +546,12 @@ class RustWalker {
     } else if (this.#fileModules.has(first) && this.#inlineModules === 0) specifier = `self::${modulePath.join('::')}`;
     else specifier = modulePath.join('::');
     this.#pathImports.add(local);
-    this.#imports.push({
+    this.imports.push({
       specifier,
       kind: 'import',
       bindings: [{ imported: '*', local }],
       star: false,
-      line: this.#lines.point(offset).row + 1,
+      line: this.lines.point(offset).row + 1,
     });
   }
 
@@ -643,13 +620,13 @@ class RustWalker {
       const path = this.#rebase(entry.path);
       if (entry.local) this.#useBindings.set(entry.local, path);
       if (entry.glob) {
-        this.#imports.push({ specifier: path, kind, bindings: [], star: true, line });
+        this.imports.push({ specifier: path, kind, bindings: [], star: true, line });
         continue;
       }
       const cut = path.lastIndexOf('::');
       const name = cut < 0 ? path : path.slice(cut + 2);
       if (cut >= 0 && name !== 'self')
-        this.#imports.push({
+        this.imports.push({
           specifier: path.slice(0, cut),
           kind,
           bindings: [{ imported: name, local: entry.local }],
@@ -658,7 +635,7 @@ class RustWalker {
         });
       // an upper-case name is a type, trait or constant, never a module
       if (!isUpper(name))
-        this.#imports.push({
+        this.imports.push({
           specifier: path,
           kind,
           bindings: [{ imported: '*', local: entry.local }],
@@ -673,9 +650,9 @@ class RustWalker {
     // join the enclosing definition's search words
     const scope = this.#scope();
     if (scope && !scope.test)
-      for (const word of this.#source.slice(startIndex, endIndex).match(WORD) ?? []) scope.identifiers.add(word);
+      for (const word of this.source.slice(startIndex, endIndex).match(WORD) ?? []) scope.identifiers.add(word);
     const enclosing = this.#enclosing();
-    pushCodeMentions(this.#references, this.#source, startIndex, endIndex, this.#lines, CODE_TOKEN, context, enclosing);
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing);
   }
 }
 
