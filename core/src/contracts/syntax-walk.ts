@@ -7,7 +7,7 @@ import type {
   ExtractedReference,
   ReferenceContext,
 } from './language.js';
-import { LineIndex } from './source-span.js';
+import { LineIndex, tokenSpan } from './source-span.js';
 
 /** What a walker reads of a tree-sitter `TreeCursor` (kept structural: contracts load no native module). */
 export interface WalkCursor {
@@ -158,6 +158,23 @@ export abstract class SyntaxWalker<C extends WalkCursor = WalkCursor> {
       enclosing,
       split,
     );
+  }
+
+  /** Records a reference to `name`, the token at offset `start` of the source. */
+  protected reference(
+    name: string,
+    start: number,
+    context: ReferenceContext,
+    qualifier: string | null,
+    enclosing: string | null,
+  ): void {
+    this.references.push({
+      name,
+      context,
+      span: tokenSpan(this.lines.point(start), name.length),
+      qualifier,
+      enclosing,
+    });
   }
 
   /** What the walk collected. */

@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { oneLine, spanBetween, SyntaxWalker, tokenSpan, WalkedNodeTypes } from '@agentgov/core/contracts';
+import { oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -418,13 +418,7 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
       }
       if (context !== 'member' && this.#isLocal(name)) return;
     }
-    this.references.push({
-      name,
-      context,
-      span: tokenSpan(this.lines.point(start), name.length),
-      qualifier,
-      enclosing: scope?.qualifiedName ?? null,
-    });
+    this.reference(name, start, context, qualifier, scope?.qualifiedName ?? null);
   }
 
   #isLocal(name: string): boolean {

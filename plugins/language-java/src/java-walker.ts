@@ -510,13 +510,7 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
     }
     void cursor;
     void parentType;
-    this.references.push({
-      name,
-      context: 'import',
-      span: tokenSpan(this.lines.point(start), name.length),
-      qualifier: null,
-      enclosing: null,
-    });
+    this.reference(name, start, 'import', null, null);
   }
 
   #isLocal(name: string): boolean {

@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { oneLine, spanBetween, SyntaxWalker, tokenSpan, WalkedNodeTypes } from '@agentgov/core/contracts';
+import { oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -273,13 +273,7 @@ class PythonWalker extends SyntaxWalker<Parser.TreeCursor> {
       context = grand && grand.type === 'call' && parent.field === 'function' ? 'call' : 'member';
     }
     if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
-    this.references.push({
-      name,
-      context,
-      span: tokenSpan(this.lines.point(start), name.length),
-      qualifier,
-      enclosing: scope?.qualifiedName ?? null,
-    });
+    this.reference(name, start, context, qualifier, scope?.qualifiedName ?? null);
   }
 
   /** Bound in an enclosing function (closures see their outer functions' locals; class bodies don't count). */

@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { oneLine, spanBetween, SyntaxWalker, tokenSpan, WalkedNodeTypes } from '@agentgov/core/contracts';
+import { oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -416,13 +416,7 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
       this.#isLocal(name)
     )
       return;
-    this.references.push({
-      name,
-      context,
-      span: tokenSpan(this.lines.point(start), name.length),
-      qualifier,
-      enclosing: this.#enclosing(),
-    });
+    this.reference(name, start, context, qualifier, this.#enclosing());
   }
 
   /**
@@ -456,13 +450,7 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
       qualifier = /^\w/.test(member[1]!) ? member[1]! : '(…)';
       if (!called) context = 'member';
     }
-    this.references.push({
-      name,
-      context,
-      span: tokenSpan(this.lines.point(start), name.length),
-      qualifier,
-      enclosing: this.#enclosing(),
-    });
+    this.reference(name, start, context, qualifier, this.#enclosing());
     return true;
   }
 
