@@ -100,6 +100,8 @@ export async function run(argv: string[], context: RunContext = {}): Promise<num
     stdin: (context.stdin ?? process.stdin) as NodeJS.ReadStream,
     stdout: (context.stdout ?? process.stdout) as NodeJS.WriteStream,
     stderr: (context.stderr ?? process.stderr) as NodeJS.WriteStream,
+    // `help` lists and finds commands from here (it cannot import the list that imports it)
+    commands: COMMANDS,
   };
   let command;
   try {

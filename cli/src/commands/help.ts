@@ -1,5 +1,15 @@
-import { Command, Option, type CommandClass } from 'clipanion';
+import { Command, Option, type BaseContext, type CommandClass } from 'clipanion';
 import { AgentgovCommand, EXIT } from './base.js';
+
+/**
+ * The commands the running CLI registered: `run` (cli.ts) passes them in the context, so this module
+ * need not import the command list, which imports it.
+ */
+function registeredCommands(context: BaseContext): CommandClass[] {
+  const commands = (context as BaseContext & { commands?: CommandClass[] }).commands;
+  if (!commands) throw new Error('help needs the registered commands in its context (cli.ts run() passes them)');
+  return commands;
+}
 
 /** Commands registered under `prefix` (`['config']` → config init, show, validate). */
 export function commandsUnder(commands: readonly CommandClass[], prefix: string[]): CommandClass[] {
@@ -38,7 +48,7 @@ export class HelpCommand extends AgentgovCommand {
   names = Option.Rest();
 
   async run(): Promise<number> {
-    const { COMMANDS } = await import('./index.js');
+    const COMMANDS = registeredCommands(this.context);
     if (this.names.length === 0) {
       this.context.stdout.write(this.cli.usage(null));
       return EXIT.OK;
@@ -75,7 +85,7 @@ export class ConfigGroupCommand extends AgentgovCommand {
   });
 
   async run(): Promise<number> {
-    const { COMMANDS } = await import('./index.js');
+    const COMMANDS = registeredCommands(this.context);
     this.context.stderr.write(groupHelp(COMMANDS, ['config']));
     return EXIT.USAGE;
   }

@@ -1,4 +1,5 @@
 export * from './canonical-tool.js';
+export * from './entry-points.js';
 export * from './events.js';
 export * from './frame-stack.js';
 export * from './framework.js';
@@ -8,8 +9,10 @@ export * from './language.js';
 export * from './language-pack.js';
 export * from './linter.js';
 export * from './refactor.js';
+export * from './rename-planner.js';
 export * from './retriever.js';
 export * from './source-span.js';
+export * from './syntax-walk.js';
 export * from './risk-rule.js';
 export * from './sink.js';
 export * from './test-runner.js';

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
+import { distinctEdits, indexSymbol, RenameEdits } from '@agentgov/core/contracts';
 import type {
-  Certainty,
   MovePlan,
   MoveRequest,
   RefactorEdit,
@@ -59,17 +59,6 @@ function isExported(name: string): boolean {
   return first !== first.toLowerCase();
 }
 
-function distinct(edits: RefactorEdit[]): RefactorEdit[] {
-  const seen = new Map<string, RefactorEdit>();
-  const rank: Record<Certainty, number> = { high: 0, medium: 1, low: 2 };
-  for (const edit of edits) {
-    const key = `${edit.path}\0${edit.span.startLine}\0${edit.span.startCol}`;
-    const first = seen.get(key);
-    if (!first || rank[edit.certainty] < rank[first.certainty]) seen.set(key, edit);
-  }
-  return [...seen.values()];
-}
-
 /**
  * Rename and move for Go from the index's own resolution. A rename edits the declaration and every
  * reference the index resolved to it (through the package scope, imports and method receivers) as
@@ -98,42 +87,17 @@ export class GoRefactorEngine implements RefactorEngine {
     const defs = name.includes('.')
       ? go(workspace.definitions({ qualifiedName: name }))
       : go(workspace.definitions({ name }));
-    return defs.map((d) => ({
-      path: d.path,
-      name: d.name,
-      qualifiedName: d.qualified_name,
-      kind: d.kind,
-      line: d.name_line,
-      col: d.name_col,
-    }));
+    return defs.map(indexSymbol);
   }
 
   async rename(request: RenameRequest, workspace: RefactorWorkspace): Promise<RenamePlan> {
     const { symbol, newName } = request;
     const declared = workspace.definitions({ path: symbol.path, qualifiedName: symbol.qualifiedName });
     const definition = declared.find((d) => d.name_line === symbol.line) ?? declared[0];
-    const edits: RefactorEdit[] = [];
-    const texts = new Map<string, string[] | undefined>();
-    const lineOf = (path: string, line: number): string | undefined => {
-      if (!texts.has(path)) texts.set(path, workspace.read(path)?.split('\n'));
-      return texts.get(path)?.[line - 1];
-    };
-    const add = (path: string, line: number, col: number, certainty: Certainty) => {
-      // the index's span must still hold the name (it may lag a file edited seconds ago)
-      if (lineOf(path, line)?.slice(col, col + symbol.name.length) !== symbol.name) return;
-      edits.push({
-        path,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + symbol.name.length },
-        oldText: symbol.name,
-        newText: newName,
-        certainty,
-      });
-    };
+    const plan = new RenameEdits(symbol, newName, workspace);
+    const add = plan.add.bind(plan);
     add(symbol.path, symbol.line, symbol.col, 'high');
-    const resolved = declared.flatMap((d) => workspace.references({ toDefUid: d.def_uid }));
-    for (const ref of resolved)
-      if (ref.name === symbol.name && ref.context !== 'comment' && ref.context !== 'string')
-        add(ref.path, ref.start_line, ref.start_col, 'high');
+    const resolved = plan.addResolved(declared, workspace);
     const isMember = MEMBER_KINDS.has(definition?.kind ?? symbol.kind) || symbol.qualifiedName.includes('.');
     const unedited: UneditedReference[] = [];
     if (isMember) {
@@ -147,12 +111,8 @@ export class GoRefactorEngine implements RefactorEngine {
       }
     }
     if (request.includeComments) {
-      for (const file of workspace.files()) {
-        if (!GO.test(file.path)) continue;
-        const text = workspace.read(file.path);
-        if (text?.includes(symbol.name))
-          for (const [line, col] of this.#mentions(text, symbol.name)) add(file.path, line, col, 'low');
-      }
+      for (const file of plan.filesMentioning(workspace, GO))
+        for (const [line, col] of this.#mentions(file.text, symbol.name)) add(file.path, line, col, 'low');
     }
     const warnings: string[] = [];
     if (definition && isExported(symbol.name) && !isExported(newName)) {
@@ -190,7 +150,7 @@ export class GoRefactorEngine implements RefactorEngine {
           workspace,
         )
       : [];
-    return { edits: distinct(edits), collisions, unedited, warnings };
+    return { edits: distinctEdits(plan.edits, 'surest'), collisions, unedited, warnings };
   }
 
   /** `strings.X`: the qualifier is an import from outside the repository (standard library, a dependency). */

@@ -1,11 +1,10 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import { oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
   ExtractedFacts,
   ExtractedImport,
-  ExtractedReference,
   ReferenceContext,
 } from '@agentgov/core/contracts';
 import type Parser from 'tree-sitter';
@@ -16,10 +15,8 @@ type SyntaxNode = Parser.SyntaxNode;
 const CODE_TOKEN =
   /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
 
-/** Type names by type id; '' for a node the walk need not step into (anonymous tokens, childless literals). */
-const TYPE_NAMES: string[] = [];
-let childless: Set<string> | null = null;
-const RECORDED_LEAVES = new Set([
+/** The node types the walk steps into: named ones with children, and the leaves it records. */
+const NODE_TYPES = new WalkedNodeTypes([
   'identifier',
   'type_identifier',
   'field_identifier',
@@ -111,38 +108,21 @@ function docCommentOf(node: SyntaxNode): string | null {
 }
 
 /** Walks one Go syntax tree into definitions, references and imports. */
-class GoWalker {
-  readonly #source: string;
-  readonly #lines: LineIndex;
-  readonly #definitions: ExtractedDefinition[] = [];
-  readonly #references: ExtractedReference[] = [];
-  readonly #imports: ExtractedImport[] = [];
-  readonly #frames = new FrameStack();
+class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
   readonly #scopes: Scope[] = [];
   /** Start offsets of declared names (not references). */
   readonly #declared = new Set<number>();
   /** Local names that import bindings introduce (`fmt`, an alias): `fmt.X`'s operand is no reference. */
   readonly #importLocals = new Set<string>();
 
-  constructor(source: string) {
-    this.#source = source;
-    this.#lines = new LineIndex(source);
-  }
-
   walk(tree: Parser.Tree): ExtractedFacts {
-    childless ??= childlessNodeTypes((tree as unknown as { language: object }).language);
-    this.#visit(tree.walk());
-    return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
+    NODE_TYPES.prepare(tree);
+    this.visit(tree.walk());
+    return this.facts();
   }
 
-  #visit(cursor: Parser.TreeCursor): void {
-    const typeId = cursor.nodeTypeId;
-    let type = TYPE_NAMES[typeId];
-    if (type === undefined) {
-      const name = cursor.nodeType;
-      type = TYPE_NAMES[typeId] =
-        cursor.nodeIsNamed && (RECORDED_LEAVES.has(name) || !childless!.has(name)) ? name : '';
-    }
+  protected override visit(cursor: Parser.TreeCursor): void {
+    const type = NODE_TYPES.of(cursor);
     if (type === '') return;
     switch (type) {
       case 'identifier':
@@ -156,7 +136,7 @@ class GoWalker {
         return;
       case 'interpreted_string_literal_content':
       case 'raw_string_literal_content':
-        if (this.#frames.up(2)?.type !== 'import_spec') this.#tokens(cursor.startIndex, cursor.endIndex, 'string');
+        if (this.frames.up(2)?.type !== 'import_spec') this.#tokens(cursor.startIndex, cursor.endIndex, 'string');
         return;
     }
     let pushedScope = false;
@@ -190,13 +170,9 @@ class GoWalker {
     }
     const field = FIELD_FRAMES.has(type) ? (cursor.currentFieldName ?? null) : null;
     // Each cursor getter crosses into native code: read the start only where a rule uses it.
-    this.#frames.push(type, field, START_FRAMES.has(type) ? cursor.startIndex : -1);
-    if (cursor.gotoFirstChild()) {
-      do this.#visit(cursor);
-      while (cursor.gotoNextSibling());
-      cursor.gotoParent();
-    }
-    this.#frames.pop();
+    this.frames.push(type, field, START_FRAMES.has(type) ? cursor.startIndex : -1);
+    this.visitChildren(cursor);
+    this.frames.pop();
     if (pushedScope) {
       const scope = this.#scopes.pop()!;
       scope.def.bodyIdentifiers = [...scope.identifiers];
@@ -208,7 +184,7 @@ class GoWalker {
   }
 
   #push(def: ExtractedDefinition, receiver: string | null, memberListStart = -1): true {
-    this.#definitions.push(def);
+    this.definitions.push(def);
     this.#scopes.push({
       qualifiedName: def.qualifiedName,
       def,
@@ -251,7 +227,7 @@ class GoWalker {
     if (!nameNode) return;
     const def = this.#definition('module', nameNode, nameNode.text, node, oneLine(node.text), docCommentOf(node));
     def.exported = true;
-    this.#definitions.push(def);
+    this.definitions.push(def);
   }
 
   #importSpec(node: SyntaxNode): void {
@@ -272,14 +248,14 @@ class GoWalker {
       entry.bindings.push({ imported: '*', local });
       this.#importLocals.add(local);
     }
-    this.#imports.push(entry);
+    this.imports.push(entry);
   }
 
   #function(node: SyntaxNode, receiverType: string | null): boolean {
     const nameNode = node.childForFieldName('name');
     if (!nameNode) return false;
     const body = node.childForFieldName('body');
-    const signature = oneLine(this.#source.slice(node.startIndex, body ? body.startIndex : node.endIndex));
+    const signature = oneLine(this.source.slice(node.startIndex, body ? body.startIndex : node.endIndex));
     const name = nameNode.text;
     const qualifiedName = receiverType ? `${receiverType}.${name}` : name;
     const def = this.#definition(
@@ -337,23 +313,23 @@ class GoWalker {
   /** A field of the struct a type declaration defines (`Server.Addr`); embedded fields define nothing. */
   #field(node: SyntaxNode): void {
     const scope = this.#scope();
-    if (!scope || this.#frames.up(1)?.type !== 'field_declaration_list') return;
-    if (scope.memberListStart < 0 || this.#frames.up(2)?.start !== scope.memberListStart) return;
+    if (!scope || this.frames.up(1)?.type !== 'field_declaration_list') return;
+    if (scope.memberListStart < 0 || this.frames.up(2)?.start !== scope.memberListStart) return;
     const names = node.childrenForFieldName('name');
     const docstring = docCommentOf(node);
     const signature = oneLine(node.text, 200);
     for (const nameNode of names)
-      this.#definitions.push(
+      this.definitions.push(
         this.#definition('field', nameNode, `${scope.qualifiedName}.${nameNode.text}`, node, signature, docstring),
       );
   }
 
   #interfaceMethod(node: SyntaxNode): void {
     const scope = this.#scope();
-    if (!scope || scope.memberListStart < 0 || this.#frames.up(1)?.start !== scope.memberListStart) return;
+    if (!scope || scope.memberListStart < 0 || this.frames.up(1)?.start !== scope.memberListStart) return;
     const nameNode = node.childForFieldName('name');
     if (!nameNode) return;
-    this.#definitions.push(
+    this.definitions.push(
       this.#definition(
         'method',
         nameNode,
@@ -374,7 +350,7 @@ class GoWalker {
     const signature = oneLine(outer.text, 200);
     for (const nameNode of node.childrenForFieldName('name')) {
       if (nameNode.text === '_') continue;
-      this.#definitions.push(
+      this.definitions.push(
         this.#definition(constant ? 'constant' : 'variable', nameNode, nameNode.text, outer, signature, docstring),
       );
     }
@@ -382,27 +358,27 @@ class GoWalker {
 
   #identifier(cursor: Parser.TreeCursor, type: string): void {
     const start = cursor.startIndex;
-    const name = this.#source.slice(start, cursor.endIndex);
+    const name = this.source.slice(start, cursor.endIndex);
     const scope = this.#scope();
     scope?.identifiers.add(name);
     if (this.#declared.has(start) || type === 'package_identifier' || name === '_') return;
-    const parent = this.#frames.up(1);
+    const parent = this.frames.up(1);
     if (!parent) return;
     let context: ReferenceContext = 'value';
     let qualifier: string | null = null;
     if (type === 'field_identifier') {
       if (parent.type !== 'selector_expression') return; // a field or method name being declared, a label
-      qualifier = this.#source
+      qualifier = this.source
         .slice(parent.start, start)
         .replace(/\.\s*$/, '')
         .trim();
       // The receiver is Go's `self`: `s.count` inside `func (s *Counter)` is a member of Counter.
       if (scope?.receiver && qualifier === scope.receiver) qualifier = 'self';
-      const grand = this.#frames.up(2);
+      const grand = this.frames.up(2);
       context = grand?.type === 'call_expression' && parent.field === 'function' ? 'call' : 'member';
     } else if (type === 'type_identifier') {
       if (parent.type === 'qualified_type') {
-        qualifier = this.#source
+        qualifier = this.source
           .slice(parent.start, start)
           .replace(/\.\s*$/, '')
           .trim();
@@ -420,7 +396,7 @@ class GoWalker {
           return;
         }
       } else if (parent.type === 'expression_list') {
-        const grand = this.#frames.up(2);
+        const grand = this.frames.up(2);
         if (grand && DECLARING_LISTS[grand.type] === parent.field) {
           scope?.locals.add(name);
           return;
@@ -431,24 +407,18 @@ class GoWalker {
         // `Config{Name: …}`: a field of the literal's type, its qualifier (`{}` for an element of an
         // outer literal, `[]T{{Name: …}}`, whose type the walk does not know)
         context = 'member';
-        const values = this.#frames.up(3);
-        const literal = this.#frames.up(4);
+        const values = this.frames.up(3);
+        const literal = this.frames.up(4);
         qualifier =
           values?.type === 'literal_value' && literal?.type === 'composite_literal'
-            ? this.#source.slice(literal.start, values.start).trim()
+            ? this.source.slice(literal.start, values.start).trim()
             : '{}';
       } else if (parent.type === 'call_expression' && cursor.currentFieldName === 'function') {
         context = 'call';
       }
       if (context !== 'member' && this.#isLocal(name)) return;
     }
-    this.#references.push({
-      name,
-      context,
-      span: tokenSpan(this.#lines.point(start), name.length),
-      qualifier,
-      enclosing: scope?.qualifiedName ?? null,
-    });
+    this.reference(name, start, context, qualifier, scope?.qualifiedName ?? null);
   }
 
   #isLocal(name: string): boolean {
@@ -457,26 +427,8 @@ class GoWalker {
   }
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
-    const text = this.#source.slice(startIndex, endIndex);
-    const startPoint = this.#lines.point(startIndex);
-    CODE_TOKEN.lastIndex = 0;
-    let match: RegExpExecArray | null;
-    while ((match = CODE_TOKEN.exec(text)) !== null) {
-      const raw = match[0];
-      const ticks = raw.startsWith('``') ? 2 : raw.startsWith('`') ? 1 : 0;
-      const token = ticks > 0 ? raw.slice(ticks, -ticks) : raw;
-      const offset = match.index + ticks;
-      const lines = text.slice(0, offset).split('\n');
-      const line = startPoint.row + lines.length;
-      const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
-      this.#references.push({
-        name: token,
-        context,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
-        qualifier: null,
-        enclosing: this.#scope()?.qualifiedName ?? null,
-      });
-    }
+    const enclosing = this.#scope()?.qualifiedName ?? null;
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing);
   }
 }
 

@@ -1,3 +1,4 @@
+import { scanEntryPoints } from '@agentgov/core/contracts';
 import type { LanguagePack, PackEntryPoint, PackModulesContext } from '@agentgov/core/contracts';
 import type Parser from 'tree-sitter';
 import Go from 'tree-sitter-go';
@@ -9,14 +10,10 @@ export const GO_TEST_PATH = /_test\.go$/;
 
 /** The `main` packages' files that declare `func main()`: a Go program each, named by its directory. */
 function goEntryPoints(context: PackModulesContext): PackEntryPoint[] {
-  const mains: PackEntryPoint[] = [];
-  for (const path of context.files) {
-    if (!path.endsWith('.go')) continue;
-    const text = context.readText(path);
-    const entry = text === null ? null : goEntryPoint(path, text);
-    if (entry) mains.push({ path, kind: 'main', name: entry.name, declared_in: path });
-  }
-  return mains.sort((a, b) => a.path.localeCompare(b.path));
+  return scanEntryPoints(context, '.go', (path, text) => {
+    const entry = goEntryPoint(path, text);
+    return entry ? entry.name : false;
+  });
 }
 
 export const LANGUAGE_PACKS: readonly LanguagePack[] = Object.freeze([

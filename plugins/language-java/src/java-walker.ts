@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import { oneLine, spanBetween, SyntaxWalker, tokenSpan, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -52,10 +52,26 @@ const CODE_TOKEN = new RegExp(
 );
 const UPPER_CASE_CONSTANT = /^[A-Z][A-Z0-9_]*$/;
 
-/** Type names by type id; '' for a node the walk need not step into (anonymous tokens, childless named leaves). */
-const TYPE_NAMES: string[] = [];
-let childless: Set<string> | null = null;
-const RECORDED_LEAVES = new Set(['identifier', 'type_identifier', 'line_comment', 'block_comment', 'string_fragment']);
+/** The node types the walk steps into: named ones with children, and the leaves it records. */
+const NODE_TYPES = new WalkedNodeTypes([
+  'identifier',
+  'type_identifier',
+  'line_comment',
+  'block_comment',
+  'string_fragment',
+]);
+
+/** `{@link Foo#bar}` mentions Foo and bar: each part of the target at its offset in the match. */
+function linkTargets(match: string): Array<[number, string]> | null {
+  if (!match.startsWith('{@')) return null;
+  let offset = /\{@(?:link|code)\s+/.exec(match)![0].length;
+  const parts: Array<[number, string]> = [];
+  for (const part of match.slice(offset).split(/[.#]/)) {
+    if (part) parts.push([offset, part]);
+    offset += part.length + 1;
+  }
+  return parts;
+}
 
 interface Scope {
   qualifiedName: string;
@@ -96,13 +112,7 @@ function hasModifier(node: SyntaxNode, modifier: string): boolean {
 }
 
 /** Walks one Java syntax tree into definitions, references and imports. */
-class JavaWalker {
-  readonly #source: string;
-  readonly #lines: LineIndex;
-  readonly #definitions: ExtractedDefinition[] = [];
-  readonly #references: ExtractedReference[] = [];
-  readonly #imports: ExtractedImport[] = [];
-  readonly #frames = new FrameStack();
+class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
   readonly #scopes: Scope[] = [];
   readonly #declaredNames = new Set<number>();
   readonly #pending: Pending[] = [];
@@ -115,27 +125,16 @@ class JavaWalker {
   #package = '';
   #importDepth = 0;
 
-  constructor(source: string) {
-    this.#source = source;
-    this.#lines = new LineIndex(source);
-  }
-
   walk(tree: Parser.Tree): ExtractedFacts {
-    childless ??= childlessNodeTypes((tree as unknown as { language: object }).language);
-    this.#visit(tree.walk());
+    NODE_TYPES.prepare(tree);
+    this.visit(tree.walk());
     this.#settlePending();
     this.#implicitImports();
-    return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
+    return this.facts();
   }
 
-  #visit(cursor: Parser.TreeCursor): void {
-    const typeId = cursor.nodeTypeId;
-    let type = TYPE_NAMES[typeId];
-    if (type === undefined) {
-      const name = cursor.nodeType;
-      type = TYPE_NAMES[typeId] =
-        cursor.nodeIsNamed && (RECORDED_LEAVES.has(name) || !childless!.has(name)) ? name : '';
-    }
+  protected override visit(cursor: Parser.TreeCursor): void {
+    const type = NODE_TYPES.of(cursor);
     if (type === '') return;
     if (type === 'identifier' || type === 'type_identifier') {
       this.#identifier(cursor, type === 'type_identifier');
@@ -193,13 +192,9 @@ class JavaWalker {
     }
     if (type === 'import_declaration') this.#importDepth++;
     // No field name: each read crosses into native code, and identifiers ask their own where it matters.
-    this.#frames.push(type, null, start);
-    if (cursor.gotoFirstChild()) {
-      do this.#visit(cursor);
-      while (cursor.gotoNextSibling());
-      cursor.gotoParent();
-    }
-    this.#frames.pop();
+    this.frames.push(type, null, start);
+    this.visitChildren(cursor);
+    this.frames.pop();
     if (type === 'import_declaration') this.#importDepth--;
     if (pushedScope) {
       const scope = this.#scopes.pop()!;
@@ -219,7 +214,7 @@ class JavaWalker {
 
   /** Whether the innermost scope is a type (members are declared only there, not in anonymous class bodies). */
   #inTypeBody(): boolean {
-    const parent = this.#frames.up(1)?.type;
+    const parent = this.frames.up(1)?.type;
     return (
       this.#scope()?.isType === true &&
       (parent === 'class_body' ||
@@ -234,14 +229,14 @@ class JavaWalker {
     const name = node.namedChildren.find((child) => child.type === 'scoped_identifier' || child.type === 'identifier');
     if (!name) return;
     this.#package = name.text.replace(/\s+/g, '');
-    this.#definitions.push({
+    this.definitions.push({
       kind: 'module',
       name: this.#package,
       qualifiedName: this.#package,
       span: spanBetween(node.startPosition, node.endPosition),
       nameSpan: spanBetween(name.startPosition, name.endPosition),
       signature: oneLine(node.text),
-      docstring: javadocOf(node, this.#source),
+      docstring: javadocOf(node, this.source),
       text: node.text,
       exported: true,
       isDefault: false,
@@ -260,15 +255,15 @@ class JavaWalker {
       qualifiedName: scope ? `${scope.qualifiedName}.${name}` : name,
       span: spanBetween(node.startPosition, node.endPosition),
       nameSpan: spanBetween(nameNode.startPosition, nameNode.endPosition),
-      signature: oneLine(this.#source.slice(node.startIndex, signatureEnd)),
-      docstring: javadocOf(node, this.#source),
+      signature: oneLine(this.source.slice(node.startIndex, signatureEnd)),
+      docstring: javadocOf(node, this.source),
       text: node.text,
       // Top-level types are visible to their package at least; members unless private (or of a private owner).
       exported: !hasModifier(node, 'private') && (owner === undefined || owner.def.exported),
       isDefault: false,
       bodyIdentifiers: [],
     };
-    this.#definitions.push(def);
+    this.definitions.push(def);
     return def;
   }
 
@@ -339,7 +334,7 @@ class JavaWalker {
       // One declaration, several declarators: each is its own definition, named by its own declarator.
       if (node.namedChildren.filter((child) => child.type === 'variable_declarator').length > 1) {
         const declarator = node.namedChildren.find((c) => c.type === 'variable_declarator')!;
-        def.signature = oneLine(`${this.#source.slice(node.startIndex, declarator.startIndex)}${nameNode.text}`);
+        def.signature = oneLine(`${this.source.slice(node.startIndex, declarator.startIndex)}${nameNode.text}`);
       }
     }
   }
@@ -404,16 +399,16 @@ class JavaWalker {
       entry.bindings.push({ imported: typePath.length > 0 ? typePath.join('.') : local, local });
       this.#imported.add(local);
     }
-    this.#imports.push(entry);
+    this.imports.push(entry);
   }
 
   #identifier(cursor: Parser.TreeCursor, isType: boolean): void {
     const start = cursor.startIndex;
-    const name = this.#source.slice(start, cursor.endIndex);
+    const name = this.source.slice(start, cursor.endIndex);
     const scope = this.#scope();
     scope?.identifiers.add(name);
     if (this.#declaredNames.has(start)) return;
-    const parent = this.#frames.up(1);
+    const parent = this.frames.up(1);
     if (!parent) return;
     if (LABEL_PARENTS.has(parent.type)) return;
     const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
@@ -464,7 +459,7 @@ class JavaWalker {
         if (field === 'type') context = 'call';
         break;
       case 'generic_type':
-        if (this.#frames.up(2)?.type === 'object_creation_expression') context = 'call';
+        if (this.frames.up(2)?.type === 'object_creation_expression') context = 'call';
         break;
       case 'marker_annotation':
       case 'annotation':
@@ -476,11 +471,11 @@ class JavaWalker {
     const ref: ExtractedReference = {
       name,
       context,
-      span: tokenSpan(this.#lines.point(start), name.length),
+      span: tokenSpan(this.lines.point(start), name.length),
       qualifier,
       enclosing: scope?.qualifiedName ?? null,
     };
-    this.#references.push(ref);
+    this.references.push(ref);
     if (
       qualifier === null &&
       /^[A-Z]/.test(name) &&
@@ -497,7 +492,7 @@ class JavaWalker {
 
   /** The object/scope text before `.name` (or `::name`), whitespace removed. */
   #qualifierBefore(parentStart: number, start: number, separator = '.'): string | null {
-    const raw = this.#source.slice(parentStart, start).trimEnd();
+    const raw = this.source.slice(parentStart, start).trimEnd();
     if (!raw.endsWith(separator)) return null;
     const qualifier = raw
       .slice(0, -separator.length)
@@ -510,18 +505,12 @@ class JavaWalker {
   #importReference(cursor: Parser.TreeCursor, name: string, start: number, parentType: string): void {
     if (!/^[A-Z$]/.test(name)) {
       // a member of `import static a.b.C.member;`: the last segment after a type
-      const before = this.#source.slice(this.#frames.up(1)!.start, start);
+      const before = this.source.slice(this.frames.up(1)!.start, start);
       if (!/[A-Z$][\w$]*\.\s*$/.test(before)) return;
     }
     void cursor;
     void parentType;
-    this.#references.push({
-      name,
-      context: 'import',
-      span: tokenSpan(this.#lines.point(start), name.length),
-      qualifier: null,
-      enclosing: null,
-    });
+    this.reference(name, start, 'import', null, null);
   }
 
   #isLocal(name: string): boolean {
@@ -538,7 +527,7 @@ class JavaWalker {
    */
   #settlePending(): void {
     if (this.#pending.length === 0) return;
-    const qualified = new Set(this.#definitions.map((def) => def.qualifiedName));
+    const qualified = new Set(this.definitions.map((def) => def.qualifiedName));
     for (const { ref, owner } of this.#pending) {
       if (qualified.has(`${owner}.${ref.name}`)) ref.qualifier = 'this';
     }
@@ -550,10 +539,10 @@ class JavaWalker {
    * `<package>.<Name>`, which the pack's resolver keeps only when such a file exists.
    */
   #implicitImports(): void {
-    const members = new Set(this.#definitions.map((def) => def.name));
+    const members = new Set(this.definitions.map((def) => def.name));
     for (const [name, line] of this.#typeUses) {
       if (this.#localTypes.has(name) || this.#imported.has(name) || members.has(name)) continue;
-      this.#imports.push({
+      this.imports.push({
         specifier: this.#package ? `${this.#package}.${name}` : name,
         kind: 'import',
         bindings: [{ imported: name, local: name }],
@@ -565,47 +554,8 @@ class JavaWalker {
   }
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
-    const text = this.#source.slice(startIndex, endIndex);
-    const startPoint = this.#lines.point(startIndex);
-    CODE_TOKEN.lastIndex = 0;
-    let match: RegExpExecArray | null;
-    while ((match = CODE_TOKEN.exec(text)) !== null) {
-      let raw = match[0];
-      let offset = match.index;
-      if (raw.startsWith('{@')) {
-        // `{@link Foo#bar}` mentions Foo and bar
-        const target = /\{@(?:link|code)\s+/.exec(raw)![0].length;
-        offset += target;
-        raw = raw.slice(target);
-        for (const part of raw.split(/[.#]/)) {
-          if (part) this.#mention(text, startPoint, offset, part, context);
-          offset += part.length + 1;
-        }
-        continue;
-      }
-      const ticks = raw.startsWith('``') ? 2 : raw.startsWith('`') ? 1 : 0;
-      const token = ticks > 0 ? raw.slice(ticks, -ticks) : raw;
-      this.#mention(text, startPoint, offset + ticks, token, context);
-    }
-  }
-
-  #mention(
-    text: string,
-    startPoint: { row: number; column: number },
-    offset: number,
-    token: string,
-    context: ReferenceContext,
-  ): void {
-    const lines = text.slice(0, offset).split('\n');
-    const line = startPoint.row + lines.length;
-    const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
-    this.#references.push({
-      name: token,
-      context,
-      span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
-      qualifier: null,
-      enclosing: this.#scope()?.qualifiedName ?? null,
-    });
+    const enclosing = this.#scope()?.qualifiedName ?? null;
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing, linkTargets);
   }
 }
 

@@ -1,3 +1,4 @@
+import { scanEntryPoints } from '@agentgov/core/contracts';
 import type { LanguagePack, PackEntryPoint, PackModulesContext } from '@agentgov/core/contracts';
 import type Parser from 'tree-sitter';
 import Java from 'tree-sitter-java';
@@ -15,13 +16,7 @@ export const JAVA_MAIN = new RegExp(
 
 /** Every Java file of the repository that declares `public static void main`: a program entry point. */
 function javaMains(context: PackModulesContext): PackEntryPoint[] {
-  const mains: PackEntryPoint[] = [];
-  for (const path of context.files) {
-    if (!path.endsWith('.java')) continue;
-    const text = context.readText(path);
-    if (text !== null && JAVA_MAIN.test(text)) mains.push({ path, kind: 'main', name: null, declared_in: path });
-  }
-  return mains.sort((a, b) => a.path.localeCompare(b.path));
+  return scanEntryPoints(context, '.java', (_path, text) => (JAVA_MAIN.test(text) ? null : false));
 }
 
 export const LANGUAGE_PACKS: readonly LanguagePack[] = Object.freeze([

@@ -1,11 +1,10 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import { oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
   ExtractedFacts,
   ExtractedImport,
-  ExtractedReference,
   ImportKind,
   ReferenceContext,
 } from '@agentgov/core/contracts';
@@ -47,16 +46,8 @@ const FIELD_PARENTS = new Set([
 const CODE_TOKEN =
   /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
 
-/**
- * Type names by type id (one grammar); '' for a node the walk need not step into: an anonymous
- * token (punctuation, keywords: about half the nodes) or a named type that node-types.json gives
- * no fields or children (`integer`, `none`, …).
- */
-const TYPE_NAMES: string[] = [];
-/** Named types without fields or children, read from the grammar once. */
-let childless: Set<string> | null = null;
-/** Childless named types the walk records something for. */
-const RECORDED_LEAVES = new Set(['identifier', 'comment', 'string_content']);
+/** The node types the walk steps into: named ones with children, and the leaves it records. */
+const NODE_TYPES = new WalkedNodeTypes(['identifier', 'comment', 'string_content']);
 
 interface Scope {
   qualifiedName: string;
@@ -112,39 +103,21 @@ function underTypeChecking(node: SyntaxNode): boolean {
 }
 
 /** Walks one Python syntax tree into definitions, references and imports. */
-class PythonWalker {
-  readonly #source: string;
-  readonly #lines: LineIndex;
-  readonly #definitions: ExtractedDefinition[] = [];
-  readonly #references: ExtractedReference[] = [];
-  readonly #imports: ExtractedImport[] = [];
+class PythonWalker extends SyntaxWalker<Parser.TreeCursor> {
   /** Ancestor frames, one object per depth reused across the walk. */
-  readonly #frames = new FrameStack();
   readonly #scopes: Scope[] = [];
   readonly #declaredNames = new Set<number>();
   #importDepth = 0;
   #typeDepth = 0;
 
-  constructor(source: string) {
-    this.#source = source;
-    this.#lines = new LineIndex(source);
-  }
-
   walk(tree: Parser.Tree): ExtractedFacts {
-    childless ??= childlessNodeTypes((tree as unknown as { language: object }).language);
-    this.#visit(tree.walk());
-    return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
+    NODE_TYPES.prepare(tree);
+    this.visit(tree.walk());
+    return this.facts();
   }
 
-  #visit(cursor: Parser.TreeCursor): void {
-    // A type id is a number; the type name would be a new string from native code at every node.
-    const typeId = cursor.nodeTypeId;
-    let type = TYPE_NAMES[typeId];
-    if (type === undefined) {
-      const name = cursor.nodeType;
-      type = TYPE_NAMES[typeId] =
-        cursor.nodeIsNamed && (RECORDED_LEAVES.has(name) || !childless!.has(name)) ? name : '';
-    }
+  protected override visit(cursor: Parser.TreeCursor): void {
+    const type = NODE_TYPES.of(cursor);
     if (type === '') return;
     if (type === 'identifier') {
       this.#identifier(cursor);
@@ -153,7 +126,7 @@ class PythonWalker {
     // Each cursor getter crosses into native code: read field and offset only where they are used
     // (an attribute's field only matters under a call: `a.b()` is a call of `b`).
     const framed = type === 'attribute';
-    const field = framed && this.#frames.up(1)?.type === 'call' ? (cursor.currentFieldName ?? null) : null;
+    const field = framed && this.frames.up(1)?.type === 'call' ? (cursor.currentFieldName ?? null) : null;
     const start = framed ? cursor.startIndex : 0;
     let pushedScope = false;
     switch (type) {
@@ -188,13 +161,9 @@ class PythonWalker {
           : null;
     if (depthKind === 'type') this.#typeDepth++;
     else if (depthKind === 'import') this.#importDepth++;
-    this.#frames.push(type, field, start);
-    if (cursor.gotoFirstChild()) {
-      do this.#visit(cursor);
-      while (cursor.gotoNextSibling());
-      cursor.gotoParent();
-    }
-    this.#frames.pop();
+    this.frames.push(type, field, start);
+    this.visitChildren(cursor);
+    this.frames.pop();
     if (depthKind === 'type') this.#typeDepth--;
     else if (depthKind === 'import') this.#importDepth--;
     if (pushedScope) {
@@ -214,7 +183,7 @@ class PythonWalker {
     const name = nameNode.text;
     const body = node.childForFieldName('body');
     // `node` is the cursor's node, so the frames are its ancestors; `parent` is a native search from the root.
-    const outer = this.#frames.up(1)?.type === 'decorated_definition' ? node.parent! : node;
+    const outer = this.frames.up(1)?.type === 'decorated_definition' ? node.parent! : node;
     const scope = this.#scope();
     const def: ExtractedDefinition = {
       kind,
@@ -222,14 +191,14 @@ class PythonWalker {
       qualifiedName: scope ? `${scope.qualifiedName}.${name}` : name,
       span: spanBetween(outer.startPosition, outer.endPosition),
       nameSpan: spanBetween(nameNode.startPosition, nameNode.endPosition),
-      signature: oneLine(this.#source.slice(node.startIndex, body ? body.startIndex : node.endIndex)).replace(/:$/, ''),
+      signature: oneLine(this.source.slice(node.startIndex, body ? body.startIndex : node.endIndex)).replace(/:$/, ''),
       docstring: docstringOf(body),
       text: outer.text,
       exported: !name.startsWith('_') && (scope === undefined || (scope.isClass && scope.def.exported)),
       isDefault: false,
       bodyIdentifiers: [],
     };
-    this.#definitions.push(def);
+    this.definitions.push(def);
     this.#scopes.push({
       qualifiedName: def.qualifiedName,
       def,
@@ -247,8 +216,8 @@ class PythonWalker {
     // `node` is the cursor's node, so the frames are its ancestors; `parent` is a native search from the root.
     if (
       this.#scopes.length > 0 ||
-      this.#frames.up(1)?.type !== 'expression_statement' ||
-      this.#frames.up(2)?.type !== 'module'
+      this.frames.up(1)?.type !== 'expression_statement' ||
+      this.frames.up(2)?.type !== 'module'
     ) {
       if (this.#scope()?.isClass === false) this.#declaredNames.add(left.startIndex);
       return;
@@ -257,7 +226,7 @@ class PythonWalker {
     this.#declaredNames.add(left.startIndex);
     const name = left.text;
     const kind: DefinitionKind = /^[A-Z][A-Z0-9_]*$/.test(name) ? 'constant' : 'variable';
-    this.#definitions.push({
+    this.definitions.push({
       kind,
       name,
       qualifiedName: name,
@@ -274,10 +243,10 @@ class PythonWalker {
 
   #identifier(cursor: Parser.TreeCursor): void {
     const start = cursor.startIndex;
-    const name = this.#source.slice(start, cursor.endIndex);
+    const name = this.source.slice(start, cursor.endIndex);
     const scope = this.#scope();
     scope?.identifiers.add(name);
-    const parent = this.#frames.up(1);
+    const parent = this.frames.up(1);
     if (!parent) return;
     const field = FIELD_PARENTS.has(parent.type) ? (cursor.currentFieldName ?? null) : null;
     const binding = BINDING_FIELDS[parent.type];
@@ -296,21 +265,15 @@ class PythonWalker {
     else if (this.#typeDepth > 0) context = 'type';
     else if (parent.type === 'call' && field === 'function') context = 'call';
     else if (parent.type === 'attribute' && field === 'attribute') {
-      qualifier = this.#source
+      qualifier = this.source
         .slice(parent.start, start)
         .replace(/\.\s*$/, '')
         .trim();
-      const grand = this.#frames.up(2);
+      const grand = this.frames.up(2);
       context = grand && grand.type === 'call' && parent.field === 'function' ? 'call' : 'member';
     }
     if (qualifier === null && (context === 'value' || context === 'call') && this.#isLocal(name)) return;
-    this.#references.push({
-      name,
-      context,
-      span: tokenSpan(this.#lines.point(start), name.length),
-      qualifier,
-      enclosing: scope?.qualifiedName ?? null,
-    });
+    this.reference(name, start, context, qualifier, scope?.qualifiedName ?? null);
   }
 
   /** Bound in an enclosing function (closures see their outer functions' locals; class bodies don't count). */
@@ -320,31 +283,13 @@ class PythonWalker {
   }
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
-    const text = this.#source.slice(startIndex, endIndex);
-    const startPoint = this.#lines.point(startIndex);
-    CODE_TOKEN.lastIndex = 0;
-    let match: RegExpExecArray | null;
-    while ((match = CODE_TOKEN.exec(text)) !== null) {
-      const raw = match[0];
-      const ticks = raw.startsWith('``') ? 2 : raw.startsWith('`') ? 1 : 0;
-      const token = ticks > 0 ? raw.slice(ticks, -ticks) : raw;
-      const offset = match.index + ticks;
-      const lines = text.slice(0, offset).split('\n');
-      const line = startPoint.row + lines.length;
-      const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
-      this.#references.push({
-        name: token,
-        context,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
-        qualifier: null,
-        enclosing: this.#scope()?.qualifiedName ?? null,
-      });
-    }
+    const enclosing = this.#scope()?.qualifiedName ?? null;
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing);
   }
 
   /** When the import runs: with the module, only for a type checker, or when its enclosing function runs. */
   #importKind(node: SyntaxNode): ImportKind {
-    if (this.#frames.has('if_statement') && underTypeChecking(node)) return 'type-only';
+    if (this.frames.has('if_statement') && underTypeChecking(node)) return 'type-only';
     return this.#scopes.some((scope) => !scope.isClass) ? 'deferred' : 'python';
   }
 
@@ -355,7 +300,7 @@ class PythonWalker {
       const dotted = child.type === 'aliased_import' ? child.childForFieldName('name') : child;
       if (!dotted || dotted.type !== 'dotted_name') continue;
       const alias = child.type === 'aliased_import' ? (child.childForFieldName('alias')?.text ?? null) : null;
-      this.#imports.push({
+      this.imports.push({
         specifier: dotted.text,
         kind,
         bindings: [{ imported: '*', local: alias ?? dotted.text }],
@@ -384,7 +329,7 @@ class PythonWalker {
         if (imported) entry.bindings.push({ imported, local: child.childForFieldName('alias')?.text ?? imported });
       }
     }
-    this.#imports.push(entry);
+    this.imports.push(entry);
   }
 }
 

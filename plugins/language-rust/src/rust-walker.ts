@@ -1,11 +1,10 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import { oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
   ExtractedFacts,
-  ExtractedImport,
-  ExtractedReference,
+  Frame,
   ReferenceContext,
 } from '@agentgov/core/contracts';
 import type Parser from 'tree-sitter';
@@ -65,10 +64,8 @@ const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z
 /** A word of a string literal or comment worth searching by. */
 const WORD = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
 
-const TYPE_NAMES: string[] = [];
-let childless: Set<string> | null = null;
-/** Childless named types the walk records something for. */
-const RECORDED_LEAVES = new Set([
+/** The node types the walk steps into: named ones with children, and the leaves it records. */
+const NODE_TYPES = new WalkedNodeTypes([
   'identifier',
   'type_identifier',
   'field_identifier',
@@ -147,13 +144,7 @@ function leadingTrivia(node: SyntaxNode): { doc: string | null; attributes: stri
 const CFG_TEST = /^#\[cfg\(\s*test\s*\)\]$/;
 
 /** Walks one Rust syntax tree into definitions, references and imports (`use` items and the paths code names). */
-class RustWalker {
-  readonly #source: string;
-  readonly #lines: LineIndex;
-  readonly #definitions: ExtractedDefinition[] = [];
-  readonly #references: ExtractedReference[] = [];
-  readonly #imports: ExtractedImport[] = [];
-  readonly #frames = new FrameStack();
+class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
   readonly #scopes: Scope[] = [];
   readonly #declaredNames = new Set<number>();
   /** `use` bindings of this file: local name → the path it stands for (`crate::util`). */
@@ -169,16 +160,11 @@ class RustWalker {
   /** Inline `mod` blocks around the walk (`super::` inside one names this file's module). */
   #inlineModules = 0;
 
-  constructor(source: string) {
-    this.#source = source;
-    this.#lines = new LineIndex(source);
-  }
-
   walk(tree: Parser.Tree): ExtractedFacts {
-    childless ??= childlessNodeTypes((tree as unknown as { language: object }).language);
+    NODE_TYPES.prepare(tree);
     this.#prescan(tree.rootNode);
-    this.#visit(tree.walk());
-    return { definitions: this.#definitions, references: this.#references, imports: this.#imports, localExports: [] };
+    this.visit(tree.walk());
+    return this.facts();
   }
 
   /** Top-level `mod name;` and `use` bindings, so a path used above its `use` still resolves. */
@@ -195,16 +181,10 @@ class RustWalker {
     }
   }
 
-  #visit(cursor: Parser.TreeCursor): void {
-    const typeId = cursor.nodeTypeId;
-    let type = TYPE_NAMES[typeId];
-    if (type === undefined) {
-      const name = cursor.nodeType;
-      type = TYPE_NAMES[typeId] =
-        cursor.nodeIsNamed && (RECORDED_LEAVES.has(name) || !childless!.has(name)) ? name : '';
-    }
+  protected override visit(cursor: Parser.TreeCursor): void {
+    const type = NODE_TYPES.of(cursor);
     if (type === '' || SKIPPED.has(type)) return;
-    const parent = this.#frames.up(1);
+    const parent = this.frames.up(1);
     switch (type) {
       case 'identifier':
       case 'type_identifier':
@@ -257,13 +237,9 @@ class RustWalker {
     if (inlineModule) this.#inlineModules++;
     if (type === 'use_declaration') this.#useDepth++;
     // each cursor getter crosses into native code: the start offset only where a path or member needs it
-    this.#frames.push(type, field, FRAMED.has(type) ? cursor.startIndex : 0);
-    if (cursor.gotoFirstChild()) {
-      do this.#visit(cursor);
-      while (cursor.gotoNextSibling());
-      cursor.gotoParent();
-    }
-    this.#frames.pop();
+    this.frames.push(type, field, FRAMED.has(type) ? cursor.startIndex : 0);
+    this.visitChildren(cursor);
+    this.frames.pop();
     if (type === 'use_declaration') this.#useDepth--;
     if (inlineModule) this.#inlineModules--;
     if (pattern) this.#patternDepth--;
@@ -341,7 +317,7 @@ class RustWalker {
         : body && body.startIndex > node.startIndex
           ? body.startIndex
           : node.endIndex;
-    const signature = oneLine(this.#source.slice(node.startIndex, signatureEnd)).replace(/[=\s]+$/, '');
+    const signature = oneLine(this.source.slice(node.startIndex, signatureEnd)).replace(/[=\s]+$/, '');
     const qualifiedName = scope ? `${scope.qualifiedName}.${name}` : name;
     const def: ExtractedDefinition = {
       kind,
@@ -356,7 +332,7 @@ class RustWalker {
       isDefault: false,
       bodyIdentifiers: [],
     };
-    this.#definitions.push(def);
+    this.definitions.push(def);
     const role: Scope['role'] =
       type === 'function_item' || type === 'function_signature_item' || type === 'const_item' || type === 'static_item'
         ? 'fn'
@@ -378,9 +354,9 @@ class RustWalker {
     return true;
   }
 
-  #identifier(cursor: Parser.TreeCursor, type: string, parent: ReturnType<FrameStack['up']>): void {
+  #identifier(cursor: Parser.TreeCursor, type: string, parent: Frame | undefined): void {
     const start = cursor.startIndex;
-    const name = this.#source.slice(start, cursor.endIndex);
+    const name = this.source.slice(start, cursor.endIndex);
     const scope = this.#scope();
     scope?.identifiers.add(name);
     if (!parent || this.#declaredNames.has(start)) return;
@@ -418,13 +394,13 @@ class RustWalker {
         }
       } else context = isUpper(name) ? 'type' : 'value';
     } else if (parent.type === 'field_expression' && field === 'field') {
-      qualifier = oneLine(this.#source.slice(parent.start, start).replace(/\.\s*$/, ''), 120);
-      const grand = this.#frames.up(2);
+      qualifier = oneLine(this.source.slice(parent.start, start).replace(/\.\s*$/, ''), 120);
+      const grand = this.frames.up(2);
       // `x.f()`, or `x.f::<T>()` through a generic function
       const called =
         parent.field === 'function' &&
         (grand?.type === 'call_expression' ||
-          (grand?.type === 'generic_function' && this.#frames.up(3)?.type === 'call_expression'));
+          (grand?.type === 'generic_function' && this.frames.up(3)?.type === 'call_expression'));
       context = called ? 'call' : 'member';
     } else if (parent.type === 'call_expression' && field === 'function') context = 'call';
     else if (parent.type === 'macro_invocation' && field === 'macro') context = 'call';
@@ -440,13 +416,7 @@ class RustWalker {
       this.#isLocal(name)
     )
       return;
-    this.#references.push({
-      name,
-      context,
-      span: tokenSpan(this.#lines.point(start), name.length),
-      qualifier,
-      enclosing: this.#enclosing(),
-    });
+    this.reference(name, start, context, qualifier, this.#enclosing());
   }
 
   /**
@@ -455,7 +425,7 @@ class RustWalker {
    * false when the identifier is a plain value (the caller records it).
    */
   #macroArgument(start: number, name: string): boolean {
-    const source = this.#source;
+    const source = this.source;
     let back = start - 1;
     while (back >= 0 && (source.charCodeAt(back) === 32 || source.charCodeAt(back) === 10)) back--;
     const joined = back >= 0 && (source[back] === ':' || source[back] === '.');
@@ -464,7 +434,7 @@ class RustWalker {
     // a plain token (neither after `::`/`.` nor called): the common case, decided without a regular expression
     if (!joined && source[ahead] !== '(' && source[ahead] !== ':') return false;
     const before = source.slice(Math.max(0, start - 200), start);
-    const after = this.#source.slice(start + name.length, start + name.length + 40);
+    const after = this.source.slice(start + name.length, start + name.length + 40);
     const called = /^\s*(?:::\s*<[^>]*>\s*)?\(/.test(after);
     const path = /((?:(?:[A-Za-z_]\w*|\$crate)\s*::\s*)+)$/.exec(before);
     // `x.name` or `f(..).name`: the qualifier is the identifier before the dot, else the expression is unknown
@@ -480,20 +450,14 @@ class RustWalker {
       qualifier = /^\w/.test(member[1]!) ? member[1]! : '(…)';
       if (!called) context = 'member';
     }
-    this.#references.push({
-      name,
-      context,
-      span: tokenSpan(this.#lines.point(start), name.length),
-      qualifier,
-      enclosing: this.#enclosing(),
-    });
+    this.reference(name, start, context, qualifier, this.#enclosing());
     return true;
   }
 
   /** The context of a whole path by its parent (`depth` frames up): called, a type, or a value. */
   #pathContext(depth: number, fallback: ReferenceContext): ReferenceContext {
-    const holder = this.#frames.up(depth);
-    const inner = this.#frames.up(depth - 1);
+    const holder = this.frames.up(depth);
+    const inner = this.frames.up(depth - 1);
     if (!holder || !inner) return fallback;
     if (holder.type === 'call_expression' && inner.field === 'function') return 'call';
     if (holder.type === 'macro_invocation' && inner.field === 'macro') return 'call';
@@ -533,7 +497,7 @@ class RustWalker {
    * leading `self::` dropped (it names this module). Null when nothing qualifies the name.
    */
   #pathQualifier(pathStart: number, nameStart: number): string | null {
-    let text = this.#source.slice(pathStart, nameStart).replace(/\s+/g, '').replace(/::$/, '');
+    let text = this.source.slice(pathStart, nameStart).replace(/\s+/g, '').replace(/::$/, '');
     if (text.includes('<')) text = text.replace(/<[^]*?>/g, '').replace(/::::/g, '::');
     text = text.replace(/^::/, '');
     if (text === '' || text === 'self') return null;
@@ -570,12 +534,12 @@ class RustWalker {
     } else if (this.#fileModules.has(first) && this.#inlineModules === 0) specifier = `self::${modulePath.join('::')}`;
     else specifier = modulePath.join('::');
     this.#pathImports.add(local);
-    this.#imports.push({
+    this.imports.push({
       specifier,
       kind: 'import',
       bindings: [{ imported: '*', local }],
       star: false,
-      line: this.#lines.point(offset).row + 1,
+      line: this.lines.point(offset).row + 1,
     });
   }
 
@@ -644,13 +608,13 @@ class RustWalker {
       const path = this.#rebase(entry.path);
       if (entry.local) this.#useBindings.set(entry.local, path);
       if (entry.glob) {
-        this.#imports.push({ specifier: path, kind, bindings: [], star: true, line });
+        this.imports.push({ specifier: path, kind, bindings: [], star: true, line });
         continue;
       }
       const cut = path.lastIndexOf('::');
       const name = cut < 0 ? path : path.slice(cut + 2);
       if (cut >= 0 && name !== 'self')
-        this.#imports.push({
+        this.imports.push({
           specifier: path.slice(0, cut),
           kind,
           bindings: [{ imported: name, local: entry.local }],
@@ -659,7 +623,7 @@ class RustWalker {
         });
       // an upper-case name is a type, trait or constant, never a module
       if (!isUpper(name))
-        this.#imports.push({
+        this.imports.push({
           specifier: path,
           kind,
           bindings: [{ imported: '*', local: entry.local }],
@@ -670,30 +634,13 @@ class RustWalker {
   }
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
-    const text = this.#source.slice(startIndex, endIndex);
     // Rust keeps docs and data in literals and comments (flag help, file-type tables): their words
     // join the enclosing definition's search words
     const scope = this.#scope();
-    if (scope && !scope.test) for (const word of text.match(WORD) ?? []) scope.identifiers.add(word);
-    const startPoint = this.#lines.point(startIndex);
-    CODE_TOKEN.lastIndex = 0;
-    let match: RegExpExecArray | null;
-    while ((match = CODE_TOKEN.exec(text)) !== null) {
-      const raw = match[0];
-      const ticks = raw.startsWith('`') ? 1 : 0;
-      const token = ticks > 0 ? raw.slice(1, -1) : raw;
-      const offset = match.index + ticks;
-      const lines = text.slice(0, offset).split('\n');
-      const line = startPoint.row + lines.length;
-      const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
-      this.#references.push({
-        name: token,
-        context,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
-        qualifier: null,
-        enclosing: this.#enclosing(),
-      });
-    }
+    if (scope && !scope.test)
+      for (const word of this.source.slice(startIndex, endIndex).match(WORD) ?? []) scope.identifiers.add(word);
+    const enclosing = this.#enclosing();
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing);
   }
 }
 

@@ -1,5 +1,13 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { childlessNodeTypes, FrameStack, LineIndex, oneLine, spanBetween, tokenSpan } from '@agentgov/core/contracts';
+import {
+  childlessNodeTypes,
+  FrameStack,
+  LineIndex,
+  oneLine,
+  pushCodeMentions,
+  spanBetween,
+  tokenSpan,
+} from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -575,26 +583,8 @@ export class EcmascriptWalker {
 
   /** Code-looking tokens inside a comment or string, as low-certainty mentions. */
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
-    const text = this.#source.slice(startIndex, endIndex);
-    const startPoint = this.#lines.point(startIndex);
-    CODE_TOKEN.lastIndex = 0;
-    let match: RegExpExecArray | null;
-    while ((match = CODE_TOKEN.exec(text)) !== null) {
-      const raw = match[0];
-      const token = raw.startsWith('`') ? raw.slice(1, -1) : raw;
-      const offset = match.index + (raw.startsWith('`') ? 1 : 0);
-      const before = text.slice(0, offset);
-      const newlines = before.split('\n');
-      const line = startPoint.row + newlines.length;
-      const col = newlines.length === 1 ? startPoint.column + offset : newlines[newlines.length - 1]!.length;
-      this.#references.push({
-        name: token,
-        context,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
-        qualifier: null,
-        enclosing: this.#enclosing(),
-      });
-    }
+    const enclosing = this.#enclosing();
+    pushCodeMentions(this.#references, this.#source, startIndex, endIndex, this.#lines, CODE_TOKEN, context, enclosing);
   }
 
   /** An import's `source` string, or a quoted name in `{ 'a-b' as c }`. */

@@ -1,5 +1,5 @@
+import { overloadedSymbols, RenameEdits } from '@agentgov/core/contracts';
 import type {
-  Certainty,
   MovePlan,
   MoveRequest,
   RefactorEdit,
@@ -83,22 +83,7 @@ export class JavaRefactorEngine implements RefactorEngine {
       }
     }
     // overloads are one symbol
-    const symbols = new Map<string, RefactorSymbol>();
-    for (const d of defs) {
-      const key = `${d.path}\0${d.qualified_name}`;
-      const first = symbols.get(key);
-      if (first) (first.moreLines ??= []).push(d.name_line);
-      else
-        symbols.set(key, {
-          path: d.path,
-          name: d.name,
-          qualifiedName: d.qualified_name,
-          kind: d.kind,
-          line: d.name_line,
-          col: d.name_col,
-        });
-    }
-    return [...symbols.values()];
+    return overloadedSymbols(defs);
   }
 
   async rename(request: RenameRequest, workspace: RefactorWorkspace): Promise<RenamePlan> {
@@ -118,32 +103,10 @@ export class JavaRefactorEngine implements RefactorEngine {
         ...declared,
         ...workspace.definitions({ path: symbol.path, qualifiedName: `${typeQualified}.${symbol.name}` }),
       ];
-    const edits: RefactorEdit[] = [];
-    const texts = new Map<string, string[] | undefined>();
-    const lineOf = (path: string, line: number): string | undefined => {
-      if (!texts.has(path)) texts.set(path, workspace.read(path)?.split('\n'));
-      return texts.get(path)?.[line - 1];
-    };
-    const unedited: UneditedReference[] = [];
-    const add = (path: string, line: number, col: number, certainty: Certainty) => {
-      // the index's span must still hold the name (it may lag a file edited seconds ago)
-      if (lineOf(path, line)?.slice(col, col + symbol.name.length) !== symbol.name) {
-        unedited.push({ path, line, column: col, certainty, reason: 'the file changed since it was indexed' });
-        return;
-      }
-      edits.push({
-        path,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + symbol.name.length },
-        oldText: symbol.name,
-        newText: newName,
-        certainty,
-      });
-    };
+    const plan = new RenameEdits(symbol, newName, workspace, { stale: 'unedited' });
+    const add = plan.add.bind(plan);
     for (const d of declared) add(d.path, d.name_line, d.name_col, 'high');
-    for (const d of declared)
-      for (const ref of workspace.references({ toDefUid: d.def_uid }))
-        if (ref.name === symbol.name && ref.context !== 'comment' && ref.context !== 'string')
-          add(ref.path, ref.start_line, ref.start_col, 'high');
+    plan.addResolved(declared, workspace);
     for (const ref of workspace.references({ name: symbol.name })) {
       if (!JAVA.test(ref.path) || ref.to_def_uid !== null) continue;
       if (ref.context === 'comment' || ref.context === 'string') {
@@ -163,9 +126,9 @@ export class JavaRefactorEngine implements RefactorEngine {
       );
     }
     return {
-      edits: distinct(edits),
+      edits: distinct(plan.edits),
       collisions: definition ? this.#collisions(definition, newName, workspace) : [],
-      unedited,
+      unedited: plan.unedited,
       warnings,
     };
   }

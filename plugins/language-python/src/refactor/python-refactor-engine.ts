@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { AgentgovError } from '@agentgov/core';
+import { distinctEdits, overloadedSymbols } from '@agentgov/core/contracts';
 import type {
   Certainty,
   EngineReference,
@@ -107,22 +108,7 @@ export class PythonRefactorEngine implements RefactorEngine {
       }
     }
     // `@overload` stubs and their implementation are one symbol
-    const symbols = new Map<string, RefactorSymbol>();
-    for (const d of defs) {
-      const key = `${d.path}\0${d.qualified_name}`;
-      const first = symbols.get(key);
-      if (first) (first.moreLines ??= []).push(d.name_line);
-      else
-        symbols.set(key, {
-          path: d.path,
-          name: d.name,
-          qualifiedName: d.qualified_name,
-          kind: d.kind,
-          line: d.name_line,
-          col: d.name_col,
-        });
-    }
-    return [...symbols.values()];
+    return overloadedSymbols(defs);
   }
 
   async rename(request: RenameRequest, workspace: RefactorWorkspace): Promise<RenamePlan> {
@@ -146,7 +132,7 @@ export class PythonRefactorEngine implements RefactorEngine {
           workspace,
         )
       : [];
-    return { edits: distinct(edits), collisions, warnings: this.#dynamicNameWarnings(symbol, workspace) };
+    return { edits: distinctEdits(edits), collisions, warnings: this.#dynamicNameWarnings(symbol, workspace) };
   }
 
   /**
@@ -168,7 +154,7 @@ export class PythonRefactorEngine implements RefactorEngine {
         ...declared.map((d) => ({ path: d.path, line: d.name_line, col: d.name_col })),
       ].map((d) => `${d.path}:${d.line}:${d.col}`),
     );
-    return distinct(edits)
+    return distinctEdits(edits)
       .filter((edit) => edit.certainty === 'high')
       .map((edit) => ({
         path: edit.path,
@@ -605,17 +591,6 @@ export class PythonRefactorEngine implements RefactorEngine {
       });
     }
   }
-}
-
-/** One edit per position: a position found both as code and as a mention keeps the first (the code one). */
-function distinct(edits: RefactorEdit[]): RefactorEdit[] {
-  const seen = new Set<string>();
-  return edits.filter((edit) => {
-    const key = `${edit.path}:${edit.span.startLine}:${edit.span.startCol}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** The class a method is declared in (`Outer.Inner` of `Outer.Inner.run`), or null when its owner is not a class. */

@@ -1,5 +1,5 @@
+import { distinctEdits, indexSymbol, RenameEdits } from '@agentgov/core/contracts';
 import type {
-  Certainty,
   MovePlan,
   MoveRequest,
   RefactorEdit,
@@ -57,46 +57,21 @@ export class RustRefactorEngine implements RefactorEngine {
     const defs = dotted.includes('.')
       ? rust(workspace.definitions({ qualifiedName: dotted }))
       : rust(workspace.definitions({ name: dotted }));
-    return defs.map((d) => ({
-      path: d.path,
-      name: d.name,
-      qualifiedName: d.qualified_name,
-      kind: d.kind,
-      line: d.name_line,
-      col: d.name_col,
-    }));
+    return defs.map(indexSymbol);
   }
 
   async rename(request: RenameRequest, workspace: RefactorWorkspace): Promise<RenamePlan> {
     const { symbol, newName } = request;
     const declared = workspace.definitions({ path: symbol.path, qualifiedName: symbol.qualifiedName });
     const definition = declared.find((d) => d.name_line === symbol.line) ?? declared[0];
-    const edits: RefactorEdit[] = [];
+    // a field named by shorthand (`S { name }`) keeps its value: `S { new_name: name }`
+    const plan = new RenameEdits(symbol, newName, workspace, {
+      newTextAt: (text, col) => (this.#shorthandField(text, col, symbol.name) ? `${newName}: ${symbol.name}` : newName),
+    });
+    const add = plan.add.bind(plan);
     const unedited: UneditedReference[] = [];
-    const texts = new Map<string, string[] | undefined>();
-    const lineOf = (path: string, line: number): string | undefined => {
-      if (!texts.has(path)) texts.set(path, workspace.read(path)?.split('\n'));
-      return texts.get(path)?.[line - 1];
-    };
-    const add = (path: string, line: number, col: number, certainty: Certainty) => {
-      const text = lineOf(path, line);
-      // the index's span must still hold the name (it may lag a file edited seconds ago)
-      if (text?.slice(col, col + symbol.name.length) !== symbol.name) return;
-      // a field named by shorthand (`S { name }`) keeps its value: `S { new_name: name }`
-      const shorthand = this.#shorthandField(text, col, symbol.name);
-      edits.push({
-        path,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + symbol.name.length },
-        oldText: symbol.name,
-        newText: shorthand ? `${newName}: ${symbol.name}` : newName,
-        certainty,
-      });
-    };
     add(symbol.path, symbol.line, symbol.col, 'high');
-    const resolved = declared.flatMap((d) => workspace.references({ toDefUid: d.def_uid }));
-    for (const ref of resolved)
-      if (ref.name === symbol.name && ref.context !== 'comment' && ref.context !== 'string')
-        add(ref.path, ref.start_line, ref.start_col, 'high');
+    const resolved = plan.addResolved(declared, workspace);
     const isMember =
       definition?.kind === 'method' || definition?.kind === 'field' || symbol.qualifiedName.includes('.');
     for (const ref of workspace.references({ name: symbol.name })) {
@@ -110,19 +85,15 @@ export class RustRefactorEngine implements RefactorEngine {
           path: ref.path,
           line: ref.start_line,
           column: ref.start_col,
-          text: lineOf(ref.path, ref.start_line)?.trim(),
+          text: plan.lineOf(ref.path, ref.start_line)?.trim(),
           certainty: 'medium',
           reason:
             'the same name, not resolved to this definition (another item, or one reached through a glob or macro)',
         });
     }
     if (request.includeComments) {
-      for (const file of workspace.files()) {
-        if (!RUST.test(file.path)) continue;
-        const text = workspace.read(file.path);
-        if (text?.includes(symbol.name))
-          for (const [line, col] of this.#mentions(text, symbol.name)) add(file.path, line, col, 'low');
-      }
+      for (const file of plan.filesMentioning(workspace, RUST))
+        for (const [line, col] of this.#mentions(file.text, symbol.name)) add(file.path, line, col, 'low');
     }
     const collisions = definition
       ? this.#collisions(
@@ -159,7 +130,7 @@ export class RustRefactorEngine implements RefactorEngine {
       warnings.push(
         `${symbol.name}! is a macro: its uses are matched by name, and code it generates is not in the index.`,
       );
-    return { edits: distinct(edits), collisions, unedited, warnings };
+    return { edits: distinctEdits(plan.edits), collisions, unedited, warnings };
   }
 
   /** Whether some trait of the repository declares a method of this name. */
@@ -376,7 +347,7 @@ export class RustRefactorEngine implements RefactorEngine {
                 `${to.path.join('::')}`,
             });
     }
-    return { edits: distinct(edits), unedited, warnings };
+    return { edits: distinctEdits(edits), unedited, warnings };
   }
 
   /** The library crate name of the package whose `src/` tree is `root` (`geo-core` → `geo_core`). */
@@ -422,14 +393,4 @@ function parentFiles(root: string, path: string[], workspace: RefactorWorkspace)
       ? [`${root}lib.rs`, `${root}main.rs`]
       : [`${root}${parent.join('/')}.rs`, `${root}${parent.join('/')}/mod.rs`];
   return candidates.filter((candidate) => files.has(candidate));
-}
-
-function distinct(edits: RefactorEdit[]): RefactorEdit[] {
-  const seen = new Set<string>();
-  return edits.filter((edit) => {
-    const key = `${edit.path}:${edit.span.startLine}:${edit.span.startCol}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
