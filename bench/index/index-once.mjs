@@ -29,6 +29,7 @@ async function timedOpen(options = {}) {
   const phases = { opened: Math.round(performance.now() - start) };
   index.on('progress', ({ phase }) => {
     phases[phase] ??= Math.round(performance.now() - start);
+    phases[`${phase}_cpu`] ??= cpuMs(cpu);
   });
   await index.ready;
   return { index, ms: Math.round(performance.now() - start), cpu_ms: cpuMs(cpu), phases };
@@ -36,7 +37,7 @@ async function timedOpen(options = {}) {
 
 if (mode === 'cold') {
   rmSync(join(repo, '.agentgov'), { recursive: true, force: true });
-  const { index, ms, cpu_ms, phases } = await timedOpen();
+  const { index, ms, cpu_ms, phases } = await timedOpen(process.env.W ? { extractWorkers: +process.env.W } : {});
   const stats = index.stats();
   writeFileSync(
     fileList,
