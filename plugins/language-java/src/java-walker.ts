@@ -566,7 +566,6 @@ class JavaWalker {
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const text = this.#source.slice(startIndex, endIndex);
-    const startPoint = this.#lines.point(startIndex);
     CODE_TOKEN.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = CODE_TOKEN.exec(text)) !== null) {
@@ -578,31 +577,23 @@ class JavaWalker {
         offset += target;
         raw = raw.slice(target);
         for (const part of raw.split(/[.#]/)) {
-          if (part) this.#mention(text, startPoint, offset, part, context);
+          if (part) this.#mention(startIndex, offset, part, context);
           offset += part.length + 1;
         }
         continue;
       }
       const ticks = raw.startsWith('``') ? 2 : raw.startsWith('`') ? 1 : 0;
       const token = ticks > 0 ? raw.slice(ticks, -ticks) : raw;
-      this.#mention(text, startPoint, offset + ticks, token, context);
+      this.#mention(startIndex, offset + ticks, token, context);
     }
   }
 
-  #mention(
-    text: string,
-    startPoint: { row: number; column: number },
-    offset: number,
-    token: string,
-    context: ReferenceContext,
-  ): void {
-    const lines = text.slice(0, offset).split('\n');
-    const line = startPoint.row + lines.length;
-    const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
+  #mention(startIndex: number, offset: number, token: string, context: ReferenceContext): void {
     this.#references.push({
       name: token,
       context,
-      span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
+      // from the line index: splitting the text before each token is quadratic in a long Javadoc
+      span: tokenSpan(this.#lines.point(startIndex + offset), token.length),
       qualifier: null,
       enclosing: this.#scope()?.qualifiedName ?? null,
     });

@@ -321,7 +321,6 @@ class PythonWalker {
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const text = this.#source.slice(startIndex, endIndex);
-    const startPoint = this.#lines.point(startIndex);
     CODE_TOKEN.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = CODE_TOKEN.exec(text)) !== null) {
@@ -329,13 +328,11 @@ class PythonWalker {
       const ticks = raw.startsWith('``') ? 2 : raw.startsWith('`') ? 1 : 0;
       const token = ticks > 0 ? raw.slice(ticks, -ticks) : raw;
       const offset = match.index + ticks;
-      const lines = text.slice(0, offset).split('\n');
-      const line = startPoint.row + lines.length;
-      const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
       this.#references.push({
         name: token,
         context,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
+        // from the line index: splitting the text before each token is quadratic in a long docstring
+        span: tokenSpan(this.#lines.point(startIndex + offset), token.length),
         qualifier: null,
         enclosing: this.#scope()?.qualifiedName ?? null,
       });

@@ -675,7 +675,6 @@ class RustWalker {
     // join the enclosing definition's search words
     const scope = this.#scope();
     if (scope && !scope.test) for (const word of text.match(WORD) ?? []) scope.identifiers.add(word);
-    const startPoint = this.#lines.point(startIndex);
     CODE_TOKEN.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = CODE_TOKEN.exec(text)) !== null) {
@@ -683,13 +682,11 @@ class RustWalker {
       const ticks = raw.startsWith('`') ? 1 : 0;
       const token = ticks > 0 ? raw.slice(1, -1) : raw;
       const offset = match.index + ticks;
-      const lines = text.slice(0, offset).split('\n');
-      const line = startPoint.row + lines.length;
-      const col = lines.length === 1 ? startPoint.column + offset : lines[lines.length - 1]!.length;
       this.#references.push({
         name: token,
         context,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
+        // from the line index: splitting the text before each token is quadratic in a long docstring
+        span: tokenSpan(this.#lines.point(startIndex + offset), token.length),
         qualifier: null,
         enclosing: this.#enclosing(),
       });

@@ -576,21 +576,17 @@ export class EcmascriptWalker {
   /** Code-looking tokens inside a comment or string, as low-certainty mentions. */
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const text = this.#source.slice(startIndex, endIndex);
-    const startPoint = this.#lines.point(startIndex);
     CODE_TOKEN.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = CODE_TOKEN.exec(text)) !== null) {
       const raw = match[0];
       const token = raw.startsWith('`') ? raw.slice(1, -1) : raw;
       const offset = match.index + (raw.startsWith('`') ? 1 : 0);
-      const before = text.slice(0, offset);
-      const newlines = before.split('\n');
-      const line = startPoint.row + newlines.length;
-      const col = newlines.length === 1 ? startPoint.column + offset : newlines[newlines.length - 1]!.length;
       this.#references.push({
         name: token,
         context,
-        span: { startLine: line, startCol: col, endLine: line, endCol: col + token.length },
+        // from the line index: splitting the text before each token is quadratic in a long docstring
+        span: tokenSpan(this.#lines.point(startIndex + offset), token.length),
         qualifier: null,
         enclosing: this.#enclosing(),
       });
