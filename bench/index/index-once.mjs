@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // One measurement in a fresh process (so peak RSS is this measurement's own), printed as one JSON line.
 // usage: node bench/index/index-once.mjs cold|reopen|update|parse <repo-dir> [file-list]
+// W=<n> in the environment sets the cold build's worker threads (`extractWorkers`; default: the index's own).
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '@agentgov/core';
