@@ -48,8 +48,8 @@ export interface OpenRepositoryIndexOptions {
   exclude?: string[];
   /**
    * Worker threads that read, parse and extract when a sync has many files (default: one per 1,000
-   * files to parse, at most one per available core; 0 = always on the calling thread). Started per sync, stopped when its last file
-   * is parsed.
+   * files to parse, at most one per available core; 0 = always on the calling thread). Started per
+   * sync, stopped when its last file is parsed.
    */
   extractWorkers?: number;
   /** The calling thread extracts queued files too while it waits on the workers (default true). */
