@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // One measurement in a fresh process (so peak RSS is this measurement's own), printed as one JSON line.
 // usage: node bench/index/index-once.mjs cold|reopen|update|parse <repo-dir> [file-list]
+// W=<n> in the environment sets the cold build's worker threads (`extractWorkers`; default: the index's own).
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '@agentgov/core';
@@ -29,6 +30,7 @@ async function timedOpen(options = {}) {
   const phases = { opened: Math.round(performance.now() - start) };
   index.on('progress', ({ phase }) => {
     phases[phase] ??= Math.round(performance.now() - start);
+    phases[`${phase}_cpu`] ??= cpuMs(cpu);
   });
   await index.ready;
   return { index, ms: Math.round(performance.now() - start), cpu_ms: cpuMs(cpu), phases };
@@ -36,7 +38,7 @@ async function timedOpen(options = {}) {
 
 if (mode === 'cold') {
   rmSync(join(repo, '.agentgov'), { recursive: true, force: true });
-  const { index, ms, cpu_ms, phases } = await timedOpen();
+  const { index, ms, cpu_ms, phases } = await timedOpen(process.env.W ? { extractWorkers: +process.env.W } : {});
   const stats = index.stats();
   writeFileSync(
     fileList,

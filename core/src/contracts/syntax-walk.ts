@@ -83,15 +83,12 @@ export function pushCodeMentions(
   split?: (match: string) => Array<[offset: number, name: string]> | null,
 ): void {
   const text = source.slice(startIndex, endIndex);
-  const startPoint = lines.point(startIndex);
   const push = (offset: number, name: string): void => {
-    const before = text.slice(0, offset).split('\n');
-    const line = startPoint.row + before.length;
-    const col = before.length === 1 ? startPoint.column + offset : before[before.length - 1]!.length;
+    // from the line index: splitting the text before each word is quadratic in a long docstring
     into.push({
       name,
       context,
-      span: { startLine: line, startCol: col, endLine: line, endCol: col + name.length },
+      span: tokenSpan(lines.point(startIndex + offset), name.length),
       qualifier: null,
       enclosing,
     });

@@ -25,7 +25,10 @@ export interface SyncOptions {
   maxFileBytes?: number;
   exclude?: readonly string[];
   onProgress(progress: IndexProgress): void;
-  /** Worker threads for parsing and extraction (default: one per available core; 0 = in-thread). */
+  /**
+   * Worker threads for parsing and extraction (default: one per 1,000 files to parse, at most one per
+   * available core; 0 = in-thread).
+   */
   extractWorkers?: number;
   /** The main thread extracts queued files too while it waits on the workers (default true). */
   extractOnMainThread?: boolean;
@@ -116,7 +119,7 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   let done = 0;
   options.onProgress({ done, total: toRead.length, phase: 'parsing' });
   // Many files: read, parse and extract on worker threads while this thread collects the facts.
-  const workers = options.extractWorkers ?? defaultWorkerCount();
+  const workers = options.extractWorkers ?? defaultWorkerCount(toRead.length);
   const extractor: Extractor =
     (toRead.length >= POOL_MIN_FILES ? ExtractPool.start(root, languages, workers, logger) : null) ??
     new InThreadExtractor(root, languages);

@@ -47,9 +47,9 @@ export interface OpenRepositoryIndexOptions {
   /** Globs (or directory prefixes) never indexed, on top of `.agentgov/` and `node_modules/`. */
   exclude?: string[];
   /**
-   * Worker threads that read, parse and extract when a sync has many files (default: one per
-   * available core; 0 = always on the calling thread). Started per sync, stopped when its last file
-   * is parsed.
+   * Worker threads that read, parse and extract when a sync has many files (default: one per 1,000
+   * files to parse, at most one per available core; 0 = always on the calling thread). Started per
+   * sync, stopped when its last file is parsed.
    */
   extractWorkers?: number;
   /** The calling thread extracts queued files too while it waits on the workers (default true). */
