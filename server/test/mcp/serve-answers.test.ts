@@ -64,6 +64,7 @@ describe('agentgov serve over stdio: recon metrics and specific error remediatio
         'ambiguous',
         'words_known',
         'words_missing',
+        'word_rarity',
       );
       expect(answer.metrics.cutoff).to.be.a('string');
       expect(Buffer.byteLength(JSON.stringify(answer.metrics))).to.be.below(600);
