@@ -59,6 +59,16 @@ for (const set of values.sets.split(',').filter(Boolean)) {
 }
 let offRows = 0;
 let offUnsat = 0;
+// Why an off-topic task is not UNSAT, from its gate features: what of it this repository lacks.
+const why = {};
+const whyOf = (f) => {
+  const absent = f.words_missing.length + f.mentions_missing.length;
+  const present = f.words_known + f.mentions_found.length;
+  if (absent === 0) return 'nothing in the task is missing here (every name exists, the other words are generic)';
+  if (absent < 3) return '1-2 missing names or distinctive words';
+  if (present > 2 || absent < 2 * present) return '3+ missing, but names or distinctive words of this repository too';
+  return '3+ missing, the other words not rare here (word_rarity above the threshold)';
+};
 if (values.offtopic !== 'none')
   for (const pair of values.offtopic.split(',')) {
     const [tasks, target] = pair.split(':');
@@ -70,7 +80,9 @@ if (values.offtopic !== 'none')
     for (const row of rows) {
       const run = await recon.query(row.task);
       gates[run.result.gate] = (gates[run.result.gate] ?? 0) + 1;
-      console.log(JSON.stringify({ offtopic: pair, id: row.id, gate: run.result.gate }));
+      const features = run.result.metrics.gate_features;
+      if (run.result.gate !== 'UNSAT') why[whyOf(features)] = (why[whyOf(features)] ?? 0) + 1;
+      console.log(JSON.stringify({ offtopic: pair, id: row.id, gate: run.result.gate, features }));
     }
     await recon.close();
     line(`off-topic: ${tasks} tasks on ${target} (${tree.repo}@${tree.sha.slice(0, 7)})`, gates, rows.length);
@@ -80,5 +92,11 @@ if (values.offtopic !== 'none')
 console.log(
   `\n| set | rows | UNSAT | BROAD | AMBIG | OK |\n|---|---|---|---|---|---|\n${table.join('\n')}\n` +
     (offRows ? `\noff-topic UNSAT: ${offUnsat}/${offRows} (${((100 * offUnsat) / offRows).toFixed(1)}%)\n` : '') +
+    (offRows
+      ? `\noff-topic tasks not UNSAT, by why:\n${Object.entries(why)
+          .sort((a, b) => b[1] - a[1])
+          .map(([reason, n]) => `- ${n} (${percent(n, offRows)} of all): ${reason}`)
+          .join('\n')}\n`
+      : '') +
     `\ncommand: node bench/recon/gates.mjs ${process.argv.slice(2).join(' ')}`,
 );

@@ -78,6 +78,8 @@ export interface RetrievalIndex {
    * path, or as a part of an identifier (`literal` in `ZodLiteral`).
    */
   isRepositoryWord?(word: string): boolean;
+  /** How many indexed files have the lowercase `word` (in their text or path, as `isRepositoryWord`); 0 when none. */
+  wordFileCount?(word: string): number;
   /** Files this file imports (`imports`) and files importing it (`importers`), from the import graph. */
   fileImports?(path: string): { imports: string[]; importers: string[] };
   /**

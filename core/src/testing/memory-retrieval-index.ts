@@ -57,6 +57,12 @@ export class MemoryRetrievalIndex implements RetrievalIndex {
       ) || [...this.#defs.values()].some((d) => vocabularyWords(d.name).has(lower))
     );
   }
+  wordFileCount(word: string): number {
+    const lower = word.toLowerCase();
+    return Object.entries(this.texts).filter(
+      ([path, text]) => identifierWords(path).includes(lower) || vocabularyWords(text).has(lower),
+    ).length;
+  }
   neighbors(defUid: string): { def_uid: string; relation: GraphRelation }[] {
     return this.#edges.get(defUid) ?? [];
   }

@@ -88,6 +88,8 @@ export interface ReconAnswerMetrics {
     /** Distinctive words of the task the repository has, and how many it lacks (UNSAT when mostly lacking). */
     words_known: number;
     words_missing: number;
+    /** How rare the task's terms are here (see GateFeatures.word_rarity): about −5 when hardly any file has them. */
+    word_rarity: number | null;
   };
   cutoff: string;
 }
@@ -107,6 +109,7 @@ export function compactMetrics(metrics: ReconMetrics, results: number): ReconAns
       ambiguous: f.ambiguous_term !== null,
       words_known: f.words_known,
       words_missing: f.words_missing.length,
+      word_rarity: f.word_rarity,
     },
     cutoff: metrics.cutoff.reason,
   };

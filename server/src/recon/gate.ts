@@ -25,6 +25,12 @@ export interface GateFeatures {
   /** Distinctive words of the task (see distinctiveWords) the repository has, and those it lacks (at most 8 listed). */
   words_known: number;
   words_missing: string[];
+  /**
+   * How rare the task's terms are in this repository: the mean over terms of ln((files with the term + 0.5) /
+   * files). Near 0 when the task's words are everywhere here; about −5 when they are in hardly any file. Null when
+   * the index cannot count words per file.
+   */
+  word_rarity: number | null;
 }
 
 export interface GateThresholds {
@@ -45,6 +51,16 @@ export interface GateThresholds {
    * description.
    */
   lookupMaxTerms: number;
+  /**
+   * A second rule for short tasks: UNSAT when the task's missing distinctive words and missing identifiers number
+   * at least `faintMissing`, what it has of both is at most `faintKnown` (and half the missing), and its terms are
+   * rare here (`word_rarity` at or below `faintRarity`). Tuned on the visible sets and off-topic tasks
+   * (bench/recon/gate-dump.mjs): a task for another repository names a few of its own words and the rest are
+   * words this one hardly uses.
+   */
+  faintMissing: number;
+  faintKnown: number;
+  faintRarity: number;
 }
 
 export const DEFAULT_GATE: GateThresholds = {
@@ -57,12 +73,15 @@ export const DEFAULT_GATE: GateThresholds = {
   offTopicMissing: 3,
   offTopicRatio: 3,
   lookupMaxTerms: 4,
+  faintMissing: 3,
+  faintKnown: 2,
+  faintRarity: -4.5,
 };
 
 /** Missing distinctive words reported at most. */
 const MAX_MISSING_WORDS = 8;
 
-type GateIndex = Pick<RetrievalIndex, 'isKnownName' | 'files' | 'isRepositoryWord'>;
+type GateIndex = Pick<RetrievalIndex, 'isKnownName' | 'files' | 'isRepositoryWord' | 'wordFileCount'>;
 
 /** Decides the gate from features of the query, the pool and the fused ranking. Deterministic. */
 export function decideGate(
@@ -93,6 +112,7 @@ export function decideGate(
     subsystems: ambiguity?.subsystems ?? [],
     words_known: distinctive.length - wordsMissing.length,
     words_missing: wordsMissing.slice(0, MAX_MISSING_WORDS),
+    word_rarity: wordRarity(query.terms, index),
   };
   const missingCount = wordsMissing.length;
   return { gate: choose(features, missingCount, query.terms.length, t), features };
@@ -100,12 +120,24 @@ export function decideGate(
 
 /**
  * UNSAT when nothing matched, when the task's distinctive words are mostly ones this repository does not
- * have (a task written for another codebase), or when a short task only names things that do not exist.
+ * have (a task written for another codebase), when a few of them and of its identifiers are missing and the rest of
+ * its words are rare here, or when a short task only names things that do not exist.
  * A commit message naming the function it adds is not UNSAT: the rest of its words fit the repository.
  */
 function choose(f: GateFeatures, missing: number, terms: number, t: GateThresholds): Gate {
   if (f.pool_size === 0) return 'UNSAT';
   if (f.explicit_inputs === 0 && missing >= t.offTopicMissing && missing >= t.offTopicRatio * f.words_known)
+    return 'UNSAT';
+  const absent = missing + f.mentions_missing.length;
+  const present = f.words_known + f.mentions_found.length;
+  if (
+    f.explicit_inputs === 0 &&
+    f.word_rarity !== null &&
+    f.word_rarity <= t.faintRarity &&
+    absent >= t.faintMissing &&
+    present <= t.faintKnown &&
+    absent >= 2 * present
+  )
     return 'UNSAT';
   if (
     f.explicit_inputs === 0 &&
@@ -126,6 +158,15 @@ function choose(f: GateFeatures, missing: number, terms: number, t: GateThreshol
   )
     return 'BROAD';
   return 'OK';
+}
+
+/** See GateFeatures.word_rarity. */
+function wordRarity(terms: readonly string[], index: GateIndex): number | null {
+  const files = index.files().length;
+  if (!index.wordFileCount || terms.length === 0 || files === 0) return null;
+  const count = index.wordFileCount.bind(index);
+  const sum = terms.reduce((total, term) => total + Math.log((count(term) + 0.5) / files), 0);
+  return Math.round((sum / terms.length) * 100) / 100;
 }
 
 /**

@@ -26,13 +26,21 @@ export function reconHint(gate: Gate, features: GateFeatures, topName: string | 
     case 'OK':
       return RECON_HINTS.OK(topName);
     case 'UNSAT':
-      // Names written in the task first; else the task's distinctive words this repository lacks (off-topic).
-      return RECON_HINTS.UNSAT(
-        features.mentions_missing.length > 0 ? features.mentions_missing : features.words_missing,
-      );
+      // Names written in the task first, then the task's distinctive words this repository lacks (off-topic).
+      return RECON_HINTS.UNSAT(missingNames(features));
     case 'BROAD':
       return RECON_HINTS.BROAD(features.spread);
     case 'AMBIG':
       return RECON_HINTS.AMBIG(features.ambiguous_term ?? '?', features.subsystems);
   }
 }
+
+/** What the task names that this repository lacks: its identifiers and paths, then its other distinctive words. */
+function missingNames(features: GateFeatures): string[] {
+  const named = new Set(features.mentions_missing.flatMap((m) => [m.toLowerCase(), ...m.toLowerCase().split('.')]));
+  const words = features.words_missing.filter((word) => !named.has(word));
+  return [...features.mentions_missing, ...words].slice(0, MAX_NAMED);
+}
+
+/** Names listed in an UNSAT hint at most. */
+const MAX_NAMED = 8;

@@ -57,7 +57,8 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   #classes: Map<string, FileClass> | undefined;
   #members: WorkspaceMember[] | undefined;
   #productWords: Set<string> | undefined;
-  #vocabulary: Set<string> | undefined;
+  /** Per lowercase word, how many files have it in their text or path. */
+  #vocabulary: Map<string, number> | undefined;
 
   constructor(private readonly index: RepositoryIndex) {
     this.version = `${index.root}@${index.epoch()}`;
@@ -279,17 +280,22 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   }
 
   isRepositoryWord(word: string): boolean {
-    this.#vocabulary ??= new Set(
-      this.#persisted('vocabulary', () => {
-        const words = new Set<string>();
+    return this.wordFileCount(word) > 0;
+  }
+
+  wordFileCount(word: string): number {
+    this.#vocabulary ??= new Map(
+      this.#persisted('word-files', () => {
+        const counts = new Map<string, number>();
         for (const path of this.#files) {
+          const words = vocabularyWords(this.#readText(path) ?? '');
           for (const part of identifierWords(path)) words.add(part);
-          for (const found of vocabularyWords(this.#readText(path) ?? '')) words.add(found);
+          for (const found of words) counts.set(found, (counts.get(found) ?? 0) + 1);
         }
-        return [...words];
+        return [...counts];
       }),
     );
-    return this.#vocabulary.has(word.toLowerCase());
+    return this.#vocabulary.get(word.toLowerCase()) ?? 0;
   }
 
   fileImports(path: string): { imports: string[]; importers: string[] } {

@@ -64,6 +64,7 @@ describe('agentgov serve over stdio: recon metrics and specific error remediatio
         'ambiguous',
         'words_known',
         'words_missing',
+        'word_rarity',
       );
       expect(answer.metrics.cutoff).to.be.a('string');
       expect(Buffer.byteLength(JSON.stringify(answer.metrics))).to.be.below(600);
@@ -153,5 +154,44 @@ describe('agentgov serve over stdio: recon metrics and specific error remediatio
       `hint: ${missing} does not exist: pass --repo the root directory of an existing repository`,
     );
     expect(run.stderr).to.not.include('agentgov detect');
+  });
+});
+
+describe('agentgov serve over stdio: the recon gate on a short task written for another repository', function () {
+  this.timeout(180_000);
+  let serve: ServeClient;
+  before(async () => {
+    // A validation library of 150 files: each file one schema, all of them about parsing and checking values.
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 150; i += 1)
+      tree[`src/schemas/kind${i}.ts`] =
+        `/** Parses a kind-${i} value and reports an issue when it does not fit. */\n` +
+        `export function checkKind${i}(value: unknown): boolean {\n  return value !== ${i};\n}\n`;
+    const repo = makeTempDir('agentgov-faint-');
+    writeTree(repo, tree);
+    gitInit(repo);
+    serve = await ServeClient.start(repo);
+  });
+  after(async () => serve?.close());
+
+  it('UNSAT with a short answer whose hint names what is missing; metrics carry how rare its words are', async () => {
+    const { data, text } = await serve.call('recon', {
+      task: 'Fixed an error reporting bug with flask.Config.from_envvar',
+    });
+    const answer = data as Recon;
+    expect(answer.gate, text).to.equal('UNSAT');
+    expect(answer.hint).to.include("'flask.Config.from_envvar'");
+    expect(answer.metrics.gate.word_rarity).to.be.at.most(-4.5);
+    expect(answer.results.length).to.be.at.most(5);
+    expect(Buffer.byteLength(text)).to.be.below(2000);
+  });
+
+  it("OK for a task in this repository's words, though it names a function it adds", async () => {
+    const { data, text } = await serve.call('recon', {
+      task: 'checkKind7 should report an issue when parseStrictMode is on for the value',
+    });
+    const answer = data as Recon;
+    expect(answer.gate, text).to.not.equal('UNSAT');
+    expect(answer.metrics.gate.word_rarity).to.be.above(-4.5);
   });
 });

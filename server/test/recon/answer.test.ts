@@ -17,6 +17,7 @@ const features = (over: Partial<GateFeatures> = {}): GateFeatures => ({
   subsystems: [],
   words_known: 0,
   words_missing: [],
+  word_rarity: -2.5,
   ...over,
 });
 
@@ -107,6 +108,7 @@ describe('recon/answer', () => {
         ambiguous: false,
         words_known: 0,
         words_missing: 0,
+        word_rarity: -2.5,
       },
       cutoff: 'elbow',
     });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { fixtureDef, MemoryRetrievalIndex } from '@agentgov/core/testing';
 import type { RetrievalDefinition } from '@agentgov/core';
 import type { RankedCandidate } from '../../src/recon/fuse.js';
-import { checkMentions, decideGate, subsystemLabels } from '../../src/recon/gate.js';
+import { checkMentions, decideGate, DEFAULT_GATE, subsystemLabels } from '../../src/recon/gate.js';
 import { parseQuery } from '../../src/recon/query.js';
 
 function ranked(def: RetrievalDefinition, score: number, extra: Partial<RankedCandidate> = {}): RankedCandidate {
@@ -131,6 +131,55 @@ describe('recon/gate', () => {
           .gate,
       ).to.not.equal('UNSAT');
       expect(decideGate(parseQuery('where is parseEmailAddress'), pool, repo).gate).to.equal('UNSAT');
+    });
+  });
+
+  describe('faint overlap (a few missing names, the rest of the words rare here)', () => {
+    // A validation library of 150 files: each file its own schema, all of them about parsing and checking values.
+    const texts: Record<string, string> = {};
+    const defs: RetrievalDefinition[] = [];
+    for (let i = 0; i < 150; i += 1) {
+      const path = `src/schemas/kind${i}.ts`;
+      texts[path] = `export function checkKind${i}(value: unknown) {\n  // parse the value, report an issue\n}\n`;
+      defs.push(fixtureDef(path, `checkKind${i}`, 1, 3));
+    }
+    const big = new MemoryRetrievalIndex(texts, defs);
+    const pool = [ranked(defs[0] as RetrievalDefinition, 0.3)];
+
+    it('UNSAT for a short task of another project: its names are missing and its other words rare', () => {
+      const { gate, features } = decideGate(
+        parseQuery('Fixed an error reporting bug with flask.Config.from_envvar'),
+        pool,
+        big,
+      );
+      expect(features.words_missing).to.include('from_envvar');
+      expect(features.mentions_missing).to.deep.equal(['flask.Config.from_envvar']);
+      expect(features.word_rarity).to.be.at.most(-4.5);
+      expect(gate).to.equal('UNSAT');
+      // This rule's, not the first off-topic rule's: without the rarity condition the task is not UNSAT.
+      const task = parseQuery('Fixed an error reporting bug with flask.Config.from_envvar');
+      expect(decideGate(task, pool, big, { ...DEFAULT_GATE, faintRarity: -Infinity }).gate).to.not.equal('UNSAT');
+    });
+
+    it("not UNSAT when the task's other words are this repository's, though a new name is missing", () => {
+      const { gate, features } = decideGate(
+        parseQuery('checkKind7 should report an issue when parse_strict_mode is on for the value'),
+        pool,
+        big,
+      );
+      expect(features.word_rarity).to.be.above(-4.5);
+      expect(gate).to.not.equal('UNSAT');
+    });
+
+    it('not UNSAT in a small repository, where no word can be rare enough to say so', () => {
+      const small = new MemoryRetrievalIndex({ 'src/a.ts': texts['src/schemas/kind0.ts'] as string }, defs.slice(0, 1));
+      const { gate, features } = decideGate(
+        parseQuery('Fixed an error reporting bug with flask.Config.from_envvar'),
+        pool,
+        small,
+      );
+      expect(features.word_rarity).to.be.above(-4.5);
+      expect(gate).to.not.equal('UNSAT');
     });
   });
 });
