@@ -151,21 +151,6 @@ function loadGateBundle({ file, cacheFile }) {
   return { exports: module.exports, writeCache };
 }
 
-/**
- * V8 runs a regular expression's first match in its bytecode interpreter and compiles it again to machine code on the
- * second (regexp tier-up). A hook call runs each of the rules' large joined expressions once or twice, so it paid for
- * two compilations of each; compiled once, straight to machine code, the matching costs about half the CPU time
- * (bench/gate/RESULTS.md). Matching is the same either way. Set only once the bundle's code cache has been accepted:
- * V8's flags are part of the cache's check, and a cache written after this would be turned down by the next call.
- */
-function compileRegExpsOnce() {
-  try {
-    builtin('node:v8').setFlagsFromString('--no-regexp-tier-up');
-  } catch {
-    // Only slower without it.
-  }
-}
-
 const trace = (message) => {
   if (isGate && process.env.AGENTGOV_GATE_TRACE === '1') process.stderr.write(`agentgov gate: ${message}\n`);
 };
@@ -198,7 +183,6 @@ async function start() {
   const format = hook && typeof hook.gateFormatOf === 'function' ? hook.gateFormatOf(process.argv.slice(3)) : undefined;
   if (format) {
     trace('running from the gate bundle');
-    if (!writeCache) compileRegExpsOnce();
     await hook.runGateHook(process.argv.slice(2), format);
     if (writeCache) writeCache();
   } else await import(pathToFileURL(main).href);

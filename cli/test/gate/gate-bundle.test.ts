@@ -234,6 +234,27 @@ describe('gate bundle: the hook runs one file, and only while it matches the bui
     expect(essence(allowed).decision).to.equal('allow');
   });
 
+  // A V8 flag set at run time (v8.setFlagsFromString('--no-regexp-tier-up'), tried for speed) made about one full-start
+  // call in 25 die of SIGSEGV: a signal is an exit the agent's hook takes for "not blocked". Fresh homes: every call
+  // is a full start from the bundle's code cache, the path that crashed.
+  it('full-start calls from the bundle never die of a signal (60 calls, fresh homes)', async () => {
+    const { bin } = copyInstall({ binManifest: false });
+    const ends: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const calls = ['rm -rf ~', 'ls'].map(async (command) => {
+        const fresh = makeTempDir('gate-bundle-fresh-');
+        const freshEnv: NodeJS.ProcessEnv = { ...isolatedEnv(fresh), AGENTGOV_GATE_TRACE: '1' };
+        mkdirSync(freshEnv['AGENTGOV_HOME']!, { recursive: true, mode: 0o700 });
+        const run = await runBin(bin, input(command), freshEnv, project);
+        expect(run.stderr).to.contain('running from the gate bundle');
+        ends.push(`${command}: ${run.code ?? 'signal'}`);
+        rmSync(fresh, { recursive: true, force: true });
+      });
+      await Promise.all(calls);
+    }
+    expect(ends.filter((end) => end !== 'rm -rf ~: 0' && end !== 'ls: 0')).to.deep.equal([]);
+  });
+
   it('a bundle that breaks while it runs blocks the call (exit 2), never lets it through', async () => {
     const { bin, bundleDir } = copyInstall();
     rebuildBundle(
