@@ -76,7 +76,9 @@ export function parseQuery(
   // term, or `a/__init__.py` would match every `__init__` module of the repository by name.
   const pathStems = new Set(paths.map((p) => (p.split('/').pop() ?? p).replace(/\.[^.]*$/, '').toLowerCase()));
   const terms: string[] = [];
-  for (const word of withoutIssueReferences(task).toLowerCase().split(/[^a-z0-9_]+/)) {
+  for (const word of withoutIssueReferences(task)
+    .toLowerCase()
+    .split(/[^a-z0-9_]+/)) {
     for (const part of word.includes('_') ? [word, ...identifierWords(word)] : [word]) {
       if (part.length < 3 || /^\d+$/.test(part) || STOP_WORDS.has(part) || pathStems.has(part)) continue;
       terms.push(part);
