@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // recon quality and latency against two whole-file BM25 baselines on the visible data sets.
-// usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--baselines-only] [--no-seed] [--out
-// FILE]
+// usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--grep REGEX] [--baselines-only]
+//        [--no-seed] [--out FILE]
 //        [--offtopic zod:flask,flask:zod,express:zod,issues:zod | --offtopic none]
 //
 // The off-topic set runs each `tasks:target` pair's tasks against the newest base tree of the target set
 // (another repository): recon should answer UNSAT there. Its gate rates print under the table.
+//
+// --grep keeps the rows whose task matches REGEX (case-insensitive): to measure a change that can only alter the
+// answers of such rows (a query rule), old code against new on those rows alone. Not a headline figure.
 //
 // Trees are visited in commit order per repository. A tree without an index is seeded with a copy of
 // the previous tree's index (--no-seed: index every tree from scratch); opening it then re-parses
@@ -22,6 +25,7 @@ const { values } = parseArgs({
   options: {
     sets: { type: 'string', default: 'issues,flask,express,zod' },
     limit: { type: 'string', default: '0' },
+    grep: { type: 'string' },
     'baselines-only': { type: 'boolean', default: false },
     out: { type: 'string' },
     'no-seed': { type: 'boolean', default: false },
@@ -29,6 +33,7 @@ const { values } = parseArgs({
   },
 });
 const limit = Number(values.limit) || 0;
+const grep = values.grep === undefined ? undefined : new RegExp(values.grep, 'i');
 const engine = values['baselines-only'] ? null : await import('./engine.mjs');
 const summary = [];
 const lines = [];
@@ -41,8 +46,10 @@ const emit = (obj) => {
 for (const set of values.sets.split(',').filter(Boolean)) {
   const loaded = loadSet(set, limit);
   const total = loaded.total;
-  const rows = loaded.rows.filter((r) => r.sha);
-  const noBase = loaded.rows.length - rows.length;
+  const picked = grep ? loaded.rows.filter((r) => grep.test(r.task)) : loaded.rows;
+  if (grep) console.error(`${set}: ${picked.length} of ${loaded.rows.length} rows match --grep ${grep}`);
+  const rows = picked.filter((r) => r.sha);
+  const noBase = picked.length - rows.length;
   const acc = {
     base: [],
     path: [],

@@ -76,7 +76,9 @@ export function parseQuery(
   // term, or `a/__init__.py` would match every `__init__` module of the repository by name.
   const pathStems = new Set(paths.map((p) => (p.split('/').pop() ?? p).replace(/\.[^.]*$/, '').toLowerCase()));
   const terms: string[] = [];
-  for (const word of task.toLowerCase().split(/[^a-z0-9_]+/)) {
+  for (const word of withoutIssueReferences(task)
+    .toLowerCase()
+    .split(/[^a-z0-9_]+/)) {
     for (const part of word.includes('_') ? [word, ...identifierWords(word)] : [word]) {
       if (part.length < 3 || /^\d+$/.test(part) || STOP_WORDS.has(part) || pathStems.has(part)) continue;
       terms.push(part);
@@ -95,6 +97,21 @@ export function parseQuery(
     seeds: normaliseList(seeds, 'seeds'),
     pins: normaliseList(pins, 'pins'),
   };
+}
+
+/**
+ * An issue tracker's closing keywords before an issue reference ("Closes #2662", "fixes owner/repo#12",
+ * "Resolves https://…/issues/3") say which ticket the change settles, not what the code does: the keyword is
+ * not a term, or "Closes #2662" ranks every `close` method of the repository.
+ */
+const ISSUE_REFERENCE = new RegExp(
+  String.raw`\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|refs?|see):?\s+` +
+    String.raw`(?:(?:[\w.-]+\/[\w.-]+)?#\d+|https?:\/\/\S+\/(?:issues|pull)\/\d+)`,
+  'gi',
+);
+
+function withoutIssueReferences(task: string): string {
+  return task.replace(ISSUE_REFERENCE, ' ');
 }
 
 function knownTaskWords(task: string, vocabulary: QueryVocabulary): string[] {

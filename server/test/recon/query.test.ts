@@ -27,6 +27,16 @@ describe('recon/query', () => {
     expect(parseQuery('hello from the blueprint', [], [], knows(['hello'])).terms).to.deep.equal(['blueprint']);
   });
 
+  it('drops closing keywords before issue references ("Closes #2662"), keeping the words themselves elsewhere', () => {
+    const q = parseQuery(
+      'doc: fix typo that was preventing interpolation\n\nCloses #2662, fixes owner/repo#7, ' +
+        'resolves https://github.com/o/r/issues/3',
+    );
+    expect(q.terms).to.include.members(['typo', 'preventing', 'interpolation']);
+    expect(q.terms).to.not.include.members(['closes', 'resolves']);
+    expect(parseQuery('the reader closes its child process too early').terms).to.include('closes');
+  });
+
   it("does not make a written path's file name a term: `a/__init__.py` names one file, not every __init__", () => {
     const q = parseQuery('importing from a/__init__.py breaks utils.py of the requests session');
     expect(q.paths).to.deep.equal(['a/__init__.py', 'utils.py']);

@@ -79,4 +79,26 @@ describe('recon/recon (real index, bundled retrievers)', function () {
     expect(byName.get('openConnection')?.signals['symbol']?.why).to.include('pin');
     expect(byName.get('evict')?.signals['lexical']?.rank).to.be.a('number');
   });
+
+  it('an issue reference ("Closes #12") does not pull every close method to the top', async () => {
+    const other = await fixtureRepo({
+      'src/reader.ts':
+        'export class CommandReader {\n  /** Closes the reader and waits for the child to exit. */\n' +
+        '  close(): void {}\n}\n',
+      'src/stream.ts': 'export class StreamReader {\n  /** Closes the stream. */\n  close(): void {}\n}\n',
+      'src/template.ts':
+        'export function interpolate(template: string, values: Record<string, string>): string {\n' +
+        '  return template.replace(/\\$(\\w+)/g, (_, name: string) => values[name] ?? "");\n}\n',
+    });
+    try {
+      const result = await runRecon(
+        parseQuery('fix typo that was preventing interpolation\n\nCloses #12'),
+        runnerOf(other.host),
+        retrievalIndexOf(other.index),
+      );
+      expect(result.results.map((r) => r.path)).to.deep.equal(['src/template.ts']);
+    } finally {
+      await other.index.close();
+    }
+  });
 });
