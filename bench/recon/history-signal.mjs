@@ -113,8 +113,8 @@ const base = sets.map((s) =>
   ),
 );
 const grid = [];
-for (const a of [-2, -2.5, -3, -3.5, -4, -4.5])
-  for (const b of [-5, -5.5, -6, -6.5, -7, -7.5]) {
+for (const a of [-2, -2.5, -3, -3.5, -4, -4.5, -5, -5.5])
+  for (const b of [-5, -5.5, -6, -6.5, -7, -7.5, -8, -8.5]) {
     const rule = (e) => e.x.word_rarity <= a && e.x.history_rarity <= b;
     const cost = Math.max(
       ...sets.map(
