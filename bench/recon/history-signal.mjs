@@ -153,4 +153,37 @@ for (let step = 0; step < 3000; step += 1) {
 for (const e of data) e.s = bias + e.z.reduce((a, v, i) => a + v * w[i], 0);
 console.log(`\nlogistic model: ${keys.map((k, i) => `${k} ${w[i].toFixed(2)}`).join(', ')}; bias ${bias.toFixed(2)}`);
 for (const t of [4, 3, 2.5, 2, 1.5, 1, 0.5, 0, -0.5, -1]) console.log(row(`score >= ${t}`, (e) => e.s >= t));
+
+// Self-calibration: each repository's UNSAT threshold is a low percentile of the score of its own older commit
+// messages (the first half of its rows, in commit order); the rates are read on the newer half and on the off-topic
+// tasks run against it. What a server could compute from `git log` once per index epoch.
+console.log("\nself-calibrated thresholds (percentile of the older half of each repository's own messages):");
+for (const [label, score] of [
+  ['word_rarity', (e) => e.x.word_rarity],
+  ['history_rarity', (e) => e.x.history_rarity],
+  ['word_rarity + history_rarity', (e) => e.x.word_rarity + e.x.history_rarity],
+  ['word_rarity + history_rarity / 2', (e) => e.x.word_rarity + e.x.history_rarity / 2],
+])
+  for (const p of [0.5, 1, 2, 3]) {
+    let offUnsat = 0;
+    let offRows = 0;
+    const cells = [];
+    for (const s of sets) {
+      const own = on.filter((e) => e.r.set === s);
+      const older = own.slice(0, Math.floor(own.length / 2)).map(score);
+      older.sort((a, b) => a - b);
+      const threshold = older[Math.floor((older.length * p) / 100)];
+      const unsat = (e) => e.r.gate === 'UNSAT' || score(e) < threshold;
+      const newer = own.slice(Math.floor(own.length / 2));
+      const base = newer.filter((e) => e.r.gate === 'UNSAT').length;
+      const share = (n) => `${((100 * n) / newer.length).toFixed(1)}%`;
+      cells.push(`${s} ${share(newer.filter(unsat).length)} (${share(base)})`);
+      const against = off.filter((e) => e.r.target === s);
+      offUnsat += against.filter(unsat).length;
+      offRows += against.length;
+    }
+    console.log(
+      `  ${`${label}, p${p}`.padEnd(40)} ${cells.join('  ')}  off-topic ${((100 * offUnsat) / offRows).toFixed(1)}%`,
+    );
+  }
 console.log(`\ncommand: node bench/recon/history-signal.mjs ${process.argv.slice(2).join(' ')}`);
