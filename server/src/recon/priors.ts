@@ -14,10 +14,11 @@ const PERIPHERAL_PATH = new RegExp(
     String.raw`fixtures?|dist|build|out|generated)\/|\.min\.js$`,
 );
 /**
- * Peripheral folders whose files can be the product's own code when the product imports them (a `doc/` module of
- * a CLI's flags, a `scripts/` package the build runs): unlike vendored, built or generated folders.
+ * Peripheral folders nested in the source tree, whose files can be the product's own code when the product imports
+ * them (a `doc/` module of a CLI's flags, `crates/core/flags/doc/`): not a top-level `docs/` or `examples/`, which
+ * the product never builds from even when a test suite imports them, and not vendored, built or generated folders.
  */
-const BESIDE_PRODUCT_PATH = new RegExp(String.raw`(^|\/)(examples?|samples?|demos?|docs?|benchmarks?|bench|scripts)\/`);
+const BESIDE_PRODUCT_PATH = new RegExp(String.raw`\/(examples?|samples?|demos?|docs?|benchmarks?|bench|scripts)\/`);
 const PERIPHERAL_WORDS = /\b(examples?|samples?|demos?|docs?|documentation|benchmarks?|bench|scripts?|vendor(ed)?)\b/i;
 const GENERATED_WORDS = /\b(generated|codegen|generator|regenerate)\b/i;
 /** Words that say a task is about tests, unless this repository's product code uses them (see isProductWord). */
@@ -42,7 +43,7 @@ export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 
-/** A file in a documentation, example, benchmark or script folder that the product imports is product code. */
+/** A file in a nested documentation, example, benchmark or script folder that the product imports is product code. */
 function productBeside(path: string, index: PriorIndex | undefined): boolean {
   return BESIDE_PRODUCT_PATH.test(path) && index?.importedByProduct?.(path) === true;
 }
