@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // recon quality and latency against two whole-file BM25 baselines on the visible data sets.
-// usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--grep REGEX] [--baselines-only]
+// usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--grep REGEX] [--ids FILE] [--baselines-only]
 //        [--no-seed] [--out FILE]
 //        [--offtopic zod:flask,flask:zod,express:zod,issues:zod | --offtopic none]
 //
@@ -8,13 +8,14 @@
 // (another repository): recon should answer UNSAT there. Its gate rates print under the table.
 //
 // --grep keeps the rows whose task matches REGEX (case-insensitive): to measure a change that can only alter the
-// answers of such rows (a query rule), old code against new on those rows alone. Not a headline figure.
+// answers of such rows (a query rule), old code against new on those rows alone; --ids FILE keeps the rows whose id
+// (commit sha or instance id) is a line of FILE. Neither is a headline figure.
 //
 // Trees are visited in commit order per repository. A tree without an index is seeded with a copy of
 // the previous tree's index (--no-seed: index every tree from scratch); opening it then re-parses
 // only the files whose content differs, which is the index's normal incremental path.
 import { parseArgs } from 'node:util';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadSet } from './data.mjs';
 import { FileBm25 } from './baseline.mjs';
 import { fileMetrics, filesOf, mean, percentile } from './metrics.mjs';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     sets: { type: 'string', default: 'issues,flask,express,zod' },
     limit: { type: 'string', default: '0' },
     grep: { type: 'string' },
+    ids: { type: 'string' },
     'baselines-only': { type: 'boolean', default: false },
     out: { type: 'string' },
     'no-seed': { type: 'boolean', default: false },
@@ -34,6 +36,15 @@ const { values } = parseArgs({
 });
 const limit = Number(values.limit) || 0;
 const grep = values.grep === undefined ? undefined : new RegExp(values.grep, 'i');
+const ids =
+  values.ids === undefined
+    ? undefined
+    : new Set(
+        readFileSync(values.ids, 'utf8')
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean),
+      );
 const engine = values['baselines-only'] ? null : await import('./engine.mjs');
 const summary = [];
 const lines = [];
@@ -46,8 +57,8 @@ const emit = (obj) => {
 for (const set of values.sets.split(',').filter(Boolean)) {
   const loaded = loadSet(set, limit);
   const total = loaded.total;
-  const picked = grep ? loaded.rows.filter((r) => grep.test(r.task)) : loaded.rows;
-  if (grep) console.error(`${set}: ${picked.length} of ${loaded.rows.length} rows match --grep ${grep}`);
+  const picked = loaded.rows.filter((r) => (!grep || grep.test(r.task)) && (!ids || ids.has(r.id)));
+  if (grep || ids) console.error(`${set}: ${picked.length} of ${loaded.rows.length} rows picked by --grep/--ids`);
   const rows = picked.filter((r) => r.sha);
   const noBase = picked.length - rows.length;
   const acc = {

@@ -71,6 +71,11 @@ export interface RetrievalIndex {
   isTestFile?(path: string): boolean;
   /** The repository's own workspace members (a monorepo's packages, crates, modules); empty when it declares none. */
   workspaceMembers?(): readonly WorkspaceMember[];
+  /**
+   * True when a file that is neither test code nor in a peripheral folder imports `path`: code the product is built
+   * from, wherever its folder (Rust's `mod doc;` in `flags/`), not an example or a document.
+   */
+  importedByProduct?(path: string): boolean;
   /** True when `word` is frequent in this repository's product code (not tests, examples or vendored code). */
   isProductWord?(word: string): boolean;
   /**

@@ -13,6 +13,12 @@ const PERIPHERAL_PATH = new RegExp(
     String.raw`bench|scripts|vendor|third_party|public|` +
     String.raw`fixtures?|dist|build|out|generated)\/|\.min\.js$`,
 );
+/**
+ * Peripheral folders nested in the source tree, whose files can be the product's own code when the product imports
+ * them (a `doc/` module of a CLI's flags, `crates/core/flags/doc/`): not a top-level `docs/` or `examples/`, which
+ * the product never builds from even when a test suite imports them, and not vendored, built or generated folders.
+ */
+const BESIDE_PRODUCT_PATH = new RegExp(String.raw`\/(examples?|samples?|demos?|docs?|benchmarks?|bench|scripts)\/`);
 const PERIPHERAL_WORDS = /\b(examples?|samples?|demos?|docs?|documentation|benchmarks?|bench|scripts?|vendor(ed)?)\b/i;
 const GENERATED_WORDS = /\b(generated|codegen|generator|regenerate)\b/i;
 /** Words that say a task is about tests, unless this repository's product code uses them (see isProductWord). */
@@ -37,12 +43,20 @@ export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 
+/** A file in a nested documentation, example, benchmark or script folder that the product imports is product code. */
+function productBeside(path: string, index: PriorIndex | undefined): boolean {
+  return BESIDE_PRODUCT_PATH.test(path) && index?.importedByProduct?.(path) === true;
+}
+
 export function isPeripheralPath(path: string): boolean {
   return PERIPHERAL_PATH.test(path);
 }
 
 /** What the priors may ask the index: the optional per-repository file classes and product vocabulary. */
-export type PriorIndex = Pick<RetrievalIndex, 'fileClass' | 'isProductWord' | 'isTestFile' | 'workspaceMembers'>;
+export type PriorIndex = Pick<
+  RetrievalIndex,
+  'fileClass' | 'isProductWord' | 'isTestFile' | 'workspaceMembers' | 'importedByProduct'
+>;
 
 /**
  * True when the task talks about tests: it uses a test word that is not this repository's product
@@ -203,7 +217,7 @@ export function applyPriors(
       score *= weights.testCode;
       demoted = true;
     }
-    if (!exempt && !aboutPeriphery && PERIPHERAL_PATH.test(c.def.path)) {
+    if (!exempt && !aboutPeriphery && PERIPHERAL_PATH.test(c.def.path) && !productBeside(c.def.path, index)) {
       score *= weights.peripheralCode;
       demoted = true;
     }

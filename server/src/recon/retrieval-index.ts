@@ -56,6 +56,8 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   #words: Set<string> | undefined;
   #classes: Map<string, FileClass> | undefined;
   #members: WorkspaceMember[] | undefined;
+  /** Per peripheral path asked about, whether product code imports it (one SQL lookup each, at most once). */
+  readonly #importedByProduct = new Map<string, boolean>();
   #productWords: Set<string> | undefined;
   /** Per lowercase word, how many files have it in their text or path. */
   #vocabulary: Map<string, number> | undefined;
@@ -244,6 +246,23 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   fileClass(path: string): FileClass | undefined {
     this.#classes ??= classifyFiles({ root: this.index.root, files: this.#files, text: (p) => this.fileText(p) });
     return this.#classes.get(path);
+  }
+
+  importedByProduct(path: string): boolean {
+    let known = this.#importedByProduct.get(path);
+    if (known === undefined) {
+      known = this.index
+        .importers(path)
+        .some(
+          (edge) =>
+            edge.from_path !== path &&
+            !isPeripheralPath(edge.from_path) &&
+            !isTestPath(edge.from_path) &&
+            !this.isTestFile(edge.from_path),
+        );
+      this.#importedByProduct.set(path, known);
+    }
+    return known;
   }
 
   workspaceMembers(): readonly WorkspaceMember[] {

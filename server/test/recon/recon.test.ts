@@ -101,4 +101,30 @@ describe('recon/recon (real index, bundled retrievers)', function () {
       await other.index.close();
     }
   });
+
+  it("a docs/ folder's module that the product imports ranks as product code; a document's example does not", async () => {
+    const other = await fixtureRepo({
+      'src/flags/index.ts': "import { renderFlagHelp } from './doc/help.js';\nexport const help = renderFlagHelp;\n",
+      'src/flags/doc/help.ts':
+        'export function renderFlagHelp(flag: string): string {\n  return `--${flag}: wrapped help column`;\n}\n',
+      'docs/guide/help.ts':
+        "import { help } from '../../src/flags/index.js';\n" +
+        'export function renderFlagHelpExample(flag: string): string {\n  return help(flag) + " wrapped help column";\n}\n',
+    });
+    try {
+      const index = retrievalIndexOf(other.index);
+      expect(index.importedByProduct?.('src/flags/doc/help.ts')).to.equal(true);
+      expect(index.importedByProduct?.('docs/guide/help.ts')).to.equal(false);
+      const result = await runRecon(
+        parseQuery('wrap the help column of the flag help renderer'),
+        runnerOf(other.host),
+        index,
+      );
+      const ranked = result.results.map((r) => r.path);
+      expect(ranked[0]).to.equal('src/flags/doc/help.ts');
+      expect(ranked.indexOf('docs/guide/help.ts')).to.be.greaterThan(0);
+    } finally {
+      await other.index.close();
+    }
+  });
 });
