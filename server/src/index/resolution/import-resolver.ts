@@ -42,7 +42,15 @@ export class ImportResolver {
   resolve(path: string, pack: LanguagePack | undefined, imports: readonly ExtractedImport[]): ImportEdge[] {
     const moduleSystem = pack?.moduleSystem ?? 'ecmascript';
     const edges: ImportEdge[] = [];
+    // A pack's package import is stored as one edge per file it reaches; re-resolving those stored edges (the
+    // file set changed) must read them as the one import they are, or each sync multiplies them by the package size.
+    const seen = new Set<string>();
     for (const entry of imports) {
+      if (moduleSystem === 'pack') {
+        const key = JSON.stringify([entry.kind, entry.specifier, entry.line, entry.star, entry.bindings]);
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
       const edge = (to: string | null, specifier: string, bindings: ExtractedImport['bindings']): ImportEdge => ({
         from_path: path,
         specifier,
