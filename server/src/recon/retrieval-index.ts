@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveRepoPath } from '../paths/repo-path.js';
@@ -16,7 +17,7 @@ import { pagerank } from '../graph/graph-algorithms.js';
 import { refs } from '../index/store/schema.js';
 import { INDEX_DIR, type RepositoryIndex } from '../index/repository-index.js';
 import { EXTRACTOR_VERSION } from '../index/store/index-store.js';
-import { classifyFiles, workspaceMembersOf } from './file-classes.js';
+import { classifyFiles, generatedMark, workspaceMembersOf } from './file-classes.js';
 import { isPeripheralPath, isTestPath, TEST_VOCABULARY } from './priors.js';
 
 /** Same-file siblings offered per definition at most: enough context, no flooding from huge files. */
@@ -59,6 +60,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   #productWords: Set<string> | undefined;
   /** Per lowercase word, how many files have it in their text or path. */
   #vocabulary: Map<string, number> | undefined;
+  #statements: { callees: Statement; callers: Statement } | undefined;
 
   constructor(private readonly index: RepositoryIndex) {
     this.version = `${index.root}@${index.epoch()}`;
@@ -210,11 +212,10 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     const def = this.#defs.get(defUid);
     if (!def) return [];
     const out: { def_uid: string; relation: GraphRelation }[] = [];
-    const graph = this.index.defGraph();
-    if (graph.hasNode(defUid)) {
-      graph.forEachOutNeighbor(defUid, (n) => out.push({ def_uid: n, relation: 'callee' }));
-      graph.forEachInNeighbor(defUid, (n) => out.push({ def_uid: n, relation: 'caller' }));
-    }
+    for (const callee of this.#edges().callees.all(def.path, defUid) as { uid: string }[])
+      if (this.#defs.has(callee.uid)) out.push({ def_uid: callee.uid, relation: 'callee' });
+    for (const caller of this.#edges().callers.all(defUid) as { uid: string }[])
+      if (this.#defs.has(caller.uid)) out.push({ def_uid: caller.uid, relation: 'caller' });
     const sameFile = this.definitionsIn(def.path);
     const parentName = def.qualified_name.includes('.')
       ? def.qualified_name.slice(0, def.qualified_name.lastIndexOf('.'))
@@ -237,12 +238,53 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     return out;
   }
 
+  /**
+   * A definition's callees and callers read from the reference rows when asked, in the order of the
+   * reference graph (`buildDefGraph`: edges between definitions, self-references left out, sorted by
+   * uid), instead of building the whole graph in memory for the few start points a query expands.
+   * A reference's containing definition is in the reference's own file, so callees go by the path index.
+   */
+  #edges() {
+    if (!this.#statements) {
+      const sqlite = this.index.db.$client;
+      this.#statements = {
+        callees: sqlite.prepare(
+          `SELECT DISTINCT r.to_def_uid AS uid FROM ref_rows r JOIN paths p ON p.id = r.path_id ` +
+            `WHERE p.path = ? AND r.from_def_uid = ? AND r.to_def_uid IS NOT NULL AND r.to_def_uid != r.from_def_uid ` +
+            `ORDER BY r.to_def_uid`,
+        ),
+        callers: sqlite.prepare(
+          `SELECT DISTINCT from_def_uid AS uid FROM ref_rows WHERE to_def_uid = ? AND from_def_uid IS NOT NULL ` +
+            `AND from_def_uid != to_def_uid ORDER BY from_def_uid`,
+        ),
+      };
+    }
+    return this.#statements;
+  }
+
   isTestFile(path: string): boolean {
     return this.index.isLanguageTestFile(path);
   }
 
   fileClass(path: string): FileClass | undefined {
-    this.#classes ??= classifyFiles({ root: this.index.root, files: this.#files, text: (p) => this.fileText(p) });
+    if (!this.#classes) {
+      // The header marks depend on the indexed content alone, so they are kept with the index's cache (every file is
+      // read for them); the rest of the classification reads a few metadata files and is done each time.
+      const marks = new Map(
+        this.#persisted('generated', () =>
+          this.#files.flatMap((p): [string, string][] => {
+            const mark = generatedMark(this.#readText(p));
+            return mark ? [[p, mark]] : [];
+          }),
+        ),
+      );
+      this.#classes = classifyFiles({
+        root: this.index.root,
+        files: this.#files,
+        text: (p) => this.fileText(p),
+        generated: (p) => marks.get(p) ?? null,
+      });
+    }
     return this.#classes.get(path);
   }
 
@@ -305,11 +347,15 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   }
 
   pagerank(defUid: string): number {
-    if (!this.#ranks) {
-      const scores = pagerank(this.index.defGraph());
-      const mean = scores.length > 0 ? scores.reduce((s, e) => s + e.score, 0) / scores.length : 1;
-      this.#ranks = new Map(scores.map((e) => [e.node, e.score / (mean || 1)]));
-    }
+    // Computed over the whole reference graph once per content and kept with the index's cache: a
+    // restarted server reads the ranks back instead of building the graph for them.
+    this.#ranks ??= new Map(
+      this.#persisted('ranks', () => {
+        const scores = pagerank(this.index.defGraph());
+        const mean = scores.length > 0 ? scores.reduce((s, e) => s + e.score, 0) / scores.length : 1;
+        return scores.map((e): [string, number] => [e.node, e.score / (mean || 1)]);
+      }),
+    );
     return this.#ranks.get(defUid) ?? 1;
   }
 }
