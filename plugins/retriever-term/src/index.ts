@@ -17,8 +17,7 @@ export interface TermOptions {
 /** Two words match when equal, or when the shorter (4+ letters) starts the longer: `serialize` ~ `serializer`. */
 function wordsMatch(a: string, b: string): boolean {
   if (a === b) return true;
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 4 && long.startsWith(short);
+  return a.length <= b.length ? a.length >= 4 && b.startsWith(a) : b.length >= 4 && a.startsWith(b);
 }
 
 /**
@@ -45,6 +44,16 @@ export function scoreNames(query: RetrievalQuery, table: NameTable, limit: numbe
     if (identifiers.has(entry.name) || wholeNames.has(entry.lower))
       shared.set(entry.lower, (shared.get(entry.lower) ?? 0) + 1);
   const rarity = (lower: string) => 1 / Math.sqrt(shared.get(lower) ?? 1);
+  // Names share their words: whether a name word matches a task word is decided once per word and call.
+  const matching = new Map<string, boolean>();
+  const matches = (word: string): boolean => {
+    let found = matching.get(word);
+    if (found === undefined) {
+      found = words.some((w) => wordsMatch(w, word));
+      matching.set(word, found);
+    }
+    return found;
+  };
   const out: RetrieverCandidate[] = [];
   for (const entry of table.entries) {
     if (identifiers.has(entry.name)) {
@@ -68,7 +77,7 @@ export function scoreNames(query: RetrievalQuery, table: NameTable, limit: numbe
     let weight = 0;
     const matched: string[] = [];
     for (const word of entry.words) {
-      if (!words.some((w) => wordsMatch(w, word))) continue;
+      if (!matches(word)) continue;
       covered += 1;
       weight += idf(word);
       matched.push(word);
