@@ -31,6 +31,8 @@ const PRODUCT_WORD_SHARE = 0.2;
 const PRODUCT_WORD_MIN_FILES = 3;
 /** File texts kept in memory when the index gives no cap (`server.index.text_cache_mb`). */
 export const DEFAULT_TEXT_CACHE_CHARS = 64 * 1024 * 1024;
+/** Names remembered as known or not when the index gives no cap (`server.index.known_names_max`). */
+export const DEFAULT_KNOWN_NAMES = 50_000;
 /** Bumped whenever what `#persisted` writes changes shape. */
 const CACHE_FORMAT = 1;
 /** A name made of these characters only is known exactly when it is one of the words of some file. */
@@ -53,7 +55,9 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   readonly #files: string[];
   readonly #fileSet: Set<string>;
   #ranks: Map<string, number> | undefined;
+  /** Whether a name is in the code, least recently asked first, at most `#knownLimit` names. */
   readonly #known = new Map<string, boolean>();
+  readonly #knownLimit: number;
   #words: Set<string> | undefined;
   #classes: Map<string, FileClass> | undefined;
   #members: WorkspaceMember[] | undefined;
@@ -68,23 +72,20 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     this.#files = files.map((f) => f.path);
     this.#fileSet = new Set(this.#files);
     this.#textLimit = index.textCacheChars ?? DEFAULT_TEXT_CACHE_CHARS;
+    this.#knownLimit = Math.max(1, index.knownNamesMax ?? DEFAULT_KNOWN_NAMES);
     const digest = createHash('sha256').update(`${EXTRACTOR_VERSION}\n`);
     for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
       digest.update(`${file.path}\0${file.hash}\n`);
     this.cache = { dir: join(index.root, INDEX_DIR, 'cache'), key: digest.digest('hex').slice(0, 32) };
-    for (const d of index.definitions()) {
-      this.#add({
-        def_uid: d.def_uid,
-        path: d.path,
-        kind: d.kind,
-        name: d.name,
-        qualified_name: d.qualified_name,
-        start_line: d.start_line,
-        end_line: d.end_line,
-        signature: d.signature || null,
-        docstring: d.docstring,
-      });
-    }
+    // The columns the view keeps, read straight from the store in `definitions()`'s order (a restarted server pays
+    // this on its first recon: the ORM's mapping of all fifteen columns cost as much as the read).
+    const rows = index.db.$client
+      .prepare(
+        `SELECT def_uid, path, kind, name, qualified_name, start_line, end_line, signature, docstring ` +
+          `FROM definitions ORDER BY path, start_line, start_col`,
+      )
+      .all() as (Omit<RetrievalDefinition, 'signature'> & { signature: string })[];
+    for (const d of rows) this.#add({ ...d, signature: d.signature || null });
     for (const file of files) {
       if (this.#byPath.has(file.path)) continue;
       const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
@@ -153,7 +154,10 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
 
   isKnownName(name: string): boolean {
     let known = this.#known.get(name);
-    if (known === undefined) {
+    if (known !== undefined) {
+      this.#known.delete(name); // most recently asked last
+      this.#known.set(name, known);
+    } else {
       known =
         this.#byName.has(name) ||
         this.index.db.select({ id: refs.id }).from(refs).where(eq(refs.name, name)).limit(1).all().length > 0 ||
@@ -161,6 +165,10 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
           ? this.#fileWords().has(name)
           : this.#files.some((path) => containsWord(this.fileText(path) ?? '', name)));
       this.#known.set(name, known);
+      for (const oldest of this.#known.keys()) {
+        if (this.#known.size <= this.#knownLimit) break;
+        this.#known.delete(oldest);
+      }
     }
     return known;
   }

@@ -80,7 +80,7 @@ describe('recon after a restart of `agentgov serve`: ranks and generated marks p
     writeFileSync(config, 'log_level: WARNING\n');
   });
 
-  it('writes them on the first recon, reads them back after a restart, and replaces them when a file changes', async () => {
+  it('writes them on a first recon, reads them back after a restart, replaces them when a file changes', async () => {
     const first = await serve(repo, home, config);
     let original: Recon;
     try {
