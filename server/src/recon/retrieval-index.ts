@@ -321,7 +321,8 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       );
       for (const path of product) {
         const seen = new Set<string>();
-        for (const m of (this.fileText(path) ?? '').matchAll(pattern)) seen.add((m[1] ?? m[2] ?? '').toLowerCase());
+        // Read past the text cache: one pass over every product file would fill it with text no query asked for.
+        for (const m of (this.#readText(path) ?? '').matchAll(pattern)) seen.add((m[1] ?? m[2] ?? '').toLowerCase());
         for (const w of seen) counts.set(w, (counts.get(w) ?? 0) + 1);
       }
       const needed = Math.max(PRODUCT_WORD_MIN_FILES, product.length * PRODUCT_WORD_SHARE);
