@@ -184,7 +184,12 @@ if (mode === 'build') {
   const { call, close } = await session(index);
   const tasks = tasksOf(index, 10);
   const times = [];
-  for (const task of tasks) times.push((await call('recon', { task })).ms);
+  const cpus = [];
+  for (const task of tasks) {
+    const before = process.cpuUsage();
+    times.push((await call('recon', { task })).ms);
+    cpus.push(cpuMs(before));
+  }
   await close();
   await index.close();
   clearInterval(sampler);
@@ -193,7 +198,9 @@ if (mode === 'build') {
       mode,
       reopen,
       first_recon_ms: times[0],
+      first_recon_cpu_ms: cpus[0],
       next_recon_ms: times.slice(1),
+      next_recon_cpu_ms: cpus.slice(1),
       store: storeBytes(),
       peak_rss_mb: peakRssMb(),
     }),

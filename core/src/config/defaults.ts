@@ -16,6 +16,7 @@ export function defaultConfig(): AgentgovConfig {
         watch_debounce_ms: 150,
         wait_ms: 10000,
         text_cache_mb: 64,
+        known_names_max: 50000,
       },
       refactor: { preview_idle_minutes: 30 },
       impact: { language_service_ms: 5000 },

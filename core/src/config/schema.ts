@@ -107,6 +107,14 @@ export const CONFIG_SCHEMA = {
                 'File text (in millions of characters) recon keeps in memory between calls; ' +
                 'the least recently used files are dropped first and read again when needed.',
             },
+            known_names_max: {
+              type: 'integer',
+              minimum: 1,
+              default: 50000,
+              description:
+                'How many names recon remembers, between calls, as present in the code or not; ' +
+                'the least recently asked are forgotten first and looked up again when needed.',
+            },
           },
         },
         refactor: {

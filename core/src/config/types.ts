@@ -18,6 +18,7 @@ export interface AgentgovConfig {
       watch_debounce_ms: number;
       wait_ms: number;
       text_cache_mb: number;
+      known_names_max: number;
     };
     refactor: { preview_idle_minutes: number };
     impact: { language_service_ms: number };

@@ -5,7 +5,7 @@ import {
   type Retriever,
   type RetrieverCandidate,
 } from '@agentgov/core';
-import { nameTable, type NameTable } from './name-table.js';
+import { nameTable, type NamedDefinitions, type NameTable } from './name-table.js';
 
 export const NAME = 'retriever-term';
 
@@ -17,8 +17,7 @@ export interface TermOptions {
 /** Two words match when equal, or when the shorter (4+ letters) starts the longer: `serialize` ~ `serializer`. */
 function wordsMatch(a: string, b: string): boolean {
   if (a === b) return true;
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 4 && long.startsWith(short);
+  return a.length <= b.length ? a.length >= 4 && b.startsWith(a) : b.length >= 4 && a.startsWith(b);
 }
 
 /**
@@ -37,50 +36,59 @@ export function scoreNames(query: RetrievalQuery, table: NameTable, limit: numbe
       ...query.identifiers.flatMap((i) => identifierWords(i)),
     ]),
   ];
-  const total = table.entries.length || 1;
+  const total = table.total || 1;
   const idf = (word: string) => Math.log(1 + total / (table.df.get(word) ?? 1)) / Math.log(1 + total);
   // A name many definitions share says little about each of them.
   const shared = new Map<string, number>();
-  for (const entry of table.entries)
-    if (identifiers.has(entry.name) || wholeNames.has(entry.lower))
-      shared.set(entry.lower, (shared.get(entry.lower) ?? 0) + 1);
+  for (const named of table.names)
+    if (identifiers.has(named.name) || wholeNames.has(named.lower))
+      shared.set(named.lower, (shared.get(named.lower) ?? 0) + named.defs.length);
   const rarity = (lower: string) => 1 / Math.sqrt(shared.get(lower) ?? 1);
-  const out: RetrieverCandidate[] = [];
-  for (const entry of table.entries) {
-    if (identifiers.has(entry.name)) {
-      out.push({ def_uid: entry.def_uid, score: rarity(entry.lower), why: `name = ${entry.name}` });
-      continue;
+  // Names share their words: whether a name word matches a task word is decided once per word and call.
+  const matching = new Map<string, boolean>();
+  const matches = (word: string): boolean => {
+    let found = matching.get(word);
+    if (found === undefined) {
+      found = words.some((w) => wordsMatch(w, word));
+      matching.set(word, found);
     }
-    if (dotted.some((d) => entry.qualified === d || entry.qualified.endsWith(`.${d}`))) {
-      out.push({ def_uid: entry.def_uid, score: 1, why: `qualified name = ${entry.qualified}` });
-      continue;
-    }
-    if (wholeNames.has(entry.lower)) {
-      out.push({
-        def_uid: entry.def_uid,
-        score: 0.9 * Math.max(0.5, idf(entry.lower)) * rarity(entry.lower),
-        why: `name = ${entry.lower}`,
-      });
-      continue;
-    }
-    if (entry.words.length === 0) continue;
+    return found;
+  };
+  /** What a name scores by itself (the same for every definition bearing it), or null. */
+  const byName = (named: NamedDefinitions): { score: number; why: string } | null => {
+    if (wholeNames.has(named.lower))
+      return { score: 0.9 * Math.max(0.5, idf(named.lower)) * rarity(named.lower), why: `name = ${named.lower}` };
+    if (named.words.length === 0) return null;
     let covered = 0;
     let weight = 0;
     const matched: string[] = [];
-    for (const word of entry.words) {
-      if (!words.some((w) => wordsMatch(w, word))) continue;
+    for (const word of named.words) {
+      if (!matches(word)) continue;
       covered += 1;
       weight += idf(word);
       matched.push(word);
     }
-    if (covered === 0) continue;
-    const coverage = covered / entry.words.length;
-    if (coverage < 0.5 && covered < 2) continue;
-    out.push({
-      def_uid: entry.def_uid,
-      score: 0.75 * coverage * (weight / covered) + 0.05 * (covered - 1),
-      why: `words ${matched.join(', ')}`,
-    });
+    if (covered === 0) return null;
+    const coverage = covered / named.words.length;
+    if (coverage < 0.5 && covered < 2) return null;
+    return { score: 0.75 * coverage * (weight / covered) + 0.05 * (covered - 1), why: `words ${matched.join(', ')}` };
+  };
+  const out: RetrieverCandidate[] = [];
+  for (const named of table.names) {
+    if (identifiers.has(named.name)) {
+      for (const def of named.defs)
+        out.push({ def_uid: def.def_uid, score: rarity(named.lower), why: `name = ${named.name}` });
+      continue;
+    }
+    let own: { score: number; why: string } | null | undefined;
+    for (const def of named.defs) {
+      if (dotted.some((d) => def.qualified === d || def.qualified.endsWith(`.${d}`))) {
+        out.push({ def_uid: def.def_uid, score: 1, why: `qualified name = ${def.qualified}` });
+        continue;
+      }
+      if (own === undefined) own = byName(named);
+      if (own) out.push({ def_uid: def.def_uid, ...own });
+    }
   }
   out.sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
   return out.slice(0, limit);

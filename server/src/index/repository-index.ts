@@ -62,6 +62,11 @@ export interface OpenRepositoryIndexOptions {
    * (`server.index.text_cache_mb`; default 64 Mi).
    */
   textCacheChars?: number;
+  /**
+   * Names the recon view remembers as present in the code or not, least recently asked evicted first
+   * (`server.index.known_names_max`; default 50,000).
+   */
+  knownNamesMax?: number;
 }
 
 export interface IndexUpdate {
@@ -73,6 +78,8 @@ export interface RepositoryIndex extends EventEmitter {
   readonly root: string;
   /** Cap on the file text the recon view keeps in memory (characters); undefined: its default. */
   readonly textCacheChars?: number;
+  /** Cap on the names the recon view remembers as known or unknown; undefined: its default. */
+  readonly knownNamesMax?: number;
   /** Resolves when the first build is committed. */
   readonly ready: Promise<void>;
   /** Drizzle handle on the index database (tables in store/schema.ts; FTS5: fts_definitions, fts_files). */
@@ -124,6 +131,7 @@ async function excludeIndexDir(root: string, logger: Logger): Promise<void> {
 class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   readonly root: string;
   readonly textCacheChars: number | undefined;
+  readonly knownNamesMax: number | undefined;
   readonly ready: Promise<void>;
   readonly #store: IndexStore;
   readonly #options: OpenRepositoryIndexOptions;
@@ -143,6 +151,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     super();
     this.root = root;
     this.textCacheChars = options.textCacheChars;
+    this.knownNamesMax = options.knownNamesMax;
     this.#store = store;
     this.#options = options;
     for (const row of store.sqlite

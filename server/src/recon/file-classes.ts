@@ -35,6 +35,8 @@ interface Inputs {
   /** Indexed files, repository-relative. */
   files: readonly string[];
   text(path: string): string | undefined;
+  /** The generated-code mark of a file (`generatedMark` of its text), when the caller already knows it. */
+  generated?(path: string): string | null;
 }
 
 /**
@@ -43,7 +45,7 @@ interface Inputs {
  * their own package metadata or licence inside another package's source, and generated-code headers.
  * Only files that are not the repository's own hand-written code appear in the map.
  */
-export function classifyFiles({ root, files, text }: Inputs): Map<string, FileClass> {
+export function classifyFiles({ root, files, text, generated }: Inputs): Map<string, FileClass> {
   const out = new Map<string, FileClass>();
   const attributes = gitattributes(root, files);
   const dirs = directoriesOf(files);
@@ -76,18 +78,22 @@ export function classifyFiles({ root, files, text }: Inputs): Map<string, FileCl
       });
       continue;
     }
-    const head = text(path)?.slice(0, HEADER_CHARS);
-    const marker = head ? GENERATED_HEADER.exec(head) : null;
-    if (marker)
-      out.set(path, {
-        kind: 'generated',
-        reason: `header: ${marker[0]
-          .trim()
-          .replace(/^[#/*\s]+/, '')
-          .slice(0, 60)}`,
-      });
+    const mark = generated ? generated(path) : generatedMark(text(path));
+    if (mark) out.set(path, { kind: 'generated', reason: `header: ${mark}` });
   }
   return out;
+}
+
+/** What a file's header says about a tool having written it (the reason shown), or null. */
+export function generatedMark(text: string | undefined): string | null {
+  const head = text?.slice(0, HEADER_CHARS);
+  const marker = head ? GENERATED_HEADER.exec(head) : null;
+  return marker
+    ? marker[0]
+        .trim()
+        .replace(/^[#/*\s]+/, '')
+        .slice(0, 60)
+    : null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveRepoPath } from '../paths/repo-path.js';
@@ -16,7 +17,7 @@ import { pagerank } from '../graph/graph-algorithms.js';
 import { refs } from '../index/store/schema.js';
 import { INDEX_DIR, type RepositoryIndex } from '../index/repository-index.js';
 import { EXTRACTOR_VERSION } from '../index/store/index-store.js';
-import { classifyFiles, workspaceMembersOf } from './file-classes.js';
+import { classifyFiles, generatedMark, workspaceMembersOf } from './file-classes.js';
 import { isPeripheralPath, isTestPath, TEST_VOCABULARY } from './priors.js';
 
 /** Same-file siblings offered per definition at most: enough context, no flooding from huge files. */
@@ -30,6 +31,8 @@ const PRODUCT_WORD_SHARE = 0.2;
 const PRODUCT_WORD_MIN_FILES = 3;
 /** File texts kept in memory when the index gives no cap (`server.index.text_cache_mb`). */
 export const DEFAULT_TEXT_CACHE_CHARS = 64 * 1024 * 1024;
+/** Names remembered as known or not when the index gives no cap (`server.index.known_names_max`). */
+export const DEFAULT_KNOWN_NAMES = 50_000;
 /** Bumped whenever what `#persisted` writes changes shape. */
 const CACHE_FORMAT = 1;
 /** A name made of these characters only is known exactly when it is one of the words of some file. */
@@ -52,7 +55,9 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   readonly #files: string[];
   readonly #fileSet: Set<string>;
   #ranks: Map<string, number> | undefined;
+  /** Whether a name is in the code, least recently asked first, at most `#knownLimit` names. */
   readonly #known = new Map<string, boolean>();
+  readonly #knownLimit: number;
   #words: Set<string> | undefined;
   #classes: Map<string, FileClass> | undefined;
   #members: WorkspaceMember[] | undefined;
@@ -61,6 +66,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   #productWords: Set<string> | undefined;
   /** Per lowercase word, how many files have it in their text or path. */
   #vocabulary: Map<string, number> | undefined;
+  #statements: { callees: Statement; callers: Statement } | undefined;
 
   constructor(private readonly index: RepositoryIndex) {
     this.version = `${index.root}@${index.epoch()}`;
@@ -68,23 +74,20 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     this.#files = files.map((f) => f.path);
     this.#fileSet = new Set(this.#files);
     this.#textLimit = index.textCacheChars ?? DEFAULT_TEXT_CACHE_CHARS;
+    this.#knownLimit = Math.max(1, index.knownNamesMax ?? DEFAULT_KNOWN_NAMES);
     const digest = createHash('sha256').update(`${EXTRACTOR_VERSION}\n`);
     for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
       digest.update(`${file.path}\0${file.hash}\n`);
     this.cache = { dir: join(index.root, INDEX_DIR, 'cache'), key: digest.digest('hex').slice(0, 32) };
-    for (const d of index.definitions()) {
-      this.#add({
-        def_uid: d.def_uid,
-        path: d.path,
-        kind: d.kind,
-        name: d.name,
-        qualified_name: d.qualified_name,
-        start_line: d.start_line,
-        end_line: d.end_line,
-        signature: d.signature || null,
-        docstring: d.docstring,
-      });
-    }
+    // The columns the view keeps, read straight from the store in `definitions()`'s order (a restarted server pays
+    // this on its first recon: the ORM's mapping of all fifteen columns cost as much as the read).
+    const rows = index.db.$client
+      .prepare(
+        `SELECT def_uid, path, kind, name, qualified_name, start_line, end_line, signature, docstring ` +
+          `FROM definitions ORDER BY path, start_line, start_col`,
+      )
+      .all() as (Omit<RetrievalDefinition, 'signature'> & { signature: string })[];
+    for (const d of rows) this.#add({ ...d, signature: d.signature || null });
     for (const file of files) {
       if (this.#byPath.has(file.path)) continue;
       const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
@@ -153,7 +156,10 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
 
   isKnownName(name: string): boolean {
     let known = this.#known.get(name);
-    if (known === undefined) {
+    if (known !== undefined) {
+      this.#known.delete(name); // most recently asked last
+      this.#known.set(name, known);
+    } else {
       known =
         this.#byName.has(name) ||
         this.index.db.select({ id: refs.id }).from(refs).where(eq(refs.name, name)).limit(1).all().length > 0 ||
@@ -161,6 +167,10 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
           ? this.#fileWords().has(name)
           : this.#files.some((path) => containsWord(this.fileText(path) ?? '', name)));
       this.#known.set(name, known);
+      for (const oldest of this.#known.keys()) {
+        if (this.#known.size <= this.#knownLimit) break;
+        this.#known.delete(oldest);
+      }
     }
     return known;
   }
@@ -212,11 +222,10 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     const def = this.#defs.get(defUid);
     if (!def) return [];
     const out: { def_uid: string; relation: GraphRelation }[] = [];
-    const graph = this.index.defGraph();
-    if (graph.hasNode(defUid)) {
-      graph.forEachOutNeighbor(defUid, (n) => out.push({ def_uid: n, relation: 'callee' }));
-      graph.forEachInNeighbor(defUid, (n) => out.push({ def_uid: n, relation: 'caller' }));
-    }
+    for (const callee of this.#edges().callees.all(def.path, defUid) as { uid: string }[])
+      if (this.#defs.has(callee.uid)) out.push({ def_uid: callee.uid, relation: 'callee' });
+    for (const caller of this.#edges().callers.all(defUid) as { uid: string }[])
+      if (this.#defs.has(caller.uid)) out.push({ def_uid: caller.uid, relation: 'caller' });
     const sameFile = this.definitionsIn(def.path);
     const parentName = def.qualified_name.includes('.')
       ? def.qualified_name.slice(0, def.qualified_name.lastIndexOf('.'))
@@ -239,12 +248,53 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     return out;
   }
 
+  /**
+   * A definition's callees and callers read from the reference rows when asked, in the order of the
+   * reference graph (`buildDefGraph`: edges between definitions, self-references left out, sorted by
+   * uid), instead of building the whole graph in memory for the few start points a query expands.
+   * A reference's containing definition is in the reference's own file, so callees go by the path index.
+   */
+  #edges() {
+    if (!this.#statements) {
+      const sqlite = this.index.db.$client;
+      this.#statements = {
+        callees: sqlite.prepare(
+          `SELECT DISTINCT r.to_def_uid AS uid FROM ref_rows r JOIN paths p ON p.id = r.path_id ` +
+            `WHERE p.path = ? AND r.from_def_uid = ? AND r.to_def_uid IS NOT NULL AND r.to_def_uid != r.from_def_uid ` +
+            `ORDER BY r.to_def_uid`,
+        ),
+        callers: sqlite.prepare(
+          `SELECT DISTINCT from_def_uid AS uid FROM ref_rows WHERE to_def_uid = ? AND from_def_uid IS NOT NULL ` +
+            `AND from_def_uid != to_def_uid ORDER BY from_def_uid`,
+        ),
+      };
+    }
+    return this.#statements;
+  }
+
   isTestFile(path: string): boolean {
     return this.index.isLanguageTestFile(path);
   }
 
   fileClass(path: string): FileClass | undefined {
-    this.#classes ??= classifyFiles({ root: this.index.root, files: this.#files, text: (p) => this.fileText(p) });
+    if (!this.#classes) {
+      // The header marks depend on the indexed content alone, so they are kept with the index's cache (every file is
+      // read for them); the rest of the classification reads a few metadata files and is done each time.
+      const marks = new Map(
+        this.#persisted('generated', () =>
+          this.#files.flatMap((p): [string, string][] => {
+            const mark = generatedMark(this.#readText(p));
+            return mark ? [[p, mark]] : [];
+          }),
+        ),
+      );
+      this.#classes = classifyFiles({
+        root: this.index.root,
+        files: this.#files,
+        text: (p) => this.fileText(p),
+        generated: (p) => marks.get(p) ?? null,
+      });
+    }
     return this.#classes.get(path);
   }
 
@@ -290,7 +340,8 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       );
       for (const path of product) {
         const seen = new Set<string>();
-        for (const m of (this.fileText(path) ?? '').matchAll(pattern)) seen.add((m[1] ?? m[2] ?? '').toLowerCase());
+        // Read past the text cache: one pass over every product file would fill it with text no query asked for.
+        for (const m of (this.#readText(path) ?? '').matchAll(pattern)) seen.add((m[1] ?? m[2] ?? '').toLowerCase());
         for (const w of seen) counts.set(w, (counts.get(w) ?? 0) + 1);
       }
       const needed = Math.max(PRODUCT_WORD_MIN_FILES, product.length * PRODUCT_WORD_SHARE);
@@ -324,11 +375,15 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   }
 
   pagerank(defUid: string): number {
-    if (!this.#ranks) {
-      const scores = pagerank(this.index.defGraph());
-      const mean = scores.length > 0 ? scores.reduce((s, e) => s + e.score, 0) / scores.length : 1;
-      this.#ranks = new Map(scores.map((e) => [e.node, e.score / (mean || 1)]));
-    }
+    // Computed over the whole reference graph once per content and kept with the index's cache: a
+    // restarted server reads the ranks back instead of building the graph for them.
+    this.#ranks ??= new Map(
+      this.#persisted('ranks', () => {
+        const scores = pagerank(this.index.defGraph());
+        const mean = scores.length > 0 ? scores.reduce((s, e) => s + e.score, 0) / scores.length : 1;
+        return scores.map((e): [string, number] => [e.node, e.score / (mean || 1)]);
+      }),
+    );
     return this.#ranks.get(defUid) ?? 1;
   }
 }

@@ -100,7 +100,10 @@ describe('recon/retrieval view (real index): bounded text, caches that survive a
     expect(view.isKnownName('pluginSettings')).to.equal(true);
     view.isProductWord?.('fixture');
     const cached = readdirSync(view.cache!.dir).sort();
-    expect(cached).to.deep.equal([`product-words-1-${view.cache!.key}.json`, `words-1-${view.cache!.key}.json`]);
+    // Product words need the file classes, whose generated-code marks are kept there too.
+    expect(cached).to.deep.equal(
+      ['generated', 'product-words', 'words'].map((name) => `${name}-1-${view.cache!.key}.json`),
+    );
     // A restart over the same content gets the same key and reads the list back (proved by editing it).
     const wordsFile = join(view.cache!.dir, `words-1-${view.cache!.key}.json`);
     writeFileSync(wordsFile, JSON.stringify(['onlyInTheCache']));
@@ -143,6 +146,39 @@ describe('recon/retrieval view (real index): bounded text, caches that survive a
       for (const path of view.files()) expect(view.fileText(path)?.length).to.equal(sizes[view.files().indexOf(path)]);
     } finally {
       await small.close();
+    }
+  });
+
+  it('remembers at most its cap of names (server.index.known_names_max), least recently asked forgotten', async () => {
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { openRepositoryIndex } = await import('../../src/index/repository-index.js');
+    const { silentLogger } = await import('@agentgov/core');
+    const open = (knownNamesMax: number) =>
+      openRepositoryIndex({
+        root: repo.root,
+        languages: repo.host.registries.languages.values(),
+        logger: silentLogger,
+        textCacheChars: 1,
+        knownNamesMax,
+      });
+    const main = join(repo.root, 'src/main.ts');
+    const original = readFileSync(main, 'utf8');
+    const capped = await open(1);
+    const roomy = await open(100);
+    try {
+      await Promise.all([capped.ready, roomy.ready]);
+      const views = [retrievalIndexOf(capped), retrievalIndexOf(roomy)];
+      // A dotted name is found by reading the files (whose text is not kept either: a cap of one character).
+      for (const view of views) expect(view.isKnownName('registry.shutdownHook')).to.equal(true);
+      writeFileSync(main, original.replaceAll('registry.shutdownHook', 'registry.stopHook'));
+      for (const view of views) expect(view.isKnownName('no.suchName')).to.equal(false);
+      // The capped view forgot the first answer and reads the file again; the other still remembers it.
+      expect(views[0]!.isKnownName('registry.shutdownHook')).to.equal(false);
+      expect(views[1]!.isKnownName('registry.shutdownHook')).to.equal(true);
+    } finally {
+      writeFileSync(main, original);
+      await Promise.all([capped.close(), roomy.close()]);
     }
   });
 });
