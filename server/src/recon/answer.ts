@@ -244,8 +244,11 @@ function headerOf(
   if (gate === 'UNSAT') {
     for (const name of features.mentions_missing) {
       const near = nearest[name] ?? [];
+      const absent = features.mentions_missing_parts[name] ?? [];
+      const part =
+        absent.length > 0 && absent.length < name.split('.').filter(Boolean).length ? ` (no ${absent.join(', ')})` : '';
       lines.push(
-        `missing: ${name}${near.length ? ` — nearest existing: ${near.join(', ')}` : ' — nothing similar is defined'}`,
+        `missing: ${name}${part}${near.length ? ` — nearest existing: ${near.join(', ')}` : ' — nothing similar is defined'}`,
       );
     }
   }

@@ -11,6 +11,11 @@ export interface GateFeatures {
   mentions: number;
   mentions_found: string[];
   mentions_missing: string[];
+  /**
+   * For a missing qualified mention (`app.run`), the parts of it the repository lacks (`app`): a qualified name
+   * counts as found only when the repository has every part of it, not by its last part alone.
+   */
+  mentions_missing_parts: Record<string, string[]>;
   /** Seeds and pins given by the caller. */
   explicit_inputs: number;
   /** Candidates in the top window that were named or that two retrievers agree on with a whole-name match. */
@@ -91,7 +96,7 @@ export function decideGate(
   t: GateThresholds = DEFAULT_GATE,
 ): { gate: Gate; features: GateFeatures } {
   const top = ranked.slice(0, t.window);
-  const { found, missing } = checkMentions(query, index);
+  const { found, missing, missingParts } = checkMentions(query, index);
   const strong = top.filter(
     (c) => c.explicit || (c.agreement >= 2 && (c.signals['term']?.score ?? 0) >= t.wholeName),
   ).length;
@@ -104,6 +109,7 @@ export function decideGate(
     mentions: found.length + missing.length,
     mentions_found: found,
     mentions_missing: missing,
+    mentions_missing_parts: missingParts,
     explicit_inputs: query.seeds.length + query.pins.length,
     strong,
     spread: new Set(top.map((c) => dirname(c.def.path))).size,
@@ -126,7 +132,12 @@ export function decideGate(
  */
 function choose(f: GateFeatures, missing: number, terms: number, t: GateThresholds): Gate {
   if (f.pool_size === 0) return 'UNSAT';
-  if (f.explicit_inputs === 0 && missing >= t.offTopicMissing && missing >= t.offTopicRatio * f.words_known)
+  // A name of the task that this repository has, as written, is evidence the task is about it.
+  if (
+    f.explicit_inputs === 0 &&
+    missing >= t.offTopicMissing &&
+    missing >= t.offTopicRatio * (f.words_known + f.mentions_found.length)
+  )
     return 'UNSAT';
   const absent = missing + f.mentions_missing.length;
   const present = f.words_known + f.mentions_found.length;
@@ -186,14 +197,33 @@ function contentTerms(query: RetrievalQuery): string[] {
   return query.terms.filter((term) => words.has(term));
 }
 
-/** Identifiers and paths of the task, split into those the index knows and those it does not. */
-export function checkMentions(query: RetrievalQuery, index: GateIndex): { found: string[]; missing: string[] } {
+/**
+ * Identifiers and paths of the task, split into those the index knows and those it does not. A qualified
+ * identifier (`req.hostname`, `app.run`, `z.string`) is known when every part of it is a name of the repository
+ * (a definition, a reference or a word of its files): `app.run` is not found in a repository that has `run` but
+ * no `app`. Where a qualified text occurs in a file, each of its parts is a word of that file, so this also finds
+ * every name the repository has as written.
+ */
+export function checkMentions(
+  query: RetrievalQuery,
+  index: GateIndex,
+): { found: string[]; missing: string[]; missingParts: Record<string, string[]> } {
   const found: string[] = [];
   const missing: string[] = [];
+  const missingParts: Record<string, string[]> = {};
   const files = index.files();
   for (const identifier of query.identifiers) {
-    const name = identifier.split('.').pop() ?? identifier;
-    (index.isKnownName(name) ? found : missing).push(identifier);
+    const parts = identifier.split('.').filter(Boolean);
+    if (parts.length < 2) {
+      (index.isKnownName(parts[0] ?? identifier) ? found : missing).push(identifier);
+      continue;
+    }
+    const absent = parts.filter((part) => !index.isKnownName(part));
+    if (absent.length === 0) found.push(identifier);
+    else {
+      missing.push(identifier);
+      missingParts[identifier] = [...new Set(absent)];
+    }
   }
   for (const path of query.paths) {
     const clean = path.replace(/\/$/, '');
@@ -203,7 +233,7 @@ export function checkMentions(query: RetrievalQuery, index: GateIndex): { found:
     );
     (known ? found : missing).push(path);
   }
-  return { found, missing };
+  return { found, missing, missingParts };
 }
 
 /**

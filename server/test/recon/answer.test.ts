@@ -9,6 +9,7 @@ const features = (over: Partial<GateFeatures> = {}): GateFeatures => ({
   mentions: 0,
   mentions_found: [],
   mentions_missing: [],
+  mentions_missing_parts: {},
   explicit_inputs: 0,
   strong: 1,
   spread: 1,
