@@ -25,6 +25,16 @@ describe('recon/gate', () => {
     expect(checkMentions(q, index)).to.deep.equal({
       found: ['usedName', 'a/x.ts'],
       missing: ['missingName', 'nope/z.ts'],
+      missingParts: {},
+    });
+  });
+
+  it('counts a qualified identifier as present only when every part of it is', () => {
+    const q = parseQuery('call const.usedName, then app.usedName and usedName.nothing');
+    expect(checkMentions(q, index)).to.deep.equal({
+      found: ['const.usedName'],
+      missing: ['app.usedName', 'usedName.nothing'],
+      missingParts: { 'app.usedName': ['app'], 'usedName.nothing': ['nothing'] },
     });
   });
 
