@@ -244,7 +244,8 @@ function headerOf(
   if (gate === 'UNSAT') {
     for (const name of features.mentions_missing) {
       const near = nearest[name] ?? [];
-      const absent = features.mentions_missing_parts[name] ?? [];
+      const parts = features.mentions_missing_parts;
+      const absent = Object.hasOwn(parts, name) ? (parts[name] ?? []) : [];
       const part =
         absent.length > 0 && absent.length < name.split('.').filter(Boolean).length ? ` (no ${absent.join(', ')})` : '';
       lines.push(

@@ -144,5 +144,14 @@ describe('recon/recon (real index, bundled retrievers)', function () {
       expect(result.gate, JSON.stringify(features)).to.equal('UNSAT');
       expect(result.hint).to.include("'app.run' (no 'app')");
     });
+
+    it('a mention written like an Object.prototype key is reported as any other', async () => {
+      const result = await reconWeb(
+        '__proto__ keys leak through mergeObjectSync into strictObject codecs in jitless mode',
+      );
+      expect(result.metrics.gate_features.mentions_missing).to.include('__proto__');
+      expect(result.gate).to.equal('UNSAT');
+      expect(result.hint).to.include("'__proto__'");
+    });
   });
 });
