@@ -248,9 +248,8 @@ function headerOf(
       const absent = Object.hasOwn(parts, name) ? (parts[name] ?? []) : [];
       const part =
         absent.length > 0 && absent.length < name.split('.').filter(Boolean).length ? ` (no ${absent.join(', ')})` : '';
-      lines.push(
-        `missing: ${name}${part}${near.length ? ` — nearest existing: ${near.join(', ')}` : ' — nothing similar is defined'}`,
-      );
+      const nearText = near.length ? ` — nearest existing: ${near.join(', ')}` : ' — nothing similar is defined';
+      lines.push(`missing: ${name}${part}${nearText}`);
     }
   }
   if (gate === 'AMBIG' && features.ambiguous_term)

@@ -176,6 +176,13 @@ describe('recon/answer', () => {
     expect(text).to.not.include('```');
   });
 
+  it('UNSAT says which part of a qualified name is missing', () => {
+    const missing = { mentions_missing: ['app.run', '__proto__'], mentions_missing_parts: { 'app.run': ['app'] } };
+    const { text } = shapeReconAnswer(result('UNSAT', ten, missing), { budgetTokens: 6000, verbose: false });
+    expect(text).to.include('missing: app.run (no app) — nothing similar is defined');
+    expect(text).to.include('missing: __proto__ — nothing similar is defined');
+  });
+
   it('AMBIG names the term and its subsystems; verbose adds the full diagnostics to both copies', () => {
     const { answer, text } = shapeReconAnswer(
       result('AMBIG', ten, { ambiguous_term: 'validate', subsystems: ['src/a', 'src/b'] }),
