@@ -199,10 +199,10 @@ function contentTerms(query: RetrievalQuery): string[] {
 
 /**
  * Identifiers and paths of the task, split into those the index knows and those it does not. A qualified
- * identifier (`req.hostname`, `app.run`, `z.string`) is known when every part of it is a name of the repository
- * (a definition, a reference or a word of its files): `app.run` is not found in a repository that has `run` but
- * no `app`. Where a qualified text occurs in a file, each of its parts is a word of that file, so this also finds
- * every name the repository has as written.
+ * identifier (`req.hostname`, `app.run`, `z.string`) is known when the repository has it as written: every part of
+ * it is a name of the repository (a definition, a reference or a word of its files) and the qualified text occurs
+ * in a file, so neither `app.run` in a repository that has `run` but no `app`, nor `self.invoke` where `self` and
+ * `invoke` only occur apart, is found. The parts missing are reported for the hint.
  */
 export function checkMentions(
   query: RetrievalQuery,
@@ -219,7 +219,8 @@ export function checkMentions(
       continue;
     }
     const absent = parts.filter((part) => !index.isKnownName(part));
-    if (absent.length === 0) found.push(identifier);
+    // Every part exists: is it written so in a file (`req.hostname`), or only apart (`self.invoke`)?
+    if (absent.length === 0 && index.isKnownName(identifier)) found.push(identifier);
     else {
       missing.push(identifier);
       missingParts[identifier] = [...new Set(absent)];

@@ -48,8 +48,10 @@ const MAX_NAMED = 8;
 /** What of a qualified mention is missing: ` (no 'app')` for `app.run` when the repository has `run`. */
 function partsOf(mention: string, parts: Record<string, string[]>): string {
   // An own key only: a mention may be written `__proto__`.
-  const absent = Object.hasOwn(parts, mention) ? (parts[mention] ?? []) : [];
+  if (!Object.hasOwn(parts, mention)) return '';
+  const absent = parts[mention] ?? [];
   const whole = mention.split('.').filter(Boolean);
-  if (absent.length === 0 || absent.length === whole.length) return '';
+  if (absent.length === 0) return ' (its parts occur, but not written together)';
+  if (absent.length === whole.length) return '';
   return ` (no ${absent.map((p) => `'${p}'`).join(', ')})`;
 }

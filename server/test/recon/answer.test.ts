@@ -177,9 +177,13 @@ describe('recon/answer', () => {
   });
 
   it('UNSAT says which part of a qualified name is missing', () => {
-    const missing = { mentions_missing: ['app.run', '__proto__'], mentions_missing_parts: { 'app.run': ['app'] } };
+    const missing = {
+      mentions_missing: ['app.run', 'self.run', '__proto__'],
+      mentions_missing_parts: { 'app.run': ['app'], 'self.run': [] },
+    };
     const { text } = shapeReconAnswer(result('UNSAT', ten, missing), { budgetTokens: 6000, verbose: false });
     expect(text).to.include('missing: app.run (no app) — nothing similar is defined');
+    expect(text).to.include('missing: self.run (its parts occur, but not written together)');
     expect(text).to.include('missing: __proto__ — nothing similar is defined');
   });
 

@@ -29,12 +29,15 @@ describe('recon/gate', () => {
     });
   });
 
-  it('counts a qualified identifier as present only when every part of it is', () => {
-    const q = parseQuery('call const.usedName, then app.usedName and usedName.nothing');
-    expect(checkMentions(q, index)).to.deep.equal({
-      found: ['const.usedName'],
-      missing: ['app.usedName', 'usedName.nothing'],
-      missingParts: { 'app.usedName': ['app'], 'usedName.nothing': ['nothing'] },
+  it('counts a qualified identifier as present only as written in a file', () => {
+    const web = new MemoryRetrievalIndex({ 'src/a.ts': 'export const host = req.hostname;\nrun(self);\n' }, [
+      fixtureDef('src/a.ts', 'run', 1, 1),
+    ]);
+    const q = parseQuery('call req.hostname, then app.run, req.nothing and self.run');
+    expect(checkMentions(q, web)).to.deep.equal({
+      found: ['req.hostname'],
+      missing: ['app.run', 'req.nothing', 'self.run'],
+      missingParts: { 'app.run': ['app'], 'req.nothing': ['nothing'], 'self.run': [] },
     });
   });
 

@@ -114,6 +114,9 @@ describe('recon/recon (real index, bundled retrievers)', function () {
           "  return this.secure ? 'https' : 'http';\n});\n" +
           "defineGetter(req, 'hostname', function hostname(this: { headers: Record<string, string> }) {\n" +
           "  return this.headers['x-forwarded-host'] ?? this.headers['host'];\n});\n",
+        // Express's own tests write the names as an agent would: req.hostname.
+        'test/request.test.ts':
+          'import { req } from "../src/request.js";\n' + 'export const seen = [req.hostname, req.protocol];\n',
         'src/runner.ts': 'export function run(task: () => void): void {\n  task();\n}\n',
       });
     });
