@@ -52,6 +52,11 @@ export interface GateThresholds {
   /** ... and at least this many times as many as it has. */
   offTopicRatio: number;
   /**
+   * In that count, a qualified name of the task that the repository has as written (`req.hostname`) weighs as much
+   * as this many distinctive words: it names this code, where a word may be anyone's.
+   */
+  qualifiedWeight: number;
+  /**
    * A task naming only missing identifiers is UNSAT when it has at most this many terms: a name lookup, not a
    * description.
    */
@@ -77,6 +82,7 @@ export const DEFAULT_GATE: GateThresholds = {
   wholeName: 0.8,
   offTopicMissing: 3,
   offTopicRatio: 3,
+  qualifiedWeight: 3,
   lookupMaxTerms: 4,
   faintMissing: 3,
   faintKnown: 2,
@@ -132,11 +138,12 @@ export function decideGate(
  */
 function choose(f: GateFeatures, missing: number, terms: number, t: GateThresholds): Gate {
   if (f.pool_size === 0) return 'UNSAT';
-  // A name of the task that this repository has, as written, is evidence the task is about it.
+  // A qualified name of the task that this repository has as written is evidence the task is about it.
+  const qualified = f.mentions_found.filter(isQualifiedName).length;
   if (
     f.explicit_inputs === 0 &&
     missing >= t.offTopicMissing &&
-    missing >= t.offTopicRatio * (f.words_known + f.mentions_found.length)
+    missing >= t.offTopicRatio * (f.words_known + t.qualifiedWeight * qualified)
   )
     return 'UNSAT';
   const absent = missing + f.mentions_missing.length;
@@ -169,6 +176,12 @@ function choose(f: GateFeatures, missing: number, terms: number, t: GateThreshol
   )
     return 'BROAD';
   return 'OK';
+}
+
+/** `req.hostname`, `z.string`: dotted, not a path, and not an abbreviation of single letters (`e.g`, `i.e`). */
+function isQualifiedName(mention: string): boolean {
+  const parts = mention.split('.').filter(Boolean);
+  return !mention.includes('/') && parts.length >= 2 && parts.some((part) => part.length > 1);
 }
 
 /** See GateFeatures.word_rarity. */
