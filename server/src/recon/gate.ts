@@ -133,7 +133,7 @@ export function decideGate(
 /**
  * UNSAT when nothing matched, when the task's distinctive words are mostly ones this repository does not
  * have (a task written for another codebase), when a few of them and of its identifiers are missing and the rest of
- * its words are rare here, or when a short task only names things that do not exist.
+ * its words are rare here, or when a short task only names things that do not exist (not even their parts apart).
  * A commit message naming the function it adds is not UNSAT: the rest of its words fit the repository.
  */
 function choose(f: GateFeatures, missing: number, terms: number, t: GateThresholds): Gate {
@@ -161,6 +161,7 @@ function choose(f: GateFeatures, missing: number, terms: number, t: GateThreshol
     f.explicit_inputs === 0 &&
     f.mentions > 0 &&
     f.mentions_found.length === 0 &&
+    !f.mentions_missing.some((m) => partsExistApart(f, m)) &&
     f.strong === 0 &&
     f.words_known === 0 &&
     terms <= t.lookupMaxTerms
@@ -176,6 +177,14 @@ function choose(f: GateFeatures, missing: number, terms: number, t: GateThreshol
   )
     return 'BROAD';
   return 'OK';
+}
+
+/**
+ * A qualified mention not written so anywhere, though every part of it exists (`res.header` where `res` and
+ * `header` do): a name a change may be adding to this code, so not one a lookup can call absent.
+ */
+function partsExistApart(f: GateFeatures, mention: string): boolean {
+  return Object.hasOwn(f.mentions_missing_parts, mention) && f.mentions_missing_parts[mention]?.length === 0;
 }
 
 /** `req.hostname`, `z.string`: dotted, not a path, and not an abbreviation of single letters (`e.g`, `i.e`). */

@@ -148,6 +148,15 @@ describe('recon/recon (real index, bundled retrievers)', function () {
       expect(result.hint).to.include("'app.run' (no 'app')");
     });
 
+    it('a short task naming a new method of an existing object is not a lookup of something absent', async () => {
+      // expressjs/express 5fa2f895: "Added `res.header()` and `req.header()` aliases" adds them to existing objects.
+      const result = await reconWeb('Added `req.secure()` alias');
+      const features = result.metrics.gate_features;
+      expect(features.mentions_missing).to.deep.equal(['req.secure']);
+      expect(features.mentions_missing_parts).to.deep.equal({ 'req.secure': [] });
+      expect(result.gate, JSON.stringify(features)).to.not.equal('UNSAT');
+    });
+
     it('a mention written like an Object.prototype key is reported as any other', async () => {
       const result = await reconWeb(
         '__proto__ keys leak through mergeObjectSync into strictObject codecs in jitless mode',
