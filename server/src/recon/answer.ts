@@ -244,9 +244,17 @@ function headerOf(
   if (gate === 'UNSAT') {
     for (const name of features.mentions_missing) {
       const near = nearest[name] ?? [];
-      lines.push(
-        `missing: ${name}${near.length ? ` — nearest existing: ${near.join(', ')}` : ' — nothing similar is defined'}`,
-      );
+      const parts = features.mentions_missing_parts;
+      const absent = Object.hasOwn(parts, name) ? (parts[name] ?? []) : undefined;
+      const part = !absent
+        ? ''
+        : absent.length === 0
+          ? ' (its parts occur, but not written together)'
+          : absent.length < name.split('.').filter(Boolean).length
+            ? ` (no ${absent.join(', ')})`
+            : '';
+      const nearText = near.length ? ` — nearest existing: ${near.join(', ')}` : ' — nothing similar is defined';
+      lines.push(`missing: ${name}${part}${nearText}`);
     }
   }
   if (gate === 'AMBIG' && features.ambiguous_term)

@@ -11,6 +11,11 @@ export interface GateFeatures {
   mentions: number;
   mentions_found: string[];
   mentions_missing: string[];
+  /**
+   * For a missing qualified mention (`app.run`), the parts of it the repository lacks (`app`): a qualified name
+   * counts as found only when the repository has every part of it, not by its last part alone.
+   */
+  mentions_missing_parts: Record<string, string[]>;
   /** Seeds and pins given by the caller. */
   explicit_inputs: number;
   /** Candidates in the top window that were named or that two retrievers agree on with a whole-name match. */
@@ -47,6 +52,11 @@ export interface GateThresholds {
   /** ... and at least this many times as many as it has. */
   offTopicRatio: number;
   /**
+   * In that count, a qualified name of the task that the repository has as written (`req.hostname`) weighs as much
+   * as this many distinctive words: it names this code, where a word may be anyone's.
+   */
+  qualifiedWeight: number;
+  /**
    * A task naming only missing identifiers is UNSAT when it has at most this many terms: a name lookup, not a
    * description.
    */
@@ -72,6 +82,7 @@ export const DEFAULT_GATE: GateThresholds = {
   wholeName: 0.8,
   offTopicMissing: 3,
   offTopicRatio: 3,
+  qualifiedWeight: 3,
   lookupMaxTerms: 4,
   faintMissing: 3,
   faintKnown: 2,
@@ -91,7 +102,7 @@ export function decideGate(
   t: GateThresholds = DEFAULT_GATE,
 ): { gate: Gate; features: GateFeatures } {
   const top = ranked.slice(0, t.window);
-  const { found, missing } = checkMentions(query, index);
+  const { found, missing, missingParts } = checkMentions(query, index);
   const strong = top.filter(
     (c) => c.explicit || (c.agreement >= 2 && (c.signals['term']?.score ?? 0) >= t.wholeName),
   ).length;
@@ -104,6 +115,7 @@ export function decideGate(
     mentions: found.length + missing.length,
     mentions_found: found,
     mentions_missing: missing,
+    mentions_missing_parts: missingParts,
     explicit_inputs: query.seeds.length + query.pins.length,
     strong,
     spread: new Set(top.map((c) => dirname(c.def.path))).size,
@@ -121,12 +133,18 @@ export function decideGate(
 /**
  * UNSAT when nothing matched, when the task's distinctive words are mostly ones this repository does not
  * have (a task written for another codebase), when a few of them and of its identifiers are missing and the rest of
- * its words are rare here, or when a short task only names things that do not exist.
+ * its words are rare here, or when a short task only names things that do not exist (not even their parts apart).
  * A commit message naming the function it adds is not UNSAT: the rest of its words fit the repository.
  */
 function choose(f: GateFeatures, missing: number, terms: number, t: GateThresholds): Gate {
   if (f.pool_size === 0) return 'UNSAT';
-  if (f.explicit_inputs === 0 && missing >= t.offTopicMissing && missing >= t.offTopicRatio * f.words_known)
+  // A qualified name of the task that this repository has as written is evidence the task is about it.
+  const qualified = f.mentions_found.filter(isQualifiedName).length;
+  if (
+    f.explicit_inputs === 0 &&
+    missing >= t.offTopicMissing &&
+    missing >= t.offTopicRatio * (f.words_known + t.qualifiedWeight * qualified)
+  )
     return 'UNSAT';
   const absent = missing + f.mentions_missing.length;
   const present = f.words_known + f.mentions_found.length;
@@ -143,6 +161,7 @@ function choose(f: GateFeatures, missing: number, terms: number, t: GateThreshol
     f.explicit_inputs === 0 &&
     f.mentions > 0 &&
     f.mentions_found.length === 0 &&
+    !f.mentions_missing.some((m) => partsExistApart(f, m)) &&
     f.strong === 0 &&
     f.words_known === 0 &&
     terms <= t.lookupMaxTerms
@@ -158,6 +177,20 @@ function choose(f: GateFeatures, missing: number, terms: number, t: GateThreshol
   )
     return 'BROAD';
   return 'OK';
+}
+
+/**
+ * A qualified mention not written so anywhere, though every part of it exists (`res.header` where `res` and
+ * `header` do): a name a change may be adding to this code, so not one a lookup can call absent.
+ */
+function partsExistApart(f: GateFeatures, mention: string): boolean {
+  return Object.hasOwn(f.mentions_missing_parts, mention) && f.mentions_missing_parts[mention]?.length === 0;
+}
+
+/** `req.hostname`, `z.string`: dotted, not a path, and not an abbreviation of single letters (`e.g`, `i.e`). */
+function isQualifiedName(mention: string): boolean {
+  const parts = mention.split('.').filter(Boolean);
+  return !mention.includes('/') && parts.length >= 2 && parts.some((part) => part.length > 1);
 }
 
 /** See GateFeatures.word_rarity. */
@@ -186,14 +219,34 @@ function contentTerms(query: RetrievalQuery): string[] {
   return query.terms.filter((term) => words.has(term));
 }
 
-/** Identifiers and paths of the task, split into those the index knows and those it does not. */
-export function checkMentions(query: RetrievalQuery, index: GateIndex): { found: string[]; missing: string[] } {
+/**
+ * Identifiers and paths of the task, split into those the index knows and those it does not. A qualified
+ * identifier (`req.hostname`, `app.run`, `z.string`) is known when the repository has it as written: every part of
+ * it is a name of the repository (a definition, a reference or a word of its files) and the qualified text occurs
+ * in a file, so neither `app.run` in a repository that has `run` but no `app`, nor `self.invoke` where `self` and
+ * `invoke` only occur apart, is found. The parts missing are reported for the hint.
+ */
+export function checkMentions(
+  query: RetrievalQuery,
+  index: GateIndex,
+): { found: string[]; missing: string[]; missingParts: Record<string, string[]> } {
   const found: string[] = [];
   const missing: string[] = [];
+  const missingParts: Record<string, string[]> = {};
   const files = index.files();
   for (const identifier of query.identifiers) {
-    const name = identifier.split('.').pop() ?? identifier;
-    (index.isKnownName(name) ? found : missing).push(identifier);
+    const parts = identifier.split('.').filter(Boolean);
+    if (parts.length < 2) {
+      (index.isKnownName(parts[0] ?? identifier) ? found : missing).push(identifier);
+      continue;
+    }
+    const absent = parts.filter((part) => !index.isKnownName(part));
+    // Every part exists: is it written so in a file (`req.hostname`), or only apart (`self.invoke`)?
+    if (absent.length === 0 && index.isKnownName(identifier)) found.push(identifier);
+    else {
+      missing.push(identifier);
+      missingParts[identifier] = [...new Set(absent)];
+    }
   }
   for (const path of query.paths) {
     const clean = path.replace(/\/$/, '');
@@ -203,7 +256,7 @@ export function checkMentions(query: RetrievalQuery, index: GateIndex): { found:
     );
     (known ? found : missing).push(path);
   }
-  return { found, missing };
+  return { found, missing, missingParts };
 }
 
 /**

@@ -5,9 +5,9 @@ export const RECON_HINTS = {
   OK: (top: string | undefined) =>
     `Read the full snippets first${top ? ` (starting with ${top})` : ''}; before ` +
     `changing a symbol's name or signature, run recon_impact on it.`,
-  UNSAT: (missing: string[]) =>
+  UNSAT: (missing: string[], parts: Record<string, string[]> = {}) =>
     missing.length > 0
-      ? `Not in this repository: ${missing.map((m) => `'${m}'`).join(', ')}. Check ` +
+      ? `Not in this repository: ${missing.map((m) => `'${m}'${partsOf(m, parts)}`).join(', ')}. Check ` +
         `the names (recon_scout gives an overview) or describe the behaviour in plain ` +
         `words.`
       : 'Nothing in this repository matches the task. Check the names (recon_scout ' +
@@ -27,7 +27,7 @@ export function reconHint(gate: Gate, features: GateFeatures, topName: string | 
       return RECON_HINTS.OK(topName);
     case 'UNSAT':
       // Names written in the task first, then the task's distinctive words this repository lacks (off-topic).
-      return RECON_HINTS.UNSAT(missingNames(features));
+      return RECON_HINTS.UNSAT(missingNames(features), features.mentions_missing_parts);
     case 'BROAD':
       return RECON_HINTS.BROAD(features.spread);
     case 'AMBIG':
@@ -44,3 +44,14 @@ function missingNames(features: GateFeatures): string[] {
 
 /** Names listed in an UNSAT hint at most. */
 const MAX_NAMED = 8;
+
+/** What of a qualified mention is missing: ` (no 'app')` for `app.run` when the repository has `run`. */
+function partsOf(mention: string, parts: Record<string, string[]>): string {
+  // An own key only: a mention may be written `__proto__`.
+  if (!Object.hasOwn(parts, mention)) return '';
+  const absent = parts[mention] ?? [];
+  const whole = mention.split('.').filter(Boolean);
+  if (absent.length === 0) return ' (its parts occur, but not written together)';
+  if (absent.length === whole.length) return '';
+  return ` (no ${absent.map((p) => `'${p}'`).join(', ')})`;
+}

@@ -9,6 +9,7 @@ const features = (over: Partial<GateFeatures> = {}): GateFeatures => ({
   mentions: 0,
   mentions_found: [],
   mentions_missing: [],
+  mentions_missing_parts: {},
   explicit_inputs: 0,
   strong: 1,
   spread: 1,
@@ -173,6 +174,17 @@ describe('recon/answer', () => {
     expect(text).to.include('missing: frobWidget — nearest existing: fooWidget');
     expect(text).to.include('missing: Zzz — nothing similar is defined');
     expect(text).to.not.include('```');
+  });
+
+  it('UNSAT says which part of a qualified name is missing', () => {
+    const missing = {
+      mentions_missing: ['app.run', 'self.run', '__proto__'],
+      mentions_missing_parts: { 'app.run': ['app'], 'self.run': [] },
+    };
+    const { text } = shapeReconAnswer(result('UNSAT', ten, missing), { budgetTokens: 6000, verbose: false });
+    expect(text).to.include('missing: app.run (no app) — nothing similar is defined');
+    expect(text).to.include('missing: self.run (its parts occur, but not written together)');
+    expect(text).to.include('missing: __proto__ — nothing similar is defined');
   });
 
   it('AMBIG names the term and its subsystems; verbose adds the full diagnostics to both copies', () => {

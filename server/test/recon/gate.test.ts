@@ -25,6 +25,19 @@ describe('recon/gate', () => {
     expect(checkMentions(q, index)).to.deep.equal({
       found: ['usedName', 'a/x.ts'],
       missing: ['missingName', 'nope/z.ts'],
+      missingParts: {},
+    });
+  });
+
+  it('counts a qualified identifier as present only as written in a file', () => {
+    const web = new MemoryRetrievalIndex({ 'src/a.ts': 'export const host = req.hostname;\nrun(self);\n' }, [
+      fixtureDef('src/a.ts', 'run', 1, 1),
+    ]);
+    const q = parseQuery('call req.hostname, then app.run, req.nothing and self.run');
+    expect(checkMentions(q, web)).to.deep.equal({
+      found: ['req.hostname'],
+      missing: ['app.run', 'req.nothing', 'self.run'],
+      missingParts: { 'app.run': ['app'], 'req.nothing': ['nothing'], 'self.run': [] },
     });
   });
 
@@ -67,6 +80,20 @@ describe('recon/gate', () => {
       'OK',
     ],
   ];
+  it('a short task naming new members of objects that exist is not a lookup of absent names', () => {
+    // expressjs/express 5fa2f895 adds these aliases: at its parent `res`, `req` and `header` exist, only apart.
+    const web = new MemoryRetrievalIndex(
+      { 'lib/response.js': 'const res = {};\nres.set = function header(field) {};\nconst req = {};\n' },
+      [fixtureDef('lib/response.js', 'header', 2, 2)],
+    );
+    const task = 'Added `res.header()` and `req.header()` aliases for BC';
+    const { gate, features } = decideGate(parseQuery(task), [ranked(fixtureDef('lib/x.js', 'set', 1, 1), 0.1)], web);
+    expect(features.mentions_missing_parts).to.deep.equal({ 'res.header': [], 'req.header': [] });
+    expect(gate, JSON.stringify(features)).to.equal('OK');
+    const absent = decideGate(parseQuery('Added `res.frob()` alias'), [], web);
+    expect(absent.features.mentions_missing_parts).to.deep.equal({ 'res.frob': ['frob'] });
+  });
+
   for (const [name, task, pool, gate] of rows) {
     it(`${gate}: ${name}`, () => {
       expect(decideGate(parseQuery(task), pool, index).gate).to.equal(gate);

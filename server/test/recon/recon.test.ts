@@ -127,4 +127,70 @@ describe('recon/recon (real index, bundled retrievers)', function () {
       await other.index.close();
     }
   });
+
+  describe('qualified mentions count as found only as written', () => {
+    let web: FixtureRepo;
+    before(async () => {
+      web = await fixtureRepo({
+        'src/request.ts':
+          'import { IncomingMessage } from "node:http";\n' +
+          'export const req = Object.create(IncomingMessage.prototype);\n' +
+          'export function defineGetter(obj: object, name: string, getter: () => unknown): void {\n' +
+          '  Object.defineProperty(obj, name, { configurable: true, enumerable: true, get: getter });\n}\n' +
+          "defineGetter(req, 'protocol', function protocol(this: { secure: boolean }) {\n" +
+          "  return this.secure ? 'https' : 'http';\n});\n" +
+          "defineGetter(req, 'hostname', function hostname(this: { headers: Record<string, string> }) {\n" +
+          "  return this.headers['x-forwarded-host'] ?? this.headers['host'];\n});\n",
+        // Express's own tests write the names as an agent would: req.hostname.
+        'test/request.test.ts':
+          'import { req } from "../src/request.js";\n' + 'export const seen = [req.hostname, req.protocol];\n',
+        'src/runner.ts': 'export function run(task: () => void): void {\n  task();\n}\n',
+      });
+    });
+    after(async () => {
+      await web?.index.close();
+    });
+    const reconWeb = (task: string): Promise<ReconResult> =>
+      runRecon(parseQuery(task), runnerOf(web.host), retrievalIndexOf(web.index));
+
+    it('names the repository has as written outweigh foreign words: not UNSAT', async () => {
+      // expressjs/express#3495: the task names req.hostname, which express has, among deployment words it lacks.
+      const result = await reconWeb(
+        'req.hostname and req.protocol are wrong when deployed on openshift behind haproxy and an apache firewall',
+      );
+      expect(result.metrics.gate_features.mentions_found).to.include.members(['req.hostname', 'req.protocol']);
+      expect(result.metrics.gate_features.words_missing.length).to.be.at.least(3);
+      expect(result.gate, JSON.stringify(result.metrics.gate_features)).to.not.equal('UNSAT');
+    });
+
+    it('a qualified mention whose object the repository lacks is missing, and the hint says which part', async () => {
+      const result = await reconWeb(
+        'app.run() should start the werkzeug development server with the debug reloader and jinja templates',
+      );
+      const features = result.metrics.gate_features;
+      expect(features.mentions_missing).to.include('app.run');
+      expect(features.mentions_found).to.not.include('app.run');
+      expect(features.mentions_missing_parts).to.deep.include({ 'app.run': ['app'] });
+      expect(result.gate, JSON.stringify(features)).to.equal('UNSAT');
+      expect(result.hint).to.include("'app.run' (no 'app')");
+    });
+
+    it('a short task naming a new method of an existing object is not a lookup of something absent', async () => {
+      // expressjs/express 5fa2f895: "Added `res.header()` and `req.header()` aliases" adds them to existing objects.
+      const result = await reconWeb('Added `req.secure()` alias');
+      const features = result.metrics.gate_features;
+      expect(features.mentions_missing).to.deep.equal(['req.secure']);
+      expect(features.mentions_missing_parts).to.deep.equal({ 'req.secure': [] });
+      expect(result.gate, JSON.stringify(features)).to.not.equal('UNSAT');
+    });
+
+    it('a mention written like an Object.prototype key is reported as any other', async () => {
+      const result = await reconWeb(
+        '__proto__ keys leak through mergeObjectSync into strictObject codecs in jitless mode',
+      );
+      expect(result.metrics.gate_features.mentions_missing).to.include('__proto__');
+      expect(result.gate).to.equal('UNSAT');
+      expect(result.hint).to.include("'__proto__'");
+    });
+  });
 });
