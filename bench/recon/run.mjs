@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // recon quality and latency against two whole-file BM25 baselines on the visible data sets.
-// usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--grep REGEX] [--ids FILE] [--baselines-only]
-//        [--no-seed] [--out FILE]
+// usage: node bench/recon/run.mjs [--sets issues,flask,express,zod] [--limit N] [--grep REGEX] [--ids FILE]
+//        [--baselines-only] [--no-seed] [--out FILE]
 //        [--offtopic zod:flask,flask:zod,express:zod,issues:zod | --offtopic none]
 //
 // The off-topic set runs each `tasks:target` pair's tasks against the newest base tree of the target set
