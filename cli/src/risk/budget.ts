@@ -26,6 +26,9 @@ export const READ_LIMITS = {
 
 export type ReadLimit = keyof typeof READ_LIMITS;
 
+/** Wall-clock milliseconds of reading after which ReadBudget asks the kernel for the CPU time spent. */
+const CPU_EXACT_AFTER_MS = 2;
+
 /** How many files a command runs may each get a reading budget of their own (see ReadBudget.extend). */
 export const READ_FILE_EXTENSIONS = 4;
 
@@ -34,9 +37,17 @@ export class ReadBudget {
   readonly incomplete: string[] = [];
   private readonly met = new Set<ReadLimit>();
   nodesLeft: number;
-  private readonly cpuStart = process.cpuUsage();
-  /** CPU microseconds spent on work that is not reading (see `excluding`). */
+  private readonly wallStart = now();
+  /**
+   * The process's CPU time when it was first asked (see `cpuMsSpent`): most commands are read in
+   * well under CPU_EXACT_AFTER_MS, and asking the kernel is a system call on every check.
+   */
+  private cpuStart: NodeJS.CpuUsage | undefined;
+  /** The CPU milliseconds charged before cpuStart: the wall clock up to then, an upper bound. */
+  private cpuMsBefore = 0;
+  /** CPU microseconds (wall-clock milliseconds before cpuStart) spent on work that is not reading. */
   private cpuExcluded = 0;
+  private wallExcluded = 0;
   private wallDeadline: number;
   /** CPU milliseconds allowed: the limit, plus one more for each file read (see `extend`). */
   private msAllowed: number;
@@ -83,20 +94,41 @@ export class ReadBudget {
    * what the reading itself costs, whatever else the machine runs; the wall clock is the ceiling.
    */
   readonly halt = (): boolean => {
-    const cpu = process.cpuUsage(this.cpuStart);
-    return cpu.user + cpu.system - this.cpuExcluded > this.msAllowed * 1000 || now() > this.wallDeadline;
+    const wall = now();
+    return wall > this.wallDeadline || this.cpuMsSpent(wall) > this.msAllowed;
   };
+
+  /**
+   * CPU milliseconds the reading has spent. Until the reading has run CPU_EXACT_AFTER_MS of wall
+   * clock, that wall time is the answer (this thread cannot have run longer than the clock); from
+   * then on the kernel's count is added to it. The charge is never below the CPU time spent, and
+   * at most CPU_EXACT_AFTER_MS above it.
+   */
+  private cpuMsSpent(wall: number): number {
+    if (this.cpuStart === undefined) {
+      const elapsed = wall - this.wallStart - this.wallExcluded;
+      if (elapsed <= CPU_EXACT_AFTER_MS) return elapsed;
+      this.cpuStart = process.cpuUsage();
+      this.cpuMsBefore = elapsed;
+    }
+    const cpu = process.cpuUsage(this.cpuStart);
+    return this.cpuMsBefore + (cpu.user + cpu.system - this.cpuExcluded) / 1000;
+  }
 
   /** Runs `work` (loading the parser, say) without charging its time to the reading. */
   excluding<T>(work: () => T): T {
-    const cpu = process.cpuUsage();
+    const cpu = this.cpuStart === undefined ? undefined : process.cpuUsage();
     const wall = now();
     try {
       return work();
     } finally {
-      const spent = process.cpuUsage(cpu);
-      this.cpuExcluded += spent.user + spent.system;
-      this.wallDeadline += now() - wall;
+      const wallSpent = now() - wall;
+      if (cpu === undefined) this.wallExcluded += wallSpent;
+      else {
+        const spent = process.cpuUsage(cpu);
+        this.cpuExcluded += spent.user + spent.system;
+      }
+      this.wallDeadline += wallSpent;
     }
   }
 

@@ -288,7 +288,7 @@ class RuleEngine implements RiskEngine {
     const known = new Map<string, string>();
     return (absolute) => {
       let real = known.get(absolute);
-      if (real === undefined) known.set(absolute, (real = realTarget(absolute)));
+      if (real === undefined) known.set(absolute, (real = realTarget(absolute, known)));
       return real;
     };
   }

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { anyMatches, joinPatterns } from './patterns.js';
 
@@ -286,21 +286,32 @@ function expand(raw: string, context: PathContext): string | null {
 /**
  * The real location of an absolute path: its nearest existing ancestor with symbolic links
  * resolved, and the rest of the path (not there yet) appended as written. The path itself when
- * nothing of it can be resolved.
+ * nothing of it can be resolved. `known` holds real locations already found in this assessment
+ * (read and filled here): a command's paths share their ancestors, the working directory first.
+ *
+ * Existence is asked with a `stat` that does not throw: a path that is not there is the common
+ * case (an argument that is no path at all), and a failed `realpath` costs an exception, whose
+ * stack trace is most of the gate's time in a deep call stack.
  */
-export function realTarget(absolute: string): string {
+export function realTarget(absolute: string, known?: Map<string, string>): string {
   const rest: string[] = [];
   let dir = absolute;
   for (let guard = 0; guard < 256; guard += 1) {
-    try {
-      const real = realpathSync.native(dir);
-      return rest.length === 0 ? real : path.posix.join(real, ...rest.reverse());
-    } catch {
-      const parent = path.posix.dirname(dir);
-      if (parent === dir) return absolute;
-      rest.push(path.posix.basename(dir));
-      dir = parent;
+    let real = known?.get(dir);
+    if (real === undefined) {
+      try {
+        // A dangling link stats as missing, as realpath would fail on it: its parent is resolved instead.
+        if (statSync(dir, { throwIfNoEntry: false }) !== undefined) real = realpathSync.native(dir);
+      } catch {
+        // Not a directory on the way, no permission: resolved as missing.
+      }
+      if (real !== undefined) known?.set(dir, real);
     }
+    if (real !== undefined) return rest.length === 0 ? real : path.posix.join(real, ...rest.reverse());
+    const parent = path.posix.dirname(dir);
+    if (parent === dir) return absolute;
+    rest.push(path.posix.basename(dir));
+    dir = parent;
   }
   return absolute;
 }

@@ -28,8 +28,17 @@ export interface LocalPaths {
   cwd: string | undefined;
 }
 
+/** The last redaction built (a server's home and cwd do not change between requests). */
+let lastRedaction: { key: string; redact: (value: unknown) => unknown } | undefined;
+
 /** Replaces the local directories in every string of `value` (a JSON value) by `~` and `.`. */
 export function redactLocalPaths<T>(value: T, local: LocalPaths): T {
+  const key = `${local.cwd ?? ''}\0${local.home ?? ''}`;
+  if (lastRedaction?.key !== key) lastRedaction = { key, redact: redaction(local) };
+  return lastRedaction.redact(value) as T;
+}
+
+function redaction(local: LocalPaths): (value: unknown) => unknown {
   // Longest first: a cwd under the home becomes `.`, not `~/…`.
   const pairs = [
     [local.cwd, '.'],
@@ -37,7 +46,7 @@ export function redactLocalPaths<T>(value: T, local: LocalPaths): T {
   ]
     .filter((pair): pair is [string, string] => typeof pair[0] === 'string' && pair[0].length > 1 && pair[0] !== '/')
     .sort((a, b) => b[0].length - a[0].length);
-  if (pairs.length === 0) return value;
+  if (pairs.length === 0) return (value) => value;
   const pattern = new RegExp(
     pairs.map(([dir]) => `${escapeRegExp(dir.replace(/\/+$/, ''))}(?=/|$|[^\\w.-])`).join('|'),
     'g',
@@ -49,7 +58,7 @@ export function redactLocalPaths<T>(value: T, local: LocalPaths): T {
     if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
-  return walk(value) as T;
+  return walk;
 }
 
 export function scoreResponse(assessment: Assessment, local: LocalPaths): ScoreResponse {

@@ -1,5 +1,8 @@
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
-import { classifyPath } from '../../src/risk/paths.js';
+import { classifyPath, realTarget } from '../../src/risk/paths.js';
 
 const patterns = new Map([['secret', [/^~\/\.ssh\/id_[^/]+$/]]]);
 const classes = (raw: string, cwd: string | null = '/h/p', env: Record<string, string> = {}) =>
@@ -44,5 +47,39 @@ describe('paths: classes a rule can name', function () {
   it('a run-time value under / inherits root', function () {
     expect(classes('/${RUNTIME_INPUT}')).to.deep.equal(['dynamic', 'root', 'outside_project', 'project_ancestor']);
     expect(classes('./${RUNTIME_INPUT}')).to.deep.equal(['dynamic']);
+  });
+});
+
+describe('paths: realTarget, where a path really points', function () {
+  let root: string;
+  before(function () {
+    root = realpathSync(makeTempDir('real-target'));
+    mkdirSync(join(root, 'home', '.ssh'), { recursive: true });
+    mkdirSync(join(root, 'project'));
+    writeFileSync(join(root, 'project', 'notes.txt'), '');
+    symlinkSync(join(root, 'home', '.ssh'), join(root, 'project', 'keys'));
+    symlinkSync(join(root, 'nowhere'), join(root, 'project', 'dangling'));
+  });
+
+  it('follows a link on the way and keeps the missing rest as written', function () {
+    expect(realTarget(join(root, 'project', 'keys'))).to.equal(join(root, 'home', '.ssh'));
+    expect(realTarget(join(root, 'project', 'keys', 'id_rsa'))).to.equal(join(root, 'home', '.ssh', 'id_rsa'));
+    expect(realTarget(join(root, 'project', 'keys', 'a', 'b'))).to.equal(join(root, 'home', '.ssh', 'a', 'b'));
+  });
+
+  it('resolves a dangling link, a file used as a directory and a missing path by their parents', function () {
+    expect(realTarget(join(root, 'project', 'dangling'))).to.equal(join(root, 'project', 'dangling'));
+    expect(realTarget(join(root, 'project', 'notes.txt', 'x'))).to.equal(join(root, 'project', 'notes.txt', 'x'));
+    expect(realTarget(join(root, 'project', 'status'))).to.equal(join(root, 'project', 'status'));
+  });
+
+  it('records the existing ancestors it resolved and answers from them', function () {
+    const known = new Map<string, string>();
+    expect(realTarget(join(root, 'project', 'keys', 'config'), known)).to.equal(join(root, 'home', '.ssh', 'config'));
+    expect(known.get(join(root, 'project', 'keys'))).to.equal(join(root, 'home', '.ssh'));
+    expect(known.has(join(root, 'project', 'keys', 'config'))).to.equal(false);
+    // What the map says is believed: one assessment reads each directory once.
+    known.set(join(root, 'project'), '/elsewhere');
+    expect(realTarget(join(root, 'project', 'new.txt'), known)).to.equal('/elsewhere/new.txt');
   });
 });

@@ -1,7 +1,7 @@
 import type { ToolCallEvent } from '@agentgov/core';
 import { expect } from 'chai';
 import { createRiskEngine, type RiskEngine } from '../../src/risk/engine.js';
-import { READ_LIMITS } from '../../src/risk/budget.js';
+import { READ_LIMITS, ReadBudget } from '../../src/risk/budget.js';
 
 /**
  * No blind spots (issue 16, finding 6): a command the engine cannot read in full is `ask` with
@@ -164,5 +164,38 @@ describe('risk engine: read limits and text fed to shells', function () {
     it('a known variable wins over its default', function () {
       expect(assess('X=build; rm -rf ${X:-/}').action).to.equal('allow');
     });
+  });
+});
+
+describe('ReadBudget: CPU time charged to the reading', function () {
+  /** Spends about `ms` of this thread's CPU time. */
+  const spin = (ms: number): void => {
+    const start = process.cpuUsage();
+    for (;;) {
+      const spent = process.cpuUsage(start);
+      if (spent.user + spent.system >= ms * 1000) return;
+    }
+  };
+
+  it('halts once the reading has spent more CPU than allowed, before the wall clock runs out', function () {
+    const budget = new ReadBudget({ nodes: 100, ms: 5, wallMs: 60_000 });
+    expect(budget.halt()).to.equal(false);
+    spin(15);
+    expect(budget.halt()).to.equal(true);
+    expect(budget.expired()).to.equal(true);
+    expect(budget.incomplete.join(' ')).to.contain('time budget (5 ms of CPU');
+  });
+
+  it('does not charge what runs inside excluding(), before or after the CPU clock is read', function () {
+    const early = new ReadBudget({ nodes: 100, ms: 50, wallMs: 60_000 });
+    early.excluding(() => spin(100));
+    expect(early.halt()).to.equal(false);
+    const late = new ReadBudget({ nodes: 100, ms: 50, wallMs: 60_000 });
+    spin(3); // past the point where the budget starts reading the CPU clock
+    expect(late.halt()).to.equal(false);
+    late.excluding(() => spin(100));
+    expect(late.halt()).to.equal(false);
+    spin(60);
+    expect(late.halt()).to.equal(true);
   });
 });
