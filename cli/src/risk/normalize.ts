@@ -511,11 +511,7 @@ class Walker {
     }
     const name = programName(words[0] ?? '');
     const operands = words.slice(1).filter((w) => !w.startsWith('-') || w === '-');
-    if (
-      SHELLS.has(name) &&
-      !words.slice(1).some((w) => /^-[a-z]*c[a-z]*$/.test(w)) &&
-      operands.every((w) => w === '-')
-    ) {
+    if (SHELLS.has(name) && shellReadsStdin(words.slice(1))) {
       this.script(text, { ...frame, via: [...frame.via, `${name} <<stdin`], depth: frame.depth + 1 });
     }
     const family = interpreterFamily(name);
@@ -736,8 +732,12 @@ class Walker {
     const family = interpreterFamily(name);
     if (word0.includes('/') && !SHELLS.has(name) && family === undefined && !Object.hasOwn(WRAPPERS, name))
       return script(place(word0), 'script');
-    if (SHELLS.has(name) || name === 'source' || name === '.')
-      return script(place(operand(args, ['-o', '+o', '-O', '+O', '--rcfile', '--init-file']) ?? ''), 'shell');
+    if (SHELLS.has(name) || name === 'source' || name === '.') {
+      // A shell reading stdin (`| bash`, `| bash -s -- ARGS`) runs no file: its stdin is judged as a script.
+      if (SHELLS.has(name) && shellReadsStdin(args)) return;
+      const file = operand(args, [...SHELL_VALUE_OPTIONS]);
+      return file === undefined ? undefined : script(place(file), 'shell');
+    }
     if (family !== undefined && SCRIPT_RUNNERS.has(family) && inlineCodeOf(family, args) === undefined) {
       if (args.includes('-m') && /^(pytest|py\.test)$/.test(args[args.indexOf('-m') + 1] ?? ''))
         return this.conftest(dir, script);
@@ -1692,4 +1692,25 @@ function packageScriptsRun(name: string, args: string[]): string[] | undefined {
   )
     return lifecycle(verb);
   return undefined;
+}
+
+/** A shell's options that take a value (`bash -o pipefail`, `--rcfile FILE`). */
+const SHELL_VALUE_OPTIONS = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
+
+/**
+ * Whether a shell run with these arguments reads its commands from stdin: not with `-c` (the
+ * commands are its text); with `-s` (the operands are arguments: `curl … | bash -s -- --yes`);
+ * otherwise when no script file is named, or it is `-`.
+ */
+export function shellReadsStdin(args: string[]): boolean {
+  let fromStdin = false;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    if (arg === '--') return fromStdin || args[i + 1] === undefined || args[i + 1] === '-';
+    if (SHELL_VALUE_OPTIONS.has(arg)) i += 1;
+    else if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg)) return false;
+    else if (/^-[a-zA-Z]*s[a-zA-Z]*$/.test(arg)) fromStdin = true;
+    else if (arg === '-' || !(arg.startsWith('-') || arg.startsWith('+'))) return fromStdin || arg === '-';
+  }
+  return true;
 }

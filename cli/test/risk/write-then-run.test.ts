@@ -175,6 +175,25 @@ describe('risk engine: write, then run', function () {
       expect(shell('bash link.sh').action).to.equal('allow');
     });
 
+    it('a shell reading its commands from stdin (-s) runs no file: its operands are arguments', function () {
+      writeFileSync(join(project, 'scripts', 'args.sh'), 'rm -rf ~\n');
+      for (const command of [
+        'echo true | bash -s -- scripts/args.sh',
+        'echo true | sh -s scripts/args.sh',
+        'echo true | bash -xs scripts/args.sh',
+      ])
+        expect(shell(command).action, command).to.equal('allow');
+      expect(shell('bash -x scripts/args.sh').reason_code).to.equal('destructive_delete_critical');
+      // What it does read is its stdin: the commands piped in are judged (this was allowed).
+      for (const command of ['echo "rm -rf ~" | bash -s -- scripts/args.sh', 'echo "rm -rf ~" | sh -s -- --yes'])
+        expect(shell(command).reason_code, command).to.equal('destructive_delete_critical');
+      expect(shell('echo "rm -rf ~" | bash -c true').action).to.equal('allow');
+      // Nor does `-c`, nor a bare shell: the working directory is no script (it asked, runs_file, in a real cwd).
+      for (const command of ['bash -c "echo hi"', 'sh -xc "echo hi"', 'bash', 'bash -l'])
+        expect(shell(command).action, command).to.equal('allow');
+      rmSync(join(project, 'scripts', 'args.sh'));
+    });
+
     it('with readFile: false, a command is judged by its text alone', async function () {
       writeFileSync(join(project, 'scripts/t.sh'), 'rm -rf ~\n');
       const textOnly = await createRiskEngine({ home, readFile: false });
