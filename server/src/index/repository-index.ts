@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { LanguagePack, Logger } from '@agentgov/core';
+import { AgentgovError, type LanguagePack, type Logger } from '@agentgov/core';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { DirectedGraph } from 'graphology';
 import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
@@ -444,6 +444,9 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
  */
 export async function openRepositoryIndex(options: OpenRepositoryIndexOptions): Promise<RepositoryIndex> {
   const root = resolve(options.root);
+  // An index of a directory that is not there would be an empty index, made in a directory made for it.
+  if (statSync(root, { throwIfNoEntry: false })?.isDirectory() !== true)
+    throw new AgentgovError('E_NOT_FOUND', `repository root ${root} is not a directory`, { path: root });
   await excludeIndexDir(root, options.logger);
   const store = IndexStore.open(join(root, INDEX_DIR, INDEX_FILE), options.logger);
   const index = new SqliteRepositoryIndex(root, store, options);

@@ -1,5 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AgentgovError } from '@agentgov/core';
+import { makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { cycles } from '../../src/graph/graph-algorithms.js';
 import { openRepositoryIndex, type RepositoryIndex } from '../../src/index/repository-index.js';
@@ -246,5 +248,24 @@ describe('repository index: CommonJS modules', () => {
       ['helper', 'lib/helpers.js#helper'],
       ['bee', 'lib/obj.js#b'],
     ]);
+  });
+});
+
+describe('repository index: a root that is not a directory', () => {
+  it('is refused with E_NOT_FOUND, and nothing is created in its place', async () => {
+    const parent = makeTempDir('index-root');
+    const missing = join(parent, 'not-here');
+    const file = join(parent, 'a-file');
+    writeFileSync(file, 'x');
+    for (const root of [missing, file]) {
+      const error = await openRepositoryIndex({ root, languages: LANGUAGES, logger: memoryLogger().logger }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error, root).to.be.instanceOf(AgentgovError);
+      expect((error as AgentgovError).code).to.equal('E_NOT_FOUND');
+      expect((error as Error).message).to.contain(root);
+    }
+    expect(existsSync(missing)).to.equal(false);
   });
 });
