@@ -43,7 +43,7 @@ export interface FusionWeights {
 // (callers, importers of what the task names) finds the files that use a named symbol.
 export const DEFAULT_WEIGHTS: FusionWeights = {
   k: 10,
-  retriever: { lexical: 1, lexical_file: 2, term: 0.5, symbol: 1.2, graph: 1, hub: 0.25 },
+  retriever: { lexical: 1, lexical_file: 2, term: 0.5, symbol: 1.2, graph: 1, hub: 0.25, literal: 4 },
   agreement: 0.3,
   explicit: 0.5,
 };
