@@ -150,7 +150,7 @@ export default definePlugin<LexicalOptions>({
     hooks.retrievers.tap(NAME, (registry) => {
       registry.add(createLexicalRetriever(resolved));
       registry.add(createLexicalFileRetriever(resolved));
-      registry.add(createLiteralRetriever({ maxFiles: 12, limit: 50 }, storeFor));
+      registry.add(createLiteralRetriever({ maxFiles: 6, limit: 50 }, storeFor));
     });
   },
 });

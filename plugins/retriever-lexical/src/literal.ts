@@ -19,8 +19,8 @@ const MAX_LITERALS = 24;
 
 /**
  * The code-like spans of a task, as written: command-line flags (`--files-with-matches`), backquoted or quoted spans
- * without spaces (`Pool`, 'simd-accel'), and the task's identifiers (`has_match`, `parseHeaders`). Prose words are
- * not literals: they are the lexical retrievers' business.
+ * without spaces (`Pool`, 'simd-accel'), and the task's identifiers (`has_match`, `parseHeaders`), dotted ones
+ * excepted. Prose words are not literals: they are the lexical retrievers' business.
  */
 export function taskLiterals(query: RetrievalQuery): string[] {
   const task = query.task;
@@ -31,11 +31,15 @@ export function taskLiterals(query: RetrievalQuery): string[] {
     out.push(m[2] as string);
   }
   for (const m of task.matchAll(/`([^`\s]{2,80})`|(?<![\w'])'([^'\s]{2,80})'(?![\w'])|"([^"\s]{2,80})"/g)) {
-    const span = (m[1] ?? m[2] ?? m[3] ?? '').replace(/[.,:;]+$/, '');
-    if (/[A-Za-z]/.test(span)) out.push(span);
+    out.push((m[1] ?? m[2] ?? m[3] ?? '').replace(/[.,:;]+$/, ''));
   }
-  for (const identifier of query.identifiers) if (/[A-Za-z]/.test(identifier)) out.push(identifier);
-  return [...new Set(out.map((l) => l.replace(/\(\)$/, '')).filter((l) => l.length >= 3))].slice(0, MAX_LITERALS);
+  for (const identifier of query.identifiers) out.push(identifier);
+  // A dotted name is left to the symbol retriever and the gate: a task's receiver is rarely the defining file's
+  // (`app.cache` is `this.cache` where it is defined), and `e.g` is prose.
+  const literals = out
+    .map((l) => l.replace(/\(\)$/, ''))
+    .filter((l) => l.length >= 3 && /[A-Za-z]/.test(l) && !l.includes('.'));
+  return [...new Set(literals)].slice(0, MAX_LITERALS);
 }
 
 /** Offsets of `literal` in `text` where it stands alone: no word character or hyphen glued to either end. */
@@ -88,6 +92,8 @@ export function createLiteralRetriever(
         if (hits.length === 0 || hits.length > options.maxFiles) continue;
         const weight = Math.log(1 + total / hits.length);
         for (const { path, lines } of hits) {
+          // Tests and vendored code spell the literal too (they count in its rarity) but are not what a task asks for.
+          if (index.isTestFile?.(path) || index.fileClass?.(path)) continue;
           const credited = new Set<string>();
           for (const line of lines) {
             const defs = index.definitionsIn(path);
