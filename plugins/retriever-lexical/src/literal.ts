@@ -8,9 +8,9 @@ import type {
 import { codeText } from './documents.js';
 
 export interface LiteralOptions {
-  /** A literal found in more files than this says too little to vote (default 12). */
+  /** A literal found in more files than this says too little to vote (the plugin uses 6). */
   maxFiles: number;
-  /** Definitions returned at most (default 50). */
+  /** Definitions returned at most (the plugin uses 50). */
   limit: number;
 }
 
