@@ -8,6 +8,9 @@ import {
   type RetrieverCandidate,
 } from '@agentgov/core';
 import { LexicalStore } from './lexical-store.js';
+import { createLiteralRetriever } from './literal.js';
+
+export { createLiteralRetriever, literalOffsets, taskLiterals } from './literal.js';
 
 export const NAME = 'retriever-lexical';
 
@@ -147,6 +150,7 @@ export default definePlugin<LexicalOptions>({
     hooks.retrievers.tap(NAME, (registry) => {
       registry.add(createLexicalRetriever(resolved));
       registry.add(createLexicalFileRetriever(resolved));
+      registry.add(createLiteralRetriever({ maxFiles: 6, limit: 50 }, storeFor));
     });
   },
 });

@@ -26,6 +26,7 @@ export class LexicalStore {
   readonly #paths: string[] = [];
   readonly #searchDefs: Database.Statement;
   readonly #searchFiles: Database.Statement;
+  readonly #filesWith: Database.Statement;
   /** True when an earlier process's store was opened rather than built. */
   readonly reused: boolean;
 
@@ -71,6 +72,7 @@ export class LexicalStore {
       `SELECT rowid, -bm25(files, ${FILE_WEIGHTS.join(', ')}) AS score FROM files ` +
         `WHERE files MATCH ? ORDER BY score DESC LIMIT ?`,
     );
+    this.#filesWith = this.#db.prepare('SELECT rowid FROM files WHERE files MATCH ?').pluck();
   }
 
   /** Fills an empty database with every document; `#defUids` and `#paths` map rowids back. */
@@ -163,6 +165,17 @@ export class LexicalStore {
       path: this.#paths[row.rowid - 1] as string,
       score: row.score,
     }));
+  }
+
+  /**
+   * Every file whose content has all of `words` (lower-case, as `codeText` splits them; unstemmed): the files that may
+   * contain a literal made of those words, to be checked as written.
+   */
+  filesWithAll(words: string[]): string[] {
+    const plain = [...new Set(words)].filter((w) => /^[a-z0-9]+$/.test(w));
+    if (plain.length === 0) return [];
+    const match = `content : (${plain.map((w) => `"${w}"`).join(' AND ')})`;
+    return (this.#filesWith.all(match) as number[]).map((rowid) => this.#paths[rowid - 1] as string);
   }
 
   close(): void {

@@ -40,10 +40,12 @@ export interface FusionWeights {
 // Tuned on the visible bench sets (bench/recon/tune.mjs over bench/recon/pools.mjs dumps): the
 // whole-file BM25 view is the strongest single signal there, so its vote weighs most; term matches
 // on names largely repeat what lexical and symbol already say, so they weigh less; graph expansion
-// (callers, importers of what the task names) finds the files that use a named symbol.
+// (callers, importers of what the task names) finds the files that use a named symbol. A code-like span of the task
+// found as written in a few files (`literal`: a flag, a quoted name) is nearly a pointer, so its vote weighs most
+// (ripgrep's flags file, named by `-l/--files-with-matches`; bench/recon/RESULTS.md, issue 32).
 export const DEFAULT_WEIGHTS: FusionWeights = {
   k: 10,
-  retriever: { lexical: 1, lexical_file: 2, term: 0.5, symbol: 1.2, graph: 1, hub: 0.25 },
+  retriever: { lexical: 1, lexical_file: 2, term: 0.5, symbol: 1.2, graph: 1, hub: 0.25, literal: 4 },
   agreement: 0.3,
   explicit: 0.5,
 };

@@ -27,7 +27,15 @@ describe('recon/recon (real index, bundled retrievers)', function () {
     const last = result.results[result.results.length - 1];
     if (result.results.length > 1) expect(last).to.not.have.property('snippet');
     expect(result.metrics.pool_size).to.be.greaterThan(0);
-    expect(result.metrics.contributions).to.have.keys('lexical', 'lexical_file', 'term', 'symbol', 'graph', 'hub');
+    expect(result.metrics.contributions).to.have.keys(
+      'lexical',
+      'lexical_file',
+      'literal',
+      'term',
+      'symbol',
+      'graph',
+      'hub',
+    );
     expect(result.metrics.timings_ms).to.have.keys('retrieve', 'rank', 'gate', 'cutoff', 'snippets');
     expect(result.metrics.cutoff.reason).to.be.oneOf(['elbow', 'max_results', 'pool_exhausted']);
     expect(result.hint).to.include('recon_impact');
