@@ -126,7 +126,8 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   files(): string[] {
     return this.#files;
   }
-  fileText(path: string): string | undefined {
+  fileText(path: string, options?: { cache?: boolean }): string | undefined {
+    if (options?.cache === false) return this.#texts.has(path) ? this.#texts.get(path) : this.#readText(path);
     if (this.#texts.has(path)) {
       const text = this.#texts.get(path);
       this.#texts.delete(path); // most recently used last
@@ -203,11 +204,14 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     } catch {
       // absent or unreadable: computed and written below
     }
-    const value = compute();
+    // Kept as read back from its serialization, as a restarted server holds it: a word matched out of a file's
+    // text may be a slice that keeps the whole text alive (every file of the repository, through the word lists).
+    const serialized = JSON.stringify(compute());
+    const value = JSON.parse(serialized) as T;
     try {
       mkdirSync(this.cache.dir, { recursive: true });
       const temporary = `${file}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(value));
+      writeFileSync(temporary, serialized);
       renameSync(temporary, file);
       for (const entry of readdirSync(this.cache.dir))
         if (entry.startsWith(prefix) && entry !== `${prefix}${this.cache.key}.json` && !entry.endsWith('.tmp'))
