@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { resolveRepoPath } from '../paths/repo-path.js';
 import {
+  detachedString,
   identifierWords,
   vocabularyWords,
   type FileClass,
@@ -185,7 +186,8 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       this.#persisted('words', () => {
         const words = new Set<string>();
         for (const path of this.#files)
-          for (const word of this.#readText(path)?.match(/[\w$]+/g) ?? []) words.add(word);
+          for (const word of this.#readText(path)?.match(/[\w$]+/g) ?? [])
+            if (!words.has(word)) words.add(detachedString(word)); // not a view into the file's text
         return [...words];
       }),
     );
@@ -364,7 +366,12 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
         for (const path of this.#files) {
           const words = vocabularyWords(this.#readText(path) ?? '');
           for (const part of identifierWords(path)) words.add(part);
-          for (const found of words) counts.set(found, (counts.get(found) ?? 0) + 1);
+          for (const found of words) {
+            const count = counts.get(found);
+            if (count === undefined)
+              counts.set(detachedString(found), 1); // not a view into the file's text
+            else counts.set(found, count + 1);
+          }
         }
         return [...counts];
       }),
