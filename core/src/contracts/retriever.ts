@@ -57,8 +57,12 @@ export interface RetrievalIndex {
   definitionsIn(path: string): RetrievalDefinition[];
   /** Repository-relative paths of every indexed file. */
   files(): string[];
-  /** The indexed text of a file, or undefined when it is not indexed. */
-  fileText(path: string): string | undefined;
+  /**
+   * The indexed text of a file, or undefined when it is not indexed. `{ cache: false }` reads it past the
+   * index's text cache: for one pass over every file, which would otherwise fill the cache with text no
+   * query asked for.
+   */
+  fileText(path: string, options?: { cache?: boolean }): string | undefined;
   /** Related definitions of a definition. */
   neighbors(defUid: string): { def_uid: string; relation: GraphRelation }[];
   /** True when the name occurs in the code at all: as a definition, a reference, or a word of a file. */

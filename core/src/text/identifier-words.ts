@@ -40,3 +40,13 @@ export function vocabularyWords(text: string): Set<string> {
   }
   return words;
 }
+
+/**
+ * A copy of `text` that does not keep the string it was cut from alive. V8 represents a substring of 13 or more
+ * characters (a regular-expression match, a slice) as a view into its parent; a long-lived set or map of words
+ * matched out of file texts would otherwise hold every file's whole text. Concatenation makes a new string that the
+ * slice then flattens: only the word's own characters are kept.
+ */
+export function detachedString(text: string): string {
+  return ` ${text}`.slice(1);
+}

@@ -1,4 +1,4 @@
-import { identifierWords, type RetrievalDefinition } from '@agentgov/core';
+import { detachedString, identifierWords, type RetrievalDefinition } from '@agentgov/core';
 
 /**
  * Turns code into FTS5 text: every identifier appears as its split words plus its whole
@@ -10,8 +10,8 @@ export function codeText(text: string, cache: Map<string, string> = new Map()): 
     let words = cache.get(token);
     if (words === undefined) {
       const parts = identifierWords(token);
-      words = parts.length > 1 ? `${parts.join(' ')} ${parts.join('')}` : (parts[0] ?? '');
-      cache.set(token, words);
+      words = detachedString(parts.length > 1 ? `${parts.join(' ')} ${parts.join('')}` : (parts[0] ?? ''));
+      cache.set(detachedString(token), words); // kept for the whole build: not a view into this file's text
     }
     if (words) out.push(words);
   }

@@ -126,7 +126,7 @@ export class LexicalStore {
     };
     db.transaction(() => {
       for (const path of index.files()) {
-        const text = index.fileText(path);
+        const text = index.fileText(path, { cache: false });
         if (text === undefined) continue;
         this.#paths.push(path);
         insertFile.run(this.#paths.length, codeText(path, words), codeText(text, words));

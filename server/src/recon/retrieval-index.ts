@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { resolveRepoPath } from '../paths/repo-path.js';
 import {
+  detachedString,
   identifierWords,
   vocabularyWords,
   type FileClass,
@@ -126,7 +127,8 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   files(): string[] {
     return this.#files;
   }
-  fileText(path: string): string | undefined {
+  fileText(path: string, options?: { cache?: boolean }): string | undefined {
+    if (options?.cache === false) return this.#texts.has(path) ? this.#texts.get(path) : this.#readText(path);
     if (this.#texts.has(path)) {
       const text = this.#texts.get(path);
       this.#texts.delete(path); // most recently used last
@@ -184,7 +186,8 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       this.#persisted('words', () => {
         const words = new Set<string>();
         for (const path of this.#files)
-          for (const word of this.#readText(path)?.match(/[\w$]+/g) ?? []) words.add(word);
+          for (const word of this.#readText(path)?.match(/[\w$]+/g) ?? [])
+            if (!words.has(word)) words.add(detachedString(word)); // not a view into the file's text
         return [...words];
       }),
     );
@@ -203,11 +206,14 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     } catch {
       // absent or unreadable: computed and written below
     }
-    const value = compute();
+    // Kept as read back from its serialization, as a restarted server holds it: a word matched out of a file's
+    // text may be a slice that keeps the whole text alive (every file of the repository, through the word lists).
+    const serialized = JSON.stringify(compute());
+    const value = JSON.parse(serialized) as T;
     try {
       mkdirSync(this.cache.dir, { recursive: true });
       const temporary = `${file}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(value));
+      writeFileSync(temporary, serialized);
       renameSync(temporary, file);
       for (const entry of readdirSync(this.cache.dir))
         if (entry.startsWith(prefix) && entry !== `${prefix}${this.cache.key}.json` && !entry.endsWith('.tmp'))
@@ -360,7 +366,12 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
         for (const path of this.#files) {
           const words = vocabularyWords(this.#readText(path) ?? '');
           for (const part of identifierWords(path)) words.add(part);
-          for (const found of words) counts.set(found, (counts.get(found) ?? 0) + 1);
+          for (const found of words) {
+            const count = counts.get(found);
+            if (count === undefined)
+              counts.set(detachedString(found), 1); // not a view into the file's text
+            else counts.set(found, count + 1);
+          }
         }
         return [...counts];
       }),
