@@ -95,8 +95,8 @@ export function createLiteralRetriever(
           // Tests and vendored code spell the literal too (they count in its rarity) but are not what a task asks for.
           if (index.isTestFile?.(path) || index.fileClass?.(path)) continue;
           const credited = new Set<string>();
+          const defs = index.definitionsIn(path);
           for (const line of lines) {
-            const defs = index.definitionsIn(path);
             const def = innermost(defs, line) ?? documented(defs, line) ?? largest(defs);
             if (def) credited.add(def.def_uid);
           }
