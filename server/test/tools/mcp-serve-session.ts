@@ -21,21 +21,16 @@ export interface ServeSession {
   close(): Promise<void>;
 }
 
-/**
- * `agentgov serve` on a temp git repository holding `files`, with the SDK's MCP client over stdio,
- * after the first index build (a `recon` that also marks the session read-write).
- */
-export async function serveRepository(files: Record<string, string>): Promise<ServeSession> {
-  const home = makeTempDir('agentgov-home-');
-  const repo = makeTempDir('agentgov-repo-');
-  writeTree(repo, files);
-  gitInit(repo);
-  const configDir = makeTempDir('agentgov-config-');
-  writeFileSync(join(configDir, 'agentgov.yaml'), 'log_level: WARNING\n');
+/** `agentgov serve` on an existing repository, with the SDK's MCP client over stdio (the index may still be building). */
+export async function serveExisting(
+  repo: string,
+  home: string,
+  config: string,
+): Promise<ServeSession & { stderr: () => string }> {
   let stderr = '';
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [MAIN, 'serve', '--repo', repo, '--config', join(configDir, 'agentgov.yaml')],
+    args: [MAIN, 'serve', '--repo', repo, '--config', config],
     env: isolatedEnv(home) as Record<string, string>,
     stderr: 'pipe',
   });
@@ -50,11 +45,26 @@ export async function serveRepository(files: Record<string, string>): Promise<Se
     (await raw(name, args)).structuredContent as Structured;
   const text = async (name: string, args: Record<string, unknown>) =>
     ((await raw(name, args)).content as Array<{ text: string }>)[0]!.text;
+  return { repo, call, text, close: () => client.close(), stderr: () => stderr };
+}
+
+/**
+ * `agentgov serve` on a temp git repository holding `files`, with the SDK's MCP client over stdio,
+ * after the first index build (a `recon` that also marks the session read-write).
+ */
+export async function serveRepository(files: Record<string, string>): Promise<ServeSession> {
+  const home = makeTempDir('agentgov-home-');
+  const repo = makeTempDir('agentgov-repo-');
+  writeTree(repo, files);
+  gitInit(repo);
+  const configDir = makeTempDir('agentgov-config-');
+  writeFileSync(join(configDir, 'agentgov.yaml'), 'log_level: WARNING\n');
+  const session = await serveExisting(repo, home, join(configDir, 'agentgov.yaml'));
   for (let attempt = 0; ; attempt += 1) {
-    const result = await call('recon', { task: 'rename and move python code', read_only: false });
+    const result = await session.call('recon', { task: 'rename and move python code', read_only: false });
     if (result.error?.code !== 'E_INDEX_NOT_READY') break;
     if (attempt > 300) throw new Error('the index never became ready');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { repo, call, text, close: () => client.close() };
+  return session;
 }
