@@ -59,3 +59,26 @@ export class LineIndex {
     return starts;
   }
 }
+
+/** Lines a definition spans, 1-based and inclusive, as the index stores them. */
+export interface LineRange {
+  start_line: number;
+  end_line: number;
+}
+
+/** The range of fewest lines holding `line` — the innermost enclosing definition; the first such on a tie. */
+export function innermostRange<T extends LineRange>(ranges: Iterable<T>, line: number): T | undefined {
+  let best: T | undefined;
+  for (const range of ranges)
+    if (range.start_line <= line && line <= range.end_line)
+      if (!best || range.end_line - range.start_line < best.end_line - best.start_line) best = range;
+  return best;
+}
+
+/** The range of most lines; the first such on a tie. */
+export function largestRange<T extends LineRange>(ranges: Iterable<T>): T | undefined {
+  let best: T | undefined;
+  for (const range of ranges)
+    if (!best || range.end_line - range.start_line > best.end_line - best.start_line) best = range;
+  return best;
+}

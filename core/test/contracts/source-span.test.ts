@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { oneLine, spanBetween, tokenSpan } from '../../src/index.js';
+import { innermostRange, largestRange, oneLine, spanBetween, tokenSpan } from '../../src/index.js';
 
 describe('source spans', () => {
   it('turns tree-sitter positions into 1-based lines and 0-based columns', () => {
@@ -24,5 +24,22 @@ describe('source spans', () => {
     expect(oneLine('function  f(\n  a: number,\n  b: string\n)')).to.equal('function f( a: number, b: string )');
     expect(oneLine('x'.repeat(10), 5)).to.equal('xxxx…');
     expect(oneLine('x'.repeat(5), 5)).to.equal('xxxxx');
+  });
+
+  it('finds the innermost and the largest definition by lines', () => {
+    const file = { name: 'file', start_line: 1, end_line: 40 };
+    const cls = { name: 'cls', start_line: 5, end_line: 30 };
+    const method = { name: 'method', start_line: 10, end_line: 12 };
+    const twin = { name: 'twin', start_line: 10, end_line: 12 };
+    const defs = [file, cls, method, twin];
+    expect(innermostRange(defs, 11)?.name).to.equal('method'); // the first of two equal spans
+    expect(innermostRange(defs, 12)?.name).to.equal('method'); // end lines are inclusive
+    expect(innermostRange(defs, 20)?.name).to.equal('cls');
+    expect(innermostRange(defs, 2)?.name).to.equal('file');
+    expect(innermostRange(defs, 41)).to.equal(undefined);
+    expect(innermostRange([], 1)).to.equal(undefined);
+    expect(largestRange(defs)?.name).to.equal('file');
+    expect(largestRange([method, twin])?.name).to.equal('method');
+    expect(largestRange([])).to.equal(undefined);
   });
 });

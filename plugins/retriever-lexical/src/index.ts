@@ -1,7 +1,7 @@
 import {
   definePlugin,
   identifierWords,
-  type RetrievalDefinition,
+  largestRange,
   type RetrievalIndex,
   type RetrievalQuery,
   type Retriever,
@@ -78,7 +78,7 @@ export function createLexicalRetriever(options: LexicalOptions): Retriever {
       }
       for (const hit of fileHits) {
         if (represented.has(hit.path)) continue;
-        const largest = largestDefinition(index.definitionsIn(hit.path));
+        const largest = largestRange(index.definitionsIn(hit.path));
         if (largest)
           out.set(largest.def_uid, {
             def_uid: largest.def_uid,
@@ -114,18 +114,12 @@ export function createLexicalFileRetriever(options: LexicalOptions): Retriever {
       }
       const out: RetrieverCandidate[] = [];
       for (const hit of fileHits) {
-        const uid = bestDefIn.get(hit.path) ?? largestDefinition(index.definitionsIn(hit.path))?.def_uid;
+        const uid = bestDefIn.get(hit.path) ?? largestRange(index.definitionsIn(hit.path))?.def_uid;
         if (uid) out.push({ def_uid: uid, score: hit.score, why: `file ${hit.path}` });
       }
       return out;
     },
   };
-}
-
-function largestDefinition(defs: RetrievalDefinition[]): RetrievalDefinition | undefined {
-  let best: RetrievalDefinition | undefined;
-  for (const def of defs) if (!best || def.end_line - def.start_line > best.end_line - best.start_line) best = def;
-  return best;
 }
 
 export default definePlugin<LexicalOptions>({

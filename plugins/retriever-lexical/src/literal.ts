@@ -1,9 +1,12 @@
-import type {
-  RetrievalDefinition,
-  RetrievalIndex,
-  RetrievalQuery,
-  Retriever,
-  RetrieverCandidate,
+import {
+  innermostRange,
+  largestRange,
+  LineIndex,
+  type RetrievalDefinition,
+  type RetrievalIndex,
+  type RetrievalQuery,
+  type Retriever,
+  type RetrieverCandidate,
 } from '@agentgov/core';
 import { codeText } from './documents.js';
 
@@ -86,7 +89,10 @@ export function createLiteralRetriever(
           const text = index.fileText(path);
           if (text === undefined) continue;
           const offsets = literalOffsets(text, literal);
-          if (offsets.length > 0) hits.push({ path, lines: linesOf(text, offsets) });
+          if (offsets.length > 0) {
+            const lines = new LineIndex(text);
+            hits.push({ path, lines: offsets.map((offset) => lines.point(offset).row + 1) });
+          }
           if (hits.length > options.maxFiles) break;
         }
         if (hits.length === 0 || hits.length > options.maxFiles) continue;
@@ -97,7 +103,7 @@ export function createLiteralRetriever(
           const credited = new Set<string>();
           const defs = index.definitionsIn(path);
           for (const line of lines) {
-            const def = innermost(defs, line) ?? documented(defs, line) ?? largest(defs);
+            const def = innermostRange(defs, line) ?? documented(defs, line) ?? largestRange(defs);
             if (def) credited.add(def.def_uid);
           }
           for (const uid of credited) {
@@ -117,35 +123,6 @@ export function createLiteralRetriever(
       return out.slice(0, options.limit);
     },
   };
-}
-
-/** The 1-based line of each of the ascending `offsets`. */
-function linesOf(text: string, offsets: number[]): number[] {
-  const lines: number[] = [];
-  let line = 1;
-  let from = 0;
-  for (const offset of offsets) {
-    for (let at = text.indexOf('\n', from); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) {
-      line += 1;
-      from = at + 1;
-    }
-    lines.push(line);
-  }
-  return lines;
-}
-
-function innermost(defs: RetrievalDefinition[], line: number): RetrievalDefinition | undefined {
-  let best: RetrievalDefinition | undefined;
-  for (const def of defs)
-    if (def.start_line <= line && line <= def.end_line)
-      if (!best || def.end_line - def.start_line < best.end_line - best.start_line) best = def;
-  return best;
-}
-
-function largest(defs: RetrievalDefinition[]): RetrievalDefinition | undefined {
-  let best: RetrievalDefinition | undefined;
-  for (const def of defs) if (!best || def.end_line - def.start_line > best.end_line - best.start_line) best = def;
-  return best;
 }
 
 /** Lines above a definition that still belong to it: its doc comment and attributes (`/// -c/--count`). */

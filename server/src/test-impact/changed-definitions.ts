@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { LanguagePack } from '@agentgov/core';
+import { innermostRange, type LanguagePack } from '@agentgov/core';
 import { simpleGit } from 'simple-git';
 import { extractFile, sha1 } from '../index/extract-file.js';
 import type { Definition } from '../index/types.js';
@@ -114,15 +114,6 @@ export function oldSideLines(diff: string, side: 'old' | 'new' = 'old'): number[
   return [...lines].sort((a, b) => a - b);
 }
 
-function innermost(definitions: Definition[], line: number): Definition | undefined {
-  let best: Definition | undefined;
-  for (const def of definitions) {
-    if (def.start_line > line || def.end_line < line) continue;
-    if (!best || def.end_line - def.start_line < best.end_line - best.start_line) best = def;
-  }
-  return best;
-}
-
 /** Diffs `path` against HEAD and finds the HEAD definitions its changed lines fall in. */
 export async function changeOf(root: string, path: string, languages: readonly LanguagePack[]): Promise<FileChange> {
   const git = simpleGit(root);
@@ -175,7 +166,7 @@ function side(changedLines: number[], definitions: Definition[]): FileChange['cu
   const changed = new Map<string, Definition>();
   const moduleLines: number[] = [];
   for (const line of changedLines) {
-    const def = innermost(definitions, line);
+    const def = innermostRange(definitions, line);
     if (def) changed.set(def.def_uid, def);
     else moduleLines.push(line);
   }
