@@ -122,7 +122,8 @@ function knownTaskWords(task: string, vocabulary: QueryVocabulary): string[] {
 }
 
 function isPathShaped(token: string): boolean {
-  if (/^https?:/i.test(token)) return false;
+  // `-c/--count` is a flag and its long form, not a path: no path a task names starts with a dash
+  if (/^https?:/i.test(token) || token.startsWith('-')) return false;
   if (token.includes('/'))
     return /[A-Za-z]/.test(token) && (SOURCE_EXTENSION.test(token) || /^[\w.-]+(\/[\w.-]+)+\/?$/.test(token));
   return CODE_EXTENSION.test(token) && /^[\w.-]+$/.test(token) && !/^\d/.test(token);

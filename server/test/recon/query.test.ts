@@ -44,6 +44,14 @@ describe('recon/query', () => {
     expect(q.terms).to.include.members(['importing', 'requests', 'session']);
   });
 
+  it('reads `-c/--count` as a flag, not a path', () => {
+    const q = parseQuery(
+      'make -c/--count print zero counts, like --files/--files-with-matches in crates/core/flags.rs',
+    );
+    expect(q.paths).to.deep.equal(['crates/core/flags.rs']);
+    expect(q.terms).to.include.members(['count', 'files', 'matches']);
+  });
+
   it('reads traceback paths with line numbers and drops URLs', () => {
     const q = parseQuery('File "lib/site-packages/seaborn/_core.py:144" see https://example.com/a/b.py');
     expect(q.paths).to.deep.equal(['lib/site-packages/seaborn/_core.py']);
