@@ -4,13 +4,13 @@
 // of the budgeted answer and of the unbudgeted ranking (the pipeline's full result list) in the same run.
 // usage: node bench/answers/run.mjs [--sets issues,flask,express,zod] [--limit N] [--budget TOKENS]
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { loadSet } from '../recon/data.mjs';
 import { fileMetrics, filesOf, mean, percentile } from '../recon/metrics.mjs';
 import { SOURCE_FILE, inCommitOrder, seedIndex, sourceFiles, treeOf } from '../recon/trees.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     sets: { type: 'string', default: 'issues,flask,express,zod' },
     limit: { type: 'string', default: '0' },

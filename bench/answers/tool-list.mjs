@@ -5,12 +5,12 @@
 // needs, scored by a deterministic lexical match (BM25 over each tool's name + description) of the
 // intent against every listed tool. Top-1 accuracy and MRR say how much choosing text survived.
 // usage: node bench/answers/tool-list.mjs [--repo DIR] [--main cli/dist/src/main.js] [--verbose]
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServe } from './serve-client.mjs';
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: { repo: { type: 'string' }, main: { type: 'string' }, verbose: { type: 'boolean', default: false } },
 });
 

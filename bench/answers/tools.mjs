@@ -10,14 +10,14 @@
 // usage: node bench/answers/tools.mjs [--repos self,flask,express,zod] [--tasks 30] [--out FILE]
 import { execFileSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { loadSet } from '../recon/data.mjs';
 import { percentile } from '../recon/metrics.mjs';
 import { ensureGitRepo, mirrorOf, treeOf } from '../recon/trees.mjs';
 import { answerBytes, startServe } from './serve-client.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     repos: { type: 'string', default: 'self,flask,express,zod' },
     tasks: { type: 'string', default: '30' },

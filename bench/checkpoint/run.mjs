@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ensureGitRepo, mirrorOf, WORK_DIR } from '../recon/trees.mjs';
@@ -29,7 +29,7 @@ const HARMLESS_LINES = [
 /** The header says inline instead of attachment: res.attachment's tests fail. */
 const BREAKING_LINE = "  this.set('Content-Disposition', contentDisposition.create(name, { type: 'inline' }));";
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
+const { values } = benchArgs(import.meta.url, { options: { rounds: { type: 'string', default: '3' } } });
 const rounds = Number(values.rounds);
 
 function tree() {

@@ -13,12 +13,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { GovernanceDb } from '@agentgov/core';
 import { generateGovernanceData, recordGeneratedCalls } from '@agentgov/core/testing';
 import { chromium } from 'playwright-core';
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     calls: { type: 'string', default: '1000000' },
     requests: { type: 'string', default: '40' },

@@ -6,7 +6,7 @@
 // usage: node bench/recon/cooccur-dump.mjs [--sets zod,flask,express] [--offtopic pairs] [--out FILE] [--limit N]
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { loadSet } from './data.mjs';
 import { inCommitOrder, treeOf } from './trees.mjs';
 import { DEFAULT_OFFTOPIC } from './offtopic.mjs';
@@ -14,7 +14,7 @@ import { DEFAULT_OFFTOPIC } from './offtopic.mjs';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const { vocabularyWords, identifierWords } = await import(join(ROOT, 'core/dist/src/index.js'));
 const { distinctiveWords } = await import(join(ROOT, 'server/dist/src/recon/vocabulary.js'));
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     sets: { type: 'string', default: 'zod,flask,express' },
     offtopic: { type: 'string', default: DEFAULT_OFFTOPIC },

@@ -6,14 +6,14 @@
 // usage: node bench/recon/gate-dump.mjs [--sets zod,flask,express] [--offtopic zod:flask,...] [--out FILE]
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { loadSet } from './data.mjs';
 import { inCommitOrder, treeOf } from './trees.mjs';
 import { DEFAULT_OFFTOPIC } from './offtopic.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const { identifierWords } = await import(join(ROOT, 'core/dist/src/index.js'));
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     sets: { type: 'string', default: 'zod,flask,express' },
     offtopic: { type: 'string', default: DEFAULT_OFFTOPIC },

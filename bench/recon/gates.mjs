@@ -3,12 +3,12 @@
 // trees, and the off-topic set (see offtopic.mjs). The gate does not change the ranking, so a gate
 // change is measured with this; run.mjs measures both.
 // usage: node bench/recon/gates.mjs [--sets zod,flask,express,issues] [--limit N] [--offtopic pairs|none]
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { loadSet } from './data.mjs';
 import { DEFAULT_OFFTOPIC } from './offtopic.mjs';
 import { inCommitOrder, seedIndex, sourceFiles, SOURCE_FILE, treeOf } from './trees.mjs';
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     sets: { type: 'string', default: 'zod,flask,express,issues' },
     limit: { type: 'string', default: '0' },

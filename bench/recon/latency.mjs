@@ -4,12 +4,12 @@
 // 8+ words), the same kind as the commit data sets. The index is built once; every query runs warm.
 // usage: node bench/recon/latency.mjs [--repo vuejs/core] [--ref HEAD] [--queries 60]
 import { execFileSync } from 'node:child_process';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { open } from './engine.mjs';
 import { percentile } from './metrics.mjs';
 import { SOURCE_FILE, mirrorOf, treeOf } from './trees.mjs';
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     repo: { type: 'string', default: 'vuejs/core' },
     ref: { type: 'string', default: 'HEAD' },

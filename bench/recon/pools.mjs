@@ -3,11 +3,11 @@
 // the visible data sets, so fusion, priors and cutoff can be tuned offline with bench/recon/tune.mjs.
 // usage: node bench/recon/pools.mjs --sets flask,express,zod,issues --out bench/.work/pools.jsonl
 import { createWriteStream } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { loadSet } from './data.mjs';
 import { SOURCE_FILE, inCommitOrder, seedIndex, sourceFiles, treeOf } from './trees.mjs';
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     sets: { type: 'string', default: 'issues,flask,express,zod' },
     limit: { type: 'string', default: '0' },

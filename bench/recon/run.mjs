@@ -14,7 +14,7 @@
 // Trees are visited in commit order per repository. A tree without an index is seeded with a copy of
 // the previous tree's index (--no-seed: index every tree from scratch); opening it then re-parses
 // only the files whose content differs, which is the index's normal incremental path.
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadSet } from './data.mjs';
 import { FileBm25 } from './baseline.mjs';
@@ -22,7 +22,7 @@ import { fileMetrics, filesOf, mean, percentile } from './metrics.mjs';
 import { SOURCE_FILE, inCommitOrder, seedIndex, sourceFiles, treeOf } from './trees.mjs';
 import { DEFAULT_OFFTOPIC } from './offtopic.mjs';
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     sets: { type: 'string', default: 'issues,flask,express,zod' },
     limit: { type: 'string', default: '0' },

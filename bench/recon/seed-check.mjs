@@ -4,11 +4,11 @@
 // usage: node bench/recon/seed-check.mjs [--set zod] [--trees 4] [--skip N]
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { loadSet } from './data.mjs';
 import { inCommitOrder, seedIndex, treeOf, WORK_DIR } from './trees.mjs';
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     set: { type: 'string', default: 'zod' },
     trees: { type: 'string', default: '4' },

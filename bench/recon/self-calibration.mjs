@@ -9,12 +9,12 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { loadSet } from './data.mjs';
 import { inCommitOrder, MIRRORS, treeOf } from './trees.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     dump: { type: 'string', default: new URL('../.work/cooccur-dump.jsonl', import.meta.url).pathname },
   },

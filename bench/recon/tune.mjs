@@ -7,7 +7,7 @@
 // FILE.json
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { fileMetrics, mean } from './metrics.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -15,7 +15,7 @@ const { fuse, DEFAULT_WEIGHTS } = await import(join(ROOT, 'server/dist/src/recon
 const { applyPriors, DEFAULT_PRIORS } = await import(join(ROOT, 'server/dist/src/recon/priors.js'));
 const { cutoff, DEFAULT_CUTOFF } = await import(join(ROOT, 'server/dist/src/recon/cutoff.js'));
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: { pools: { type: 'string' }, baselines: { type: 'string' }, variants: { type: 'string' } },
 });
 const rows = readFileSync(values.pools, 'utf8')

@@ -12,7 +12,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { ensureGitRepo, treeOf, WORK_DIR } from '../recon/trees.mjs';
 import { resetTree, serve } from './session.mjs';
 
@@ -121,7 +121,7 @@ function applyHigh(dir, preview) {
   return written;
 }
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: { only: { type: 'string' }, label: { type: 'string' }, cli: { type: 'string' } },
 });
 const only = values.only?.split(',');

@@ -10,7 +10,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { ensureGitRepo, treeOf, WORK_DIR } from '../recon/trees.mjs';
 import { preview, resetTree, serve } from './session.mjs';
 
@@ -122,7 +122,7 @@ function undefinedNames(dir) {
     .map((l) => l.replace(/:\d+:\d+:?/, ':'));
 }
 
-const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const { values } = benchArgs(import.meta.url, { options: { only: { type: 'string' } } });
 const only = values.only?.split(',');
 
 venv();

@@ -16,7 +16,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { WORK_DIR } from '../recon/trees.mjs';
 import { resetTree, serve } from './session.mjs';
 
@@ -29,7 +29,7 @@ const JOBS = [
   { kind: 'rename', symbol: 'definePlugin', newName: 'declarePlugin' },
 ];
 
-const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const { values } = benchArgs(import.meta.url, { options: { only: { type: 'string' } } });
 const only = values.only ? new Set(values.only.split(',')) : null;
 
 function clone() {

@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { ensureGitRepo, treeOf, WORK_DIR } from '../recon/trees.mjs';
 import { percentile, preview, resetTree, serve } from './session.mjs';
 
@@ -37,7 +37,7 @@ const MOVES = [
   ['packages/zod/src/v3/helpers', 'packages/zod/src/v3/support'],
 ];
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     'skip-apply': { type: 'boolean', default: false },
     'skip-oracle': { type: 'boolean', default: false },

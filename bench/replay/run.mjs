@@ -8,11 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(root, 'cli', 'dist', 'src', 'main.js');
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     sessions: { type: 'string', default: '40' },
     calls: { type: 'string', default: '2500' },

@@ -14,10 +14,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import autocannon from 'autocannon';
 
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },

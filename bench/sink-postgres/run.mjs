@@ -18,13 +18,13 @@ import { appendFileSync, closeSync, mkdirSync, openSync, readSync, rmSync, statS
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import Database from 'better-sqlite3';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(root, 'cli', 'dist', 'src', 'main.js');
 const { startPostgres } = await import(join(root, 'plugins', 'sink-postgres', 'dist', 'src', 'testing', 'index.js'));
-const { values } = parseArgs({
+const { values } = benchArgs(import.meta.url, {
   options: {
     events: { type: 'string', default: '50000' },
     rate: { type: 'string', default: '200' },

@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../cli-args.mjs';
 import { silentLogger } from '@agentgov/core';
 import { LANGUAGE_PACKS as ECMASCRIPT } from '@agentgov/plugin-language-typescript';
 import { LANGUAGE_PACKS as PYTHON } from '@agentgov/plugin-language-python';
@@ -69,7 +69,7 @@ const REPOS = {
   },
 };
 
-const { values: options } = parseArgs({
+const { values: options } = benchArgs(import.meta.url, {
   options: {
     repos: { type: 'string', default: 'express,flask' },
     mutants: { type: 'string', default: '150' },
