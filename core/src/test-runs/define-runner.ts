@@ -54,16 +54,7 @@ export function defineTestRunner(spec: TestRunnerSpec): TestRunner {
     name: spec.name,
     detect: async (root) => spec.detect(root),
     discover: async (root) => spec.testFiles(root),
-    isTestFile:
-      spec.isTestFile ??
-      ((root, file) => {
-        try {
-          const files = spec.testFiles(root);
-          return Array.isArray(files) && files.includes(file);
-        } catch {
-          return false;
-        }
-      }),
+    isTestFile: spec.isTestFile ?? listedInThisTurn(spec),
     command(files, nameFilter) {
       const filtered = nameFilter ? ` ${filter(quote(nameFilter))}` : '';
       return `${command}${filtered} ${files.map(quote).join(' ')}`.trimEnd();
@@ -74,6 +65,30 @@ export function defineTestRunner(spec: TestRunnerSpec): TestRunner {
       return `${command} ${filter(quote(`^${title}$`))} ${quote(test.file)}`;
     },
     run: (root, request) => spec.run(root, request),
+  };
+}
+
+/**
+ * The default `isTestFile`: whether the (synchronous) `testFiles` lists the file. Callers ask it file by file in a
+ * loop (every importer of a changed file, every path of a blast radius), and `testFiles` walks the project: so the
+ * list is made once per root and kept until the event loop turns — one snapshot of the project per synchronous run,
+ * which a walk per file would not give more exactly; a file added since is seen once the loop has turned.
+ */
+function listedInThisTurn(spec: TestRunnerSpec): (root: string, file: string) => boolean {
+  const listed = new Map<string, ReadonlySet<string> | null>();
+  return (root, file) => {
+    let files = listed.get(root);
+    if (files === undefined) {
+      try {
+        const list = spec.testFiles(root);
+        files = Array.isArray(list) ? new Set(list) : null;
+      } catch {
+        files = null;
+      }
+      listed.set(root, files);
+      setImmediate(() => listed.delete(root)).unref();
+    }
+    return files?.has(file) ?? false;
   };
 }
 
