@@ -286,9 +286,10 @@ class RuleEngine implements RiskEngine {
   private realPaths(): ((absolute: string) => string) | undefined {
     if (!this.followLinks) return undefined;
     const known = new Map<string, string>();
+    const missing = new Set<string>();
     return (absolute) => {
       let real = known.get(absolute);
-      if (real === undefined) known.set(absolute, (real = realTarget(absolute, known)));
+      if (real === undefined) known.set(absolute, (real = realTarget(absolute, known, missing)));
       return real;
     };
   }

@@ -286,19 +286,20 @@ function expand(raw: string, context: PathContext): string | null {
 /**
  * The real location of an absolute path: its nearest existing ancestor with symbolic links
  * resolved, and the rest of the path (not there yet) appended as written. The path itself when
- * nothing of it can be resolved. `known` holds real locations already found in this assessment
- * (read and filled here): a command's paths share their ancestors, the working directory first.
+ * nothing of it can be resolved. `known` holds real locations already found in this assessment and `missing` the
+ * paths found not there (both read and filled here): a command's paths share their ancestors, the working directory
+ * first.
  *
  * Existence is asked with a `stat` that does not throw: a path that is not there is the common
  * case (an argument that is no path at all), and a failed `realpath` costs an exception, whose
  * stack trace is most of the gate's time in a deep call stack.
  */
-export function realTarget(absolute: string, known?: Map<string, string>): string {
+export function realTarget(absolute: string, known?: Map<string, string>, missing?: Set<string>): string {
   const rest: string[] = [];
   let dir = absolute;
   for (let guard = 0; guard < 256; guard += 1) {
     let real = known?.get(dir);
-    if (real === undefined) {
+    if (real === undefined && !missing?.has(dir)) {
       try {
         // A dangling link stats as missing, as realpath would fail on it: its parent is resolved instead.
         if (statSync(dir, { throwIfNoEntry: false }) !== undefined) real = realpathSync.native(dir);
@@ -306,6 +307,7 @@ export function realTarget(absolute: string, known?: Map<string, string>): strin
         // Not a directory on the way, no permission: resolved as missing.
       }
       if (real !== undefined) known?.set(dir, real);
+      else missing?.add(dir);
     }
     if (real !== undefined) return rest.length === 0 ? real : path.posix.join(real, ...rest.reverse());
     const parent = path.posix.dirname(dir);

@@ -82,4 +82,17 @@ describe('paths: realTarget, where a path really points', function () {
     known.set(join(root, 'project'), '/elsewhere');
     expect(realTarget(join(root, 'project', 'new.txt'), known)).to.equal('/elsewhere/new.txt');
   });
+
+  it('records the paths it found missing, and a path recorded missing is resolved by its parent', function () {
+    const known = new Map<string, string>();
+    const missing = new Set<string>();
+    expect(realTarget(join(root, 'project', 'a', 'b'), known, missing)).to.equal(join(root, 'project', 'a', 'b'));
+    expect([...missing]).to.deep.equal([join(root, 'project', 'a', 'b'), join(root, 'project', 'a')]);
+    expect(known.get(join(root, 'project'))).to.equal(join(root, 'project'));
+    // Believed like the map: `keys` exists, but recorded missing it is not read again.
+    missing.add(join(root, 'project', 'keys'));
+    expect(realTarget(join(root, 'project', 'keys', 'id_rsa'), known, missing)).to.equal(
+      join(root, 'project', 'keys', 'id_rsa'),
+    );
+  });
 });
