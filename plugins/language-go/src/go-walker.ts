@@ -14,6 +14,8 @@ type SyntaxNode = Parser.SyntaxNode;
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
 const CODE_TOKEN =
   /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
+/** What every CODE_TOKEN match contains (a call's `(`, `_`, a backtick, a lower-upper pair). */
+const CODE_TOKEN_CLUE = /[(_`]|[a-z][A-Z]/;
 
 /** The node types the walk steps into: named ones with children, and the leaves it records. */
 const NODE_TYPES = new WalkedNodeTypes([
@@ -476,7 +478,7 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const enclosing = this.#scope()?.qualifiedName ?? null;
-    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing);
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing, undefined, CODE_TOKEN_CLUE);
   }
 }
 

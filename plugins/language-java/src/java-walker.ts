@@ -51,6 +51,8 @@ const CODE_TOKEN = new RegExp(
   'g',
 );
 const UPPER_CASE_CONSTANT = /^[A-Z][A-Z0-9_]*$/;
+/** What every CODE_TOKEN match contains (a call's `(`, `_`, a backtick, a lower-upper pair, `{@link`). */
+const CODE_TOKEN_CLUE = /[(_`{]|[a-z][A-Z]/;
 
 /** The node types the walk steps into: named ones with children, and the leaves it records. */
 const NODE_TYPES = new WalkedNodeTypes([
@@ -633,7 +635,7 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const enclosing = this.#scope()?.qualifiedName ?? null;
-    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing, linkTargets);
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing, linkTargets, CODE_TOKEN_CLUE);
   }
 }
 

@@ -60,6 +60,8 @@ const SKIPPED = new Set(['attribute_item', 'inner_attribute_item', 'macro_rule']
 const STD_ROOTS = new Set(['std', 'core', 'alloc']);
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, a path, or `quoted`). */
 const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`[A-Za-z_]\w*`/g;
+/** What every CODE_TOKEN match contains (a call's `(`, `_`, a backtick, a lower-upper pair). */
+const CODE_TOKEN_CLUE = /[(_`]|[a-z][A-Z]/;
 
 /** A word of a string literal or comment worth searching by. */
 const WORD = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
@@ -734,7 +736,7 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
     if (scope && !scope.test)
       for (const word of this.source.slice(startIndex, endIndex).match(WORD) ?? []) scope.identifiers.add(word);
     const enclosing = this.#enclosing();
-    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing);
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing, undefined, CODE_TOKEN_CLUE);
   }
 }
 
