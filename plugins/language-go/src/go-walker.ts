@@ -399,7 +399,8 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
     const outer = lone ?? node;
     const signature = oneLine(outer.text, 200);
     for (const nameNode of node.childrenForFieldName('name')) {
-      if (nameNode.text === '_') continue;
+      // the field also holds the commas of `const a, b = 1, 2`
+      if (nameNode.type !== 'identifier' || nameNode.text === '_') continue;
       this.definitions.push(
         this.#definition(constant ? 'constant' : 'variable', nameNode, nameNode.text, outer, signature, docstring),
       );

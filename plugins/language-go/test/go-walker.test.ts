@@ -103,8 +103,12 @@ type (
 
 // H doc.
 const H = 3
+
+const F, G = 1, 2
 `);
     const doc = (name: string) => definitions.find((d) => d.qualifiedName === name)!.docstring;
+    // each name of a multi-name spec, and not the comma between them
+    expect(definitions.filter((d) => d.kind === 'constant').map((d) => d.name)).to.deep.equal(['H', 'F', 'G']);
     expect(['a', 'b', 'D', 'E', 'H'].map(doc)).to.deep.equal([
       null,
       'Block\ndoc. \nand a line',
