@@ -70,6 +70,9 @@ export function visitChildren<C extends WalkCursor>(cursor: C, visit: (cursor: C
  * snake_case, a call, a name in one or two backticks, whose ticks are not part of the name);
  * `split` may break one match into several names at offsets relative to the match (Java's
  * `{@link Type#member}`). Each lands in `into` with `enclosing` as its enclosing definition.
+ * `mayMatch`, when given, finds something every match of `pattern` contains (`/[(_`]|[a-z][A-Z]/` for a
+ * call, camelCase, snake_case or a backtick): a text without it is skipped whole, as most prose is (the
+ * pattern itself, tried from every offset of a word, is quadratic in the word's length).
  */
 export function pushCodeMentions(
   into: ExtractedReference[],
@@ -81,8 +84,10 @@ export function pushCodeMentions(
   context: ReferenceContext,
   enclosing: string | null,
   split?: (match: string) => Array<[offset: number, name: string]> | null,
+  mayMatch?: RegExp,
 ): void {
   const text = source.slice(startIndex, endIndex);
+  if (mayMatch && !mayMatch.test(text)) return;
   const push = (offset: number, name: string): void => {
     // from the line index: splitting the text before each word is quadratic in a long docstring
     into.push({
@@ -143,6 +148,7 @@ export abstract class SyntaxWalker<C extends WalkCursor = WalkCursor> {
     context: ReferenceContext,
     enclosing: string | null,
     split?: (match: string) => Array<[offset: number, name: string]> | null,
+    mayMatch?: RegExp,
   ): void {
     pushCodeMentions(
       this.references,
@@ -154,6 +160,7 @@ export abstract class SyntaxWalker<C extends WalkCursor = WalkCursor> {
       context,
       enclosing,
       split,
+      mayMatch,
     );
   }
 

@@ -39,6 +39,19 @@ describe('pushCodeMentions', () => {
       ['bar', 19],
     ]);
   });
+
+  it('skips a text without the clue every match contains, and finds the same names in one with it', () => {
+    const clue = /[(`{]|[a-z][A-Z]/;
+    const mentions = (source: string, mayMatch?: RegExp): string[] => {
+      const refs: ExtractedReference[] = [];
+      const lines = new LineIndex(source);
+      pushCodeMentions(refs, source, 0, source.length, lines, CODE, 'comment', null, undefined, mayMatch);
+      return refs.map((r) => `${r.name}@${r.span.startCol}`);
+    };
+    expect(mentions('plain prose, Capitalised words and numbers 123', clue)).to.deep.equal([]);
+    for (const source of ['call run() on', 'a `tick` here', 'see {@link Foo#bar}', 'getValue and x'])
+      expect(mentions(source, clue), source).to.deep.equal(mentions(source)).and.not.deep.equal([]);
+  });
 });
 
 const def = (over: Partial<RefactorIndexDefinition>): RefactorIndexDefinition =>

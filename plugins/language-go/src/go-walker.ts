@@ -14,6 +14,8 @@ type SyntaxNode = Parser.SyntaxNode;
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
 const CODE_TOKEN =
   /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
+/** What every CODE_TOKEN match contains (a call's `(`, `_`, a backtick, a lower-upper pair). */
+const CODE_TOKEN_CLUE = /[(_`]|[a-z][A-Z]/;
 
 /** The node types the walk steps into: named ones with children, and the leaves it records. */
 const NODE_TYPES = new WalkedNodeTypes([
@@ -85,26 +87,15 @@ export function defaultPackageName(importPath: string): string {
   return last.replace(/[^\p{L}\p{N}_]/gu, '_');
 }
 
-/** The `//` or `/* *\/` comment block right above `node` (no blank line between), as text. */
-function docCommentOf(node: SyntaxNode): string | null {
-  const lines: string[] = [];
-  let row = node.startPosition.row;
-  for (let prev = node.previousNamedSibling; prev && prev.type === 'comment'; prev = prev.previousNamedSibling) {
-    if (prev.endPosition.row !== row - 1) break;
-    const text = prev.text;
-    lines.unshift(
-      text.startsWith('//')
-        ? text.slice(2).replace(/^ /, '')
-        : text
-            .slice(2, -2)
-            .split('\n')
-            .map((line) => line.replace(/^\s*\* ?/, ''))
-            .join('\n'),
-    );
-    row = prev.startPosition.row;
-  }
-  const doc = lines.join('\n').trim();
-  return doc.length > 0 ? doc : null;
+/** One comment's text as a doc comment line (or lines): without its markers. */
+function commentText(text: string): string {
+  return text.startsWith('//')
+    ? text.slice(2).replace(/^ /, '')
+    : text
+        .slice(2, -2)
+        .split('\n')
+        .map((line) => line.replace(/^\s*\* ?/, ''))
+        .join('\n');
 }
 
 /** Walks one Go syntax tree into definitions, references and imports. */
@@ -114,6 +105,15 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
   readonly #declared = new Set<number>();
   /** Local names that import bindings introduce (`fmt`, an alias): `fmt.X`'s operand is no reference. */
   readonly #importLocals = new Set<string>();
+  /**
+   * Depth of the node being visited. Per depth, the comments visited since the last other named sibling (offsets),
+   * and how many of them came right before the node visited there last: a declaration's doc comment candidates.
+   */
+  #depth = 0;
+  readonly #commentCount: number[] = [0];
+  readonly #commentsBefore: number[] = [0];
+  readonly #commentStarts: number[][] = [];
+  readonly #commentEnds: number[][] = [];
 
   walk(tree: Parser.Tree): ExtractedFacts {
     NODE_TYPES.prepare(tree);
@@ -131,14 +131,25 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
       case 'package_identifier':
         this.#identifier(cursor, type);
         return;
-      case 'comment':
-        this.#tokens(cursor.startIndex, cursor.endIndex, 'comment');
+      case 'comment': {
+        const start = cursor.startIndex;
+        const end = cursor.endIndex;
+        const depth = this.#depth;
+        const count = this.#commentCount[depth]!;
+        (this.#commentStarts[depth] ??= [])[count] = start;
+        (this.#commentEnds[depth] ??= [])[count] = end;
+        this.#commentCount[depth] = count + 1;
+        this.#tokens(start, end, 'comment');
         return;
+      }
       case 'interpreted_string_literal_content':
       case 'raw_string_literal_content':
         if (this.frames.up(2)?.type !== 'import_spec') this.#tokens(cursor.startIndex, cursor.endIndex, 'string');
         return;
     }
+    const depth = this.#depth;
+    this.#commentsBefore[depth] = this.#commentCount[depth]!;
+    this.#commentCount[depth] = 0;
     let pushedScope = false;
     switch (type) {
       case 'package_clause':
@@ -171,12 +182,37 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
     const field = FIELD_FRAMES.has(type) ? (cursor.currentFieldName ?? null) : null;
     // Each cursor getter crosses into native code: read the start only where a rule uses it.
     this.frames.push(type, field, START_FRAMES.has(type) ? cursor.startIndex : -1);
+    this.#depth = depth + 1;
+    this.#commentCount[depth + 1] = 0;
     this.visitChildren(cursor);
+    this.#depth = depth;
     this.frames.pop();
     if (pushedScope) {
       const scope = this.#scopes.pop()!;
       scope.def.bodyIdentifiers = [...scope.identifiers];
     }
+  }
+
+  /**
+   * The `//` or `/* *\/` comment block right above a node (no blank line between), as text: the node starting at
+   * `start` is the one the cursor is at (`up` 0) or an ancestor `up` levels above it, and its previous named
+   * siblings that are comments are the ones the walk kept at that depth.
+   */
+  #docComment(start: number, up: number): string | null {
+    const depth = this.#depth - up;
+    let i = this.#commentsBefore[depth]!;
+    if (i === 0) return null;
+    const starts = this.#commentStarts[depth]!;
+    const ends = this.#commentEnds[depth]!;
+    const lines: string[] = [];
+    let row = this.lines.point(start).row;
+    while (i-- > 0) {
+      if (this.lines.point(ends[i]!).row !== row - 1) break;
+      lines.unshift(commentText(this.source.slice(starts[i], ends[i])));
+      row = this.lines.point(starts[i]!).row;
+    }
+    const doc = lines.join('\n').trim();
+    return doc.length > 0 ? doc : null;
   }
 
   #scope(): Scope | undefined {
@@ -225,7 +261,14 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
   #packageClause(node: SyntaxNode): void {
     const nameNode = node.namedChildren.find((child) => child.type === 'package_identifier');
     if (!nameNode) return;
-    const def = this.#definition('module', nameNode, nameNode.text, node, oneLine(node.text), docCommentOf(node));
+    const def = this.#definition(
+      'module',
+      nameNode,
+      nameNode.text,
+      node,
+      oneLine(node.text),
+      this.#docComment(node.startIndex, 0),
+    );
     def.exported = true;
     this.definitions.push(def);
   }
@@ -264,7 +307,7 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
       qualifiedName,
       node,
       signature,
-      docCommentOf(node),
+      this.#docComment(node.startIndex, 0),
     );
     let receiver: string | null = null;
     if (receiverType) {
@@ -306,7 +349,14 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
     const text = outer.text;
     const brace = kind === 'type' ? -1 : text.indexOf('{');
     const signature = oneLine(brace >= 0 ? text.slice(0, brace) : text, 200);
-    const def = this.#definition(kind, nameNode, nameNode.text, outer, signature, docCommentOf(outer));
+    const def = this.#definition(
+      kind,
+      nameNode,
+      nameNode.text,
+      outer,
+      signature,
+      this.#docComment(outer.startIndex, outer === node ? 0 : 1),
+    );
     return this.#push(def, null, kind === 'type' ? -1 : typeNode!.startIndex);
   }
 
@@ -316,7 +366,7 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
     if (!scope || this.frames.up(1)?.type !== 'field_declaration_list') return;
     if (scope.memberListStart < 0 || this.frames.up(2)?.start !== scope.memberListStart) return;
     const names = node.childrenForFieldName('name');
-    const docstring = docCommentOf(node);
+    const docstring = this.#docComment(node.startIndex, 0);
     const signature = oneLine(node.text, 200);
     for (const nameNode of names)
       this.definitions.push(
@@ -336,7 +386,7 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
         `${scope.qualifiedName}.${nameNode.text}`,
         node,
         oneLine(node.text, 200),
-        docCommentOf(node),
+        this.#docComment(node.startIndex, 0),
       ),
     );
   }
@@ -345,11 +395,12 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
   #valueSpec(node: SyntaxNode, constant: boolean): void {
     const parent = node.parent;
     const lone = parent && (parent.type === 'var_declaration' || parent.type === 'const_declaration') ? parent : null;
-    const docstring = docCommentOf(node) ?? (lone ? docCommentOf(lone) : null);
+    const docstring = this.#docComment(node.startIndex, 0) ?? (lone ? this.#docComment(lone.startIndex, 1) : null);
     const outer = lone ?? node;
     const signature = oneLine(outer.text, 200);
     for (const nameNode of node.childrenForFieldName('name')) {
-      if (nameNode.text === '_') continue;
+      // the field also holds the commas of `const a, b = 1, 2`
+      if (nameNode.type !== 'identifier' || nameNode.text === '_') continue;
       this.definitions.push(
         this.#definition(constant ? 'constant' : 'variable', nameNode, nameNode.text, outer, signature, docstring),
       );
@@ -428,7 +479,7 @@ class GoWalker extends SyntaxWalker<Parser.TreeCursor> {
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const enclosing = this.#scope()?.qualifiedName ?? null;
-    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing);
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing, undefined, CODE_TOKEN_CLUE);
   }
 }
 

@@ -77,6 +77,47 @@ describe('language-go', () => {
     expect(registries.languages.values()[0]!.modules).to.be.a('function');
   });
 
+  it('doc comments: the comment lines right above, each spec of a type group its own, none across a blank line', () => {
+    const { definitions } = facts(`package p
+
+// Detached.
+
+func a() {}
+
+/* Block
+ * doc. */
+// and a line
+func b() {}
+
+// Group doc.
+var (
+	c = 1
+)
+
+// Types doc.
+type (
+	// D doc.
+	D int
+	E int
+)
+
+// H doc.
+const H = 3
+
+const F, G = 1, 2
+`);
+    const doc = (name: string) => definitions.find((d) => d.qualifiedName === name)!.docstring;
+    // each name of a multi-name spec, and not the comma between them
+    expect(definitions.filter((d) => d.kind === 'constant').map((d) => d.name)).to.deep.equal(['H', 'F', 'G']);
+    expect(['a', 'b', 'D', 'E', 'H'].map(doc)).to.deep.equal([
+      null,
+      'Block\ndoc. \nand a line',
+      'D doc.',
+      null,
+      'H doc.',
+    ]);
+  });
+
   it('packages, structs and fields, methods with receivers, interfaces, consts, vars and generics', () => {
     const { definitions } = facts(SERVER);
     expect(definitions.map((d) => [d.kind, d.qualifiedName, d.exported])).to.deep.equal([

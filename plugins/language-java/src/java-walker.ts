@@ -51,6 +51,8 @@ const CODE_TOKEN = new RegExp(
   'g',
 );
 const UPPER_CASE_CONSTANT = /^[A-Z][A-Z0-9_]*$/;
+/** What every CODE_TOKEN match contains (a call's `(`, `_`, a backtick, a lower-upper pair, `{@link`). */
+const CODE_TOKEN_CLUE = /[(_`{]|[a-z][A-Z]/;
 
 /** The node types the walk steps into: named ones with children, and the leaves it records. */
 const NODE_TYPES = new WalkedNodeTypes([
@@ -94,8 +96,13 @@ interface Pending {
 function javadocOf(node: SyntaxNode, source: string): string | null {
   const previous = node.previousNamedSibling;
   if (!previous || previous.type !== 'block_comment') return null;
-  if (source.slice(previous.endIndex, node.startIndex).trim() !== '') return null;
-  const text = previous.text;
+  return javadocBetween(source, previous.startIndex, previous.endIndex, node.startIndex);
+}
+
+/** The Javadoc of a declaration at `start` whose previous named sibling is the block comment `commentStart..End`. */
+function javadocBetween(source: string, commentStart: number, commentEnd: number, start: number): string | null {
+  if (source.slice(commentEnd, start).trim() !== '') return null;
+  const text = source.slice(commentStart, commentEnd);
   if (!text.startsWith('/**')) return null;
   const body = text
     .slice(3, -2)
@@ -111,6 +118,37 @@ function hasModifier(node: SyntaxNode, modifier: string): boolean {
   return modifiers ? modifiers.children.some((child) => child.type === modifier) : false;
 }
 
+const NO_MODIFIERS: ReadonlySet<string> = new Set();
+
+/**
+ * The modifier keywords and annotation types of the declaration the cursor is at, read through the cursor (the
+ * grammar puts `modifiers` first, after any comment): no node objects, whose every read crosses into native code.
+ */
+function modifiersAt(cursor: Parser.TreeCursor): ReadonlySet<string> {
+  if (!cursor.gotoFirstChild()) return NO_MODIFIERS;
+  let found = NO_MODIFIERS;
+  do {
+    const type = cursor.nodeType;
+    if (type === 'line_comment' || type === 'block_comment') continue;
+    if (type === 'modifiers' && cursor.gotoFirstChild()) {
+      const keywords = new Set<string>();
+      do keywords.add(cursor.nodeType);
+      while (cursor.gotoNextSibling());
+      cursor.gotoParent();
+      found = keywords;
+    }
+    break;
+  } while (cursor.gotoNextSibling());
+  cursor.gotoParent();
+  return found;
+}
+
+/** What the walk read of a declaration through the cursor before its rule runs. */
+interface Declaration {
+  modifiers: ReadonlySet<string>;
+  docstring: string | null;
+}
+
 /** Walks one Java syntax tree into definitions, references and imports. */
 class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
   readonly #scopes: Scope[] = [];
@@ -124,6 +162,11 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
   readonly #typeUses = new Map<string, number>();
   #package = '';
   #importDepth = 0;
+  /** Depth of the node being visited, and per depth the type (and offsets) of the last named sibling visited. */
+  #depth = 0;
+  readonly #previousType: string[] = [''];
+  readonly #previousStart: number[] = [0];
+  readonly #previousEnd: number[] = [0];
 
   walk(tree: Parser.Tree): ExtractedFacts {
     NODE_TYPES.prepare(tree);
@@ -140,11 +183,22 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
       this.#identifier(cursor, type === 'type_identifier');
       return;
     }
+    const depth = this.#depth;
+    const previousType = this.#previousType[depth];
+    this.#previousType[depth] = type;
     switch (type) {
       case 'line_comment':
-      case 'block_comment':
         this.#tokens(cursor.startIndex, cursor.endIndex, 'comment');
         return;
+      case 'block_comment': {
+        const start = cursor.startIndex;
+        const end = cursor.endIndex;
+        // A declaration's Javadoc, read when the declaration after it is visited.
+        this.#previousStart[depth] = start;
+        this.#previousEnd[depth] = end;
+        this.#tokens(start, end, 'comment');
+        return;
+      }
       case 'string_fragment':
         this.#tokens(cursor.startIndex, cursor.endIndex, 'string');
         return;
@@ -153,7 +207,7 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
     let pushedScope = false;
     switch (type) {
       case 'package_declaration':
-        this.#packageDeclaration(cursor.currentNode);
+        this.#packageDeclaration(cursor.currentNode, this.#javadoc(previousType, depth, start));
         return;
       case 'import_declaration':
         this.#importDeclaration(cursor.currentNode);
@@ -163,28 +217,31 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
       case 'interface_declaration':
       case 'annotation_type_declaration':
       case 'enum_declaration':
-        pushedScope = this.#defineType(cursor.currentNode, TYPE_DECLARATIONS[type]!);
+        pushedScope = this.#defineType(
+          cursor.currentNode,
+          TYPE_DECLARATIONS[type]!,
+          this.#declaration(cursor, previousType, depth, start),
+        );
         break;
       case 'method_declaration':
       case 'annotation_type_element_declaration':
-        pushedScope = this.#defineMember(cursor.currentNode, 'method');
+        pushedScope = this.#defineMember(cursor, 'method', previousType, depth, start);
         break;
       case 'constructor_declaration':
       case 'compact_constructor_declaration':
-        pushedScope = this.#defineMember(cursor.currentNode, 'constructor');
+        pushedScope = this.#defineMember(cursor, 'constructor', previousType, depth, start);
         break;
       case 'field_declaration':
       case 'constant_declaration':
-        this.#defineFields(cursor.currentNode);
+        if (this.#inTypeBody())
+          this.#defineFields(cursor.currentNode, this.#declaration(cursor, previousType, depth, start));
         break;
       case 'enum_constant':
-        this.#defineEnumConstant(cursor.currentNode);
+        if (this.#typeScope() !== undefined)
+          this.#defineEnumConstant(cursor.currentNode, this.#declaration(cursor, previousType, depth, start));
         break;
       case 'type_parameter':
         this.#typeParameter(cursor.currentNode);
-        break;
-      case 'local_variable_declaration':
-        this.#localVariables(cursor.currentNode);
         break;
       case 'static_initializer':
         pushedScope = this.#pushBlockScope();
@@ -193,13 +250,27 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
     if (type === 'import_declaration') this.#importDepth++;
     // No field name: each read crosses into native code, and identifiers ask their own where it matters.
     this.frames.push(type, null, start);
+    this.#depth = depth + 1;
+    this.#previousType[depth + 1] = '';
     this.visitChildren(cursor);
+    this.#depth = depth;
     this.frames.pop();
     if (type === 'import_declaration') this.#importDepth--;
     if (pushedScope) {
       const scope = this.#scopes.pop()!;
       scope.def.bodyIdentifiers = [...scope.identifiers];
     }
+  }
+
+  /** The Javadoc of the node at `start` (at `depth`) from the last named sibling the walk visited before it. */
+  #javadoc(previousType: string | undefined, depth: number, start: number): string | null {
+    return previousType === 'block_comment'
+      ? javadocBetween(this.source, this.#previousStart[depth]!, this.#previousEnd[depth]!, start)
+      : null;
+  }
+
+  #declaration(cursor: Parser.TreeCursor, previousType: string | undefined, depth: number, start: number): Declaration {
+    return { modifiers: modifiersAt(cursor), docstring: this.#javadoc(previousType, depth, start) };
   }
 
   #scope(): Scope | undefined {
@@ -225,7 +296,7 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
     );
   }
 
-  #packageDeclaration(node: SyntaxNode): void {
+  #packageDeclaration(node: SyntaxNode, docstring: string | null): void {
     const name = node.namedChildren.find((child) => child.type === 'scoped_identifier' || child.type === 'identifier');
     if (!name) return;
     this.#package = name.text.replace(/\s+/g, '');
@@ -236,7 +307,7 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
       span: spanBetween(node.startPosition, node.endPosition),
       nameSpan: spanBetween(name.startPosition, name.endPosition),
       signature: oneLine(node.text),
-      docstring: javadocOf(node, this.source),
+      docstring,
       text: node.text,
       exported: true,
       isDefault: false,
@@ -244,7 +315,14 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
     });
   }
 
-  #definition(node: SyntaxNode, nameNode: SyntaxNode, kind: DefinitionKind, signatureEnd: number): ExtractedDefinition {
+  /** `declaration`: what the cursor read of `node`; null when `node` is not the cursor's (a record component). */
+  #definition(
+    node: SyntaxNode,
+    nameNode: SyntaxNode,
+    kind: DefinitionKind,
+    signatureEnd: number,
+    declaration: Declaration | null,
+  ): ExtractedDefinition {
     this.#declaredNames.add(nameNode.startIndex);
     const name = nameNode.text;
     const scope = this.#scope();
@@ -256,10 +334,12 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
       span: spanBetween(node.startPosition, node.endPosition),
       nameSpan: spanBetween(nameNode.startPosition, nameNode.endPosition),
       signature: oneLine(this.source.slice(node.startIndex, signatureEnd)),
-      docstring: javadocOf(node, this.source),
+      docstring: declaration ? declaration.docstring : javadocOf(node, this.source),
       text: node.text,
       // Top-level types are visible to their package at least; members unless private (or of a private owner).
-      exported: !hasModifier(node, 'private') && (owner === undefined || owner.def.exported),
+      exported:
+        !(declaration ? declaration.modifiers.has('private') : hasModifier(node, 'private')) &&
+        (owner === undefined || owner.def.exported),
       isDefault: false,
       bodyIdentifiers: [],
     };
@@ -267,12 +347,12 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
     return def;
   }
 
-  #defineType(node: SyntaxNode, kind: DefinitionKind): boolean {
+  #defineType(node: SyntaxNode, kind: DefinitionKind, declaration: Declaration): boolean {
     const nameNode = node.childForFieldName('name');
     if (!nameNode) return false;
     this.#localTypes.add(nameNode.text);
     const body = node.childForFieldName('body');
-    const def = this.#definition(node, nameNode, kind, body ? body.startIndex : node.endIndex);
+    const def = this.#definition(node, nameNode, kind, body ? body.startIndex : node.endIndex, declaration);
     this.#scopes.push({ qualifiedName: def.qualifiedName, def, identifiers: new Set(), isType: true, locals: null });
     // Record components are fields of the record.
     if (node.type === 'record_declaration') {
@@ -280,22 +360,29 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
       for (const parameter of parameters?.namedChildren ?? []) {
         const componentName = parameter.childForFieldName('name');
         if (parameter.type === 'formal_parameter' && componentName) {
-          this.#definition(parameter, componentName, 'field', parameter.endIndex);
+          this.#definition(parameter, componentName, 'field', parameter.endIndex, null);
         }
       }
     }
     return true;
   }
 
-  #defineMember(node: SyntaxNode, kind: DefinitionKind): boolean {
-    const nameNode = node.childForFieldName('name');
+  #defineMember(
+    cursor: Parser.TreeCursor,
+    kind: DefinitionKind,
+    previousType: string | undefined,
+    depth: number,
+    start: number,
+  ): boolean {
     const owner = this.#typeScope();
-    if (!nameNode || !this.#inTypeBody() || !owner) {
-      // A method of an anonymous class: its body is walked as part of the enclosing code.
-      return this.#pushBlockScope();
-    }
+    // A method of an anonymous class: its body is walked as part of the enclosing code.
+    if (!this.#inTypeBody() || !owner) return this.#pushBlockScope();
+    const node = cursor.currentNode;
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return this.#pushBlockScope();
+    const declaration = this.#declaration(cursor, previousType, depth, start);
     const body = node.childForFieldName('body');
-    const def = this.#definition(node, nameNode, kind, body ? body.startIndex : node.endIndex);
+    const def = this.#definition(node, nameNode, kind, body ? body.startIndex : node.endIndex, declaration);
     this.#scopes.push({
       qualifiedName: def.qualifiedName,
       def,
@@ -316,34 +403,34 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
     return true;
   }
 
-  #defineFields(node: SyntaxNode): void {
-    if (!this.#inTypeBody()) return;
+  /** A field or constant declaration in a type body (the caller checks that it is in one). */
+  #defineFields(node: SyntaxNode, declaration: Declaration): void {
     const owner = this.#typeScope()!;
     const constant =
       node.type === 'constant_declaration' ||
       owner.def.kind === 'interface' ||
-      (hasModifier(node, 'static') && hasModifier(node, 'final'));
-    for (const declarator of node.namedChildren) {
-      if (declarator.type !== 'variable_declarator') continue;
+      (declaration.modifiers.has('static') && declaration.modifiers.has('final'));
+    const declarators = node.namedChildren.filter((child) => child.type === 'variable_declarator');
+    for (const declarator of declarators) {
       const nameNode = declarator.childForFieldName('name');
       if (!nameNode) continue;
       const kind: DefinitionKind = constant && UPPER_CASE_CONSTANT.test(nameNode.text) ? 'constant' : 'field';
       const value = declarator.childForFieldName('value');
-      const def = this.#definition(node, nameNode, kind, value ? value.startIndex : node.endIndex);
+      const def = this.#definition(node, nameNode, kind, value ? value.startIndex : node.endIndex, declaration);
       def.signature = def.signature.replace(/\s*=$/, '');
       // One declaration, several declarators: each is its own definition, named by its own declarator.
-      if (node.namedChildren.filter((child) => child.type === 'variable_declarator').length > 1) {
-        const declarator = node.namedChildren.find((c) => c.type === 'variable_declarator')!;
-        def.signature = oneLine(`${this.source.slice(node.startIndex, declarator.startIndex)}${nameNode.text}`);
+      if (declarators.length > 1) {
+        def.signature = oneLine(`${this.source.slice(node.startIndex, declarators[0]!.startIndex)}${nameNode.text}`);
       }
     }
   }
 
-  #defineEnumConstant(node: SyntaxNode): void {
+  /** An enum constant (the caller checks that it is in a type). */
+  #defineEnumConstant(node: SyntaxNode, declaration: Declaration): void {
     const nameNode = node.childForFieldName('name');
-    if (!nameNode || this.#typeScope() === undefined) return;
+    if (!nameNode) return;
     const body = node.childForFieldName('body');
-    this.#definition(node, nameNode, 'constant', body ? body.startIndex : node.endIndex);
+    this.#definition(node, nameNode, 'constant', body ? body.startIndex : node.endIndex, declaration);
   }
 
   #typeParameter(node: SyntaxNode): void {
@@ -351,17 +438,6 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
     if (!name) return;
     this.#localTypes.add(name.text);
     this.#declaredNames.add(name.startIndex);
-  }
-
-  #localVariables(node: SyntaxNode): void {
-    const locals = this.#scope()?.locals;
-    for (const declarator of node.namedChildren) {
-      if (declarator.type !== 'variable_declarator') continue;
-      const nameNode = declarator.childForFieldName('name');
-      if (!nameNode) continue;
-      this.#declaredNames.add(nameNode.startIndex);
-      locals?.add(nameNode.text);
-    }
   }
 
   /**
@@ -421,7 +497,11 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
       scope?.locals?.add(name);
       return;
     }
-    if (parent.type === 'variable_declarator' && field === 'name') return;
+    if (parent.type === 'variable_declarator' && field === 'name') {
+      // `int a = …, b;` in a body declares locals, each from its own name on (Java's scope of a local)
+      if (this.frames.up(2)?.type === 'local_variable_declaration') scope?.locals?.add(name);
+      return;
+    }
     if (this.#importDepth > 0) {
       this.#importReference(cursor, name, start, parent.type);
       return;
@@ -555,7 +635,7 @@ class JavaWalker extends SyntaxWalker<Parser.TreeCursor> {
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const enclosing = this.#scope()?.qualifiedName ?? null;
-    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing, linkTargets);
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing, linkTargets, CODE_TOKEN_CLUE);
   }
 }
 

@@ -121,6 +121,36 @@ describe('java walker', () => {
     expect(refs.some((r) => / (total|it|items|args|c)$/.test(r) && !r.includes('.'))).to.equal(false);
   });
 
+  it('a local is in scope from its own declarator on; modifiers and Javadoc are read past comments', () => {
+    const source = `class Box {
+  /** Not this field's: a comment follows. */
+  // between
+  private int size;
+  /** The limit. */
+  @Deprecated /* kept */ static final int LIMIT = 1;
+  /** Counts. */
+  private static int count() {
+    int first = size(), size = 2;
+    return first + size;
+  }
+  int size() { return 0; }
+}
+`;
+    const { definitions, references } = extract(source);
+    const def = (name: string) => definitions.find((d) => d.name === name)!;
+    expect(def('size').docstring).to.equal(null);
+    expect(def('size').exported).to.equal(false);
+    expect([def('LIMIT').kind, def('LIMIT').docstring, def('LIMIT').exported]).to.deep.equal([
+      'constant',
+      'The limit.',
+      true,
+    ]);
+    expect([def('count').docstring, def('count').exported]).to.deep.equal(['Counts.', false]);
+    const calls = references.filter((r) => r.context === 'call').map((r) => `${r.span.startLine} ${r.name}`);
+    // `size()` before `size` is declared calls the method; the `size` after it is the local
+    expect(calls).to.include('9 size');
+    expect(references.some((r) => r.span.startLine === 10 && r.name === 'size')).to.equal(false);
+  });
   it('recognises tests and mains by convention', () => {
     for (const path of ['src/test/java/a/BTest.java', 'core/src/test/java/X.java', 'lib/FooTests.java', 'a/FooIT.java'])
       expect(JAVA_TEST_PATH.test(path), path).to.equal(true);

@@ -60,6 +60,8 @@ const SKIPPED = new Set(['attribute_item', 'inner_attribute_item', 'macro_rule']
 const STD_ROOTS = new Set(['std', 'core', 'alloc']);
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, a path, or `quoted`). */
 const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`[A-Za-z_]\w*`/g;
+/** What every CODE_TOKEN match contains (a call's `(`, `_`, a backtick, a lower-upper pair). */
+const CODE_TOKEN_CLUE = /[(_`]|[a-z][A-Z]/;
 
 /** A word of a string literal or comment worth searching by. */
 const WORD = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
@@ -93,6 +95,73 @@ interface Scope {
   traitImpl: boolean;
 }
 
+const isWordCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isIdentifierStartCode = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+/** What a regular expression's `\s` matches. */
+const isSpaceCode = (c: number): boolean =>
+  (c >= 9 && c <= 13) ||
+  c === 32 ||
+  (c >= 128 &&
+    (c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));
+
+function skipSpaceBack(source: string, at: number, low: number): number {
+  while (at > low && isSpaceCode(source.charCodeAt(at - 1))) at--;
+  return at;
+}
+
+/** Where the identifier (`[A-Za-z_]\w*`, leftmost start) that ends at `end` begins, or -1; `low` bounds the scan. */
+function identifierBefore(source: string, end: number, low: number): number {
+  let word = end;
+  while (word > low && isWordCode(source.charCodeAt(word - 1))) word--;
+  while (word < end && !isIdentifierStartCode(source.charCodeAt(word))) word++;
+  return word < end ? word : -1;
+}
+
+/**
+ * Where the path `a::b::` (segments `[A-Za-z_]\w*` or `$crate`, spaces allowed around `::`) that ends at `end`
+ * begins, or -1: the match of `/((?:(?:[A-Za-z_]\w*|\$crate)\s*::\s*)+)$/` over `source.slice(low, end)`, scanned
+ * backwards (a `$`-anchored regular expression is tried from every offset of the text).
+ */
+export function pathStartBefore(source: string, end: number, low: number): number {
+  let found = -1;
+  let at = end;
+  for (;;) {
+    let p = skipSpaceBack(source, at, low);
+    if (p - 2 < low || source.charCodeAt(p - 1) !== 58 || source.charCodeAt(p - 2) !== 58) return found;
+    p = skipSpaceBack(source, p - 2, low);
+    let segment = identifierBefore(source, p, low);
+    if (segment < 0) return found;
+    const whole = segment === 0 || segment === low || !isWordCode(source.charCodeAt(segment - 1));
+    if (!whole) return segment; // `12ab::`: the path starts inside the word, nothing before it joins
+    if (segment > low && source.charCodeAt(segment - 1) === 36 && source.slice(segment, p) === 'crate') segment--;
+    found = at = segment;
+  }
+}
+
+/**
+ * The operand before a trailing `.` (an identifier, or `)`, `]`, `?`) ending at `end`, or null: the first group of
+ * `/([A-Za-z_]\w*|[)\]?])\s*\.\s*$/` over `source.slice(low, end)`, scanned backwards.
+ */
+export function memberOperandBefore(source: string, end: number, low: number): string | null {
+  let p = skipSpaceBack(source, end, low);
+  if (p - 1 < low || source.charCodeAt(p - 1) !== 46) return null;
+  p = skipSpaceBack(source, p - 1, low);
+  if (p - 1 < low) return null;
+  const c = source.charCodeAt(p - 1);
+  if (c === 41 || c === 93 || c === 63) return source[p - 1]!;
+  const word = identifierBefore(source, p, low);
+  return word < 0 ? null : source.slice(word, p);
+}
+
 const isUpper = (name: string): boolean => name.charCodeAt(0) >= 65 && name.charCodeAt(0) <= 90;
 
 /** The type's base name: `Foo<T>` → `Foo`, `a::Foo` → `Foo`, `&mut Foo` → `Foo`. */
@@ -114,19 +183,25 @@ function typeBaseName(node: SyntaxNode | null): string | null {
   }
 }
 
-/** The attributes and doc comments written above an item (its previous siblings). */
-function leadingTrivia(node: SyntaxNode): { doc: string | null; attributes: string[] } {
+/** A `///` or `/** *\/` doc comment (not `////` or `/***`). */
+function isDocComment(text: string): boolean {
+  return text.charCodeAt(1) === 47
+    ? text.startsWith('///') && !text.startsWith('////')
+    : text.startsWith('/**') && !text.startsWith('/***');
+}
+
+/**
+ * The attributes and doc comments written above an item: `texts[0..count)` are the attribute items and doc comments
+ * right before it among its siblings (the walk keeps that run, and ends it at any other sibling).
+ */
+function leadingTrivia(texts: readonly string[], count: number): { doc: string | null; attributes: string[] } {
   const docs: string[] = [];
   const attributes: string[] = [];
-  for (let prev = node.previousSibling; prev; prev = prev.previousSibling) {
-    if (prev.type === 'attribute_item') attributes.push(prev.text);
-    else if (prev.type === 'line_comment') {
-      const text = prev.text;
-      if (!text.startsWith('///') || text.startsWith('////')) break;
-      docs.push(text.slice(3).replace(/^ /, '').trimEnd());
-    } else if (prev.type === 'block_comment') {
-      const text = prev.text;
-      if (!text.startsWith('/**') || text.startsWith('/***')) break;
+  for (let i = count - 1; i >= 0; i--) {
+    const text = texts[i]!;
+    if (text.charCodeAt(0) !== 47) attributes.push(text);
+    else if (text.charCodeAt(1) === 47) docs.push(text.slice(3).replace(/^ /, '').trimEnd());
+    else {
       docs.push(
         text
           .slice(3, -2)
@@ -135,7 +210,7 @@ function leadingTrivia(node: SyntaxNode): { doc: string | null; attributes: stri
           .join('\n')
           .trim(),
       );
-    } else break;
+    }
   }
   const doc = docs.reverse().join('\n').trim();
   return { doc: doc.length > 0 ? doc : null, attributes };
@@ -157,6 +232,10 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
   readonly #structExpressions: Array<string | null> = [];
   #useDepth = 0;
   #patternDepth = 0;
+  /** Depth of the node being visited; per depth, the attributes and doc comments just visited there (their text). */
+  #depth = 0;
+  readonly #triviaCount: number[] = [0];
+  readonly #trivia: string[][] = [];
   /** Inline `mod` blocks around the walk (`super::` inside one names this file's module). */
   #inlineModules = 0;
 
@@ -183,6 +262,20 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
 
   protected override visit(cursor: Parser.TreeCursor): void {
     const type = NODE_TYPES.of(cursor);
+    const depth = this.#depth;
+    // The run of attributes and doc comments right before this node among its siblings (see `leadingTrivia`).
+    const trivia = this.#triviaCount[depth]!;
+    if (type === 'attribute_item' || type === 'line_comment' || type === 'block_comment') {
+      const start = cursor.startIndex;
+      const end = cursor.endIndex;
+      if (type !== 'attribute_item') this.#tokens(start, end, 'comment');
+      if (type === 'attribute_item' || isDocComment(this.source.slice(start, start + 4))) {
+        (this.#trivia[depth] ??= [])[trivia] = this.source.slice(start, end);
+        this.#triviaCount[depth] = trivia + 1;
+      } else this.#triviaCount[depth] = 0;
+      return;
+    }
+    if (trivia !== 0) this.#triviaCount[depth] = 0;
     if (type === '' || SKIPPED.has(type)) return;
     const parent = this.frames.up(1);
     switch (type) {
@@ -195,10 +288,6 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
       case 'self':
       case 'crate':
       case 'super':
-        return;
-      case 'line_comment':
-      case 'block_comment':
-        this.#tokens(cursor.startIndex, cursor.endIndex, 'comment');
         return;
       case 'string_content':
         this.#tokens(cursor.startIndex, cursor.endIndex, 'string');
@@ -215,7 +304,7 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
     const kind = ITEM_KINDS[type];
     if (kind) {
       const node = cursor.currentNode;
-      pushedScope = this.#define(node, type, kind);
+      pushedScope = this.#define(node, type, kind, leadingTrivia(this.#trivia[depth] ?? [], trivia));
       if (type === 'mod_item' && node.childForFieldName('body')) inlineModule = true;
     } else if (type === 'impl_item') {
       pushedScope = this.#impl(cursor.currentNode);
@@ -238,7 +327,10 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
     if (type === 'use_declaration') this.#useDepth++;
     // each cursor getter crosses into native code: the start offset only where a path or member needs it
     this.frames.push(type, field, FRAMED.has(type) ? cursor.startIndex : 0);
+    this.#depth = depth + 1;
+    this.#triviaCount[depth + 1] = 0;
     this.visitChildren(cursor);
+    this.#depth = depth;
     this.frames.pop();
     if (type === 'use_declaration') this.#useDepth--;
     if (inlineModule) this.#inlineModules--;
@@ -290,7 +382,12 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
     return true;
   }
 
-  #define(node: SyntaxNode, type: string, baseKind: DefinitionKind): boolean {
+  #define(
+    node: SyntaxNode,
+    type: string,
+    baseKind: DefinitionKind,
+    { doc, attributes }: { doc: string | null; attributes: string[] },
+  ): boolean {
     const nameNode = node.childForFieldName('name');
     if (!nameNode) return false;
     this.#declaredNames.add(nameNode.startIndex);
@@ -301,7 +398,6 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
     const body =
       node.childForFieldName('body') ??
       (type === 'const_item' || type === 'static_item' ? node.childForFieldName('value') : null);
-    const { doc, attributes } = leadingTrivia(node);
     const visibility = node.firstNamedChild?.type === 'visibility_modifier';
     const exported =
       visibility ||
@@ -433,21 +529,21 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
     while (ahead < source.length && source.charCodeAt(ahead) === 32) ahead++;
     // a plain token (neither after `::`/`.` nor called): the common case, decided without a regular expression
     if (!joined && source[ahead] !== '(' && source[ahead] !== ':') return false;
-    const before = source.slice(Math.max(0, start - 200), start);
+    const low = Math.max(0, start - 200);
     const after = this.source.slice(start + name.length, start + name.length + 40);
     const called = /^\s*(?:::\s*<[^>]*>\s*)?\(/.test(after);
-    const path = /((?:(?:[A-Za-z_]\w*|\$crate)\s*::\s*)+)$/.exec(before);
+    const pathStart = pathStartBefore(source, start, low);
     // `x.name` or `f(..).name`: the qualifier is the identifier before the dot, else the expression is unknown
-    const member = path ? null : /([A-Za-z_]\w*|[)\]?])\s*\.\s*$/.exec(before);
-    if (!path && !member && !called) return false;
-    if (!path && !member && this.#isLocal(name)) return true;
+    const member = pathStart >= 0 ? null : memberOperandBefore(source, start, low);
+    if (pathStart < 0 && !member && !called) return false;
+    if (pathStart < 0 && !member && this.#isLocal(name)) return true;
     let qualifier: string | null = null;
     let context: ReferenceContext = called ? 'call' : 'value';
-    if (path) {
-      qualifier = this.#pathQualifier(start - path[1]!.length, start);
+    if (pathStart >= 0) {
+      qualifier = this.#pathQualifier(pathStart, start);
       if (qualifier !== null) this.#pathImportAt(qualifier, start);
     } else if (member) {
-      qualifier = /^\w/.test(member[1]!) ? member[1]! : '(…)';
+      qualifier = /^\w/.test(member) ? member : '(…)';
       if (!called) context = 'member';
     }
     this.reference(name, start, context, qualifier, this.#enclosing());
@@ -640,7 +736,7 @@ class RustWalker extends SyntaxWalker<Parser.TreeCursor> {
     if (scope && !scope.test)
       for (const word of this.source.slice(startIndex, endIndex).match(WORD) ?? []) scope.identifiers.add(word);
     const enclosing = this.#enclosing();
-    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing);
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing, undefined, CODE_TOKEN_CLUE);
   }
 }
 

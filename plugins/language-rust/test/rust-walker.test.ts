@@ -3,7 +3,7 @@ import type { ExtractedFacts, PackModulesContext } from '@agentgov/core/contract
 import Parser from 'tree-sitter';
 import Rust from 'tree-sitter-rust';
 import { RustModules } from '../src/rust-modules.js';
-import { walkRust } from '../src/rust-walker.js';
+import { memberOperandBefore, pathStartBefore, walkRust } from '../src/rust-walker.js';
 
 const parser = new Parser();
 parser.setLanguage(Rust);
@@ -42,6 +42,30 @@ pub(crate) mod inner { pub fn helper() {} }
     ]);
     expect(definitions[0]!.docstring).to.equal('A stack.\nOf numbers.');
     expect(definitions[2]!.signature).to.equal('pub fn push(&mut self, item: T)');
+  });
+
+  it('takes the attributes and doc comments right above an item, up to any other sibling or a plain comment', () => {
+    const { definitions } = facts(`/// Not a's: a plain comment follows.
+// plain
+/// First line.
+#[derive(Debug)]
+/** Second line. */
+#[cfg(test)]
+mod a { fn one() {} }
+/// Not b's either: the item a stands between.
+fn b() {}
+//// Four slashes: no doc.
+fn c() {}
+`);
+    const doc = (name: string) => definitions.find((d) => d.name === name)!.docstring;
+    expect([doc('a'), doc('b'), doc('c')]).to.deep.equal([
+      'First line.\nSecond line.',
+      "Not b's either: the item a stands between.",
+      null,
+    ]);
+    // `#[cfg(test)]` two attributes up still marks the module as test code (no search words)
+    expect(definitions.find((d) => d.name === 'a')!.bodyIdentifiers).to.deep.equal([]);
+    expect(definitions.find((d) => d.name === 'b')!.bodyIdentifiers).to.include('b');
   });
 
   it('keeps parameters, let and match bindings and closure parameters out of the references', () => {
@@ -116,6 +140,60 @@ function context(files: Record<string, string>): PackModulesContext {
     readText: (path) => files[path] ?? null,
   };
 }
+
+describe('Rust macro-argument scanners', () => {
+  it('read the path and member operand before a token exactly as the anchored regular expressions do', () => {
+    const PATH = /((?:(?:[A-Za-z_]\w*|\$crate)\s*::\s*)+)$/;
+    const MEMBER = /([A-Za-z_]\w*|[)\]?])\s*\.\s*$/;
+    const pieces = [
+      'a',
+      'Zb',
+      '_',
+      '9',
+      '12x',
+      '$',
+      'crate',
+      '$crate',
+      ':',
+      '::',
+      '.',
+      ' ',
+      '\n',
+      '\u00a0',
+      '(',
+      ')',
+      ']',
+      '?',
+      '-',
+    ];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let paths = 0;
+    let members = 0;
+    for (let i = 0; i < 20000; i++) {
+      let text = '';
+      for (let k = next(9); k >= 0; k--) text += pieces[next(pieces.length)];
+      text += ['::', ' ::\n', '.', ' . ', ''][next(5)];
+      const low = next(3) === 0 ? Math.min(text.length, next(4)) : 0;
+      const before = text.slice(low);
+      const path = PATH.exec(before);
+      expect(pathStartBefore(text, text.length, low), JSON.stringify([text, low])).to.equal(
+        path ? text.length - path[1]!.length : -1,
+      );
+      expect(memberOperandBefore(text, text.length, low), JSON.stringify([text, low])).to.equal(
+        MEMBER.exec(before)?.[1] ?? null,
+      );
+      if (path) paths++;
+      if (MEMBER.exec(before)) members++;
+    }
+    // the generated texts exercise both
+    expect(paths).to.be.greaterThan(1000);
+    expect(members).to.be.greaterThan(1000);
+  });
+});
 
 describe('Rust module resolution', () => {
   const repo = {
