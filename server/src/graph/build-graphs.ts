@@ -1,6 +1,7 @@
 import { NOT_LOADED_IMPORT_KINDS } from '@agentgov/core';
 import { DirectedGraph } from 'graphology';
 import type { IndexStore } from '../index/store/index-store.js';
+import { uidHexSql } from '../index/store/migrations.js';
 
 /**
  * The file import graph: a node per indexed file (attributes `language`, `lines`), an edge per
@@ -14,11 +15,11 @@ export function buildFileGraph(store: IndexStore): DirectedGraph {
     .iterate() as Iterable<{ path: string; language: string; lines: number }>) {
     graph.addNode(row.path, { language: row.language, lines: row.lines });
   }
+  // Stored uids are integers whose order is the uids' text order (migration 6).
   const edges = store.sqlite.prepare(
-    `SELECT from_path, to_path, count(*) AS weight, sum(kind NOT IN (` +
-      `${notLoaded})) AS load_weight FROM imports WHERE to_path IS NOT NULL AND ` +
-      `to_path != from_path
-     GROUP BY from_path, to_path ORDER BY from_path, to_path`,
+    `SELECT ${uidHexSql('from_uid')} AS from_def_uid, ${uidHexSql('to_uid')} AS to_def_uid, count(*) AS weight ` +
+      `FROM ref_rows WHERE from_uid IS NOT NULL AND to_uid IS NOT NULL AND from_uid != to_uid ` +
+      `GROUP BY from_uid, to_uid ORDER BY from_uid, to_uid`,
   );
   for (const row of edges.iterate() as Iterable<{
     from_path: string;

@@ -13,11 +13,10 @@ import {
   type RetrievalIndex,
   type WorkspaceMember,
 } from '@agentgov/core';
-import { eq } from 'drizzle-orm';
 import { pagerank } from '../graph/graph-algorithms.js';
-import { refs } from '../index/store/schema.js';
+import { REF_PATH_SPAN, uidHexSql } from '../index/store/migrations.js';
 import { INDEX_DIR, type RepositoryIndex } from '../index/repository-index.js';
-import { EXTRACTOR_VERSION } from '../index/store/index-store.js';
+import { EXTRACTOR_VERSION, storedUid } from '../index/store/index-store.js';
 import { classifyFiles, generatedMark, workspaceMembersOf } from './file-classes.js';
 import { isPeripheralPath, isTestPath, TEST_VOCABULARY } from './priors.js';
 
@@ -68,6 +67,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   /** Per lowercase word, how many files have it in their text or path. */
   #vocabulary: Map<string, number> | undefined;
   #statements: { callees: Statement; callers: Statement } | undefined;
+  #referenced: Statement | undefined;
 
   constructor(private readonly index: RepositoryIndex) {
     this.version = `${index.root}@${index.epoch()}`;
@@ -164,7 +164,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     } else {
       known =
         this.#byName.has(name) ||
-        this.index.db.select({ id: refs.id }).from(refs).where(eq(refs.name, name)).limit(1).all().length > 0 ||
+        this.#isReferenced(name) ||
         (WORD.test(name)
           ? this.#fileWords().has(name)
           : this.#files.some((path) => containsWord(this.fileText(path) ?? '', name)));
@@ -228,9 +228,10 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     const def = this.#defs.get(defUid);
     if (!def) return [];
     const out: { def_uid: string; relation: GraphRelation }[] = [];
-    for (const callee of this.#edges().callees.all(def.path, defUid) as { uid: string }[])
+    const stored = storedUid(defUid);
+    for (const callee of this.#edges().callees.all(def.path, def.path, stored) as { uid: string }[])
       if (this.#defs.has(callee.uid)) out.push({ def_uid: callee.uid, relation: 'callee' });
-    for (const caller of this.#edges().callers.all(defUid) as { uid: string }[])
+    for (const caller of this.#edges().callers.all(stored) as { uid: string }[])
       if (this.#defs.has(caller.uid)) out.push({ def_uid: caller.uid, relation: 'caller' });
     const sameFile = this.definitionsIn(def.path);
     const parentName = def.qualified_name.includes('.')
@@ -265,17 +266,26 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       const sqlite = this.index.db.$client;
       this.#statements = {
         callees: sqlite.prepare(
-          `SELECT DISTINCT r.to_def_uid AS uid FROM ref_rows r JOIN paths p ON p.id = r.path_id ` +
-            `WHERE p.path = ? AND r.from_def_uid = ? AND r.to_def_uid IS NOT NULL AND r.to_def_uid != r.from_def_uid ` +
-            `ORDER BY r.to_def_uid`,
+          `SELECT DISTINCT ${uidHexSql('r.to_uid')} AS uid, r.to_uid FROM ref_rows r ` +
+            `WHERE r.id >= (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} ` +
+            `AND r.id < (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} ` +
+            `AND r.from_uid = ? AND r.to_uid IS NOT NULL AND r.to_uid != r.from_uid ORDER BY r.to_uid`,
         ),
         callers: sqlite.prepare(
-          `SELECT DISTINCT from_def_uid AS uid FROM ref_rows WHERE to_def_uid = ? AND from_def_uid IS NOT NULL ` +
-            `AND from_def_uid != to_def_uid ORDER BY from_def_uid`,
+          `SELECT DISTINCT ${uidHexSql('from_uid')} AS uid, from_uid FROM ref_rows WHERE to_uid = ? ` +
+            `AND from_uid IS NOT NULL AND from_uid != to_uid ORDER BY from_uid`,
         ),
       };
     }
     return this.#statements;
+  }
+
+  /** Whether some stored reference has this name (`ref_name_paths` lists the files that reference it). */
+  #isReferenced(name: string): boolean {
+    this.#referenced ??= this.index.db.$client.prepare(
+      `SELECT 1 FROM ref_name_paths WHERE name_id = (SELECT id FROM ref_names WHERE name = ?) LIMIT 1`,
+    );
+    return this.#referenced.get(name) !== undefined;
   }
 
   isTestFile(path: string): boolean {

@@ -6,14 +6,14 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import type { FileFacts, ParseErrors } from '../extract-file.js';
 import type { SearchDocuments } from '../search-terms.js';
 import type { Definition, DefinitionChange, ImportEdge, Reference } from '../types.js';
-import { BULK_LOAD_INDEXES, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { BULK_LOAD_INDEXES, MIGRATIONS, REF_PATH_SPAN, SCHEMA_VERSION } from './migrations.js';
 import { indexSchema } from './schema.js';
 
 /**
  * Bumped whenever extraction changes what it produces for the same source: stored facts from an
  * older extractor are dropped and rebuilt rather than mixed with new ones.
  */
-export const EXTRACTOR_VERSION = '5';
+export const EXTRACTOR_VERSION = '6';
 
 export type IndexDatabase = BetterSQLite3Database<typeof indexSchema> & { $client: Database.Database };
 
@@ -54,19 +54,19 @@ const PAGE_CACHE_KIB = 16 * 1024;
 /** SQLite's default automatic checkpoint threshold. */
 const WAL_AUTOCHECKPOINT_PAGES = 1000;
 
-/** Writes a reference's `ref_rows` columns, in INSERT order, into `into` from `offset`; returns `into`. */
-function refColumns(r: Reference, pathId: number, into: unknown[], offset: number): unknown[] {
-  into[offset] = pathId;
-  into[offset + 1] = r.name;
-  into[offset + 2] = r.context;
-  into[offset + 3] = r.start_line;
-  into[offset + 4] = r.start_col;
-  into[offset + 5] = r.end_line;
-  into[offset + 6] = r.end_col;
-  into[offset + 7] = r.qualifier;
-  into[offset + 8] = r.from_def_uid;
-  into[offset + 9] = r.to_def_uid;
-  return into;
+const UID = /^[0-9a-f]{16}$/;
+/** Printable ASCII (and tab, CR, LF) only: there SQLite's length() (characters) equals JavaScript's (UTF-16 units). */
+const NON_ASCII = /[^\t\n\r\u0020-\u007e]/u;
+const TOP_BIT = 1n << 63n;
+
+/**
+ * A def uid (16 hex digits) as `ref_rows` stores it: its 64-bit value with the top bit flipped, as a signed integer,
+ * so integer order is text order (`uidHexSql` reads it back). Anything else is refused rather than stored wrongly.
+ */
+export function storedUid(uid: string): bigint {
+  if (!UID.test(uid))
+    throw new Error(`index store: a reference names definition uid ${JSON.stringify(uid)}, not 16 hex digits`);
+  return BigInt.asIntN(64, BigInt(`0x${uid}`) ^ TOP_BIT);
 }
 
 function openDatabase(file: string): Database.Database {
@@ -112,6 +112,8 @@ export class IndexStore {
   readonly #statements: ReturnType<IndexStore['prepare']>;
   /** path → `paths.id`; rows of `paths` are never deleted, so an id once read stays valid. */
   readonly #pathIds = new Map<string, number>();
+  /** name → `ref_names.id`, as `#pathIds`. */
+  readonly #nameIds = new Map<string, number>();
   #bulk = false;
 
   private constructor(sqlite: Database.Database) {
@@ -191,14 +193,16 @@ export class IndexStore {
       insertFileDoc: s.prepare(`INSERT INTO fts_files (rowid, path_terms, identifiers) VALUES (?, ?, ?)`),
       insertPath: s.prepare(`INSERT OR IGNORE INTO paths (path) VALUES (?)`),
       pathId: s.prepare(`SELECT id FROM paths WHERE path = ?`).pluck(),
+      insertName: s.prepare(`INSERT OR IGNORE INTO ref_names (name) VALUES (?)`),
+      nameId: s.prepare(`SELECT id FROM ref_names WHERE name = ?`).pluck(),
+      insertNamePath: s.prepare(`INSERT OR IGNORE INTO ref_name_paths (name_id, path_id) VALUES (?, ?)`),
       insertRef: s.prepare(
-        `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, ` +
-          `end_col, qualifier, from_def_uid, to_def_uid) VALUES (?, ?, ?, ?, ?, ?, ` +
-          `?, ?, ?, ?)`,
+        `INSERT INTO ref_rows (id, name_id, context_id, start_line, start_col, end_line, ` +
+          `end_col, qualifier_id, from_uid, to_uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertRefBatch: s.prepare(
-        `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, ` +
-          `end_col, qualifier, from_def_uid, to_def_uid) VALUES ` +
+        `INSERT INTO ref_rows (id, name_id, context_id, start_line, start_col, end_line, ` +
+          `end_col, qualifier_id, from_uid, to_uid) VALUES ` +
           `${Array.from({ length: REF_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       ),
       insertImport: s.prepare(
@@ -214,7 +218,12 @@ export class IndexStore {
         `DELETE FROM fts_definitions WHERE rowid IN (SELECT rowid FROM definitions WHERE path = ?)`,
       ),
       deleteFileDoc: s.prepare(`DELETE FROM fts_files WHERE rowid IN (SELECT rowid FROM files WHERE path = ?)`),
-      deleteRefs: s.prepare(`DELETE FROM ref_rows WHERE path_id = (SELECT id FROM paths WHERE path = ?)`),
+      // A file's references are the rowid range [path id * REF_PATH_SPAN, (path id + 1) * REF_PATH_SPAN).
+      deleteNamePaths: s.prepare(
+        `DELETE FROM ref_name_paths WHERE path_id = ? AND name_id IN (SELECT DISTINCT name_id FROM ref_rows ` +
+          `WHERE id >= ? AND id < ?)`,
+      ),
+      deleteRefs: s.prepare(`DELETE FROM ref_rows WHERE id >= ? AND id < ?`),
       deleteImports: s.prepare(`DELETE FROM imports WHERE from_path = ?`),
       insertParseErrors: s.prepare(
         `INSERT OR REPLACE INTO parse_errors (path, errors, missing, first_line, first_col) VALUES (?, ?, ?, ?, ?)`,
@@ -267,6 +276,7 @@ export class IndexStore {
   rollback(): void {
     this.#bulk = false;
     this.#pathIds.clear(); // ids interned by the rolled-back transaction are gone
+    this.#nameIds.clear();
 
     if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
   }
@@ -388,7 +398,15 @@ export class IndexStore {
     }
     this.#clear(path);
     this.#statements.deleteImports.run(path);
-    this.#statements.deleteRefs.run(path);
+    this.#deleteReferences(path);
+  }
+
+  #deleteReferences(path: string): void {
+    const pathId = this.#statements.pathId.get(path) as number | undefined;
+    if (pathId === undefined) return;
+    const first = pathId * REF_PATH_SPAN;
+    this.#statements.deleteNamePaths.run(pathId, first, first + REF_PATH_SPAN);
+    this.#statements.deleteRefs.run(first, first + REF_PATH_SPAN);
   }
 
   #clear(path: string): void {
@@ -422,19 +440,51 @@ export class IndexStore {
   }
 
   replaceReferences(path: string, references: Reference[]): void {
-    // A bulk load starts from an empty table with its path index dropped: a delete would scan it all.
-    if (!this.#bulk) this.#statements.deleteRefs.run(path);
+    // A bulk load starts from empty tables: there is nothing to delete.
+    if (!this.#bulk) this.#deleteReferences(path);
     if (references.length === 0) return;
-    const { insertRef, insertRefBatch } = this.#statements;
+    if (references.length > REF_PATH_SPAN)
+      throw new Error(`index store: ${path} has ${references.length} references, more than ${REF_PATH_SPAN} per file`);
+    const { insertRef, insertRefBatch, insertNamePath } = this.#statements;
     const pathId = this.#pathId(path);
+    const first = pathId * REF_PATH_SPAN;
+    const names = new Set<number>();
+    const columns = (r: Reference, ordinal: number, into: unknown[], offset: number): unknown[] => {
+      const nameId = this.#nameId(r.name);
+      names.add(nameId);
+      into[offset] = first + ordinal;
+      into[offset + 1] = nameId;
+      into[offset + 2] = this.#nameId(r.context);
+      into[offset + 3] = r.start_line;
+      into[offset + 4] = r.start_col;
+      into[offset + 5] = r.end_line === r.start_line ? null : r.end_line;
+      // NULL reads back as start_col + length(name); SQLite's length counts characters, so only for ASCII names.
+      into[offset + 6] = r.end_col === r.start_col + r.name.length && !NON_ASCII.test(r.name) ? null : r.end_col;
+      into[offset + 7] = r.qualifier === null ? null : this.#nameId(r.qualifier);
+      into[offset + 8] = r.from_def_uid === null ? null : storedUid(r.from_def_uid);
+      into[offset + 9] = r.to_def_uid === null ? null : storedUid(r.to_def_uid);
+      return into;
+    };
     const values = new Array<unknown>(REF_BATCH * REF_COLUMNS);
     let at = 0;
     for (; at + REF_BATCH <= references.length; at += REF_BATCH) {
-      for (let i = 0; i < REF_BATCH; i++) refColumns(references[at + i]!, pathId, values, i * REF_COLUMNS);
+      for (let i = 0; i < REF_BATCH; i++) columns(references[at + i]!, at + i, values, i * REF_COLUMNS);
       insertRefBatch.run(values);
     }
     const row = new Array<unknown>(REF_COLUMNS);
-    for (; at < references.length; at++) insertRef.run(refColumns(references[at]!, pathId, row, 0));
+    for (; at < references.length; at++) insertRef.run(columns(references[at]!, at, row, 0));
+    for (const nameId of names) insertNamePath.run(nameId, pathId);
+  }
+
+  /** The interned id of a reference's name, context or qualifier (`ref_names`); ids are never reused. */
+  #nameId(name: string): number {
+    let id = this.#nameIds.get(name);
+    if (id === undefined) {
+      this.#statements.insertName.run(name);
+      id = this.#statements.nameId.get(name) as number;
+      this.#nameIds.set(name, id);
+    }
+    return id;
   }
 
   /** The interned id of a path (`paths`), created on first use; ids are never reused. */

@@ -1,3 +1,26 @@
+/** References per file are one rowid range of this width: `ref_rows.id = path_id * REF_PATH_SPAN + ordinal`. */
+export const REF_PATH_SPAN = 2 ** 24;
+
+/** -2^63: a def uid is stored as its 64-bit value minus this (the top bit flipped), so integer order is text order. */
+const UID_FLIP = '-9223372036854775808';
+
+/** A stored uid column back to its 16 hex digits (NULL stays NULL): x XOR 2^63 written as (x | m) - (x & m). */
+export function uidHexSql(column: string): string {
+  const flipped = `(${column} | ${UID_FLIP}) - (${column} & ${UID_FLIP})`;
+  return `CASE WHEN ${column} IS NULL THEN NULL ELSE printf('%016x', ${flipped}) END`;
+}
+
+/** The columns of a reference as the tools read it, over `REF_JOINS_SQL` (`r` the row, `p` its path). */
+export const REF_COLUMNS_SQL =
+  `r.id AS id, p.path AS path, n.name AS name, c.name AS context, r.start_line AS start_line, ` +
+  `r.start_col AS start_col, coalesce(r.end_line, r.start_line) AS end_line, ` +
+  `coalesce(r.end_col, r.start_col + length(n.name)) AS end_col, q.name AS qualifier, ` +
+  `${uidHexSql('r.from_uid')} AS from_def_uid, ${uidHexSql('r.to_uid')} AS to_def_uid`;
+
+export const REF_JOINS_SQL =
+  `ref_rows r JOIN paths p ON p.id = r.id / ${REF_PATH_SPAN} JOIN ref_names n ON n.id = r.name_id ` +
+  `JOIN ref_names c ON c.id = r.context_id LEFT JOIN ref_names q ON q.id = r.qualifier_id`;
+
 /**
  * Ordered schema migrations; `PRAGMA user_version` records how many ran. The index is a cache of
  * the repository, so an unknown (newer or foreign) schema is rebuilt, never migrated backwards.
@@ -98,13 +121,30 @@ export const MIGRATIONS: readonly string[][] = [
       r.from_def_uid AS from_def_uid, r.to_def_uid AS to_def_uid FROM ref_rows ` +
       `r JOIN paths p ON p.id = r.path_id`,
   ],
+  [
+    // A compact reference store (issue 30: references were 157 of the combined tree's 260 MiB). A row's id is its
+    // path id times REF_PATH_SPAN plus its ordinal in the file, so a file's references are one rowid range (no path
+    // index); names, contexts and qualifiers are interned in `ref_names`; def uids (16 hex digits) are stored as
+    // 64-bit integers with the top bit flipped, so integer order is the uids' text order; end_line is NULL when it
+    // is start_line and end_col NULL when it is start_col + length(name). `ref_name_paths` (which files reference a
+    // name) replaces an index over every row's name; `ref_rows_to` covers resolved rows only. `refs` reads as before.
+    // Extractor version 6 rebuilds every index that ran this step (the reference rows start empty).
+    `DROP VIEW refs`,
+    `DROP TABLE ref_rows`,
+    `CREATE TABLE ref_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)`,
+    `CREATE TABLE ref_rows (id INTEGER PRIMARY KEY, name_id INTEGER NOT NULL, context_id INTEGER NOT NULL, ` +
+      `start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER, end_col INTEGER, ` +
+      `qualifier_id INTEGER, from_uid INTEGER, to_uid INTEGER)`,
+    `CREATE INDEX ref_rows_to ON ref_rows(to_uid) WHERE to_uid IS NOT NULL`,
+    `CREATE TABLE ref_name_paths (name_id INTEGER NOT NULL, path_id INTEGER NOT NULL, ` +
+      `PRIMARY KEY (name_id, path_id)) WITHOUT ROWID`,
+    `CREATE VIEW refs AS SELECT ${REF_COLUMNS_SQL} FROM ${REF_JOINS_SQL}`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Secondary indexes a first build drops and recreates: building them once after a bulk load is cheaper. */
 export const BULK_LOAD_INDEXES: ReadonlyArray<{ name: string; create: string }> = [
-  { name: 'ref_rows_path', create: 'CREATE INDEX ref_rows_path ON ref_rows(path_id)' },
-  { name: 'ref_rows_name', create: 'CREATE INDEX ref_rows_name ON ref_rows(name)' },
-  { name: 'ref_rows_to', create: 'CREATE INDEX ref_rows_to ON ref_rows(to_def_uid)' },
+  { name: 'ref_rows_to', create: 'CREATE INDEX ref_rows_to ON ref_rows(to_uid) WHERE to_uid IS NOT NULL' },
 ];

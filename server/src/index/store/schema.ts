@@ -46,30 +46,41 @@ export const paths = sqliteTable('paths', {
   path: text('path').notNull().unique(),
 });
 
-/** References as stored; read them through `refs`, which joins the path back in. */
+/** Interned reference names, contexts and qualifiers. Rows are never deleted, so an id stays valid. */
+export const refNames = sqliteTable('ref_names', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull().unique(),
+});
+
+/**
+ * References as stored (see migration 6: id = path id * REF_PATH_SPAN + ordinal, interned strings, integer uids);
+ * read them through `refs`, which gives the tools' columns back.
+ */
 export const refRows = sqliteTable(
   'ref_rows',
   {
     id: integer('id').primaryKey(),
-    pathId: integer('path_id').notNull(),
-    name: text('name').notNull(),
-    context: text('context').notNull(),
+    nameId: integer('name_id').notNull(),
+    contextId: integer('context_id').notNull(),
     startLine: integer('start_line').notNull(),
     startCol: integer('start_col').notNull(),
-    endLine: integer('end_line').notNull(),
-    endCol: integer('end_col').notNull(),
-    qualifier: text('qualifier'),
-    fromDefUid: text('from_def_uid'),
-    toDefUid: text('to_def_uid'),
+    endLine: integer('end_line'),
+    endCol: integer('end_col'),
+    qualifierId: integer('qualifier_id'),
+    fromUid: integer('from_uid'),
+    toUid: integer('to_uid'),
   },
-  (table) => [
-    index('ref_rows_path').on(table.pathId),
-    index('ref_rows_name').on(table.name),
-    index('ref_rows_to').on(table.toDefUid),
-  ],
+  (table) => [index('ref_rows_to').on(table.toUid)],
 );
 
-/** A view (`ref_rows` joined with `paths`), read-only: the store writes `ref_rows`. */
+/** Which files reference a name (`ref_rows` has no index over every row's name). */
+export const refNamePaths = sqliteTable(
+  'ref_name_paths',
+  { nameId: integer('name_id').notNull(), pathId: integer('path_id').notNull() },
+  (table) => [primaryKey({ columns: [table.nameId, table.pathId] })],
+);
+
+/** A view (`ref_rows` with its path and strings joined back in), read-only: the store writes `ref_rows`. */
 export const refs = sqliteTable('refs', {
   id: integer('id').primaryKey(),
   path: text('path').notNull(),
@@ -171,7 +182,9 @@ export const indexSchema = {
   files,
   definitions,
   paths,
+  refNames,
   refRows,
+  refNamePaths,
   refs,
   imports,
   defHistory,
