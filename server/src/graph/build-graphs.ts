@@ -15,11 +15,11 @@ export function buildFileGraph(store: IndexStore): DirectedGraph {
     .iterate() as Iterable<{ path: string; language: string; lines: number }>) {
     graph.addNode(row.path, { language: row.language, lines: row.lines });
   }
-  // Stored uids are integers whose order is the uids' text order (migration 6).
   const edges = store.sqlite.prepare(
-    `SELECT ${uidHexSql('from_uid')} AS from_def_uid, ${uidHexSql('to_uid')} AS to_def_uid, count(*) AS weight ` +
-      `FROM ref_rows WHERE from_uid IS NOT NULL AND to_uid IS NOT NULL AND from_uid != to_uid ` +
-      `GROUP BY from_uid, to_uid ORDER BY from_uid, to_uid`,
+    `SELECT from_path, to_path, count(*) AS weight, sum(kind NOT IN (` +
+      `${notLoaded})) AS load_weight FROM imports WHERE to_path IS NOT NULL AND ` +
+      `to_path != from_path
+     GROUP BY from_path, to_path ORDER BY from_path, to_path`,
   );
   for (const row of edges.iterate() as Iterable<{
     from_path: string;
@@ -60,11 +60,11 @@ export function buildDefGraph(store: IndexStore): DirectedGraph {
     .iterate() as Iterable<{ def_uid: string; path: string; name: string; qualified_name: string; kind: string }>) {
     graph.addNode(row.def_uid, { path: row.path, name: row.name, qualifiedName: row.qualified_name, kind: row.kind });
   }
+  // Stored uids are integers whose order is the uids' text order (migration 6).
   const edges = store.sqlite.prepare(
-    `SELECT from_def_uid, to_def_uid, count(*) AS weight FROM ref_rows WHERE ` +
-      `from_def_uid IS NOT NULL AND to_def_uid IS NOT NULL AND from_def_uid != ` +
-      `to_def_uid
-     GROUP BY from_def_uid, to_def_uid ORDER BY from_def_uid, to_def_uid`,
+    `SELECT ${uidHexSql('from_uid')} AS from_def_uid, ${uidHexSql('to_uid')} AS to_def_uid, count(*) AS weight ` +
+      `FROM ref_rows WHERE from_uid IS NOT NULL AND to_uid IS NOT NULL AND from_uid != to_uid ` +
+      `GROUP BY from_uid, to_uid ORDER BY from_uid, to_uid`,
   );
   for (const row of edges.iterate() as Iterable<{ from_def_uid: string; to_def_uid: string; weight: number }>) {
     if (graph.hasNode(row.from_def_uid) && graph.hasNode(row.to_def_uid))

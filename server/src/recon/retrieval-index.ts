@@ -37,6 +37,8 @@ export const DEFAULT_KNOWN_NAMES = 50_000;
 const CACHE_FORMAT = 1;
 /** A name made of these characters only is known exactly when it is one of the words of some file. */
 const WORD = /^[\w$]+$/;
+/** A stored definition's uid (16 hex digits); others are the view's own entries. */
+const STORED_UID = /^[0-9a-f]{16}$/;
 
 /**
  * The retrievers' view of the repository index, built once per index epoch: definitions by uid,
@@ -228,11 +230,14 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     const def = this.#defs.get(defUid);
     if (!def) return [];
     const out: { def_uid: string; relation: GraphRelation }[] = [];
-    const stored = storedUid(defUid);
-    for (const callee of this.#edges().callees.all(def.path, def.path, stored) as { uid: string }[])
-      if (this.#defs.has(callee.uid)) out.push({ def_uid: callee.uid, relation: 'callee' });
-    for (const caller of this.#edges().callers.all(stored) as { uid: string }[])
-      if (this.#defs.has(caller.uid)) out.push({ def_uid: caller.uid, relation: 'caller' });
+    // A file's module entry (`module:<path>`) is no stored definition: no reference names it.
+    if (STORED_UID.test(defUid)) {
+      const stored = storedUid(defUid);
+      for (const callee of this.#edges().callees.all(def.path, def.path, stored) as { uid: string }[])
+        if (this.#defs.has(callee.uid)) out.push({ def_uid: callee.uid, relation: 'callee' });
+      for (const caller of this.#edges().callers.all(stored) as { uid: string }[])
+        if (this.#defs.has(caller.uid)) out.push({ def_uid: caller.uid, relation: 'caller' });
+    }
     const sameFile = this.definitionsIn(def.path);
     const parentName = def.qualified_name.includes('.')
       ? def.qualified_name.slice(0, def.qualified_name.lastIndexOf('.'))
