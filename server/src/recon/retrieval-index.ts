@@ -70,6 +70,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   #vocabulary: Map<string, number> | undefined;
   #statements: { callees: Statement; callers: Statement } | undefined;
   #referenced: Statement | undefined;
+  #importStatements: { imports: Statement; importers: Statement } | undefined;
 
   constructor(private readonly index: RepositoryIndex) {
     this.version = `${index.root}@${index.epoch()}`;
@@ -84,13 +85,26 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     this.cache = { dir: join(index.root, INDEX_DIR, 'cache'), key: digest.digest('hex').slice(0, 32) };
     // The columns the view keeps, read straight from the store in `definitions()`'s order (a restarted server pays
     // this on its first recon: the ORM's mapping of all fifteen columns cost as much as the read).
+    // Rows as arrays, each made into its definition once (named rows and a copy of each cost twice as much).
     const rows = index.db.$client
       .prepare(
         `SELECT def_uid, path, kind, name, qualified_name, start_line, end_line, signature, docstring ` +
           `FROM definitions ORDER BY path, start_line, start_col`,
       )
-      .all() as (Omit<RetrievalDefinition, 'signature'> & { signature: string })[];
-    for (const d of rows) this.#add({ ...d, signature: d.signature || null });
+      .raw()
+      .all() as [string, string, string, string, string, number, number, string, string | null][];
+    for (const row of rows)
+      this.#add({
+        def_uid: row[0],
+        path: row[1],
+        kind: row[2],
+        name: row[3],
+        qualified_name: row[4],
+        start_line: row[5],
+        end_line: row[6],
+        signature: row[7] || null,
+        docstring: row[8],
+      });
     for (const file of files) {
       if (this.#byPath.has(file.path)) continue;
       const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
@@ -394,10 +408,31 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     return this.#vocabulary.get(word.toLowerCase()) ?? 0;
   }
 
+  /**
+   * A file's neighbours in the file import graph (`buildFileGraph`: indexed files, self-imports left out, edges in
+   * path order), read from the imports table for the one file instead of building the whole graph on a first recon.
+   */
   fileImports(path: string): { imports: string[]; importers: string[] } {
-    const graph = this.index.fileGraph();
-    if (!graph.hasNode(path)) return { imports: [], importers: [] };
-    return { imports: graph.outNeighbors(path), importers: graph.inNeighbors(path) };
+    if (!this.#fileSet.has(path)) return { imports: [], importers: [] };
+    const sqlite = this.index.db.$client;
+    this.#importStatements ??= {
+      imports: sqlite
+        .prepare(
+          `SELECT DISTINCT to_path FROM imports WHERE from_path = ? AND to_path IS NOT NULL AND to_path != from_path ` +
+            `AND to_path IN (SELECT path FROM files) ORDER BY to_path`,
+        )
+        .pluck(),
+      importers: sqlite
+        .prepare(
+          `SELECT DISTINCT from_path FROM imports WHERE to_path = ? AND from_path != to_path ` +
+            `AND from_path IN (SELECT path FROM files) ORDER BY from_path`,
+        )
+        .pluck(),
+    };
+    return {
+      imports: this.#importStatements.imports.all(path) as string[],
+      importers: this.#importStatements.importers.all(path) as string[],
+    };
   }
 
   pagerank(defUid: string): number {
