@@ -85,14 +85,15 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     this.cache = { dir: join(index.root, INDEX_DIR, 'cache'), key: digest.digest('hex').slice(0, 32) };
     // The columns the view keeps, read straight from the store in `definitions()`'s order (a restarted server pays
     // this on its first recon: the ORM's mapping of all fifteen columns cost as much as the read).
-    // Rows as arrays, each made into its definition once (named rows and a copy of each cost twice as much).
+    // Rows as arrays, one at a time, each made into its definition once (named rows, a list of all of them and a
+    // copy of each cost twice as much).
     const rows = index.db.$client
       .prepare(
         `SELECT def_uid, path, kind, name, qualified_name, start_line, end_line, signature, docstring ` +
           `FROM definitions ORDER BY path, start_line, start_col`,
       )
       .raw()
-      .all() as [string, string, string, string, string, number, number, string, string | null][];
+      .iterate() as Iterable<[string, string, string, string, string, number, number, string, string | null]>;
     for (const row of rows)
       this.#add({
         def_uid: row[0],
