@@ -178,9 +178,12 @@ export class IndexStore {
           `exports, epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       touchFile: s.prepare(`UPDATE files SET mtime_ms = ? WHERE path = ?`),
-      defsOfPath: s.prepare(`SELECT def_uid, kind, qualified_name, body_hash FROM definitions WHERE path = ?`),
+      defsOfPath: s.prepare(
+        `SELECT def_uid, kind, qualified_name, body_hash FROM def_rows ` +
+          `WHERE path_id = (SELECT id FROM paths WHERE path = ?)`,
+      ),
       insertDef: s.prepare(
-        `INSERT OR REPLACE INTO definitions (def_uid, path, kind, name, qualified_name, ` +
+        `INSERT OR REPLACE INTO def_rows (def_uid, path_id, kind, name, qualified_name, ` +
           `start_line, start_col, end_line, end_col, name_line, name_col, signature, ` +
           `docstring, body_hash, exported)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -206,16 +209,17 @@ export class IndexStore {
           `${Array.from({ length: REF_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       ),
       insertImport: s.prepare(
-        `INSERT INTO imports (from_path, specifier, kind, to_path, bindings, star, line) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO import_rows (from_id, specifier, kind, to_id, bindings, star, line) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertHistory: s.prepare(
-        `INSERT INTO def_history (epoch, def_uid, path, kind, qualified_name, change, ` +
+        `INSERT INTO def_history_rows (epoch, def_uid, path_id, kind, qualified_name, change, ` +
           `old_body_hash, new_body_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       deleteFile: s.prepare(`DELETE FROM files WHERE path = ?`),
-      deleteDefs: s.prepare(`DELETE FROM definitions WHERE path = ?`),
+      deleteDefs: s.prepare(`DELETE FROM def_rows WHERE path_id = (SELECT id FROM paths WHERE path = ?)`),
       deleteDefDocs: s.prepare(
-        `DELETE FROM fts_definitions WHERE rowid IN (SELECT rowid FROM definitions WHERE path = ?)`,
+        `DELETE FROM fts_definitions WHERE rowid IN ` +
+          `(SELECT rowid FROM def_rows WHERE path_id = (SELECT id FROM paths WHERE path = ?))`,
       ),
       deleteFileDoc: s.prepare(`DELETE FROM fts_files WHERE rowid IN (SELECT rowid FROM files WHERE path = ?)`),
       // A file's references are the rowid range [path id * REF_PATH_SPAN, (path id + 1) * REF_PATH_SPAN).
@@ -224,7 +228,7 @@ export class IndexStore {
           `WHERE id >= ? AND id < ?)`,
       ),
       deleteRefs: s.prepare(`DELETE FROM ref_rows WHERE id >= ? AND id < ?`),
-      deleteImports: s.prepare(`DELETE FROM imports WHERE from_path = ?`),
+      deleteImports: s.prepare(`DELETE FROM import_rows WHERE from_id = (SELECT id FROM paths WHERE path = ?)`),
       insertParseErrors: s.prepare(
         `INSERT OR REPLACE INTO parse_errors (path, errors, missing, first_line, first_col) VALUES (?, ?, ?, ?, ?)`,
       ),
@@ -318,7 +322,7 @@ export class IndexStore {
     facts.definitions.forEach((def, i) => {
       const defRow = st.insertDef.run(
         def.def_uid,
-        def.path,
+        this.#pathId(def.path),
         def.kind,
         def.name,
         def.qualified_name,
@@ -345,12 +349,21 @@ export class IndexStore {
       );
       const previous = old.get(def.def_uid);
       if (!previous)
-        st.insertHistory.run(epoch, def.def_uid, def.path, def.kind, def.qualified_name, 'added', null, def.body_hash);
+        st.insertHistory.run(
+          epoch,
+          def.def_uid,
+          this.#pathId(def.path),
+          def.kind,
+          def.qualified_name,
+          'added',
+          null,
+          def.body_hash,
+        );
       else if (previous.body_hash !== def.body_hash)
         st.insertHistory.run(
           epoch,
           def.def_uid,
-          def.path,
+          this.#pathId(def.path),
           def.kind,
           def.qualified_name,
           'modified',
@@ -363,7 +376,7 @@ export class IndexStore {
       st.insertHistory.run(
         epoch,
         gone.def_uid,
-        file.path,
+        this.#pathId(file.path),
         gone.kind,
         gone.qualified_name,
         'removed',
@@ -388,7 +401,7 @@ export class IndexStore {
       this.#statements.insertHistory.run(
         epoch,
         gone.def_uid,
-        path,
+        this.#pathId(path),
         gone.kind,
         gone.qualified_name,
         'removed',
@@ -429,10 +442,10 @@ export class IndexStore {
     this.#statements.deleteImports.run(path);
     for (const edge of edges)
       this.#statements.insertImport.run(
-        edge.from_path,
+        this.#pathId(edge.from_path),
         edge.specifier,
         edge.kind,
-        edge.to_path,
+        edge.to_path === null ? null : this.#pathId(edge.to_path),
         JSON.stringify(edge.bindings),
         edge.star ? 1 : 0,
         edge.line,

@@ -139,6 +139,37 @@ export const MIGRATIONS: readonly string[][] = [
     `CREATE TABLE ref_name_paths (name_id INTEGER NOT NULL, path_id INTEGER NOT NULL, ` +
       `PRIMARY KEY (name_id, path_id)) WITHOUT ROWID`,
     `CREATE VIEW refs AS SELECT ${REF_COLUMNS_SQL} FROM ${REF_JOINS_SQL}`,
+    // Definitions, imports and the definition history name their files by path id too (`paths`); views under the
+    // old names read as before. A definition's rowid (`def_rows`) stays its FTS document's rowid.
+    `DROP TABLE definitions`,
+    `CREATE TABLE def_rows (def_uid TEXT PRIMARY KEY, path_id INTEGER NOT NULL, kind TEXT NOT NULL, ` +
+      `name TEXT NOT NULL, qualified_name TEXT NOT NULL, start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, ` +
+      `end_line INTEGER NOT NULL, end_col INTEGER NOT NULL, name_line INTEGER NOT NULL, name_col INTEGER NOT NULL, ` +
+      `signature TEXT NOT NULL, docstring TEXT, body_hash TEXT NOT NULL, exported INTEGER NOT NULL)`,
+    `CREATE INDEX def_rows_path ON def_rows(path_id)`,
+    `CREATE INDEX def_rows_name ON def_rows(name)`,
+    `CREATE VIEW definitions AS SELECT d.def_uid AS def_uid, p.path AS path, d.kind AS kind, d.name AS name, ` +
+      `d.qualified_name AS qualified_name, d.start_line AS start_line, d.start_col AS start_col, ` +
+      `d.end_line AS end_line, d.end_col AS end_col, d.name_line AS name_line, d.name_col AS name_col, ` +
+      `d.signature AS signature, d.docstring AS docstring, d.body_hash AS body_hash, d.exported AS exported ` +
+      `FROM def_rows d JOIN paths p ON p.id = d.path_id`,
+    `DROP TABLE imports`,
+    `CREATE TABLE import_rows (id INTEGER PRIMARY KEY AUTOINCREMENT, from_id INTEGER NOT NULL, ` +
+      `specifier TEXT NOT NULL, kind TEXT NOT NULL, to_id INTEGER, bindings TEXT NOT NULL, star INTEGER NOT NULL, ` +
+      `line INTEGER NOT NULL)`,
+    `CREATE INDEX import_rows_from ON import_rows(from_id)`,
+    `CREATE INDEX import_rows_to ON import_rows(to_id)`,
+    `CREATE VIEW imports AS SELECT i.id AS id, f.path AS from_path, i.specifier AS specifier, i.kind AS kind, ` +
+      `t.path AS to_path, i.bindings AS bindings, i.star AS star, i.line AS line FROM import_rows i ` +
+      `JOIN paths f ON f.id = i.from_id LEFT JOIN paths t ON t.id = i.to_id`,
+    `DROP TABLE def_history`,
+    `CREATE TABLE def_history_rows (id INTEGER PRIMARY KEY AUTOINCREMENT, epoch INTEGER NOT NULL, ` +
+      `def_uid TEXT NOT NULL, path_id INTEGER NOT NULL, kind TEXT NOT NULL, qualified_name TEXT NOT NULL, ` +
+      `change TEXT NOT NULL, old_body_hash TEXT, new_body_hash TEXT)`,
+    `CREATE INDEX def_history_rows_epoch ON def_history_rows(epoch)`,
+    `CREATE VIEW def_history AS SELECT h.id AS id, h.epoch AS epoch, h.def_uid AS def_uid, p.path AS path, ` +
+      `h.kind AS kind, h.qualified_name AS qualified_name, h.change AS change, h.old_body_hash AS old_body_hash, ` +
+      `h.new_body_hash AS new_body_hash FROM def_history_rows h JOIN paths p ON p.id = h.path_id`,
   ],
 ];
 

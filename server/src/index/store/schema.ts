@@ -37,7 +37,7 @@ export const definitions = sqliteTable(
     bodyHash: text('body_hash').notNull(),
     exported: integer('exported', { mode: 'boolean' }).notNull(),
   },
-  (table) => [index('definitions_path').on(table.path), index('definitions_name').on(table.name)],
+  // a view over `def_rows` (path ids, see migration 6); the store writes `def_rows`
 );
 
 /** Interned paths: `ref_rows.path_id` → path. Rows are never deleted, so an id stays valid. */
@@ -108,7 +108,7 @@ export const imports = sqliteTable(
     star: integer('star', { mode: 'boolean' }).notNull(),
     line: integer('line').notNull(),
   },
-  (table) => [index('imports_from').on(table.fromPath), index('imports_to').on(table.toPath)],
+  // a view over `import_rows` (path ids, see migration 6); the store writes `import_rows`
 );
 
 export const defHistory = sqliteTable(
@@ -124,7 +124,7 @@ export const defHistory = sqliteTable(
     oldBodyHash: text('old_body_hash'),
     newBodyHash: text('new_body_hash'),
   },
-  (table) => [index('def_history_epoch').on(table.epoch)],
+  // a view over `def_history_rows` (path ids, see migration 6); the store writes `def_history_rows`
 );
 
 /** The last result of each test case (test impact). */

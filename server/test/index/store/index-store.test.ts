@@ -199,7 +199,7 @@ describe('index store', () => {
     const query = (match: string) =>
       index.db.$client
         .prepare(
-          `SELECT d.qualified_name AS name FROM fts_definitions f JOIN definitions d ON d.rowid = f.rowid WHERE fts_definitions MATCH ? ORDER BY bm25(fts_definitions)`,
+          `SELECT d.qualified_name AS name FROM fts_definitions f JOIN def_rows d ON d.rowid = f.rowid WHERE fts_definitions MATCH ? ORDER BY bm25(fts_definitions)`,
         )
         .all(match) as Array<{ name: string }>;
     expect(query('calculator').map((row) => row.name)).to.deep.equal(['Calculator', 'Calculator.plus', 'format']);
