@@ -60,11 +60,13 @@ export function buildDefGraph(store: IndexStore): DirectedGraph {
     .iterate() as Iterable<{ def_uid: string; path: string; name: string; qualified_name: string; kind: string }>) {
     graph.addNode(row.def_uid, { path: row.path, name: row.name, qualifiedName: row.qualified_name, kind: row.kind });
   }
-  // Stored uids are integers whose order is the uids' text order (migration 6).
+  // References name definitions by interned ids (`def_uids`), whose stored uid's integer order is the uids' text
+  // order (migration 6); ids and uids correspond one to one.
   const edges = store.sqlite.prepare(
-    `SELECT ${uidHexSql('from_uid')} AS from_def_uid, ${uidHexSql('to_uid')} AS to_def_uid, count(*) AS weight ` +
-      `FROM ref_rows WHERE from_uid IS NOT NULL AND to_uid IS NOT NULL AND from_uid != to_uid ` +
-      `GROUP BY from_uid, to_uid ORDER BY from_uid, to_uid`,
+    `SELECT ${uidHexSql('fu.uid')} AS from_def_uid, ${uidHexSql('tu.uid')} AS to_def_uid, e.weight AS weight ` +
+      `FROM (SELECT from_id, to_id, count(*) AS weight FROM ref_rows WHERE from_id IS NOT NULL AND ` +
+      `to_id IS NOT NULL AND from_id != to_id GROUP BY from_id, to_id) e ` +
+      `JOIN def_uids fu ON fu.id = e.from_id JOIN def_uids tu ON tu.id = e.to_id ORDER BY fu.uid, tu.uid`,
   );
   for (const row of edges.iterate() as Iterable<{ from_def_uid: string; to_def_uid: string; weight: number }>) {
     if (graph.hasNode(row.from_def_uid) && graph.hasNode(row.to_def_uid))

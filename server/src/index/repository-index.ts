@@ -353,11 +353,11 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
       if (value === undefined) return;
       if (!/^[0-9a-f]{16}$/.test(value)) clauses.push('0');
       else {
-        clauses.push(`${column} = ?`);
+        clauses.push(`${column} = (SELECT id FROM def_uids WHERE uid = ?)`);
         values.push(storedUid(value));
       }
     };
-    uid('r.to_uid', filter.toDefUid);
+    uid('r.to_id', filter.toDefUid);
     if (filter.path !== undefined) {
       clauses.push(`r.id >= (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN}`);
       clauses.push(`r.id < (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} + ${REF_PATH_SPAN}`);
@@ -373,7 +373,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
       );
       values.push(filter.name);
     }
-    uid('r.from_uid', filter.fromDefUid);
+    uid('r.from_id', filter.fromDefUid);
     const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
     return this.#store.sqlite
       .prepare(

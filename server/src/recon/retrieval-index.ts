@@ -286,14 +286,16 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       const sqlite = this.index.db.$client;
       this.#statements = {
         callees: sqlite.prepare(
-          `SELECT DISTINCT ${uidHexSql('r.to_uid')} AS uid, r.to_uid FROM ref_rows r ` +
+          `SELECT DISTINCT ${uidHexSql('tu.uid')} AS uid, tu.uid AS stored FROM ref_rows r ` +
+            `JOIN def_uids tu ON tu.id = r.to_id ` +
             `WHERE r.id >= (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} ` +
             `AND r.id < (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} ` +
-            `AND r.from_uid = ? AND r.to_uid IS NOT NULL AND r.to_uid != r.from_uid ORDER BY r.to_uid`,
+            `AND r.from_id = (SELECT id FROM def_uids WHERE uid = ?) AND r.to_id != r.from_id ORDER BY stored`,
         ),
         callers: sqlite.prepare(
-          `SELECT DISTINCT ${uidHexSql('from_uid')} AS uid, from_uid FROM ref_rows WHERE to_uid = ? ` +
-            `AND from_uid IS NOT NULL AND from_uid != to_uid ORDER BY from_uid`,
+          `SELECT DISTINCT ${uidHexSql('fu.uid')} AS uid, fu.uid AS stored FROM ref_rows r ` +
+            `JOIN def_uids fu ON fu.id = r.from_id ` +
+            `WHERE r.to_id = (SELECT id FROM def_uids WHERE uid = ?) AND r.from_id != r.to_id ORDER BY stored`,
         ),
       };
     }

@@ -114,6 +114,8 @@ export class IndexStore {
   readonly #pathIds = new Map<string, number>();
   /** name → `ref_names.id`, as `#pathIds`. */
   readonly #nameIds = new Map<string, number>();
+  /** def uid → `def_uids.id`, as `#pathIds`. */
+  readonly #uidIds = new Map<string, number>();
   #bulk = false;
 
   private constructor(sqlite: Database.Database) {
@@ -198,14 +200,16 @@ export class IndexStore {
       pathId: s.prepare(`SELECT id FROM paths WHERE path = ?`).pluck(),
       insertName: s.prepare(`INSERT OR IGNORE INTO ref_names (name) VALUES (?)`),
       nameId: s.prepare(`SELECT id FROM ref_names WHERE name = ?`).pluck(),
+      insertUid: s.prepare(`INSERT OR IGNORE INTO def_uids (uid) VALUES (?)`),
+      uidId: s.prepare(`SELECT id FROM def_uids WHERE uid = ?`).pluck(),
       insertNamePath: s.prepare(`INSERT OR IGNORE INTO ref_name_paths (name_id, path_id) VALUES (?, ?)`),
       insertRef: s.prepare(
         `INSERT INTO ref_rows (id, name_id, context_id, start_line, start_col, end_line, ` +
-          `end_col, qualifier_id, from_uid, to_uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `end_col, qualifier_id, from_id, to_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertRefBatch: s.prepare(
         `INSERT INTO ref_rows (id, name_id, context_id, start_line, start_col, end_line, ` +
-          `end_col, qualifier_id, from_uid, to_uid) VALUES ` +
+          `end_col, qualifier_id, from_id, to_id) VALUES ` +
           `${Array.from({ length: REF_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       ),
       insertImport: s.prepare(
@@ -263,6 +267,9 @@ export class IndexStore {
       return;
     }
     for (const { create } of BULK_LOAD_INDEXES) this.sqlite.exec(create);
+    // The ids are in the store: a later change looks up the few it needs rather than holding every name and uid.
+    this.#nameIds.clear();
+    this.#uidIds.clear();
     // A bulk load commits the whole database into the WAL; copying it back into the database file
     // (the automatic checkpoint, ~70 ms for vuejs/core) waits for the next turn of the event loop,
     // so the build is ready and queryable first. Readers see committed data either way.
@@ -281,6 +288,7 @@ export class IndexStore {
     this.#bulk = false;
     this.#pathIds.clear(); // ids interned by the rolled-back transaction are gone
     this.#nameIds.clear();
+    this.#uidIds.clear();
 
     if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
   }
@@ -474,8 +482,8 @@ export class IndexStore {
       // NULL reads back as start_col + length(name); SQLite's length counts characters, so only for ASCII names.
       into[offset + 6] = r.end_col === r.start_col + r.name.length && !NON_ASCII.test(r.name) ? null : r.end_col;
       into[offset + 7] = r.qualifier === null ? null : this.#nameId(r.qualifier);
-      into[offset + 8] = r.from_def_uid === null ? null : storedUid(r.from_def_uid);
-      into[offset + 9] = r.to_def_uid === null ? null : storedUid(r.to_def_uid);
+      into[offset + 8] = r.from_def_uid === null ? null : this.#uidId(r.from_def_uid);
+      into[offset + 9] = r.to_def_uid === null ? null : this.#uidId(r.to_def_uid);
       return into;
     };
     const values = new Array<unknown>(REF_BATCH * REF_COLUMNS);
@@ -487,6 +495,18 @@ export class IndexStore {
     const row = new Array<unknown>(REF_COLUMNS);
     for (; at < references.length; at++) insertRef.run(columns(references[at]!, at, row, 0));
     for (const nameId of names) insertNamePath.run(nameId, pathId);
+  }
+
+  /** The interned id of a definition uid (`def_uids`, which holds it as `storedUid`); ids are never reused. */
+  #uidId(uid: string): number {
+    let id = this.#uidIds.get(uid);
+    if (id === undefined) {
+      const stored = storedUid(uid);
+      this.#statements.insertUid.run(stored);
+      id = this.#statements.uidId.get(stored) as number;
+      this.#uidIds.set(uid, id);
+    }
+    return id;
   }
 
   /** The interned id of a reference's name, context or qualifier (`ref_names`); ids are never reused. */

@@ -15,11 +15,12 @@ export const REF_COLUMNS_SQL =
   `r.id AS id, p.path AS path, n.name AS name, c.name AS context, r.start_line AS start_line, ` +
   `r.start_col AS start_col, coalesce(r.end_line, r.start_line) AS end_line, ` +
   `coalesce(r.end_col, r.start_col + length(n.name)) AS end_col, q.name AS qualifier, ` +
-  `${uidHexSql('r.from_uid')} AS from_def_uid, ${uidHexSql('r.to_uid')} AS to_def_uid`;
+  `${uidHexSql('fu.uid')} AS from_def_uid, ${uidHexSql('tu.uid')} AS to_def_uid`;
 
 export const REF_JOINS_SQL =
   `ref_rows r JOIN paths p ON p.id = r.id / ${REF_PATH_SPAN} JOIN ref_names n ON n.id = r.name_id ` +
-  `JOIN ref_names c ON c.id = r.context_id LEFT JOIN ref_names q ON q.id = r.qualifier_id`;
+  `JOIN ref_names c ON c.id = r.context_id LEFT JOIN ref_names q ON q.id = r.qualifier_id ` +
+  `LEFT JOIN def_uids fu ON fu.id = r.from_id LEFT JOIN def_uids tu ON tu.id = r.to_id`;
 
 /**
  * Ordered schema migrations; `PRAGMA user_version` records how many ran. The index is a cache of
@@ -125,17 +126,19 @@ export const MIGRATIONS: readonly string[][] = [
     // A compact reference store (issue 30: references were 157 of the combined tree's 260 MiB). A row's id is its
     // path id times REF_PATH_SPAN plus its ordinal in the file, so a file's references are one rowid range (no path
     // index); names, contexts and qualifiers are interned in `ref_names`; def uids (16 hex digits) are stored as
-    // 64-bit integers with the top bit flipped, so integer order is the uids' text order; end_line is NULL when it
+    // 64-bit integers with the top bit flipped, so integer order is the uids' text order, interned in `def_uids`
+    // (a reference names its definitions by small ids; ids are never reused); end_line is NULL when it
     // is start_line and end_col NULL when it is start_col + length(name). `ref_name_paths` (which files reference a
     // name) replaces an index over every row's name; `ref_rows_to` covers resolved rows only. `refs` reads as before.
     // Extractor version 6 rebuilds every index that ran this step (the reference rows start empty).
     `DROP VIEW refs`,
     `DROP TABLE ref_rows`,
     `CREATE TABLE ref_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)`,
+    `CREATE TABLE def_uids (id INTEGER PRIMARY KEY, uid INTEGER NOT NULL UNIQUE)`,
     `CREATE TABLE ref_rows (id INTEGER PRIMARY KEY, name_id INTEGER NOT NULL, context_id INTEGER NOT NULL, ` +
       `start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER, end_col INTEGER, ` +
-      `qualifier_id INTEGER, from_uid INTEGER, to_uid INTEGER)`,
-    `CREATE INDEX ref_rows_to ON ref_rows(to_uid) WHERE to_uid IS NOT NULL`,
+      `qualifier_id INTEGER, from_id INTEGER, to_id INTEGER)`,
+    `CREATE INDEX ref_rows_to ON ref_rows(to_id) WHERE to_id IS NOT NULL`,
     `CREATE TABLE ref_name_paths (name_id INTEGER NOT NULL, path_id INTEGER NOT NULL, ` +
       `PRIMARY KEY (name_id, path_id)) WITHOUT ROWID`,
     `CREATE VIEW refs AS SELECT ${REF_COLUMNS_SQL} FROM ${REF_JOINS_SQL}`,
@@ -177,5 +180,5 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Secondary indexes a first build drops and recreates: building them once after a bulk load is cheaper. */
 export const BULK_LOAD_INDEXES: ReadonlyArray<{ name: string; create: string }> = [
-  { name: 'ref_rows_to', create: 'CREATE INDEX ref_rows_to ON ref_rows(to_uid) WHERE to_uid IS NOT NULL' },
+  { name: 'ref_rows_to', create: 'CREATE INDEX ref_rows_to ON ref_rows(to_id) WHERE to_id IS NOT NULL' },
 ];

@@ -67,10 +67,10 @@ export const refRows = sqliteTable(
     endLine: integer('end_line'),
     endCol: integer('end_col'),
     qualifierId: integer('qualifier_id'),
-    fromUid: integer('from_uid'),
-    toUid: integer('to_uid'),
+    fromId: integer('from_id'),
+    toId: integer('to_id'),
   },
-  (table) => [index('ref_rows_to').on(table.toUid)],
+  (table) => [index('ref_rows_to').on(table.toId)],
 );
 
 /** Which files reference a name (`ref_rows` has no index over every row's name). */
