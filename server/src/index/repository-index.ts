@@ -345,8 +345,8 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   }
 
   references(filter: { toDefUid?: DefUid; name?: string; path?: string; fromDefUid?: DefUid }): Reference[] {
-    // Each filter goes by what `ref_rows` can look up: a path is a rowid range, a name the files that reference it,
-    // a target the resolved-rows index. A uid that is not 16 hex digits matches no stored row.
+    // Each filter goes by what `ref_rows` can look up: a path is a rowid range; a target or a name, the files that
+    // reference it first, then each file's rows (one rowid range). A uid that is not 16 hex digits matches no row.
     const clauses: string[] = [];
     const values: unknown[] = [];
     const uid = (column: string, value: DefUid | undefined) => {
@@ -357,15 +357,24 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
         values.push(storedUid(value));
       }
     };
-    uid('r.to_id', filter.toDefUid);
+    let from = REF_JOINS_SQL;
+    if (filter.toDefUid !== undefined) {
+      from = `ref_target_paths tp CROSS JOIN ${REF_JOINS_SQL}`;
+      uid('tp.to_id', filter.toDefUid);
+      clauses.push(
+        `r.id >= tp.path_id * ${REF_PATH_SPAN} AND r.id < tp.path_id * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} ` +
+          `AND r.to_id = tp.to_id`,
+      );
+    }
     if (filter.path !== undefined) {
       clauses.push(`r.id >= (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN}`);
       clauses.push(`r.id < (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} + ${REF_PATH_SPAN}`);
       values.push(filter.path, filter.path);
     }
-    let from = REF_JOINS_SQL;
-    if (filter.name !== undefined) {
-      // the files that reference the name first, then each file's rows (one rowid range) with that name
+    if (filter.name !== undefined && filter.toDefUid !== undefined) {
+      clauses.push(`r.name_id = (SELECT id FROM ref_names WHERE name = ?)`);
+      values.push(filter.name);
+    } else if (filter.name !== undefined) {
       from = `ref_name_paths np CROSS JOIN ${REF_JOINS_SQL}`;
       clauses.push(
         `np.name_id = (SELECT id FROM ref_names WHERE name = ?) AND r.id >= np.path_id * ${REF_PATH_SPAN} ` +

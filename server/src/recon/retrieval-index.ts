@@ -293,9 +293,11 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
             `AND r.from_id = (SELECT id FROM def_uids WHERE uid = ?) AND r.to_id != r.from_id ORDER BY stored`,
         ),
         callers: sqlite.prepare(
-          `SELECT DISTINCT ${uidHexSql('fu.uid')} AS uid, fu.uid AS stored FROM ref_rows r ` +
-            `JOIN def_uids fu ON fu.id = r.from_id ` +
-            `WHERE r.to_id = (SELECT id FROM def_uids WHERE uid = ?) AND r.from_id != r.to_id ORDER BY stored`,
+          `SELECT DISTINCT ${uidHexSql('fu.uid')} AS uid, fu.uid AS stored FROM ref_target_paths tp ` +
+            `CROSS JOIN ref_rows r JOIN def_uids fu ON fu.id = r.from_id ` +
+            `WHERE tp.to_id = (SELECT id FROM def_uids WHERE uid = ?) AND r.id >= tp.path_id * ${REF_PATH_SPAN} ` +
+            `AND r.id < tp.path_id * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} AND r.to_id = tp.to_id ` +
+            `AND r.from_id != r.to_id ORDER BY stored`,
         ),
       };
     }

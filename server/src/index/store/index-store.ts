@@ -202,6 +202,11 @@ export class IndexStore {
       nameId: s.prepare(`SELECT id FROM ref_names WHERE name = ?`).pluck(),
       insertUid: s.prepare(`INSERT OR IGNORE INTO def_uids (uid) VALUES (?)`),
       uidId: s.prepare(`SELECT id FROM def_uids WHERE uid = ?`).pluck(),
+      insertTargetPath: s.prepare(`INSERT OR IGNORE INTO ref_target_paths (to_id, path_id) VALUES (?, ?)`),
+      deleteTargetPaths: s.prepare(
+        `DELETE FROM ref_target_paths WHERE path_id = ? AND to_id IN (SELECT DISTINCT to_id FROM ref_rows ` +
+          `WHERE id >= ? AND id < ? AND to_id IS NOT NULL)`,
+      ),
       insertNamePath: s.prepare(`INSERT OR IGNORE INTO ref_name_paths (name_id, path_id) VALUES (?, ?)`),
       insertRef: s.prepare(
         `INSERT INTO ref_rows (id, name_id, context_id, start_line, start_col, end_line, ` +
@@ -427,6 +432,7 @@ export class IndexStore {
     if (pathId === undefined) return;
     const first = pathId * REF_PATH_SPAN;
     this.#statements.deleteNamePaths.run(pathId, first, first + REF_PATH_SPAN);
+    this.#statements.deleteTargetPaths.run(pathId, first, first + REF_PATH_SPAN);
     this.#statements.deleteRefs.run(first, first + REF_PATH_SPAN);
   }
 
@@ -466,10 +472,11 @@ export class IndexStore {
     if (references.length === 0) return;
     if (references.length > REF_PATH_SPAN)
       throw new Error(`index store: ${path} has ${references.length} references, more than ${REF_PATH_SPAN} per file`);
-    const { insertRef, insertRefBatch, insertNamePath } = this.#statements;
+    const { insertRef, insertRefBatch, insertNamePath, insertTargetPath } = this.#statements;
     const pathId = this.#pathId(path);
     const first = pathId * REF_PATH_SPAN;
     const names = new Set<number>();
+    const targets = new Set<number>();
     const columns = (r: Reference, ordinal: number, into: unknown[], offset: number): unknown[] => {
       const nameId = this.#nameId(r.name);
       names.add(nameId);
@@ -483,7 +490,9 @@ export class IndexStore {
       into[offset + 6] = r.end_col === r.start_col + r.name.length && !NON_ASCII.test(r.name) ? null : r.end_col;
       into[offset + 7] = r.qualifier === null ? null : this.#nameId(r.qualifier);
       into[offset + 8] = r.from_def_uid === null ? null : this.#uidId(r.from_def_uid);
-      into[offset + 9] = r.to_def_uid === null ? null : this.#uidId(r.to_def_uid);
+      const toId = r.to_def_uid === null ? null : this.#uidId(r.to_def_uid);
+      if (toId !== null) targets.add(toId);
+      into[offset + 9] = toId;
       return into;
     };
     const values = new Array<unknown>(REF_BATCH * REF_COLUMNS);
@@ -495,6 +504,7 @@ export class IndexStore {
     const row = new Array<unknown>(REF_COLUMNS);
     for (; at < references.length; at++) insertRef.run(columns(references[at]!, at, row, 0));
     for (const nameId of names) insertNamePath.run(nameId, pathId);
+    for (const toId of targets) insertTargetPath.run(toId, pathId);
   }
 
   /** The interned id of a definition uid (`def_uids`, which holds it as `storedUid`); ids are never reused. */

@@ -129,7 +129,8 @@ export const MIGRATIONS: readonly string[][] = [
     // 64-bit integers with the top bit flipped, so integer order is the uids' text order, interned in `def_uids`
     // (a reference names its definitions by small ids; ids are never reused); end_line is NULL when it
     // is start_line and end_col NULL when it is start_col + length(name). `ref_name_paths` (which files reference a
-    // name) replaces an index over every row's name; `ref_rows_to` covers resolved rows only. `refs` reads as before.
+    // name) and `ref_target_paths` (which files reference a definition) replace indexes over every row's name and
+    // target: a file's rows are one range to scan. `refs` reads as before.
     // Extractor version 6 rebuilds every index that ran this step (the reference rows start empty).
     `DROP VIEW refs`,
     `DROP TABLE ref_rows`,
@@ -138,7 +139,8 @@ export const MIGRATIONS: readonly string[][] = [
     `CREATE TABLE ref_rows (id INTEGER PRIMARY KEY, name_id INTEGER NOT NULL, context_id INTEGER NOT NULL, ` +
       `start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER, end_col INTEGER, ` +
       `qualifier_id INTEGER, from_id INTEGER, to_id INTEGER)`,
-    `CREATE INDEX ref_rows_to ON ref_rows(to_id) WHERE to_id IS NOT NULL`,
+    `CREATE TABLE ref_target_paths (to_id INTEGER NOT NULL, path_id INTEGER NOT NULL, ` +
+      `PRIMARY KEY (to_id, path_id)) WITHOUT ROWID`,
     `CREATE TABLE ref_name_paths (name_id INTEGER NOT NULL, path_id INTEGER NOT NULL, ` +
       `PRIMARY KEY (name_id, path_id)) WITHOUT ROWID`,
     `CREATE VIEW refs AS SELECT ${REF_COLUMNS_SQL} FROM ${REF_JOINS_SQL}`,
@@ -179,6 +181,4 @@ export const MIGRATIONS: readonly string[][] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Secondary indexes a first build drops and recreates: building them once after a bulk load is cheaper. */
-export const BULK_LOAD_INDEXES: ReadonlyArray<{ name: string; create: string }> = [
-  { name: 'ref_rows_to', create: 'CREATE INDEX ref_rows_to ON ref_rows(to_id) WHERE to_id IS NOT NULL' },
-];
+export const BULK_LOAD_INDEXES: ReadonlyArray<{ name: string; create: string }> = [];

@@ -56,21 +56,24 @@ export const refNames = sqliteTable('ref_names', {
  * References as stored (see migration 6: id = path id * REF_PATH_SPAN + ordinal, interned strings, integer uids);
  * read them through `refs`, which gives the tools' columns back.
  */
-export const refRows = sqliteTable(
-  'ref_rows',
-  {
-    id: integer('id').primaryKey(),
-    nameId: integer('name_id').notNull(),
-    contextId: integer('context_id').notNull(),
-    startLine: integer('start_line').notNull(),
-    startCol: integer('start_col').notNull(),
-    endLine: integer('end_line'),
-    endCol: integer('end_col'),
-    qualifierId: integer('qualifier_id'),
-    fromId: integer('from_id'),
-    toId: integer('to_id'),
-  },
-  (table) => [index('ref_rows_to').on(table.toId)],
+export const refRows = sqliteTable('ref_rows', {
+  id: integer('id').primaryKey(),
+  nameId: integer('name_id').notNull(),
+  contextId: integer('context_id').notNull(),
+  startLine: integer('start_line').notNull(),
+  startCol: integer('start_col').notNull(),
+  endLine: integer('end_line'),
+  endCol: integer('end_col'),
+  qualifierId: integer('qualifier_id'),
+  fromId: integer('from_id'),
+  toId: integer('to_id'),
+});
+
+/** Which files reference a definition (`ref_rows` has no index over every row's target). */
+export const refTargetPaths = sqliteTable(
+  'ref_target_paths',
+  { toId: integer('to_id').notNull(), pathId: integer('path_id').notNull() },
+  (table) => [primaryKey({ columns: [table.toId, table.pathId] })],
 );
 
 /** Which files reference a name (`ref_rows` has no index over every row's name). */
@@ -185,6 +188,7 @@ export const indexSchema = {
   refNames,
   refRows,
   refNamePaths,
+  refTargetPaths,
   refs,
   imports,
   defHistory,

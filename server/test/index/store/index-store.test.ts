@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { openRepositoryIndex, type RepositoryIndex } from '../../../src/index/repository-index.js';
 import { identifierTerms } from '../../../src/index/search-terms.js';
+import { storedUid } from '../../../src/index/store/index-store.js';
 import { MIGRATIONS } from '../../../src/index/store/migrations.js';
 import { gitRepo, LANGUAGES, memoryLogger, TYPESCRIPT_REPO, removeRepos } from '../fixture-repos.js';
 
@@ -160,6 +161,41 @@ describe('index store', () => {
       expect(index.references({ name: ref.name })).to.deep.include(ref);
       if (ref.to_def_uid) expect(index.references({ toDefUid: ref.to_def_uid })).to.deep.include(ref);
     }
+  });
+
+  it('keeps which files reference a name or a definition in step with the references as files change', async () => {
+    const root = gitRepo(TYPESCRIPT_REPO);
+    const { index } = await openWith(root);
+    opened.push(index);
+    const add = index.definitions({ name: 'add' })[0]!;
+    const files = (refs: Array<{ path: string }>) => [...new Set(refs.map((ref) => ref.path))];
+    const pairs = () =>
+      index.db.$client
+        .prepare(
+          `SELECT (SELECT path FROM paths WHERE id = t.path_id) AS path FROM ref_target_paths t ` +
+            `WHERE t.to_id = (SELECT id FROM def_uids WHERE uid = ?) UNION ` +
+            `SELECT (SELECT path FROM paths WHERE id = n.path_id) FROM ref_name_paths n ` +
+            `WHERE n.name_id = (SELECT id FROM ref_names WHERE name = 'add') ORDER BY 1`,
+        )
+        .pluck()
+        .all(storedUid(add.def_uid));
+    const before = files(index.references({ toDefUid: add.def_uid }));
+    expect(before).to.include('scripts/legacy.js');
+    expect(pairs()).to.deep.equal(files(index.references({ name: 'add' })));
+    writeFileSync(join(root, 'scripts/legacy.js'), 'module.exports = function legacy() { return 3; };\n');
+    await index.refresh();
+    expect(files(index.references({ toDefUid: add.def_uid }))).to.deep.equal(
+      before.filter((path) => path !== 'scripts/legacy.js'),
+    );
+    expect(index.references({ name: 'add', path: 'scripts/legacy.js' })).to.deep.equal([]);
+    expect(pairs()).to.not.include('scripts/legacy.js');
+    writeFileSync(join(root, 'scripts/legacy.js'), TYPESCRIPT_REPO['scripts/legacy.js']!);
+    await index.refresh();
+    expect(files(index.references({ toDefUid: add.def_uid }))).to.deep.equal(before);
+    expect(index.references({ toDefUid: add.def_uid, name: 'add' })).to.deep.equal(
+      index.references({ toDefUid: add.def_uid }),
+    );
+    expect(pairs()).to.include('scripts/legacy.js');
   });
 
   it('skips binary and oversized files and counts them', async () => {
