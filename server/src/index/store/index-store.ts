@@ -13,7 +13,7 @@ import { indexSchema } from './schema.js';
  * Bumped whenever extraction changes what it produces for the same source: stored facts from an
  * older extractor are dropped and rebuilt rather than mixed with new ones.
  */
-export const EXTRACTOR_VERSION = '6';
+export const EXTRACTOR_VERSION = '7';
 
 export type IndexDatabase = BetterSQLite3Database<typeof indexSchema> & { $client: Database.Database };
 

@@ -131,7 +131,8 @@ export const MIGRATIONS: readonly string[][] = [
     // is start_line and end_col NULL when it is start_col + length(name). `ref_name_paths` (which files reference a
     // name) and `ref_target_paths` (which files reference a definition) replace indexes over every row's name and
     // target: a file's rows are one range to scan. `refs` reads as before.
-    // Extractor version 6 rebuilds every index that ran this step (the reference rows start empty).
+    // Extractor version 7 rebuilds every index that ran this step (the reference rows start empty) and every index
+    // of an earlier form of this step (built on a branch before it was final).
     `DROP VIEW refs`,
     `DROP TABLE ref_rows`,
     `CREATE TABLE ref_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)`,
