@@ -1,3 +1,6 @@
+/** A chunk that the camel-case and digit splits below leave whole: a word, an acronym or a number. */
+const ONE_WORD = /^(?:[A-Z]?[a-z]+|[A-Z]+|[0-9]+)$/;
+
 /**
  * Splits code identifiers into lower-case words, so `parseHTTPResponse2`, `parse_http_response`
  * and `ParseHttp.response` all share the words retrievers and the query parser match on.
@@ -7,6 +10,11 @@ export function identifierWords(text: string): string[] {
   const words: string[] = [];
   for (const chunk of text.split(/[^A-Za-z0-9]+/)) {
     if (!chunk) continue;
+    // Most chunks are one word already (`eval`, `Zero`, `HTTP`): nothing below would split them.
+    if (ONE_WORD.test(chunk)) {
+      words.push(chunk.toLowerCase());
+      continue;
+    }
     const spaced = chunk
       .replace(/([a-z])([A-Z])/g, '$1 $2')
       .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')

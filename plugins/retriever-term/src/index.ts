@@ -90,8 +90,22 @@ export function scoreNames(query: RetrievalQuery, table: NameTable, limit: numbe
       if (own) out.push({ def_uid: def.def_uid, ...own });
     }
   }
-  out.sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
-  return out.slice(0, limit);
+  return best(out, limit);
+}
+
+/**
+ * The first `limit` candidates by score, then uid. Candidates scoring below the limit-th best score cannot be among
+ * them, so only the rest are sorted (a common word in the task matches tens of thousands of names).
+ */
+function best(out: RetrieverCandidate[], limit: number): RetrieverCandidate[] {
+  let kept = out;
+  if (out.length > limit && limit > 0) {
+    const scores = Float64Array.from(out, (candidate) => candidate.score).sort();
+    const threshold = scores[scores.length - limit]!;
+    kept = out.filter((candidate) => candidate.score >= threshold);
+  }
+  kept.sort((a, b) => b.score - a.score || a.def_uid.localeCompare(b.def_uid));
+  return kept.slice(0, limit);
 }
 
 export function createTermRetriever(options: TermOptions): Retriever {

@@ -35,4 +35,21 @@ describe('retriever-term', () => {
     expect(s['a.ts#serializeValue']).to.be.greaterThan(s['a.ts#serializer'] ?? 0);
     expect(s['a.ts#serializer']).to.be.greaterThan(0);
   });
+
+  it('keeps the best candidates by score, then uid, whatever the limit', async () => {
+    // many names sharing the task's words, several scoring the same (ties broken by uid)
+    const many = Array.from({ length: 60 }, (_, i) =>
+      fixtureDef(`m${i % 7}.ts`, ['parseValue', 'parseValueList', 'valueParser', 'parseOtherValue'][i % 4]!, i, i + 1, {
+        def_uid: `uid-${String((i * 37) % 60).padStart(2, '0')}`,
+      }),
+    );
+    const files = Object.fromEntries(many.map((def) => [def.path, '']));
+    const big = new MemoryRetrievalIndex(files, many);
+    const all = await createTermRetriever({ limit: 1000 }).retrieve(query(['parse', 'value']), { index: big });
+    expect(all.length).to.equal(60);
+    for (const limit of [1, 5, 14, 15, 16, 59, 60, 61]) {
+      const some = await createTermRetriever({ limit }).retrieve(query(['parse', 'value']), { index: big });
+      expect(some, `limit ${limit}`).to.deep.equal(all.slice(0, limit));
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { NOT_LOADED_IMPORT_KINDS } from '@agentgov/core';
 import { DirectedGraph } from 'graphology';
 import type { IndexStore } from '../index/store/index-store.js';
+import { uidHexSql } from '../index/store/migrations.js';
 
 /**
  * The file import graph: a node per indexed file (attributes `language`, `lines`), an edge per
@@ -59,11 +60,13 @@ export function buildDefGraph(store: IndexStore): DirectedGraph {
     .iterate() as Iterable<{ def_uid: string; path: string; name: string; qualified_name: string; kind: string }>) {
     graph.addNode(row.def_uid, { path: row.path, name: row.name, qualifiedName: row.qualified_name, kind: row.kind });
   }
+  // References name definitions by interned ids (`def_uids`), whose stored uid's integer order is the uids' text
+  // order (migration 6); ids and uids correspond one to one.
   const edges = store.sqlite.prepare(
-    `SELECT from_def_uid, to_def_uid, count(*) AS weight FROM ref_rows WHERE ` +
-      `from_def_uid IS NOT NULL AND to_def_uid IS NOT NULL AND from_def_uid != ` +
-      `to_def_uid
-     GROUP BY from_def_uid, to_def_uid ORDER BY from_def_uid, to_def_uid`,
+    `SELECT ${uidHexSql('fu.uid')} AS from_def_uid, ${uidHexSql('tu.uid')} AS to_def_uid, e.weight AS weight ` +
+      `FROM (SELECT from_id, to_id, count(*) AS weight FROM ref_rows WHERE from_id IS NOT NULL AND ` +
+      `to_id IS NOT NULL AND from_id != to_id GROUP BY from_id, to_id) e ` +
+      `JOIN def_uids fu ON fu.id = e.from_id JOIN def_uids tu ON tu.id = e.to_id ORDER BY fu.uid, tu.uid`,
   );
   for (const row of edges.iterate() as Iterable<{ from_def_uid: string; to_def_uid: string; weight: number }>) {
     if (graph.hasNode(row.from_def_uid) && graph.hasNode(row.to_def_uid))

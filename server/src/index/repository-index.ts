@@ -12,12 +12,14 @@ import { ignoredDirectories } from './discovery.js';
 import { IndexWatcher } from './index-watcher.js';
 import {
   IndexStore,
+  storedUid,
   toDefinition,
   toImportEdge,
   type FileParseErrors,
   type ImportRow,
   type IndexDatabase,
 } from './store/index-store.js';
+import { REF_COLUMNS_SQL, REF_JOINS_SQL, REF_PATH_SPAN } from './store/migrations.js';
 import { definitions as definitionsTable, files as filesTable } from './store/schema.js';
 import type {
   Definition,
@@ -343,22 +345,49 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   }
 
   references(filter: { toDefUid?: DefUid; name?: string; path?: string; fromDefUid?: DefUid }): Reference[] {
+    // Each filter goes by what `ref_rows` can look up: a path is a rowid range; a target or a name, the files that
+    // reference it first, then each file's rows (one rowid range). A uid that is not 16 hex digits matches no row.
     const clauses: string[] = [];
-    const values: string[] = [];
-    const add = (column: string, value: string | undefined) => {
+    const values: unknown[] = [];
+    const uid = (column: string, value: DefUid | undefined) => {
       if (value === undefined) return;
-      clauses.push(`${column} = ?`);
-      values.push(value);
+      if (!/^[0-9a-f]{16}$/.test(value)) clauses.push('0');
+      else {
+        clauses.push(`${column} = (SELECT id FROM def_uids WHERE uid = ?)`);
+        values.push(storedUid(value));
+      }
     };
-    add('to_def_uid', filter.toDefUid);
-    add('name', filter.name);
-    add('path', filter.path);
-    add('from_def_uid', filter.fromDefUid);
+    let from = REF_JOINS_SQL;
+    if (filter.toDefUid !== undefined) {
+      from = `ref_target_paths tp CROSS JOIN ${REF_JOINS_SQL}`;
+      uid('tp.to_id', filter.toDefUid);
+      clauses.push(
+        `r.id >= tp.path_id * ${REF_PATH_SPAN} AND r.id < tp.path_id * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} ` +
+          `AND r.to_id = tp.to_id`,
+      );
+    }
+    if (filter.path !== undefined) {
+      clauses.push(`r.id >= (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN}`);
+      clauses.push(`r.id < (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} + ${REF_PATH_SPAN}`);
+      values.push(filter.path, filter.path);
+    }
+    if (filter.name !== undefined && filter.toDefUid !== undefined) {
+      clauses.push(`r.name_id = (SELECT id FROM ref_names WHERE name = ?)`);
+      values.push(filter.name);
+    } else if (filter.name !== undefined) {
+      from = `ref_name_paths np CROSS JOIN ${REF_JOINS_SQL}`;
+      clauses.push(
+        `np.name_id = (SELECT id FROM ref_names WHERE name = ?) AND r.id >= np.path_id * ${REF_PATH_SPAN} ` +
+          `AND r.id < np.path_id * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} AND r.name_id = np.name_id`,
+      );
+      values.push(filter.name);
+    }
+    uid('r.from_id', filter.fromDefUid);
     const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
     return this.#store.sqlite
       .prepare(
-        `SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, ` +
-          `from_def_uid, to_def_uid FROM refs ${where} ORDER BY path, start_line, start_col`,
+        `SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid ` +
+          `FROM (SELECT ${REF_COLUMNS_SQL} FROM ${from} ${where}) ORDER BY path, start_line, start_col, id`,
       )
       .all(...values) as Reference[];
   }

@@ -13,11 +13,10 @@ import {
   type RetrievalIndex,
   type WorkspaceMember,
 } from '@agentgov/core';
-import { eq } from 'drizzle-orm';
 import { pagerank } from '../graph/graph-algorithms.js';
-import { refs } from '../index/store/schema.js';
+import { REF_PATH_SPAN, uidHexSql } from '../index/store/migrations.js';
 import { INDEX_DIR, type RepositoryIndex } from '../index/repository-index.js';
-import { EXTRACTOR_VERSION } from '../index/store/index-store.js';
+import { EXTRACTOR_VERSION, storedUid } from '../index/store/index-store.js';
 import { classifyFiles, generatedMark, workspaceMembersOf } from './file-classes.js';
 import { isPeripheralPath, isTestPath, TEST_VOCABULARY } from './priors.js';
 
@@ -38,6 +37,8 @@ export const DEFAULT_KNOWN_NAMES = 50_000;
 const CACHE_FORMAT = 1;
 /** A name made of these characters only is known exactly when it is one of the words of some file. */
 const WORD = /^[\w$]+$/;
+/** A stored definition's uid (16 hex digits); others are the view's own entries. */
+const STORED_UID = /^[0-9a-f]{16}$/;
 
 /**
  * The retrievers' view of the repository index, built once per index epoch: definitions by uid,
@@ -68,6 +69,8 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   /** Per lowercase word, how many files have it in their text or path. */
   #vocabulary: Map<string, number> | undefined;
   #statements: { callees: Statement; callers: Statement } | undefined;
+  #referenced: Statement | undefined;
+  #importStatements: { imports: Statement; importers: Statement } | undefined;
 
   constructor(private readonly index: RepositoryIndex) {
     this.version = `${index.root}@${index.epoch()}`;
@@ -82,13 +85,27 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     this.cache = { dir: join(index.root, INDEX_DIR, 'cache'), key: digest.digest('hex').slice(0, 32) };
     // The columns the view keeps, read straight from the store in `definitions()`'s order (a restarted server pays
     // this on its first recon: the ORM's mapping of all fifteen columns cost as much as the read).
+    // Rows as arrays, one at a time, each made into its definition once (named rows, a list of all of them and a
+    // copy of each cost twice as much).
     const rows = index.db.$client
       .prepare(
         `SELECT def_uid, path, kind, name, qualified_name, start_line, end_line, signature, docstring ` +
           `FROM definitions ORDER BY path, start_line, start_col`,
       )
-      .all() as (Omit<RetrievalDefinition, 'signature'> & { signature: string })[];
-    for (const d of rows) this.#add({ ...d, signature: d.signature || null });
+      .raw()
+      .iterate() as Iterable<[string, string, string, string, string, number, number, string, string | null]>;
+    for (const row of rows)
+      this.#add({
+        def_uid: row[0],
+        path: row[1],
+        kind: row[2],
+        name: row[3],
+        qualified_name: row[4],
+        start_line: row[5],
+        end_line: row[6],
+        signature: row[7] || null,
+        docstring: row[8],
+      });
     for (const file of files) {
       if (this.#byPath.has(file.path)) continue;
       const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
@@ -164,7 +181,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     } else {
       known =
         this.#byName.has(name) ||
-        this.index.db.select({ id: refs.id }).from(refs).where(eq(refs.name, name)).limit(1).all().length > 0 ||
+        this.#isReferenced(name) ||
         (WORD.test(name)
           ? this.#fileWords().has(name)
           : this.#files.some((path) => containsWord(this.fileText(path) ?? '', name)));
@@ -228,10 +245,14 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     const def = this.#defs.get(defUid);
     if (!def) return [];
     const out: { def_uid: string; relation: GraphRelation }[] = [];
-    for (const callee of this.#edges().callees.all(def.path, defUid) as { uid: string }[])
-      if (this.#defs.has(callee.uid)) out.push({ def_uid: callee.uid, relation: 'callee' });
-    for (const caller of this.#edges().callers.all(defUid) as { uid: string }[])
-      if (this.#defs.has(caller.uid)) out.push({ def_uid: caller.uid, relation: 'caller' });
+    // A file's module entry (`module:<path>`) is no stored definition: no reference names it.
+    if (STORED_UID.test(defUid)) {
+      const stored = storedUid(defUid);
+      for (const callee of this.#edges().callees.all(def.path, def.path, stored) as { uid: string }[])
+        if (this.#defs.has(callee.uid)) out.push({ def_uid: callee.uid, relation: 'callee' });
+      for (const caller of this.#edges().callers.all(stored) as { uid: string }[])
+        if (this.#defs.has(caller.uid)) out.push({ def_uid: caller.uid, relation: 'caller' });
+    }
     const sameFile = this.definitionsIn(def.path);
     const parentName = def.qualified_name.includes('.')
       ? def.qualified_name.slice(0, def.qualified_name.lastIndexOf('.'))
@@ -265,17 +286,30 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       const sqlite = this.index.db.$client;
       this.#statements = {
         callees: sqlite.prepare(
-          `SELECT DISTINCT r.to_def_uid AS uid FROM ref_rows r JOIN paths p ON p.id = r.path_id ` +
-            `WHERE p.path = ? AND r.from_def_uid = ? AND r.to_def_uid IS NOT NULL AND r.to_def_uid != r.from_def_uid ` +
-            `ORDER BY r.to_def_uid`,
+          `SELECT DISTINCT ${uidHexSql('tu.uid')} AS uid, tu.uid AS stored FROM ref_rows r ` +
+            `JOIN def_uids tu ON tu.id = r.to_id ` +
+            `WHERE r.id >= (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} ` +
+            `AND r.id < (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} ` +
+            `AND r.from_id = (SELECT id FROM def_uids WHERE uid = ?) AND r.to_id != r.from_id ORDER BY stored`,
         ),
         callers: sqlite.prepare(
-          `SELECT DISTINCT from_def_uid AS uid FROM ref_rows WHERE to_def_uid = ? AND from_def_uid IS NOT NULL ` +
-            `AND from_def_uid != to_def_uid ORDER BY from_def_uid`,
+          `SELECT DISTINCT ${uidHexSql('fu.uid')} AS uid, fu.uid AS stored FROM ref_target_paths tp ` +
+            `CROSS JOIN ref_rows r JOIN def_uids fu ON fu.id = r.from_id ` +
+            `WHERE tp.to_id = (SELECT id FROM def_uids WHERE uid = ?) AND r.id >= tp.path_id * ${REF_PATH_SPAN} ` +
+            `AND r.id < tp.path_id * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} AND r.to_id = tp.to_id ` +
+            `AND r.from_id != r.to_id ORDER BY stored`,
         ),
       };
     }
     return this.#statements;
+  }
+
+  /** Whether some stored reference has this name (`ref_name_paths` lists the files that reference it). */
+  #isReferenced(name: string): boolean {
+    this.#referenced ??= this.index.db.$client.prepare(
+      `SELECT 1 FROM ref_name_paths WHERE name_id = (SELECT id FROM ref_names WHERE name = ?) LIMIT 1`,
+    );
+    return this.#referenced.get(name) !== undefined;
   }
 
   isTestFile(path: string): boolean {
@@ -379,10 +413,31 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     return this.#vocabulary.get(word.toLowerCase()) ?? 0;
   }
 
+  /**
+   * A file's neighbours in the file import graph (`buildFileGraph`: indexed files, self-imports left out, edges in
+   * path order), read from the imports table for the one file instead of building the whole graph on a first recon.
+   */
   fileImports(path: string): { imports: string[]; importers: string[] } {
-    const graph = this.index.fileGraph();
-    if (!graph.hasNode(path)) return { imports: [], importers: [] };
-    return { imports: graph.outNeighbors(path), importers: graph.inNeighbors(path) };
+    if (!this.#fileSet.has(path)) return { imports: [], importers: [] };
+    const sqlite = this.index.db.$client;
+    this.#importStatements ??= {
+      imports: sqlite
+        .prepare(
+          `SELECT DISTINCT to_path FROM imports WHERE from_path = ? AND to_path IS NOT NULL AND to_path != from_path ` +
+            `AND to_path IN (SELECT path FROM files) ORDER BY to_path`,
+        )
+        .pluck(),
+      importers: sqlite
+        .prepare(
+          `SELECT DISTINCT from_path FROM imports WHERE to_path = ? AND from_path != to_path ` +
+            `AND from_path IN (SELECT path FROM files) ORDER BY from_path`,
+        )
+        .pluck(),
+    };
+    return {
+      imports: this.#importStatements.imports.all(path) as string[],
+      importers: this.#importStatements.importers.all(path) as string[],
+    };
   }
 
   pagerank(defUid: string): number {

@@ -44,7 +44,7 @@ function dump(root: string, index: Awaited<ReturnType<typeof openRepositoryIndex
       );
       return sqlite
         .prepare(
-          `SELECT d.def_uid, v.col, v.term, v.offset FROM temp.fts_terms v JOIN definitions d ON d.rowid = v.doc ORDER BY d.def_uid, v.col, v.offset, v.term`,
+          `SELECT d.def_uid, v.col, v.term, v.offset FROM temp.fts_terms v JOIN def_rows d ON d.rowid = v.doc ORDER BY d.def_uid, v.col, v.offset, v.term`,
         )
         .all();
     })(),

@@ -6,14 +6,14 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import type { FileFacts, ParseErrors } from '../extract-file.js';
 import type { SearchDocuments } from '../search-terms.js';
 import type { Definition, DefinitionChange, ImportEdge, Reference } from '../types.js';
-import { BULK_LOAD_INDEXES, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { BULK_LOAD_INDEXES, MIGRATIONS, REF_PATH_SPAN, SCHEMA_VERSION } from './migrations.js';
 import { indexSchema } from './schema.js';
 
 /**
  * Bumped whenever extraction changes what it produces for the same source: stored facts from an
  * older extractor are dropped and rebuilt rather than mixed with new ones.
  */
-export const EXTRACTOR_VERSION = '5';
+export const EXTRACTOR_VERSION = '7';
 
 export type IndexDatabase = BetterSQLite3Database<typeof indexSchema> & { $client: Database.Database };
 
@@ -54,19 +54,19 @@ const PAGE_CACHE_KIB = 16 * 1024;
 /** SQLite's default automatic checkpoint threshold. */
 const WAL_AUTOCHECKPOINT_PAGES = 1000;
 
-/** Writes a reference's `ref_rows` columns, in INSERT order, into `into` from `offset`; returns `into`. */
-function refColumns(r: Reference, pathId: number, into: unknown[], offset: number): unknown[] {
-  into[offset] = pathId;
-  into[offset + 1] = r.name;
-  into[offset + 2] = r.context;
-  into[offset + 3] = r.start_line;
-  into[offset + 4] = r.start_col;
-  into[offset + 5] = r.end_line;
-  into[offset + 6] = r.end_col;
-  into[offset + 7] = r.qualifier;
-  into[offset + 8] = r.from_def_uid;
-  into[offset + 9] = r.to_def_uid;
-  return into;
+const UID = /^[0-9a-f]{16}$/;
+/** Printable ASCII (and tab, CR, LF) only: there SQLite's length() (characters) equals JavaScript's (UTF-16 units). */
+const NON_ASCII = /[^\t\n\r\u0020-\u007e]/u;
+const TOP_BIT = 1n << 63n;
+
+/**
+ * A def uid (16 hex digits) as `ref_rows` stores it: its 64-bit value with the top bit flipped, as a signed integer,
+ * so integer order is text order (`uidHexSql` reads it back). Anything else is refused rather than stored wrongly.
+ */
+export function storedUid(uid: string): bigint {
+  if (!UID.test(uid))
+    throw new Error(`index store: a reference names definition uid ${JSON.stringify(uid)}, not 16 hex digits`);
+  return BigInt.asIntN(64, BigInt(`0x${uid}`) ^ TOP_BIT);
 }
 
 function openDatabase(file: string): Database.Database {
@@ -112,6 +112,10 @@ export class IndexStore {
   readonly #statements: ReturnType<IndexStore['prepare']>;
   /** path → `paths.id`; rows of `paths` are never deleted, so an id once read stays valid. */
   readonly #pathIds = new Map<string, number>();
+  /** name → `ref_names.id`, as `#pathIds`. */
+  readonly #nameIds = new Map<string, number>();
+  /** def uid → `def_uids.id`, as `#pathIds`. */
+  readonly #uidIds = new Map<string, number>();
   #bulk = false;
 
   private constructor(sqlite: Database.Database) {
@@ -176,9 +180,12 @@ export class IndexStore {
           `exports, epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       touchFile: s.prepare(`UPDATE files SET mtime_ms = ? WHERE path = ?`),
-      defsOfPath: s.prepare(`SELECT def_uid, kind, qualified_name, body_hash FROM definitions WHERE path = ?`),
+      defsOfPath: s.prepare(
+        `SELECT def_uid, kind, qualified_name, body_hash FROM def_rows ` +
+          `WHERE path_id = (SELECT id FROM paths WHERE path = ?)`,
+      ),
       insertDef: s.prepare(
-        `INSERT OR REPLACE INTO definitions (def_uid, path, kind, name, qualified_name, ` +
+        `INSERT OR REPLACE INTO def_rows (def_uid, path_id, kind, name, qualified_name, ` +
           `start_line, start_col, end_line, end_col, name_line, name_col, signature, ` +
           `docstring, body_hash, exported)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -191,31 +198,46 @@ export class IndexStore {
       insertFileDoc: s.prepare(`INSERT INTO fts_files (rowid, path_terms, identifiers) VALUES (?, ?, ?)`),
       insertPath: s.prepare(`INSERT OR IGNORE INTO paths (path) VALUES (?)`),
       pathId: s.prepare(`SELECT id FROM paths WHERE path = ?`).pluck(),
+      insertName: s.prepare(`INSERT OR IGNORE INTO ref_names (name) VALUES (?)`),
+      nameId: s.prepare(`SELECT id FROM ref_names WHERE name = ?`).pluck(),
+      insertUid: s.prepare(`INSERT OR IGNORE INTO def_uids (uid) VALUES (?)`),
+      uidId: s.prepare(`SELECT id FROM def_uids WHERE uid = ?`).pluck(),
+      insertTargetPath: s.prepare(`INSERT OR IGNORE INTO ref_target_paths (to_id, path_id) VALUES (?, ?)`),
+      deleteTargetPaths: s.prepare(
+        `DELETE FROM ref_target_paths WHERE path_id = ? AND to_id IN (SELECT DISTINCT to_id FROM ref_rows ` +
+          `WHERE id >= ? AND id < ? AND to_id IS NOT NULL)`,
+      ),
+      insertNamePath: s.prepare(`INSERT OR IGNORE INTO ref_name_paths (name_id, path_id) VALUES (?, ?)`),
       insertRef: s.prepare(
-        `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, ` +
-          `end_col, qualifier, from_def_uid, to_def_uid) VALUES (?, ?, ?, ?, ?, ?, ` +
-          `?, ?, ?, ?)`,
+        `INSERT INTO ref_rows (id, name_id, context_id, start_line, start_col, end_line, ` +
+          `end_col, qualifier_id, from_id, to_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertRefBatch: s.prepare(
-        `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, ` +
-          `end_col, qualifier, from_def_uid, to_def_uid) VALUES ` +
+        `INSERT INTO ref_rows (id, name_id, context_id, start_line, start_col, end_line, ` +
+          `end_col, qualifier_id, from_id, to_id) VALUES ` +
           `${Array.from({ length: REF_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       ),
       insertImport: s.prepare(
-        `INSERT INTO imports (from_path, specifier, kind, to_path, bindings, star, line) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO import_rows (from_id, specifier, kind, to_id, bindings, star, line) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertHistory: s.prepare(
-        `INSERT INTO def_history (epoch, def_uid, path, kind, qualified_name, change, ` +
+        `INSERT INTO def_history_rows (epoch, def_uid, path_id, kind, qualified_name, change, ` +
           `old_body_hash, new_body_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       deleteFile: s.prepare(`DELETE FROM files WHERE path = ?`),
-      deleteDefs: s.prepare(`DELETE FROM definitions WHERE path = ?`),
+      deleteDefs: s.prepare(`DELETE FROM def_rows WHERE path_id = (SELECT id FROM paths WHERE path = ?)`),
       deleteDefDocs: s.prepare(
-        `DELETE FROM fts_definitions WHERE rowid IN (SELECT rowid FROM definitions WHERE path = ?)`,
+        `DELETE FROM fts_definitions WHERE rowid IN ` +
+          `(SELECT rowid FROM def_rows WHERE path_id = (SELECT id FROM paths WHERE path = ?))`,
       ),
       deleteFileDoc: s.prepare(`DELETE FROM fts_files WHERE rowid IN (SELECT rowid FROM files WHERE path = ?)`),
-      deleteRefs: s.prepare(`DELETE FROM ref_rows WHERE path_id = (SELECT id FROM paths WHERE path = ?)`),
-      deleteImports: s.prepare(`DELETE FROM imports WHERE from_path = ?`),
+      // A file's references are the rowid range [path id * REF_PATH_SPAN, (path id + 1) * REF_PATH_SPAN).
+      deleteNamePaths: s.prepare(
+        `DELETE FROM ref_name_paths WHERE path_id = ? AND name_id IN (SELECT DISTINCT name_id FROM ref_rows ` +
+          `WHERE id >= ? AND id < ?)`,
+      ),
+      deleteRefs: s.prepare(`DELETE FROM ref_rows WHERE id >= ? AND id < ?`),
+      deleteImports: s.prepare(`DELETE FROM import_rows WHERE from_id = (SELECT id FROM paths WHERE path = ?)`),
       insertParseErrors: s.prepare(
         `INSERT OR REPLACE INTO parse_errors (path, errors, missing, first_line, first_col) VALUES (?, ?, ?, ?, ?)`,
       ),
@@ -250,6 +272,9 @@ export class IndexStore {
       return;
     }
     for (const { create } of BULK_LOAD_INDEXES) this.sqlite.exec(create);
+    // The ids are in the store: a later change looks up the few it needs rather than holding every name and uid.
+    this.#nameIds.clear();
+    this.#uidIds.clear();
     // A bulk load commits the whole database into the WAL; copying it back into the database file
     // (the automatic checkpoint, ~70 ms for vuejs/core) waits for the next turn of the event loop,
     // so the build is ready and queryable first. Readers see committed data either way.
@@ -267,6 +292,8 @@ export class IndexStore {
   rollback(): void {
     this.#bulk = false;
     this.#pathIds.clear(); // ids interned by the rolled-back transaction are gone
+    this.#nameIds.clear();
+    this.#uidIds.clear();
 
     if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
   }
@@ -308,7 +335,7 @@ export class IndexStore {
     facts.definitions.forEach((def, i) => {
       const defRow = st.insertDef.run(
         def.def_uid,
-        def.path,
+        this.#pathId(def.path),
         def.kind,
         def.name,
         def.qualified_name,
@@ -335,12 +362,21 @@ export class IndexStore {
       );
       const previous = old.get(def.def_uid);
       if (!previous)
-        st.insertHistory.run(epoch, def.def_uid, def.path, def.kind, def.qualified_name, 'added', null, def.body_hash);
+        st.insertHistory.run(
+          epoch,
+          def.def_uid,
+          this.#pathId(def.path),
+          def.kind,
+          def.qualified_name,
+          'added',
+          null,
+          def.body_hash,
+        );
       else if (previous.body_hash !== def.body_hash)
         st.insertHistory.run(
           epoch,
           def.def_uid,
-          def.path,
+          this.#pathId(def.path),
           def.kind,
           def.qualified_name,
           'modified',
@@ -353,7 +389,7 @@ export class IndexStore {
       st.insertHistory.run(
         epoch,
         gone.def_uid,
-        file.path,
+        this.#pathId(file.path),
         gone.kind,
         gone.qualified_name,
         'removed',
@@ -378,7 +414,7 @@ export class IndexStore {
       this.#statements.insertHistory.run(
         epoch,
         gone.def_uid,
-        path,
+        this.#pathId(path),
         gone.kind,
         gone.qualified_name,
         'removed',
@@ -388,7 +424,16 @@ export class IndexStore {
     }
     this.#clear(path);
     this.#statements.deleteImports.run(path);
-    this.#statements.deleteRefs.run(path);
+    this.#deleteReferences(path);
+  }
+
+  #deleteReferences(path: string): void {
+    const pathId = this.#statements.pathId.get(path) as number | undefined;
+    if (pathId === undefined) return;
+    const first = pathId * REF_PATH_SPAN;
+    this.#statements.deleteNamePaths.run(pathId, first, first + REF_PATH_SPAN);
+    this.#statements.deleteTargetPaths.run(pathId, first, first + REF_PATH_SPAN);
+    this.#statements.deleteRefs.run(first, first + REF_PATH_SPAN);
   }
 
   #clear(path: string): void {
@@ -411,10 +456,10 @@ export class IndexStore {
     this.#statements.deleteImports.run(path);
     for (const edge of edges)
       this.#statements.insertImport.run(
-        edge.from_path,
+        this.#pathId(edge.from_path),
         edge.specifier,
         edge.kind,
-        edge.to_path,
+        edge.to_path === null ? null : this.#pathId(edge.to_path),
         JSON.stringify(edge.bindings),
         edge.star ? 1 : 0,
         edge.line,
@@ -422,19 +467,67 @@ export class IndexStore {
   }
 
   replaceReferences(path: string, references: Reference[]): void {
-    // A bulk load starts from an empty table with its path index dropped: a delete would scan it all.
-    if (!this.#bulk) this.#statements.deleteRefs.run(path);
+    // A bulk load starts from empty tables: there is nothing to delete.
+    if (!this.#bulk) this.#deleteReferences(path);
     if (references.length === 0) return;
-    const { insertRef, insertRefBatch } = this.#statements;
+    if (references.length > REF_PATH_SPAN)
+      throw new Error(`index store: ${path} has ${references.length} references, more than ${REF_PATH_SPAN} per file`);
+    const { insertRef, insertRefBatch, insertNamePath, insertTargetPath } = this.#statements;
     const pathId = this.#pathId(path);
+    const first = pathId * REF_PATH_SPAN;
+    const names = new Set<number>();
+    const targets = new Set<number>();
+    const columns = (r: Reference, ordinal: number, into: unknown[], offset: number): unknown[] => {
+      const nameId = this.#nameId(r.name);
+      names.add(nameId);
+      into[offset] = first + ordinal;
+      into[offset + 1] = nameId;
+      into[offset + 2] = this.#nameId(r.context);
+      into[offset + 3] = r.start_line;
+      into[offset + 4] = r.start_col;
+      into[offset + 5] = r.end_line === r.start_line ? null : r.end_line;
+      // NULL reads back as start_col + length(name); SQLite's length counts characters, so only for ASCII names.
+      into[offset + 6] = r.end_col === r.start_col + r.name.length && !NON_ASCII.test(r.name) ? null : r.end_col;
+      into[offset + 7] = r.qualifier === null ? null : this.#nameId(r.qualifier);
+      into[offset + 8] = r.from_def_uid === null ? null : this.#uidId(r.from_def_uid);
+      const toId = r.to_def_uid === null ? null : this.#uidId(r.to_def_uid);
+      if (toId !== null) targets.add(toId);
+      into[offset + 9] = toId;
+      return into;
+    };
     const values = new Array<unknown>(REF_BATCH * REF_COLUMNS);
     let at = 0;
     for (; at + REF_BATCH <= references.length; at += REF_BATCH) {
-      for (let i = 0; i < REF_BATCH; i++) refColumns(references[at + i]!, pathId, values, i * REF_COLUMNS);
+      for (let i = 0; i < REF_BATCH; i++) columns(references[at + i]!, at + i, values, i * REF_COLUMNS);
       insertRefBatch.run(values);
     }
     const row = new Array<unknown>(REF_COLUMNS);
-    for (; at < references.length; at++) insertRef.run(refColumns(references[at]!, pathId, row, 0));
+    for (; at < references.length; at++) insertRef.run(columns(references[at]!, at, row, 0));
+    for (const nameId of names) insertNamePath.run(nameId, pathId);
+    for (const toId of targets) insertTargetPath.run(toId, pathId);
+  }
+
+  /** The interned id of a definition uid (`def_uids`, which holds it as `storedUid`); ids are never reused. */
+  #uidId(uid: string): number {
+    let id = this.#uidIds.get(uid);
+    if (id === undefined) {
+      const stored = storedUid(uid);
+      this.#statements.insertUid.run(stored);
+      id = this.#statements.uidId.get(stored) as number;
+      this.#uidIds.set(uid, id);
+    }
+    return id;
+  }
+
+  /** The interned id of a reference's name, context or qualifier (`ref_names`); ids are never reused. */
+  #nameId(name: string): number {
+    let id = this.#nameIds.get(name);
+    if (id === undefined) {
+      this.#statements.insertName.run(name);
+      id = this.#statements.nameId.get(name) as number;
+      this.#nameIds.set(name, id);
+    }
+    return id;
   }
 
   /** The interned id of a path (`paths`), created on first use; ids are never reused. */

@@ -1,3 +1,27 @@
+/** References per file are one rowid range of this width: `ref_rows.id = path_id * REF_PATH_SPAN + ordinal`. */
+export const REF_PATH_SPAN = 2 ** 24;
+
+/** -2^63: a def uid is stored as its 64-bit value minus this (the top bit flipped), so integer order is text order. */
+const UID_FLIP = '-9223372036854775808';
+
+/** A stored uid column back to its 16 hex digits (NULL stays NULL): x XOR 2^63 written as (x | m) - (x & m). */
+export function uidHexSql(column: string): string {
+  const flipped = `(${column} | ${UID_FLIP}) - (${column} & ${UID_FLIP})`;
+  return `CASE WHEN ${column} IS NULL THEN NULL ELSE printf('%016x', ${flipped}) END`;
+}
+
+/** The columns of a reference as the tools read it, over `REF_JOINS_SQL` (`r` the row, `p` its path). */
+export const REF_COLUMNS_SQL =
+  `r.id AS id, p.path AS path, n.name AS name, c.name AS context, r.start_line AS start_line, ` +
+  `r.start_col AS start_col, coalesce(r.end_line, r.start_line) AS end_line, ` +
+  `coalesce(r.end_col, r.start_col + length(n.name)) AS end_col, q.name AS qualifier, ` +
+  `${uidHexSql('fu.uid')} AS from_def_uid, ${uidHexSql('tu.uid')} AS to_def_uid`;
+
+export const REF_JOINS_SQL =
+  `ref_rows r JOIN paths p ON p.id = r.id / ${REF_PATH_SPAN} JOIN ref_names n ON n.id = r.name_id ` +
+  `JOIN ref_names c ON c.id = r.context_id LEFT JOIN ref_names q ON q.id = r.qualifier_id ` +
+  `LEFT JOIN def_uids fu ON fu.id = r.from_id LEFT JOIN def_uids tu ON tu.id = r.to_id`;
+
 /**
  * Ordered schema migrations; `PRAGMA user_version` records how many ran. The index is a cache of
  * the repository, so an unknown (newer or foreign) schema is rebuilt, never migrated backwards.
@@ -98,13 +122,64 @@ export const MIGRATIONS: readonly string[][] = [
       r.from_def_uid AS from_def_uid, r.to_def_uid AS to_def_uid FROM ref_rows ` +
       `r JOIN paths p ON p.id = r.path_id`,
   ],
+  [
+    // A compact reference store (issue 30: references were 157 of the combined tree's 260 MiB). A row's id is its
+    // path id times REF_PATH_SPAN plus its ordinal in the file, so a file's references are one rowid range (no path
+    // index); names, contexts and qualifiers are interned in `ref_names`; def uids (16 hex digits) are stored as
+    // 64-bit integers with the top bit flipped, so integer order is the uids' text order, interned in `def_uids`
+    // (a reference names its definitions by small ids; ids are never reused); end_line is NULL when it
+    // is start_line and end_col NULL when it is start_col + length(name). `ref_name_paths` (which files reference a
+    // name) and `ref_target_paths` (which files reference a definition) replace indexes over every row's name and
+    // target: a file's rows are one range to scan. `refs` reads as before.
+    // Extractor version 7 rebuilds every index that ran this step (the reference rows start empty) and every index
+    // of an earlier form of this step (built on a branch before it was final).
+    `DROP VIEW refs`,
+    `DROP TABLE ref_rows`,
+    `CREATE TABLE ref_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)`,
+    `CREATE TABLE def_uids (id INTEGER PRIMARY KEY, uid INTEGER NOT NULL UNIQUE)`,
+    `CREATE TABLE ref_rows (id INTEGER PRIMARY KEY, name_id INTEGER NOT NULL, context_id INTEGER NOT NULL, ` +
+      `start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER, end_col INTEGER, ` +
+      `qualifier_id INTEGER, from_id INTEGER, to_id INTEGER)`,
+    `CREATE TABLE ref_target_paths (to_id INTEGER NOT NULL, path_id INTEGER NOT NULL, ` +
+      `PRIMARY KEY (to_id, path_id)) WITHOUT ROWID`,
+    `CREATE TABLE ref_name_paths (name_id INTEGER NOT NULL, path_id INTEGER NOT NULL, ` +
+      `PRIMARY KEY (name_id, path_id)) WITHOUT ROWID`,
+    `CREATE VIEW refs AS SELECT ${REF_COLUMNS_SQL} FROM ${REF_JOINS_SQL}`,
+    // Definitions, imports and the definition history name their files by path id too (`paths`); views under the
+    // old names read as before. A definition's rowid (`def_rows`) stays its FTS document's rowid.
+    `DROP TABLE definitions`,
+    `CREATE TABLE def_rows (def_uid TEXT PRIMARY KEY, path_id INTEGER NOT NULL, kind TEXT NOT NULL, ` +
+      `name TEXT NOT NULL, qualified_name TEXT NOT NULL, start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, ` +
+      `end_line INTEGER NOT NULL, end_col INTEGER NOT NULL, name_line INTEGER NOT NULL, name_col INTEGER NOT NULL, ` +
+      `signature TEXT NOT NULL, docstring TEXT, body_hash TEXT NOT NULL, exported INTEGER NOT NULL)`,
+    `CREATE INDEX def_rows_path ON def_rows(path_id)`,
+    `CREATE INDEX def_rows_name ON def_rows(name)`,
+    `CREATE VIEW definitions AS SELECT d.def_uid AS def_uid, p.path AS path, d.kind AS kind, d.name AS name, ` +
+      `d.qualified_name AS qualified_name, d.start_line AS start_line, d.start_col AS start_col, ` +
+      `d.end_line AS end_line, d.end_col AS end_col, d.name_line AS name_line, d.name_col AS name_col, ` +
+      `d.signature AS signature, d.docstring AS docstring, d.body_hash AS body_hash, d.exported AS exported ` +
+      `FROM def_rows d JOIN paths p ON p.id = d.path_id`,
+    `DROP TABLE imports`,
+    `CREATE TABLE import_rows (id INTEGER PRIMARY KEY AUTOINCREMENT, from_id INTEGER NOT NULL, ` +
+      `specifier TEXT NOT NULL, kind TEXT NOT NULL, to_id INTEGER, bindings TEXT NOT NULL, star INTEGER NOT NULL, ` +
+      `line INTEGER NOT NULL)`,
+    `CREATE INDEX import_rows_from ON import_rows(from_id)`,
+    `CREATE INDEX import_rows_to ON import_rows(to_id)`,
+    `CREATE VIEW imports AS SELECT i.id AS id, f.path AS from_path, i.specifier AS specifier, i.kind AS kind, ` +
+      `t.path AS to_path, i.bindings AS bindings, i.star AS star, i.line AS line FROM import_rows i ` +
+      `JOIN paths f ON f.id = i.from_id LEFT JOIN paths t ON t.id = i.to_id`,
+    `DROP TABLE def_history`,
+    `CREATE TABLE def_history_rows (id INTEGER PRIMARY KEY AUTOINCREMENT, epoch INTEGER NOT NULL, ` +
+      `def_uid TEXT NOT NULL, path_id INTEGER NOT NULL, kind TEXT NOT NULL, qualified_name TEXT NOT NULL, ` +
+      `change TEXT NOT NULL, old_body_hash TEXT, new_body_hash TEXT)`,
+    `CREATE INDEX def_history_rows_epoch ON def_history_rows(epoch)`,
+    `CREATE VIEW def_history AS SELECT h.id AS id, h.epoch AS epoch, h.def_uid AS def_uid, p.path AS path, ` +
+      `h.kind AS kind, h.qualified_name AS qualified_name, h.change AS change, h.old_body_hash AS old_body_hash, ` +
+      `h.new_body_hash AS new_body_hash FROM def_history_rows h JOIN paths p ON p.id = h.path_id`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Secondary indexes a first build drops and recreates: building them once after a bulk load is cheaper. */
-export const BULK_LOAD_INDEXES: ReadonlyArray<{ name: string; create: string }> = [
-  { name: 'ref_rows_path', create: 'CREATE INDEX ref_rows_path ON ref_rows(path_id)' },
-  { name: 'ref_rows_name', create: 'CREATE INDEX ref_rows_name ON ref_rows(name)' },
-  { name: 'ref_rows_to', create: 'CREATE INDEX ref_rows_to ON ref_rows(to_def_uid)' },
-];
+export const BULK_LOAD_INDEXES: ReadonlyArray<{ name: string; create: string }> = [];

@@ -37,7 +37,7 @@ export const definitions = sqliteTable(
     bodyHash: text('body_hash').notNull(),
     exported: integer('exported', { mode: 'boolean' }).notNull(),
   },
-  (table) => [index('definitions_path').on(table.path), index('definitions_name').on(table.name)],
+  // a view over `def_rows` (path ids, see migration 6); the store writes `def_rows`
 );
 
 /** Interned paths: `ref_rows.path_id` → path. Rows are never deleted, so an id stays valid. */
@@ -46,30 +46,44 @@ export const paths = sqliteTable('paths', {
   path: text('path').notNull().unique(),
 });
 
-/** References as stored; read them through `refs`, which joins the path back in. */
-export const refRows = sqliteTable(
-  'ref_rows',
-  {
-    id: integer('id').primaryKey(),
-    pathId: integer('path_id').notNull(),
-    name: text('name').notNull(),
-    context: text('context').notNull(),
-    startLine: integer('start_line').notNull(),
-    startCol: integer('start_col').notNull(),
-    endLine: integer('end_line').notNull(),
-    endCol: integer('end_col').notNull(),
-    qualifier: text('qualifier'),
-    fromDefUid: text('from_def_uid'),
-    toDefUid: text('to_def_uid'),
-  },
-  (table) => [
-    index('ref_rows_path').on(table.pathId),
-    index('ref_rows_name').on(table.name),
-    index('ref_rows_to').on(table.toDefUid),
-  ],
+/** Interned reference names, contexts and qualifiers. Rows are never deleted, so an id stays valid. */
+export const refNames = sqliteTable('ref_names', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull().unique(),
+});
+
+/**
+ * References as stored (see migration 6: id = path id * REF_PATH_SPAN + ordinal, interned strings, integer uids);
+ * read them through `refs`, which gives the tools' columns back.
+ */
+export const refRows = sqliteTable('ref_rows', {
+  id: integer('id').primaryKey(),
+  nameId: integer('name_id').notNull(),
+  contextId: integer('context_id').notNull(),
+  startLine: integer('start_line').notNull(),
+  startCol: integer('start_col').notNull(),
+  endLine: integer('end_line'),
+  endCol: integer('end_col'),
+  qualifierId: integer('qualifier_id'),
+  fromId: integer('from_id'),
+  toId: integer('to_id'),
+});
+
+/** Which files reference a definition (`ref_rows` has no index over every row's target). */
+export const refTargetPaths = sqliteTable(
+  'ref_target_paths',
+  { toId: integer('to_id').notNull(), pathId: integer('path_id').notNull() },
+  (table) => [primaryKey({ columns: [table.toId, table.pathId] })],
 );
 
-/** A view (`ref_rows` joined with `paths`), read-only: the store writes `ref_rows`. */
+/** Which files reference a name (`ref_rows` has no index over every row's name). */
+export const refNamePaths = sqliteTable(
+  'ref_name_paths',
+  { nameId: integer('name_id').notNull(), pathId: integer('path_id').notNull() },
+  (table) => [primaryKey({ columns: [table.nameId, table.pathId] })],
+);
+
+/** A view (`ref_rows` with its path and strings joined back in), read-only: the store writes `ref_rows`. */
 export const refs = sqliteTable('refs', {
   id: integer('id').primaryKey(),
   path: text('path').notNull(),
@@ -97,7 +111,7 @@ export const imports = sqliteTable(
     star: integer('star', { mode: 'boolean' }).notNull(),
     line: integer('line').notNull(),
   },
-  (table) => [index('imports_from').on(table.fromPath), index('imports_to').on(table.toPath)],
+  // a view over `import_rows` (path ids, see migration 6); the store writes `import_rows`
 );
 
 export const defHistory = sqliteTable(
@@ -113,7 +127,7 @@ export const defHistory = sqliteTable(
     oldBodyHash: text('old_body_hash'),
     newBodyHash: text('new_body_hash'),
   },
-  (table) => [index('def_history_epoch').on(table.epoch)],
+  // a view over `def_history_rows` (path ids, see migration 6); the store writes `def_history_rows`
 );
 
 /** The last result of each test case (test impact). */
@@ -171,7 +185,10 @@ export const indexSchema = {
   files,
   definitions,
   paths,
+  refNames,
   refRows,
+  refNamePaths,
+  refTargetPaths,
   refs,
   imports,
   defHistory,

@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { openRepositoryIndex, type RepositoryIndex } from '../../../src/index/repository-index.js';
 import { identifierTerms } from '../../../src/index/search-terms.js';
+import { storedUid } from '../../../src/index/store/index-store.js';
+import { MIGRATIONS } from '../../../src/index/store/migrations.js';
 import { gitRepo, LANGUAGES, memoryLogger, TYPESCRIPT_REPO, removeRepos } from '../fixture-repos.js';
 
 async function openWith(root: string, extra: { maxFileBytes?: number } = {}) {
@@ -93,6 +95,109 @@ describe('index store', () => {
     expect(second.index.stats().definitions).to.equal(12);
   });
 
+  it('rebuilds an index of the schema before the compact reference rows, not misreading its rows', async () => {
+    const root = gitRepo(TYPESCRIPT_REPO);
+    const first = await openWith(root);
+    const add = first.index.definitions({ name: 'add' })[0]!;
+    const expected = first.index.references({ toDefUid: add.def_uid });
+    await first.index.close();
+    // The same files recorded as unchanged in a schema-5 database whose one reference row says something else:
+    // reading it as the current schema would answer from that row (or fail); rebuilding answers from the source.
+    const file = join(root, '.agentgov/index.db');
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    const raw = new Database(file);
+    for (const statement of MIGRATIONS.slice(0, 5).flat()) raw.exec(statement);
+    raw.pragma('user_version = 5');
+    raw.exec(`INSERT INTO meta (key, value) VALUES ('extractor_version', '5'), ('epoch', '1')`);
+    raw.exec(`INSERT INTO paths (id, path) VALUES (1, 'src/lib/math.ts')`);
+    raw
+      .prepare(
+        `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, end_col, qualifier, ` +
+          `from_def_uid, to_def_uid) VALUES (1, 'stale', 'call', 1, 0, 1, 5, NULL, NULL, ?)`,
+      )
+      .run(add.def_uid);
+    raw.close();
+    const second = await openWith(root);
+    opened.push(second.index);
+    expect(second.lines.join('')).to.match(/another extractor version; rebuilding/);
+    expect(second.index.db.$client.pragma('user_version', { simple: true })).to.equal(MIGRATIONS.length);
+    expect(second.index.references({ toDefUid: add.def_uid })).to.deep.equal(expected);
+    expect(second.index.references({ name: 'stale' })).to.deep.equal([]);
+    expect(expected.map((ref) => `${ref.path}:${ref.start_line}`)).to.include('scripts/legacy.js:2');
+  });
+
+  it('reads references back exactly as extracted, by path, name, target and all', async () => {
+    const root = gitRepo({
+      ...TYPESCRIPT_REPO,
+      'src/uni.ts': 'export function größe(n: number): number {\n  return n;\n}\nexport const g = größe(größe(1));\n',
+    });
+    const { index } = await openWith(root);
+    opened.push(index);
+    const all = index.references({});
+    expect(all.length).to.be.greaterThan(5);
+    // every row as the \`refs\` view gives it, in path and position order
+    const view = index.db.$client
+      .prepare(
+        `SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, ` +
+          `to_def_uid FROM refs ORDER BY path, start_line, start_col, id`,
+      )
+      .all();
+    expect(all).to.deep.equal(view);
+    const uni = index.references({ path: 'src/uni.ts' });
+    const target = index.definitions({ name: 'größe' })[0]!;
+    const g = index.definitions({ name: 'g' })[0]!;
+    const call = { path: 'src/uni.ts', name: 'größe', context: 'call', qualifier: null, start_line: 4, end_line: 4 };
+    const uids = { from_def_uid: g.def_uid, to_def_uid: target.def_uid };
+    expect(uni.filter((ref) => ref.name === 'größe')).to.deep.equal([
+      { ...call, start_col: 17, end_col: 22, ...uids },
+      { ...call, start_col: 23, end_col: 28, ...uids },
+    ]);
+    expect(uni.every((ref) => ref.path === 'src/uni.ts')).to.equal(true);
+    expect(index.references({ toDefUid: target.def_uid }).map((ref) => ref.start_col)).to.deep.equal([17, 23]);
+    expect(index.references({ name: 'größe' })).to.deep.equal(index.references({ toDefUid: target.def_uid }));
+    expect(index.references({ toDefUid: 'not-a-uid' })).to.deep.equal([]);
+    for (const ref of all) {
+      expect(index.references({ path: ref.path })).to.deep.include(ref);
+      expect(index.references({ name: ref.name })).to.deep.include(ref);
+      if (ref.to_def_uid) expect(index.references({ toDefUid: ref.to_def_uid })).to.deep.include(ref);
+    }
+  });
+
+  it('keeps which files reference a name or a definition in step with the references as files change', async () => {
+    const root = gitRepo(TYPESCRIPT_REPO);
+    const { index } = await openWith(root);
+    opened.push(index);
+    const add = index.definitions({ name: 'add' })[0]!;
+    const files = (refs: Array<{ path: string }>) => [...new Set(refs.map((ref) => ref.path))];
+    const pairs = () =>
+      index.db.$client
+        .prepare(
+          `SELECT (SELECT path FROM paths WHERE id = t.path_id) AS path FROM ref_target_paths t ` +
+            `WHERE t.to_id = (SELECT id FROM def_uids WHERE uid = ?) UNION ` +
+            `SELECT (SELECT path FROM paths WHERE id = n.path_id) FROM ref_name_paths n ` +
+            `WHERE n.name_id = (SELECT id FROM ref_names WHERE name = 'add') ORDER BY 1`,
+        )
+        .pluck()
+        .all(storedUid(add.def_uid));
+    const before = files(index.references({ toDefUid: add.def_uid }));
+    expect(before).to.include('scripts/legacy.js');
+    expect(pairs()).to.deep.equal(files(index.references({ name: 'add' })));
+    writeFileSync(join(root, 'scripts/legacy.js'), 'module.exports = function legacy() { return 3; };\n');
+    await index.refresh();
+    expect(files(index.references({ toDefUid: add.def_uid }))).to.deep.equal(
+      before.filter((path) => path !== 'scripts/legacy.js'),
+    );
+    expect(index.references({ name: 'add', path: 'scripts/legacy.js' })).to.deep.equal([]);
+    expect(pairs()).to.not.include('scripts/legacy.js');
+    writeFileSync(join(root, 'scripts/legacy.js'), TYPESCRIPT_REPO['scripts/legacy.js']!);
+    await index.refresh();
+    expect(files(index.references({ toDefUid: add.def_uid }))).to.deep.equal(before);
+    expect(index.references({ toDefUid: add.def_uid, name: 'add' })).to.deep.equal(
+      index.references({ toDefUid: add.def_uid }),
+    );
+    expect(pairs()).to.include('scripts/legacy.js');
+  });
+
   it('skips binary and oversized files and counts them', async () => {
     const root = gitRepo({
       ...TYPESCRIPT_REPO,
@@ -130,7 +235,7 @@ describe('index store', () => {
     const query = (match: string) =>
       index.db.$client
         .prepare(
-          `SELECT d.qualified_name AS name FROM fts_definitions f JOIN definitions d ON d.rowid = f.rowid WHERE fts_definitions MATCH ? ORDER BY bm25(fts_definitions)`,
+          `SELECT d.qualified_name AS name FROM fts_definitions f JOIN def_rows d ON d.rowid = f.rowid WHERE fts_definitions MATCH ? ORDER BY bm25(fts_definitions)`,
         )
         .all(match) as Array<{ name: string }>;
     expect(query('calculator').map((row) => row.name)).to.deep.equal(['Calculator', 'Calculator.plus', 'format']);
