@@ -12,11 +12,20 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from '../cli-args.mjs';
 import { benchRepos } from '../repos.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const scale = process.argv.includes('--scale');
-const repos = scale ? [] : benchRepos();
+const { values, positionals } = benchArgs(import.meta.url, {
+  options: {
+    scale: { type: 'boolean', default: false },
+    calls: { type: 'string', default: '100' },
+    sizes: { type: 'string', default: 'small,medium,large' },
+  },
+  allowPositionals: true,
+});
+const scale = values.scale;
+const repos = scale ? [] : benchRepos(positionals);
 const scratch = mkdtempSync(join(tmpdir(), 'agentgov-bench-index-'));
 
 function once(mode, dir, list) {
@@ -57,7 +66,7 @@ function timedCtags(dir, list) {
 
 if (scale) {
   const { runScale } = await import('./scale.mjs');
-  await runScale(scratch, once);
+  await runScale(scratch, once, values);
   process.exit(0);
 }
 

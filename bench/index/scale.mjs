@@ -3,7 +3,6 @@ import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { makeCombined, SCALE_PROJECTS } from './combined.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -27,14 +26,8 @@ function scaleOnce(mode, dir, list, calls) {
 
 const s = (ms) => (ms / 1000).toFixed(2);
 
-export async function runScale(scratch, once) {
-  const { values } = parseArgs({
-    options: {
-      scale: { type: 'boolean' },
-      calls: { type: 'string', default: '100' },
-      sizes: { type: 'string', default: 'small,medium,large' },
-    },
-  });
+/** `values`: the bench's `calls` (recon calls on the largest tree) and `sizes` (comma-separated). */
+export async function runScale(scratch, once, values) {
   const calls = Number(values.calls);
   const rows = [];
   for (const size of values.sizes.split(',')) {
