@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { resolveRepoPath } from '../paths/repo-path.js';
 import {
   detachedString,
@@ -50,16 +51,13 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   readonly #byName = new Map<string, RetrievalDefinition[]>();
   readonly #byPath = new Map<string, RetrievalDefinition[]>();
   readonly cache: { dir: string; key: string };
-  /** File texts, least recently used first, at most `#textLimit` characters in all. */
-  readonly #texts = new Map<string, string | undefined>();
-  #textChars = 0;
-  readonly #textLimit: number;
+  /** File texts (undefined: unreadable), at most the cap's characters in all, least recently used dropped first. */
+  readonly #texts: LRUCache<string, { text: string | undefined }>;
   readonly #files: string[];
   readonly #fileSet: Set<string>;
   #ranks: Map<string, number> | undefined;
-  /** Whether a name is in the code, least recently asked first, at most `#knownLimit` names. */
-  readonly #known = new Map<string, boolean>();
-  readonly #knownLimit: number;
+  /** Whether a name is in the code, at most the cap's names, least recently asked forgotten first. */
+  readonly #known: LRUCache<string, boolean>;
   #words: Set<string> | undefined;
   #classes: Map<string, FileClass> | undefined;
   #members: WorkspaceMember[] | undefined;
@@ -77,8 +75,12 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     const files = index.files();
     this.#files = files.map((f) => f.path);
     this.#fileSet = new Set(this.#files);
-    this.#textLimit = index.textCacheChars ?? DEFAULT_TEXT_CACHE_CHARS;
-    this.#knownLimit = Math.max(1, index.knownNamesMax ?? DEFAULT_KNOWN_NAMES);
+    // A text longer than the whole cap is read each time it is asked for, not kept.
+    this.#texts = new LRUCache({
+      maxSize: Math.max(1, index.textCacheChars ?? DEFAULT_TEXT_CACHE_CHARS),
+      sizeCalculation: (entry) => Math.max(1, entry.text?.length ?? 0),
+    });
+    this.#known = new LRUCache({ max: Math.max(1, index.knownNamesMax ?? DEFAULT_KNOWN_NAMES) });
     const digest = createHash('sha256').update(`${EXTRACTOR_VERSION}\n`);
     for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
       digest.update(`${file.path}\0${file.hash}\n`);
@@ -145,21 +147,14 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     return this.#files;
   }
   fileText(path: string, options?: { cache?: boolean }): string | undefined {
-    if (options?.cache === false) return this.#texts.has(path) ? this.#texts.get(path) : this.#readText(path);
-    if (this.#texts.has(path)) {
-      const text = this.#texts.get(path);
-      this.#texts.delete(path); // most recently used last
-      this.#texts.set(path, text);
-      return text;
+    if (options?.cache === false) {
+      const kept = this.#texts.peek(path);
+      return kept ? kept.text : this.#readText(path);
     }
+    const kept = this.#texts.get(path);
+    if (kept) return kept.text;
     const text = this.#readText(path);
-    this.#texts.set(path, text);
-    this.#textChars += text?.length ?? 0;
-    for (const [oldest, old] of this.#texts) {
-      if (this.#textChars <= this.#textLimit || oldest === path) break;
-      this.#texts.delete(oldest);
-      this.#textChars -= old?.length ?? 0;
-    }
+    this.#texts.set(path, { text });
     return text;
   }
 
@@ -175,10 +170,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
 
   isKnownName(name: string): boolean {
     let known = this.#known.get(name);
-    if (known !== undefined) {
-      this.#known.delete(name); // most recently asked last
-      this.#known.set(name, known);
-    } else {
+    if (known === undefined) {
       known =
         this.#byName.has(name) ||
         this.#isReferenced(name) ||
@@ -186,10 +178,6 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
           ? this.#fileWords().has(name)
           : this.#files.some((path) => containsWord(this.fileText(path) ?? '', name)));
       this.#known.set(name, known);
-      for (const oldest of this.#known.keys()) {
-        if (this.#known.size <= this.#knownLimit) break;
-        this.#known.delete(oldest);
-      }
     }
     return known;
   }
