@@ -361,26 +361,15 @@ export class IndexStore {
         search.pathTerms,
       );
       const previous = old.get(def.def_uid);
-      if (!previous)
+      if (!previous || previous.body_hash !== def.body_hash)
         st.insertHistory.run(
           epoch,
           def.def_uid,
           this.#pathId(def.path),
           def.kind,
           def.qualified_name,
-          'added',
-          null,
-          def.body_hash,
-        );
-      else if (previous.body_hash !== def.body_hash)
-        st.insertHistory.run(
-          epoch,
-          def.def_uid,
-          this.#pathId(def.path),
-          def.kind,
-          def.qualified_name,
-          'modified',
-          previous.body_hash,
+          previous ? 'modified' : 'added',
+          previous?.body_hash ?? null,
           def.body_hash,
         );
       old.delete(def.def_uid);
@@ -509,34 +498,32 @@ export class IndexStore {
 
   /** The interned id of a definition uid (`def_uids`, which holds it as `storedUid`); ids are never reused. */
   #uidId(uid: string): number {
-    let id = this.#uidIds.get(uid);
-    if (id === undefined) {
-      const stored = storedUid(uid);
-      this.#statements.insertUid.run(stored);
-      id = this.#statements.uidId.get(stored) as number;
-      this.#uidIds.set(uid, id);
-    }
-    return id;
+    return this.#interned(this.#uidIds, uid, storedUid(uid), this.#statements.insertUid, this.#statements.uidId);
   }
 
   /** The interned id of a reference's name, context or qualifier (`ref_names`); ids are never reused. */
   #nameId(name: string): number {
-    let id = this.#nameIds.get(name);
-    if (id === undefined) {
-      this.#statements.insertName.run(name);
-      id = this.#statements.nameId.get(name) as number;
-      this.#nameIds.set(name, id);
-    }
-    return id;
+    return this.#interned(this.#nameIds, name, name, this.#statements.insertName, this.#statements.nameId);
   }
 
   /** The interned id of a path (`paths`), created on first use; ids are never reused. */
   #pathId(path: string): number {
-    let id = this.#pathIds.get(path);
+    return this.#interned(this.#pathIds, path, path, this.#statements.insertPath, this.#statements.pathId);
+  }
+
+  /** `key`'s id from `ids`, else `stored` inserted (ignored when there) and its id read back and remembered. */
+  #interned(
+    ids: Map<string, number>,
+    key: string,
+    stored: unknown,
+    insert: { run(value: unknown): unknown },
+    select: { get(value: unknown): unknown },
+  ): number {
+    let id = ids.get(key);
     if (id === undefined) {
-      this.#statements.insertPath.run(path);
-      id = this.#statements.pathId.get(path) as number;
-      this.#pathIds.set(path, id);
+      insert.run(stored);
+      id = select.get(stored) as number;
+      ids.set(key, id);
     }
     return id;
   }
