@@ -12,6 +12,7 @@ import { ignoredDirectories } from './discovery.js';
 import { IndexWatcher } from './index-watcher.js';
 import {
   IndexStore,
+  isStoredUid,
   storedUid,
   toDefinition,
   toImportEdge,
@@ -19,7 +20,7 @@ import {
   type ImportRow,
   type IndexDatabase,
 } from './store/index-store.js';
-import { REF_COLUMNS_SQL, REF_JOINS_SQL, REF_PATH_SPAN } from './store/migrations.js';
+import { inFileRefsSql, REF_COLUMNS_SQL, REF_JOINS_SQL } from './store/migrations.js';
 import { definitions as definitionsTable, files as filesTable } from './store/schema.js';
 import type {
   Definition,
@@ -351,7 +352,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     const values: unknown[] = [];
     const uid = (column: string, value: DefUid | undefined) => {
       if (value === undefined) return;
-      if (!/^[0-9a-f]{16}$/.test(value)) clauses.push('0');
+      if (!isStoredUid(value)) clauses.push('0');
       else {
         clauses.push(`${column} = (SELECT id FROM def_uids WHERE uid = ?)`);
         values.push(storedUid(value));
@@ -361,14 +362,10 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     if (filter.toDefUid !== undefined) {
       from = `ref_target_paths tp CROSS JOIN ${REF_JOINS_SQL}`;
       uid('tp.to_id', filter.toDefUid);
-      clauses.push(
-        `r.id >= tp.path_id * ${REF_PATH_SPAN} AND r.id < tp.path_id * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} ` +
-          `AND r.to_id = tp.to_id`,
-      );
+      clauses.push(`${inFileRefsSql('tp.path_id')} AND r.to_id = tp.to_id`);
     }
     if (filter.path !== undefined) {
-      clauses.push(`r.id >= (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN}`);
-      clauses.push(`r.id < (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} + ${REF_PATH_SPAN}`);
+      clauses.push(inFileRefsSql('(SELECT id FROM paths WHERE path = ?)'));
       values.push(filter.path, filter.path);
     }
     if (filter.name !== undefined && filter.toDefUid !== undefined) {
@@ -377,8 +374,8 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     } else if (filter.name !== undefined) {
       from = `ref_name_paths np CROSS JOIN ${REF_JOINS_SQL}`;
       clauses.push(
-        `np.name_id = (SELECT id FROM ref_names WHERE name = ?) AND r.id >= np.path_id * ${REF_PATH_SPAN} ` +
-          `AND r.id < np.path_id * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} AND r.name_id = np.name_id`,
+        `np.name_id = (SELECT id FROM ref_names WHERE name = ?) AND ${inFileRefsSql('np.path_id')} ` +
+          `AND r.name_id = np.name_id`,
       );
       values.push(filter.name);
     }

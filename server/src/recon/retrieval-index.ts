@@ -15,9 +15,9 @@ import {
   type WorkspaceMember,
 } from '@agentgov/core';
 import { pagerank } from '../graph/graph-algorithms.js';
-import { REF_PATH_SPAN, uidHexSql } from '../index/store/migrations.js';
+import { inFileRefsSql, uidHexSql } from '../index/store/migrations.js';
 import { INDEX_DIR, type RepositoryIndex } from '../index/repository-index.js';
-import { EXTRACTOR_VERSION, storedUid } from '../index/store/index-store.js';
+import { EXTRACTOR_VERSION, isStoredUid, storedUid } from '../index/store/index-store.js';
 import { classifyFiles, generatedMark, workspaceMembersOf } from './file-classes.js';
 import { isPeripheralPath, isTestPath, TEST_VOCABULARY } from './priors.js';
 
@@ -38,8 +38,6 @@ export const DEFAULT_KNOWN_NAMES = 50_000;
 const CACHE_FORMAT = 1;
 /** A name made of these characters only is known exactly when it is one of the words of some file. */
 const WORD = /^[\w$]+$/;
-/** A stored definition's uid (16 hex digits); others are the view's own entries. */
-const STORED_UID = /^[0-9a-f]{16}$/;
 
 /**
  * The retrievers' view of the repository index, built once per index epoch: definitions by uid,
@@ -234,7 +232,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     if (!def) return [];
     const out: { def_uid: string; relation: GraphRelation }[] = [];
     // A file's module entry (`module:<path>`) is no stored definition: no reference names it.
-    if (STORED_UID.test(defUid)) {
+    if (isStoredUid(defUid)) {
       const stored = storedUid(defUid);
       for (const callee of this.#edges().callees.all(def.path, def.path, stored) as { uid: string }[])
         if (this.#defs.has(callee.uid)) out.push({ def_uid: callee.uid, relation: 'callee' });
@@ -276,15 +274,14 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
         callees: sqlite.prepare(
           `SELECT DISTINCT ${uidHexSql('tu.uid')} AS uid, tu.uid AS stored FROM ref_rows r ` +
             `JOIN def_uids tu ON tu.id = r.to_id ` +
-            `WHERE r.id >= (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} ` +
-            `AND r.id < (SELECT id FROM paths WHERE path = ?) * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} ` +
+            `WHERE ${inFileRefsSql('(SELECT id FROM paths WHERE path = ?)')} ` +
             `AND r.from_id = (SELECT id FROM def_uids WHERE uid = ?) AND r.to_id != r.from_id ORDER BY stored`,
         ),
         callers: sqlite.prepare(
           `SELECT DISTINCT ${uidHexSql('fu.uid')} AS uid, fu.uid AS stored FROM ref_target_paths tp ` +
             `CROSS JOIN ref_rows r JOIN def_uids fu ON fu.id = r.from_id ` +
-            `WHERE tp.to_id = (SELECT id FROM def_uids WHERE uid = ?) AND r.id >= tp.path_id * ${REF_PATH_SPAN} ` +
-            `AND r.id < tp.path_id * ${REF_PATH_SPAN} + ${REF_PATH_SPAN} AND r.to_id = tp.to_id ` +
+            `WHERE tp.to_id = (SELECT id FROM def_uids WHERE uid = ?) AND ${inFileRefsSql('tp.path_id')} ` +
+            `AND r.to_id = tp.to_id ` +
             `AND r.from_id != r.to_id ORDER BY stored`,
         ),
       };

@@ -6,7 +6,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import type { FileFacts, ParseErrors } from '../extract-file.js';
 import type { SearchDocuments } from '../search-terms.js';
 import type { Definition, DefinitionChange, ImportEdge, Reference } from '../types.js';
-import { BULK_LOAD_INDEXES, MIGRATIONS, REF_PATH_SPAN, SCHEMA_VERSION } from './migrations.js';
+import { MIGRATIONS, REF_PATH_SPAN, SCHEMA_VERSION } from './migrations.js';
 import { indexSchema } from './schema.js';
 
 /**
@@ -59,12 +59,17 @@ const UID = /^[0-9a-f]{16}$/;
 const NON_ASCII = /[^\t\n\r\u0020-\u007e]/u;
 const TOP_BIT = 1n << 63n;
 
+/** Whether `uid` is a stored definition's uid (16 hex digits); the recon view's own entries (`module:…`) are not. */
+export function isStoredUid(uid: string): boolean {
+  return UID.test(uid);
+}
+
 /**
  * A def uid (16 hex digits) as `ref_rows` stores it: its 64-bit value with the top bit flipped, as a signed integer,
  * so integer order is text order (`uidHexSql` reads it back). Anything else is refused rather than stored wrongly.
  */
 export function storedUid(uid: string): bigint {
-  if (!UID.test(uid))
+  if (!isStoredUid(uid))
     throw new Error(`index store: a reference names definition uid ${JSON.stringify(uid)}, not 16 hex digits`);
   return BigInt.asIntN(64, BigInt(`0x${uid}`) ^ TOP_BIT);
 }
@@ -257,11 +262,10 @@ export class IndexStore {
     return new Map(rows.map((row) => [row.path, row]));
   }
 
-  /** `bulk`: an empty store about to be filled; secondary indexes are rebuilt once at commit. */
+  /** `bulk`: an empty store about to be filled (nothing to delete first; checkpointed after the commit). */
   begin(bulk = false): void {
     this.sqlite.exec('BEGIN IMMEDIATE');
     this.#bulk = bulk;
-    if (bulk) for (const { name } of BULK_LOAD_INDEXES) this.sqlite.exec(`DROP INDEX IF EXISTS ${name}`);
   }
 
   commit(): void {
@@ -271,7 +275,6 @@ export class IndexStore {
       this.sqlite.exec('COMMIT');
       return;
     }
-    for (const { create } of BULK_LOAD_INDEXES) this.sqlite.exec(create);
     // The ids are in the store: a later change looks up the few it needs rather than holding every name and uid.
     this.#nameIds.clear();
     this.#uidIds.clear();

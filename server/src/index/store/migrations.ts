@@ -10,6 +10,11 @@ export function uidHexSql(column: string): string {
   return `CASE WHEN ${column} IS NULL THEN NULL ELSE printf('%016x', ${flipped}) END`;
 }
 
+/** SQL: the row `row` is one of the references of the file whose path id is the SQL expression `pathId`. */
+export function inFileRefsSql(pathId: string, row = 'r'): string {
+  return `${row}.id >= ${pathId} * ${REF_PATH_SPAN} AND ${row}.id < ${pathId} * ${REF_PATH_SPAN} + ${REF_PATH_SPAN}`;
+}
+
 /** The columns of a reference as the tools read it, over `REF_JOINS_SQL` (`r` the row, `p` its path). */
 export const REF_COLUMNS_SQL =
   `r.id AS id, p.path AS path, n.name AS name, c.name AS context, r.start_line AS start_line, ` +
@@ -180,6 +185,3 @@ export const MIGRATIONS: readonly string[][] = [
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
-
-/** Secondary indexes a first build drops and recreates: building them once after a bulk load is cheaper. */
-export const BULK_LOAD_INDEXES: ReadonlyArray<{ name: string; create: string }> = [];
