@@ -64,13 +64,19 @@ export function visitChildren<C extends WalkCursor>(cursor: C, visit: (cursor: C
 }
 
 /**
+ * What every match of the usual code-token pattern contains — a call's `(`, `_`, a backtick, a lower-upper pair — for
+ * `pushCodeMentions`' `mayMatch` (a pattern with more alternatives needs a clue of its own, as Java's `{@link`).
+ */
+export const CODE_TOKEN_CLUE = /[(_`]|[a-z][A-Z]/;
+
+/**
  * Code-shaped words of a comment or string (`source` from `startIndex` to `endIndex`) recorded as
  * references of `context` ('comment' or 'string'): rename offers them as `low` mentions and search
  * finds them. `pattern` is the language's global regex of what looks like code (CamelCase,
  * snake_case, a call, a name in one or two backticks, whose ticks are not part of the name);
  * `split` may break one match into several names at offsets relative to the match (Java's
  * `{@link Type#member}`). Each lands in `into` with `enclosing` as its enclosing definition.
- * `mayMatch`, when given, finds something every match of `pattern` contains (`/[(_`]|[a-z][A-Z]/` for a
+ * `mayMatch`, when given, finds something every match of `pattern` contains (`CODE_TOKEN_CLUE` for a
  * call, camelCase, snake_case or a backtick): a text without it is skipped whole, as most prose is (the
  * pattern itself, tried from every offset of a word, is quadratic in the word's length).
  */

@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
+import { CODE_TOKEN_CLUE, oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -14,8 +14,6 @@ type SyntaxNode = Parser.SyntaxNode;
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
 const CODE_TOKEN =
   /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
-/** What every CODE_TOKEN match contains (a call's `(`, `_`, a backtick, a lower-upper pair). */
-const CODE_TOKEN_CLUE = /[(_`]|[a-z][A-Z]/;
 
 /** The node types the walk steps into: named ones with children, and the leaves it records. */
 const NODE_TYPES = new WalkedNodeTypes([

@@ -51,7 +51,7 @@ const CODE_TOKEN = new RegExp(
   'g',
 );
 const UPPER_CASE_CONSTANT = /^[A-Z][A-Z0-9_]*$/;
-/** What every CODE_TOKEN match contains (a call's `(`, `_`, a backtick, a lower-upper pair, `{@link`). */
+/** What every CODE_TOKEN match contains: core's CODE_TOKEN_CLUE, and the `{` of `{@link`. */
 const CODE_TOKEN_CLUE = /[(_`{]|[a-z][A-Z]/;
 
 /** The node types the walk steps into: named ones with children, and the leaves it records. */

@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
+import { CODE_TOKEN_CLUE, oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -60,8 +60,6 @@ const SKIPPED = new Set(['attribute_item', 'inner_attribute_item', 'macro_rule']
 const STD_ROOTS = new Set(['std', 'core', 'alloc']);
 /** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, a path, or `quoted`). */
 const CODE_TOKEN = /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`[A-Za-z_]\w*`/g;
-/** What every CODE_TOKEN match contains (a call's `(`, `_`, a backtick, a lower-upper pair). */
-const CODE_TOKEN_CLUE = /[(_`]|[a-z][A-Z]/;
 
 /** A word of a string literal or comment worth searching by. */
 const WORD = /[A-Za-z_][A-Za-z0-9_]{2,}/g;
