@@ -50,6 +50,11 @@ export interface RetrievalIndex {
   /** Changes whenever the index content changes (the index epoch); retrievers key caches on it. */
   readonly version: string;
   definitions(): Iterable<RetrievalDefinition>;
+  /**
+   * Every definition's uid, name and qualified name, in no particular order: what a retriever that scores names
+   * needs, without the rest of each definition. Absent: read them from `definitions()`.
+   */
+  definitionNames?(): Iterable<Pick<RetrievalDefinition, 'def_uid' | 'name' | 'qualified_name'>>;
   definition(defUid: string): RetrievalDefinition | undefined;
   /** Definitions whose `name` equals `name` exactly. */
   definitionsNamed(name: string): RetrievalDefinition[];

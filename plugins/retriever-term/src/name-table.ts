@@ -29,7 +29,8 @@ export function nameTable(index: RetrievalIndex): NameTable {
   const byName = new Map<string, NamedDefinitions>();
   const df = new Map<string, number>();
   let total = 0;
-  for (const def of index.definitions()) {
+  // Order does not matter: candidates are ranked by score, then uid.
+  for (const def of index.definitionNames?.() ?? index.definitions()) {
     let named = byName.get(def.name);
     if (!named) {
       named = {
@@ -41,9 +42,11 @@ export function nameTable(index: RetrievalIndex): NameTable {
       byName.set(def.name, named);
     }
     named.defs.push({ def_uid: def.def_uid, qualified: def.qualified_name.toLowerCase() });
-    for (const word of named.words) df.set(word, (df.get(word) ?? 0) + 1);
     total += 1;
   }
+  // A word counts once per definition whose name has it: counted per distinct name, by its definitions.
+  for (const named of byName.values())
+    for (const word of named.words) df.set(word, (df.get(word) ?? 0) + named.defs.length);
   const table = { names: [...byName.values()], total, df };
   tables.set(index, { version: index.version, table });
   return table;

@@ -34,6 +34,31 @@ const PRODUCT_WORD_MIN_FILES = 3;
 export const DEFAULT_TEXT_CACHE_CHARS = 64 * 1024 * 1024;
 /** Names remembered as known or not when the index gives no cap (`server.index.known_names_max`). */
 export const DEFAULT_KNOWN_NAMES = 50_000;
+/** Definitions kept as objects once asked for (a recon call asks for a few thousand at most). */
+const DEFINITIONS_KEPT = 50_000;
+/** Files whose definition lists are kept once asked for. */
+const FILES_KEPT = 2_000;
+/** The columns the view reads of a stored definition, as `definitionOf` takes them. */
+const DEF_COLUMNS_SQL =
+  'd.def_uid, p.path, d.kind, d.name, d.qualified_name, d.start_line, d.end_line, d.signature, d.docstring';
+const DEF_FROM_SQL = 'FROM def_rows d JOIN paths p ON p.id = d.path_id';
+/** Source order within a file; the row id decides between definitions that start at the same place. */
+const DEF_ORDER_SQL = 'd.start_line, d.start_col, d.rowid';
+type DefRow = [string, string, string, string, string, number, number, string, string | null];
+
+function definitionOf(row: DefRow): RetrievalDefinition {
+  return {
+    def_uid: row[0],
+    path: row[1],
+    kind: row[2],
+    name: row[3],
+    qualified_name: row[4],
+    start_line: row[5],
+    end_line: row[6],
+    signature: row[7] || null,
+    docstring: row[8],
+  };
+}
 /** Bumped whenever what `#persisted` writes changes shape. */
 const CACHE_FORMAT = 1;
 /** A name made of these characters only is known exactly when it is one of the words of some file. */
@@ -45,9 +70,19 @@ const WORD = /^[\w$]+$/;
  */
 class RepositoryRetrievalIndex implements RetrievalIndex {
   readonly version: string;
-  readonly #defs = new Map<string, RetrievalDefinition>();
-  readonly #byName = new Map<string, RetrievalDefinition[]>();
-  readonly #byPath = new Map<string, RetrievalDefinition[]>();
+  /**
+   * Definitions asked for by uid, name or file, read from the store on demand and kept while used (a miss is kept
+   * too): a restarted server's first recon no longer builds an object for each of the repository's definitions.
+   */
+  readonly #defs = new LRUCache<string, { def: RetrievalDefinition | undefined }>({ max: DEFINITIONS_KEPT });
+  /** Each recently asked file's definitions in source order. */
+  readonly #inFile = new LRUCache<string, RetrievalDefinition[]>({ max: FILES_KEPT });
+  /** Files with at least one stored definition. */
+  readonly #defPaths: Set<string>;
+  /** The module entries of files without stored definitions, by uid and by name, in file order. */
+  readonly #modules = new Map<string, RetrievalDefinition>();
+  readonly #modulesByName = new Map<string, RetrievalDefinition[]>();
+  readonly #definitionStatements: { byUid: Statement; byName: Statement; byPath: Statement; hasName: Statement };
   readonly cache: { dir: string; key: string };
   /** File texts (undefined: unreadable), at most the cap's characters in all, least recently used dropped first. */
   readonly #texts: LRUCache<string, { text: string | undefined }>;
@@ -83,33 +118,28 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
       digest.update(`${file.path}\0${file.hash}\n`);
     this.cache = { dir: join(index.root, INDEX_DIR, 'cache'), key: digest.digest('hex').slice(0, 32) };
-    // The columns the view keeps, read straight from the store in `definitions()`'s order (a restarted server pays
-    // this on its first recon: the ORM's mapping of all fifteen columns cost as much as the read).
-    // Rows as arrays, one at a time, each made into its definition once (named rows, a list of all of them and a
-    // copy of each cost twice as much).
-    const rows = index.db.$client
-      .prepare(
-        `SELECT def_uid, path, kind, name, qualified_name, start_line, end_line, signature, docstring ` +
-          `FROM definitions ORDER BY path, start_line, start_col`,
-      )
-      .raw()
-      .iterate() as Iterable<[string, string, string, string, string, number, number, string, string | null]>;
-    for (const row of rows)
-      this.#add({
-        def_uid: row[0],
-        path: row[1],
-        kind: row[2],
-        name: row[3],
-        qualified_name: row[4],
-        start_line: row[5],
-        end_line: row[6],
-        signature: row[7] || null,
-        docstring: row[8],
-      });
+    const sqlite = index.db.$client;
+    this.#defPaths = new Set(
+      sqlite.prepare(`SELECT path FROM paths WHERE id IN (SELECT path_id FROM def_rows)`).pluck().all() as string[],
+    );
+    this.#definitionStatements = {
+      byUid: sqlite.prepare(`SELECT ${DEF_COLUMNS_SQL} ${DEF_FROM_SQL} WHERE d.def_uid = ?`).raw(),
+      byName: sqlite
+        .prepare(`SELECT ${DEF_COLUMNS_SQL} ${DEF_FROM_SQL} WHERE d.name = ? ORDER BY ${DEF_ORDER_SQL}`)
+        .raw(),
+      byPath: sqlite
+        .prepare(
+          `SELECT ${DEF_COLUMNS_SQL} ${DEF_FROM_SQL} WHERE d.path_id = (SELECT id FROM paths WHERE path = ?) ` +
+            `ORDER BY ${DEF_ORDER_SQL}`,
+        )
+        .raw(),
+      hasName: sqlite.prepare(`SELECT 1 FROM def_rows WHERE name = ? LIMIT 1`).pluck(),
+    };
+    // A file without definitions is offered as one module entry, after every stored definition.
     for (const file of files) {
-      if (this.#byPath.has(file.path)) continue;
+      if (this.#defPaths.has(file.path)) continue;
       const name = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
-      this.#add({
+      const module: RetrievalDefinition = {
         def_uid: `module:${file.path}`,
         path: file.path,
         kind: 'module',
@@ -119,28 +149,72 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
         end_line: Math.max(1, file.lines),
         signature: null,
         docstring: null,
-      });
+      };
+      this.#modules.set(module.def_uid, module);
+      push(this.#modulesByName, name, module);
     }
   }
 
-  #add(def: RetrievalDefinition): void {
-    this.#defs.set(def.def_uid, def);
-    push(this.#byName, def.name, def);
-    push(this.#byPath, def.path, def);
+  /** Every definition: the stored ones by path and source position, then the module entries in file order. */
+  *definitions(): Iterable<RetrievalDefinition> {
+    // A statement of its own: an iteration inside another one must not find this one busy.
+    const rows = this.index.db.$client
+      .prepare(`SELECT ${DEF_COLUMNS_SQL} ${DEF_FROM_SQL} ORDER BY p.path, ${DEF_ORDER_SQL}`)
+      .raw()
+      .iterate() as Iterable<DefRow>;
+    // Made afresh, not kept: one pass over all of them must not push out the definitions recent queries use.
+    for (const row of rows) yield this.#defs.peek(row[0])?.def ?? definitionOf(row);
+    yield* this.#modules.values();
   }
-
-  definitions(): Iterable<RetrievalDefinition> {
-    return this.#defs.values();
+  *definitionNames(): Iterable<Pick<RetrievalDefinition, 'def_uid' | 'name' | 'qualified_name'>> {
+    const rows = this.index.db.$client
+      .prepare(`SELECT def_uid, name, qualified_name FROM def_rows`)
+      .raw()
+      .iterate() as Iterable<[string, string, string]>;
+    for (const [def_uid, name, qualified_name] of rows) yield { def_uid, name, qualified_name };
+    yield* this.#modules.values();
   }
   definition(defUid: string): RetrievalDefinition | undefined {
-    return this.#defs.get(defUid);
+    const module = this.#modules.get(defUid);
+    if (module) return module;
+    const kept = this.#defs.get(defUid);
+    if (kept) return kept.def;
+    const row = this.#definitionStatements.byUid.get(defUid) as DefRow | undefined;
+    const def = row ? definitionOf(row) : undefined;
+    this.#defs.set(defUid, { def });
+    return def;
   }
   definitionsNamed(name: string): RetrievalDefinition[] {
-    return this.#byName.get(name) ?? [];
+    const stored = (this.#definitionStatements.byName.all(name) as DefRow[]).map((row) => this.#kept(row));
+    const modules = this.#modulesByName.get(name);
+    return modules ? [...stored, ...modules] : stored;
   }
   definitionsIn(path: string): RetrievalDefinition[] {
-    return this.#byPath.get(path) ?? [];
+    const module = this.#modules.get(`module:${path}`);
+    if (module) return [module];
+    if (!this.#defPaths.has(path)) return [];
+    let defs = this.#inFile.get(path);
+    if (!defs) {
+      defs = (this.#definitionStatements.byPath.all(path) as DefRow[]).map((row) => this.#kept(row));
+      this.#inFile.set(path, defs);
+    }
+    return defs;
   }
+
+  /** The kept object of a stored definition's row, made and kept when there is none: one object per uid in use. */
+  #kept(row: DefRow): RetrievalDefinition {
+    const kept = this.#defs.get(row[0])?.def;
+    if (kept) return kept;
+    const def = definitionOf(row);
+    this.#defs.set(row[0], { def });
+    return def;
+  }
+
+  /** Whether some definition (or a file's module entry) bears this name. */
+  #hasDefinitionNamed(name: string): boolean {
+    return this.#modulesByName.has(name) || this.#definitionStatements.hasName.get(name) !== undefined;
+  }
+
   files(): string[] {
     return this.#files;
   }
@@ -157,7 +231,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   }
 
   #readText(path: string): string | undefined {
-    if (!this.#byPath.has(path) && !this.#fileSet.has(path)) return undefined;
+    if (!this.#fileSet.has(path) && !this.#defPaths.has(path)) return undefined;
     try {
       // Indexed as a regular file, but it may have become a symlink out of the repository since.
       return readFileSync(resolveRepoPath(this.index.root, path).absolute, 'utf8');
@@ -170,7 +244,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     let known = this.#known.get(name);
     if (known === undefined) {
       known =
-        this.#byName.has(name) ||
+        this.#hasDefinitionNamed(name) ||
         this.#isReferenced(name) ||
         (WORD.test(name)
           ? this.#fileWords().has(name)
@@ -228,16 +302,16 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   }
 
   neighbors(defUid: string): { def_uid: string; relation: GraphRelation }[] {
-    const def = this.#defs.get(defUid);
+    const def = this.definition(defUid);
     if (!def) return [];
     const out: { def_uid: string; relation: GraphRelation }[] = [];
     // A file's module entry (`module:<path>`) is no stored definition: no reference names it.
     if (isStoredUid(defUid)) {
       const stored = storedUid(defUid);
       for (const callee of this.#edges().callees.all(def.path, def.path, stored) as { uid: string }[])
-        if (this.#defs.has(callee.uid)) out.push({ def_uid: callee.uid, relation: 'callee' });
+        if (this.definition(callee.uid)) out.push({ def_uid: callee.uid, relation: 'callee' });
       for (const caller of this.#edges().callers.all(stored) as { uid: string }[])
-        if (this.#defs.has(caller.uid)) out.push({ def_uid: caller.uid, relation: 'caller' });
+        if (this.definition(caller.uid)) out.push({ def_uid: caller.uid, relation: 'caller' });
     }
     const sameFile = this.definitionsIn(def.path);
     const parentName = def.qualified_name.includes('.')

@@ -10,6 +10,7 @@ const GRAPH_REPO: Record<string, string> = {
   'src/b.ts': `import { c } from './c';\nexport function b(): number {\n  return c();\n}\n`,
   'src/c.ts': `import { a } from './a';\nexport function c(): number {\n  return 1;\n}\nexport function d(): number {\n  return a() + c();\n}\n`,
   'src/lone.ts': `export const lone = 1;\n`,
+  'src/notes.ts': `// nothing defined here\n`,
 };
 
 /**
@@ -55,5 +56,74 @@ describe('recon/retrieval index: neighbours read from the store equal the whole 
       edges += callees.length;
     }
     expect(edges).to.be.greaterThan(3);
+  });
+});
+
+/**
+ * The view reads definitions from the store when asked (by uid, name or file) instead of holding one object per
+ * definition of the repository: every way of asking answers what the whole list says.
+ */
+describe('recon/retrieval index: definitions read on demand', function () {
+  this.timeout(60_000);
+  let repo: FixtureRepo;
+  before(async () => {
+    repo = await fixtureRepo(GRAPH_REPO);
+  });
+  after(async () => {
+    await repo?.index.close();
+  });
+
+  it('lists stored definitions by file and position, then a module entry per file without any', () => {
+    const view = retrievalIndexOf(repo.index);
+    const all = [...view.definitions()];
+    const stored = repo.index
+      .definitions({})
+      .sort((a, b) =>
+        a.path < b.path ? -1 : a.path > b.path ? 1 : a.start_line - b.start_line || a.start_col - b.start_col,
+      );
+    expect(all.slice(0, stored.length).map((d) => d.def_uid)).to.deep.equal(stored.map((d) => d.def_uid));
+    expect(all.slice(stored.length)).to.deep.equal([
+      {
+        def_uid: 'module:src/notes.ts',
+        path: 'src/notes.ts',
+        kind: 'module',
+        name: 'notes',
+        qualified_name: 'src/notes.ts',
+        start_line: 1,
+        end_line: 2, // the file's line count: its text ends with a newline
+        signature: null,
+        docstring: null,
+      },
+    ]);
+    expect(all.map((d) => d.name)).to.include.members(['a', 'b', 'c', 'd', 'lone']);
+  });
+
+  it('answers by uid, name and file as the list does, one object per definition in use', () => {
+    const view = retrievalIndexOf(repo.index);
+    const all = [...view.definitions()];
+    for (const def of all) {
+      expect(view.definition(def.def_uid), def.def_uid).to.deep.equal(def);
+      expect(view.definitionsIn(def.path), def.path).to.deep.equal(all.filter((d) => d.path === def.path));
+      expect(view.definitionsNamed(def.name), def.name).to.deep.equal(all.filter((d) => d.name === def.name));
+      expect(view.definitionsIn(def.path)).to.include(view.definition(def.def_uid));
+    }
+    expect(view.definition('0123456789abcdef')).to.equal(undefined);
+    expect(view.definition('module:src/a.ts'), 'a file with definitions has no module entry').to.equal(undefined);
+    expect(view.definitionsIn('src/missing.ts')).to.deep.equal([]);
+    expect(view.definitionsNamed('missing')).to.deep.equal([]);
+    expect(view.isKnownName('lone')).to.equal(true);
+    expect(view.isKnownName('notes'), 'a module entry is a name').to.equal(true);
+  });
+
+  it('names every definition for name scoring, and may be listed inside another listing', () => {
+    const view = retrievalIndexOf(repo.index);
+    const key = (d: { def_uid: string; name: string; qualified_name: string }) =>
+      `${d.def_uid} ${d.name} ${d.qualified_name}`;
+    const names = [...view.definitionNames!()].map(key).sort();
+    expect(names).to.deep.equal([...view.definitions()].map(key).sort());
+    let pairs = 0;
+    for (const outer of view.definitions())
+      for (const inner of view.definitions()) if (outer.path === inner.path) pairs += 1;
+    expect(pairs).to.be.greaterThan(names.length);
   });
 });
