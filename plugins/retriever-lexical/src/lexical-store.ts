@@ -22,7 +22,8 @@ const PREFIX = 'lexical-';
  */
 export class LexicalStore {
   readonly #db: Database.Database;
-  readonly #defUids: string[] = [];
+  /** A definition document's uid by rowid (a query has a few hundred hits: asked of the store, not all kept). */
+  readonly #defUidOf: Database.Statement;
   readonly #paths: string[] = [];
   readonly #searchDefs: Database.Statement;
   readonly #searchFiles: Database.Statement;
@@ -58,8 +59,6 @@ export class LexicalStore {
       db = openBuilt(file);
       if (!db) throw new Error(`lexical store ${file} was written but does not open`);
     } else if (db) {
-      for (const uid of db.prepare('SELECT def_uid FROM def_ids ORDER BY rowid').pluck().iterate())
-        this.#defUids.push(uid as string);
       for (const path of db.prepare('SELECT path FROM file_ids WHERE rowid > 0 ORDER BY rowid').pluck().iterate())
         this.#paths.push(path as string);
     }
@@ -73,9 +72,10 @@ export class LexicalStore {
         `WHERE files MATCH ? ORDER BY score DESC LIMIT ?`,
     );
     this.#filesWith = this.#db.prepare('SELECT rowid FROM files WHERE files MATCH ?').pluck();
+    this.#defUidOf = this.#db.prepare('SELECT def_uid FROM def_ids WHERE rowid = ?').pluck();
   }
 
-  /** Fills an empty database with every document; `#defUids` and `#paths` map rowids back. */
+  /** Fills an empty database with every document; `def_ids` and `#paths` map rowids back. */
   #build(db: Database.Database, index: RetrievalIndex): void {
     db.exec(
       `
@@ -111,7 +111,6 @@ export class LexicalStore {
       firstRowid.set(path, total + 1);
       total += defs.length;
     }
-    this.#defUids.length = total;
     const writeDefs = (path: string, lines: string[]) => {
       const defs = byFile.get(path);
       if (!defs) return;
@@ -119,7 +118,6 @@ export class LexicalStore {
       const bodies = ownBodies(lines, defs);
       const first = firstRowid.get(path)!;
       defs.forEach((def, i) => {
-        this.#defUids[first + i - 1] = def.def_uid;
         insertDef.run(first + i, ...definitionDocument(def, bodies[i] ?? '', words));
         insertDefId.run(first + i, def.def_uid);
       });
@@ -153,7 +151,7 @@ export class LexicalStore {
 
   #searchDefinitions(match: string, limit: number): { def_uid: string; score: number }[] {
     return (this.#searchDefs.all(match, limit) as { rowid: number; score: number }[]).map((row) => ({
-      def_uid: this.#defUids[row.rowid - 1] as string,
+      def_uid: this.#defUidOf.get(row.rowid) as string,
       score: row.score,
     }));
   }
