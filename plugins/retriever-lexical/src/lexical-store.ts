@@ -98,25 +98,24 @@ export class LexicalStore {
     const words = new Map<string, string>();
     // Definitions are numbered file by file in the order `definitions()` first names each file, after
     // every file document, exactly as when all texts were read first; each file's text is now split
-    // into lines once, its definitions written, and let go (the whole repository is never held).
-    const byFile = new Map<string, RetrievalDefinition[]>();
-    for (const def of index.definitions()) {
-      const list = byFile.get(def.path);
-      if (list) list.push(def);
-      else byFile.set(def.path, [def]);
-    }
+    // into lines once, its definitions written, and let go (neither the whole repository nor every
+    // definition is held: a file's definitions are asked for when its text is written).
+    const counts = new Map<string, number>();
+    for (const def of index.definitions()) counts.set(def.path, (counts.get(def.path) ?? 0) + 1);
     const firstRowid = new Map<string, number>();
     let total = 0;
-    for (const [path, defs] of byFile) {
+    for (const [path, count] of counts) {
       firstRowid.set(path, total + 1);
-      total += defs.length;
+      total += count;
     }
     const writeDefs = (path: string, lines: string[]) => {
-      const defs = byFile.get(path);
-      if (!defs) return;
-      byFile.delete(path);
+      const first = firstRowid.get(path);
+      if (first === undefined) return;
+      firstRowid.delete(path);
+      const defs = index.definitionsIn(path);
+      if (defs.length !== counts.get(path))
+        throw new Error(`${path}: ${defs.length} definitions by file, ${counts.get(path)} in the listing`);
       const bodies = ownBodies(lines, defs);
-      const first = firstRowid.get(path)!;
       defs.forEach((def, i) => {
         insertDef.run(first + i, ...definitionDocument(def, bodies[i] ?? '', words));
         insertDefId.run(first + i, def.def_uid);
@@ -131,7 +130,7 @@ export class LexicalStore {
         insertFileId.run(this.#paths.length, path);
         writeDefs(path, text.split('\n'));
       }
-      for (const path of [...byFile.keys()]) writeDefs(path, []);
+      for (const path of [...firstRowid.keys()]) writeDefs(path, []);
       db.exec(`INSERT INTO file_ids(rowid, path) VALUES (0, '')`); // written last: the store is complete
     })();
   }

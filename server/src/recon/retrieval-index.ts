@@ -35,9 +35,9 @@ export const DEFAULT_TEXT_CACHE_CHARS = 64 * 1024 * 1024;
 /** Names remembered as known or not when the index gives no cap (`server.index.known_names_max`). */
 export const DEFAULT_KNOWN_NAMES = 50_000;
 /** Definitions kept as objects once asked for (a recon call asks for a few thousand at most). */
-const DEFINITIONS_KEPT = 50_000;
+const DEFINITIONS_KEPT = 20_000;
 /** Files whose definition lists are kept once asked for. */
-const FILES_KEPT = 2_000;
+const FILES_KEPT = 1_000;
 /** The columns the view reads of a stored definition, as `definitionOf` takes them. */
 const DEF_COLUMNS_SQL =
   'd.def_uid, p.path, d.kind, d.name, d.qualified_name, d.start_line, d.end_line, d.signature, d.docstring';
