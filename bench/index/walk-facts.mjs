@@ -2,7 +2,7 @@
 // One language pack's walk over a tree, apart from the index: a hash of every file's extracted facts (to show a
 // walker change keeps them) and the walk's and the bare parse's CPU time, per round (round 1 is what a cold
 // index pays: first pass over each tree, JIT cold; later rounds walk the same trees again).
-// usage: node bench/index/walk-facts.mjs go|rust|java <repo-dir> [rounds]   (PACK=<module> walks another build)
+// usage: node bench/index/walk-facts.mjs go|rust|java|python <repo-dir> [rounds]   (PACK=<module> walks another build)
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,9 +13,10 @@ const packages = {
   go: '@agentgov/plugin-language-go',
   rust: '@agentgov/plugin-language-rust',
   java: '@agentgov/plugin-language-java',
+  python: '@agentgov/plugin-language-python',
 };
 if (!packages[lang] || !repo) {
-  console.error('usage: walk-facts.mjs go|rust|java <repo-dir> [rounds]');
+  console.error('usage: walk-facts.mjs go|rust|java|python <repo-dir> [rounds]');
   process.exit(2);
 }
 const { LANGUAGE_PACKS } = await import(process.env.PACK || packages[lang]);

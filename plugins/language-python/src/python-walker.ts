@@ -1,5 +1,5 @@
 // The contracts entry alone: index worker threads load this walker, and the full core costs ~0.4 s to import.
-import { oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
+import { CODE_TOKEN_CLUE, oneLine, spanBetween, SyntaxWalker, WalkedNodeTypes } from '@agentgov/core/contracts';
 import type {
   DefinitionKind,
   ExtractedDefinition,
@@ -42,7 +42,10 @@ const FIELD_PARENTS = new Set([
   'call',
   'attribute',
 ]);
-/** A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). */
+/**
+ * A comment/string token worth recording: looks like code (CamelCase, snake_case, a call, or `quoted`). Every match
+ * holds a `CODE_TOKEN_CLUE`: a text without one is not searched.
+ */
 const CODE_TOKEN =
   /[A-Za-z_][\w]*(?=\()|[A-Za-z_]*[a-z][A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Za-z]\w*_\w+|`{1,2}[A-Za-z_]\w*`{1,2}/g;
 
@@ -284,7 +287,7 @@ class PythonWalker extends SyntaxWalker<Parser.TreeCursor> {
 
   #tokens(startIndex: number, endIndex: number, context: ReferenceContext): void {
     const enclosing = this.#scope()?.qualifiedName ?? null;
-    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing);
+    this.mentions(startIndex, endIndex, CODE_TOKEN, context, enclosing, undefined, CODE_TOKEN_CLUE);
   }
 
   /** When the import runs: with the module, only for a type checker, or when its enclosing function runs. */
