@@ -158,14 +158,25 @@ export class IndexStore {
       }
       sqlite = null;
     }
-    if (!sqlite) {
-      removeDatabase(file);
-      sqlite = openDatabase(file);
-      migrate(sqlite);
-      sqlite
-        .prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('extractor_version', ?), ('epoch', '0')`)
-        .run(EXTRACTOR_VERSION);
+    if (sqlite) {
+      // The version says this schema; preparing every statement proves its tables are (a database written under
+      // the same number by another build may not have them).
+      try {
+        return new IndexStore(sqlite);
+      } catch (error) {
+        logger.warn("index tables are not this version's; rebuilding the index", {
+          file,
+          error: (error as Error).message,
+        });
+        sqlite.close();
+      }
     }
+    removeDatabase(file);
+    sqlite = openDatabase(file);
+    migrate(sqlite);
+    sqlite
+      .prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('extractor_version', ?), ('epoch', '0')`)
+      .run(EXTRACTOR_VERSION);
     return new IndexStore(sqlite);
   }
 

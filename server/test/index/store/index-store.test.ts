@@ -95,6 +95,21 @@ describe('index store', () => {
     expect(second.index.stats().definitions).to.equal(12);
   });
 
+  it("rebuilds an index whose version is this schema's but whose tables are not", async () => {
+    const root = gitRepo(TYPESCRIPT_REPO);
+    const first = await openWith(root);
+    await first.index.close();
+    const raw = new Database(join(root, '.agentgov/index.db'));
+    raw.exec(`DROP VIEW definitions; DROP TABLE def_rows`); // as a build of another branch under the same number
+    raw.close();
+    const second = await openWith(root);
+    opened.push(second.index);
+    expect(second.lines.join('')).to.match(/index tables are not this version's; rebuilding the index/);
+    expect(second.lines.join('')).to.match(/def_rows/);
+    expect(second.index.stats().definitions).to.equal(12);
+    expect(second.index.epoch()).to.equal(1);
+  });
+
   it('rebuilds an index of the schema before the compact reference rows, not misreading its rows', async () => {
     const root = gitRepo(TYPESCRIPT_REPO);
     const first = await openWith(root);
