@@ -14,10 +14,11 @@ const GRAPH_REPO: Record<string, string> = {
 };
 
 /**
- * The retrieval view reads a file's import neighbours and a definition's callers and callees from the store for the
- * one file or definition asked about; the answers are those of the whole graphs the index builds.
+ * The retrieval view reads from the store what it is asked about — a file's import neighbours, a definition's callers
+ * and callees, definitions by uid, name or file — instead of holding the whole index; the answers are those of the
+ * whole graphs and the whole list of definitions.
  */
-describe('recon/retrieval index: neighbours read from the store equal the whole graphs', function () {
+describe('recon/retrieval index: what the view reads from the store equals the whole index', function () {
   this.timeout(60_000);
   let repo: FixtureRepo;
   before(async () => {
@@ -56,21 +57,6 @@ describe('recon/retrieval index: neighbours read from the store equal the whole 
       edges += callees.length;
     }
     expect(edges).to.be.greaterThan(3);
-  });
-});
-
-/**
- * The view reads definitions from the store when asked (by uid, name or file) instead of holding one object per
- * definition of the repository: every way of asking answers what the whole list says.
- */
-describe('recon/retrieval index: definitions read on demand', function () {
-  this.timeout(60_000);
-  let repo: FixtureRepo;
-  before(async () => {
-    repo = await fixtureRepo(GRAPH_REPO);
-  });
-  after(async () => {
-    await repo?.index.close();
   });
 
   it('lists stored definitions by file and position, then a module entry per file without any', () => {
