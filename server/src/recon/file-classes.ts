@@ -47,8 +47,8 @@ interface Inputs {
  */
 export function classifyFiles({ root, files, text, generated }: Inputs): Map<string, FileClass> {
   const out = new Map<string, FileClass>();
-  const attributes = gitattributes(root, files);
   const dirs = directoriesOf(files);
+  const attributes = gitattributes(root, dirs);
   const holdsSource = new Set(files.map(dirOf));
   const members = workspaceMembers(root);
   const nested = nestedPackages(root, dirs, holdsSource, new Set(files), text, members);
@@ -278,12 +278,12 @@ function isPublishedPackageJson(file: string): boolean {
 }
 
 /**
- * `.gitattributes` files at the root and in every directory holding indexed files, parsed the way
- * git matches them (a pattern without `/` matches a name at any depth; the last matching line wins).
+ * `.gitattributes` files at the root and in every directory of `dirs` (`directoriesOf` the indexed files), parsed
+ * the way git matches them (a pattern without `/` matches a name at any depth; the last matching line wins).
  */
-function gitattributes(root: string, files: readonly string[]): (path: string) => FileClass | undefined {
+function gitattributes(root: string, dirs: readonly string[]): (path: string) => FileClass | undefined {
   const rules: { dir: string; pattern: RegExp; source: string; kind: FileClass['kind']; on: boolean }[] = [];
-  for (const dir of ['', ...directoriesOf(files).filter((d) => d !== '')]) {
+  for (const dir of ['', ...dirs.filter((d) => d !== '')]) {
     const file = join(root, dir, '.gitattributes');
     if (!existsSync(file)) continue;
     let content: string;
@@ -329,7 +329,10 @@ function gitattributes(root: string, files: readonly string[]): (path: string) =
 function directoriesOf(files: readonly string[]): string[] {
   const dirs = new Set<string>();
   for (const file of files) for (const dir of [...ancestorsOf(dirOf(file)), dirOf(file)]) dirs.add(dir);
-  return [...dirs].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+  return [...dirs]
+    .map((dir) => ({ dir, depth: dir.split('/').length }))
+    .sort((a, b) => a.depth - b.depth || a.dir.localeCompare(b.dir))
+    .map(({ dir }) => dir);
 }
 
 /** Proper ancestors of a directory, root ('') first. */
