@@ -125,7 +125,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     this.#definitionStatements = {
       byUid: sqlite.prepare(`SELECT ${DEF_COLUMNS_SQL} ${DEF_FROM_SQL} WHERE d.def_uid = ?`).raw(),
       byName: sqlite
-        .prepare(`SELECT ${DEF_COLUMNS_SQL} ${DEF_FROM_SQL} WHERE d.name = ? ORDER BY ${DEF_ORDER_SQL}`)
+        .prepare(`SELECT ${DEF_COLUMNS_SQL} ${DEF_FROM_SQL} WHERE d.name = ? ORDER BY p.path, ${DEF_ORDER_SQL}`)
         .raw(),
       byPath: sqlite
         .prepare(

@@ -11,6 +11,8 @@ const GRAPH_REPO: Record<string, string> = {
   'src/c.ts': `import { a } from './a';\nexport function c(): number {\n  return 1;\n}\nexport function d(): number {\n  return a() + c();\n}\n`,
   'src/lone.ts': `export const lone = 1;\n`,
   'src/notes.ts': `// nothing defined here\n`,
+  // d again, on an earlier line of a later file: a name's definitions are in file order, then line order.
+  'src/z.ts': `export function d(): number {\n  return 2;\n}\n`,
 };
 
 /**
@@ -93,6 +95,7 @@ describe('recon/retrieval index: what the view reads from the store equals the w
       expect(view.definitionsNamed(def.name), def.name).to.deep.equal(all.filter((d) => d.name === def.name));
       expect(view.definitionsIn(def.path)).to.include(view.definition(def.def_uid));
     }
+    expect(view.definitionsNamed('d').map((d) => d.path)).to.deep.equal(['src/c.ts', 'src/z.ts']);
     expect(view.definition('0123456789abcdef')).to.equal(undefined);
     expect(view.definition('module:src/a.ts'), 'a file with definitions has no module entry').to.equal(undefined);
     expect(view.definitionsIn('src/missing.ts')).to.deep.equal([]);
