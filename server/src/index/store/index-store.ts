@@ -512,29 +512,33 @@ export class IndexStore {
 
   /** The interned id of a definition uid (`def_uids`, which holds it as `storedUid`); ids are never reused. */
   #uidId(uid: string): number {
-    return this.#interned(this.#uidIds, uid, storedUid(uid), this.#statements.insertUid, this.#statements.uidId);
+    return this.#interned(this.#uidIds, uid, this.#statements.insertUid, this.#statements.uidId, storedUid);
   }
 
   /** The interned id of a reference's name, context or qualifier (`ref_names`); ids are never reused. */
   #nameId(name: string): number {
-    return this.#interned(this.#nameIds, name, name, this.#statements.insertName, this.#statements.nameId);
+    return this.#interned(this.#nameIds, name, this.#statements.insertName, this.#statements.nameId);
   }
 
   /** The interned id of a path (`paths`), created on first use; ids are never reused. */
   #pathId(path: string): number {
-    return this.#interned(this.#pathIds, path, path, this.#statements.insertPath, this.#statements.pathId);
+    return this.#interned(this.#pathIds, path, this.#statements.insertPath, this.#statements.pathId);
   }
 
-  /** `key`'s id from `ids`, else `stored` inserted (ignored when there) and its id read back and remembered. */
+  /**
+   * `key`'s id from `ids`, else its stored form (`toStored`, made only then: this runs for every reference written)
+   * inserted (ignored when there) and its id read back and remembered.
+   */
   #interned(
     ids: Map<string, number>,
     key: string,
-    stored: unknown,
     insert: { run(value: unknown): unknown },
     select: { get(value: unknown): unknown },
+    toStored: (key: string) => unknown = (same) => same,
   ): number {
     let id = ids.get(key);
     if (id === undefined) {
+      const stored = toStored(key);
       insert.run(stored);
       id = select.get(stored) as number;
       ids.set(key, id);
