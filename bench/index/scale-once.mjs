@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { bundledPluginsOf, createPluginHost, loadConfig, silentLogger } from '@agentgov/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { openRepositoryIndex, ToolServer } from '../../server/dist/src/index.js';
+import { applyHeapGrowth, openRepositoryIndex, ToolServer } from '../../server/dist/src/index.js';
 
 const [mode, repo, fileList, callsArg] = process.argv.slice(2);
 const CALLS = Number(callsArg ?? 100);
@@ -33,6 +33,8 @@ const host = await createPluginHost({
   logger: silentLogger,
 });
 const languages = host.registries.languages.values();
+// The heap as `agentgov serve` sets it from the configuration before it opens the index.
+applyHeapGrowth(loaded.config.server.heap_growth_percent);
 
 function storeBytes() {
   const dir = join(repo, '.agentgov');

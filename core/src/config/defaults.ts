@@ -9,6 +9,7 @@ export function defaultConfig(): AgentgovConfig {
       repo: null,
       http: null,
       dev_mode: false,
+      heap_growth_percent: 0,
       index: {
         max_file_bytes: 1048576,
         exclude: [],

@@ -11,6 +11,8 @@ export interface AgentgovConfig {
     repo: string | null;
     http: string | null;
     dev_mode: boolean;
+    /** How far the server's heap may grow past its live size before V8 collects (percent; 0: V8 chooses). */
+    heap_growth_percent: number;
     index: {
       max_file_bytes: number;
       exclude: string[];

@@ -62,6 +62,14 @@ export function defaultWorkerCount(files: number): number {
   return Math.min(availableParallelism(), Math.floor(files / FILES_PER_WORKER));
 }
 
+/**
+ * The young generation of each worker's heap, in MB. A worker's allocations are one file's tree walk and facts at a
+ * time, which die young; V8's default (up to 16 MB per semi-space, growing under allocation) let two workers add
+ * ~60 MB to the build's peak on a 7,600-file tree (608–613 MB against 543–566 MB with 8, the same CPU;
+ * bench/index/RESULTS.md).
+ */
+const WORKER_YOUNG_GENERATION_MB = 8;
+
 interface Pending {
   request: ExtractRequest;
   resolve(outcome: ExtractOutcome): void;
@@ -111,7 +119,10 @@ export class ExtractPool implements Extractor {
   }
 
   #spawn(data: ExtractWorkerData): void {
-    const worker = new Worker(new URL('./extract-worker.js', import.meta.url), { workerData: data });
+    const worker = new Worker(new URL('./extract-worker.js', import.meta.url), {
+      workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    });
     const entry: PoolWorker = { worker, inFlight: new Map() };
     worker.on('message', (reply: ExtractReply) => {
       const pending = entry.inFlight.get(reply.id);

@@ -43,6 +43,8 @@ export interface SyncResult {
   /** Added, modified and deleted paths; empty when nothing changed (no epoch was committed). */
   changedFiles: string[];
   skipped: Record<string, number>;
+  /** Settles when the sync's index worker threads (if it started any) have exited. */
+  workersExited: Promise<void>;
 }
 
 /** Name → number of definitions with that name: unresolved references are kept only for known names. */
@@ -117,6 +119,7 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   const touched: Array<{ path: string; mtimeMs: number }> = [];
   const unindexable = new Set<string>();
   let done = 0;
+  let workersExited: Promise<void> = Promise.resolve();
   options.onProgress({ done, total: toRead.length, phase: 'parsing' });
   // Many files: read, parse and extract on worker threads while this thread collects the facts.
   const workers = options.extractWorkers ?? defaultWorkerCount(toRead.length);
@@ -178,7 +181,7 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
     }
   } finally {
     // The workers exit in the background: waiting for their threads to stop (30–50 ms) would only delay the sync.
-    void extractor.close();
+    workersExited = extractor.close().catch(() => undefined);
   }
   options.onProgress({ done, total: toRead.length, phase: 'resolving' });
 
@@ -191,7 +194,7 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
     if (touched.length > 0) store.transaction(() => touched.forEach(({ path, mtimeMs }) => store.touch(path, mtimeMs)));
     options.onProgress({ done, total: toRead.length, phase: 'ready' });
     memo.skipped = skipped;
-    return { epoch: store.epoch(), changedFiles: [], skipped };
+    return { epoch: store.epoch(), changedFiles: [], skipped, workersExited };
   }
 
   // Imports: fresh files from their facts; the rest re-resolved from stored edges when the file set changed.
@@ -334,7 +337,7 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   }
   options.onProgress({ done, total: toRead.length, phase: 'ready' });
   memo.skipped = skipped;
-  return { epoch, changedFiles: [...fresh.keys(), ...deleted].sort(), skipped };
+  return { epoch, changedFiles: [...fresh.keys(), ...deleted].sort(), skipped, workersExited };
 }
 
 /** Edges pointing at `target`, with this sync's re-resolved edges taking precedence over stored ones. */

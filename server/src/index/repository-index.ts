@@ -7,6 +7,7 @@ import { AgentgovError, type LanguagePack, type Logger } from '@agentgov/core';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { DirectedGraph } from 'graphology';
 import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
+import { releaseFreedMemory } from '../memory.js';
 import { KnownNames, syncIndex, type SyncOptions, type SyncResult } from './index-sync.js';
 import { ignoredDirectories } from './discovery.js';
 import { IndexWatcher } from './index-watcher.js';
@@ -36,6 +37,11 @@ import type {
 export { extractFile } from './extract-file.js';
 
 const run = promisify(execFile);
+/**
+ * A sync that indexed this many files has freed enough native memory to be worth returning (`malloc_trim` walks
+ * every heap: a few milliseconds, not worth it for an edit's re-index).
+ */
+const RELEASE_MEMORY_AFTER_FILES = 256;
 
 export const INDEX_DIR = '.agentgov';
 export const INDEX_FILE = 'index.db';
@@ -249,6 +255,11 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
       },
     });
     this.#skipped = result.skipped;
+    if (result.changedFiles.length >= RELEASE_MEMORY_AFTER_FILES)
+      // What a large sync's parsing freed (its worker threads' heaps above all) goes back to the system once they exit.
+      void result.workersExited.then(() => {
+        if (!this.#closed) this.#options.logger.debug('freed memory after the sync', { outcome: releaseFreedMemory() });
+      });
     const update = { epoch: result.epoch, changedFiles: result.changedFiles };
     if (result.changedFiles.length > 0) {
       this.#options.logger.debug('index updated', { epoch: result.epoch, changed: result.changedFiles.length });

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { AgentgovError, type AgentgovConfig, type Logger, type PluginHost } from '@agentgov/core';
 import { serveHttp, parseHttpAddress } from './http.js';
 import { openRepositoryIndex, type RepositoryIndex } from '../index/repository-index.js';
+import { applyHeapGrowth } from '../memory.js';
 import { serveStdio } from './stdio.js';
 import { ToolServer } from './tool-server.js';
 import { runningScheduler, schedulerFor } from '../test-impact/scheduler-for.js';
@@ -83,6 +84,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
   const http = options.http ?? config.server.http ?? undefined;
   const address = http ? parseHttpAddress(http) : undefined;
   const repoRoot = resolveRepoRoot(options.repo ?? config.server.repo ?? process.cwd());
+  const heapGrowth = applyHeapGrowth(config.server.heap_growth_percent);
   const index = await openIndex(repoRoot, options);
   const toolServer = new ToolServer({
     repoRoot,
@@ -111,6 +113,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
     tools: toolServer.tools.map((t) => t.name),
     dev_mode: options.devMode,
     transport: address ? 'http' : 'stdio',
+    heap_growth: heapGrowth === 'configuration' ? `${config.server.heap_growth_percent}%` : `set by ${heapGrowth}`,
   });
   try {
     if (address) {

@@ -1,0 +1,135 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
+import { expect } from 'chai';
+import { gitInit } from './recon/fixture-repo.js';
+
+const MEMORY = new URL('../src/memory.js', import.meta.url).href;
+const MAIN = fileURLToPath(new URL('../../../cli/dist/src/main.js', import.meta.url));
+
+/**
+ * A child process that sets the heap growth, keeps ~25 MB of objects alive and makes ten times as much
+ * garbage; prints the source of the setting and the largest heap it saw (MB). V8's options are
+ * process-wide, so each case is a process of its own.
+ */
+function churn(percent: number, nodeOptions: string[] = [], rounds = 12): { source: string; peakMb: number } {
+  const script = `
+    import { applyHeapGrowth } from ${JSON.stringify(MEMORY)};
+    const source = applyHeapGrowth(${percent});
+    const live = [];
+    for (let i = 0; i < 30; i++) live.push(Array.from({ length: 100000 }, (_, x) => ({ x })));
+    let peak = 0;
+    for (let round = 0; round < ${rounds}; round++) {
+      const junk = [];
+      for (let i = 0; i < 12; i++) junk.push(Array.from({ length: 100000 }, (_, x) => ({ x, y: [round] })));
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }
+    console.log(JSON.stringify({ source, peakMb: Math.round(peak / 1048576), live: live.length }));
+  `;
+  const run = spawnSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  expect(run.status, run.stderr).to.equal(0);
+  return JSON.parse(run.stdout) as { source: string; peakMb: number };
+}
+
+/** Whether this process runs on glibc (the only C library with `malloc_trim`). */
+const glibc = Boolean(
+  (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime,
+);
+
+describe('releaseFreedMemory: native memory freed by the process goes back to the system', function () {
+  this.timeout(120_000);
+
+  it('after 200 MB of native buffers are freed (one in fifty kept), a trim returns them', () => {
+    const script = `
+      import { readFileSync } from 'node:fs';
+      import { releaseFreedMemory } from ${JSON.stringify(MEMORY)};
+      const anon = () => Number(/RssAnon:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
+      const kept = [];
+      let all = [];
+      for (let i = 0; i < 100000; i++) {
+        const buffer = Buffer.allocUnsafeSlow(2000).fill(1);
+        all.push(buffer);
+        if (i % 50 === 0) kept.push(buffer);
+      }
+      all = null;
+      globalThis.gc();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      globalThis.gc();
+      const before = anon();
+      const outcome = releaseFreedMemory();
+      console.log(JSON.stringify({ outcome, before, after: anon(), again: releaseFreedMemory(), kept: kept.length }));
+    `;
+    const run = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status, run.stderr).to.equal(0);
+    const answer = JSON.parse(run.stdout) as { outcome: string; before: number; after: number; again: string };
+    if (process.platform === 'linux' && glibc) {
+      expect(answer.outcome).to.equal('released');
+      // 228 → 25 MB anonymous memory on the machine it was written on.
+      expect(answer.before - answer.after).to.be.above(100);
+    } else expect(answer.outcome).to.equal('unavailable');
+  });
+});
+
+describe('server heap growth (server.heap_growth_percent)', function () {
+  this.timeout(240_000);
+
+  it('a set percentage keeps the heap near its live size; 0 leaves the growth to V8', () => {
+    const v8 = churn(0);
+    const bounded = churn(20);
+    expect(v8.source).to.equal('V8');
+    expect(bounded.source).to.equal('configuration');
+    // V8 let this heap reach ~3× what the 20 % setting allows (844 vs 262 MB on the machine it was written on).
+    expect(bounded.peakMb).to.be.below(v8.peakMb * 0.6);
+  });
+
+  it('the option on the node command line wins over the configuration', () => {
+    const commandLine = churn(300, ['--heap-growing-percent=20'], 0);
+    expect(commandLine.source).to.equal('command line');
+    const underscored = churn(300, ['--heap_growing_percent=20'], 0);
+    expect(underscored.source).to.equal('command line');
+  });
+
+  it('agentgov serve applies the configured value and says so when it starts; a negative one is refused', async () => {
+    const home = makeTempDir('agentgov-heap-home-');
+    const repo = makeTempDir('agentgov-heap-repo-');
+    writeTree(repo, { 'src/a.ts': 'export const a = 1;\n' });
+    gitInit(repo);
+    const config = join(home, 'agentgov.yaml');
+    writeFileSync(config, 'server:\n  heap_growth_percent: 25\n');
+    const started = (extra: string[], file: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [...extra, MAIN, 'serve', '--repo', repo, '--config', file], {
+          env: isolatedEnv(home),
+          stdio: ['pipe', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (/serving /.test(stderr)) child.stdin.end();
+        });
+        child.on('error', reject);
+        child.on('close', () => resolve(stderr));
+      });
+    expect(await started([], config)).to.match(/serving .*"heap_growth":"25%"/);
+    expect(await started(['--heap-growing-percent=50'], config)).to.match(/"heap_growth":"set by command line"/);
+    const zero = join(home, 'zero.yaml');
+    writeFileSync(zero, 'server:\n  heap_growth_percent: 0\n');
+    expect(await started([], zero)).to.match(/"heap_growth":"set by V8"/);
+    const bad = join(home, 'bad.yaml');
+    writeFileSync(bad, 'server:\n  heap_growth_percent: -5\n');
+    const validate = spawnSync(process.execPath, [MAIN, 'config', 'validate', '--config', bad], {
+      env: isolatedEnv(home),
+      encoding: 'utf8',
+    });
+    expect(validate.status).to.not.equal(0);
+    expect(validate.stdout + validate.stderr).to.include('server.heap_growth_percent: must be >= 0');
+  });
+});
