@@ -8,7 +8,7 @@ const FLAG = 'heap-growing-percent';
 export type HeapGrowthSource = 'configuration' | 'command line' | 'V8';
 
 /** Where the server's heap growth comes from: the node command line, the configuration, or V8's own choice (0). */
-export function heapGrowthSource(percent: number): HeapGrowthSource {
+function heapGrowthSource(percent: number): HeapGrowthSource {
   if (process.execArgv.some((arg) => arg.replace(/_/g, '-').startsWith(`--${FLAG}`))) return 'command line';
   return Number.isInteger(percent) && percent > 0 ? 'configuration' : 'V8';
 }
@@ -18,7 +18,7 @@ export function heapGrowthSource(percent: number): HeapGrowthSource {
  * (`server.heap_growth_percent`). Left to itself V8 lets a heap reach up to four times its live size when
  * collecting looks costly, and a server that has just built an index is exactly that case: on a 7,600-file tree the
  * first recon after the build took the heap to 750 MB of which 310 MB was live (bench/index/RESULTS.md); 30 %
- * kept it near 400 MB, for more frequent full collections (recon p95 up from ~330 to 470–690 ms there), so the
+ * kept it near 400 MB, for more frequent full collections (recon p95 up from ~330 to ~500 ms there, within the machine's noise), so the
  * default (0) leaves the choice to V8 and a memory-bound user opts in. `serve` sets it before it opens the index;
  * V8 reads the factor whenever it sets the next collection's limit, so setting it at run time acts as the
  * command-line option does, and the command line wins when it names the option.
@@ -48,8 +48,8 @@ export function releaseFreedMemory(): ReleaseOutcome {
 }
 
 function loadMallocTrim(): ((pad: number) => number) | null {
-  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
-  if (process.platform !== 'linux' || !report?.header?.glibcVersionRuntime) return null;
+  if (process.platform !== 'linux') return null;
+  // Without glibc (musl) there is no libc.so.6 or no malloc_trim in it: either throws and is caught.
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
     return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
