@@ -18,6 +18,7 @@ export function defaultConfig(): AgentgovConfig {
         wait_ms: 10000,
         text_cache_mb: 64,
         known_names_max: 50000,
+        graph_keep_seconds: 30,
       },
       refactor: { preview_idle_minutes: 30 },
       impact: { language_service_ms: 5000 },

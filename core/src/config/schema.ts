@@ -126,6 +126,16 @@ export const CONFIG_SCHEMA = {
                 'How many names recon remembers, between calls, as present in the code or not; ' +
                 'the least recently asked are forgotten first and looked up again when needed.',
             },
+            graph_keep_seconds: {
+              type: 'number',
+              minimum: 0,
+              default: 30,
+              description:
+                'How long the definition graph (blast_radius, graph tools at definition level, recon_scout) ' +
+                'stays in memory after a call last asked for it; then it is let go and built again when asked ' +
+                'for (~117 MB held and 3-4 s to build on a 7,600-file tree); 0 lets it go when the call that ' +
+                'asked is done.',
+            },
           },
         },
         refactor: {

@@ -21,6 +21,8 @@ export interface AgentgovConfig {
       wait_ms: number;
       text_cache_mb: number;
       known_names_max: number;
+      /** Seconds the definition graph stays in memory after a call last asked for it. */
+      graph_keep_seconds: number;
     };
     refactor: { preview_idle_minutes: number };
     impact: { language_service_ms: number };

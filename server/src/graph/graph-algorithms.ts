@@ -26,6 +26,21 @@ export function pagerank(graph: AbstractGraph): Array<{ node: string; score: num
     .sort((a, b) => b.score - a.score || (a.node < b.node ? -1 : 1));
 }
 
+const ranks = new WeakMap<AbstractGraph, Map<string, number>>();
+
+/**
+ * `pagerank` as a map by node, best first, remembered per graph object (the index hands out one graph while it is
+ * kept): recon_scout's warm-up and recon's ranks share one computation.
+ */
+export function rankOf(graph: AbstractGraph): Map<string, number> {
+  let scores = ranks.get(graph);
+  if (!scores) {
+    scores = new Map(pagerank(graph).map(({ node, score }) => [node, score]));
+    ranks.set(graph, scores);
+  }
+  return scores;
+}
+
 /** The undirected projection Louvain runs on: parallel/antiparallel edges merged, weights summed. */
 export function undirectedProjection(graph: AbstractGraph): UndirectedGraph {
   const projection = new UndirectedGraph();

@@ -7,6 +7,7 @@ import { AgentgovError, type LanguagePack, type Logger } from '@agentgov/core';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { DirectedGraph } from 'graphology';
 import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
+import { KeptWhileUsed } from '../graph/kept-while-used.js';
 import { releaseFreedMemory } from '../memory.js';
 import { KnownNames, syncIndex, type SyncOptions, type SyncResult } from './index-sync.js';
 import { ignoredDirectories } from './discovery.js';
@@ -46,6 +47,8 @@ const RELEASE_MEMORY_AFTER_FILES = 256;
 export const INDEX_DIR = '.agentgov';
 export const INDEX_FILE = 'index.db';
 export const DEFAULT_DEBOUNCE_MS = 50;
+/** How long the definition graph is kept after it was last asked for when the options give no time. */
+export const DEFAULT_GRAPH_KEEP_MS = 30_000;
 
 export interface OpenRepositoryIndexOptions {
   root: string;
@@ -76,6 +79,11 @@ export interface OpenRepositoryIndexOptions {
    * (`server.index.known_names_max`; default 50,000).
    */
   knownNamesMax?: number;
+  /**
+   * How long the definition graph stays in memory after a call last asked for it (`server.index.graph_keep_seconds`;
+   * default 30 s); afterwards it is built again when asked for.
+   */
+  graphKeepMs?: number;
 }
 
 export interface IndexUpdate {
@@ -153,7 +161,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   #queuedPaths: Set<string> | null = null;
   readonly #memo: SyncOptions['memo'] = {};
   #watcher: IndexWatcher | null = null;
-  #graphs: { epoch: number; file?: DirectedGraph; def?: DirectedGraph } = { epoch: -1 };
+  #graphs: { epoch: number; file?: DirectedGraph; def: KeptWhileUsed<DirectedGraph> };
   #closed = false;
 
   constructor(root: string, store: IndexStore, options: OpenRepositoryIndexOptions) {
@@ -163,6 +171,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     this.knownNamesMax = options.knownNamesMax;
     this.#store = store;
     this.#options = options;
+    this.#graphs = { epoch: -1, def: this.#keptDefGraph() };
     // From the table, not the `definitions` view: the view's join to `paths` made this grouping a third of a restart
     // on a large index (every definition has its path row, so the counts are the same).
     for (const [name, count] of store.sqlite
@@ -415,9 +424,17 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     ).map(toImportEdge);
   }
 
+  /** The definition graph is large (~117 MB on a 7,600-file tree): kept while calls keep asking for it. */
+  #keptDefGraph(): KeptWhileUsed<DirectedGraph> {
+    return new KeptWhileUsed(this.#options.graphKeepMs ?? DEFAULT_GRAPH_KEEP_MS);
+  }
+
   #cachedGraphs() {
     const epoch = this.epoch();
-    if (this.#graphs.epoch !== epoch) this.#graphs = { epoch };
+    if (this.#graphs.epoch !== epoch) {
+      this.#graphs.def.clear();
+      this.#graphs = { epoch, def: this.#keptDefGraph() };
+    }
     return this.#graphs;
   }
 
@@ -429,8 +446,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
 
   defGraph(): DirectedGraph {
     const cache = this.#cachedGraphs();
-    cache.def ??= buildDefGraph(this.#store);
-    return cache.def;
+    return cache.def.get(() => buildDefGraph(this.#store));
   }
 
   definitionsChangedAt(epoch: number): DefinitionChange[] {
@@ -472,6 +488,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#graphs.def.clear();
     await this.#watcher?.close();
     await this.#queue;
     this.#store.close();

@@ -68,6 +68,7 @@ async function openIndex(root: string, options: ServeOptions): Promise<Repositor
     debounceMs: settings.watch_debounce_ms,
     textCacheChars: settings.text_cache_mb * 1024 * 1024,
     knownNamesMax: settings.known_names_max,
+    graphKeepMs: settings.graph_keep_seconds * 1000,
   });
 }
 

@@ -14,7 +14,7 @@ import {
   type RetrievalIndex,
   type WorkspaceMember,
 } from '@agentgov/core';
-import { pagerank } from '../graph/graph-algorithms.js';
+import { rankOf } from '../graph/graph-algorithms.js';
 import { inFileRefsSql, uidHexSql } from '../index/store/migrations.js';
 import { INDEX_DIR, type RepositoryIndex } from '../index/repository-index.js';
 import { EXTRACTOR_VERSION, isStoredUid, storedUid } from '../index/store/index-store.js';
@@ -504,9 +504,10 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     // restarted server reads the ranks back instead of building the graph for them.
     this.#ranks ??= new Map(
       this.#persisted('ranks', () => {
-        const scores = pagerank(this.index.defGraph());
-        const mean = scores.length > 0 ? scores.reduce((s, e) => s + e.score, 0) / scores.length : 1;
-        return scores.map((e): [string, number] => [e.node, e.score / (mean || 1)]);
+        // The same computation as recon_scout's top symbols (shared while the index keeps the graph).
+        const scores = [...rankOf(this.index.defGraph())];
+        const mean = scores.length > 0 ? scores.reduce((s, [, score]) => s + score, 0) / scores.length : 1;
+        return scores.map(([node, score]): [string, number] => [node, score / (mean || 1)]);
       }),
     );
     return this.#ranks.get(defUid) ?? 1;

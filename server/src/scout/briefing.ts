@@ -1,16 +1,10 @@
 import { AgentgovError } from '@agentgov/core';
+import { rankOf } from '../graph/graph-algorithms.js';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import type { FileParseErrors } from '../index/store/index-store.js';
 import { summarizeCoverage, type CoverageSummary } from './coverage.js';
 import { findEntryPoints, type EntryPoint } from './entry-points.js';
-import {
-  communitiesOf,
-  communityLabel,
-  importCyclesOf,
-  rankOf,
-  restrictGraph,
-  weightedInDegree,
-} from './graph-summary.js';
+import { communitiesOf, communityLabel, importCyclesOf, restrictGraph, weightedInDegree } from './graph-summary.js';
 import { structuralWarning } from './hazards.js';
 import { summarizeLint, type LintSummary } from './lint.js';
 import { compressTree, type ZoomTarget } from './tree.js';
@@ -117,10 +111,13 @@ function contextSentence(
   return `${scopeLabel} holds ${files} indexed ${langs || 'source'} files${areas}${hub}${loops}.`;
 }
 
-/** Builds what every repo-wide briefing needs (the index's graphs, their PageRank) ahead of the first call. */
+/**
+ * Builds the file graph and its PageRank ahead of the first call. Not the definition graph: on a 7,600-file tree that
+ * is 3–4 s of the main thread (a call arriving then waits) and ~117 MB kept only while calls ask for it
+ * (`server.index.graph_keep_seconds`), so the first recon_scout builds it.
+ */
 export function warmBriefing(index: RepositoryIndex): void {
   rankOf(index.fileGraph());
-  rankOf(index.defGraph());
 }
 
 /** The top-level directories (under the scope) holding the most files, largest first. */

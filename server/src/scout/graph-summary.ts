@@ -1,6 +1,6 @@
 import { DirectedGraph } from 'graphology';
 import { loadTimeGraph } from '../graph/build-graphs.js';
-import { communities, cycles, pagerank } from '../graph/graph-algorithms.js';
+import { communities, cycles } from '../graph/graph-algorithms.js';
 
 /**
  * The graph restricted to the nodes `keep` accepts (a scope), with the edges between kept nodes.
@@ -32,18 +32,6 @@ export function weightedInDegree(graph: DirectedGraph, node: string): number {
     (_edge, attributes) => (total += typeof attributes['weight'] === 'number' ? (attributes['weight'] as number) : 1),
   );
   return total;
-}
-
-const ranks = new WeakMap<DirectedGraph, Map<string, number>>();
-
-/** PageRank scores by node, best first; remembered per graph object (the index hands out one graph per epoch). */
-export function rankOf(graph: DirectedGraph): Map<string, number> {
-  let scores = ranks.get(graph);
-  if (!scores) {
-    scores = new Map(pagerank(graph).map(({ node, score }) => [node, score]));
-    ranks.set(graph, scores);
-  }
-  return scores;
 }
 
 /**

@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { KeptWhileUsed } from '../../src/graph/kept-while-used.js';
+import { openRepositoryIndex } from '../../src/index/repository-index.js';
+import { fixtureRepo, reconHost } from '../recon/fixture-repo.js';
+import { silentLogger } from '@agentgov/core';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('KeptWhileUsed: a large value held while calls ask for it, let go when they stop', function () {
+  this.timeout(60_000);
+
+  it('is built once while asked for within the keep time; each ask starts the time over; built again after it', async () => {
+    let builds = 0;
+    const kept = new KeptWhileUsed(150);
+    const build = () => ({ id: ++builds });
+    const first = kept.get(build);
+    await sleep(100);
+    expect(kept.get(build)).to.equal(first);
+    await sleep(100);
+    expect(kept.get(build), '200 ms after the first ask, 100 after the last').to.equal(first);
+    await sleep(300);
+    const again = kept.get(build);
+    expect(again).to.not.equal(first);
+    expect(builds).to.equal(2);
+    kept.clear();
+  });
+
+  it('0 keeps it for the synchronous part of the call that asked, no longer', async () => {
+    let builds = 0;
+    const kept = new KeptWhileUsed(0);
+    const build = () => ({ id: ++builds });
+    const first = kept.get(build);
+    expect(kept.get(build), 'asked twice by one call').to.equal(first);
+    await sleep(5);
+    expect(kept.get(build)).to.not.equal(first);
+    expect(builds).to.equal(2);
+    kept.clear();
+  });
+
+  it('clear() lets the value go at once, and no timer keeps the process alive', () => {
+    let builds = 0;
+    const kept = new KeptWhileUsed(60_000);
+    kept.get(() => ++builds);
+    kept.clear();
+    kept.get(() => ++builds);
+    expect(builds).to.equal(2);
+    kept.clear();
+  });
+
+  it("the index's definition graph: kept for graph_keep_seconds after its last use, then built again, the same", async () => {
+    const repo = await fixtureRepo({
+      'src/a.ts': 'import { b } from "./b";\nexport function a(): number {\n  return b();\n}\n',
+      'src/b.ts': 'export function b(): number {\n  return 1;\n}\n',
+    });
+    await repo.index.close();
+    const host = await reconHost();
+    const languages = host.registries.languages.values();
+    const index = await openRepositoryIndex({ root: repo.root, languages, logger: silentLogger, graphKeepMs: 150 });
+    try {
+      await index.ready;
+      const first = index.defGraph();
+      expect(first.order).to.be.above(1);
+      expect(first.size).to.be.above(0);
+      await sleep(50);
+      expect(index.defGraph(), 'asked again within the keep time').to.equal(first);
+      await sleep(400);
+      const again = index.defGraph();
+      expect(again).to.not.equal(first);
+      // the same nodes and edges (edge keys are generated per graph)
+      const shape = (graph: typeof first) => ({
+        nodes: graph.export().nodes,
+        edges: graph.mapEdges((_edge, attributes, source, target) => ({ source, target, attributes })),
+      });
+      expect(shape(again)).to.deep.equal(shape(first));
+    } finally {
+      await index.close();
+    }
+  });
+});
