@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /** V8's option: the factor by which the heap may grow past what survived the last full collection. */
 const FLAG = 'heap-growing-percent';
@@ -18,8 +19,8 @@ function heapGrowthSource(percent: number): HeapGrowthSource {
  * (`server.heap_growth_percent`). Left to itself V8 lets a heap reach up to four times its live size when
  * collecting looks costly, and a server that has just built an index is exactly that case: on a 7,600-file tree the
  * first recon after the build took the heap to 750 MB of which 310 MB was live (bench/index/RESULTS.md); 30 %
- * kept it near 400 MB, for more frequent full collections (recon p95 up from ~330 to ~500 ms there, within the machine's noise), so the
- * default (0) leaves the choice to V8 and a memory-bound user opts in. `serve` sets it before it opens the index;
+ * kept it near 400 MB, for more frequent full collections (recon p95 up from ~330 to ~500 ms there), so the default
+ * (0) leaves the choice to V8 and a memory-bound user opts in. `serve` sets it before it opens the index;
  * V8 reads the factor whenever it sets the next collection's limit, so setting it at run time acts as the
  * command-line option does, and the command line wins when it names the option.
  */
@@ -55,5 +56,89 @@ function loadMallocTrim(): ((pad: number) => number) | null {
     return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
   } catch {
     return null;
+  }
+}
+
+/**
+ * How often, at most, a busy server returns freed native memory: a trim after a recon call on a 7,600-file tree takes
+ * ~1.5 ms and returns what the call's SQLite reads, file texts and tree-sitter trees left behind (without it ~80 MB
+ * gathered over 100 calls, bench/index/RESULTS.md).
+ */
+export const RELEASE_INTERVAL_MS = 1000;
+
+let lastRelease = -Infinity;
+let scheduled: NodeJS.Immediate | NodeJS.Timeout | undefined;
+
+/**
+ * Returns freed native memory after a piece of work (a tool call), once the current turn of the event loop has sent
+ * its answer: at once when the last trim is `RELEASE_INTERVAL_MS` old, otherwise when it will be (a timer that does
+ * not keep the process alive), so a burst of calls costs one trim a second and the last call's memory is returned too.
+ */
+export function releaseFreedMemorySoon(release: () => unknown = releaseFreedMemory): void {
+  if (scheduled) return;
+  const wait = lastRelease + RELEASE_INTERVAL_MS - performance.now();
+  const run = () => {
+    scheduled = undefined;
+    lastRelease = performance.now();
+    release();
+  };
+  scheduled = wait <= 0 ? setImmediate(run) : setTimeout(run, wait);
+  scheduled.unref();
+}
+
+/**
+ * How long a server goes without a tool call before it collects its garbage once and returns the freed memory:
+ * longer than an agent's usual pause between calls (a full collection of a large heap holds the main thread for a
+ * few hundred milliseconds), and past the definition graph's default keep time (`server.index.graph_keep_seconds`,
+ * 30 s), so what that let go is returned too.
+ */
+export const QUIET_COLLECT_MS = 35_000;
+
+let quietTimer: NodeJS.Timeout | undefined;
+
+/**
+ * After a tool call: (re)starts the quiet timer; when it runs out the server collects and trims (`collectNow`). V8
+ * alone does not shrink a heap that stopped growing: after 100 recon calls on a 7,600-file tree the server still
+ * held ~900 MB a minute later, of which ~270 MB was live (bench/index/RESULTS.md).
+ */
+export function collectWhenQuiet(collect: () => unknown = collectNow, quietMs = QUIET_COLLECT_MS): void {
+  if (quietTimer) return void quietTimer.refresh();
+  quietTimer = setTimeout(() => {
+    quietTimer = undefined;
+    collect();
+  }, quietMs);
+  quietTimer.unref();
+}
+
+/** What `collectNow` did: whether a full collection ran, and what the trim answered. */
+export interface CollectOutcome {
+  collected: boolean;
+  released: ReleaseOutcome;
+}
+
+let fullCollection: (() => void) | null | undefined;
+
+/** One full garbage collection (where V8 lets the process ask for one), then the freed native memory returned. */
+export function collectNow(): CollectOutcome {
+  if (fullCollection === undefined) fullCollection = loadFullCollection();
+  fullCollection?.();
+  return { collected: fullCollection !== null, released: releaseFreedMemory() };
+}
+
+/**
+ * V8's `gc()`: the global when node runs with `--expose-gc`; otherwise made in a fresh context with the flag set for
+ * that moment only and turned off again (as Jest's leak detector does), so the server's own global stays as it was.
+ */
+function loadFullCollection(): (() => void) | null {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (typeof exposed === 'function') return exposed;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as unknown;
+    return typeof gc === 'function' ? (gc as () => void) : null;
+  } catch {
+    return null;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
   }
 }

@@ -76,6 +76,93 @@ describe('releaseFreedMemory: native memory freed by the process goes back to th
       expect(answer.before - answer.after).to.be.above(100);
     } else expect(answer.outcome).to.equal('unavailable');
   });
+
+  it('once the server is quiet: one full collection without --expose-gc, then a trim; the global stays as it was', () => {
+    const script = `
+      import { readFileSync } from 'node:fs';
+      import { collectNow, collectWhenQuiet } from ${JSON.stringify(MEMORY)};
+      const anon = () => Number(/RssAnon:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
+      // 150 MB of native memory held only by unreachable objects: a collection frees it, a trim returns it
+      let garbage = [];
+      for (let i = 0; i < 75000; i++) garbage.push({ buffer: Buffer.allocUnsafeSlow(2000).fill(1) });
+      garbage = null;
+      const before = anon();
+      const outcome = collectNow();
+      const after = anon();
+      // the quiet timer: restarted by every call, fires once
+      const started = performance.now();
+      const fired = [];
+      collectWhenQuiet(() => fired.push(Math.round(performance.now() - started)), 200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      collectWhenQuiet(() => fired.push(-1), 200);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      console.log(JSON.stringify({ outcome, before, after, fired, gcGlobal: typeof globalThis.gc }));
+    `;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status, run.stderr).to.equal(0);
+    const answer = JSON.parse(run.stdout) as {
+      outcome: { collected: boolean; released: string };
+      before: number;
+      after: number;
+      fired: number[];
+      gcGlobal: string;
+    };
+    expect(answer.outcome.collected).to.equal(true);
+    expect(answer.gcGlobal, 'the process did not get a gc global').to.equal('undefined');
+    expect(answer.fired).to.have.length(1);
+    expect(answer.fired[0], 'the second call restarted the quiet time').to.be.at.least(290);
+    if (process.platform === 'linux' && glibc) {
+      expect(answer.outcome.released).to.equal('released');
+      expect(answer.before - answer.after).to.be.above(100);
+    } else expect(answer.outcome.released).to.equal('unavailable');
+  });
+
+  it('after tool calls: at once when idle, then at most once a second, the last call of a burst included', () => {
+    // A child process: the throttle is process-wide, and this suite's own servers use it too.
+    const script = `
+      import { releaseFreedMemorySoon, RELEASE_INTERVAL_MS } from ${JSON.stringify(MEMORY)};
+      const started = performance.now();
+      const at = [];
+      const release = () => at.push(Math.round(performance.now() - started));
+      releaseFreedMemorySoon(release);
+      await new Promise((resolve) => setImmediate(resolve));
+      const afterFirst = at.length;
+      // a burst of 20 calls 50 ms apart (one second of work)
+      let lastCall = 0;
+      for (let i = 0; i < 20; i++) {
+        releaseFreedMemorySoon(release);
+        lastCall = Math.round(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await new Promise((resolve) => setTimeout(resolve, RELEASE_INTERVAL_MS + 200));
+      const settled = at.length;
+      // nothing scheduled keeps the process alive
+      releaseFreedMemorySoon(release);
+      process.on('exit', () => console.log(JSON.stringify({ afterFirst, at, settled, lastCall, interval: RELEASE_INTERVAL_MS })));
+    `;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status, run.stderr).to.equal(0);
+    const answer = JSON.parse(run.stdout) as {
+      afterFirst: number;
+      at: number[];
+      settled: number;
+      lastCall: number;
+      interval: number;
+    };
+    expect(answer.afterFirst, 'the first call after idle is released on the next turn').to.equal(1);
+    // 20 calls over a second or more: one release per interval, not one per call
+    expect(answer.settled).to.be.within(2, 2 + Math.ceil(answer.lastCall / answer.interval));
+    for (let i = 1; i < answer.at.length; i++)
+      expect(answer.at[i]! - answer.at[i - 1]!).to.be.at.least(answer.interval - 5);
+    // the burst's last call was followed by a release (a trailing one), not left for a next call
+    expect(answer.at[answer.settled - 1]).to.be.at.least(answer.lastCall);
+  });
 });
 
 describe('server heap growth (server.heap_growth_percent)', function () {
