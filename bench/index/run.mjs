@@ -6,7 +6,8 @@
 // Prints one JSON object per repository, then a summary table and the command that reproduces it.
 // --scale: combined trees of the fetched projects (combined.mjs) at three sizes; each is built cold,
 // scouted and asked N recon calls (default 100) in one process (scale-once.mjs), then re-opened in a
-// fresh one; CPU against the bare parse, peak RSS per step, index.db size, stage times per 1,000 files.
+// fresh one; CPU against the bare parse, peak RSS per step, RSS once the server has been quiet past the
+// definition graph's keep time, index.db size, stage times per 1,000 files.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

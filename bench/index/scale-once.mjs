@@ -35,6 +35,21 @@ const host = await createPluginHost({
 const languages = host.registries.languages.values();
 // The heap as `agentgov serve` sets it from the configuration before it opens the index.
 applyHeapGrowth(loaded.config.server.heap_growth_percent);
+/**
+ * Quiet time after the recon calls before the idle RSS is read: past the definition graph's keep time
+ * (server.index.graph_keep_seconds) and the server's quiet collection (QUIET_COLLECT_MS, 35 s), with a margin.
+ */
+const IDLE_MS = Math.max(45, (loaded.config.server.index.graph_keep_seconds ?? 30) + 15) * 1000;
+// The index's memory settings as serve passes them (server.index.*).
+const settings = loaded.config.server.index;
+const indexOptions = {
+  root: repo,
+  languages,
+  logger: silentLogger,
+  textCacheChars: settings.text_cache_mb * 1024 * 1024,
+  knownNamesMax: settings.known_names_max,
+  graphKeepMs: settings.graph_keep_seconds * 1000,
+};
 
 function storeBytes() {
   const dir = join(repo, '.agentgov');
@@ -84,6 +99,10 @@ async function session(index) {
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(clientSide);
   const call = async (name, args) => {
+    // Each request reaches a real server as its own event (a stdin read): let the event loop turn between calls, as
+    // it does there. Over the in-memory transport alone a whole run of calls is one chain of promise jobs, in which
+    // no timer fires (the server's memory trim, its cache expiry, this bench's RSS sampler).
+    await new Promise((resolve) => setImmediate(resolve));
     const start = performance.now();
     const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 900_000 });
     if (result.isError) throw new Error(`${name} failed: ${result.content[0].text}`);
@@ -107,7 +126,7 @@ if (mode === 'build') {
   rmSync(join(repo, '.agentgov'), { recursive: true, force: true });
   const cpu = process.cpuUsage();
   const start = performance.now();
-  const index = await openRepositoryIndex({ root: repo, languages, logger: silentLogger });
+  const index = await openRepositoryIndex(indexOptions);
   const phases = {};
   // CPU (all threads) when each phase began: on a loaded machine the stage CPU times say more than wall.
   const phasesCpu = {};
@@ -162,6 +181,10 @@ if (mode === 'build') {
     rss_every_10_mb: rssAfter,
     peak_rss_mb: stepPeak(),
   };
+  // What the server holds once the agent goes quiet, the session still open.
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const idle = { after_ms: IDLE_MS, rss_mb: rssMb() };
+  console.error(JSON.stringify({ step: 'idle', ...idle }));
   await close();
   await index.close();
   clearInterval(sampler);
@@ -172,6 +195,7 @@ if (mode === 'build') {
       build,
       scout: scoutRow,
       recon,
+      idle,
       store: storeBytes(),
       peak_rss_mb: peakRssMb(),
       tasks: tasks.slice(0, 3),
@@ -180,7 +204,7 @@ if (mode === 'build') {
 } else if (mode === 'restart') {
   const start = performance.now();
   const cpu = process.cpuUsage();
-  const index = await openRepositoryIndex({ root: repo, languages, logger: silentLogger });
+  const index = await openRepositoryIndex(indexOptions);
   await index.ready;
   const reopen = { ms: Math.round(performance.now() - start), cpu_ms: cpuMs(cpu), reparsed: index.progress().total };
   const { call, close } = await session(index);

@@ -77,6 +77,7 @@ export async function runScale(scratch, once, values) {
       process_peak_rss_mb: built.peak_rss_mb,
       scout_first_ms: built.scout.first_ms,
       recon: built.recon,
+      idle_rss_mb: built.idle?.rss_mb ?? null,
       index_db_mib: +(built.store.total / 1024 / 1024).toFixed(1),
       store_parts: built.store.parts,
       reopen_ms: restart?.reopen.ms ?? null,
@@ -90,17 +91,17 @@ export async function runScale(scratch, once, values) {
   }
   console.log(
     '\n| size | files | cold s (CPU s) | files/s | parse s (CPU s) | ×parse CPU ' +
-      '| peak RSS MB build/scout/recon | index.db MiB | re-open ms | 1st recon ' +
+      '| peak RSS MB build/scout/recon | RSS MB idle | index.db MiB | re-open ms | 1st recon ' +
       'after restart ms | recon p50/p95 ms |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows)
     console.log(
       `| ${r.size} | ${r.files} | ${s(r.cold_ms)} (` +
         `${s(r.cold_cpu_ms)}) | ${r.files_per_s} | ` +
         `${s(r.parse_ms)} (${s(r.parse_cpu_ms)}) | ` +
         `${r.cpu_ratio_to_parse} | ${r.peak_rss_mb.build}/` +
-        `${r.peak_rss_mb.scout}/${r.peak_rss_mb.recon} | ` +
+        `${r.peak_rss_mb.scout}/${r.peak_rss_mb.recon} | ${r.idle_rss_mb ?? '–'} | ` +
         `${r.index_db_mib} | ${r.reopen_ms ?? '–'} | ` +
         `${r.first_recon_after_restart_ms ?? '–'} | ` +
         `${r.recon.calls ? `${r.recon.p50_ms}/${r.recon.p95_ms}` : '–'} |`,
