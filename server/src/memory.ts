@@ -101,7 +101,7 @@ let quietTimer: NodeJS.Timeout | undefined;
  * alone does not shrink a heap that stopped growing: after 100 recon calls on a 7,600-file tree the server still
  * held ~900 MB a minute later, of which ~270 MB was live (bench/index/RESULTS.md).
  */
-export function collectWhenQuiet(collect: () => unknown = collectNow, quietMs = QUIET_COLLECT_MS): void {
+export function collectWhenQuiet(collect: () => unknown = () => void collectNow(), quietMs = QUIET_COLLECT_MS): void {
   if (quietTimer) return void quietTimer.refresh();
   quietTimer = setTimeout(() => {
     quietTimer = undefined;
@@ -118,10 +118,17 @@ export interface CollectOutcome {
 
 let fullCollection: (() => void) | null | undefined;
 
-/** One full garbage collection (where V8 lets the process ask for one), then the freed native memory returned. */
-export function collectNow(): CollectOutcome {
+/** V8 frees the memory of collected array buffers on a background thread: the trim waits for it this long. */
+const SWEEP_WAIT_MS = 500;
+
+/**
+ * One full garbage collection (where V8 lets the process ask for one), then, once V8 has freed what the collection
+ * let go, the freed native memory returned.
+ */
+export async function collectNow(): Promise<CollectOutcome> {
   if (fullCollection === undefined) fullCollection = loadFullCollection();
   fullCollection?.();
+  await new Promise((resolve) => setTimeout(resolve, SWEEP_WAIT_MS).unref());
   return { collected: fullCollection !== null, released: releaseFreedMemory() };
 }
 
