@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { bundledPluginsOf, createPluginHost, loadConfig, silentLogger } from '@agentgov/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { applyHeapGrowth, openRepositoryIndex, ToolServer } from '../../server/dist/src/index.js';
+import { applyHeapGrowth, openRepositoryIndex, QUIET_COLLECT_MS, ToolServer } from '../../server/dist/src/index.js';
 
 const [mode, repo, fileList, callsArg] = process.argv.slice(2);
 const CALLS = Number(callsArg ?? 100);
@@ -35,13 +35,10 @@ const host = await createPluginHost({
 const languages = host.registries.languages.values();
 // The heap as `agentgov serve` sets it from the configuration before it opens the index.
 applyHeapGrowth(loaded.config.server.heap_growth_percent);
-/**
- * Quiet time after the recon calls before the idle RSS is read: past the definition graph's keep time
- * (server.index.graph_keep_seconds) and the server's quiet collection (QUIET_COLLECT_MS, 35 s), with a margin.
- */
-const IDLE_MS = Math.max(45, (loaded.config.server.index.graph_keep_seconds ?? 30) + 15) * 1000;
 // The index's memory settings as serve passes them (server.index.*).
 const settings = loaded.config.server.index;
+/** Quiet time after the recon calls before the idle RSS is read: past the quiet collection and the graph's keep. */
+const IDLE_MS = Math.max(QUIET_COLLECT_MS, settings.graph_keep_seconds * 1000) + 10_000;
 const indexOptions = {
   root: repo,
   languages,

@@ -218,12 +218,13 @@ describe('server heap growth (server.heap_growth_percent)', function () {
     writeFileSync(zero, 'server:\n  heap_growth_percent: 0\n');
     expect(await started([], zero)).to.match(/"heap_growth":"set by V8"/);
     const bad = join(home, 'bad.yaml');
-    writeFileSync(bad, 'server:\n  heap_growth_percent: -5\n');
+    writeFileSync(bad, 'server:\n  heap_growth_percent: -5\n  index:\n    graph_keep_seconds: -1\n');
     const validate = spawnSync(process.execPath, [MAIN, 'config', 'validate', '--config', bad], {
       env: isolatedEnv(home),
       encoding: 'utf8',
     });
     expect(validate.status).to.not.equal(0);
     expect(validate.stdout + validate.stderr).to.include('server.heap_growth_percent: must be >= 0');
+    expect(validate.stdout + validate.stderr).to.include('server.index.graph_keep_seconds: must be >= 0');
   });
 });

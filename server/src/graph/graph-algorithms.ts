@@ -30,7 +30,7 @@ const ranks = new WeakMap<AbstractGraph, Map<string, number>>();
 
 /**
  * `pagerank` as a map by node, best first, remembered per graph object (the index hands out one graph while it is
- * kept): recon_scout's warm-up and recon's ranks share one computation.
+ * kept): recon_scout's top symbols and recon's ranks share one computation.
  */
 export function rankOf(graph: AbstractGraph): Map<string, number> {
   let scores = ranks.get(graph);
