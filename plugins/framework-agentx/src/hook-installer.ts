@@ -1,16 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { AgentgovError, type HookInstaller, type HookInstallOptions } from '@agentgov/core';
+import { AgentgovError, isGateHookCommand, type HookInstaller, type HookInstallOptions } from '@agentgov/core';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * A hook command written by an earlier `init`, whichever way agentgov was started then: the bin
- * (`…/agentgov gate --stdin`), the bin entry through node (`node …/bin/agentgov.js gate --stdin`),
- * or the checkout directory (`…/cli gate --stdin`, the broken form init wrote before).
- */
-const GATE_COMMAND = /(?:\bagentgov(?:\.js|\.mjs)?|\/cli|\/main\.js)["']?\s+gate\s+--stdin\b/;
 
 /**
  * Settings scopes: `project` is the shared `.agentx/settings.json`, `local` the personal `.agentx/settings.local.json`.
@@ -27,8 +20,9 @@ export function settingsFileOf(projectDir: string, scope = 'project'): string {
   return join(projectDir, '.agentx', scope === 'local' ? 'settings.local.json' : 'settings.json');
 }
 
+/** A hook command an earlier `init` wrote, whichever way agentgov was started then (core's isGateHookCommand). */
 export function isGateCommand(command: string): boolean {
-  return GATE_COMMAND.test(command);
+  return isGateHookCommand(command);
 }
 
 function readSettings(file: string): Json {
@@ -89,7 +83,7 @@ export async function installPreToolUseHook(
   const pre = preToolUseOf(settings, file);
   const hooks = commandHooks(pre);
   if (hooks.some((h) => h['command'] === gateCommand)) return { changed: false, settingsFile: file };
-  const earlier = hooks.find((h) => typeof h['command'] === 'string' && GATE_COMMAND.test(h['command']));
+  const earlier = hooks.find((h) => isGateHookCommand(h['command']));
   if (earlier) earlier['command'] = gateCommand;
   else pre.push({ matcher: '*', hooks: [{ type: 'command', command: gateCommand }] });
   mkdirSync(dirname(file), { recursive: true });
