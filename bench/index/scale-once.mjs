@@ -13,8 +13,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { applyHeapGrowth, openRepositoryIndex, QUIET_COLLECT_MS, ToolServer } from '../../server/dist/src/index.js';
 
+const USAGE = 'usage: node bench/index/scale-once.mjs build|restart <repo-dir> <file-list> [recon-calls]';
 const [mode, repo, fileList, callsArg] = process.argv.slice(2);
 const CALLS = Number(callsArg ?? 100);
+// Checked before the plugins load: with no repository that load did not end (a bare run hung instead of saying this).
+if (!['build', 'restart'].includes(mode) || !repo || !fileList || !Number.isInteger(CALLS) || CALLS < 1) {
+  console.error(
+    mode === '--help' || mode === '-h' ? USAGE : `scale-once: expected a mode, a repository and a file list\n${USAGE}`,
+  );
+  process.exit(mode === '--help' || mode === '-h' ? 0 : 2);
+}
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const cpuMs = (start) => {
@@ -198,7 +206,7 @@ if (mode === 'build') {
       tasks: tasks.slice(0, 3),
     }),
   );
-} else if (mode === 'restart') {
+} else {
   const start = performance.now();
   const cpu = process.cpuUsage();
   const index = await openRepositoryIndex(indexOptions);
@@ -228,7 +236,4 @@ if (mode === 'build') {
       peak_rss_mb: peakRssMb(),
     }),
   );
-} else {
-  console.error('usage: scale-once.mjs build|restart <repo-dir> <file-list> [recon-calls]');
-  process.exitCode = 2;
 }

@@ -110,6 +110,15 @@ export function collectWhenQuiet(collect: () => unknown = () => void collectNow(
   quietTimer.unref();
 }
 
+/**
+ * After something large was let go while no call is running (the definition graph after its keep time): collects at
+ * once when the server has already been quiet for `QUIET_COLLECT_MS` (its quiet collection ran before the graph was
+ * let go, when `server.index.graph_keep_seconds` is longer), else leaves it to the quiet collection still to come.
+ */
+export function collectIfQuiet(collect: () => unknown = () => void collectNow()): void {
+  if (!quietTimer) collect();
+}
+
 /** What `collectNow` did: whether a full collection ran, and what the trim answered. */
 export interface CollectOutcome {
   collected: boolean;

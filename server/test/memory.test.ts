@@ -80,7 +80,7 @@ describe('releaseFreedMemory: native memory freed by the process goes back to th
   it('once the server is quiet: one full collection without --expose-gc, then a trim; the global stays as it was', () => {
     const script = `
       import { readFileSync } from 'node:fs';
-      import { collectNow, collectWhenQuiet, releaseFreedMemory } from ${JSON.stringify(MEMORY)};
+      import { collectIfQuiet, collectNow, collectWhenQuiet, releaseFreedMemory } from ${JSON.stringify(MEMORY)};
       const anon = () => Number(/RssAnon:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
       // 150 MB of native memory held only by unreachable objects: a trim alone cannot return it, a collection frees it
       let garbage = [];
@@ -100,8 +100,13 @@ describe('releaseFreedMemory: native memory freed by the process goes back to th
       collectWhenQuiet(() => fired.push(Math.round(performance.now() - started)), 200);
       await new Promise((resolve) => setTimeout(resolve, 100));
       collectWhenQuiet(() => fired.push(-1), 200);
+      // something let go meanwhile: the quiet collection still to come will see to it
+      const ifQuiet = [];
+      collectIfQuiet(() => ifQuiet.push('while the quiet timer runs'));
       await new Promise((resolve) => setTimeout(resolve, 400));
-      console.log(JSON.stringify({ outcome, start, before, after, fired, gcGlobal: typeof globalThis.gc }));
+      // let go after the quiet collection ran: collected at once
+      collectIfQuiet(() => ifQuiet.push('after it ran'));
+      console.log(JSON.stringify({ outcome, start, before, after, fired, ifQuiet, gcGlobal: typeof globalThis.gc }));
     `;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
@@ -114,12 +119,14 @@ describe('releaseFreedMemory: native memory freed by the process goes back to th
       before: number;
       after: number;
       fired: number[];
+      ifQuiet: string[];
       gcGlobal: string;
     };
     expect(answer.outcome.collected).to.equal(true);
     expect(answer.gcGlobal, 'the process did not get a gc global').to.equal('undefined');
     expect(answer.fired).to.have.length(1);
     expect(answer.fired[0], 'the second call restarted the quiet time').to.be.at.least(290);
+    expect(answer.ifQuiet).to.deep.equal(['after it ran']);
     if (process.platform === 'linux' && glibc) {
       expect(answer.outcome.released).to.equal('released');
       expect(answer.start - answer.before, 'a trim alone: the garbage still holds the buffers').to.be.below(40);

@@ -12,13 +12,20 @@ export class KeptWhileUsed<T> {
   #value: T | undefined;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly keepMs: number) {}
+  /** `onExpire`: called after the value was let go because nothing asked for it for `keepMs` (not on `clear`). */
+  constructor(
+    private readonly keepMs: number,
+    private readonly onExpire?: () => void,
+  ) {}
 
   get(build: () => T): T {
     const value = (this.#value ??= build());
     if (this.#timer) this.#timer.refresh();
     else {
-      this.#timer = setTimeout(() => this.clear(), this.keepMs);
+      this.#timer = setTimeout(() => {
+        this.clear();
+        this.onExpire?.();
+      }, this.keepMs);
       this.#timer.unref();
     }
     return value;

@@ -8,7 +8,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { DirectedGraph } from 'graphology';
 import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
 import { KeptWhileUsed } from '../graph/kept-while-used.js';
-import { releaseFreedMemory } from '../memory.js';
+import { collectIfQuiet, releaseFreedMemory } from '../memory.js';
 import { KnownNames, syncIndex, type SyncOptions, type SyncResult } from './index-sync.js';
 import { ignoredDirectories } from './discovery.js';
 import { IndexWatcher } from './index-watcher.js';
@@ -426,7 +426,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
 
   /** The definition graph is large (~117 MB on a 7,600-file tree): kept while calls keep asking for it. */
   #keptDefGraph(): KeptWhileUsed<DirectedGraph> {
-    return new KeptWhileUsed(this.#options.graphKeepMs ?? DEFAULT_GRAPH_KEEP_MS);
+    return new KeptWhileUsed(this.#options.graphKeepMs ?? DEFAULT_GRAPH_KEEP_MS, () => collectIfQuiet());
   }
 
   #cachedGraphs() {

@@ -37,6 +37,20 @@ describe('KeptWhileUsed: a large value held while calls ask for it, let go when 
     kept.clear();
   });
 
+  it('tells its owner when it let the value go for want of use, not when cleared', async () => {
+    const expired: number[] = [];
+    const kept = new KeptWhileUsed(50, () => expired.push(1));
+    kept.get(() => ({}));
+    kept.clear();
+    await sleep(120);
+    expect(expired, 'cleared: nothing to tell').to.deep.equal([]);
+    const value = kept.get(() => ({}));
+    await sleep(120);
+    expect(expired).to.deep.equal([1]);
+    expect(kept.get(() => ({}))).to.not.equal(value);
+    kept.clear();
+  });
+
   it('clear() lets the value go at once, and no timer keeps the process alive', () => {
     let builds = 0;
     const kept = new KeptWhileUsed(60_000);
