@@ -18,18 +18,22 @@ export function codeText(text: string, cache: Map<string, string> = new Map()): 
   return out.join(' ');
 }
 
-/** The columns of one definition's document, in the order of the `defs` FTS5 table. */
+/**
+ * The columns of one definition's document, in the order of the `defs` FTS5 table. `bodyIsCodeText`: the body was
+ * already turned into code text (the store splits each line of a file once).
+ */
 export function definitionDocument(
   def: RetrievalDefinition,
   body: string,
   cache?: Map<string, string>,
+  options: { bodyIsCodeText?: boolean } = {},
 ): [string, string, string, string, string, string] {
   return [
     codeText(def.name, cache),
     codeText(def.qualified_name, cache),
     codeText(def.signature ?? '', cache),
     def.docstring ?? '',
-    codeText(body, cache),
+    options.bodyIsCodeText ? body : codeText(body, cache),
     codeText(def.path, cache),
   ];
 }

@@ -108,16 +108,19 @@ export class LexicalStore {
       firstRowid.set(path, total + 1);
       total += count;
     }
-    const writeDefs = (path: string, lines: string[]) => {
+    // `lineWords`: each line of the file as code text. A token never spans lines, so a text's code text is its lines'
+    // (the non-empty ones) joined by spaces: each line is split once, for the file's document and its owner's body.
+    const writeDefs = (path: string, lineWords: string[]) => {
       const first = firstRowid.get(path);
       if (first === undefined) return;
       firstRowid.delete(path);
       const defs = index.definitionsIn(path);
       if (defs.length !== counts.get(path))
         throw new Error(`${path}: ${defs.length} definitions by file, ${counts.get(path)} in the listing`);
-      const bodies = ownBodies(lines, defs);
+      const owned = ownLines(lineWords.length, defs);
       defs.forEach((def, i) => {
-        insertDef.run(first + i, ...definitionDocument(def, bodies[i] ?? '', words));
+        const body = joinWords((owned[i] ?? []).map((line) => lineWords[line] ?? ''));
+        insertDef.run(first + i, ...definitionDocument(def, body, words, { bodyIsCodeText: true }));
         insertDefId.run(first + i, def.def_uid);
       });
     };
@@ -125,10 +128,11 @@ export class LexicalStore {
       for (const path of index.files()) {
         const text = index.fileText(path, { cache: false });
         if (text === undefined) continue;
+        const lineWords = text.split('\n').map((line) => codeText(line, words));
         this.#paths.push(path);
-        insertFile.run(this.#paths.length, codeText(path, words), codeText(text, words));
+        insertFile.run(this.#paths.length, codeText(path, words), joinWords(lineWords));
         insertFileId.run(this.#paths.length, path);
-        writeDefs(path, text.split('\n'));
+        writeDefs(path, lineWords);
       }
       for (const path of [...firstRowid.keys()]) writeDefs(path, []);
       db.exec(`INSERT INTO file_ids(rowid, path) VALUES (0, '')`); // written last: the store is complete
@@ -194,22 +198,27 @@ function openBuilt(file: string): Database.Database | null {
 }
 
 /**
- * Each definition's own lines: a line belongs to the innermost definition spanning it, so a class
- * document holds its fields and docstring but not its methods' bodies (they are documents of their own).
+ * Each definition's own lines, as 0-based line numbers in order: a line belongs to the innermost definition spanning
+ * it, so a class document holds its fields and docstring but not its methods' bodies (they are documents of their own).
  */
-export function ownBodies(lines: string[], defs: RetrievalDefinition[]): string[] {
-  const owner = new Int32Array(lines.length).fill(-1);
+export function ownLines(lineCount: number, defs: RetrievalDefinition[]): number[][] {
+  const owner = new Int32Array(lineCount).fill(-1);
   const order = defs.map((d, i) => i).sort((a, b) => spanOf(defs[b]) - spanOf(defs[a]));
   for (const i of order) {
     const def = defs[i] as RetrievalDefinition;
-    for (let line = Math.max(1, def.start_line); line <= Math.min(lines.length, def.end_line); line += 1)
+    for (let line = Math.max(1, def.start_line); line <= Math.min(lineCount, def.end_line); line += 1)
       owner[line - 1] = i;
   }
-  const bodies: string[][] = defs.map(() => []);
+  const own: number[][] = defs.map(() => []);
   owner.forEach((i, line) => {
-    if (i >= 0) bodies[i]?.push(lines[line] ?? '');
+    if (i >= 0) own[i]?.push(line);
   });
-  return bodies.map((b) => b.join('\n'));
+  return own;
+}
+
+/** Code texts joined as `codeText` joins a text's words: one space between, none for an empty one. */
+function joinWords(parts: string[]): string {
+  return parts.filter((part) => part !== '').join(' ');
 }
 
 function spanOf(def: RetrievalDefinition | undefined): number {

@@ -114,3 +114,33 @@ describe('retriever-lexical: a store kept in the index cache', () => {
     }
   });
 });
+
+describe('retriever-lexical: the documents of the store', () => {
+  it("a file's document holds every line's words; a definition's, its own lines but not a nested one's", async () => {
+    const { LexicalStore } = await import('../src/lexical-store.js');
+    const texts = {
+      'src/shape.ts':
+        'export class Shape {\n  cornerCount = 4;\n  area() {\n    return quuxFactor;\n  }\n}\nconst tail = 1;\n',
+    };
+    const store = new LexicalStore(
+      new MemoryRetrievalIndex(texts, [
+        fixtureDef('src/shape.ts', 'Shape', 1, 6),
+        fixtureDef('src/shape.ts', 'area', 3, 5),
+      ]),
+    );
+    try {
+      const hits = (words: string[]) => store.searchDefinitions(words, 10).map((hit) => hit.def_uid);
+      expect(hits(['quux'])).to.deep.equal(['src/shape.ts#area']);
+      expect(hits(['quuxfactor'])).to.deep.equal(['src/shape.ts#area']);
+      expect(hits(['corner'])).to.deep.equal(['src/shape.ts#Shape']);
+      expect(hits(['tail']), 'a line no definition spans is in no definition').to.deep.equal([]);
+      expect(store.filesWithAll(['corner', 'count', 'cornercount', 'quux', 'factor', 'tail'])).to.deep.equal([
+        'src/shape.ts',
+      ]);
+      expect(store.filesWithAll(['factor', 'tail']), 'each line ends its last word').to.deep.equal(['src/shape.ts']);
+      expect(store.filesWithAll(['countarea']), 'no word across a line break').to.deep.equal([]);
+    } finally {
+      store.close();
+    }
+  });
+});
