@@ -42,9 +42,13 @@ export function isCodeShaped(token: string): boolean {
  */
 export function vocabularyWords(text: string): Set<string> {
   const words = new Set<string>();
-  for (const m of text.matchAll(/[A-Za-z_$][\w$]*/g)) {
-    words.add(m[0].toLowerCase());
-    for (const part of identifierWords(m[0])) words.add(part);
+  // A token that occurred before in the text adds nothing new: each distinct one is split once.
+  const seen = new Set<string>();
+  for (const token of text.match(/[A-Za-z_$][\w$]*/g) ?? []) {
+    if (seen.has(token)) continue;
+    seen.add(token);
+    words.add(token.toLowerCase());
+    for (const part of identifierWords(token)) words.add(part);
   }
   return words;
 }

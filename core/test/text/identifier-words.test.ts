@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { identifierWords } from '../../src/text/identifier-words.js';
+import { identifierWords, vocabularyWords } from '../../src/text/identifier-words.js';
 
 describe('identifierWords: code identifiers split into lower-case words', () => {
   it('splits camel case, acronyms, digits, snake case and dotted names', () => {
@@ -19,5 +19,19 @@ describe('identifierWords: code identifiers split into lower-case words', () => 
     expect(identifierWords('HTTPs')).to.deep.equal(['htt', 'ps']);
     expect(identifierWords('größe')).to.deep.equal(['gr', 'e']);
     expect(identifierWords('')).to.deep.equal([]);
+  });
+});
+
+describe('vocabularyWords', () => {
+  it('every token lowercased whole and its parts, first seen first; a repeated token, or its case, changes nothing', () => {
+    expect([...vocabularyWords('parseHTTP(x); parseHTTP(y); parsehttp')]).to.deep.equal([
+      'parsehttp',
+      'parse',
+      'http',
+      'x',
+      'y',
+    ]);
+    expect([...vocabularyWords('a_b A_B a_b')]).to.deep.equal(['a_b', 'a', 'b']);
+    expect(vocabularyWords('').size).to.equal(0);
   });
 });
