@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { resolveRepoPath } from '../paths/repo-path.js';
@@ -259,16 +259,40 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
    * name occurs in a file exactly when it is one of these, without holding every file's text.
    */
   #fileWords(): Set<string> {
-    this.#words ??= new Set(
-      this.#persisted('words', () => {
-        const words = new Set<string>();
-        for (const path of this.#files)
-          for (const word of this.#readText(path)?.match(/[\w$]+/g) ?? [])
-            if (!words.has(word)) words.add(detachedString(word)); // not a view into the file's text
-        return [...words];
-      }),
-    );
+    this.#words ??= new Set(this.#persisted('words', () => this.#scanWordLists('words').words));
     return this.#words;
+  }
+
+  /**
+   * Both word lists of every file's text: `words` (each `[\w$]+` run) and `word-files` (how many files hold each
+   * vocabulary word, see wordFileCount). Asked for one, it makes the other in the same pass over the files when that
+   * one is neither held nor persisted yet, and persists it at once (not held: it may never be asked for here).
+   */
+  #scanWordLists(asked: 'words' | 'counts'): { words: string[]; counts: [string, number][] } {
+    const other = asked === 'words' ? 'word-files' : 'words';
+    const otherNeeded = (asked === 'words' ? this.#vocabulary : this.#words) === undefined && !this.#isPersisted(other);
+    const makeWords = asked === 'words' || otherNeeded;
+    const makeCounts = asked === 'counts' || otherNeeded;
+    const words = new Set<string>();
+    const counts = new Map<string, number>();
+    for (const path of this.#files) {
+      const text = this.#readText(path) ?? '';
+      // Words and counts are kept as copies, not views into the file's text (detachedString).
+      if (makeWords)
+        for (const word of text.match(/[\w$]+/g) ?? []) if (!words.has(word)) words.add(detachedString(word));
+      if (makeCounts) {
+        const vocabulary = vocabularyWords(text);
+        for (const part of identifierWords(path)) vocabulary.add(part);
+        for (const found of vocabulary) {
+          const count = counts.get(found);
+          if (count === undefined) counts.set(detachedString(found), 1);
+          else counts.set(found, count + 1);
+        }
+      }
+    }
+    const lists = { words: [...words], counts: [...counts] };
+    if (otherNeeded) this.#persisted(other, () => (asked === 'words' ? lists.counts : lists.words));
+    return lists;
   }
 
   /**
@@ -277,7 +301,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
    */
   #persisted<T>(name: string, compute: () => T): T {
     const prefix = `${name}-${CACHE_FORMAT}-`;
-    const file = join(this.cache.dir, `${prefix}${this.cache.key}.json`);
+    const file = this.#persistedFile(name);
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as T;
     } catch {
@@ -299,6 +323,15 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       // a read-only or full disk costs the next restart the computation, nothing else
     }
     return value;
+  }
+
+  #persistedFile(name: string): string {
+    return join(this.cache.dir, `${name}-${CACHE_FORMAT}-${this.cache.key}.json`);
+  }
+
+  /** Whether `#persisted(name)` would read its value back rather than compute it. */
+  #isPersisted(name: string): boolean {
+    return existsSync(this.#persistedFile(name));
   }
 
   neighbors(defUid: string): { def_uid: string; relation: GraphRelation }[] {
@@ -453,22 +486,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   }
 
   wordFileCount(word: string): number {
-    this.#vocabulary ??= new Map(
-      this.#persisted('word-files', () => {
-        const counts = new Map<string, number>();
-        for (const path of this.#files) {
-          const words = vocabularyWords(this.#readText(path) ?? '');
-          for (const part of identifierWords(path)) words.add(part);
-          for (const found of words) {
-            const count = counts.get(found);
-            if (count === undefined)
-              counts.set(detachedString(found), 1); // not a view into the file's text
-            else counts.set(found, count + 1);
-          }
-        }
-        return [...counts];
-      }),
-    );
+    this.#vocabulary ??= new Map(this.#persisted('word-files', () => this.#scanWordLists('counts').counts));
     return this.#vocabulary.get(word.toLowerCase()) ?? 0;
   }
 

@@ -100,9 +100,10 @@ describe('recon/retrieval view (real index): bounded text, caches that survive a
     expect(view.isKnownName('pluginSettings')).to.equal(true);
     view.isProductWord?.('fixture');
     const cached = readdirSync(view.cache!.dir).sort();
-    // Product words need the file classes, whose generated-code marks are kept there too.
+    // Product words need the file classes, whose generated-code marks are kept there too; the word list's pass over
+    // the files makes the word-file counts as well.
     expect(cached).to.deep.equal(
-      ['generated', 'product-words', 'words'].map((name) => `${name}-1-${view.cache!.key}.json`),
+      ['generated', 'product-words', 'word-files', 'words'].map((name) => `${name}-1-${view.cache!.key}.json`),
     );
     // A restart over the same content gets the same key and reads the list back (proved by editing it).
     const wordsFile = join(view.cache!.dir, `words-1-${view.cache!.key}.json`);
@@ -125,6 +126,46 @@ describe('recon/retrieval view (real index): bounded text, caches that survive a
     expect(changed.isKnownName('brandNewKey')).to.equal(true);
     expect(changed.isKnownName('onlyInTheCache')).to.equal(false);
     expect(existsSync(wordsFile)).to.equal(false);
+  });
+
+  it('makes both word lists in one pass, each the same as when it is made alone', async () => {
+    const { readFileSync, rmSync, statSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { openRepositoryIndex } = await import('../../src/index/repository-index.js');
+    const { silentLogger } = await import('@agentgov/core');
+    const restart = async () => {
+      await repo.index.close();
+      repo.index = await openRepositoryIndex({
+        root: repo.root,
+        languages: repo.host.registries.languages.values(),
+        logger: silentLogger,
+      });
+      await repo.index.ready;
+      return retrievalIndexOf(repo.index);
+    };
+    const count = (v: ReturnType<typeof retrievalIndexOf>) => v.wordFileCount?.('plugin') ?? -1;
+    let view = await restart();
+    const file = (name: string) => join(view.cache!.dir, `${name}-1-${view.cache!.key}.json`);
+    rmSync(file('words'), { force: true });
+    rmSync(file('word-files'), { force: true });
+    expect(view.isKnownName('pluginSettings')).to.equal(true);
+    const together = { words: readFileSync(file('words'), 'utf8'), counts: readFileSync(file('word-files'), 'utf8') };
+    expect(JSON.parse(together.counts)).to.deep.include(['plugin', count(view)]);
+    expect(count(view)).to.be.above(0);
+
+    // The word list alone (the counts persisted): the same list, the counts' file left as it was.
+    rmSync(file('words'));
+    const countsWritten = statSync(file('word-files')).mtimeMs;
+    view = await restart();
+    expect(view.isKnownName('pluginSettings')).to.equal(true);
+    expect(readFileSync(file('words'), 'utf8')).to.equal(together.words);
+    expect(statSync(file('word-files')).mtimeMs).to.equal(countsWritten);
+
+    // The counts alone (the word list persisted): the same counts.
+    rmSync(file('word-files'));
+    view = await restart();
+    expect(count(view)).to.be.above(0);
+    expect(readFileSync(file('word-files'), 'utf8')).to.equal(together.counts);
   });
 
   it('keeps at most its cap of file text, least recently used dropped first, and still answers for every file', async () => {
