@@ -90,11 +90,23 @@ describe('recon/retrieval view (real index): bounded text, caches that survive a
     await repo?.index.close();
   });
 
+  /** Closes the fixture's index and opens it again, as a restarted server does; its retrieval view. */
+  async function restartIndex() {
+    const { openRepositoryIndex } = await import('../../src/index/repository-index.js');
+    const { silentLogger } = await import('@agentgov/core');
+    await repo.index.close();
+    repo.index = await openRepositoryIndex({
+      root: repo.root,
+      languages: repo.host.registries.languages.values(),
+      logger: silentLogger,
+    });
+    await repo.index.ready;
+    return retrievalIndexOf(repo.index);
+  }
+
   it('keeps its word list and product words under the content key, and reads them back after a restart', async () => {
     const { existsSync, readdirSync, writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { openRepositoryIndex } = await import('../../src/index/repository-index.js');
-    const { silentLogger } = await import('@agentgov/core');
     const view = retrievalIndexOf(repo.index);
     expect(view.cache?.dir).to.equal(join(repo.root, '.agentgov', 'cache'));
     expect(view.isKnownName('pluginSettings')).to.equal(true);
@@ -108,14 +120,7 @@ describe('recon/retrieval view (real index): bounded text, caches that survive a
     // A restart over the same content gets the same key and reads the list back (proved by editing it).
     const wordsFile = join(view.cache!.dir, `words-1-${view.cache!.key}.json`);
     writeFileSync(wordsFile, JSON.stringify(['onlyInTheCache']));
-    await repo.index.close();
-    repo.index = await openRepositoryIndex({
-      root: repo.root,
-      languages: repo.host.registries.languages.values(),
-      logger: silentLogger,
-    });
-    await repo.index.ready;
-    const again = retrievalIndexOf(repo.index);
+    const again = await restartIndex();
     expect(again.cache?.key).to.equal(view.cache!.key);
     expect(again.isKnownName('onlyInTheCache')).to.equal(true);
     // A changed file changes the key: the stale list is replaced.
@@ -131,20 +136,8 @@ describe('recon/retrieval view (real index): bounded text, caches that survive a
   it('makes both word lists in one pass, each the same as when it is made alone', async () => {
     const { readFileSync, rmSync, statSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { openRepositoryIndex } = await import('../../src/index/repository-index.js');
-    const { silentLogger } = await import('@agentgov/core');
-    const restart = async () => {
-      await repo.index.close();
-      repo.index = await openRepositoryIndex({
-        root: repo.root,
-        languages: repo.host.registries.languages.values(),
-        logger: silentLogger,
-      });
-      await repo.index.ready;
-      return retrievalIndexOf(repo.index);
-    };
     const count = (v: ReturnType<typeof retrievalIndexOf>) => v.wordFileCount?.('plugin') ?? -1;
-    let view = await restart();
+    let view = await restartIndex();
     const file = (name: string) => join(view.cache!.dir, `${name}-1-${view.cache!.key}.json`);
     rmSync(file('words'), { force: true });
     rmSync(file('word-files'), { force: true });
@@ -156,14 +149,14 @@ describe('recon/retrieval view (real index): bounded text, caches that survive a
     // The word list alone (the counts persisted): the same list, the counts' file left as it was.
     rmSync(file('words'));
     const countsWritten = statSync(file('word-files')).mtimeMs;
-    view = await restart();
+    view = await restartIndex();
     expect(view.isKnownName('pluginSettings')).to.equal(true);
     expect(readFileSync(file('words'), 'utf8')).to.equal(together.words);
     expect(statSync(file('word-files')).mtimeMs).to.equal(countsWritten);
 
     // The counts alone (the word list persisted): the same counts.
     rmSync(file('word-files'));
-    view = await restart();
+    view = await restartIndex();
     expect(count(view)).to.be.above(0);
     expect(readFileSync(file('word-files'), 'utf8')).to.equal(together.counts);
   });
