@@ -11,17 +11,20 @@ import { fileURLToPath } from 'node:url';
 import { bundledPluginsOf, createPluginHost, loadConfig, silentLogger } from '@agentgov/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { benchArgs } from '../cli-args.mjs';
 import { applyHeapGrowth, openRepositoryIndex, QUIET_COLLECT_MS, ToolServer } from '../../server/dist/src/index.js';
 
-const USAGE = 'usage: node bench/index/scale-once.mjs build|restart <repo-dir> <file-list> [recon-calls]';
-const [mode, repo, fileList, callsArg] = process.argv.slice(2);
+// --help and bad options as every bench script; the arguments are checked before the plugins load: with no
+// repository that load did not end (a bare run hung instead of saying what it needs).
+const { positionals } = benchArgs(import.meta.url, { options: {}, allowPositionals: true });
+const [mode, repo, fileList, callsArg] = positionals;
 const CALLS = Number(callsArg ?? 100);
-// Checked before the plugins load: with no repository that load did not end (a bare run hung instead of saying this).
 if (!['build', 'restart'].includes(mode) || !repo || !fileList || !Number.isInteger(CALLS) || CALLS < 1) {
   console.error(
-    mode === '--help' || mode === '-h' ? USAGE : `scale-once: expected a mode, a repository and a file list\n${USAGE}`,
+    'scale-once: expected build|restart, a repository, a file list and optionally a number of recon calls\n' +
+      'run `node bench/index/scale-once.mjs --help` for its usage',
   );
-  process.exit(mode === '--help' || mode === '-h' ? 0 : 2);
+  process.exit(2);
 }
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
