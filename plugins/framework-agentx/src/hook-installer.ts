@@ -20,10 +20,8 @@ export function settingsFileOf(projectDir: string, scope = 'project'): string {
   return join(projectDir, '.agentx', scope === 'local' ? 'settings.local.json' : 'settings.json');
 }
 
-/** A hook command an earlier `init` wrote, whichever way agentgov was started then (core's isGateHookCommand). */
-export function isGateCommand(command: string): boolean {
-  return isGateHookCommand(command);
-}
+/** A hook command an earlier `init` wrote, whichever way agentgov was started then: core's one pattern for it. */
+export { isGateHookCommand as isGateCommand };
 
 function readSettings(file: string): Json {
   if (!existsSync(file)) return {};
@@ -104,7 +102,7 @@ export async function installedGateCommands(
   const settings = readSettings(file);
   const commands = commandHooks(preToolUseOf(settings, file))
     .map((h) => h['command'])
-    .filter((c): c is string => typeof c === 'string' && isGateCommand(c));
+    .filter(isGateHookCommand);
   return { settingsFile: file, commands };
 }
 
