@@ -96,12 +96,15 @@ export const QUIET_COLLECT_MS = 35_000;
 
 let quietTimer: NodeJS.Timeout | undefined;
 
+/** `collectNow` from a timer: nothing waits for its outcome. */
+const collectUnawaited = (): void => void collectNow();
+
 /**
  * After a tool call: (re)starts the quiet timer; when it runs out the server collects and trims (`collectNow`). V8
  * alone does not shrink a heap that stopped growing: after 100 recon calls on a 7,600-file tree the server still
  * held ~900 MB a minute later, of which ~270 MB was live (bench/index/RESULTS.md).
  */
-export function collectWhenQuiet(collect: () => unknown = () => void collectNow(), quietMs = QUIET_COLLECT_MS): void {
+export function collectWhenQuiet(collect: () => unknown = collectUnawaited, quietMs = QUIET_COLLECT_MS): void {
   if (quietTimer) return void quietTimer.refresh();
   quietTimer = setTimeout(() => {
     quietTimer = undefined;
@@ -115,7 +118,7 @@ export function collectWhenQuiet(collect: () => unknown = () => void collectNow(
  * once when the server has already been quiet for `QUIET_COLLECT_MS` (its quiet collection ran before the graph was
  * let go, when `server.index.graph_keep_seconds` is longer), else leaves it to the quiet collection still to come.
  */
-export function collectIfQuiet(collect: () => unknown = () => void collectNow()): void {
+export function collectIfQuiet(collect: () => unknown = collectUnawaited): void {
   if (!quietTimer) collect();
 }
 

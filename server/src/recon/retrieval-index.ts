@@ -268,11 +268,11 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
    * vocabulary word, see wordFileCount). Asked for one, it makes the other in the same pass over the files when that
    * one is neither held nor persisted yet, and persists it at once (not held: it may never be asked for here).
    */
-  #scanWordLists(asked: 'words' | 'counts'): { words: string[]; counts: [string, number][] } {
+  #scanWordLists(asked: 'words' | 'word-files'): { words: string[]; counts: [string, number][] } {
     const other = asked === 'words' ? 'word-files' : 'words';
     const otherNeeded = (asked === 'words' ? this.#vocabulary : this.#words) === undefined && !this.#isPersisted(other);
     const makeWords = asked === 'words' || otherNeeded;
-    const makeCounts = asked === 'counts' || otherNeeded;
+    const makeCounts = asked === 'word-files' || otherNeeded;
     const words = new Set<string>();
     const counts = new Map<string, number>();
     for (const path of this.#files) {
@@ -486,7 +486,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   }
 
   wordFileCount(word: string): number {
-    this.#vocabulary ??= new Map(this.#persisted('word-files', () => this.#scanWordLists('counts').counts));
+    this.#vocabulary ??= new Map(this.#persisted('word-files', () => this.#scanWordLists('word-files').counts));
     return this.#vocabulary.get(word.toLowerCase()) ?? 0;
   }
 
