@@ -27,7 +27,45 @@ function heapGrowthSource(percent: number): HeapGrowthSource {
 export function applyHeapGrowth(percent: number): HeapGrowthSource {
   const source = heapGrowthSource(percent);
   if (source === 'configuration') setFlagsFromString(`--${FLAG}=${percent}`);
+  growth = { source, percent: source === 'configuration' ? percent : 0 };
   return source;
+}
+
+/** The heap growth in force: as `applyHeapGrowth` last set it (V8's own choice until it is called). */
+let growth: { source: HeapGrowthSource; percent: number } = { source: heapGrowthSource(0), percent: 0 };
+
+/** The heap growth a one-time build runs with (`buildLean`): V8 collects each time the heap grows by a fifth. */
+export const LEAN_GROWTH_PERCENT = 20;
+
+let leanDepth = 0;
+/** V8's `gc()` once looked up (`loadFullCollection`); null where the process cannot have it. */
+let fullCollection: (() => void) | null | undefined;
+
+/**
+ * Runs a one-time build that reads the whole index and leaves most of what it allocates behind (the lexical store,
+ * the gate's word lists, the definition graph and its ranks) with V8's heap growth held at `LEAN_GROWTH_PERCENT`,
+ * after one full collection so that the limit V8 works to is set from what is live when the build starts; the growth
+ * in force before is set again when the build ends, however it ends. Left to V8, the first recon after a cold build
+ * of a 7,600-file tree took the process from 659 to 896 MB, almost all of it garbage; built this way it stayed at
+ * 676 MB for ~1 s of collections (bench/index/RESULTS.md). Builds nest (the outermost sets and restores); the node
+ * command line's own growth option wins, and without a full collection at hand (`gc`) the build runs as it is.
+ */
+export function buildLean<T>(build: () => T): T {
+  if (growth.source === 'command line') return build();
+  if (leanDepth === 0) {
+    if (fullCollection === undefined) fullCollection = loadFullCollection();
+    if (!fullCollection) return build();
+    const percent = growth.percent > 0 ? Math.min(growth.percent, LEAN_GROWTH_PERCENT) : LEAN_GROWTH_PERCENT;
+    setFlagsFromString(`--${FLAG}=${percent}`);
+    fullCollection();
+  }
+  leanDepth += 1;
+  try {
+    return build();
+  } finally {
+    leanDepth -= 1;
+    if (leanDepth === 0) setFlagsFromString(`--${FLAG}=${growth.percent}`);
+  }
 }
 
 /** What `releaseFreedMemory` did: `released`/`nothing to release` as glibc answered, or why it could not ask. */
@@ -127,8 +165,6 @@ export interface CollectOutcome {
   collected: boolean;
   released: ReleaseOutcome;
 }
-
-let fullCollection: (() => void) | null | undefined;
 
 /** V8 frees the memory of collected array buffers on a background thread: the trim waits for it this long. */
 const SWEEP_WAIT_MS = 500;

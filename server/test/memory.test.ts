@@ -179,6 +179,61 @@ describe('releaseFreedMemory: native memory freed by the process goes back to th
   });
 });
 
+/**
+ * A child process that keeps ~25 MB alive and makes garbage in three steps: inside `buildLean` (whose build throws
+ * after it, from a nested build), then outside it; prints the largest heap each step saw (MB) and whether the
+ * global `gc` stayed undefined.
+ */
+function leanChurn(nodeOptions: string[] = []): { lean: number; after: number; gcGlobal: string } {
+  const script = `
+    import { applyHeapGrowth, buildLean } from ${JSON.stringify(MEMORY)};
+    applyHeapGrowth(0);
+    const live = [];
+    for (let i = 0; i < 30; i++) live.push(Array.from({ length: 100000 }, (_, x) => ({ x })));
+    const churn = () => {
+      let peak = 0;
+      for (let round = 0; round < 12; round++) {
+        const junk = [];
+        for (let i = 0; i < 12; i++) junk.push(Array.from({ length: 100000 }, (_, x) => ({ x, y: [round] })));
+        peak = Math.max(peak, process.memoryUsage().heapUsed);
+      }
+      return Math.round(peak / 1048576);
+    };
+    let lean = 0;
+    try {
+      buildLean(() => {
+        lean = buildLean(churn);
+        throw new Error('the build failed');
+      });
+    } catch {}
+    const after = churn();
+    console.log(JSON.stringify({ lean, after, gcGlobal: typeof globalThis.gc, live: live.length }));
+  `;
+  const run = spawnSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  expect(run.status, run.stderr).to.equal(0);
+  return JSON.parse(run.stdout) as { lean: number; after: number; gcGlobal: string };
+}
+
+describe('buildLean: a one-time build collects its garbage as it goes', function () {
+  this.timeout(240_000);
+
+  it('inside the build the heap stays near its live size; after it, even when it threw, V8 chooses again', () => {
+    const { lean, after, gcGlobal } = leanChurn();
+    // 237 vs 914 MB on the machine it was written on: the growth in force before (V8's) is back after the build.
+    expect(lean).to.be.below(after * 0.6);
+    expect(gcGlobal, 'the full collection is taken without exposing gc').to.equal('undefined');
+  });
+
+  it('the heap growth on the node command line wins: the build runs with it', () => {
+    // 801 vs 696 MB where it was written: no lower growth, no collection first.
+    const { lean, after } = leanChurn(['--heap-growing-percent=300']);
+    expect(lean).to.be.above(after * 0.6);
+  });
+});
+
 describe('server heap growth (server.heap_growth_percent)', function () {
   this.timeout(240_000);
 

@@ -101,9 +101,11 @@ export interface RetrievalIndex {
    * again: `dir` lies inside the repository's index directory (created on demand by the retriever),
    * `key` is a digest of the indexed content (every file's content hash and the extractor version),
    * equal across restarts exactly when that content is. Name files after `key` and your own format
-   * version; remove your stale ones. Absent: keep caches in memory.
+   * version; remove your stale ones. Absent: keep caches in memory. `build`, when the host gives it, is how a
+   * retriever runs the one-time work of filling such a cache (every file read, every definition tokenized): the host
+   * bounds the memory that work's garbage takes (the server collects more often while it runs).
    */
-  readonly cache?: { dir: string; key: string };
+  readonly cache?: { dir: string; key: string; build?<T>(make: () => T): T };
 }
 
 /** Why a file is not the repository's own hand-written code. */

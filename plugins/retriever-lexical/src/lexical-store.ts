@@ -48,7 +48,9 @@ export class LexicalStore {
       writing.pragma('journal_mode = OFF');
       writing.pragma('synchronous = OFF');
       try {
-        this.#build(writing, index);
+        const build = () => this.#build(writing, index);
+        if (cache.build) cache.build(build);
+        else build();
       } finally {
         writing.close();
       }

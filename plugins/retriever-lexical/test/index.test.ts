@@ -115,6 +115,42 @@ describe('retriever-lexical: a store kept in the index cache', () => {
   });
 });
 
+describe("retriever-lexical: the host's cache build", () => {
+  it('a store written to the cache is built through `cache.build`, once; a reopened one does not call it', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { LexicalStore } = await import('../src/lexical-store.js');
+    const dir = mkdtempSync(join(tmpdir(), 'lexical-build-'));
+    try {
+      const texts = { 'a.ts': 'export function parseHeaders() {\n  return 1;\n}\n' };
+      const defs = [fixtureDef('a.ts', 'parseHeaders', 1, 3)];
+      const builds: string[] = [];
+      const withBuild = () =>
+        Object.assign(new MemoryRetrievalIndex(texts, defs), {
+          cache: {
+            dir: join(dir, 'cache'),
+            key: 'k1',
+            build<T>(make: () => T): T {
+              builds.push('start');
+              const made = make();
+              builds.push('end');
+              return made;
+            },
+          },
+        });
+      const built = new LexicalStore(withBuild());
+      expect(builds).to.deep.equal(['start', 'end']);
+      expect(built.searchDefinitions(['headers'], 5).map((hit) => hit.def_uid)).to.deep.equal(['a.ts#parseHeaders']);
+      built.close();
+      new LexicalStore(withBuild()).close();
+      expect(builds, 'reopened, not built again').to.deep.equal(['start', 'end']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('retriever-lexical: the documents of the store', () => {
   it("a file's document holds every line's words; a definition's, its own lines but not a nested one's", async () => {
     const { LexicalStore } = await import('../src/lexical-store.js');

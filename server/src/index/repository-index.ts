@@ -8,7 +8,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { DirectedGraph } from 'graphology';
 import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
 import { KeptWhileUsed } from '../graph/kept-while-used.js';
-import { collectIfQuiet, releaseFreedMemory } from '../memory.js';
+import { buildLean, collectIfQuiet, releaseFreedMemory } from '../memory.js';
 import { KnownNames, syncIndex, type SyncOptions, type SyncResult } from './index-sync.js';
 import { ignoredDirectories } from './discovery.js';
 import { IndexWatcher } from './index-watcher.js';
@@ -446,7 +446,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
 
   defGraph(): DirectedGraph {
     const cache = this.#cachedGraphs();
-    return cache.def.get(() => buildDefGraph(this.#store));
+    return cache.def.get(() => buildLean(() => buildDefGraph(this.#store)));
   }
 
   definitionsChangedAt(epoch: number): DefinitionChange[] {

@@ -19,6 +19,7 @@ import { inFileRefsSql, uidHexSql } from '../index/store/migrations.js';
 import { INDEX_DIR, type RepositoryIndex } from '../index/repository-index.js';
 import { EXTRACTOR_VERSION, isStoredUid, storedUid } from '../index/store/index-store.js';
 import { classifyFiles, generatedMark, workspaceMembersOf } from './file-classes.js';
+import { buildLean } from '../memory.js';
 import { isPeripheralPath, isTestPath, TEST_VOCABULARY } from './priors.js';
 
 /** Same-file siblings offered per definition at most: enough context, no flooding from huge files. */
@@ -83,7 +84,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   readonly #modules = new Map<string, RetrievalDefinition>();
   readonly #modulesByName = new Map<string, RetrievalDefinition[]>();
   readonly #definitionStatements: { byUid: Statement; byName: Statement; byPath: Statement; hasName: Statement };
-  readonly cache: { dir: string; key: string };
+  readonly cache: { dir: string; key: string; build: <T>(make: () => T) => T };
   /** File texts (undefined: unreadable), at most the cap's characters in all, least recently used dropped first. */
   readonly #texts: LRUCache<string, { text: string | undefined }>;
   readonly #files: string[];
@@ -117,7 +118,11 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     const digest = createHash('sha256').update(`${EXTRACTOR_VERSION}\n`);
     for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
       digest.update(`${file.path}\0${file.hash}\n`);
-    this.cache = { dir: join(index.root, INDEX_DIR, 'cache'), key: digest.digest('hex').slice(0, 32) };
+    this.cache = {
+      dir: join(index.root, INDEX_DIR, 'cache'),
+      key: digest.digest('hex').slice(0, 32),
+      build: buildLean,
+    };
     const sqlite = index.db.$client;
     this.#defPaths = new Set(
       sqlite.prepare(`SELECT path FROM paths WHERE id IN (SELECT path_id FROM def_rows)`).pluck().all() as string[],
@@ -309,7 +314,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     }
     // Kept as read back from its serialization, as a restarted server holds it: a word matched out of a file's
     // text may be a slice that keeps the whole text alive (every file of the repository, through the word lists).
-    const serialized = JSON.stringify(compute());
+    const serialized = JSON.stringify(buildLean(compute));
     const value = JSON.parse(serialized) as T;
     try {
       mkdirSync(this.cache.dir, { recursive: true });
