@@ -12,7 +12,13 @@ import { bundledPluginsOf, createPluginHost, loadConfig, silentLogger } from '@a
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { benchArgs } from '../cli-args.mjs';
-import { applyHeapGrowth, openRepositoryIndex, QUIET_COLLECT_MS, ToolServer } from '../../server/dist/src/index.js';
+import {
+  applyHeapGrowth,
+  openRepositoryIndex,
+  QUIET_COLLECT_MS,
+  setMemoryTarget,
+  ToolServer,
+} from '../../server/dist/src/index.js';
 
 // --help and bad options as every bench script; the arguments are checked before the plugins load: with no
 // repository that load did not end (a bare run hung instead of saying what it needs).
@@ -46,6 +52,7 @@ const host = await createPluginHost({
 const languages = host.registries.languages.values();
 // The heap as `agentgov serve` sets it from the configuration before it opens the index.
 applyHeapGrowth(loaded.config.server.heap_growth_percent);
+setMemoryTarget(loaded.config.server.memory_target_mb);
 // The index's memory settings as serve passes them (server.index.*).
 const settings = loaded.config.server.index;
 /** Quiet time after the recon calls before the idle RSS is read: past the quiet collection and the graph's keep. */

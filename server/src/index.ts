@@ -1,7 +1,13 @@
 /** @agentgov/server: the MCP tool server. */
 export const SERVER_PACKAGE = '@agentgov/server';
 export { runServe, resolveRepoRoot, type ServeOptions } from './mcp/start.js';
-export { applyHeapGrowth, QUIET_COLLECT_MS, releaseFreedMemory, type HeapGrowthSource } from './memory.js';
+export {
+  applyHeapGrowth,
+  QUIET_COLLECT_MS,
+  releaseFreedMemory,
+  setMemoryTarget,
+  type HeapGrowthSource,
+} from './memory.js';
 export { createServeLogger, serveLogFile } from './mcp/logging.js';
 export { ToolServer, type ToolServerOptions } from './mcp/tool-server.js';
 export { serveHttp, parseHttpAddress } from './mcp/http.js';

@@ -4,6 +4,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
 import { expect } from 'chai';
+import {
+  keepUnderMemoryTarget,
+  onMemoryPressure,
+  PRESSURE_INTERVAL_MS,
+  PRESSURE_MAX_INTERVAL_MS,
+  setMemoryTarget,
+} from '../src/memory.js';
 import { gitInit } from './recon/fixture-repo.js';
 
 const MEMORY = new URL('../src/memory.js', import.meta.url).href;
@@ -217,6 +224,86 @@ function leanChurn(nodeOptions: string[] = []): { lean: number; after: number; g
   return JSON.parse(run.stdout) as { lean: number; after: number; gcGlobal: string };
 }
 
+describe('keepUnderMemoryTarget: over server.memory_target_mb, let go of what can be rebuilt and collect', () => {
+  const MB = 1024 * 1024;
+  afterEach(() => setMemoryTarget(0));
+
+  /** One tool call's end at `clock` with `rss` resident; resolves with what ran and the wait set after it. */
+  async function callEnds(state: { clock: number; rss: number; after: number; throws?: boolean }, events: string[]) {
+    let interval: number | undefined;
+    keepUnderMemoryTarget({
+      rss: () => state.rss,
+      now: () => state.clock,
+      collect: async () => {
+        events.push('collect');
+        state.rss = state.after;
+        if (state.throws) throw new Error('collection failed');
+      },
+      done: (ms) => (interval = ms),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return interval;
+  }
+
+  it('lets go, then collects; at most once per interval, doubling while it does not get under', async () => {
+    const events: string[] = [];
+    const stop = onMemoryPressure(() => events.push('release'));
+    try {
+      const state = { clock: 0, rss: 700 * MB, after: 500 * MB };
+      expect(await callEnds(state, events), 'no target: nothing').to.equal(undefined);
+      expect(events).to.deep.equal([]);
+
+      setMemoryTarget(600);
+      state.rss = 535 * MB;
+      expect(await callEnds(state, events), 'under 90 % of the target: nothing').to.equal(undefined);
+      state.rss = 545 * MB;
+      expect(await callEnds(state, events), 'over 90 %: acts').to.equal(PRESSURE_INTERVAL_MS);
+      expect(events).to.deep.equal(['release', 'collect']);
+      events.length = 0;
+      setMemoryTarget(600);
+      state.rss = 700 * MB;
+      expect(await callEnds(state, events)).to.equal(PRESSURE_INTERVAL_MS);
+      expect(events, 'released before the collection').to.deep.equal(['release', 'collect']);
+
+      state.clock = PRESSURE_INTERVAL_MS - 1;
+      state.rss = 700 * MB;
+      expect(await callEnds(state, events), 'within the interval: nothing').to.equal(undefined);
+      expect(events).to.have.length(2);
+
+      // Collections that leave it over 90 % of the target: the wait doubles, up to its cap.
+      state.after = 545 * MB;
+      const waits: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        state.clock += PRESSURE_MAX_INTERVAL_MS;
+        state.rss = 700 * MB;
+        waits.push((await callEnds(state, events))!);
+      }
+      expect(waits).to.deep.equal([20_000, 40_000, 80_000, 160_000, 320_000, 320_000, 320_000]);
+      state.clock += PRESSURE_MAX_INTERVAL_MS;
+      state.rss = 700 * MB;
+      state.after = 535 * MB;
+      expect(await callEnds(state, events), 'under again: back to the first wait').to.equal(PRESSURE_INTERVAL_MS);
+      expect(events.filter((event) => event === 'collect')).to.have.length(9);
+    } finally {
+      stop();
+    }
+  });
+
+  it('a removed releaser is not called; a collection that fails leaves the next one possible', async () => {
+    const events: string[] = [];
+    const stop = onMemoryPressure(() => events.push('release'));
+    stop();
+    setMemoryTarget(600);
+    const state = { clock: 0, rss: 700 * MB, after: 700 * MB, throws: true };
+    expect(await callEnds(state, events)).to.equal(PRESSURE_INTERVAL_MS * 2);
+    expect(events).to.deep.equal(['collect']);
+    state.clock = PRESSURE_INTERVAL_MS * 2;
+    state.throws = false;
+    expect(await callEnds(state, events)).to.equal(PRESSURE_INTERVAL_MS * 4);
+    expect(events).to.deep.equal(['collect', 'collect']);
+  });
+});
+
 describe('buildLean: a one-time build collects its garbage as it goes', function () {
   this.timeout(240_000);
 
@@ -274,13 +361,16 @@ describe('server heap growth (server.heap_growth_percent)', function () {
         child.on('error', reject);
         child.on('close', () => resolve(stderr));
       });
-    expect(await started([], config)).to.match(/serving .*"heap_growth":"25%"/);
+    expect(await started([], config)).to.match(/serving .*"heap_growth":"25%","memory_target":"600 MB"/);
     expect(await started(['--heap-growing-percent=50'], config)).to.match(/"heap_growth":"set by command line"/);
     const zero = join(home, 'zero.yaml');
-    writeFileSync(zero, 'server:\n  heap_growth_percent: 0\n');
-    expect(await started([], zero)).to.match(/"heap_growth":"set by V8"/);
+    writeFileSync(zero, 'server:\n  heap_growth_percent: 0\n  memory_target_mb: 0\n');
+    expect(await started([], zero)).to.match(/"heap_growth":"set by V8","memory_target":"off"/);
     const bad = join(home, 'bad.yaml');
-    writeFileSync(bad, 'server:\n  heap_growth_percent: -5\n  index:\n    graph_keep_seconds: -1\n');
+    writeFileSync(
+      bad,
+      'server:\n  heap_growth_percent: -5\n  memory_target_mb: 1.5\n  index:\n    graph_keep_seconds: -1\n',
+    );
     const validate = spawnSync(process.execPath, [MAIN, 'config', 'validate', '--config', bad], {
       env: isolatedEnv(home),
       encoding: 'utf8',
@@ -288,5 +378,6 @@ describe('server heap growth (server.heap_growth_percent)', function () {
     expect(validate.status).to.not.equal(0);
     expect(validate.stdout + validate.stderr).to.include('server.heap_growth_percent: must be >= 0');
     expect(validate.stdout + validate.stderr).to.include('server.index.graph_keep_seconds: must be >= 0');
+    expect(validate.stdout + validate.stderr).to.include('server.memory_target_mb: must be integer');
   });
 });

@@ -10,6 +10,7 @@ export function defaultConfig(): AgentgovConfig {
       http: null,
       dev_mode: false,
       heap_growth_percent: 0,
+      memory_target_mb: 600,
       index: {
         max_file_bytes: 1048576,
         exclude: [],

@@ -78,6 +78,16 @@ export const CONFIG_SCHEMA = {
             '7,600-file server from ~930 to ~750 MB and its recon p95 from ~330 to ~500 ms); 0 leaves it to V8 ' +
             '(up to four times the live size). `node --heap-growing-percent` on the command line wins.',
         },
+        memory_target_mb: {
+          type: 'integer',
+          minimum: 0,
+          default: 600,
+          description:
+            'Resident memory (MB) the server keeps under: when a tool call ends above 90 % of it, the server ' +
+            'lets go of the definition graph (when no call asked for it in the last 5 s; built again when asked ' +
+            'for) and collects its garbage once, at most every 10 s and less often while that does not bring it ' +
+            'under; 0 turns this off.',
+        },
         index: {
           type: 'object',
           additionalProperties: false,

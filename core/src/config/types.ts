@@ -13,6 +13,8 @@ export interface AgentgovConfig {
     dev_mode: boolean;
     /** How far the server's heap may grow past its live size before V8 collects (percent; 0: V8 chooses). */
     heap_growth_percent: number;
+    /** Resident memory (MB) the server keeps under by letting go of what it can rebuild and collecting; 0: off. */
+    memory_target_mb: number;
     index: {
       max_file_bytes: number;
       exclude: string[];

@@ -11,6 +11,7 @@
 export class KeptWhileUsed<T> {
   #value: T | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #lastUsed = -Infinity;
 
   /** `onExpire`: called after the value was let go because nothing asked for it for `keepMs` (not on `clear`). */
   constructor(
@@ -20,6 +21,7 @@ export class KeptWhileUsed<T> {
 
   get(build: () => T): T {
     const value = (this.#value ??= build());
+    this.#lastUsed = performance.now();
     if (this.#timer) this.#timer.refresh();
     else {
       this.#timer = setTimeout(() => {
@@ -29,6 +31,16 @@ export class KeptWhileUsed<T> {
       this.#timer.unref();
     }
     return value;
+  }
+
+  /**
+   * Lets the value go before its keep time when nothing asked for it in the last `idleMs` (the server over its memory
+   * target); answers whether it let something go.
+   */
+  releaseIfIdle(idleMs: number): boolean {
+    if (this.#value === undefined || performance.now() - this.#lastUsed < idleMs) return false;
+    this.clear();
+    return true;
   }
 
   /** Lets the value go at once (its inputs changed, or its owner closed). */

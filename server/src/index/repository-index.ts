@@ -8,7 +8,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { DirectedGraph } from 'graphology';
 import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
 import { KeptWhileUsed } from '../graph/kept-while-used.js';
-import { buildLean, collectIfQuiet, releaseFreedMemory } from '../memory.js';
+import { buildLean, collectIfQuiet, onMemoryPressure, releaseFreedMemory } from '../memory.js';
 import { KnownNames, syncIndex, type SyncOptions, type SyncResult } from './index-sync.js';
 import { ignoredDirectories } from './discovery.js';
 import { IndexWatcher } from './index-watcher.js';
@@ -49,6 +49,11 @@ export const INDEX_FILE = 'index.db';
 export const DEFAULT_DEBOUNCE_MS = 50;
 /** How long the definition graph is kept after it was last asked for when the options give no time. */
 export const DEFAULT_GRAPH_KEEP_MS = 30_000;
+/**
+ * How long the definition graph must have gone unasked before the server, over its memory target
+ * (`server.memory_target_mb`), lets it go early: an agent working with the graph tools keeps it.
+ */
+export const GRAPH_IDLE_BEFORE_PRESSURE_MS = 5_000;
 
 export interface OpenRepositoryIndexOptions {
   root: string;
@@ -163,6 +168,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   #watcher: IndexWatcher | null = null;
   #graphs: { epoch: number; file?: DirectedGraph; def: KeptWhileUsed<DirectedGraph> };
   #closed = false;
+  readonly #stopPressure: () => void;
 
   constructor(root: string, store: IndexStore, options: OpenRepositoryIndexOptions) {
     super();
@@ -172,6 +178,8 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     this.#store = store;
     this.#options = options;
     this.#graphs = { epoch: -1, def: this.#keptDefGraph() };
+    // Over the server's memory target the definition graph goes first: the largest thing held that is built again.
+    this.#stopPressure = onMemoryPressure(() => this.#graphs.def.releaseIfIdle(GRAPH_IDLE_BEFORE_PRESSURE_MS));
     // From the table, not the `definitions` view: the view's join to `paths` made this grouping a third of a restart
     // on a large index (every definition has its path row, so the counts are the same).
     for (const [name, count] of store.sqlite
@@ -488,6 +496,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#stopPressure();
     this.#graphs.def.clear();
     await this.#watcher?.close();
     await this.#queue;

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { AgentgovError, type AgentgovConfig, type Logger, type PluginHost } from '@agentgov/core';
 import { serveHttp, parseHttpAddress } from './http.js';
 import { openRepositoryIndex, type RepositoryIndex } from '../index/repository-index.js';
-import { applyHeapGrowth } from '../memory.js';
+import { applyHeapGrowth, setMemoryTarget } from '../memory.js';
 import { serveStdio } from './stdio.js';
 import { ToolServer } from './tool-server.js';
 import { runningScheduler, schedulerFor } from '../test-impact/scheduler-for.js';
@@ -86,6 +86,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
   const address = http ? parseHttpAddress(http) : undefined;
   const repoRoot = resolveRepoRoot(options.repo ?? config.server.repo ?? process.cwd());
   const heapGrowth = applyHeapGrowth(config.server.heap_growth_percent);
+  setMemoryTarget(config.server.memory_target_mb);
   const index = await openIndex(repoRoot, options);
   const toolServer = new ToolServer({
     repoRoot,
@@ -115,6 +116,7 @@ export async function runServe(options: ServeOptions): Promise<void> {
     dev_mode: options.devMode,
     transport: address ? 'http' : 'stdio',
     heap_growth: heapGrowth === 'configuration' ? `${config.server.heap_growth_percent}%` : `set by ${heapGrowth}`,
+    memory_target: config.server.memory_target_mb > 0 ? `${config.server.memory_target_mb} MB` : 'off',
   });
   try {
     if (address) {

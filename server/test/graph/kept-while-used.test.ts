@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { KeptWhileUsed } from '../../src/graph/kept-while-used.js';
-import { openRepositoryIndex } from '../../src/index/repository-index.js';
+import { GRAPH_IDLE_BEFORE_PRESSURE_MS, openRepositoryIndex } from '../../src/index/repository-index.js';
+import { keepUnderMemoryTarget, setMemoryTarget } from '../../src/memory.js';
 import { fixtureRepo, reconHost } from '../recon/fixture-repo.js';
 import { silentLogger } from '@agentgov/core';
 
@@ -59,6 +60,54 @@ describe('KeptWhileUsed: a large value held while calls ask for it, let go when 
     kept.get(() => ++builds);
     expect(builds).to.equal(2);
     kept.clear();
+  });
+
+  it('releaseIfIdle lets the value go only when nothing asked for it within the given time', async () => {
+    let builds = 0;
+    const kept = new KeptWhileUsed(60_000);
+    expect(kept.releaseIfIdle(0), 'nothing held').to.equal(false);
+    kept.get(() => ++builds);
+    expect(kept.releaseIfIdle(1_000), 'asked for just now').to.equal(false);
+    expect(kept.get(() => ++builds)).to.equal(1);
+    await sleep(60);
+    expect(kept.releaseIfIdle(50)).to.equal(true);
+    expect(
+      kept.get(() => ++builds),
+      'built again when asked for',
+    ).to.equal(2);
+    kept.clear();
+  });
+
+  it("over the server's memory target the index lets its definition graph go once no call has asked for it", async () => {
+    const repo = await fixtureRepo({
+      'src/a.ts': 'import { b } from "./b";\nexport function a(): number {\n  return b();\n}\n',
+      'src/b.ts': 'export function b(): number {\n  return 1;\n}\n',
+    });
+    await repo.index.close();
+    const host = await reconHost();
+    const languages = host.registries.languages.values();
+    const index = await openRepositoryIndex({ root: repo.root, languages, logger: silentLogger });
+    const overTarget = async () => {
+      let done = false;
+      keepUnderMemoryTarget({ rss: () => 2 * 1024 * 1024, collect: async () => undefined, done: () => (done = true) });
+      while (!done) await sleep(5);
+      setMemoryTarget(1);
+    };
+    try {
+      await index.ready;
+      setMemoryTarget(1);
+      const first = index.defGraph();
+      await overTarget();
+      expect(index.defGraph(), 'asked for just now: kept').to.equal(first);
+      await sleep(GRAPH_IDLE_BEFORE_PRESSURE_MS + 100);
+      await overTarget();
+      const again = index.defGraph();
+      expect(again, 'let go, built again').to.not.equal(first);
+      expect(again.order).to.equal(first.order);
+    } finally {
+      setMemoryTarget(0);
+      await index.close();
+    }
   });
 
   it("the index's definition graph: kept for graph_keep_seconds after its last use, then built again, the same", async () => {
