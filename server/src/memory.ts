@@ -57,6 +57,9 @@ export function buildLean<T>(build: () => T): T {
     if (!fullCollection) return build();
     const percent = growth.percent > 0 ? Math.min(growth.percent, LEAN_GROWTH_PERCENT) : LEAN_GROWTH_PERCENT;
     setFlagsFromString(`--${FLAG}=${percent}`);
+    // Over the memory target, what can be built again goes before the build adds its own (the definition graph kept
+    // from recon_scout while the first recon builds the lexical store).
+    if (overPressure()) for (const release of releasers) release();
     fullCollection();
   }
   leanDepth += 1;
@@ -180,6 +183,11 @@ let pressure: { next: number; interval: number; running: boolean } = {
   running: false,
 };
 
+/** Whether the process's resident memory is over `PRESSURE_AT` of the memory target (never when there is none). */
+function overPressure(rss: () => number = () => process.memoryUsage.rss()): boolean {
+  return pressureBytes > 0 && rss() > pressureBytes;
+}
+
 /** Sets the resident memory the server keeps under (`server.memory_target_mb`); 0 turns it off. */
 export function setMemoryTarget(mb: number): void {
   pressureBytes = Number.isFinite(mb) && mb > 0 ? mb * 1024 * 1024 * PRESSURE_AT : 0;
@@ -208,7 +216,7 @@ export function keepUnderMemoryTarget(probe: MemoryProbe = {}): void {
   const rss = probe.rss ?? (() => process.memoryUsage.rss());
   const now = probe.now ?? (() => performance.now());
   const collect = probe.collect ?? collectNow;
-  if (pressureBytes <= 0 || pressure.running || now() < pressure.next || rss() <= pressureBytes) return;
+  if (pressure.running || now() < pressure.next || !overPressure(rss)) return;
   pressure.running = true;
   const state = pressure;
   setImmediate(() => {
@@ -217,8 +225,9 @@ export function keepUnderMemoryTarget(probe: MemoryProbe = {}): void {
       .catch(() => undefined)
       .then(() => {
         state.running = false;
-        state.interval =
-          rss() > pressureBytes ? Math.min(state.interval * 2, PRESSURE_MAX_INTERVAL_MS) : PRESSURE_INTERVAL_MS;
+        state.interval = overPressure(rss)
+          ? Math.min(state.interval * 2, PRESSURE_MAX_INTERVAL_MS)
+          : PRESSURE_INTERVAL_MS;
         state.next = now() + state.interval;
         probe.done?.(state.interval);
       });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { isolatedEnv, makeTempDir, writeTree } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import {
+  buildLean,
   keepUnderMemoryTarget,
   onMemoryPressure,
   PRESSURE_INTERVAL_MS,
@@ -312,6 +313,27 @@ describe('buildLean: a one-time build collects its garbage as it goes', function
     // 237 vs 914 MB on the machine it was written on: the growth in force before (V8's) is back after the build.
     expect(lean).to.be.below(after * 0.6);
     expect(gcGlobal, 'the full collection is taken without exposing gc').to.equal('undefined');
+  });
+
+  it('over the memory target, what can be built again is let go before the build starts (the outermost)', () => {
+    const released: string[] = [];
+    const stop = onMemoryPressure(() => released.push('release'));
+    try {
+      expect(
+        buildLean(() => buildLean(() => 'built')),
+        'no target',
+      ).to.equal('built');
+      expect(released).to.deep.equal([]);
+      setMemoryTarget(1_000_000);
+      buildLean(() => 'built');
+      expect(released, 'under the target').to.deep.equal([]);
+      setMemoryTarget(1);
+      expect(buildLean(() => buildLean(() => 'built'))).to.equal('built');
+      expect(released, 'once, for the outermost build').to.deep.equal(['release']);
+    } finally {
+      stop();
+      setMemoryTarget(0);
+    }
   });
 
   it('the heap growth on the node command line wins: the build runs with it', () => {
