@@ -7,6 +7,18 @@ import { silentLogger } from '@agentgov/core';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A fresh index (its own, not the fixture's) of two files, one calling the other. */
+async function twoFileIndex(options: { graphKeepMs?: number } = {}) {
+  const repo = await fixtureRepo({
+    'src/a.ts': 'import { b } from "./b";\nexport function a(): number {\n  return b();\n}\n',
+    'src/b.ts': 'export function b(): number {\n  return 1;\n}\n',
+  });
+  await repo.index.close();
+  const host = await reconHost();
+  const languages = host.registries.languages.values();
+  return openRepositoryIndex({ root: repo.root, languages, logger: silentLogger, ...options });
+}
+
 describe('KeptWhileUsed: a large value held while calls ask for it, let go when they stop', function () {
   this.timeout(60_000);
 
@@ -79,14 +91,7 @@ describe('KeptWhileUsed: a large value held while calls ask for it, let go when 
   });
 
   it("over the server's memory target the index lets its definition graph go once no call has asked for it", async () => {
-    const repo = await fixtureRepo({
-      'src/a.ts': 'import { b } from "./b";\nexport function a(): number {\n  return b();\n}\n',
-      'src/b.ts': 'export function b(): number {\n  return 1;\n}\n',
-    });
-    await repo.index.close();
-    const host = await reconHost();
-    const languages = host.registries.languages.values();
-    const index = await openRepositoryIndex({ root: repo.root, languages, logger: silentLogger });
+    const index = await twoFileIndex();
     const overTarget = async () => {
       let done = false;
       keepUnderMemoryTarget({ rss: () => 2 * 1024 * 1024, collect: async () => undefined, done: () => (done = true) });
@@ -111,14 +116,7 @@ describe('KeptWhileUsed: a large value held while calls ask for it, let go when 
   });
 
   it("the index's definition graph: kept for graph_keep_seconds after its last use, then built again, the same", async () => {
-    const repo = await fixtureRepo({
-      'src/a.ts': 'import { b } from "./b";\nexport function a(): number {\n  return b();\n}\n',
-      'src/b.ts': 'export function b(): number {\n  return 1;\n}\n',
-    });
-    await repo.index.close();
-    const host = await reconHost();
-    const languages = host.registries.languages.values();
-    const index = await openRepositoryIndex({ root: repo.root, languages, logger: silentLogger, graphKeepMs: 150 });
+    const index = await twoFileIndex({ graphKeepMs: 150 });
     try {
       await index.ready;
       const first = index.defGraph();
