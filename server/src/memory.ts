@@ -59,7 +59,7 @@ export function buildLean<T>(build: () => T): T {
     setFlagsFromString(`--${FLAG}=${percent}`);
     // Over the memory target, what can be built again goes before the build adds its own (the definition graph kept
     // from recon_scout while the first recon builds the lexical store).
-    if (overPressure()) for (const release of releasers) release();
+    if (overPressure()) releaseWhatCanBeRebuilt();
     fullCollection();
   }
   leanDepth += 1;
@@ -203,6 +203,11 @@ export function onMemoryPressure(release: () => void): () => void {
   return () => void releasers.delete(release);
 }
 
+/** Every registered releaser lets go of what it can build again. */
+function releaseWhatCanBeRebuilt(): void {
+  for (const release of releasers) release();
+}
+
 /**
  * After a tool call: when the process's resident memory is over `PRESSURE_AT` of the target, once the answer is on
  * its way, every registered releaser lets go of what it can rebuild and the server collects and trims once
@@ -213,19 +218,18 @@ export function onMemoryPressure(release: () => void): () => void {
  * is short); with a 600 MB target they stayed at 504–564 MB (bench/index/RESULTS.md).
  */
 export function keepUnderMemoryTarget(probe: MemoryProbe = {}): void {
-  const rss = probe.rss ?? (() => process.memoryUsage.rss());
   const now = probe.now ?? (() => performance.now());
   const collect = probe.collect ?? collectNow;
-  if (pressure.running || now() < pressure.next || !overPressure(rss)) return;
+  if (pressure.running || now() < pressure.next || !overPressure(probe.rss)) return;
   pressure.running = true;
   const state = pressure;
   setImmediate(() => {
-    for (const release of releasers) release();
+    releaseWhatCanBeRebuilt();
     void collect()
       .catch(() => undefined)
       .then(() => {
         state.running = false;
-        state.interval = overPressure(rss)
+        state.interval = overPressure(probe.rss)
           ? Math.min(state.interval * 2, PRESSURE_MAX_INTERVAL_MS)
           : PRESSURE_INTERVAL_MS;
         state.next = now() + state.interval;
