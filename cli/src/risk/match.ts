@@ -1,6 +1,6 @@
 import type { ParsedCommand } from './normalize.js';
 import { classifyPath, type ClassifiedPath, type PathContext } from './paths.js';
-import { anyMatches } from './patterns.js';
+import { anyMatches, type TextTester } from './patterns.js';
 import { hostClasses } from './hosts.js';
 import { matchesProgram, type CompiledMatch } from './rule-compile.js';
 
@@ -237,7 +237,7 @@ function someArgPointsAt(args: string[], classes: string[]): boolean {
   return false;
 }
 
-function someArgMatches(args: string[], patterns: RegExp[]): boolean {
+function someArgMatches(args: string[], patterns: readonly TextTester[]): boolean {
   for (const arg of args) if (anyMatches(patterns, arg)) return true;
   return false;
 }

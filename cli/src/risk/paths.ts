@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { anyMatches, joinPatterns } from './patterns.js';
+import { anyMatches, joinPatterns, type TextTester } from './patterns.js';
 
 /**
  * Where a path points, as classes rules can name. Built-in classes come from the path's position
@@ -32,7 +32,7 @@ export interface PathContext {
   projectRoot: string | null;
   home: string;
   env: Record<string, string>;
-  classPatterns: ReadonlyMap<string, RegExp[]>;
+  classPatterns: ReadonlyMap<string, TextTester[]>;
   /**
    * Where an absolute path really points (symbolic links followed, see realTarget); when given, a
    * path whose real target differs is judged by its target: a link inside the project to
@@ -224,13 +224,13 @@ function dataClasses(absolute: string, tilde: string, context: PathContext): str
 
 /** The class patterns joined (see joinPatterns): all of them, and per class. */
 interface ClassTesters {
-  any: RegExp[];
-  byClass: Array<[string, RegExp[]]>;
+  any: TextTester[];
+  byClass: Array<[string, TextTester[]]>;
 }
 
-const testersByPatterns = new WeakMap<ReadonlyMap<string, RegExp[]>, ClassTesters>();
+const testersByPatterns = new WeakMap<ReadonlyMap<string, TextTester[]>, ClassTesters>();
 
-function classTesters(classPatterns: ReadonlyMap<string, RegExp[]>): ClassTesters {
+function classTesters(classPatterns: ReadonlyMap<string, TextTester[]>): ClassTesters {
   let testers = testersByPatterns.get(classPatterns);
   if (testers === undefined) {
     testers = {

@@ -1,11 +1,95 @@
 /**
- * Lists of regular expressions joined into as few as give the same answer to "does any of them
- * match": one alternation per flag set. A run of one joined expression touches one compiled
- * matcher instead of one per pattern, which in a busy server means fewer cold cache lines. A
- * pattern with a backreference or a named group stays on its own (joining would renumber or
- * duplicate its groups), as does a global or sticky one (their lastIndex is state).
+ * Lists of regular expressions asked one question, "does any of them match": joined into as few
+ * matchers as give the same answer.
+ *
+ * Expressions with needles (needles.ts: strings every match must contain) become one `Prefiltered`
+ * matcher that runs an expression only when the text holds one of its needles: most texts hold
+ * none, and an expression never run is never compiled (V8 compiles a regular expression on its
+ * first run and again on its second; a gate call without `watch` pays that on every one it runs).
+ * The others are joined into one alternation per flag set, so a run touches one compiled matcher
+ * instead of one per pattern. A pattern with a backreference or a named group stays on its own
+ * (joining would renumber or duplicate its groups), as does a global or sticky one (their
+ * lastIndex is state).
  */
-export function joinPatterns(patterns: RegExp[]): RegExp[] {
+
+/** What the rule matchers ask of a compiled pattern. */
+export interface TextTester {
+  test(text: string): boolean;
+}
+
+/** Needles given to compiled expressions (see `withNeedles`). */
+const NEEDLES = new WeakMap<RegExp, readonly string[]>();
+
+/**
+ * Gives `re` its needles (from needles.ts: lower-case when `re` ignores case); `joinPatterns` then
+ * runs it only on texts that hold one. Undefined or empty: no needles, always run.
+ */
+export function withNeedles(re: RegExp, needles: readonly string[] | undefined): RegExp {
+  if (needles !== undefined && needles.length > 0 && !re.global && !re.sticky) NEEDLES.set(re, needles);
+  return re;
+}
+
+/** An expression with needles, not compiled until a text holds one of them. */
+export class NeedledPattern implements TextTester {
+  #re: RegExp | undefined;
+
+  /** `needles` as needles.ts gives them: lower-case when `flags` ignore case; never empty. */
+  constructor(
+    readonly source: string,
+    readonly flags: string,
+    readonly needles: readonly string[],
+  ) {}
+
+  get ignoreCase(): boolean {
+    return this.flags.includes('i');
+  }
+
+  /** Whether the text, lower-cased when the expression ignores case, holds a needle. */
+  mayMatch(haystack: string): boolean {
+    return this.needles.some((needle) => haystack.includes(needle));
+  }
+
+  test(text: string): boolean {
+    return this.mayMatch(this.ignoreCase ? text.toLowerCase() : text) && this.run(text);
+  }
+
+  run(text: string): boolean {
+    return (this.#re ??= new RegExp(this.source, this.flags)).test(text);
+  }
+}
+
+/** Expressions run only on texts holding one of their needles. */
+class Prefiltered implements TextTester {
+  constructor(readonly members: readonly NeedledPattern[]) {}
+
+  test(text: string): boolean {
+    let lower: string | undefined;
+    for (const member of this.members) {
+      const haystack = member.ignoreCase ? (lower ??= text.toLowerCase()) : text;
+      if (member.mayMatch(haystack) && member.run(text)) return true;
+    }
+    return false;
+  }
+}
+
+export function joinPatterns(patterns: readonly TextTester[]): TextTester[] {
+  const filtered: NeedledPattern[] = [];
+  const plain: RegExp[] = [];
+  const other: TextTester[] = [];
+  for (const pattern of patterns) {
+    if (pattern instanceof Prefiltered) filtered.push(...pattern.members);
+    else if (pattern instanceof NeedledPattern) filtered.push(pattern);
+    else if (pattern instanceof RegExp) {
+      const needles = NEEDLES.get(pattern);
+      if (needles) filtered.push(new NeedledPattern(pattern.source, pattern.flags, needles));
+      else plain.push(pattern);
+    } else other.push(pattern);
+  }
+  const prefiltered = filtered.length > 0 ? [new Prefiltered(filtered)] : [];
+  return [...prefiltered, ...joinRegExps(plain), ...other];
+}
+
+function joinRegExps(patterns: RegExp[]): RegExp[] {
   if (patterns.length < 2) return patterns;
   const alone: RegExp[] = [];
   const byFlags = new Map<string, RegExp[]>();
@@ -33,7 +117,7 @@ export function joinPatterns(patterns: RegExp[]): RegExp[] {
 }
 
 /** Whether any of the patterns matches the text. */
-export function anyMatches(patterns: RegExp[], text: string): boolean {
+export function anyMatches(patterns: readonly TextTester[], text: string): boolean {
   for (const re of patterns) if (re.test(text)) return true;
   return false;
 }

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { CanonicalTool, RiskAction } from '@agentgov/core';
 import { AgentgovError } from '@agentgov/core/errors';
 import { escapeRegExp, GlobError, globRegExp, globsRegExp } from '@agentgov/core/glob';
-import { joinPatterns } from './patterns.js';
+import { joinPatterns, NeedledPattern, withNeedles, type TextTester } from './patterns.js';
 import { RULE_MATCH_SCHEMA, type RiskRuleSpec, type RuleFileSpec, type RuleMatchSpec } from './rule-schema.js';
 
 /** A rule ready to match: regular expressions compiled, lists normalised. */
@@ -25,10 +25,10 @@ export interface CompiledRule {
   match: CompiledMatch;
 }
 
-/** A list of program globs, compiled: literal names in a Set, the wildcard ones in one regex. */
+/** A list of program globs, compiled: literal names in a Set, the wildcard ones in one matcher. */
 export interface ProgramMatcher {
   names: Set<string>;
-  glob: RegExp | null;
+  glob: TextTester | null;
 }
 
 export function matchesProgram(matcher: ProgramMatcher, program: string): boolean {
@@ -42,7 +42,21 @@ function programMatcher(globs: string[]): ProgramMatcher {
     if (isProgramGlob(glob)) wild.push(glob.toLowerCase());
     else names.add(glob.toLowerCase());
   }
-  return { names, glob: wild.length > 0 ? globsRegExp(wild, PROGRAM_GLOB) : null };
+  if (wild.length === 0) return { names, glob: null };
+  const needles = wild.map(globNeedle);
+  const re = globsRegExp(wild, PROGRAM_GLOB);
+  const [glob] = joinPatterns([withNeedles(re, needles.every((n) => n !== undefined) ? needles : undefined)]);
+  return { names, glob: glob ?? re };
+}
+
+/**
+ * The longest literal part of a program glob made of names, `*` and `?` (`python*` → `python`): every name it matches
+ * holds it. Undefined for a glob with classes, braces, escapes or extglobs, read literally by nothing here.
+ */
+function globNeedle(glob: string): string | undefined {
+  if (/[[\]{}()\\!+@]/.test(glob)) return undefined;
+  const longest = glob.split(/[*?]+/).reduce((a, b) => (b.length > a.length ? b : a), '');
+  return longest === '' ? undefined : longest;
 }
 
 export interface CompiledMatch {
@@ -59,21 +73,25 @@ export interface CompiledMatch {
   optionsKey: string;
   flagsAll: string[][];
   /** Regex lists are asked only "does any match", so each is joined (see joinPatterns). */
-  argsRegex: RegExp[];
-  argvRegex: RegExp[];
-  code: RegExp[];
-  text: RegExp[];
-  pathRegex: RegExp[];
+  argsRegex: TextTester[];
+  argvRegex: TextTester[];
+  code: TextTester[];
+  text: TextTester[];
+  pathRegex: TextTester[];
   /** Whether the rule looks at individual commands (as opposed to only text/code). */
   perCommand: boolean;
+  /** Whether the rule has `redirect_targets` (read without building the uniform spec). */
+  redirects: boolean;
 }
 
 export interface RuleSet {
   rules: CompiledRule[];
-  classPatterns: Map<string, RegExp[]>;
+  classPatterns: Map<string, TextTester[]>;
   files: string[];
   /** The validated specs the set was compiled from, in order (what the gate's rule cache keeps). */
   sources: RuleSourceSpec[];
+  /** The needles of the specs' regular expressions (needles.ts), keyed by the expression as written. */
+  needles: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -104,9 +122,55 @@ export const DEFAULT_RULE_FILES = [
   'control-planes.yaml',
 ];
 
-/** Compiles validated specs, in order, into a rule set (a rule id defined twice is an error). */
-export function ruleSetFromSpecs(sources: RuleSourceSpec[]): RuleSet {
-  const set: RuleSet = { rules: [], classPatterns: new Map(), files: [], sources: [] };
+/** Every regular expression of the specs as written (`(?i)` and all), each once, in the order the specs hold them. */
+export function ruleRegexSources(specs: readonly RuleFileSpec[]): string[] {
+  const sources = new Set<string>();
+  for (const spec of specs) {
+    for (const patterns of Object.values(spec.path_classes ?? {})) for (const p of patterns) sources.add(p);
+    for (const rule of spec.rules ?? []) {
+      const m = rule.match;
+      for (const list of [m.args_regex, m.argv_regex, m.code, m.text, m.path_regex])
+        for (const p of list ?? []) sources.add(p);
+    }
+  }
+  return [...sources];
+}
+
+/** Needles as the gate cache keeps them: a list in `ruleRegexSources` order, null where an expression has none. */
+export function needleList(
+  sources: readonly RuleSourceSpec[],
+  needles: ReadonlyMap<string, readonly string[]>,
+): Array<string[] | null> {
+  return ruleRegexSources(sources.map((s) => s.spec)).map((source) => {
+    const found = needles.get(source);
+    return found ? [...found] : null;
+  });
+}
+
+/** The needles of a `needleList` back by expression; a list of another length (not these specs') gives none. */
+export function needlesFromList(
+  sources: readonly RuleSourceSpec[],
+  list: ReadonlyArray<readonly string[] | null>,
+): Map<string, readonly string[]> {
+  const expressions = ruleRegexSources(sources.map((s) => s.spec));
+  const needles = new Map<string, readonly string[]>();
+  if (expressions.length !== list.length) return needles;
+  expressions.forEach((source, i) => {
+    const found = list[i];
+    if (found) needles.set(source, found);
+  });
+  return needles;
+}
+
+/**
+ * Compiles validated specs, in order, into a rule set (a rule id defined twice is an error). With `needles`
+ * (needles.ts, as the gate cache keeps them), an expression is run only on texts that hold one of its needles.
+ */
+export function ruleSetFromSpecs(
+  sources: RuleSourceSpec[],
+  needles: ReadonlyMap<string, readonly string[]> = new Map(),
+): RuleSet {
+  const set: RuleSet = { rules: [], classPatterns: new Map(), files: [], sources: [], needles };
   const seen = new Map<string, string>();
   for (const source of sources) {
     addFile(set, source.spec, source.origin, seen);
@@ -119,7 +183,7 @@ export function ruleSetFromSpecs(sources: RuleSourceSpec[]): RuleSet {
 function addFile(set: RuleSet, spec: RuleFileSpec, origin: string, seen: Map<string, string>): void {
   for (const [name, patterns] of Object.entries(spec.path_classes ?? {})) {
     const list = set.classPatterns.get(name) ?? [];
-    list.push(...patterns.map((p) => toRegex(p)));
+    list.push(...patterns.map((p) => rulePattern(p, set.needles)));
     set.classPatterns.set(name, list);
   }
   for (const rule of spec.rules ?? []) {
@@ -132,11 +196,15 @@ function addFile(set: RuleSet, spec: RuleFileSpec, origin: string, seen: Map<str
       );
     }
     seen.set(rule.id, origin);
-    set.rules.push(compileRule(rule, origin));
+    set.rules.push(compileRule(rule, origin, set.needles));
   }
 }
 
-export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
+export function compileRule(
+  rule: RiskRuleSpec,
+  origin: string,
+  needles: ReadonlyMap<string, readonly string[]> = new Map(),
+): CompiledRule {
   return {
     id: rule.id,
     title: rule.title ?? rule.id,
@@ -145,7 +213,7 @@ export function compileRule(rule: RiskRuleSpec, origin: string): CompiledRule {
     action: rule.action,
     tools: rule.tools ?? ['shell'],
     origin,
-    match: new LazyMatch(rule.match),
+    match: new LazyMatch(rule.match, needles),
   };
 }
 
@@ -184,6 +252,7 @@ class LazyMatch implements CompiledMatch {
   readonly commandMatcher: ProgramMatcher | undefined;
   readonly subcommand: string[][] | undefined;
   readonly perCommand: boolean;
+  readonly redirects: boolean;
   #spec: RuleMatchSpec | undefined;
   #command: RegExp[] | undefined;
   #commandNone: RegExp[] | undefined;
@@ -191,17 +260,21 @@ class LazyMatch implements CompiledMatch {
   #valueOptions: Map<string, string[] | null> | undefined;
   #optionsKey: string | undefined;
   #flagsAll: string[][] | undefined;
-  #argsRegex: RegExp[] | undefined;
-  #argvRegex: RegExp[] | undefined;
-  #code: RegExp[] | undefined;
-  #text: RegExp[] | undefined;
-  #pathRegex: RegExp[] | undefined;
+  #argsRegex: TextTester[] | undefined;
+  #argvRegex: TextTester[] | undefined;
+  #code: TextTester[] | undefined;
+  #text: TextTester[] | undefined;
+  #pathRegex: TextTester[] | undefined;
 
-  constructor(private readonly m: RuleMatchSpec) {
+  constructor(
+    private readonly m: RuleMatchSpec,
+    private readonly needles: ReadonlyMap<string, readonly string[]>,
+  ) {
     this.commandMatcher = m.command === undefined ? undefined : programMatcher(list(m.command));
     this.subcommand =
       m.subcommand === undefined ? undefined : list(m.subcommand).map((s) => s.toLowerCase().split(/\s+/));
     this.perCommand = PER_COMMAND_KEYS.some((k) => m[k] !== undefined);
+    this.redirects = m.redirect_targets !== undefined;
   }
 
   get spec(): RuleMatchSpec {
@@ -237,20 +310,23 @@ class LazyMatch implements CompiledMatch {
   get flagsAll(): string[][] {
     return (this.#flagsAll ??= (this.m.flags_all ?? []).map(list));
   }
-  get argsRegex(): RegExp[] {
-    return (this.#argsRegex ??= joinPatterns((this.m.args_regex ?? []).map(toRegex)));
+  get argsRegex(): TextTester[] {
+    return (this.#argsRegex ??= this.#compiled(this.m.args_regex));
   }
-  get argvRegex(): RegExp[] {
-    return (this.#argvRegex ??= joinPatterns((this.m.argv_regex ?? []).map(toRegex)));
+  get argvRegex(): TextTester[] {
+    return (this.#argvRegex ??= this.#compiled(this.m.argv_regex));
   }
-  get code(): RegExp[] {
-    return (this.#code ??= joinPatterns((this.m.code ?? []).map(toRegex)));
+  get code(): TextTester[] {
+    return (this.#code ??= this.#compiled(this.m.code));
   }
-  get text(): RegExp[] {
-    return (this.#text ??= joinPatterns((this.m.text ?? []).map(toRegex)));
+  get text(): TextTester[] {
+    return (this.#text ??= this.#compiled(this.m.text));
   }
-  get pathRegex(): RegExp[] {
-    return (this.#pathRegex ??= joinPatterns((this.m.path_regex ?? []).map(toRegex)));
+  get pathRegex(): TextTester[] {
+    return (this.#pathRegex ??= this.#compiled(this.m.path_regex));
+  }
+  #compiled(sources: string[] | undefined): TextTester[] {
+    return joinPatterns((sources ?? []).map((source) => rulePattern(source, this.needles)));
   }
 }
 
@@ -299,4 +375,15 @@ export function programGlobProblem(glob: string): string | undefined {
 /** Compiles a rule regex; a leading `(?i)` (as in PCRE) makes it case-insensitive. */
 export function toRegex(source: string): RegExp {
   return source.startsWith('(?i)') ? new RegExp(source.slice(4), 'i') : new RegExp(source);
+}
+
+/**
+ * A rule regex to match with: with needles (see patterns.ts), one compiled only when a text holds one of them; without,
+ * the compiled expression.
+ */
+export function rulePattern(source: string, needles?: ReadonlyMap<string, readonly string[]>): TextTester {
+  const found = needles?.get(source);
+  if (found === undefined || found.length === 0) return toRegex(source);
+  const insensitive = source.startsWith('(?i)');
+  return new NeedledPattern(insensitive ? source.slice(4) : source, insensitive ? 'i' : '', found);
 }

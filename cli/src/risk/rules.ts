@@ -20,6 +20,7 @@ import {
   type RuleSet,
   type RuleSourceSpec,
 } from './rule-compile.js';
+import { needleTable } from './needles.js';
 import { RISK_RULE_SCHEMA, RULE_FILE_SCHEMA, type RiskRuleSpec, type RuleFileSpec } from './rule-schema.js';
 
 export {
@@ -50,7 +51,8 @@ const validateRule = ajv.compile<RiskRuleSpec>(RISK_RULE_SCHEMA);
  * compiled.
  */
 export async function loadRuleSet(extraFiles: string[], sources: RiskRuleSource[]): Promise<RuleSet> {
-  return ruleSetFromSpecs(await readRuleSources(extraFiles, sources));
+  const specs = await readRuleSources(extraFiles, sources);
+  return ruleSetFromSpecs(specs, needleTable(specs.map((source) => source.spec)));
 }
 
 /** The validated specs of every rule source, in the order they are compiled. */

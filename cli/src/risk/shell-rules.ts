@@ -1,5 +1,5 @@
 import { commandScratch, matchCommand, type CommandScratch } from './match.js';
-import { anyMatches, joinPatterns } from './patterns.js';
+import { anyMatches, joinPatterns, type TextTester } from './patterns.js';
 import type { Normalized, ParsedCommand } from './normalize.js';
 import { classifyPath, type ClassifiedPath, type PathContext } from './paths.js';
 import type { CompiledMatch, CompiledRule } from './rule-compile.js';
@@ -28,7 +28,7 @@ class Bucket {
         list.push(index);
         this.bySubcommand.set(word, list);
       }
-    } else if (m.spec.redirect_targets) this.redirecting.push(index);
+    } else if (m.redirects) this.redirecting.push(index);
     else this.plain.push(index);
   }
 }
@@ -45,11 +45,11 @@ export class ShellRuleIndex {
   private readonly byProgram = new Map<string, Bucket>();
   private readonly globRules: number[] = [];
   /** Every glob rule's program pattern joined: most programs match none, and one run says so. */
-  private readonly anyGlob: RegExp[];
+  private readonly anyGlob: TextTester[];
   private readonly anyProgram = new Bucket();
   private readonly textOrCodeRules: number[] = [];
   /** The `text` patterns of the text-or-code rules joined: most texts match none. */
-  private readonly anyText: RegExp[];
+  private readonly anyText: TextTester[];
 
   constructor(private readonly rules: CompiledRule[]) {
     for (const [index, rule] of rules.entries()) {
