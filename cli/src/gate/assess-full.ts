@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { runAssess, silentLogger, type LoadedPlugin, type PluginHost } from '@agentgov/core';
 import { startCliHost } from '../host.js';
 import { loadRiskEngine } from '../pipeline/risk-engine.js';
-import type { RuleSet } from '../risk/rule-compile.js';
+import { needleList, type RuleSet } from '../risk/rule-compile.js';
 import type { LocalAssessor } from './local-assessor.js';
 import { gateCacheKey, writeGateCache, type CachedPlugin } from './gate-cache.js';
 import { gateFormatsOf } from './plugin-formats.js';
@@ -64,6 +64,7 @@ export async function fullAssessor(
           plugins: host.plugins.map(cachedPlugin),
           rules: ruleSet.sources,
           formats: await loadableFormats(host),
+          needles: needleList(ruleSet.sources, ruleSet.needles),
         },
         options.env,
       );

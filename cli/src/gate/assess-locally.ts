@@ -14,7 +14,7 @@
 import type { GateVerdict } from '@agentgov/core';
 import type { GateInput, GateOutcome } from '@agentgov/core/gate-hook';
 import { createRiskEngineFromRuleSet } from '../risk/engine.js';
-import { ruleSetFromSpecs } from '../risk/rule-compile.js';
+import { needlesFromList, ruleSetFromSpecs } from '../risk/rule-compile.js';
 import { createGateDecider } from './decide.js';
 import { gateCacheKey, readGateCache, type GateCacheEntry } from './gate-cache.js';
 import { appendJournal, type JournalEntry } from './journal.js';
@@ -36,7 +36,10 @@ async function leanAssessor(
   const riskPlugins = entry.plugins.filter((plugin) => plugin.risk);
   if (riskPlugins.length === 0) {
     // No plugin taps assess or gate: the waterfall returns the engine's assessment and the bail hook no verdict.
-    const engine = createRiskEngineFromRuleSet(ruleSetFromSpecs(entry.rules), { warm: false });
+    const engine = createRiskEngineFromRuleSet(
+      ruleSetFromSpecs(entry.rules, needlesFromList(entry.rules, entry.needles)),
+      { warm: false },
+    );
     return {
       ignored: entry.ignored,
       gate: entry.config.config.gate,

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { createPluginHost, runAssess, silentLogger, type LoadedConfig, type PluginConfigEntry } from '@agentgov/core';
 import { CLI_PACKAGE_DIR } from '../package-info.js';
 import { createRiskEngine, createRiskEngineFromRuleSet } from '../risk/engine.js';
-import { ruleSetFromSpecs } from '../risk/rule-compile.js';
+import { needlesFromList, ruleSetFromSpecs } from '../risk/rule-compile.js';
 import type { LocalAssessor } from './local-assessor.js';
 import type { CachedPlugin, GateCacheEntry } from './gate-cache.js';
 
@@ -51,7 +51,9 @@ export async function leanHostAssessor(
         extraRuleFiles: entry.config.config.risk.rules.map((file) => resolve(baseDir, file)),
         sources: host.registries.riskRules.values(),
       })
-    : createRiskEngineFromRuleSet(ruleSetFromSpecs(entry.rules), { warm: false });
+    : createRiskEngineFromRuleSet(ruleSetFromSpecs(entry.rules, needlesFromList(entry.rules, entry.needles)), {
+        warm: false,
+      });
   return {
     ignored: entry.ignored,
     gate: entry.config.config.gate,

@@ -34,7 +34,9 @@ import { DEFAULT_RULE_FILES, defaultRulesDir, type RuleSourceSpec } from '../ris
 import { resolveConfigLayersCheaply } from './config-file.js';
 
 /** Bump when the entry's shape or the meaning of a cached spec changes. */
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
+/** How an entry's stamp follows its body: `<body without its closing brace>,"stamp":"<hex>"}`. */
+const STAMP_FIELD = ',"stamp":"';
 /** Entries kept; the oldest beyond this are removed when one is written. */
 const MAX_ENTRIES = 32;
 
@@ -68,6 +70,11 @@ export interface GateCacheEntry {
    * the gate bundle imports that module instead of starting the plugin host.
    */
   formats: Record<string, string>;
+  /**
+   * The needles of the rules' regular expressions (risk/needles.ts), in the order of `ruleRegexSources` over the
+   * rules' specs; null where an expression has none.
+   */
+  needles: Array<string[] | null>;
 }
 
 export const gateCacheDir = (env: NodeJS.ProcessEnv): string => join(agentgovHome(env), 'cache', 'gate');
@@ -139,11 +146,12 @@ export function readGateCache(key: string, env: NodeJS.ProcessEnv): GateCacheRea
   }
   if (!isEntry(entry) || entry.format !== CACHE_FORMAT || entry.key !== key)
     return { stale: `${file} is corrupt or of another format` };
-  // Self-verifying: the stamp is an HMAC over the entry with a private per-user key, and the
-  // entry must hold every shipped rule file and every configured one. An edited entry (`"rules": []`)
+  // Self-verifying: the stamp, last in the file, is an HMAC with a private per-user key over the bytes before it (as
+  // written), and the entry must hold every shipped rule file and every configured one. An edited entry (`"rules": []`)
   // is refused and rebuilt, and said so: it never silently turns rules off.
-  const { stamp, ...unstamped } = entry as GateCacheEntry & { stamp?: unknown };
-  const expected = stampOf(JSON.stringify(unstamped), env, false);
+  const at = text.lastIndexOf(STAMP_FIELD);
+  const expected = at < 0 || !text.endsWith('"}') ? undefined : stampOf(`${text.slice(0, at)}}`, env, false);
+  const stamp = (entry as GateCacheEntry & { stamp?: unknown }).stamp;
   if (typeof stamp !== 'string' || expected === undefined || !safeEqual(stamp, expected)) {
     return {
       stale:
@@ -192,6 +200,12 @@ function isEntry(value: unknown): value is GateCacheEntry {
     typeof entry.formats === 'object' &&
     entry.formats !== null &&
     Object.values(entry.formats).every((module) => typeof module === 'string') &&
+    Array.isArray(entry.needles) &&
+    entry.needles.every(
+      (needles) =>
+        needles === null ||
+        (Array.isArray(needles) && needles.every((needle) => typeof needle === 'string' && needle !== '')),
+    ) &&
     Array.isArray(entry.rules) &&
     entry.rules.every(
       (r) =>
@@ -213,8 +227,8 @@ export function writeGateCache(entry: Omit<GateCacheEntry, 'format' | 'written_a
   const file = join(dir, `${entry.key}.json`);
   const temp = join(dir, `.${process.pid}.${Date.now()}.tmp`);
   const body = JSON.stringify({ format: CACHE_FORMAT, written_at: new Date().toISOString(), ...entry });
-  const stamp = stampOf(body, env, true);
-  writeFileSync(temp, `${body.slice(0, -1)},"stamp":${JSON.stringify(stamp)}}`, { mode: PRIVATE_FILE_MODE });
+  const stamp = stampOf(body, env, true) as string;
+  writeFileSync(temp, `${body.slice(0, -1)}${STAMP_FIELD}${stamp}"}`, { mode: PRIVATE_FILE_MODE });
   renameSync(temp, file);
   prune(dir);
   return file;

@@ -5,7 +5,7 @@ import { isolatedEnv, makeTempDir } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { gateCacheDir } from '../../src/gate/gate-cache.js';
 import { createRiskEngine, createRiskEngineFromRuleSet } from '../../src/risk/engine.js';
-import { ruleSetFromSpecs, type RuleSourceSpec } from '../../src/risk/rule-compile.js';
+import { needleList, needlesFromList, ruleSetFromSpecs, type RuleSourceSpec } from '../../src/risk/rule-compile.js';
 import { BENCH_COMMANDS } from '../risk/bench-commands.js';
 import { runCli } from '../support/cli-process.js';
 
@@ -15,11 +15,15 @@ const CLASS_CASES = readFileSync(new URL('../../../../bench/risk/classes.jsonl',
   .map((line) => (JSON.parse(line) as { command: string }).command);
 
 describe('gate cache: the lean path assesses like the full engine', () => {
-  it('an engine compiled from the cached (JSON round-tripped) specs, parser not warmed, gives the full engine’s assessment for every risk bench and class case', async () => {
+  it('an engine compiled from the cached (JSON round-tripped) specs and needles, parser not warmed, gives the full engine’s assessment for every risk bench and class case; so does one without needles', async () => {
     const home = makeTempDir('lean-engine-');
     const full = await createRiskEngine({ home });
     const specs = JSON.parse(JSON.stringify(full.ruleSet.sources)) as RuleSourceSpec[];
-    const lean = createRiskEngineFromRuleSet(ruleSetFromSpecs(specs), { home, warm: false });
+    const list = JSON.parse(JSON.stringify(needleList(full.ruleSet.sources, full.ruleSet.needles))) as string[][];
+    const needles = needlesFromList(specs, list);
+    expect(needles.size).to.equal(full.ruleSet.needles.size).and.to.be.greaterThan(300);
+    const lean = createRiskEngineFromRuleSet(ruleSetFromSpecs(specs, needles), { home, warm: false });
+    const unfiltered = createRiskEngineFromRuleSet(ruleSetFromSpecs(specs), { home, warm: false });
     expect(lean.rulesLoaded).to.equal(full.rulesLoaded);
     const project = join(home, 'work', 'app');
     const events: ToolCallEvent[] = [];
@@ -47,9 +51,11 @@ describe('gate cache: the lean path assesses like the full engine', () => {
     for (const event of events) {
       const a = JSON.stringify(full.assess(event));
       const b = JSON.stringify(lean.assess(event));
-      if (a !== b) {
+      const c = JSON.stringify(unfiltered.assess(event));
+      if (a !== b || a !== c) {
         differing++;
-        if (examples.length < 3) examples.push(`${JSON.stringify(event.arguments)}\n  full: ${a}\n  lean: ${b}`);
+        if (examples.length < 3)
+          examples.push(`${JSON.stringify(event.arguments)}\n  full: ${a}\n  lean: ${b}\n  no needles: ${c}`);
       }
     }
     expect(events.length).to.be.greaterThan(500);
