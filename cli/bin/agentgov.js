@@ -66,14 +66,27 @@ function unchangedInCheckout(dir, inputs) {
 function unchangedInInstall(packages) {
   const own = path.join(binDir, '..');
   if (!Array.isArray(packages) || packages.length === 0 || !own.split(path.sep).includes('node_modules')) return false;
+  // The node_modules directories Node would look in, nearest first; only those that exist are asked for each package.
+  const lookIn = [];
+  for (let up = own; ; up = path.dirname(up)) {
+    const modules = path.join(up, 'node_modules');
+    if (existsSync(modules)) lookIn.push(modules);
+    if (up === path.dirname(up)) break;
+  }
   for (const [name, version, files] of packages) {
     let dir = name === 'agentgov' ? own : undefined;
-    for (let up = own; dir === undefined; up = path.dirname(up)) {
-      if (existsSync(path.join(up, 'node_modules', name, 'package.json'))) dir = path.join(up, 'node_modules', name);
-      else if (up === path.dirname(up)) return false;
+    let manifest;
+    for (let i = 0; dir === undefined; i++) {
+      if (i === lookIn.length) return false;
+      try {
+        manifest = readFileSync(`${lookIn[i]}/${name}/package.json`, 'utf8');
+        dir = `${lookIn[i]}/${name}`;
+      } catch {
+        // not in this node_modules: the next one up
+      }
     }
-    if (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).version !== version) return false;
-    for (const [file, size] of files) if (statSync(path.join(dir, file)).size !== size) return false;
+    if (JSON.parse(manifest ?? readFileSync(`${dir}/package.json`, 'utf8')).version !== version) return false;
+    for (const [file, size] of files) if (statSync(`${dir}/${file}`).size !== size) return false;
   }
   return true;
 }
