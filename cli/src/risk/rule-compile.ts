@@ -50,11 +50,12 @@ function programMatcher(globs: string[]): ProgramMatcher {
 }
 
 /**
- * The longest literal part of a program glob made of names, `*` and `?` (`python*` → `python`): every name it matches
- * holds it. Undefined for a glob with classes, braces, escapes or extglobs, read literally by nothing here.
+ * The longest literal part of a program glob made only of name characters, `*` and `?` (`python*` → `python`): every
+ * name it matches holds it. Undefined for any other glob (classes, braces, escapes, extglobs, `/`), so nothing that
+ * picomatch reads otherwise than literally can make a needle.
  */
 function globNeedle(glob: string): string | undefined {
-  if (/[[\]{}()\\!+@]/.test(glob)) return undefined;
+  if (!/^[a-z0-9._$+-]*$/.test(glob.replace(/[*?]/g, ''))) return undefined;
   const longest = glob.split(/[*?]+/).reduce((a, b) => (b.length > a.length ? b : a), '');
   return longest === '' ? undefined : longest;
 }

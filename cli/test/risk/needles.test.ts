@@ -1,3 +1,4 @@
+import { globsRegExp } from '@agentgov/core/glob';
 import { expect } from 'chai';
 import { regexNeedles, ruleRegexNeedles } from '../../src/risk/needles.js';
 import {
@@ -100,5 +101,74 @@ describe('program globs: run only on names holding their longest literal part', 
       ['mkfs', false],
     ] as const)
       expect(matchesProgram(names.match.commandMatcher!, program), program).to.equal(expected);
+  });
+
+  it('every shipped rule with program globs answers as its glob does, on every word of the risk bench', async function () {
+    const specs = (await readRuleSources([], [])).map((source) => source.spec);
+    const words = [...new Set(BENCH_COMMANDS.flatMap((command) => command.toLowerCase().split(/[\s;|&()]+/)))];
+    let checked = 0;
+    let matched = 0;
+    for (const spec of specs)
+      for (const rule of spec.rules ?? []) {
+        const globs = [rule.match.command ?? []].flat().filter((glob) => /[*?]/.test(glob));
+        if (globs.length === 0) continue;
+        const plain = globsRegExp(
+          globs.map((glob) => glob.toLowerCase()),
+          { crossSlash: true },
+        );
+        const matcher = compileRule(rule, 'test').match.commandMatcher!;
+        for (const word of words) {
+          const expected = plain.test(word);
+          matched += expected ? 1 : 0;
+          checked++;
+          expect(matchesProgram(matcher, word), `${rule.id}: ${word}`).to.equal(expected || matcher.names.has(word));
+        }
+      }
+    expect(checked).to.be.greaterThan(5_000);
+    expect(matched).to.be.greaterThan(20);
+  });
+
+  it('never turns away a text a generated expression matches (2,000 expressions × 300 texts)', function () {
+    let seed = 29;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pick = <T>(items: readonly T[]): T => items[random(items.length)] as T;
+    const atom = (depth: number): string =>
+      depth > 2 || random(3) > 0
+        ? pick(['a', 'b', 'c', 'A', 'B', '[ab]', '[a]', '.', '\\s', '\\x61', '\\b', '^', '$', '(?=a)', '(?!b)'])
+        : `(${pick(['', '?:'])}${sequence(depth + 1)}|${sequence(depth + 1)})`;
+    const sequence = (depth: number): string =>
+      Array.from({ length: 1 + random(4) }, () => atom(depth) + pick(['', '', '', '?', '*', '+', '{1,2}', '{2}']))
+        .join('')
+        .replace(/(\\b|\^|\$|\(\?[=!]\w\))[?*+]|(\{[\d,]+\})[?*+]/g, '$1$2');
+    let sources = 0;
+    let matches = 0;
+    for (let i = 0; i < 2000; i++) {
+      const source = sequence(0);
+      const flags = random(2) ? 'i' : '';
+      let re: RegExp;
+      try {
+        re = new RegExp(source, flags);
+      } catch {
+        continue;
+      }
+      const needles = regexNeedles(source, flags);
+      if (!needles) continue;
+      sources++;
+      for (let j = 0; j < 300; j++) {
+        const text = Array.from({ length: random(9) }, () => pick(['a', 'b', 'c', 'A', 'B', ' '])).join('');
+        if (!re.test(text)) continue;
+        matches++;
+        const haystack = flags ? text.toLowerCase() : text;
+        expect(
+          needles.some((needle) => haystack.includes(needle)),
+          `/${source}/${flags} on "${text}": ${needles}`,
+        ).to.equal(true);
+      }
+    }
+    expect(sources).to.be.greaterThan(500);
+    expect(matches).to.be.greaterThan(5000);
   });
 });
