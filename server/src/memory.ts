@@ -238,6 +238,18 @@ export function keepUnderMemoryTarget(probe: MemoryProbe = {}): void {
   }).unref();
 }
 
+/**
+ * What the server does with memory after each tool call, once its answer is on the way: what the call freed in native
+ * code (SQLite reads, file texts, syntax trees) goes back to the system (`releaseFreedMemorySoon`); once the agent has
+ * gone quiet, what the heap holds beyond the live objects (`collectWhenQuiet`); over the memory target, at once
+ * (`keepUnderMemoryTarget`).
+ */
+export function afterToolCall(): void {
+  releaseFreedMemorySoon();
+  collectWhenQuiet();
+  keepUnderMemoryTarget();
+}
+
 /** What `keepUnderMemoryTarget` reads and does, given by tests; the process's own by default. */
 export interface MemoryProbe {
   rss?: () => number;

@@ -1,7 +1,7 @@
 import { AgentgovError } from '@agentgov/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { collectWhenQuiet, keepUnderMemoryTarget, releaseFreedMemorySoon } from '../memory.js';
+import { afterToolCall } from '../memory.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/tool.js';
 import { waitForIndex, type IndexGate } from './index-wait.js';
 import { renderValue } from './render.js';
@@ -133,11 +133,7 @@ export function registerTools(
     try {
       return await runTool(tool, request.params.arguments, ctx, gate);
     } finally {
-      // What the call freed in native code (SQLite reads, file texts, syntax trees) goes back to the system, and once
-      // the agent has gone quiet, what the heap holds beyond the live objects; over the memory target, at once.
-      releaseFreedMemorySoon();
-      collectWhenQuiet();
-      keepUnderMemoryTarget();
+      afterToolCall();
     }
   });
   listTools(server, tools);
