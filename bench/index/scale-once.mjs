@@ -25,7 +25,7 @@ import {
 const { positionals } = benchArgs(import.meta.url, { options: {}, allowPositionals: true });
 const [mode, repo, fileList, callsArg] = positionals;
 const CALLS = Number(callsArg ?? 100);
-if (!['build', 'restart'].includes(mode) || !repo || !fileList || !Number.isInteger(CALLS) || CALLS < 1) {
+if (!['build', 'restart'].includes(mode) || !repo || !fileList || !Number.isInteger(CALLS) || CALLS < 0) {
   console.error(
     'scale-once: expected build|restart, a repository, a file list and optionally a number of recon calls\n' +
       'run `node bench/index/scale-once.mjs --help` for its usage',
