@@ -14,9 +14,8 @@
 import type { GateVerdict } from '@agentgov/core';
 import type { GateInput, GateOutcome } from '@agentgov/core/gate-hook';
 import { createRiskEngineFromRuleSet } from '../risk/engine.js';
-import { needlesFromList, ruleSetFromSpecs } from '../risk/rule-compile.js';
 import { createGateDecider } from './decide.js';
-import { gateCacheKey, readGateCache, type GateCacheEntry } from './gate-cache.js';
+import { cachedRuleSet, gateCacheKey, readGateCache, type GateCacheEntry } from './gate-cache.js';
 import { appendJournal, type JournalEntry } from './journal.js';
 import type { LocalAssessor } from './local-assessor.js';
 
@@ -36,10 +35,7 @@ async function leanAssessor(
   const riskPlugins = entry.plugins.filter((plugin) => plugin.risk);
   if (riskPlugins.length === 0) {
     // No plugin taps assess or gate: the waterfall returns the engine's assessment and the bail hook no verdict.
-    const engine = createRiskEngineFromRuleSet(
-      ruleSetFromSpecs(entry.rules, needlesFromList(entry.rules, entry.needles)),
-      { warm: false },
-    );
+    const engine = createRiskEngineFromRuleSet(cachedRuleSet(entry), { warm: false });
     return {
       ignored: entry.ignored,
       gate: entry.config.config.gate,

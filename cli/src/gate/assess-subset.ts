@@ -8,9 +8,8 @@ import { resolve } from 'node:path';
 import { createPluginHost, runAssess, silentLogger, type LoadedConfig, type PluginConfigEntry } from '@agentgov/core';
 import { CLI_PACKAGE_DIR } from '../package-info.js';
 import { createRiskEngine, createRiskEngineFromRuleSet } from '../risk/engine.js';
-import { needlesFromList, ruleSetFromSpecs } from '../risk/rule-compile.js';
 import type { LocalAssessor } from './local-assessor.js';
-import type { CachedPlugin, GateCacheEntry } from './gate-cache.js';
+import { cachedRuleSet, type CachedPlugin, type GateCacheEntry } from './gate-cache.js';
 
 const specifierOf = (entry: PluginConfigEntry): string => (typeof entry === 'string' ? entry : entry.plugin);
 
@@ -51,7 +50,7 @@ export async function leanHostAssessor(
         extraRuleFiles: entry.config.config.risk.rules.map((file) => resolve(baseDir, file)),
         sources: host.registries.riskRules.values(),
       })
-    : createRiskEngineFromRuleSet(ruleSetFromSpecs(entry.rules, needlesFromList(entry.rules, entry.needles)), {
+    : createRiskEngineFromRuleSet(cachedRuleSet(entry), {
         warm: false,
       });
   return {

@@ -30,7 +30,14 @@ import {
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,
 } from '@agentgov/core/paths';
-import { DEFAULT_RULE_FILES, defaultRulesDir, type RuleSourceSpec } from '../risk/rule-compile.js';
+import {
+  DEFAULT_RULE_FILES,
+  defaultRulesDir,
+  needlesFromList,
+  ruleSetFromSpecs,
+  type RuleSet,
+  type RuleSourceSpec,
+} from '../risk/rule-compile.js';
 import { resolveConfigLayersCheaply } from './config-file.js';
 
 /** Bump when the entry's shape or the meaning of a cached spec changes. */
@@ -75,6 +82,11 @@ export interface GateCacheEntry {
    * rules' specs; null where an expression has none.
    */
   needles: Array<string[] | null>;
+}
+
+/** The entry's rules compiled as a full start compiles them, with the needles it found. */
+export function cachedRuleSet(entry: GateCacheEntry): RuleSet {
+  return ruleSetFromSpecs(entry.rules, needlesFromList(entry.rules, entry.needles));
 }
 
 export const gateCacheDir = (env: NodeJS.ProcessEnv): string => join(agentgovHome(env), 'cache', 'gate');
@@ -150,7 +162,8 @@ export function readGateCache(key: string, env: NodeJS.ProcessEnv): GateCacheRea
   // written), and the entry must hold every shipped rule file and every configured one. An edited entry (`"rules": []`)
   // is refused and rebuilt, and said so: it never silently turns rules off.
   const at = text.lastIndexOf(STAMP_FIELD);
-  const expected = at < 0 || !text.endsWith('"}') ? undefined : stampOf(`${text.slice(0, at)}}`, env, false);
+  const secret = at < 0 || !text.endsWith('"}') ? undefined : stampKey(env, false);
+  const expected = secret && stampOf(`${text.slice(0, at)}}`, secret);
   const stamp = (entry as GateCacheEntry & { stamp?: unknown }).stamp;
   if (typeof stamp !== 'string' || expected === undefined || !safeEqual(stamp, expected)) {
     return {
@@ -227,7 +240,9 @@ export function writeGateCache(entry: Omit<GateCacheEntry, 'format' | 'written_a
   const file = join(dir, `${entry.key}.json`);
   const temp = join(dir, `.${process.pid}.${Date.now()}.tmp`);
   const body = JSON.stringify({ format: CACHE_FORMAT, written_at: new Date().toISOString(), ...entry });
-  const stamp = stampOf(body, env, true) as string;
+  const secret = stampKey(env, true);
+  if (!secret) throw new Error('the gate cache stamp key is not private or not ours');
+  const stamp = stampOf(body, secret);
   writeFileSync(temp, `${body.slice(0, -1)}${STAMP_FIELD}${stamp}"}`, { mode: PRIVATE_FILE_MODE });
   renameSync(temp, file);
   prune(dir);
@@ -262,14 +277,7 @@ function stampKey(env: NodeJS.ProcessEnv, create: boolean): Buffer | undefined {
   return readFileSync(file);
 }
 
-function stampOf(body: string, env: NodeJS.ProcessEnv, create: boolean): string | undefined {
-  const key = stampKey(env, create);
-  if (!key) {
-    if (create) throw new Error('the gate cache stamp key is not private or not ours');
-    return undefined;
-  }
-  return createHmac('sha256', key).update(body).digest('hex');
-}
+const stampOf = (body: string, key: Buffer): string => createHmac('sha256', key).update(body).digest('hex');
 
 const safeEqual = (a: string, b: string): boolean =>
   a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

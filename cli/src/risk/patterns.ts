@@ -17,28 +17,22 @@ export interface TextTester {
   test(text: string): boolean;
 }
 
-/** Needles given to compiled expressions (see `withNeedles`). */
-const NEEDLES = new WeakMap<RegExp, readonly string[]>();
-
-/**
- * Gives `re` its needles (from needles.ts: lower-case when `re` ignores case); `joinPatterns` then
- * runs it only on texts that hold one. Undefined or empty: no needles, always run.
- */
-export function withNeedles(re: RegExp, needles: readonly string[] | undefined): RegExp {
-  if (needles !== undefined && needles.length > 0 && !re.global && !re.sticky) NEEDLES.set(re, needles);
-  return re;
-}
-
 /** An expression with needles, not compiled until a text holds one of them. */
 export class NeedledPattern implements TextTester {
   #re: RegExp | undefined;
 
-  /** `needles` as needles.ts gives them: lower-case when `flags` ignore case; never empty. */
+  /**
+   * `needles` as needles.ts gives them: lower-case when `flags` ignore case; never empty. `compiled`: the expression
+   * when the caller has already built it (V8 still compiles it only on its first run).
+   */
   constructor(
     readonly source: string,
     readonly flags: string,
     readonly needles: readonly string[],
-  ) {}
+    compiled?: RegExp,
+  ) {
+    this.#re = compiled;
+  }
 
   get ignoreCase(): boolean {
     return this.flags.includes('i');
@@ -79,11 +73,8 @@ export function joinPatterns(patterns: readonly TextTester[]): TextTester[] {
   for (const pattern of patterns) {
     if (pattern instanceof Prefiltered) filtered.push(...pattern.members);
     else if (pattern instanceof NeedledPattern) filtered.push(pattern);
-    else if (pattern instanceof RegExp) {
-      const needles = NEEDLES.get(pattern);
-      if (needles) filtered.push(new NeedledPattern(pattern.source, pattern.flags, needles));
-      else plain.push(pattern);
-    } else other.push(pattern);
+    else if (pattern instanceof RegExp) plain.push(pattern);
+    else other.push(pattern);
   }
   const prefiltered = filtered.length > 0 ? [new Prefiltered(filtered)] : [];
   return [...prefiltered, ...joinRegExps(plain), ...other];

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { CanonicalTool, RiskAction } from '@agentgov/core';
 import { AgentgovError } from '@agentgov/core/errors';
 import { escapeRegExp, GlobError, globRegExp, globsRegExp } from '@agentgov/core/glob';
-import { joinPatterns, NeedledPattern, withNeedles, type TextTester } from './patterns.js';
+import { joinPatterns, NeedledPattern, type TextTester } from './patterns.js';
 import { RULE_MATCH_SCHEMA, type RiskRuleSpec, type RuleFileSpec, type RuleMatchSpec } from './rule-schema.js';
 
 /** A rule ready to match: regular expressions compiled, lists normalised. */
@@ -45,8 +45,10 @@ function programMatcher(globs: string[]): ProgramMatcher {
   if (wild.length === 0) return { names, glob: null };
   const needles = wild.map(globNeedle);
   const re = globsRegExp(wild, PROGRAM_GLOB);
-  const [glob] = joinPatterns([withNeedles(re, needles.every((n) => n !== undefined) ? needles : undefined)]);
-  return { names, glob: glob ?? re };
+  const glob = needles.every((needle) => needle !== undefined)
+    ? new NeedledPattern(re.source, re.flags, needles, re)
+    : re;
+  return { names, glob };
 }
 
 /**
