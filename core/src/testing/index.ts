@@ -1,18 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { FRAMEWORK_HOME_VARIABLES } from './framework-homes.js';
 
-/**
- * A fresh temp directory. Under mocha it lives inside the run's isolated root
- * (`AGENTGOV_TEST_TMP`, set by isolate-home), which the root `afterAll` hook removes once every
- * suite is done: no suite can delete a directory another suite still uses.
- */
-export function makeTempDir(prefix = 'agentgov-'): string {
-  const base = process.env['AGENTGOV_TEST_TMP'];
-  if (base) mkdirSync(base, { recursive: true });
-  return mkdtempSync(join(base ?? tmpdir(), prefix));
-}
+export { makeTempDir } from './temp-dir.js';
 
 /** Writes a tree of files (`relative path → content`) under `root`; a fixture in one call. */
 export function writeTree(root: string, files: Record<string, string>): void {
@@ -43,3 +33,4 @@ export * from './node-packages.js';
 export * from './governance-data.js';
 export { withDirectoryLock } from './directory-lock.js';
 export * from './packed-install.js';
+export * from './mcp-registration.js';

@@ -1,59 +1,20 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { makeTempDir } from '@agentgov/core/testing';
+import { join } from 'node:path';
+import { tryRegistrar } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { cursorMcpRegistrar } from '../src/index.js';
 
 const SERVER = { command: '/usr/bin/node', args: ['/opt/agentgov/bin/agentgov.js', 'serve', '--repo', '/work/app'] };
 
 describe('cursor MCP registration', () => {
-  it('adds the agentgov server to .cursor/mcp.json, keeping every other key and server; a second run changes nothing', async () => {
-    const project = makeTempDir();
-    const file = join(project, '.cursor/mcp.json');
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify({ theme: 'dark', mcpServers: { docs: { command: 'docs-mcp', args: [] } } }));
-    expect(await cursorMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({
+  it('writes mcpServers.agentgov to <project>/.cursor/mcp.json and ~/.cursor/mcp.json, once; refuses a broken file', async () => {
+    const trial = await tryRegistrar(cursorMcpRegistrar, SERVER, (home) => ({ HOME: home }));
+    expect(trial.projectScope).to.deep.equal({
+      configFile: join(trial.project, '.cursor/mcp.json'),
       changed: true,
-      configFile: file,
+      changedAgain: false,
+      entry: SERVER,
     });
-    const written = JSON.parse(readFileSync(file, 'utf8')) as {
-      theme: string;
-      mcpServers: Record<string, { command: string; args: string[] }>;
-    };
-    expect(written.theme).to.equal('dark');
-    expect(written.mcpServers['docs']).to.deep.equal({ command: 'docs-mcp', args: [] });
-    expect(written.mcpServers['agentgov']).to.deep.include(SERVER);
-    const text = readFileSync(file, 'utf8');
-    expect(await cursorMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({
-      changed: false,
-      configFile: file,
-    });
-    expect(readFileSync(file, 'utf8')).to.equal(text);
-  });
-
-  it('writes the user scope file', async () => {
-    const U = makeTempDir();
-    const result = await cursorMcpRegistrar.register('/unused', SERVER, { scope: 'user', env: { HOME: U } });
-    expect(result.configFile).to.equal(`${U}/.cursor/mcp.json`);
-    expect(
-      (JSON.parse(readFileSync(result.configFile, 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers[
-        'agentgov'
-      ],
-    ).to.deep.include(SERVER);
-  });
-
-  it('refuses a file that is not valid JSON, and leaves it untouched', async () => {
-    const project = makeTempDir();
-    const file = join(project, '.cursor/mcp.json');
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, '{ "mcpServers": { ');
-    let error: unknown;
-    try {
-      await cursorMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} });
-    } catch (e) {
-      error = e;
-    }
-    expect((error as { code?: string }).code).to.equal('E_SETTINGS_INVALID');
-    expect(readFileSync(file, 'utf8')).to.equal('{ "mcpServers": { ');
+    expect(trial.userScope).to.deep.include({ configFile: join(trial.home, '.cursor/mcp.json'), entry: SERVER });
+    expect(trial.invalid).to.deep.equal({ code: 'E_SETTINGS_INVALID', untouched: true });
   });
 });

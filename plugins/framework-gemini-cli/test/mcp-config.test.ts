@@ -1,59 +1,23 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { makeTempDir } from '@agentgov/core/testing';
+import { join } from 'node:path';
+import { tryRegistrar } from '@agentgov/core/testing';
 import { expect } from 'chai';
 import { geminiMcpRegistrar } from '../src/index.js';
 
 const SERVER = { command: '/usr/bin/node', args: ['/opt/agentgov/bin/agentgov.js', 'serve', '--repo', '/work/app'] };
 
 describe('gemini-cli MCP registration', () => {
-  it('adds the agentgov server to .gemini/settings.json, keeping every other key and server; a second run changes nothing', async () => {
-    const project = makeTempDir();
-    const file = join(project, '.gemini/settings.json');
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify({ theme: 'dark', mcpServers: { docs: { command: 'docs-mcp', args: [] } } }));
-    expect(await geminiMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({
-      changed: true,
-      configFile: file,
-    });
-    const written = JSON.parse(readFileSync(file, 'utf8')) as {
-      theme: string;
-      mcpServers: Record<string, { command: string; args: string[] }>;
-    };
-    expect(written.theme).to.equal('dark');
-    expect(written.mcpServers['docs']).to.deep.equal({ command: 'docs-mcp', args: [] });
-    expect(written.mcpServers['agentgov']).to.deep.include(SERVER);
-    const text = readFileSync(file, 'utf8');
-    expect(await geminiMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} })).to.deep.equal({
-      changed: false,
-      configFile: file,
-    });
-    expect(readFileSync(file, 'utf8')).to.equal(text);
-  });
-
-  it('writes the user scope file', async () => {
-    const U = makeTempDir();
-    const result = await geminiMcpRegistrar.register('/unused', SERVER, { scope: 'user', env: { GEMINI_CLI_HOME: U } });
-    expect(result.configFile).to.equal(`${U}/.gemini/settings.json`);
-    expect(
-      (JSON.parse(readFileSync(result.configFile, 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers[
-        'agentgov'
-      ],
-    ).to.deep.include(SERVER);
-  });
-
-  it('refuses a file that is not valid JSON, and leaves it untouched', async () => {
-    const project = makeTempDir();
-    const file = join(project, '.gemini/settings.json');
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, '{ "mcpServers": { ');
-    let error: unknown;
-    try {
-      await geminiMcpRegistrar.register(project, SERVER, { scope: 'project', env: {} });
-    } catch (e) {
-      error = e;
-    }
-    expect((error as { code?: string }).code).to.equal('E_SETTINGS_INVALID');
-    expect(readFileSync(file, 'utf8')).to.equal('{ "mcpServers": { ');
+  it('writes mcpServers.agentgov to .gemini/settings.json of the project and of GEMINI_CLI_HOME, pinning AGENTGOV_HOME', async () => {
+    const trial = await tryRegistrar(geminiMcpRegistrar, SERVER, (home) => ({
+      GEMINI_CLI_HOME: home,
+      AGENTGOV_HOME: join(home, 'agentgov'),
+    }));
+    const entry = { ...SERVER, env: { AGENTGOV_HOME: join(trial.home, 'agentgov') } };
+    expect([trial.projectScope.configFile, trial.userScope.configFile]).to.deep.equal([
+      join(trial.project, '.gemini/settings.json'),
+      join(trial.home, '.gemini/settings.json'),
+    ]);
+    expect([trial.projectScope.entry, trial.userScope.entry]).to.deep.equal([entry, entry]);
+    expect([trial.userScope.changed, trial.userScope.changedAgain]).to.deep.equal([true, false]);
+    expect(trial.invalid).to.deep.equal({ code: 'E_SETTINGS_INVALID', untouched: true });
   });
 });
