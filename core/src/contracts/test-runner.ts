@@ -23,6 +23,9 @@ export interface TestCaseResult {
   failure?: { message: string; stack?: string };
 }
 
+/** A case as a JS runner's reporter or driver gives it, before agentgov names it (`testCaseId`; see `runReport`). */
+export type ReportedTestCase = Omit<TestCaseResult, 'id'>;
+
 /** A test file's outcome; `error` means it failed to load or the process died before its tests ran. */
 export interface TestFileResult {
   file: string;

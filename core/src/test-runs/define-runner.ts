@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COVERAGE_ENV } from '../coverage/per-test-collector.js';
+import { COVERAGE_ENV, testCaseId } from '../coverage/per-test-collector.js';
 import type { AgentgovPlugin } from '../plugins/plugin.js';
 import type {
+  ReportedTestCase,
   TestCaseResult,
   TestCoverage,
   TestFileResult,
@@ -148,6 +149,28 @@ export function fileResultOf(file: string, tests: TestCaseResult[]): TestFileRes
     status: own.some((test) => test.status === 'failed') ? 'failed' : 'passed',
     durationMs: own.reduce((sum, test) => sum + test.durationMs, 0),
     output: '',
+  };
+}
+
+/**
+ * A run's report from the cases its reporter gave: each case named by `testCaseId`, each file's result from its cases
+ * (`fileResult`, default `fileResultOf`, for a runner that knows more of a file, such as an error outside any test),
+ * the lines each test ran when coverage was collected, and the process's outcome.
+ */
+export function runReport(
+  runner: string,
+  files: string[],
+  cases: ReportedTestCase[],
+  run: { outcome: TestProcessResult; coverage?: TestCoverage[] | undefined },
+  fileResult: (file: string, tests: TestCaseResult[]) => TestFileResult = fileResultOf,
+): TestRunReport {
+  const tests = cases.map((test) => ({ id: testCaseId(test.file, test.titlePath), ...test }));
+  return {
+    runner,
+    tests,
+    files: files.map((file) => fileResult(file, tests)),
+    ...(run.coverage ? { coverage: run.coverage, coverageGranularity: 'test' as const } : {}),
+    ...run.outcome,
   };
 }
 

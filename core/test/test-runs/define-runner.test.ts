@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import { expect } from 'chai';
-import { defineTestRunner, type TestRunnerSpec } from '../../src/index.js';
+import { defineTestRunner, runReport, type TestRunnerSpec } from '../../src/index.js';
 
 /** A runner whose test files are the `*.test.js` files of `test/`, listed by walking the directory. */
 function directoryRunner(walks: { count: number }): TestRunnerSpec {
@@ -50,5 +50,48 @@ describe('defineTestRunner', () => {
     const runner = defineTestRunner(directoryRunner(walks));
     rmSync(join(root, 'test'), { recursive: true });
     expect(runner.isTestFile(root, 'test/a.test.js')).to.equal(false);
+  });
+});
+
+describe("runReport: a JS runner's report from its reporter's cases", function () {
+  const outcome = { exitCode: 1, timedOut: false, durationMs: 40, output: 'done' };
+  const cases = [
+    { file: 'test/a.test.js', titlePath: ['a', 'adds'], status: 'passed' as const, durationMs: 3 },
+    {
+      file: 'test/a.test.js',
+      titlePath: ['a', 'fails'],
+      status: 'failed' as const,
+      durationMs: 4,
+      failure: { message: 'no' },
+    },
+  ];
+
+  it('names each case, gives each file its result, and carries the outcome; no coverage unless collected', function () {
+    const report = runReport('mocha', ['test/a.test.js', 'test/b.test.js'], cases, { outcome });
+    expect(report.tests.map((test) => test.id)).to.deep.equal([
+      'test/a.test.js > a > adds',
+      'test/a.test.js > a > fails',
+    ]);
+    expect(report.files).to.deep.equal([
+      { file: 'test/a.test.js', status: 'failed', durationMs: 7, output: '' },
+      { file: 'test/b.test.js', status: 'passed', durationMs: 0, output: '' },
+    ]);
+    expect(report).to.include({ runner: 'mocha', exitCode: 1, timedOut: false, durationMs: 40, output: 'done' });
+    expect(report).not.to.have.property('coverage');
+  });
+
+  it("takes a runner's own file result and the coverage it collected", function () {
+    const coverage = [{ scope: 'test' as const, id: 'test/a.test.js > a > adds', files: [] }];
+    const report = runReport('node', ['test/c.test.js'], [], { outcome, coverage }, (file) => ({
+      file,
+      status: 'error',
+      durationMs: 0,
+      output: 'did not load',
+    }));
+    expect(report.files).to.deep.equal([
+      { file: 'test/c.test.js', status: 'error', durationMs: 0, output: 'did not load' },
+    ]);
+    expect(report).to.include({ coverageGranularity: 'test' });
+    expect(report.coverage).to.equal(coverage);
   });
 });

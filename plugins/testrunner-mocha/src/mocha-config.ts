@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentgovError } from '@agentgov/core';
+import { AgentgovError, argsOfScript, splitInlineValue } from '@agentgov/core';
 import { parse as parseYaml } from 'yaml';
 
 /** The parts of a project's mocha setup that decide which files run and how. */
@@ -81,22 +81,9 @@ const OWN = new Set([
   '-b',
 ]);
 
-/** Splits a shell command line into words (quotes respected; no expansion). */
-export function shellWords(command: string): string[] {
-  const words: string[] = [];
-  const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (const match of command.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3]!);
-  return words;
-}
-
 /** The mocha arguments of the first `mocha` invocation in a package.json script, if any. */
 export function mochaArgsOfScript(script: string): string[] | undefined {
-  for (const part of script.split(/&&|\|\||;/)) {
-    const words = shellWords(part.trim());
-    const at = words.findIndex((word) => /(^|\/)(_?mocha)(\.js)?$/.test(word));
-    if (at >= 0) return words.slice(at + 1);
-  }
-  return undefined;
+  return argsOfScript(script, (word) => /(^|\/)(_?mocha)(\.js)?$/.test(word));
 }
 
 function asList(value: unknown): string[] {
@@ -193,10 +180,7 @@ export function readMochaSetup(root: string): MochaSetup {
     const positional: string[] = [];
     for (let i = 0; i < args.length; i++) {
       const arg = args[i]!;
-      const [flag, inline] =
-        arg.startsWith('--') && arg.includes('=')
-          ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-          : [arg, undefined];
+      const [flag, inline] = splitInlineValue(arg);
       const value = VALUED.has(flag) ? (inline ?? args[++i]) : undefined;
       if (!flag.startsWith('-')) positional.push(arg);
       else if (flag === '--spec') positional.push(value ?? '');

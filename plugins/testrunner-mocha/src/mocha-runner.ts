@@ -1,36 +1,25 @@
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AgentgovError,
   defineTestRunner,
-  fileResultOf,
   lastLines,
   runForAnswerFile,
-  testCaseId,
+  runReport,
   timedOutReport,
-  type TestCaseResult,
-  type TestFileResult,
+  type ReportedTestCase,
   type TestRunner,
   type TestRunReport,
   type TestRunRequest,
 } from '@agentgov/core';
+import { toPosix } from '@agentgov/core/glob';
 import { globSync } from 'tinyglobby';
 import { MOCHARC_FILES, readMochaSetup, usesMocha, type MochaSetup } from './mocha-config.js';
 
 const REPORTER = fileURLToPath(new URL('../../assets/case-reporter.cjs', import.meta.url));
 const COVERAGE_HOOKS = fileURLToPath(new URL('./coverage-hooks.js', import.meta.url));
-
-interface ReportedCase {
-  titlePath: string[];
-  file: string;
-  status: TestCaseResult['status'];
-  durationMs: number;
-  failure?: { message: string; stack?: string };
-}
-
-const toPosix = (path: string) => path.split(sep).join('/');
 
 /** The files a setup's spec entries select: directories expand to `*.<ext>` (`**` with `recursive`). */
 export function specFiles(root: string, setup: MochaSetup): string[] {
@@ -94,7 +83,7 @@ async function runMocha(root: string, request: TestRunRequest): Promise<TestRunR
     ...(request.nameFilter ? ['--grep', request.nameFilter] : []),
     ...files,
   ];
-  const { answer, outcome, coverage } = await runForAnswerFile<{ tests: ReportedCase[] }>(root, {
+  const { answer, outcome, coverage } = await runForAnswerFile<{ tests: ReportedTestCase[] }>(root, {
     command: process.execPath,
     args: () => args,
     ...(request.env ? { env: request.env } : {}),
@@ -130,26 +119,7 @@ async function runMocha(root: string, request: TestRunRequest): Promise<TestRunR
       ...outcome,
     };
   }
-  const tests: TestCaseResult[] = answer.tests.map((test) => {
-    const file = test.file ? toPosix(relative(root, test.file)) : '';
-    return {
-      id: testCaseId(file, test.titlePath),
-      file,
-      titlePath: test.titlePath,
-      status: test.status,
-      durationMs: test.durationMs,
-      ...(test.failure ? { failure: test.failure } : {}),
-    };
-  });
-  return {
-    runner: 'mocha',
-    tests,
-    files: fileResults(files, tests),
-    ...(coverage ? { coverage, coverageGranularity: 'test' as const } : {}),
-    ...outcome,
-  };
-}
-
-export function fileResults(files: string[], tests: TestCaseResult[]): TestFileResult[] {
-  return files.map((file) => fileResultOf(file, tests));
+  // The reporter names each case's file as mocha loaded it (absolute): the report's are relative to the project.
+  const cases = answer.tests.map((test) => ({ ...test, file: test.file ? toPosix(relative(root, test.file)) : '' }));
+  return runReport('mocha', files, cases, { outcome, coverage });
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
-import { AgentgovError } from '@agentgov/core';
+import { join } from 'node:path';
+import { AgentgovError, argsOfScript, splitInlineValue } from '@agentgov/core';
+import { toPosix } from '@agentgov/core/glob';
 import { globSync } from 'tinyglobby';
 
 /** What a project's `node --test` script says: which files, and the node options every run needs. */
@@ -44,22 +45,9 @@ const OWN = new RegExp(
     String.raw`watch-path)$`,
 );
 
-/** Splits a shell command line into words (quotes respected; no expansion). */
-export function shellWords(command: string): string[] {
-  const words: string[] = [];
-  for (const match of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g))
-    words.push(match[1] ?? match[2] ?? match[3]!);
-  return words;
-}
-
 /** The words after `node` of the first `node ... --test ...` command in a script, if any. */
 export function nodeTestArgsOfScript(script: string): string[] | undefined {
-  for (const part of script.split(/&&|\|\||;/)) {
-    const words = shellWords(part.trim());
-    const at = words.findIndex((word) => /(^|\/)node(\.exe)?$/.test(word));
-    if (at >= 0 && words.slice(at + 1).some((word) => word === '--test')) return words.slice(at + 1);
-  }
-  return undefined;
+  return argsOfScript(script, (word, rest) => /(^|\/)node(\.exe)?$/.test(word) && rest.includes('--test'));
 }
 
 function readScripts(root: string): Record<string, string> {
@@ -102,10 +90,7 @@ export function readNodeTestSetup(root: string): NodeTestSetup {
   const nodeOptions: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
+    const [flag, inline] = splitInlineValue(arg);
     const value = VALUED.has(flag) && inline === undefined ? args[++i] : inline;
     if (!flag.startsWith('-')) patterns.push(arg);
     else if (OWN.test(flag)) continue;
@@ -119,8 +104,6 @@ export function readNodeTestSetup(root: string): NodeTestSetup {
   );
   return { patterns, nodeOptions, source: `package.json#scripts.${name}`, typescript };
 }
-
-const toPosix = (path: string) => path.split(sep).join('/');
 
 /** Node's default test file patterns (`node --test` without arguments), with `.ts` when a TypeScript loader is set. */
 export function defaultPatterns(typescript: boolean): string[] {

@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { run } from 'node:test';
+import type { ReportedTestCase } from '@agentgov/core/contracts';
 
 export interface DriverRequest {
   root: string;
@@ -14,13 +15,8 @@ export interface DriverRequest {
   nameFilter?: string;
 }
 
-export interface DriverCase {
-  file: string;
-  titlePath: string[];
-  status: 'passed' | 'failed' | 'skipped';
-  durationMs: number;
-  failure?: { message: string; stack?: string };
-}
+/** A case as the driver reports it (the contract's, before agentgov names it). */
+export type DriverCase = ReportedTestCase;
 
 export interface DriverAnswer {
   tests: DriverCase[];

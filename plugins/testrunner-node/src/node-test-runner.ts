@@ -7,7 +7,7 @@ import {
   fileResultOf,
   lastLines,
   runForAnswerFile,
-  testCaseId,
+  runReport,
   timedOutReport,
   type TestCaseResult,
   type TestFileResult,
@@ -102,29 +102,19 @@ async function runNodeTests(root: string, request: TestRunRequest): Promise<Test
       { runner: 'node', file: 'package.json', options: setup.nodeOptions },
     );
   }
-  const tests: TestCaseResult[] = answer.tests.map((test) => ({
-    id: testCaseId(test.file, test.titlePath),
-    ...test,
-  }));
-  return {
-    runner: 'node',
-    tests,
-    files: fileResults(files, tests, answer.fileErrors),
-    ...(coverage ? { coverage, coverageGranularity: 'test' as const } : {}),
-    ...outcome,
-  };
+  return runReport('node', files, answer.tests, { outcome, coverage }, (file, tests) =>
+    fileResultWithError(file, tests, answer.fileErrors),
+  );
 }
 
-function fileResults(
-  files: string[],
+/** A file's result; a file the driver reports an error for (it did not load, or failed outside its tests) says so. */
+function fileResultWithError(
+  file: string,
   tests: TestCaseResult[],
   errors: { file: string; message: string }[],
-): TestFileResult[] {
-  return files.map((file) => {
-    const error = errors.find((e) => e.file === file);
-    if (!error) return fileResultOf(file, tests);
-    if (!tests.some((test) => test.file === file))
-      return { file, status: 'error', durationMs: 0, output: error.message };
-    return { ...fileResultOf(file, tests), status: 'failed', output: error.message };
-  });
+): TestFileResult {
+  const error = errors.find((e) => e.file === file);
+  if (!error) return fileResultOf(file, tests);
+  if (!tests.some((test) => test.file === file)) return { file, status: 'error', durationMs: 0, output: error.message };
+  return { ...fileResultOf(file, tests), status: 'failed', output: error.message };
 }

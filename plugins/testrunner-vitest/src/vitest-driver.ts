@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ReportedTestCase } from '@agentgov/core/contracts';
 
 /** What the host asks for (argv[2], JSON). */
 export interface DriverRequest {
@@ -31,13 +32,8 @@ export type DriverAnswer =
     }
   | { ok: false; stage: 'missing' | 'config' | 'run'; message: string };
 
-export interface DriverCase {
-  file: string;
-  titlePath: string[];
-  status: 'passed' | 'failed' | 'skipped';
-  durationMs: number;
-  failure?: { message: string; stack?: string };
-}
+/** A case as the driver reports it (the contract's, before agentgov names it). */
+export type DriverCase = ReportedTestCase;
 
 interface Task {
   type: string;
