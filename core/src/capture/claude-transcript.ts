@@ -9,7 +9,9 @@ import { basename, extname } from 'node:path';
 import { canonicalToolOf } from '../contracts/canonical-tool.js';
 import type { CaptureParseContext, CaptureParseResult, ToolCallEvent, ToolCallResult } from '../contracts/index.js';
 import {
+  addToolCall,
   clipResultContent,
+  completeToolCall,
   countSkip,
   isJsonObject,
   nonEmptyText,
@@ -112,12 +114,7 @@ function readToolUse(block: Json, session: string, timestamp: string, chunk: Chu
     canonical_tool: canonicalToolOf(name),
     arguments: input ?? {},
   };
-  if (chunk.byId.has(event.id)) {
-    countSkip(chunk.skipped, 'repeated_tool_use');
-    return;
-  }
-  chunk.byId.set(event.id, event);
-  chunk.events.push(event);
+  addToolCall(chunk, event, 'repeated_tool_use');
 }
 
 function readToolResult(block: Json, session: string, timestamp: string, chunk: Chunk): void {
@@ -132,7 +129,5 @@ function readToolResult(block: Json, session: string, timestamp: string, chunk: 
     is_error: block['is_error'] === true,
     timestamp,
   };
-  const call = chunk.byId.get(id);
-  if (call) call.result = result;
-  else chunk.completions.push({ event_id: id, result });
+  completeToolCall(chunk, id, result);
 }

@@ -1,5 +1,5 @@
 import type { CaptureCompletion, CaptureParseContext, CaptureParseResult, SkipCounts } from '../contracts/framework.js';
-import type { ToolCallEvent } from '../contracts/events.js';
+import type { ToolCallEvent, ToolCallResult } from '../contracts/events.js';
 
 type Json = Record<string, unknown>;
 
@@ -86,6 +86,31 @@ export interface CaptureChunk<State extends object> {
   byId: Map<string, ToolCallEvent>;
   /** Results whose call was in an earlier chunk. */
   completions: CaptureCompletion[];
+}
+
+/**
+ * Adds a call the chunk read, once per id: a call whose id the chunk already holds is counted under `repeated` and
+ * dropped. Answers whether it was added.
+ */
+export function addToolCall(
+  chunk: CaptureChunk<object>,
+  event: ToolCallEvent,
+  repeated = 'repeated_tool_call',
+): boolean {
+  if (chunk.byId.has(event.id)) {
+    countSkip(chunk.skipped, repeated);
+    return false;
+  }
+  chunk.byId.set(event.id, event);
+  chunk.events.push(event);
+  return true;
+}
+
+/** A call's result: set on the call when this chunk read it, else kept as the completion of an earlier chunk's call. */
+export function completeToolCall(chunk: CaptureChunk<object>, eventId: string, result: ToolCallResult): void {
+  const call = chunk.byId.get(eventId);
+  if (call) call.result = result;
+  else chunk.completions.push({ event_id: eventId, result });
 }
 
 /**

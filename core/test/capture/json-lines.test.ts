@@ -1,5 +1,14 @@
 import { expect } from 'chai';
-import { clipResultContent, MAX_RESULT_CHARS, walkJsonLines, type SkipCounts } from '../../src/index.js';
+import {
+  addToolCall,
+  clipResultContent,
+  completeToolCall,
+  MAX_RESULT_CHARS,
+  walkJsonLines,
+  type CaptureChunk,
+  type SkipCounts,
+  type ToolCallEvent,
+} from '../../src/index.js';
 
 function walk(text: string): {
   records: [unknown, number][];
@@ -36,5 +45,45 @@ describe('capture/json-lines', () => {
   it('clips long results and says by how much', () => {
     expect(clipResultContent('x'.repeat(MAX_RESULT_CHARS + 5))).to.match(/…\[5 more chars\]$/);
     expect(clipResultContent('short')).to.equal('short');
+  });
+});
+
+describe("a chunk's calls and results (addToolCall, completeToolCall)", function () {
+  const chunk = (): CaptureChunk<object> => ({
+    state: {},
+    file: 'capture.jsonl',
+    skipped: {},
+    events: [],
+    byId: new Map(),
+    completions: [],
+  });
+  const call = (id: string): ToolCallEvent => ({
+    id,
+    framework: 'test',
+    session_id: 's',
+    timestamp: '2026-11-29T00:00:00.000Z',
+    cwd: '/w',
+    tool_name: 'Bash',
+    canonical_tool: 'shell',
+    arguments: { command: 'ls' },
+  });
+  const result = { content: 'ok', is_error: false, timestamp: '2026-11-29T00:00:01.000Z' };
+
+  it("adds a call once per id and counts a repeat under the parser's reason", function () {
+    const c = chunk();
+    expect(addToolCall(c, call('a'))).to.equal(true);
+    expect(addToolCall(c, { ...call('a'), tool_name: 'Other' })).to.equal(false);
+    expect(addToolCall(c, call('a'), 'repeated_tool_use')).to.equal(false);
+    expect(c.events.map((e) => e.tool_name)).to.deep.equal(['Bash']);
+    expect(c.skipped).to.deep.equal({ repeated_tool_call: 1, repeated_tool_use: 1 });
+  });
+
+  it("sets a result on a call of this chunk, and keeps one for an earlier chunk's call as a completion", function () {
+    const c = chunk();
+    addToolCall(c, call('a'));
+    completeToolCall(c, 'a', result);
+    completeToolCall(c, 'earlier', result);
+    expect(c.events[0]?.result).to.deep.equal(result);
+    expect(c.completions).to.deep.equal([{ event_id: 'earlier', result }]);
   });
 });

@@ -7,8 +7,10 @@
  */
 import { basename, extname } from 'node:path';
 import {
+  addToolCall,
   canonicalToolOf,
   clipResultContent,
+  completeToolCall,
   countSkip,
   isJsonObject,
   nonEmptyText,
@@ -157,12 +159,7 @@ function readCall(item: Json, timestamp: string, chunk: Chunk): void {
     canonical_tool: codexCanonicalTool(call.name),
     arguments: call.args,
   };
-  if (chunk.byId.has(event.id)) {
-    countSkip(chunk.skipped, 'repeated_tool_call');
-    return;
-  }
-  chunk.byId.set(event.id, event);
-  chunk.events.push(event);
+  addToolCall(chunk, event);
 }
 
 /** A tool output: plain text, content items, or (shell) a JSON string `{output, metadata: {exit_code}}`. */
@@ -199,8 +196,5 @@ function readOutput(item: Json, timestamp: string, chunk: Chunk): void {
     return;
   }
   const id = eventId(chunk.state.sessionId ?? sessionIdOfFile(chunk.file), callId);
-  const result = resultOf(item['output'], timestamp);
-  const call = chunk.byId.get(id);
-  if (call) call.result = result;
-  else chunk.completions.push({ event_id: id, result });
+  completeToolCall(chunk, id, resultOf(item['output'], timestamp));
 }

@@ -7,8 +7,10 @@
  */
 import { basename, dirname } from 'node:path';
 import {
+  addToolCall,
   canonicalToolOf,
   clipResultContent,
+  completeToolCall,
   countSkip,
   isJsonObject,
   nonEmptyText,
@@ -129,12 +131,7 @@ function readStart(data: Json, timestamp: string, chunk: Chunk): void {
     canonical_tool: copilotCanonicalTool(name, text(data['mcpServerName'])),
     arguments: (args as Json | undefined) ?? {},
   };
-  if (chunk.byId.has(event.id)) {
-    countSkip(chunk.skipped, 'repeated_tool_call');
-    return;
-  }
-  chunk.byId.set(event.id, event);
-  chunk.events.push(event);
+  addToolCall(chunk, event);
 }
 
 function readComplete(data: Json, timestamp: string, chunk: Chunk): void {
@@ -156,8 +153,5 @@ function readComplete(data: Json, timestamp: string, chunk: Chunk): void {
     is_error: data['success'] === false,
     timestamp,
   };
-  const id = eventId(chunk.state.sessionId ?? chunk.fallbackSession, callId);
-  const call = chunk.byId.get(id);
-  if (call) call.result = outcome;
-  else chunk.completions.push({ event_id: id, result: outcome });
+  completeToolCall(chunk, eventId(chunk.state.sessionId ?? chunk.fallbackSession, callId), outcome);
 }

@@ -10,6 +10,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import {
+  addToolCall,
   canonicalToolOf,
   clipResultContent,
   countSkip,
@@ -206,6 +207,5 @@ function readToolCall(call: unknown, messageTimestamp: string, chunk: Chunk): vo
     arguments: (call['args'] as Json | undefined) ?? {},
     ...(result ? { result } : {}),
   };
-  chunk.byId.set(eventKey, event);
-  chunk.events.push(event);
+  addToolCall(chunk, event);
 }
