@@ -146,6 +146,32 @@ export function checkToolCallPayload(
   return input;
 }
 
+/** How a format words its answers for `hookAnswer`. */
+export interface HookAnswerWords {
+  /** The answer for `ask` and `deny`: the format's decision object. */
+  stop(decision: 'ask' | 'deny', message: string): object;
+  /** The answer for a warning or a verdict with notes; without it such a call prints what an allowed one does. */
+  warn?(message: string): object;
+  /** The answer for an allowed call; without it nothing is printed. */
+  allow?: object;
+}
+
+/**
+ * A hook's answer for a verdict, in a format's own words: one JSON line on stdout and exit 0. The message is the
+ * verdict's reason followed by its notes.
+ */
+export function hookAnswer(outcome: GateOutcome, words: HookAnswerWords): { stdout: string; exitCode: number } {
+  const { verdict, assessment, notes = [] } = outcome;
+  const message = [verdict.reason, ...notes].join(' ');
+  const answer =
+    verdict.decision === 'ask' || verdict.decision === 'deny'
+      ? words.stop(verdict.decision, message)
+      : words.warn && (assessment?.action === 'warn' || notes.length > 0)
+        ? words.warn(message)
+        : words.allow;
+  return { stdout: answer === undefined ? '' : `${JSON.stringify(answer)}\n`, exitCode: 0 };
+}
+
 /**
  * The Claude-Code-style PreToolUse protocol (Claude Code, and agentx-code that copies it): the hook
  * payload `{session_id, cwd, hook_event_name, tool_name, tool_input, tool_use_id}`, or the neutral
@@ -167,21 +193,16 @@ export function preToolUseGateFormat(framework: string, probeExtra: Record<strin
       );
     },
     render(outcome) {
-      const { verdict, assessment, notes = [] } = outcome;
-      const message = [verdict.reason, ...notes].join(' ');
-      if (verdict.decision === 'ask' || verdict.decision === 'deny') {
-        const out = {
+      return hookAnswer(outcome, {
+        stop: (decision, message) => ({
           hookSpecificOutput: {
             hookEventName: 'PreToolUse',
-            permissionDecision: verdict.decision,
+            permissionDecision: decision,
             permissionDecisionReason: message,
           },
-        };
-        return { stdout: `${JSON.stringify(out)}\n`, exitCode: 0 };
-      }
-      if (assessment?.action === 'warn' || notes.length)
-        return { stdout: `${JSON.stringify({ systemMessage: message })}\n`, exitCode: 0 };
-      return { stdout: '', exitCode: 0 };
+        }),
+        warn: (message) => ({ systemMessage: message }),
+      });
     },
     probePayload(cwd) {
       return {

@@ -5,7 +5,7 @@
  * nothing, and an `ask` is rendered as a deny whose reason says agentgov wants a person to approve
  * it — an ask must never turn into an unreviewed run.
  */
-import { checkToolCallPayload, readHookAnswer, type GateHookFormat } from '@agentgov/core/gate-hook';
+import { checkToolCallPayload, hookAnswer, readHookAnswer, type GateHookFormat } from '@agentgov/core/gate-hook';
 import { shellCommandOf } from './argv.js';
 import { patchArguments } from './patch.js';
 
@@ -41,19 +41,16 @@ export const gateFormat: GateHookFormat = {
     return input;
   },
   render(outcome) {
-    const { verdict, notes = [] } = outcome;
-    if (verdict.decision !== 'ask' && verdict.decision !== 'deny') return { stdout: '', exitCode: 0 };
-    const reason = [verdict.decision === 'ask' ? ASK_PREFIX : '', verdict.reason, ...notes].filter(Boolean).join(' ');
-    return {
-      stdout: `${JSON.stringify({
+    // Codex has no ask: an ask is a deny whose reason says a person must approve; a warning prints nothing.
+    return hookAnswer(outcome, {
+      stop: (decision, message) => ({
         hookSpecificOutput: {
           hookEventName: 'PreToolUse',
           permissionDecision: 'deny',
-          permissionDecisionReason: reason,
+          permissionDecisionReason: decision === 'ask' ? `${ASK_PREFIX} ${message}` : message,
         },
-      })}\n`,
-      exitCode: 0,
-    };
+      }),
+    });
   },
   probePayload(cwd) {
     return {

@@ -8,6 +8,7 @@
  */
 import {
   checkToolCallPayload,
+  hookAnswer,
   readHookAnswer,
   type GateHookFormat,
   type GateInput,
@@ -51,15 +52,10 @@ export const gateFormat: GateHookFormat = {
     return checkToolCallPayload(value, { framework: FRAMEWORK, argsField: 'tool_input', hookEvent: 'PreToolUse' });
   },
   render(outcome) {
-    const { verdict, notes = [] } = outcome;
-    if (verdict.decision !== 'ask' && verdict.decision !== 'deny') return { stdout: '', exitCode: 0 };
-    return {
-      stdout: `${JSON.stringify({
-        permissionDecision: verdict.decision,
-        permissionDecisionReason: [verdict.reason, ...notes].join(' '),
-      })}\n`,
-      exitCode: 0,
-    };
+    // No warning channel: a warning prints what an allowed call does (nothing).
+    return hookAnswer(outcome, {
+      stop: (decision, message) => ({ permissionDecision: decision, permissionDecisionReason: message }),
+    });
   },
   probePayload(cwd) {
     return {

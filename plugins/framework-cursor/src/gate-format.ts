@@ -6,7 +6,13 @@
  * `{"permission": "deny"|"ask", "user_message", "agent_message"}`. Cursor wants JSON on every
  * path, so an allowed call prints `{}` — no permission field, nothing granted.
  */
-import type { GateHookFormat, GateInput, GateInputProblem, HookDecision } from '@agentgov/core/gate-hook';
+import {
+  hookAnswer,
+  type GateHookFormat,
+  type GateInput,
+  type GateInputProblem,
+  type HookDecision,
+} from '@agentgov/core/gate-hook';
 
 const FRAMEWORK = 'cursor';
 const EVENTS = ['beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile'];
@@ -56,16 +62,11 @@ export const gateFormat: GateHookFormat = {
     return { framework: FRAMEWORK, session_id: value['conversation_id'], ...call, ...(cwd ? { cwd } : {}) };
   },
   render(outcome) {
-    const { verdict, assessment, notes = [] } = outcome;
-    const message = [verdict.reason, ...notes].join(' ');
-    if (verdict.decision === 'ask' || verdict.decision === 'deny')
-      return {
-        stdout: `${JSON.stringify({ permission: verdict.decision, user_message: message, agent_message: message })}\n`,
-        exitCode: 0,
-      };
-    if (assessment?.action === 'warn' || notes.length)
-      return { stdout: `${JSON.stringify({ user_message: message })}\n`, exitCode: 0 };
-    return { stdout: '{}\n', exitCode: 0 };
+    return hookAnswer(outcome, {
+      stop: (decision, message) => ({ permission: decision, user_message: message, agent_message: message }),
+      warn: (message) => ({ user_message: message }),
+      allow: {},
+    });
   },
   probePayload(cwd) {
     return {

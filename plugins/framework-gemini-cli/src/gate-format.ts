@@ -8,7 +8,7 @@
  * CLI (`-p`, 0.61) treats a hook's `ask` as a silent stop — exit 0, no output, the rest of the task
  * skipped — and nothing in the hook's payload or environment says whether a person is there.
  */
-import { checkToolCallPayload, readHookAnswer, type GateHookFormat } from '@agentgov/core/gate-hook';
+import { checkToolCallPayload, hookAnswer, readHookAnswer, type GateHookFormat } from '@agentgov/core/gate-hook';
 
 const FRAMEWORK = 'gemini-cli';
 /** Opens the reason of an ask rendered as a deny. */
@@ -24,15 +24,13 @@ export const gateFormat: GateHookFormat = {
     return checkToolCallPayload(value, { framework: FRAMEWORK, argsField: 'tool_input', hookEvent: 'BeforeTool' });
   },
   render(outcome) {
-    const { verdict, assessment, notes = [] } = outcome;
-    const message = [verdict.reason, ...notes].join(' ');
-    if (verdict.decision === 'ask' || verdict.decision === 'deny') {
-      const reason = verdict.decision === 'ask' ? `${ASK_PREFIX} ${message}` : message;
-      return { stdout: `${JSON.stringify({ decision: 'deny', reason })}\n`, exitCode: 0 };
-    }
-    if (assessment?.action === 'warn' || notes.length)
-      return { stdout: `${JSON.stringify({ systemMessage: message })}\n`, exitCode: 0 };
-    return { stdout: '', exitCode: 0 };
+    return hookAnswer(outcome, {
+      stop: (decision, message) => ({
+        decision: 'deny',
+        reason: decision === 'ask' ? `${ASK_PREFIX} ${message}` : message,
+      }),
+      warn: (message) => ({ systemMessage: message }),
+    });
   },
   probePayload(cwd) {
     return {
