@@ -9,9 +9,7 @@ import { basename, extname } from 'node:path';
 import { canonicalToolOf } from '../contracts/canonical-tool.js';
 import type { CaptureParseContext, CaptureParseResult, ToolCallEvent, ToolCallResult } from '../contracts/index.js';
 import {
-  addToolCall,
   clipResultContent,
-  completeToolCall,
   countSkip,
   isJsonObject,
   nonEmptyText,
@@ -101,7 +99,7 @@ function readToolUse(block: Json, session: string, timestamp: string, chunk: Chu
   const name = text(block['name']);
   const input = block['input'];
   if (!id || !name || !(input === undefined || isJsonObject(input))) {
-    countSkip(chunk.skipped, 'invalid_tool_use');
+    chunk.skip('invalid_tool_use');
     return;
   }
   const event: ToolCallEvent = {
@@ -114,13 +112,13 @@ function readToolUse(block: Json, session: string, timestamp: string, chunk: Chu
     canonical_tool: canonicalToolOf(name),
     arguments: input ?? {},
   };
-  addToolCall(chunk, event, 'repeated_tool_use');
+  chunk.addCall(event, 'repeated_tool_use');
 }
 
 function readToolResult(block: Json, session: string, timestamp: string, chunk: Chunk): void {
   const toolUseId = text(block['tool_use_id']);
   if (!toolUseId) {
-    countSkip(chunk.skipped, 'invalid_tool_result');
+    chunk.skip('invalid_tool_result');
     return;
   }
   const id = transcriptEventId(chunk.framework, session, toolUseId);
@@ -129,5 +127,5 @@ function readToolResult(block: Json, session: string, timestamp: string, chunk: 
     is_error: block['is_error'] === true,
     timestamp,
   };
-  completeToolCall(chunk, id, result);
+  chunk.complete(id, result);
 }

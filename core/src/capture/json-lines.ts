@@ -86,31 +86,48 @@ export interface CaptureChunk<State extends object> {
   byId: Map<string, ToolCallEvent>;
   /** Results whose call was in an earlier chunk. */
   completions: CaptureCompletion[];
+  /**
+   * Adds a call, once per id: a call whose id the chunk already holds is counted under `repeated` (default
+   * `repeated_tool_call`) and dropped. Answers whether it was added.
+   */
+  addCall(event: ToolCallEvent, repeated?: string): boolean;
+  /** A call's result: set on the call when this chunk read it, else kept as the completion of an earlier call. */
+  complete(eventId: string, result: ToolCallResult): void;
+  /** Counts a record left out, under its reason. */
+  skip(reason: string): void;
 }
 
-/**
- * Adds a call the chunk read, once per id: a call whose id the chunk already holds is counted under `repeated` and
- * dropped. Answers whether it was added.
- */
-export function addToolCall(
-  chunk: CaptureChunk<object>,
-  event: ToolCallEvent,
-  repeated = 'repeated_tool_call',
-): boolean {
-  if (chunk.byId.has(event.id)) {
-    countSkip(chunk.skipped, repeated);
-    return false;
-  }
-  chunk.byId.set(event.id, event);
-  chunk.events.push(event);
-  return true;
-}
-
-/** A call's result: set on the call when this chunk read it, else kept as the completion of an earlier chunk's call. */
-export function completeToolCall(chunk: CaptureChunk<object>, eventId: string, result: ToolCallResult): void {
-  const call = chunk.byId.get(eventId);
-  if (call) call.result = result;
-  else chunk.completions.push({ event_id: eventId, result });
+/** The chunk a parser fills: its lists, and the three ways a parser adds to them. */
+export function captureChunk<State extends object>(state: State, file: string): CaptureChunk<State> {
+  const skipped: SkipCounts = {};
+  const events: ToolCallEvent[] = [];
+  const byId = new Map<string, ToolCallEvent>();
+  const completions: CaptureCompletion[] = [];
+  return {
+    state,
+    file,
+    skipped,
+    events,
+    byId,
+    completions,
+    addCall(event, repeated = 'repeated_tool_call') {
+      if (byId.has(event.id)) {
+        countSkip(skipped, repeated);
+        return false;
+      }
+      byId.set(event.id, event);
+      events.push(event);
+      return true;
+    },
+    complete(eventId, result) {
+      const call = byId.get(eventId);
+      if (call) call.result = result;
+      else completions.push({ event_id: eventId, result });
+    },
+    skip(reason) {
+      countSkip(skipped, reason);
+    },
+  };
 }
 
 /**
@@ -126,15 +143,7 @@ export function parseJsonLinesChunk<State extends object, Extra extends object =
   options: { state?: State; extra?: Extra; finish?: (chunk: CaptureChunk<State> & Extra) => void } = {},
 ): CaptureParseResult {
   const state = options.state ?? ((context.state ?? {}) as State);
-  const chunk = {
-    ...(options.extra as Extra),
-    state,
-    file: context.file,
-    skipped: {},
-    events: [],
-    byId: new Map(),
-    completions: [],
-  } as CaptureChunk<State> & Extra;
+  const chunk = Object.assign(captureChunk(state, context.file), options.extra) as CaptureChunk<State> & Extra;
   const walk = walkJsonLines(input, chunk.skipped, (record, at) => read(record, chunk, at));
   options.finish?.(chunk);
   context.state = state as Record<string, unknown>;

@@ -130,6 +130,9 @@ export interface McpRegistrar {
   remainingSteps?(projectDir: string, options: { scope: string; env: NodeJS.ProcessEnv }): string[];
 }
 
+/** A capture parser (`FrameworkAdapter.parse`): a chunk of a capture file → the calls, completions and skips in it. */
+export type CaptureParser = (text: string, context: CaptureParseContext) => CaptureParseResult;
+
 /** A coding-agent framework: detection, capture locations and the capture parser. */
 export interface FrameworkAdapter {
   /** Framework name, e.g. `agentx-code`. */

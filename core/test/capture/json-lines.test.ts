@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import {
-  addToolCall,
+  captureChunk,
   clipResultContent,
-  completeToolCall,
   MAX_RESULT_CHARS,
   walkJsonLines,
   type CaptureChunk,
@@ -48,15 +47,8 @@ describe('capture/json-lines', () => {
   });
 });
 
-describe("a chunk's calls and results (addToolCall, completeToolCall)", function () {
-  const chunk = (): CaptureChunk<object> => ({
-    state: {},
-    file: 'capture.jsonl',
-    skipped: {},
-    events: [],
-    byId: new Map(),
-    completions: [],
-  });
+describe("a chunk's calls, results and skips (captureChunk)", function () {
+  const chunk = (): CaptureChunk<object> => captureChunk({}, 'capture.jsonl');
   const call = (id: string): ToolCallEvent => ({
     id,
     framework: 'test',
@@ -71,18 +63,20 @@ describe("a chunk's calls and results (addToolCall, completeToolCall)", function
 
   it("adds a call once per id and counts a repeat under the parser's reason", function () {
     const c = chunk();
-    expect(addToolCall(c, call('a'))).to.equal(true);
-    expect(addToolCall(c, { ...call('a'), tool_name: 'Other' })).to.equal(false);
-    expect(addToolCall(c, call('a'), 'repeated_tool_use')).to.equal(false);
+    expect(c.addCall(call('a'))).to.equal(true);
+    expect(c.addCall({ ...call('a'), tool_name: 'Other' })).to.equal(false);
+    expect(c.addCall(call('a'), 'repeated_tool_use')).to.equal(false);
+    c.skip('invalid_tool_call');
     expect(c.events.map((e) => e.tool_name)).to.deep.equal(['Bash']);
-    expect(c.skipped).to.deep.equal({ repeated_tool_call: 1, repeated_tool_use: 1 });
+    expect(c.byId.get('a')?.tool_name).to.equal('Bash');
+    expect(c.skipped).to.deep.equal({ repeated_tool_call: 1, repeated_tool_use: 1, invalid_tool_call: 1 });
   });
 
   it("sets a result on a call of this chunk, and keeps one for an earlier chunk's call as a completion", function () {
     const c = chunk();
-    addToolCall(c, call('a'));
-    completeToolCall(c, 'a', result);
-    completeToolCall(c, 'earlier', result);
+    c.addCall(call('a'));
+    c.complete('a', result);
+    c.complete('earlier', result);
     expect(c.events[0]?.result).to.deep.equal(result);
     expect(c.completions).to.deep.equal([{ event_id: 'earlier', result }]);
   });

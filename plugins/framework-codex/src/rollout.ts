@@ -6,22 +6,8 @@
  * (`function_call_output`, `custom_tool_call_output`) paired by `call_id`.
  */
 import { basename, extname } from 'node:path';
-import {
-  addToolCall,
-  canonicalToolOf,
-  clipResultContent,
-  completeToolCall,
-  countSkip,
-  isJsonObject,
-  nonEmptyText,
-  parseJsonLinesChunk,
-  type CanonicalTool,
-  type CaptureChunk,
-  type CaptureParseContext,
-  type CaptureParseResult,
-  type ToolCallEvent,
-  type ToolCallResult,
-} from '@agentgov/core';
+import { canonicalToolOf, clipResultContent, isJsonObject, nonEmptyText, parseJsonLinesChunk } from '@agentgov/core';
+import type { CanonicalTool, CaptureChunk, CaptureParser } from '@agentgov/core';
 import { shellCommandOf } from './argv.js';
 import { patchArguments } from './patch.js';
 
@@ -59,16 +45,14 @@ export function sessionIdOfFile(file: string): string {
 type Chunk = CaptureChunk<RolloutState>;
 
 /** Parses a chunk of a Codex rollout; see FrameworkAdapter.parse. */
-export function parseRollout(input: string, context: CaptureParseContext): CaptureParseResult {
-  return parseJsonLinesChunk(input, context, readLine);
-}
+export const parseRollout: CaptureParser = (input, context) => parseJsonLinesChunk(input, context, readLine);
 
 function readLine(line: Json, chunk: Chunk): void {
   const { type, payload } = line;
   const timestamp = text(line['timestamp']) ?? new Date(0).toISOString();
   if (typeof type === 'string' && QUIET_LINE_TYPES.has(type)) return;
   if (!isJsonObject(payload) || (type !== 'session_meta' && type !== 'turn_context' && type !== 'response_item')) {
-    countSkip(chunk.skipped, 'unknown_line_type');
+    chunk.skip('unknown_line_type');
     return;
   }
   if (type === 'session_meta') {
@@ -87,8 +71,7 @@ function readItem(item: Json, timestamp: string, chunk: Chunk): void {
     readCall(item, timestamp, chunk);
   else if (itemType === 'function_call_output' || itemType === 'custom_tool_call_output')
     readOutput(item, timestamp, chunk);
-  else if (typeof itemType !== 'string' || !QUIET_ITEM_TYPES.has(itemType))
-    countSkip(chunk.skipped, 'unknown_item_type');
+  else if (typeof itemType !== 'string' || !QUIET_ITEM_TYPES.has(itemType)) chunk.skip('unknown_item_type');
 }
 
 /** The call's name and arguments as the risk engine reads them, or undefined when unusable. */
@@ -145,11 +128,11 @@ function readCall(item: Json, timestamp: string, chunk: Chunk): void {
   const callId = text(item['call_id']) ?? text(item['id']);
   const call = callOf(item);
   if (!callId || !call) {
-    countSkip(chunk.skipped, 'invalid_tool_call');
+    chunk.skip('invalid_tool_call');
     return;
   }
   const session = chunk.state.sessionId ?? sessionIdOfFile(chunk.file);
-  const event: ToolCallEvent = {
+  const event = {
     id: eventId(session, callId),
     framework: FRAMEWORK,
     session_id: session,
@@ -159,11 +142,11 @@ function readCall(item: Json, timestamp: string, chunk: Chunk): void {
     canonical_tool: codexCanonicalTool(call.name),
     arguments: call.args,
   };
-  addToolCall(chunk, event);
+  chunk.addCall(event);
 }
 
 /** A tool output: plain text, content items, or (shell) a JSON string `{output, metadata: {exit_code}}`. */
-function resultOf(output: unknown, timestamp: string): ToolCallResult {
+function resultOf(output: unknown, timestamp: string) {
   let content = '';
   let isError = false;
   if (typeof output === 'string') {
@@ -192,9 +175,9 @@ function resultOf(output: unknown, timestamp: string): ToolCallResult {
 function readOutput(item: Json, timestamp: string, chunk: Chunk): void {
   const callId = text(item['call_id']);
   if (!callId) {
-    countSkip(chunk.skipped, 'invalid_tool_output');
+    chunk.skip('invalid_tool_output');
     return;
   }
   const id = eventId(chunk.state.sessionId ?? sessionIdOfFile(chunk.file), callId);
-  completeToolCall(chunk, id, resultOf(item['output'], timestamp));
+  chunk.complete(id, resultOf(item['output'], timestamp));
 }

@@ -6,22 +6,8 @@
  * paired by `data.toolCallId`.
  */
 import { basename, dirname } from 'node:path';
-import {
-  addToolCall,
-  canonicalToolOf,
-  clipResultContent,
-  completeToolCall,
-  countSkip,
-  isJsonObject,
-  nonEmptyText,
-  parseJsonLinesChunk,
-  type CanonicalTool,
-  type CaptureChunk,
-  type CaptureParseContext,
-  type CaptureParseResult,
-  type ToolCallEvent,
-  type ToolCallResult,
-} from '@agentgov/core';
+import { canonicalToolOf, clipResultContent, isJsonObject, nonEmptyText, parseJsonLinesChunk } from '@agentgov/core';
+import type { CanonicalTool, CaptureChunk, CaptureParser } from '@agentgov/core';
 
 export const FRAMEWORK = 'copilot-cli';
 
@@ -85,19 +71,19 @@ interface SessionState {
 type Chunk = CaptureChunk<SessionState> & { fallbackSession: string };
 
 /** Parses a chunk of a Copilot CLI `events.jsonl`; see FrameworkAdapter.parse. */
-export function parseSessionEvents(input: string, context: CaptureParseContext): CaptureParseResult {
+export const parseSessionEvents: CaptureParser = (input, context) => {
   // events.jsonl sits in a directory named after the session.
   return parseJsonLinesChunk(input, context, readEvent, {
     extra: { fallbackSession: basename(dirname(context.file)) },
   });
-}
+};
 
 function readEvent(record: Json, chunk: Chunk): void {
   const type = record['type'];
   const data = record['data'];
   const namespace = typeof type === 'string' ? type.split('.')[0] : undefined;
   if (!namespace || !KNOWN_NAMESPACES.has(namespace) || !isJsonObject(data)) {
-    countSkip(chunk.skipped, 'unknown_event_type');
+    chunk.skip('unknown_event_type');
     return;
   }
   const timestamp = text(record['timestamp']) ?? new Date(0).toISOString();
@@ -117,11 +103,11 @@ function readStart(data: Json, timestamp: string, chunk: Chunk): void {
   const name = text(data['toolName']);
   const args = data['arguments'];
   if (!callId || !name || !(args === undefined || isJsonObject(args))) {
-    countSkip(chunk.skipped, 'invalid_tool_call');
+    chunk.skip('invalid_tool_call');
     return;
   }
   const session = chunk.state.sessionId ?? chunk.fallbackSession;
-  const event: ToolCallEvent = {
+  const event = {
     id: eventId(session, callId),
     framework: FRAMEWORK,
     session_id: session,
@@ -131,13 +117,13 @@ function readStart(data: Json, timestamp: string, chunk: Chunk): void {
     canonical_tool: copilotCanonicalTool(name, text(data['mcpServerName'])),
     arguments: (args as Json | undefined) ?? {},
   };
-  addToolCall(chunk, event);
+  chunk.addCall(event);
 }
 
 function readComplete(data: Json, timestamp: string, chunk: Chunk): void {
   const callId = text(data['toolCallId']);
   if (!callId) {
-    countSkip(chunk.skipped, 'invalid_tool_result');
+    chunk.skip('invalid_tool_result');
     return;
   }
   const result = data['result'];
@@ -148,10 +134,10 @@ function readComplete(data: Json, timestamp: string, chunk: Chunk): void {
       : isJsonObject(error) && typeof error['message'] === 'string'
         ? error['message']
         : '';
-  const outcome: ToolCallResult = {
+  const outcome = {
     content: clipResultContent(content),
     is_error: data['success'] === false,
     timestamp,
   };
-  completeToolCall(chunk, eventId(chunk.state.sessionId ?? chunk.fallbackSession, callId), outcome);
+  chunk.complete(eventId(chunk.state.sessionId ?? chunk.fallbackSession, callId), outcome);
 }

@@ -9,21 +9,8 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import {
-  addToolCall,
-  canonicalToolOf,
-  clipResultContent,
-  countSkip,
-  isJsonObject,
-  nonEmptyText,
-  parseJsonLinesChunk,
-  type CanonicalTool,
-  type CaptureChunk,
-  type CaptureParseContext,
-  type CaptureParseResult,
-  type ToolCallEvent,
-  type ToolCallResult,
-} from '@agentgov/core';
+import { canonicalToolOf, clipResultContent, isJsonObject, nonEmptyText, parseJsonLinesChunk } from '@agentgov/core';
+import type { CanonicalTool, CaptureChunk, CaptureParser } from '@agentgov/core';
 
 export const FRAMEWORK = 'gemini-cli';
 
@@ -101,7 +88,7 @@ export function recordedSessionId(file: string): string | undefined {
 type Chunk = CaptureChunk<RecordingState>;
 
 /** Parses a chunk of a Gemini CLI chat recording; see FrameworkAdapter.parse. */
-export function parseRecording(input: string, context: CaptureParseContext): CaptureParseResult {
+export const parseRecording: CaptureParser = (input, context) => {
   const state = (context.state ?? {}) as RecordingState;
   if (state.cwd === undefined) state.cwd = projectRootOf(context.file) ?? '';
   if (state.sessionId === undefined && (context.offset ?? 0) > 0) state.sessionId = recordedSessionId(context.file);
@@ -112,7 +99,7 @@ export function parseRecording(input: string, context: CaptureParseContext): Cap
       for (const id of chunk.byId.keys()) state.seen.add(id);
     },
   });
-}
+};
 
 function readMetadata(metadata: Json, chunk: Chunk): void {
   chunk.state.sessionId = text(metadata['sessionId']) ?? chunk.state.sessionId;
@@ -127,23 +114,23 @@ function readLine(line: Json, chunk: Chunk): void {
   if (isJsonObject(line['$set'])) readMetadata(line['$set'], chunk);
   else if (typeof line['id'] === 'string') readMessage(line, chunk);
   else if (typeof line['sessionId'] === 'string' && typeof line['projectHash'] === 'string') readMetadata(line, chunk);
-  else countSkip(chunk.skipped, 'unknown_record');
+  else chunk.skip('unknown_record');
 }
 
 function readMessageIn(message: unknown, chunk: Chunk): void {
   if (isJsonObject(message) && typeof message['id'] === 'string') readMessage(message, chunk);
-  else countSkip(chunk.skipped, 'unknown_record');
+  else chunk.skip('unknown_record');
 }
 
 function readMessage(message: Json, chunk: Chunk): void {
   if (typeof message['type'] !== 'string' || !MESSAGE_TYPES.has(message['type'])) {
-    countSkip(chunk.skipped, 'unknown_message_type');
+    chunk.skip('unknown_message_type');
     return;
   }
   const calls = message['toolCalls'];
   if (calls === undefined) return;
   if (!Array.isArray(calls)) {
-    countSkip(chunk.skipped, 'invalid_tool_call');
+    chunk.skip('invalid_tool_call');
     return;
   }
   const timestamp = text(message['timestamp']) ?? new Date(0).toISOString();
@@ -169,13 +156,13 @@ function readToolCall(call: unknown, messageTimestamp: string, chunk: Chunk): vo
   const id = isJsonObject(call) ? text(call['id']) : undefined;
   const name = isJsonObject(call) ? text(call['name']) : undefined;
   if (!isJsonObject(call) || !id || !name || !(call['args'] === undefined || isJsonObject(call['args']))) {
-    countSkip(chunk.skipped, 'invalid_tool_call');
+    chunk.skip('invalid_tool_call');
     return;
   }
   const session = chunk.state.sessionId ?? basename(chunk.file, extname(chunk.file));
   const timestamp = text(call['timestamp']) ?? messageTimestamp;
   const status = text(call['status']);
-  const result: ToolCallResult | undefined =
+  const result =
     status && FINISHED.has(status)
       ? {
           content: clipResultContent(
@@ -196,7 +183,7 @@ function readToolCall(call: unknown, messageTimestamp: string, chunk: Chunk): vo
     if (result) chunk.completions.push({ event_id: eventKey, result });
     return;
   }
-  const event: ToolCallEvent = {
+  const event = {
     id: eventKey,
     framework: FRAMEWORK,
     session_id: session,
@@ -207,5 +194,5 @@ function readToolCall(call: unknown, messageTimestamp: string, chunk: Chunk): vo
     arguments: (call['args'] as Json | undefined) ?? {},
     ...(result ? { result } : {}),
   };
-  addToolCall(chunk, event);
+  chunk.addCall(event);
 }
