@@ -143,7 +143,7 @@ export function parseJsonLinesChunk<State extends object, Extra extends object =
   options: { state?: State; extra?: Extra; finish?: (chunk: CaptureChunk<State> & Extra) => void } = {},
 ): CaptureParseResult {
   const state = options.state ?? ((context.state ?? {}) as State);
-  const chunk = Object.assign(captureChunk(state, context.file), options.extra) as CaptureChunk<State> & Extra;
+  const chunk = { ...(options.extra as Extra), ...captureChunk(state, context.file) };
   const walk = walkJsonLines(input, chunk.skipped, (record, at) => read(record, chunk, at));
   options.finish?.(chunk);
   context.state = state as Record<string, unknown>;

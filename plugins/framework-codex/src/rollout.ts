@@ -132,7 +132,7 @@ function readCall(item: Json, timestamp: string, chunk: Chunk): void {
     return;
   }
   const session = chunk.state.sessionId ?? sessionIdOfFile(chunk.file);
-  const event = {
+  chunk.addCall({
     id: eventId(session, callId),
     framework: FRAMEWORK,
     session_id: session,
@@ -141,8 +141,7 @@ function readCall(item: Json, timestamp: string, chunk: Chunk): void {
     tool_name: call.name,
     canonical_tool: codexCanonicalTool(call.name),
     arguments: call.args,
-  };
-  chunk.addCall(event);
+  });
 }
 
 /** A tool output: plain text, content items, or (shell) a JSON string `{output, metadata: {exit_code}}`. */

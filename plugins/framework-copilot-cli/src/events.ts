@@ -107,7 +107,7 @@ function readStart(data: Json, timestamp: string, chunk: Chunk): void {
     return;
   }
   const session = chunk.state.sessionId ?? chunk.fallbackSession;
-  const event = {
+  chunk.addCall({
     id: eventId(session, callId),
     framework: FRAMEWORK,
     session_id: session,
@@ -116,8 +116,7 @@ function readStart(data: Json, timestamp: string, chunk: Chunk): void {
     tool_name: name,
     canonical_tool: copilotCanonicalTool(name, text(data['mcpServerName'])),
     arguments: (args as Json | undefined) ?? {},
-  };
-  chunk.addCall(event);
+  });
 }
 
 function readComplete(data: Json, timestamp: string, chunk: Chunk): void {

@@ -173,17 +173,13 @@ function readToolCall(call: unknown, messageTimestamp: string, chunk: Chunk): vo
         }
       : undefined;
   const eventKey = eventId(session, id);
-  const known = chunk.byId.get(eventKey);
-  if (known) {
-    // The same call re-recorded as it progressed: keep the first sighting, take the finished result.
-    if (result) known.result = result;
+  if (chunk.byId.has(eventKey) || chunk.state.seen?.has(eventKey)) {
+    // The same call re-recorded as it progressed (in this chunk or an earlier one): keep the first sighting, take the
+    // finished result.
+    if (result) chunk.complete(eventKey, result);
     return;
   }
-  if (chunk.state.seen?.has(eventKey)) {
-    if (result) chunk.completions.push({ event_id: eventKey, result });
-    return;
-  }
-  const event = {
+  chunk.addCall({
     id: eventKey,
     framework: FRAMEWORK,
     session_id: session,
@@ -193,6 +189,5 @@ function readToolCall(call: unknown, messageTimestamp: string, chunk: Chunk): vo
     canonical_tool: geminiCanonicalTool(name),
     arguments: (call['args'] as Json | undefined) ?? {},
     ...(result ? { result } : {}),
-  };
-  chunk.addCall(event);
+  });
 }
