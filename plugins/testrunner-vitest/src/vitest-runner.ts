@@ -8,7 +8,7 @@ import {
   fileResultOf,
   lastLines,
   runForAnswerFile,
-  testCaseId,
+  runReport,
   type TestCaseResult,
   type TestCoverage,
   type TestFileResult,
@@ -161,44 +161,40 @@ async function runVitest(root: string, request: TestRunRequest): Promise<TestRun
     },
     request,
   );
-  const tests: TestCaseResult[] = (answer.tests ?? []).map((test) => ({
-    id: testCaseId(test.file, test.titlePath),
-    ...test,
-  }));
   const files = request.files.length ? request.files : answer.files;
   const unknown = request.files.filter((file) => !answer.files.includes(file));
-  return {
-    runner: 'vitest',
-    tests,
-    files: fileResults(files, tests, answer.fileErrors ?? [], unknown),
-    ...(request.coverage ? { coverage: answer.coverage ?? [], coverageGranularity: 'test' as const } : {}),
-    exitCode: answer.exitCode,
-    timedOut: answer.timedOut,
-    durationMs: answer.durationMs,
-    output: [answer.output, ...(answer.unhandled ?? []).map((message) => `unhandled error: ${message}`)]
-      .filter(Boolean)
-      .join('\n'),
-  };
+  const output = [answer.output, ...(answer.unhandled ?? []).map((message) => `unhandled error: ${message}`)]
+    .filter(Boolean)
+    .join('\n');
+  return runReport(
+    'vitest',
+    files,
+    answer.tests ?? [],
+    {
+      outcome: { exitCode: answer.exitCode, timedOut: answer.timedOut, durationMs: answer.durationMs, output },
+      coverage: request.coverage ? (answer.coverage ?? []) : undefined,
+    },
+    (file, tests) => fileResult(file, tests, answer.fileErrors ?? [], unknown),
+  );
 }
 
-function fileResults(
-  files: string[],
+/** A file's result: an error for a file vitest does not count as a test file, or one that failed outside its tests. */
+function fileResult(
+  file: string,
   tests: TestCaseResult[],
   errors: { file: string; message: string }[],
   unknown: string[],
-): TestFileResult[] {
-  return files.map((file) => {
-    const own = tests.filter((test) => test.file === file);
-    const error = errors.find((e) => e.file === file);
-    if (unknown.includes(file))
-      return {
-        file,
-        status: 'error',
-        durationMs: 0,
-        output: `vitest: ${file} is not a test file of this project (its include/exclude patterns do not select it)`,
-      };
-    if (error && !own.some((test) => test.status === 'failed'))
-      return { file, status: 'error', durationMs: 0, output: error.message };
-    return { ...fileResultOf(file, tests), ...(error ? { output: error.message } : {}) };
-  });
+): TestFileResult {
+  const own = tests.filter((test) => test.file === file);
+  const error = errors.find((e) => e.file === file);
+  if (unknown.includes(file))
+    return {
+      file,
+      status: 'error',
+      durationMs: 0,
+      output: `vitest: ${file} is not a test file of this project (its include/exclude patterns do not select it)`,
+    };
+  if (error && !own.some((test) => test.status === 'failed'))
+    return { file, status: 'error', durationMs: 0, output: error.message };
+  return { ...fileResultOf(file, tests), ...(error ? { output: error.message } : {}) };
 }
