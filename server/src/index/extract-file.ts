@@ -8,6 +8,7 @@ import {
   type ExtractedReference,
   type LanguagePack,
 } from '@agentgov/core';
+import { FlatTreeParser, type FlatTree } from '@agentgov/flat-tree';
 import type Parser from 'tree-sitter';
 import type { Definition, DefUid } from './types.js';
 
@@ -103,14 +104,37 @@ function parse(parser: Parser, content: string): Parser.Tree {
 }
 
 /**
+ * The thread's native parse-and-walk (@agentgov/flat-tree), or null where its addon is not built: then
+ * node-tree-sitter parses, with the same facts at a higher cost (every node a call into the runtime).
+ */
+const flatParser = ((): FlatTreeParser | null => {
+  const parser = FlatTreeParser.load();
+  return parser instanceof Error ? null : parser;
+})();
+
+/** Why extraction runs on node-tree-sitter's nodes (the addon did not load), or null when it does not. */
+export function nativeParseUnavailable(): string | null {
+  const parser = FlatTreeParser.load();
+  return parser instanceof Error ? parser.message : null;
+}
+
+/**
+ * A file's syntax tree for its language pack: a `FlatTree` (read through the node-tree-sitter API a
+ * pack's walker uses) when the addon loads, else node-tree-sitter's own.
+ */
+export function parseForExtraction(pack: LanguagePack, content: string): Parser.Tree | FlatTree {
+  return flatParser ? flatParser.parse(pack.grammar as object, content) : parse(parserFor(pack), content);
+}
+
+/**
  * Parses one file and returns its facts with def_uids and body hashes. Pure (no index, no disk):
  * semantic_diff runs it on git blobs. Returns null when no language pack handles the path.
  */
 export function extractFile(path: string, content: string, languages: readonly LanguagePack[]): FileFacts | null {
   const pack = languageFor(path, languages);
   if (!pack) return null;
-  const tree = parse(parserFor(pack), content);
-  const facts = pack.extract(tree, content);
+  const tree = parseForExtraction(pack, content);
+  const facts = pack.extract(tree as Parser.Tree, content);
   const seen = new Map<string, number>();
   const definitions: Definition[] = [];
   const defaultExports: DefUid[] = [];
@@ -148,6 +172,6 @@ export function extractFile(path: string, content: string, languages: readonly L
     localExports: facts.localExports,
     defaultExports,
     bodyIdentifiers,
-    parseErrors: parseErrorsOf(tree),
+    parseErrors: parseErrorsOf(tree as Parser.Tree),
   };
 }

@@ -1,0 +1,200 @@
+// Parses a source with tree-sitter and returns its visible nodes as one Int32Array, in the order a
+// cursor visits them: the walk happens here, in one call, instead of one call into the runtime per
+// node from JavaScript (index.ts reads the array). Offsets and columns are UTF-16 code units, as
+// node-tree-sitter reports them, since the source is parsed as the JavaScript string's own UTF-16.
+#include <node_api.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tree_sitter/api.h>
+
+// Must match index.ts: the int32 fields of one node.
+enum {
+  F_SYMBOL, F_FLAGS, F_FIELD, F_START, F_END, F_START_ROW, F_START_COL, F_END_ROW, F_END_COL,
+  F_PARENT, F_NEXT, F_PREV, F_CHILDREN, STRIDE
+};
+enum { NAMED = 1, MISSING = 2, EXTRA = 4, HAS_ERROR = 8, IS_ERROR = 16 };
+
+typedef struct {
+  TSParser *parser;
+} Instance;
+
+#define CHECK(call)                                                                              \
+  do {                                                                                           \
+    if ((call) != napi_ok) return NULL;                                                          \
+  } while (0)
+
+static napi_value fail(napi_env env, const char *message) {
+  napi_throw_error(env, NULL, message);
+  return NULL;
+}
+
+// The TSLanguage of a grammar module's export (`require('tree-sitter-python')`): its `language` external.
+static const TSLanguage *language_of(napi_env env, napi_value grammar) {
+  napi_value external;
+  napi_valuetype type;
+  void *data = NULL;
+  if (napi_get_named_property(env, grammar, "language", &external) != napi_ok) return NULL;
+  if (napi_typeof(env, external, &type) != napi_ok || type != napi_external) return NULL;
+  if (napi_get_value_external(env, external, &data) != napi_ok) return NULL;
+  return (const TSLanguage *)data;
+}
+
+static void free_instance(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  Instance *instance = data;
+  if (instance->parser) ts_parser_delete(instance->parser);
+  free(instance);
+}
+
+typedef struct {
+  int32_t *nodes;
+  size_t count;
+  size_t capacity;
+} Nodes;
+
+static int32_t push(Nodes *out, TSTreeCursor *cursor, int32_t parent, int32_t prev) {
+  if (out->count == out->capacity) {
+    size_t capacity = out->capacity ? out->capacity * 2 : 1024;
+    int32_t *grown = realloc(out->nodes, capacity * STRIDE * sizeof(int32_t));
+    if (!grown) return -1;
+    out->nodes = grown;
+    out->capacity = capacity;
+  }
+  int32_t index = (int32_t)out->count++;
+  int32_t *n = out->nodes + (size_t)index * STRIDE;
+  TSNode node = ts_tree_cursor_current_node(cursor);
+  TSPoint start = ts_node_start_point(node), end = ts_node_end_point(node);
+  n[F_SYMBOL] = ts_node_symbol(node);
+  n[F_FLAGS] = (ts_node_is_named(node) ? NAMED : 0) | (ts_node_is_missing(node) ? MISSING : 0) |
+               (ts_node_is_extra(node) ? EXTRA : 0) | (ts_node_has_error(node) ? HAS_ERROR : 0) |
+               (ts_node_is_error(node) ? IS_ERROR : 0);
+  n[F_FIELD] = ts_tree_cursor_current_field_id(cursor);
+  n[F_START] = (int32_t)(ts_node_start_byte(node) / 2);
+  n[F_END] = (int32_t)(ts_node_end_byte(node) / 2);
+  n[F_START_ROW] = (int32_t)start.row;
+  n[F_START_COL] = (int32_t)(start.column / 2);
+  n[F_END_ROW] = (int32_t)end.row;
+  n[F_END_COL] = (int32_t)(end.column / 2);
+  n[F_PARENT] = parent;
+  n[F_NEXT] = -1;
+  n[F_PREV] = prev;
+  n[F_CHILDREN] = 0;
+  if (prev >= 0) out->nodes[(size_t)prev * STRIDE + F_NEXT] = index;
+  if (parent >= 0) out->nodes[(size_t)parent * STRIDE + F_CHILDREN] += 1;
+  return index;
+}
+
+// Every visible node in cursor order; `path[d]` is the node last emitted at depth d.
+static int flatten(TSTree *tree, Nodes *out) {
+  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
+  size_t depth = 0, path_capacity = 64;
+  int32_t *path = malloc(path_capacity * sizeof(int32_t));
+  int ok = path != NULL && (path[0] = push(out, &cursor, -1, -1)) >= 0;
+  while (ok) {
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      if (++depth == path_capacity) {
+        int32_t *grown = realloc(path, (path_capacity *= 2) * sizeof(int32_t));
+        if (!grown) { ok = 0; break; }
+        path = grown;
+      }
+      ok = (path[depth] = push(out, &cursor, path[depth - 1], -1)) >= 0;
+      continue;
+    }
+    int done = 0;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (depth == 0 || !ts_tree_cursor_goto_parent(&cursor)) { done = 1; break; }
+      depth--;
+    }
+    if (done || depth == 0) break;
+    ok = (path[depth] = push(out, &cursor, path[depth - 1], path[depth])) >= 0;
+  }
+  free(path);
+  ts_tree_cursor_delete(&cursor);
+  return ok;
+}
+
+// parse(grammar, source: string): Int32Array of STRIDE fields per node, the root first.
+static napi_value parse(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 2) return fail(env, "parse(grammar, source) takes two arguments");
+  const TSLanguage *language = language_of(env, argv[0]);
+  if (!language) return fail(env, "parse: the grammar has no `language` external (a tree-sitter grammar module)");
+  size_t length = 0;
+  if (napi_get_value_string_utf16(env, argv[1], NULL, 0, &length) != napi_ok)
+    return fail(env, "parse: the source must be a string");
+  char16_t *text = malloc((length + 1) * sizeof(char16_t));
+  if (!text) return fail(env, "parse: out of memory");
+  CHECK(napi_get_value_string_utf16(env, argv[1], text, length + 1, &length));
+
+  Instance *instance = NULL;
+  CHECK(napi_get_instance_data(env, (void **)&instance));
+  if (ts_parser_language(instance->parser) != language && !ts_parser_set_language(instance->parser, language)) {
+    free(text);
+    return fail(env, "parse: the grammar's ABI version is not one this tree-sitter runtime reads");
+  }
+  TSTree *tree = ts_parser_parse_string_encoding(instance->parser, NULL, (const char *)text,
+                                                 (uint32_t)(length * sizeof(char16_t)), TSInputEncodingUTF16LE);
+  free(text);
+  if (!tree) return fail(env, "parse: tree-sitter returned no tree");
+  Nodes out = {NULL, 0, 0};
+  int ok = flatten(tree, &out);
+  ts_tree_delete(tree);
+  if (!ok) {
+    free(out.nodes);
+    return fail(env, "parse: out of memory");
+  }
+  napi_value buffer, array;
+  void *bytes = NULL;
+  size_t size = out.count * STRIDE * sizeof(int32_t);
+  if (napi_create_arraybuffer(env, size, &bytes, &buffer) != napi_ok) {
+    free(out.nodes);
+    return NULL;
+  }
+  memcpy(bytes, out.nodes, size);
+  free(out.nodes);
+  CHECK(napi_create_typedarray(env, napi_int32_array, out.count * STRIDE, buffer, 0, &array));
+  return array;
+}
+
+// names(grammar): [symbol names by id, field names by id] (index 0 of fields is '').
+static napi_value names(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  const TSLanguage *language = argc ? language_of(env, argv[0]) : NULL;
+  if (!language) return fail(env, "names: the grammar has no `language` external (a tree-sitter grammar module)");
+  napi_value symbols, fields, result, value;
+  uint32_t symbol_count = ts_language_symbol_count(language);
+  uint32_t field_count = ts_language_field_count(language);
+  CHECK(napi_create_array_with_length(env, symbol_count, &symbols));
+  for (uint32_t id = 0; id < symbol_count; id++) {
+    const char *name = ts_language_symbol_name(language, (TSSymbol)id);
+    CHECK(napi_create_string_utf8(env, name ? name : "", NAPI_AUTO_LENGTH, &value));
+    CHECK(napi_set_element(env, symbols, id, value));
+  }
+  CHECK(napi_create_array_with_length(env, field_count + 1, &fields));
+  for (uint32_t id = 0; id <= field_count; id++) {
+    const char *name = id ? ts_language_field_name_for_id(language, (TSFieldId)id) : "";
+    CHECK(napi_create_string_utf8(env, name ? name : "", NAPI_AUTO_LENGTH, &value));
+    CHECK(napi_set_element(env, fields, id, value));
+  }
+  CHECK(napi_create_array_with_length(env, 2, &result));
+  CHECK(napi_set_element(env, result, 0, symbols));
+  CHECK(napi_set_element(env, result, 1, fields));
+  return result;
+}
+
+NAPI_MODULE_INIT() {
+  Instance *instance = calloc(1, sizeof(Instance));
+  if (!instance || !(instance->parser = ts_parser_new())) return fail(env, "flat-tree: out of memory");
+  CHECK(napi_set_instance_data(env, instance, free_instance, NULL));
+  napi_value fn;
+  CHECK(napi_create_function(env, "parse", NAPI_AUTO_LENGTH, parse, NULL, &fn));
+  CHECK(napi_set_named_property(env, exports, "parse", fn));
+  CHECK(napi_create_function(env, "names", NAPI_AUTO_LENGTH, names, NULL, &fn));
+  CHECK(napi_set_named_property(env, exports, "names", fn));
+  return exports;
+}
