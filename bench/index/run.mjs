@@ -105,6 +105,8 @@ for (const { name, dir } of repos) {
     update_median_ms: update.median_ms,
     update_max_ms: update.max_ms,
     update_file: update.file,
+    body_edit_median_ms: update.body_edit_median_ms,
+    body_edit_resolved_files: update.body_edit_resolved_files,
     load_average: (await import('node:os')).loadavg()[0].toFixed(1),
   };
   console.log(JSON.stringify(row));
@@ -114,9 +116,9 @@ for (const { name, dir } of repos) {
 console.log(
   '\n| repo | files | defs | refs | cold s (CPU s) | files/s | peak RSS MB ' +
     '| ctags s (CPU s) | ×ctags wall (CPU) | parse s (CPU s) | ×parse wall (CPU) ' +
-    '| re-open ms | update ms median/max |',
+    '| re-open ms | update ms median/max | body edit ms median (files resolved) |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 const s = (ms) => (ms / 1000).toFixed(2);
 for (const r of rows) {
   console.log(
@@ -128,7 +130,7 @@ for (const r of rows) {
       `${s(r.parse_ms)} (${s(r.parse_cpu_ms)}) | ` +
       `${r.ratio_to_parse} (${r.cpu_ratio_to_parse}) | ` +
       `${r.reopen_ms} | ${r.update_median_ms}/` +
-      `${r.update_max_ms} |`,
+      `${r.update_max_ms} | ${r.body_edit_median_ms} (${r.body_edit_resolved_files}) |`,
   );
 }
 console.log(`\nreproduce: node bench/index/run.mjs ${process.argv.slice(2).join(' ')}`.trimEnd());

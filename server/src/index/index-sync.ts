@@ -43,6 +43,8 @@ export interface SyncResult {
   /** Added, modified and deleted paths; empty when nothing changed (no epoch was committed). */
   changedFiles: string[];
   skipped: Record<string, number>;
+  /** Files whose references were resolved again (the changed files and those their change can affect). */
+  resolvedFiles: number;
   /** Settles when the sync's index worker threads (if it started any) have exited. */
   workersExited: Promise<void>;
 }
@@ -65,6 +67,11 @@ function sameEdges(a: readonly ImportEdge[], b: readonly ImportEdge[]): boolean 
       (edge, i) => edge.specifier === b[i]!.specifier && edge.to_path === b[i]!.to_path && edge.line === b[i]!.line,
     )
   );
+}
+
+/** What another file's resolution reads of an edge: all of it but the line it is on. */
+function edgeMeaning(edge: ImportEdge): string {
+  return JSON.stringify([edge.specifier, edge.kind, edge.to_path, edge.bindings, edge.star]);
 }
 
 /**
@@ -194,7 +201,7 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
     if (touched.length > 0) store.transaction(() => touched.forEach(({ path, mtimeMs }) => store.touch(path, mtimeMs)));
     options.onProgress({ done, total: toRead.length, phase: 'ready' });
     memo.skipped = skipped;
-    return { epoch: store.epoch(), changedFiles: [], skipped, workersExited };
+    return { epoch: store.epoch(), changedFiles: [], skipped, resolvedFiles: 0, workersExited };
   }
 
   // Imports: fresh files from their facts; the rest re-resolved from stored edges when the file set changed.
@@ -242,11 +249,28 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   }
   for (const { facts } of fresh.values()) for (const def of facts.definitions) knownNames.add(def.name, 1);
 
+  // What other files' resolution reads of a file: its definitions (uid, so kind and qualified name, and whether
+  // exported), its exports and its import edges. A changed file whose three are as stored (an edit inside bodies)
+  // changes no other file's resolution: its importers are not re-resolved for it.
+  const interfaceChanged = (path: string): boolean => {
+    const entry = fresh.get(path);
+    if (!entry || !stored.has(path) || definitionsChanged.has(path)) return true;
+    const exports = store.moduleExports(path);
+    const { localExports, defaultExports } = entry.facts;
+    if (
+      JSON.stringify([exports.localExports, exports.defaultExports]) !== JSON.stringify([localExports, defaultExports])
+    )
+      return true;
+    const before = store.importsOf(path).map(edgeMeaning);
+    const after = (edges.get(path) ?? []).map(edgeMeaning);
+    return before.length !== after.length || before.some((edge, i) => edge !== after[i]);
+  };
+
   // References to re-resolve: fresh files, files whose imports changed, and importers of files whose
-  // definitions changed (transitively through barrels and __init__ re-exports).
+  // definitions, exports or imports changed (transitively through barrels and __init__ re-exports).
   const toResolve = new Set<string>(firstBuild ? present : [...fresh.keys(), ...edgesChanged]);
   if (!firstBuild) {
-    const frontier = [...fresh.keys(), ...deleted];
+    const frontier = [...[...fresh.keys()].filter(interfaceChanged), ...deleted];
     const seen = new Set(frontier);
     while (frontier.length > 0) {
       const target = frontier.pop()!;
@@ -337,7 +361,13 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
   }
   options.onProgress({ done, total: toRead.length, phase: 'ready' });
   memo.skipped = skipped;
-  return { epoch, changedFiles: [...fresh.keys(), ...deleted].sort(), skipped, workersExited };
+  return {
+    epoch,
+    changedFiles: [...fresh.keys(), ...deleted].sort(),
+    skipped,
+    resolvedFiles: toResolve.size,
+    workersExited,
+  };
 }
 
 /** Edges pointing at `target`, with this sync's re-resolved edges taking precedence over stored ones. */

@@ -95,6 +95,8 @@ export interface OpenRepositoryIndexOptions {
 export interface IndexUpdate {
   epoch: number;
   changedFiles: string[];
+  /** Files whose references were resolved again: the changed ones and those the change can affect. */
+  resolvedFiles: number;
 }
 
 export interface RepositoryIndex extends EventEmitter {
@@ -256,7 +258,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   }
 
   async #runSync(changedPaths: string[] | undefined): Promise<IndexUpdate> {
-    if (this.#closed) return { epoch: this.epoch(), changedFiles: [] };
+    if (this.#closed) return { epoch: this.epoch(), changedFiles: [], resolvedFiles: 0 };
     const result: SyncResult = await syncIndex(this.#store, this.#knownNames, {
       root: this.root,
       languages: this.#options.languages,
@@ -278,9 +280,13 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
       void result.workersExited.then(() => {
         if (!this.#closed) this.#options.logger.debug('freed memory after the sync', { outcome: releaseFreedMemory() });
       });
-    const update = { epoch: result.epoch, changedFiles: result.changedFiles };
+    const update = { epoch: result.epoch, changedFiles: result.changedFiles, resolvedFiles: result.resolvedFiles };
     if (result.changedFiles.length > 0) {
-      this.#options.logger.debug('index updated', { epoch: result.epoch, changed: result.changedFiles.length });
+      this.#options.logger.debug('index updated', {
+        epoch: result.epoch,
+        changed: result.changedFiles.length,
+        resolved: result.resolvedFiles,
+      });
       this.emit('updated', update);
     }
     return update;

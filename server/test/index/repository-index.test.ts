@@ -143,6 +143,31 @@ describe('repository index: TypeScript fixture', () => {
       before.get('add')!.def_uid,
     ]);
   });
+  it('re-resolves importers when a file’s definitions or exports change, not for an edit inside a body', async () => {
+    const file = join(root, 'src/lib/math.ts');
+    const [add] = index.definitions({ path: 'src/lib/math.ts', name: 'add' });
+    writeFileSync(file, readFileSync(file, 'utf8').replace('return b + a;', 'return b + a + 0;'));
+    const bodyEdit = await index.refresh();
+    expect(bodyEdit.changedFiles).to.deep.equal(['src/lib/math.ts']);
+    expect(bodyEdit.resolvedFiles, 'only the edited file').to.equal(1);
+    expect(index.references({ path: 'src/app.ts', name: 'add' }).map((ref) => ref.to_def_uid)).to.deep.equal([
+      add!.def_uid,
+      add!.def_uid,
+    ]);
+    // PI no longer exported: app.ts's math.PI (through the namespace import) resolves to nothing
+    const [pi] = index.definitions({ path: 'src/lib/math.ts', name: 'PI' });
+    expect(index.references({ path: 'src/app.ts', name: 'PI' }).map((ref) => ref.to_def_uid)).to.deep.equal([
+      pi!.def_uid,
+    ]);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('export const PI', 'const PI'));
+    const unexported = await index.refresh();
+    expect(unexported.resolvedFiles, 'its importers too').to.be.greaterThan(3);
+    expect(index.references({ path: 'src/app.ts', name: 'PI' }).map((ref) => ref.to_def_uid)).to.deep.equal([null]);
+    // an import added to a barrel is an interface change of the barrel
+    const barrel = join(root, 'src/lib/index.ts');
+    writeFileSync(barrel, readFileSync(barrel, 'utf8') + "export { PI as pi } from './math';\n");
+    expect((await index.refresh()).resolvedFiles).to.be.greaterThan(1);
+  });
 });
 
 describe('repository index: Python fixture', () => {

@@ -65,7 +65,8 @@ describe('index store', () => {
     expect(second.index.progress()).to.deep.equal({ done: 0, total: 0, phase: 'ready' });
     writeFileSync(join(root, 'src/cycle/a.ts'), 'export const A = 1;\n');
     const update = await second.index.refresh();
-    expect(update).to.deep.equal({ epoch: epoch + 1, changedFiles: ['src/cycle/a.ts'] });
+    expect(update).to.include({ epoch: epoch + 1 });
+    expect(update.changedFiles).to.deep.equal(['src/cycle/a.ts']);
     expect(second.index.progress()).to.deep.equal({ done: 1, total: 1, phase: 'ready' });
     await second.index.close();
   });
