@@ -46,6 +46,13 @@ export interface LanguagePack {
   /** Walks a parsed tree-sitter `Tree` of `source` into facts. Pure; never throws on odd syntax. */
   extract(tree: unknown, source: string): ExtractedFacts;
   /**
+   * `extract` reads only the part of node-tree-sitter's API that `@agentgov/flat-tree` implements (see its
+   * README): the index then parses and walks the file in one native call and hands `extract` a `FlatTree`,
+   * which costs a fraction of node-tree-sitter's node-by-node calls. Without it `extract` gets
+   * node-tree-sitter's `Tree`.
+   */
+  flatTree?: boolean;
+  /**
    * Where an index worker thread finds this same pack, so large builds parse and extract off the
    * main thread. Without it the pack's files are extracted on the main thread.
    */

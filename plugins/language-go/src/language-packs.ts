@@ -26,6 +26,7 @@ export const LANGUAGE_PACKS: readonly LanguagePack[] = Object.freeze([
     entryPoints: goEntryPoints,
     testPath: GO_TEST_PATH,
     extract: (tree: unknown, source: string) => walkGo(tree as Parser.Tree, source),
+    flatTree: true,
     // Index worker threads import this module (not the plugin entry, which loads the whole core)
     // and pick the pack by name from LANGUAGE_PACKS.
     workerModule: { url: import.meta.url, exportName: 'LANGUAGE_PACKS' },

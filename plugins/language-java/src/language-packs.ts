@@ -29,6 +29,7 @@ export const LANGUAGE_PACKS: readonly LanguagePack[] = Object.freeze([
     testPath: JAVA_TEST_PATH,
     entryPoints: javaMains,
     extract: (tree: unknown, source: string) => walkJava(tree as Parser.Tree, source),
+    flatTree: true,
     // Index worker threads import this module (not the plugin entry, which loads the whole core)
     // and pick the pack by name from LANGUAGE_PACKS.
     workerModule: { url: import.meta.url, exportName: 'LANGUAGE_PACKS' },

@@ -13,6 +13,7 @@ export const LANGUAGE_PACKS: readonly LanguagePack[] = Object.freeze([
     modules: (context) => new RustModules(context),
     entryPoints: (context) => new RustModules(context).entryPoints(),
     extract: (tree: unknown, source: string) => walkRust(tree as Parser.Tree, source),
+    flatTree: true,
     // Index worker threads import this module (not the plugin entry, which loads the whole core)
     // and pick the pack by name from LANGUAGE_PACKS.
     workerModule: { url: import.meta.url, exportName: 'LANGUAGE_PACKS' },

@@ -22,15 +22,17 @@ export const LANGUAGE_PACKS: readonly LanguagePack[] = Object.freeze([
     grammar: TypeScript.typescript,
     moduleSystem: 'ecmascript',
     extract,
+    flatTree: true,
     workerModule,
   },
-  { name: 'tsx', extensions: ['.tsx'], grammar: TypeScript.tsx, moduleSystem: 'ecmascript', extract, workerModule },
+  { name: 'tsx', extensions: ['.tsx'], grammar: TypeScript.tsx, moduleSystem: 'ecmascript', extract, flatTree: true, workerModule },
   {
     name: 'javascript',
     extensions: ['.js', '.mjs', '.cjs', '.jsx'],
     grammar: JavaScript,
     moduleSystem: 'ecmascript',
     extract,
+    flatTree: true,
     workerModule,
   },
 ]);

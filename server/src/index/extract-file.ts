@@ -120,10 +120,12 @@ export function nativeParseUnavailable(): string | null {
 
 /**
  * A file's syntax tree for its language pack: a `FlatTree` (read through the node-tree-sitter API a
- * pack's walker uses) when the addon loads, else node-tree-sitter's own.
+ * pack's walker uses) for a pack that reads one (`flatTree`) when the addon loads, else node-tree-sitter's own.
  */
 export function parseForExtraction(pack: LanguagePack, content: string): Parser.Tree | FlatTree {
-  return flatParser ? flatParser.parse(pack.grammar as object, content) : parse(parserFor(pack), content);
+  return flatParser && pack.flatTree
+    ? flatParser.parse(pack.grammar as object, content)
+    : parse(parserFor(pack), content);
 }
 
 /**

@@ -62,6 +62,14 @@ describe('extraction from the native parse (@agentgov/flat-tree)', () => {
     expect(compareFacts(RUST_REPO)).to.be.greaterThan(3);
   });
 
+  it('a pack that does not say it reads a FlatTree (`flatTree`) gets node-tree-sitter’s tree', () => {
+    const python = languageFor('a.py', LANGUAGES)!;
+    expect(python.flatTree).to.equal(true);
+    const tree = parseForExtraction({ ...python, flatTree: undefined }, 'def f():\n    return 1\n');
+    expect(tree).to.not.be.instanceOf(FlatTree);
+    expect((tree as Parser.Tree).rootNode.firstNamedChild!.type).to.equal('function_definition');
+  });
+
   it('and on this server’s own TypeScript sources and on broken files', function () {
     this.timeout(120_000);
     expect(compareFacts(typescriptSources(SERVER_SRC))).to.be.greaterThan(100);
