@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolatedEnv, packedInstall, writeTree, type PackedInstall } from '@agentgov/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -34,6 +34,22 @@ describe('the packed install (npm pack --workspaces, installed into an empty pro
     expect(result.status, result.stderr).to.equal(0);
     const { version } = JSON.parse(readFileSync(join(install.dir, 'node_modules', 'agentgov', 'package.json'), 'utf8'));
     expect(result.stdout.trim()).to.equal(version);
+  });
+
+  it('built the native parse addon at install, and the installed server loads it', () => {
+    const flatTree = join(install.dir, 'node_modules', '@agentgov', 'flat-tree');
+    expect(existsSync(join(flatTree, 'build', 'Release', 'flat_tree.node')), 'node-gyp ran at install').to.equal(true);
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { FlatTreeParser } from '@agentgov/flat-tree'; const p = FlatTreeParser.load(); " +
+          "console.log(p instanceof Error ? 'unavailable: ' + p.message : 'loaded');",
+      ],
+      { cwd: join(install.dir, 'node_modules', '@agentgov', 'server'), encoding: 'utf8' },
+    );
+    expect(probe.stdout.trim(), probe.stderr).to.equal('loaded');
   });
 
   it('serves the 16 tools to a real MCP client, and recon finds a Python and a TypeScript definition', async () => {
