@@ -36,6 +36,7 @@ const ERROR_SYMBOL = 0xffff;
 
 interface Binding {
   parse(grammar: object, source: string): Int32Array;
+  release(nodes: Int32Array): void;
   names(grammar: object): [symbols: string[], fields: string[]];
 }
 
@@ -69,22 +70,42 @@ export class FlatTree {
   readonly #source: string;
   readonly #nodes: Int32Array;
   readonly #names: Names;
+  readonly #release: (nodes: Int32Array) => void;
   readonly #objects: Array<FlatNode | undefined> = [];
+  #disposed = false;
 
-  constructor(language: object, source: string, nodes: Int32Array, names: Names) {
+  constructor(language: object, source: string, nodes: Int32Array, names: Names, release: (nodes: Int32Array) => void) {
     this.language = language;
     this.#source = source;
     this.#nodes = nodes;
     this.#names = names;
+    this.#release = release;
   }
 
   get rootNode(): FlatNode {
+    this.#live();
     return this.node(0);
   }
 
   /** A cursor at the root. */
   walk(): FlatCursor {
+    this.#live();
     return new FlatCursor(this, 0);
+  }
+
+  /**
+   * Frees the tree's memory now (not at a later garbage collection): for a caller done with it. Its nodes and
+   * cursors must not be read after; `rootNode` and `walk()` throw.
+   */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#objects.length = 0;
+    this.#release(this.#nodes);
+  }
+
+  #live(): void {
+    if (this.#disposed) throw new Error('FlatTree: read after dispose()');
   }
 
   /** How many nodes the tree holds. */
@@ -397,7 +418,7 @@ export class FlatTreeParser {
   parse(grammar: object, source: string): FlatTree {
     let names = this.#names.get(grammar);
     if (!names) this.#names.set(grammar, (names = new Names(this.#binding, grammar)));
-    return new FlatTree(grammar, source, this.#binding.parse(grammar, source), names);
+    return new FlatTree(grammar, source, this.#binding.parse(grammar, source), names, this.#binding.release);
   }
 }
 

@@ -154,6 +154,15 @@ describe('FlatTree: the native parse read through node-tree-sitter’s API', fun
     expect(cursor.currentNode).to.equal(tree.rootNode);
   });
 
+  it('frees a tree on dispose(): it reads no more, and a second dispose is harmless', function () {
+    const tree = loaded().parse(PYTHON, 'x = 1\n');
+    expect(tree.rootNode.type).to.equal('module');
+    tree.dispose();
+    tree.dispose();
+    expect(() => tree.rootNode).to.throw(/after dispose/);
+    expect(() => tree.walk()).to.throw(/after dispose/);
+  });
+
   it('says what is wrong with bad arguments, and does not crash', function () {
     const flat = loaded();
     expect(() => flat.parse({}, 'x')).to.throw(/no `language` external/);

@@ -8,7 +8,7 @@ import {
   type ExtractedReference,
   type LanguagePack,
 } from '@agentgov/core';
-import { FlatTreeParser, type FlatTree } from '@agentgov/flat-tree';
+import { FlatTree, FlatTreeParser } from '@agentgov/flat-tree';
 import type Parser from 'tree-sitter';
 import type { Definition, DefUid } from './types.js';
 
@@ -136,7 +136,15 @@ export function extractFile(path: string, content: string, languages: readonly L
   const pack = languageFor(path, languages);
   if (!pack) return null;
   const tree = parseForExtraction(pack, content);
-  const facts = pack.extract(tree as Parser.Tree, content);
+  let facts: ExtractedFacts;
+  let parseErrors: ParseErrors | null;
+  try {
+    facts = pack.extract(tree as Parser.Tree, content);
+    parseErrors = parseErrorsOf(tree as Parser.Tree);
+  } finally {
+    // its memory now, not at a later collection: a worker parsing fast would hold tens of MB of dead trees
+    if (tree instanceof FlatTree) tree.dispose();
+  }
   const seen = new Map<string, number>();
   const definitions: Definition[] = [];
   const defaultExports: DefUid[] = [];
@@ -174,6 +182,6 @@ export function extractFile(path: string, content: string, languages: readonly L
     localExports: facts.localExports,
     defaultExports,
     bodyIdentifiers,
-    parseErrors: parseErrorsOf(tree as Parser.Tree),
+    parseErrors,
   };
 }
