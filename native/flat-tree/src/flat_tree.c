@@ -47,19 +47,25 @@ static void free_instance(napi_env env, void *data, void *hint) {
   free(instance);
 }
 
+// The nodes as they are written: into the JavaScript buffer made for the count tree-sitter gives
+// (`ts_node_descendant_count`), or, should the walk meet more, into memory of our own (`owned`).
 typedef struct {
   int32_t *nodes;
   size_t count;
   size_t capacity;
+  int owned;
 } Nodes;
 
 static int32_t push(Nodes *out, TSTreeCursor *cursor, int32_t parent, int32_t prev) {
   if (out->count == out->capacity) {
     size_t capacity = out->capacity ? out->capacity * 2 : 1024;
-    int32_t *grown = realloc(out->nodes, capacity * STRIDE * sizeof(int32_t));
+    int32_t *grown = out->owned ? realloc(out->nodes, capacity * STRIDE * sizeof(int32_t))
+                                : malloc(capacity * STRIDE * sizeof(int32_t));
     if (!grown) return -1;
+    if (!out->owned && out->count) memcpy(grown, out->nodes, out->count * STRIDE * sizeof(int32_t));
     out->nodes = grown;
     out->capacity = capacity;
+    out->owned = 1;
   }
   int32_t index = (int32_t)out->count++;
   int32_t *n = out->nodes + (size_t)index * STRIDE;
@@ -139,22 +145,29 @@ static napi_value parse(napi_env env, napi_callback_info info) {
                                                  (uint32_t)(length * sizeof(char16_t)), TSInputEncodingUTF16LE);
   free(text);
   if (!tree) return fail(env, "parse: tree-sitter returned no tree");
-  Nodes out = {NULL, 0, 0};
+  napi_value buffer, array;
+  void *bytes = NULL;
+  size_t expected = ts_node_descendant_count(ts_tree_root_node(tree));
+  if (napi_create_arraybuffer(env, expected * STRIDE * sizeof(int32_t), &bytes, &buffer) != napi_ok) {
+    ts_tree_delete(tree);
+    return NULL;
+  }
+  Nodes out = {bytes, 0, expected, 0};
   int ok = flatten(tree, &out);
   ts_tree_delete(tree);
   if (!ok) {
-    free(out.nodes);
+    if (out.owned) free(out.nodes);
     return fail(env, "parse: out of memory");
   }
-  napi_value buffer, array;
-  void *bytes = NULL;
-  size_t size = out.count * STRIDE * sizeof(int32_t);
-  if (napi_create_arraybuffer(env, size, &bytes, &buffer) != napi_ok) {
+  if (out.owned) {
+    size_t size = out.count * STRIDE * sizeof(int32_t);
+    if (napi_create_arraybuffer(env, size, &bytes, &buffer) != napi_ok) {
+      free(out.nodes);
+      return NULL;
+    }
+    memcpy(bytes, out.nodes, size);
     free(out.nodes);
-    return NULL;
   }
-  memcpy(bytes, out.nodes, size);
-  free(out.nodes);
   CHECK(napi_create_typedarray(env, napi_int32_array, out.count * STRIDE, buffer, 0, &array));
   return array;
 }
