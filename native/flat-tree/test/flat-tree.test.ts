@@ -119,7 +119,16 @@ describe('FlatTree: the native parse read through node-tree-sitter’s API', fun
 
   it('matches on broken sources: ERROR and MISSING nodes, hasError up the tree', function () {
     const flat = loaded();
-    for (const source of ['def (:\n  x = ', 'class A(:\n', 'x = [1, 2\nprint(', '', '\n\n', '🎉🎉 = (']) {
+    const loneSurrogates = ['\uD800x = 1\n', 'x = "\uDC00"\ny = 2\n', 'def f():\n    return "\uD83D"\n'];
+    for (const source of [
+      'def (:\n  x = ',
+      'class A(:\n',
+      'x = [1, 2\nprint(',
+      '',
+      '\n\n',
+      '🎉🎉 = (',
+      ...loneSurrogates,
+    ]) {
       compareTrees(PYTHON, source, flat);
     }
     const broken = flat.parse(PYTHON, 'def (:\n  x = ');
