@@ -108,14 +108,20 @@ function parse(parser: Parser, content: string): Parser.Tree {
  * node-tree-sitter parses, with the same facts at a higher cost (every node a call into the runtime).
  */
 const flatParser = ((): FlatTreeParser | null => {
-  const parser = FlatTreeParser.load();
+  const parser = nativeParseOff() ? null : FlatTreeParser.load();
   return parser instanceof Error ? null : parser;
 })();
 
-/** Why extraction runs on node-tree-sitter's nodes (the addon did not load), or null when it does not. */
-export function nativeParseUnavailable(): string | null {
+/** `AGENTGOV_NATIVE_PARSE=0` turns the native parse off (to compare, or to rule it out when facts look wrong). */
+function nativeParseOff(): boolean {
+  return process.env['AGENTGOV_NATIVE_PARSE'] === '0';
+}
+
+/** Whether extraction parses natively, and if not why: turned off, or the addon did not load. */
+export function nativeParseState(): { state: 'on' } | { state: 'off' } | { state: 'unavailable'; reason: string } {
+  if (nativeParseOff()) return { state: 'off' };
   const parser = FlatTreeParser.load();
-  return parser instanceof Error ? parser.message : null;
+  return parser instanceof Error ? { state: 'unavailable', reason: parser.message.split('\n')[0]! } : { state: 'on' };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { DirectedGraph } from 'graphology';
 import { buildDefGraph, buildFileGraph } from '../graph/build-graphs.js';
 import { KeptWhileUsed } from '../graph/kept-while-used.js';
 import { buildLean, collectIfQuiet, onMemoryPressure, releaseFreedMemory } from '../memory.js';
-import { nativeParseUnavailable } from './extract-file.js';
+import { nativeParseState } from './extract-file.js';
 import { KnownNames, syncIndex, type SyncOptions, type SyncResult } from './index-sync.js';
 import { ignoredDirectories } from './discovery.js';
 import { IndexWatcher } from './index-watcher.js';
@@ -521,10 +521,12 @@ export async function openRepositoryIndex(options: OpenRepositoryIndexOptions): 
   if (statSync(root, { throwIfNoEntry: false })?.isDirectory() !== true)
     throw new AgentgovError('E_NOT_FOUND', `repository root ${root} is not a directory`, { path: root });
   await excludeIndexDir(root, options.logger);
-  const unavailable = nativeParseUnavailable();
-  if (unavailable !== null) {
+  const native = nativeParseState();
+  if (native.state === 'off')
+    options.logger.info('native parse turned off (AGENTGOV_NATIVE_PARSE=0): node-tree-sitter parses');
+  else if (native.state === 'unavailable') {
     options.logger.warn('native parse unavailable: files are parsed through node-tree-sitter, the same facts slower', {
-      reason: unavailable.split('\n')[0],
+      reason: native.reason,
       fix: 'npm rebuild @agentgov/flat-tree',
     });
   }

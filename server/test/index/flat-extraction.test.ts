@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +69,28 @@ describe('extraction from the native parse (@agentgov/flat-tree)', () => {
     const tree = parseForExtraction({ ...python, flatTree: undefined }, 'def f():\n    return 1\n');
     expect(tree).to.not.be.instanceOf(FlatTree);
     expect((tree as Parser.Tree).rootNode.firstNamedChild!.type).to.equal('function_definition');
+  });
+
+  it('AGENTGOV_NATIVE_PARSE=0 turns it off: node-tree-sitter parses', () => {
+    const extractFile = new URL('../../src/index/extract-file.js', import.meta.url).href;
+    const script =
+      `import { nativeParseState, parseForExtraction } from '${extractFile}';` +
+      `import { LANGUAGE_PACKS } from '@agentgov/plugin-language-python';` +
+      `const tree = parseForExtraction(LANGUAGE_PACKS[0], 'x = 1\\n');` +
+      `console.log(JSON.stringify([nativeParseState(), tree.constructor.name, tree.rootNode.type]));`;
+    const run = (value: string | undefined) => {
+      const env = { ...process.env, AGENTGOV_NATIVE_PARSE: value };
+      if (value === undefined) delete env['AGENTGOV_NATIVE_PARSE'];
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+        env,
+        encoding: 'utf8',
+      });
+      expect(child.status, child.stderr).to.equal(0);
+      return JSON.parse(child.stdout) as unknown;
+    };
+    expect(run('0')).to.deep.equal([{ state: 'off' }, 'Tree', 'module']);
+    expect(run(undefined)).to.deep.equal([{ state: 'on' }, 'FlatTree', 'module']);
   });
 
   it('and on this server’s own TypeScript sources and on broken files', function () {
