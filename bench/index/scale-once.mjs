@@ -81,21 +81,29 @@ function storeBytes() {
 /**
  * Recon tasks drawn from the index itself, the same on every run of the same tree: every n-th
  * documented function or class (by def_uid order), asked for by its docstring's first sentence.
+ * The documented definitions' uids come from one narrow query and only the chosen definitions are read: every
+ * definition of the 7,642-file tree as objects (`definitions({})`) took this process from ~500 to ~600 MB between
+ * recon_scout and the first recon, the bench's own memory counted as the server's (bench/index/RESULTS.md).
  */
 function tasksOf(index, count) {
-  const defs = index
-    .definitions({})
-    .filter((def) => (def.kind === 'function' || def.kind === 'class' || def.kind === 'method') && def.docstring)
-    .sort((a, b) => (a.def_uid < b.def_uid ? -1 : 1));
-  const step = Math.max(1, Math.floor(defs.length / count));
+  const uids = index.db.$client
+    .prepare(
+      `SELECT def_uid FROM definitions WHERE kind IN ('function', 'class', 'method') ` +
+        `AND docstring IS NOT NULL AND docstring <> ''`,
+    )
+    .pluck()
+    .all()
+    .sort((a, b) => (a < b ? -1 : 1));
+  const step = Math.max(1, Math.floor(uids.length / count));
   const tasks = [];
-  for (let i = 0; i < defs.length && tasks.length < count; i += step) {
-    const sentence = defs[i].docstring
+  for (let i = 0; i < uids.length && tasks.length < count; i += step) {
+    const def = index.definition(uids[i]);
+    const sentence = def.docstring
       .split(/\.\s|\n\n/)[0]
       .replace(/\s+/g, ' ')
       .trim()
       .slice(0, 160);
-    tasks.push(`Fix the bug where ${sentence.toLowerCase()} (${defs[i].name})`);
+    tasks.push(`Fix the bug where ${sentence.toLowerCase()} (${def.name})`);
   }
   return tasks;
 }

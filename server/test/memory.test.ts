@@ -7,7 +7,9 @@ import { expect } from 'chai';
 import {
   buildLean,
   keepUnderMemoryTarget,
+  LEAN_RELEASE_AT,
   onMemoryPressure,
+  PRESSURE_AT,
   PRESSURE_INTERVAL_MS,
   PRESSURE_MAX_INTERVAL_MS,
   setMemoryTarget,
@@ -248,7 +250,7 @@ describe('keepUnderMemoryTarget: over server.memory_target_mb, let go of what ca
 
   it('lets go, then collects; at most once per interval, doubling while it does not get under', async () => {
     const events: string[] = [];
-    const stop = onMemoryPressure(() => events.push('release'));
+    const stop = onMemoryPressure((atOnce) => events.push(atOnce ? 'release at once' : 'release'));
     try {
       const state = { clock: 0, rss: 700 * MB, after: 500 * MB };
       expect(await callEnds(state, events), 'no target: nothing').to.equal(undefined);
@@ -315,9 +317,9 @@ describe('buildLean: a one-time build collects its garbage as it goes', function
     expect(gcGlobal, 'the full collection is taken without exposing gc').to.equal('undefined');
   });
 
-  it('over the memory target, what can be built again is let go before the build starts (the outermost)', () => {
+  it('near the memory target, what can be built again is let go before the build starts (the outermost)', () => {
     const released: string[] = [];
-    const stop = onMemoryPressure(() => released.push('release'));
+    const stop = onMemoryPressure((atOnce) => released.push(atOnce ? 'release at once' : 'release'));
     try {
       expect(
         buildLean(() => buildLean(() => 'built')),
@@ -329,7 +331,14 @@ describe('buildLean: a one-time build collects its garbage as it goes', function
       expect(released, 'under the target').to.deep.equal([]);
       setMemoryTarget(1);
       expect(buildLean(() => buildLean(() => 'built'))).to.equal('built');
-      expect(released, 'once, for the outermost build').to.deep.equal(['release']);
+      expect(released, 'once, for the outermost build, even what was just used').to.deep.equal(['release at once']);
+      released.length = 0;
+      const rss = process.memoryUsage.rss() / 1024 / 1024;
+      setMemoryTarget(rss / ((LEAN_RELEASE_AT + PRESSURE_AT) / 2));
+      buildLean(() => 'built');
+      expect(released, `over ${LEAN_RELEASE_AT * 100} % of the target, under ${PRESSURE_AT * 100} %`).to.deep.equal([
+        'release at once',
+      ]);
     } finally {
       stop();
       setMemoryTarget(0);

@@ -86,7 +86,8 @@ export const CONFIG_SCHEMA = {
             'Resident memory (MB) the server keeps under: when a tool call ends above 90 % of it, the server ' +
             'lets go of the definition graph (when no call asked for it in the last 5 s; built again when asked ' +
             'for) and collects its garbage once, at most every 10 s and less often while that does not bring it ' +
-            'under; 0 turns this off.',
+            'under; a one-time build (the first recon after the index changed) that starts above 75 % of it lets ' +
+            'go of the definition graph first, however recently it was used; 0 turns this off.',
         },
         index: {
           type: 'object',

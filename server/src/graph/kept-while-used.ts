@@ -33,6 +33,11 @@ export class KeptWhileUsed<T> {
     return value;
   }
 
+  /** The value if it is held now; never builds it, and does not count as asking for it. */
+  peek(): T | undefined {
+    return this.#value;
+  }
+
   /**
    * Lets the value go before its keep time when nothing asked for it in the last `idleMs` (the server over its memory
    * target); answers whether it let something go.

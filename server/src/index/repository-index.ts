@@ -123,6 +123,8 @@ export interface RepositoryIndex extends EventEmitter {
   importers(path: string): ImportEdge[];
   fileGraph(): DirectedGraph;
   defGraph(): DirectedGraph;
+  /** The definition graph if the index holds it now (never builds it), for what can be taken from it before it goes. */
+  keptDefGraph?(): DirectedGraph | undefined;
   /** Definition changes committed at exactly `epoch`. */
   definitionsChangedAt(epoch: number): DefinitionChange[];
   /** Net definition changes after `epoch` up to now, one per def_uid (for `semantic_diff` with `epoch:N`). */
@@ -181,8 +183,12 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     this.#store = store;
     this.#options = options;
     this.#graphs = { epoch: -1, def: this.#keptDefGraph() };
-    // Over the server's memory target the definition graph goes first: the largest thing held that is built again.
-    this.#stopPressure = onMemoryPressure(() => this.#graphs.def.releaseIfIdle(GRAPH_IDLE_BEFORE_PRESSURE_MS));
+    // Over the server's memory target the definition graph goes first: the largest thing held that is built again;
+    // before a one-time build (`atOnce`) even when a call has just used it (recon_scout before the first recon).
+    this.#stopPressure = onMemoryPressure((atOnce) => {
+      if (atOnce) this.#graphs.def.clear();
+      else this.#graphs.def.releaseIfIdle(GRAPH_IDLE_BEFORE_PRESSURE_MS);
+    });
     // From the table, not the `definitions` view: the view's join to `paths` made this grouping a third of a restart
     // on a large index (every definition has its path row, so the counts are the same).
     for (const [name, count] of store.sqlite
@@ -462,6 +468,10 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   defGraph(): DirectedGraph {
     const cache = this.#cachedGraphs();
     return cache.def.get(() => buildLean(() => buildDefGraph(this.#store)));
+  }
+
+  keptDefGraph(): DirectedGraph | undefined {
+    return this.#cachedGraphs().def.peek();
   }
 
   definitionsChangedAt(epoch: number): DefinitionChange[] {

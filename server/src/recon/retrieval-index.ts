@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
+import type { DirectedGraph } from 'graphology';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
@@ -121,7 +122,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     this.cache = {
       dir: join(index.root, INDEX_DIR, 'cache'),
       key: digest.digest('hex').slice(0, 32),
-      build: buildLean,
+      build: (make) => this.#buildLean(make),
     };
     const sqlite = index.db.$client;
     this.#defPaths = new Set(
@@ -304,7 +305,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
    * A value computed from the indexed content, kept in the cache directory under the content key so
    * that a restarted server reads it back instead of computing it again; stale keys are removed.
    */
-  #persisted<T>(name: string, compute: () => T): T {
+  #persisted<T>(name: string, compute: () => T, lean: <U>(make: () => U) => U = (make) => this.#buildLean(make)): T {
     const prefix = `${name}-${CACHE_FORMAT}-`;
     const file = this.#persistedFile(name);
     try {
@@ -314,7 +315,7 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     }
     // Kept as read back from its serialization, as a restarted server holds it: a word matched out of a file's
     // text may be a slice that keeps the whole text alive (every file of the repository, through the word lists).
-    const serialized = JSON.stringify(buildLean(compute));
+    const serialized = JSON.stringify(lean(compute));
     const value = JSON.parse(serialized) as T;
     try {
       mkdirSync(this.cache.dir, { recursive: true });
@@ -523,17 +524,41 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   }
 
   pagerank(defUid: string): number {
-    // Computed over the whole reference graph once per content and kept with the index's cache: a
-    // restarted server reads the ranks back instead of building the graph for them.
+    return this.#rankMap(() => this.index.defGraph()).get(defUid) ?? 1;
+  }
+
+  /**
+   * The ranks: computed over the whole reference graph once per content and kept with the index's cache (a
+   * restarted server reads them back instead of building the graph for them).
+   */
+  #rankMap(graph: () => DirectedGraph): Map<string, number> {
     this.#ranks ??= new Map(
-      this.#persisted('ranks', () => {
-        // The same computation as recon_scout's top symbols (shared while the index keeps the graph).
-        const scores = [...rankOf(this.index.defGraph())];
-        const mean = scores.length > 0 ? scores.reduce((s, [, score]) => s + score, 0) / scores.length : 1;
-        return scores.map(([node, score]): [string, number] => [node, score / (mean || 1)]);
-      }),
+      this.#persisted(
+        'ranks',
+        () => {
+          // The same computation as recon_scout's top symbols (shared while the index keeps the graph).
+          const scores = [...rankOf(graph())];
+          const mean = scores.length > 0 ? scores.reduce((s, [, score]) => s + score, 0) / scores.length : 1;
+          return scores.map(([node, score]): [string, number] => [node, score / (mean || 1)]);
+        },
+        buildLean,
+      ),
     );
-    return this.#ranks.get(defUid) ?? 1;
+    return this.#ranks;
+  }
+
+  /**
+   * A one-time build of this view (the lexical store through `cache.build`, each persisted value). While the index
+   * holds the definition graph (recon_scout has just used it), the ranks are taken from it first, so that the build
+   * may let the graph go (`buildLean` near the memory target) without the ranks building it again later in the same
+   * call; a view whose index holds no graph builds nothing more here.
+   */
+  #buildLean<T>(make: () => T): T {
+    if (!this.#ranks) {
+      const graph = this.index.keptDefGraph?.();
+      if (graph) this.#rankMap(() => graph);
+    }
+    return buildLean(make);
   }
 }
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { KeptWhileUsed } from '../../src/graph/kept-while-used.js';
 import { GRAPH_IDLE_BEFORE_PRESSURE_MS, openRepositoryIndex } from '../../src/index/repository-index.js';
-import { keepUnderMemoryTarget, setMemoryTarget } from '../../src/memory.js';
+import { buildLean, keepUnderMemoryTarget, setMemoryTarget } from '../../src/memory.js';
 import { fixtureRepo, reconHost } from '../recon/fixture-repo.js';
 import { silentLogger } from '@agentgov/core';
 
@@ -88,6 +88,37 @@ describe('KeptWhileUsed: a large value held while calls ask for it, let go when 
       'built again when asked for',
     ).to.equal(2);
     kept.clear();
+  });
+
+  it('peek answers the value held, without building it or counting as an ask', async () => {
+    const kept = new KeptWhileUsed(60_000);
+    expect(kept.peek()).to.equal(undefined);
+    const value = kept.get(() => ({}));
+    expect(kept.peek()).to.equal(value);
+    await sleep(60);
+    expect(kept.peek()).to.equal(value);
+    expect(kept.releaseIfIdle(50), 'peeking is not asking').to.equal(true);
+    expect(kept.peek()).to.equal(undefined);
+  });
+
+  it('near the memory target a one-time build lets the index graph go, even one a call has just used', async () => {
+    const index = await twoFileIndex();
+    try {
+      await index.ready;
+      const first = index.defGraph();
+      expect(index.keptDefGraph!(), 'held').to.equal(first);
+      buildLean(() => 'built');
+      expect(index.keptDefGraph!(), 'no target: kept').to.equal(first);
+      setMemoryTarget(1);
+      buildLean(() => 'built');
+      expect(index.keptDefGraph!(), 'let go').to.equal(undefined);
+      const again = index.defGraph();
+      expect(again, 'built again when asked for').to.not.equal(first);
+      expect(again.order).to.equal(first.order);
+    } finally {
+      setMemoryTarget(0);
+      await index.close();
+    }
   });
 
   it("over the server's memory target the index lets its definition graph go once no call has asked for it", async () => {
