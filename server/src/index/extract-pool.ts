@@ -51,15 +51,17 @@ export class InThreadExtractor implements Extractor {
 export const FILES_PER_WORKER = 1000;
 
 /**
- * The default pool size for `files` files to parse: one worker per FILES_PER_WORKER files, at most
- * one per available core. Fewer than FILES_PER_WORKER files are extracted in-thread. With workers,
- * the main thread's own share (collecting and writing the facts, extracting a queued file while it
- * would wait) is small; a main thread that took a whole core's share of parsing held up the workers'
- * replies and next jobs while it parsed (vuejs/core on 2 cores: 3.55 s with one worker, 3.33 s with
- * two, medians of 5).
+ * The default pool size for `files` files to parse: one worker per FILES_PER_WORKER files, at most one per
+ * available core but one — that core is the main thread's, which collects the facts, resolves and writes them
+ * (extracting a queued file while it would wait). Fewer than FILES_PER_WORKER files are extracted in-thread.
+ * Since parse and walk are one native call the writes are a large share of a build: on 2 cores a second worker
+ * bought no wall time and cost CPU and memory (the combined 7,642-file tree: 19.7–20.3 s wall, 30.2–30.6 CPU s,
+ * peak RSS 522–528 MB with one worker against 19.7–19.8 s, 31.2–31.3 CPU s, 557–569 MB with two; sympy 12.0–12.7
+ * against 13.3–13.5 CPU s). Before the native parse, two workers were the better choice on vuejs/core (3.33 s
+ * against 3.55 s, medians of 5).
  */
 export function defaultWorkerCount(files: number): number {
-  return Math.min(availableParallelism(), Math.floor(files / FILES_PER_WORKER));
+  return Math.min(Math.max(1, availableParallelism() - 1), Math.floor(files / FILES_PER_WORKER));
 }
 
 /**
