@@ -120,10 +120,12 @@ static int flatten(TSTree *tree, Nodes *out) {
   return ok;
 }
 
-// parse(grammar, source: string): Int32Array of STRIDE fields per node, the root first.
+// parse(grammar, source: string, scratch?: Int32Array): Int32Array of STRIDE fields per node, the root first.
+// When `scratch` holds them the nodes are written into its buffer and the answer is a view of it (no allocation:
+// the caller lends a buffer no tree reads any more); otherwise into a new buffer.
 static napi_value parse(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 3;
+  napi_value argv[3];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (argc < 2) return fail(env, "parse(grammar, source) takes two arguments");
   const TSLanguage *language = language_of(env, argv[0]);
@@ -148,9 +150,19 @@ static napi_value parse(napi_env env, napi_callback_info info) {
   napi_value buffer, array;
   void *bytes = NULL;
   size_t expected = ts_node_descendant_count(ts_tree_root_node(tree));
-  if (napi_create_arraybuffer(env, expected * STRIDE * sizeof(int32_t), &bytes, &buffer) != napi_ok) {
-    ts_tree_delete(tree);
-    return NULL;
+  bool is_typedarray = false, lent = false;
+  size_t scratch_length = 0, offset = 0;
+  napi_typedarray_type scratch_type = napi_int8_array;
+  if (argc >= 3 && napi_is_typedarray(env, argv[2], &is_typedarray) == napi_ok && is_typedarray &&
+      napi_get_typedarray_info(env, argv[2], &scratch_type, &scratch_length, &bytes, &buffer, &offset) == napi_ok)
+    lent = scratch_type == napi_int32_array && scratch_length >= expected * STRIDE;
+  if (!lent) {
+    // a buffer of its own: the scratch (if any) is too small
+    offset = 0;
+    if (napi_create_arraybuffer(env, expected * STRIDE * sizeof(int32_t), &bytes, &buffer) != napi_ok) {
+      ts_tree_delete(tree);
+      return NULL;
+    }
   }
   Nodes out = {bytes, 0, expected, 0};
   int ok = flatten(tree, &out);
@@ -167,8 +179,9 @@ static napi_value parse(napi_env env, napi_callback_info info) {
     }
     memcpy(bytes, out.nodes, size);
     free(out.nodes);
+    offset = 0;
   }
-  CHECK(napi_create_typedarray(env, napi_int32_array, out.count * STRIDE, buffer, 0, &array));
+  CHECK(napi_create_typedarray(env, napi_int32_array, out.count * STRIDE, buffer, offset, &array));
   return array;
 }
 

@@ -35,7 +35,7 @@ const IS_ERROR = 16;
 const ERROR_SYMBOL = 0xffff;
 
 interface Binding {
-  parse(grammar: object, source: string): Int32Array;
+  parse(grammar: object, source: string, scratch?: Int32Array): Int32Array;
   release(nodes: Int32Array): void;
   names(grammar: object): [symbols: string[], fields: string[]];
 }
@@ -68,7 +68,7 @@ export class FlatTree {
   /** The grammar object the source was parsed with, as node-tree-sitter's `tree.language`. */
   readonly language: object;
   readonly #source: string;
-  readonly #nodes: Int32Array;
+  #nodes: Int32Array;
   readonly #names: Names;
   readonly #release: (nodes: Int32Array) => void;
   readonly #objects: Array<FlatNode | undefined> = [];
@@ -94,14 +94,17 @@ export class FlatTree {
   }
 
   /**
-   * Frees the tree's memory now (not at a later garbage collection): for a caller done with it. Its nodes and
-   * cursors must not be read after; `rootNode` and `walk()` throw.
+   * Gives the tree's memory back now (to the parser for its next tree, or freed), not at a later garbage
+   * collection: for a caller done with it. Its nodes and cursors must not be read after (they read nothing);
+   * `rootNode` and `walk()` throw.
    */
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#objects.length = 0;
-    this.#release(this.#nodes);
+    const nodes = this.#nodes;
+    this.#nodes = NO_NODES;
+    this.#release(nodes);
   }
 
   #live(): void {
@@ -390,10 +393,30 @@ export class FlatCursor {
   }
 }
 
-/** Parses sources into `FlatTree`s with the addon; `load()` says whether the addon is there. */
+const NO_NODES = new Int32Array(0);
+
+/** The largest buffer a parser keeps for its next tree (~320,000 nodes); a larger tree's is freed on dispose. */
+const MAX_SCRATCH_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Parses sources into `FlatTree`s with the addon; `load()` says whether the addon is there. A disposed tree's
+ * buffer is kept for the next tree (the largest up to MAX_SCRATCH_BYTES), so a thread extracting file after
+ * file allocates and frees no node memory per file.
+ */
 export class FlatTreeParser {
   readonly #binding: Binding;
   readonly #names = new WeakMap<object, Names>();
+  /** A buffer no tree reads, lent to the next parse. */
+  #scratch: Int32Array | null = null;
+  readonly #recycle = (nodes: Int32Array): void => {
+    const whole = new Int32Array(nodes.buffer);
+    if (whole.byteLength > MAX_SCRATCH_BYTES || (this.#scratch && this.#scratch.length >= whole.length)) {
+      this.#binding.release(nodes);
+      return;
+    }
+    if (this.#scratch) this.#binding.release(this.#scratch);
+    this.#scratch = whole;
+  };
 
   private constructor(binding: Binding) {
     this.#binding = binding;
@@ -418,7 +441,11 @@ export class FlatTreeParser {
   parse(grammar: object, source: string): FlatTree {
     let names = this.#names.get(grammar);
     if (!names) this.#names.set(grammar, (names = new Names(this.#binding, grammar)));
-    return new FlatTree(grammar, source, this.#binding.parse(grammar, source), names, this.#binding.release);
+    const scratch = this.#scratch ?? undefined;
+    const nodes = this.#binding.parse(grammar, source, scratch);
+    // written into the scratch buffer: lent to this tree until it is disposed
+    if (scratch && nodes.buffer === scratch.buffer) this.#scratch = null;
+    return new FlatTree(grammar, source, nodes, names, this.#recycle);
   }
 }
 

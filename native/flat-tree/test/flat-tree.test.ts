@@ -172,6 +172,41 @@ describe('FlatTree: the native parse read through node-tree-sitter’s API', fun
     expect(() => tree.walk()).to.throw(/after dispose/);
   });
 
+  it('reuses a disposed tree’s memory for the next tree, never a live tree’s', function () {
+    const flat = loaded();
+    const small = 'x = 1\n';
+    const large = Array.from({ length: 400 }, (_, i) => `def f${i}(a, b):\n    return a + b * ${i}\n`).join('');
+    const first = flat.parse(PYTHON, large);
+    const types = (tree: FlatTree) => {
+      const out: string[] = [];
+      const cursor = tree.walk();
+      const visit = (): void => {
+        out.push(`${cursor.nodeType}@${cursor.startIndex}`);
+        if (cursor.gotoFirstChild()) {
+          do visit();
+          while (cursor.gotoNextSibling());
+          cursor.gotoParent();
+        }
+      };
+      visit();
+      return out.join(' ');
+    };
+    const expected = types(first);
+    // while `first` is live, other trees do not write over it
+    const second = flat.parse(PYTHON, small);
+    expect(types(first)).to.equal(expected);
+    first.dispose();
+    // the next trees use what `first` gave back, and read right
+    const third = flat.parse(PYTHON, small);
+    const fourth = flat.parse(PYTHON, large);
+    expect(types(third)).to.equal(types(second));
+    expect(types(fourth)).to.equal(expected);
+    third.dispose();
+    fourth.dispose();
+    second.dispose();
+    expect(compareTrees(PYTHON, large, flat)).to.be.greaterThan(4000);
+  });
+
   it('says what is wrong with bad arguments, and does not crash', function () {
     const flat = loaded();
     expect(() => flat.parse({}, 'x')).to.throw(/no `language` external/);
