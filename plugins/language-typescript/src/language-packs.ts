@@ -25,7 +25,15 @@ export const LANGUAGE_PACKS: readonly LanguagePack[] = Object.freeze([
     flatTree: true,
     workerModule,
   },
-  { name: 'tsx', extensions: ['.tsx'], grammar: TypeScript.tsx, moduleSystem: 'ecmascript', extract, flatTree: true, workerModule },
+  {
+    name: 'tsx',
+    extensions: ['.tsx'],
+    grammar: TypeScript.tsx,
+    moduleSystem: 'ecmascript',
+    extract,
+    flatTree: true,
+    workerModule,
+  },
   {
     name: 'javascript',
     extensions: ['.js', '.mjs', '.cjs', '.jsx'],
