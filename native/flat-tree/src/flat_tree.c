@@ -133,15 +133,15 @@ static napi_value parse(napi_env env, napi_callback_info info) {
   size_t length = 0;
   if (napi_get_value_string_utf16(env, argv[1], NULL, 0, &length) != napi_ok)
     return fail(env, "parse: the source must be a string");
-  char16_t *text = malloc((length + 1) * sizeof(char16_t));
-  if (!text) return fail(env, "parse: out of memory");
-  CHECK(napi_get_value_string_utf16(env, argv[1], text, length + 1, &length));
-
   Instance *instance = NULL;
   CHECK(napi_get_instance_data(env, (void **)&instance));
-  if (ts_parser_language(instance->parser) != language && !ts_parser_set_language(instance->parser, language)) {
-    free(text);
+  if (ts_parser_language(instance->parser) != language && !ts_parser_set_language(instance->parser, language))
     return fail(env, "parse: the grammar's ABI version is not one this tree-sitter runtime reads");
+  char16_t *text = malloc((length + 1) * sizeof(char16_t));
+  if (!text) return fail(env, "parse: out of memory");
+  if (napi_get_value_string_utf16(env, argv[1], text, length + 1, &length) != napi_ok) {
+    free(text);
+    return NULL;
   }
   TSTree *tree = ts_parser_parse_string_encoding(instance->parser, NULL, (const char *)text,
                                                  (uint32_t)(length * sizeof(char16_t)), TSInputEncodingUTF16LE);
