@@ -105,24 +105,20 @@ function parse(parser: Parser, content: string): Parser.Tree {
 }
 
 /**
- * The thread's native parse-and-walk (@agentgov/flat-tree), or null where its addon is not built: then
+ * The thread's native parse-and-walk (@agentgov/flat-tree): null when `AGENTGOV_NATIVE_PARSE=0` turns it off (to
+ * compare, or to rule it out when facts look wrong), the reason where its addon did not load. Either way
  * node-tree-sitter parses, with the same facts at a higher cost (every node a call into the runtime).
  */
-const flatParser = ((): FlatTreeParser | null => {
-  const parser = nativeParseOff() ? null : FlatTreeParser.load();
-  return parser instanceof Error ? null : parser;
-})();
-
-/** `AGENTGOV_NATIVE_PARSE=0` turns the native parse off (to compare, or to rule it out when facts look wrong). */
-function nativeParseOff(): boolean {
-  return process.env['AGENTGOV_NATIVE_PARSE'] === '0';
-}
+const nativeParse: FlatTreeParser | Error | null =
+  process.env['AGENTGOV_NATIVE_PARSE'] === '0' ? null : FlatTreeParser.load();
+const flatParser = nativeParse instanceof FlatTreeParser ? nativeParse : null;
 
 /** Whether extraction parses natively, and if not why: turned off, or the addon did not load. */
 export function nativeParseState(): { state: 'on' } | { state: 'off' } | { state: 'unavailable'; reason: string } {
-  if (nativeParseOff()) return { state: 'off' };
-  const parser = FlatTreeParser.load();
-  return parser instanceof Error ? { state: 'unavailable', reason: parser.message.split('\n')[0]! } : { state: 'on' };
+  if (nativeParse === null) return { state: 'off' };
+  return nativeParse instanceof Error
+    ? { state: 'unavailable', reason: nativeParse.message.split('\n')[0]! }
+    : { state: 'on' };
 }
 
 /**
