@@ -77,20 +77,27 @@ if (mode === 'cold') {
     files.find((file) => file.language === 'go' && file.lines > 100 && !file.path.endsWith('_test.go'));
   const absolute = join(repo, target.path);
   const original = readFileSync(absolute, 'utf8');
-  const latencies = [];
-  for (let i = 0; i < 5; i++) {
-    const name = `benchProbe${i}`;
+  // Appends `text` to the file; resolves with the ms until the index emits an update of it, and that update.
+  const save = async (text) => {
     const seen = new Promise((resolve) => {
       const listener = (update) => {
         if (!update.changedFiles.includes(target.path)) return;
         index.off('updated', listener);
-        resolve();
+        resolve(update);
       };
       index.on('updated', listener);
     });
     const start = performance.now();
-    appendFileSync(
-      absolute,
+    appendFileSync(absolute, text);
+    const update = await seen;
+    const ms = Math.round(performance.now() - start);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return { ms, update };
+  };
+  const latencies = [];
+  for (let i = 0; i < 5; i++) {
+    const name = `benchProbe${i}`;
+    const { ms } = await save(
       target.language === 'python'
         ? `\n\ndef ${name}():\n    return ${i}\n`
         : target.language === 'rust'
@@ -102,36 +109,20 @@ if (mode === 'cold') {
               ? `\nfunc ${name}() int { return ${i} }\n`
               : `\nexport function ${name}(): number { return ${i}; }\n`,
     );
-    await seen;
-    latencies.push(Math.round(performance.now() - start));
+    latencies.push(ms);
     if (index.definitions({ path: target.path, name }).length !== 1)
       throw new Error(`${name} not visible after update`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
   // Then five saves that keep the file's definitions, exports and imports (a comment at the end, as an edit inside a
   // body): only the file itself is resolved again, not the files that import it.
   const comment = target.language === 'python' ? '#' : '//';
   const keeping = [];
-  for (let i = 0; i < 5; i++) {
-    const seen = new Promise((resolve) => {
-      const listener = (update) => {
-        if (!update.changedFiles.includes(target.path)) return;
-        index.off('updated', listener);
-        resolve(update.resolvedFiles);
-      };
-      index.on('updated', listener);
-    });
-    const start = performance.now();
-    appendFileSync(absolute, `\n${comment} bench edit ${i}\n`);
-    const resolvedFiles = await seen;
-    keeping.push([Math.round(performance.now() - start), resolvedFiles]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  for (let i = 0; i < 5; i++) keeping.push(await save(`\n${comment} bench edit ${i}\n`));
   writeFileSync(absolute, original);
   await new Promise((resolve) => setTimeout(resolve, 500));
   await index.refresh();
   latencies.sort((a, b) => a - b);
-  const keepingMs = keeping.map(([ms]) => ms).sort((a, b) => a - b);
+  const keepingMs = keeping.map(({ ms }) => ms).sort((a, b) => a - b);
   console.log(
     JSON.stringify({
       mode,
@@ -141,7 +132,7 @@ if (mode === 'cold') {
       max_ms: latencies[4],
       body_edit_ms: keepingMs,
       body_edit_median_ms: keepingMs[2],
-      body_edit_resolved_files: Math.max(...keeping.map(([, files]) => files)),
+      body_edit_resolved_files: Math.max(...keeping.map(({ update }) => update.resolvedFiles)),
     }),
   );
   await index.close();

@@ -42,7 +42,11 @@ if (flat instanceof Error) throw flat;
 const parse = (source, pack) => {
   if (flat) return flat.parse(pack.grammar, source);
   let parser = parsers.get(pack);
-  if (!parser) (parsers.set(pack, (parser = new Parser())), parser.setLanguage(pack.grammar));
+  if (!parser) {
+    parser = new Parser();
+    parser.setLanguage(pack.grammar);
+    parsers.set(pack, parser);
+  }
   return parser.parse(source, undefined, { bufferSize: source.length * 2 + 1024 });
 };
 const items = files.map((path) => {
