@@ -7,6 +7,12 @@
 #include <string.h>
 #include <tree_sitter/api.h>
 
+// tree-sitter's internals, for walking the subtrees (the runtime is compiled into this addon: runtime.c)
+#include "language.h"
+#include "length.h"
+#include "subtree.h"
+#include "tree.h"
+
 // Must match index.ts: the int32 fields of one node.
 enum {
   F_SYMBOL, F_FLAGS, F_FIELD, F_START, F_END, F_START_ROW, F_START_COL, F_END_ROW, F_END_COL,
@@ -56,7 +62,9 @@ typedef struct {
   int owned;
 } Nodes;
 
-static int32_t push(Nodes *out, TSTreeCursor *cursor, int32_t parent, int32_t prev) {
+// Appends one visible node: `subtree` starting at `position` (after its padding), shown as `alias` when non-zero.
+static int32_t push(Nodes *out, const TSLanguage *language, Subtree subtree, Length position, TSSymbol alias,
+                    TSFieldId field, int32_t parent, int32_t prev) {
   if (out->count == out->capacity) {
     size_t capacity = out->capacity ? out->capacity * 2 : 1024;
     int32_t *grown = out->owned ? realloc(out->nodes, capacity * STRIDE * sizeof(int32_t))
@@ -69,19 +77,21 @@ static int32_t push(Nodes *out, TSTreeCursor *cursor, int32_t parent, int32_t pr
   }
   int32_t index = (int32_t)out->count++;
   int32_t *n = out->nodes + (size_t)index * STRIDE;
-  TSNode node = ts_tree_cursor_current_node(cursor);
-  TSPoint start = ts_node_start_point(node), end = ts_node_end_point(node);
-  n[F_SYMBOL] = ts_node_symbol(node);
-  n[F_FLAGS] = (ts_node_is_named(node) ? NAMED : 0) | (ts_node_is_missing(node) ? MISSING : 0) |
-               (ts_node_is_extra(node) ? EXTRA : 0) | (ts_node_has_error(node) ? HAS_ERROR : 0) |
-               (ts_node_is_error(node) ? IS_ERROR : 0);
-  n[F_FIELD] = ts_tree_cursor_current_field_id(cursor);
-  n[F_START] = (int32_t)(ts_node_start_byte(node) / 2);
-  n[F_END] = (int32_t)(ts_node_end_byte(node) / 2);
-  n[F_START_ROW] = (int32_t)start.row;
-  n[F_START_COL] = (int32_t)(start.column / 2);
-  n[F_END_ROW] = (int32_t)end.row;
-  n[F_END_COL] = (int32_t)(end.column / 2);
+  Length end = length_add(position, ts_subtree_size(subtree));
+  // as ts_node_symbol, ts_node_is_named, ts_node_is_missing, ts_node_is_extra, ts_node_has_error, ts_node_is_error
+  TSSymbol symbol = ts_language_public_symbol(language, alias ? alias : ts_subtree_symbol(subtree));
+  bool named = alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(subtree);
+  n[F_SYMBOL] = symbol;
+  n[F_FLAGS] = (named ? NAMED : 0) | (ts_subtree_missing(subtree) ? MISSING : 0) |
+               (ts_subtree_extra(subtree) ? EXTRA : 0) | (ts_subtree_error_cost(subtree) > 0 ? HAS_ERROR : 0) |
+               (symbol == ts_builtin_sym_error ? IS_ERROR : 0);
+  n[F_FIELD] = field;
+  n[F_START] = (int32_t)(position.bytes / 2);
+  n[F_END] = (int32_t)(end.bytes / 2);
+  n[F_START_ROW] = (int32_t)position.extent.row;
+  n[F_START_COL] = (int32_t)(position.extent.column / 2);
+  n[F_END_ROW] = (int32_t)end.extent.row;
+  n[F_END_COL] = (int32_t)(end.extent.column / 2);
   n[F_PARENT] = parent;
   n[F_NEXT] = -1;
   n[F_PREV] = prev;
@@ -91,32 +101,94 @@ static int32_t push(Nodes *out, TSTreeCursor *cursor, int32_t parent, int32_t pr
   return index;
 }
 
-// Every visible node in cursor order; `path[d]` is the node last emitted at depth d.
+// One subtree's children being walked. A hidden subtree's visible descendants are its visible ancestor's
+// children: `owner` is the frame of that ancestor, which keeps its node and the last child written.
+typedef struct {
+  const Subtree *children;
+  uint32_t count, index, structural;
+  const TSSymbol *aliases;
+  const TSFieldMapEntry *fields, *fields_end;
+  Length position;      // where children[index] starts
+  uint32_t owner;       // the frame of the visible node these children belong to
+  int32_t node, last;   // (owner frames) the node, and its last child written so far
+  TSFieldId inherited;  // (hidden frames) the field a visible descendant without its own field takes
+} Frame;
+
+static int enter(Frame **frames, size_t *depth, size_t *capacity, const TSLanguage *language, Subtree subtree,
+                 Length position, uint32_t owner, int32_t node, TSFieldId inherited) {
+  if (*depth == *capacity) {
+    Frame *grown = realloc(*frames, (*capacity *= 2) * sizeof(Frame));
+    if (!grown) return 0;
+    *frames = grown;
+  }
+  Frame *f = *frames + (*depth)++;
+  f->children = ts_subtree_children(subtree);
+  f->count = subtree.ptr->child_count;
+  f->index = f->structural = 0;
+  f->aliases = ts_language_alias_sequence(language, subtree.ptr->production_id);
+  ts_language_field_map(language, subtree.ptr->production_id, &f->fields, &f->fields_end);
+  f->position = position;
+  f->owner = owner == UINT32_MAX ? (uint32_t)(*depth - 1) : owner;
+  f->node = node;
+  f->last = -1;
+  f->inherited = inherited;
+  return 1;
+}
+
+// Every visible node in the order a TSTreeCursor visits them, with the same symbol, flags, field and positions
+// (tree_cursor.c: a child is visible when its subtree is or its parent's production aliases it; a hidden child is
+// entered when it has visible children; a node's field is its own entry in its parent's field map, else that of
+// its nearest hidden ancestor that has one, up to the first visible or extra ancestor). Walking the subtrees
+// directly saves the cursor's per-node work (building a TSNode, re-reading the alias and walking up for the field).
 static int flatten(TSTree *tree, Nodes *out) {
-  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
-  size_t depth = 0, path_capacity = 64;
-  int32_t *path = malloc(path_capacity * sizeof(int32_t));
-  int ok = path != NULL && (path[0] = push(out, &cursor, -1, -1)) >= 0;
-  while (ok) {
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      if (++depth == path_capacity) {
-        int32_t *grown = realloc(path, (path_capacity *= 2) * sizeof(int32_t));
-        if (!grown) { ok = 0; break; }
-        path = grown;
-      }
-      ok = (path[depth] = push(out, &cursor, path[depth - 1], -1)) >= 0;
+  const TSLanguage *language = tree->language;
+  Subtree root = tree->root;
+  Length position = ts_subtree_padding(root);
+  int32_t root_index = push(out, language, root, position, 0, 0, -1, -1);
+  if (root_index < 0) return 0;
+  if (ts_subtree_child_count(root) == 0) return 1;
+  size_t depth = 0, capacity = 64;
+  Frame *frames = malloc(capacity * sizeof(Frame));
+  int ok = frames && enter(&frames, &depth, &capacity, language, root, position, UINT32_MAX, root_index, 0);
+  while (ok && depth > 0) {
+    Frame *f = frames + depth - 1;
+    if (f->index == f->count) {
+      depth--;
       continue;
     }
-    int done = 0;
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (depth == 0 || !ts_tree_cursor_goto_parent(&cursor)) { done = 1; break; }
-      depth--;
+    Subtree child = f->children[f->index++];
+    Length start = f->position;
+    f->position = length_add(f->position, ts_subtree_size(child));
+    if (f->index < f->count) f->position = length_add(f->position, ts_subtree_padding(f->children[f->index]));
+    bool extra = ts_subtree_extra(child);
+    TSSymbol alias = 0;
+    TSFieldId field = 0;
+    if (!extra) {
+      uint32_t structural = f->structural++;
+      if (f->aliases) alias = f->aliases[structural];
+      for (const TSFieldMapEntry *map = f->fields; map < f->fields_end; map++) {
+        if (!map->inherited && map->child_index == structural) {
+          field = map->field_id;
+          break;
+        }
+      }
+      if (!field) field = f->inherited;
     }
-    if (done || depth == 0) break;
-    ok = (path[depth] = push(out, &cursor, path[depth - 1], path[depth])) >= 0;
+    uint32_t owner = f->owner;
+    if (ts_subtree_visible(child) || alias) {
+      Frame *o = frames + owner;
+      int32_t index = push(out, language, child, start, alias, field, o->node, o->last);
+      if (index < 0) ok = 0;
+      else {
+        o->last = index;
+        if (ts_subtree_child_count(child) > 0)
+          ok = enter(&frames, &depth, &capacity, language, child, start, UINT32_MAX, index, 0);
+      }
+    } else if (ts_subtree_visible_child_count(child) > 0) {
+      ok = enter(&frames, &depth, &capacity, language, child, start, owner, -1, extra ? 0 : field);
+    }
   }
-  free(path);
-  ts_tree_cursor_delete(&cursor);
+  free(frames);
   return ok;
 }
 

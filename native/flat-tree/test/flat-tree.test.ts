@@ -10,6 +10,9 @@ const require = createRequire(import.meta.url);
 const PYTHON = require('tree-sitter-python') as Parser.Language;
 const TYPESCRIPT = (require('tree-sitter-typescript') as { typescript: Parser.Language }).typescript;
 const JAVASCRIPT = require('tree-sitter-javascript') as Parser.Language;
+const GO = require('tree-sitter-go') as Parser.Language;
+const RUST = require('tree-sitter-rust') as Parser.Language;
+const JAVA = require('tree-sitter-java') as Parser.Language;
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 
 function loaded(): FlatTreeParser {
@@ -145,6 +148,54 @@ describe('FlatTree: the native parse read through node-tree-sitter’s API', fun
     let nodes = 0;
     for (const file of files) nodes += compareTrees(TYPESCRIPT, readFileSync(file, 'utf8'), flat);
     expect(nodes).to.be.greaterThan(10_000);
+  });
+
+  it('matches on Go, Rust and Java: aliased nodes, fields reached through hidden nodes, extras, errors', function () {
+    const flat = loaded();
+    const go = [
+      'package main',
+      'import (f "fmt"; . "os")',
+      'type T[K comparable, V any] struct{ a, b int `tag:"x"`; *Embedded }',
+      'func (t *T[K, V]) M(x ...int) (r int, err error) { /* c */ for i := range x { r += i }; return }',
+      'var _ = func() { select { case v := <-ch: _ = v; default: } }',
+      'func broken( { x := ',
+    ].join('\n');
+    const rust = [
+      "#[derive(Debug)] pub struct S<'a, T: Clone> { pub a: &'a T, b: Vec<u8> }",
+      "impl<T> Tr for S<'_, T> where T: Clone {",
+      '  fn m(&self) -> Option<i32> { let Some(x) = y else { return None }; x? }',
+      '}',
+      'macro_rules! m { ($e:expr) => { $e + 1 }; }',
+      'fn g() { m!(2); let c = |a: i32| a * 2; match v { A::B(x) | A::C { x, .. } if x > 1 => {}, _ => () } }',
+      '/// doc ü 🎉',
+      'fn broken( -> { let = ; }',
+    ].join('\n');
+    const java = [
+      'package a.b; import static java.util.Map.*;',
+      '@interface Ann { int v() default 1; }',
+      'public sealed class C<T extends Comparable<T>> permits D { // c ü',
+      '  record R(int x, String... ys) {}',
+      '  <U> U m(T t) throws E { var l = (Runnable & Serializable) () -> {};',
+      '    return switch (k) { case 1 -> a; default -> { yield b; } }; }',
+      '  enum E { A("x") { void f() {} }, B; }',
+      '  void broken( { int = ; ',
+    ].join('\n');
+    expect(compareTrees(GO, go, flat)).to.be.greaterThan(150);
+    expect(compareTrees(RUST, rust, flat)).to.be.greaterThan(200);
+    expect(compareTrees(JAVA, java, flat)).to.be.greaterThan(150);
+    // the sources reach what the direct walk must get right: a field on a node of a hidden rule (Go's `result`),
+    // a node shown under an alias (Rust's `field_identifier`, an aliased `identifier`)
+    const parser = new Parser();
+    parser.setLanguage(GO);
+    const method = parser.parse(go).rootNode.descendantsOfType('method_declaration')[0]!;
+    expect(method.childForFieldName('result')?.type).to.equal('parameter_list');
+    parser.setLanguage(RUST);
+    expect(parser.parse(rust).rootNode.descendantsOfType('field_identifier').length).to.be.greaterThan(1);
+    for (const source of ['', 'package', 'fn', 'class', '\uD800']) {
+      compareTrees(GO, source, flat);
+      compareTrees(RUST, source, flat);
+      compareTrees(JAVA, source, flat);
+    }
   });
 
   it('keeps one node object per node and a cursor within its start node', function () {
