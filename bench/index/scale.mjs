@@ -26,9 +26,18 @@ function scaleOnce(mode, dir, list, calls) {
 
 const s = (ms) => (ms / 1000).toFixed(2);
 
-/** `values`: the bench's `calls` (recon calls on the largest tree) and `sizes` (comma-separated). */
+/** The middle value. */
+const median = (values) => [...values].sort((a, b) => a - b)[(values.length - 1) >> 1];
+
+/**
+ * `values`: the bench's `calls` (recon calls on the largest tree), `sizes` (comma-separated) and `runs` (cold builds
+ * and bare parses per size: the session's build and `runs − 1` more in fresh processes after it, the parses
+ * interleaved; ×parse CPU is the ratio of the medians — one build of the large tree has read 26–32 CPU s on a quiet
+ * machine minutes apart).
+ */
 export async function runScale(scratch, once, values) {
   const calls = Number(values.calls);
+  const runs = Math.max(1, Number.parseInt(values.runs, 10) || 1);
   const rows = [];
   for (const size of values.sizes.split(',')) {
     const dir = makeCombined(`combined-${size}`, SIZES[size]);
@@ -38,6 +47,15 @@ export async function runScale(scratch, once, values) {
     const built = scaleOnce('build', dir, list, withCalls);
     const parse = once('parse', dir, list);
     const restart = withCalls > 0 ? scaleOnce('restart', dir, list, 10) : null;
+    // After the restart, which reads what the session persisted: a cold build starts from nothing.
+    const colds = [built.build];
+    const parses = [parse];
+    for (let run = 1; run < runs; run++) {
+      colds.push(once('cold', dir, list));
+      parses.push(once('parse', dir, list));
+    }
+    const coldCpu = median(colds.map((run) => run.cpu_ms));
+    const parseCpu = median(parses.map((run) => run.cpu_ms));
     const p = built.build.phases;
     const per1k = (ms) => Math.round((ms / built.files) * 1000);
     const row = {
@@ -46,13 +64,15 @@ export async function runScale(scratch, once, values) {
       files: built.files,
       definitions: built.definitions,
       references: built.references,
-      cold_ms: built.build.ms,
-      cold_cpu_ms: built.build.cpu_ms,
-      files_per_s: Math.round((built.files / built.build.ms) * 1000),
-      parse_ms: parse.ms,
-      parse_cpu_ms: parse.cpu_ms,
-      cpu_ratio_to_parse: +(built.build.cpu_ms / parse.cpu_ms).toFixed(2),
-      ratio_to_parse: +(built.build.ms / parse.ms).toFixed(2),
+      cold_ms: median(colds.map((run) => run.ms)),
+      cold_cpu_ms: coldCpu,
+      files_per_s: Math.round((built.files / median(colds.map((run) => run.ms))) * 1000),
+      parse_ms: median(parses.map((run) => run.ms)),
+      parse_cpu_ms: parseCpu,
+      cpu_ratio_to_parse: +(coldCpu / parseCpu).toFixed(2),
+      ratio_to_parse: +(median(colds.map((run) => run.ms)) / median(parses.map((run) => run.ms))).toFixed(2),
+      runs_cold_cpu_ms: colds.map((run) => run.cpu_ms),
+      runs_parse_cpu_ms: parses.map((run) => run.cpu_ms),
       stages_ms: {
         discover: p.parsing - (p.discovering ?? 0),
         parse_extract: p.resolving - p.parsing,
@@ -90,7 +110,8 @@ export async function runScale(scratch, once, values) {
     rows.push(row);
   }
   console.log(
-    '\n| size | files | cold s (CPU s) | files/s | parse s (CPU s) | ×parse CPU ' +
+    `\n| size | files | cold s (CPU s), median of ${runs} | files/s ` +
+      `| parse s (CPU s), median of ${runs} | ×parse CPU ` +
       '| peak RSS MB build/scout/recon | RSS MB idle | index.db MiB | re-open ms | 1st recon ' +
       'after restart ms | recon p50/p95 ms |',
   );
