@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { pathGlobFilter, type LanguagePack } from '@agentgov/core';
 import { SYMLINK_LOOP, SYMLINK_OUTSIDE, whereabouts } from '../paths/repo-boundary.js';
@@ -125,20 +125,41 @@ export async function discoverFiles(
   }
   const realRoot = await realpath(root);
   const count = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
+  // A file is where its path says when no directory on the way is a link (its directory's real path is the one
+  // the path names: one realpath per directory) and it is no link itself (its lstat, which is then its stat).
+  // Only then is `whereabouts`, a realpath per file, skipped; the lstat costs one system call, the realpath one
+  // per path component.
+  const directoryIsReal = new Map<string, Promise<boolean>>();
+  const isReal = (directory: string): Promise<boolean> => {
+    let real = directoryIsReal.get(directory);
+    if (real === undefined) {
+      const expected = directory === '.' ? realRoot : join(realRoot, directory);
+      real = realpath(join(root, directory)).then(
+        (resolved) => resolved === expected,
+        () => false,
+      );
+      directoryIsReal.set(directory, real);
+    }
+    return real;
+  };
   const BATCH = 256;
   for (let i = 0; i < wanted.length; i += BATCH) {
-    const places = await Promise.all(
-      wanted.slice(i, i + BATCH).map(({ path }) => whereabouts(realRoot, join(root, path))),
+    const found = await Promise.all(
+      wanted.slice(i, i + BATCH).map(async ({ path }) => {
+        const absolute = join(root, path);
+        if (await isReal(dirname(path))) {
+          const info = await lstat(absolute).catch(() => null);
+          if (!info) return { place: 'missing' as const, info: null };
+          if (!info.isSymbolicLink()) return { place: 'inside' as const, info };
+        }
+        const place = await whereabouts(realRoot, absolute);
+        return { place, info: place === 'inside' ? await stat(absolute).catch(() => null) : null };
+      }),
     );
-    const stats = await Promise.all(
-      wanted
-        .slice(i, i + BATCH)
-        .map(({ path }, offset) => (places[offset] === 'inside' ? stat(join(root, path)).catch(() => null) : null)),
-    );
-    stats.forEach((info, offset) => {
+    found.forEach(({ place, info }, offset) => {
       const { path, language } = wanted[i + offset]!;
-      if (places[offset] === 'outside') return void count(SYMLINK_OUTSIDE);
-      if (places[offset] === 'loop') return void count(SYMLINK_LOOP);
+      if (place === 'outside') return void count(SYMLINK_OUTSIDE);
+      if (place === 'loop') return void count(SYMLINK_LOOP);
       if (!info || !info.isFile()) return; // deleted in the work tree but still tracked: not there to index
       if (info.size > maxBytes) count('too-large');
       else candidates.push({ path, size: info.size, mtimeMs: info.mtimeMs, language });
