@@ -40,7 +40,8 @@ describe('server.index.discovery: links on the way', () => {
   }
 
   for (const git of [true, false]) {
-    it(`${git ? 'in a git work tree' : 'without git'}: files through a linked root, a link inside, a link out, loops`, async () => {
+    const where = git ? 'in a git work tree' : 'without git';
+    it(`${where}: files through a linked root, a link inside, a link out, loops`, async () => {
       const { repo } = planted(git);
       const found = await discoverFiles(repo, LANGUAGES);
       const sizes = Object.fromEntries(found.candidates.map((file) => [file.path, file.size]));
