@@ -1,7 +1,7 @@
 import { NOT_LOADED_IMPORT_KINDS } from '@agentgov/core';
 import { DirectedGraph } from 'graphology';
 import type { IndexStore } from '../index/store/index-store.js';
-import { uidHexSql } from '../index/store/migrations.js';
+import { REF_FIELDS, RefField } from '../index/store/reference-blob.js';
 
 /**
  * The file import graph: a node per indexed file (attributes `language`, `lines`), an edge per
@@ -53,6 +53,9 @@ export function loadTimeGraph(fileGraph: DirectedGraph): DirectedGraph {
  * The definition reference graph: a node per definition (attributes `path`, `name`, `kind`), an
  * edge from the definition containing a resolved reference to the referenced one, `weight` = count.
  */
+/** A (from, to) pair of definition ids as one number: ids stay below 2^26, so the pair below 2^52. */
+const PAIR = 2 ** 26;
+
 export function buildDefGraph(store: IndexStore): DirectedGraph {
   const graph = new DirectedGraph();
   for (const row of store.sqlite
@@ -60,17 +63,28 @@ export function buildDefGraph(store: IndexStore): DirectedGraph {
     .iterate() as Iterable<{ def_uid: string; path: string; name: string; qualified_name: string; kind: string }>) {
     graph.addNode(row.def_uid, { path: row.path, name: row.name, qualifiedName: row.qualified_name, kind: row.kind });
   }
-  // References name definitions by interned ids (`def_uids`), whose stored uid's integer order is the uids' text
-  // order (migration 6); ids and uids correspond one to one.
-  const edges = store.sqlite.prepare(
-    `SELECT ${uidHexSql('fu.uid')} AS from_def_uid, ${uidHexSql('tu.uid')} AS to_def_uid, e.weight AS weight ` +
-      `FROM (SELECT from_id, to_id, count(*) AS weight FROM ref_rows WHERE from_id IS NOT NULL AND ` +
-      `to_id IS NOT NULL AND from_id != to_id GROUP BY from_id, to_id) e ` +
-      `JOIN def_uids fu ON fu.id = e.from_id JOIN def_uids tu ON tu.id = e.to_id ORDER BY fu.uid, tu.uid`,
-  );
-  for (const row of edges.iterate() as Iterable<{ from_def_uid: string; to_def_uid: string; weight: number }>) {
-    if (graph.hasNode(row.from_def_uid) && graph.hasNode(row.to_def_uid))
-      graph.addDirectedEdge(row.from_def_uid, row.to_def_uid, { weight: row.weight });
+  // References name definitions by interned ids (`def_uids`); an edge per (from, to) pair, weighted by how many
+  // references make it, added in uid order.
+  const weights = new Map<number, number>();
+  for (const [, fields] of store.allReferenceFields()) {
+    for (let at = 0; at < fields.length; at += REF_FIELDS) {
+      const from = fields[at + RefField.From]!;
+      const to = fields[at + RefField.To]!;
+      if (from < 0 || to < 0 || from === to) continue;
+      const key = from * PAIR + to;
+      weights.set(key, (weights.get(key) ?? 0) + 1);
+    }
+  }
+  const uids = store.uidsById();
+  const edges = [...weights].map(([key, weight]) => ({
+    from: uids.get(Math.floor(key / PAIR))!,
+    to: uids.get(key % PAIR)!,
+    weight,
+  }));
+  weights.clear();
+  edges.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
+  for (const { from, to, weight } of edges) {
+    if (graph.hasNode(from) && graph.hasNode(to)) graph.addDirectedEdge(from, to, { weight });
   }
   return graph;
 }

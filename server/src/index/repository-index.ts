@@ -15,15 +15,12 @@ import { ignoredDirectories } from './discovery.js';
 import { IndexWatcher } from './index-watcher.js';
 import {
   IndexStore,
-  isStoredUid,
-  storedUid,
   toDefinition,
   toImportEdge,
   type FileParseErrors,
   type ImportRow,
   type IndexDatabase,
 } from './store/index-store.js';
-import { inFileRefsSql, REF_COLUMNS_SQL, REF_JOINS_SQL } from './store/migrations.js';
 import { definitions as definitionsTable, files as filesTable } from './store/schema.js';
 import type {
   Definition,
@@ -119,6 +116,11 @@ export interface RepositoryIndex extends EventEmitter {
   definitions(filter?: { path?: string; name?: string; kind?: string; qualifiedName?: string }): Definition[];
   definition(defUid: DefUid): Definition | undefined;
   references(filter: { toDefUid?: DefUid; name?: string; path?: string; fromDefUid?: DefUid }): Reference[];
+  /**
+   * A definition's callees (what its references in `path`, its own file, resolve to) and callers, distinct, itself
+   * left out, in uid order: its edges of `defGraph()` without building the graph.
+   */
+  definitionEdges(defUid: DefUid, path: string): { callees: DefUid[]; callers: DefUid[] };
   imports(path: string): ImportEdge[];
   importers(path: string): ImportEdge[];
   fileGraph(): DirectedGraph;
@@ -326,7 +328,7 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
     return {
       files: count('files'),
       definitions: count('definitions'),
-      references: count('refs'),
+      references: this.#store.referenceCount(),
       imports: count('imports'),
       skipped: { ...this.#skipped },
       languages,
@@ -390,47 +392,12 @@ class SqliteRepositoryIndex extends EventEmitter implements RepositoryIndex {
   }
 
   references(filter: { toDefUid?: DefUid; name?: string; path?: string; fromDefUid?: DefUid }): Reference[] {
-    // Each filter goes by what `ref_rows` can look up: a path is a rowid range; a target or a name, the files that
-    // reference it first, then each file's rows (one rowid range). A uid that is not 16 hex digits matches no row.
-    const clauses: string[] = [];
-    const values: unknown[] = [];
-    const uid = (column: string, value: DefUid | undefined) => {
-      if (value === undefined) return;
-      if (!isStoredUid(value)) clauses.push('0');
-      else {
-        clauses.push(`${column} = (SELECT id FROM def_uids WHERE uid = ?)`);
-        values.push(storedUid(value));
-      }
-    };
-    let from = REF_JOINS_SQL;
-    if (filter.toDefUid !== undefined) {
-      from = `ref_target_paths tp CROSS JOIN ${REF_JOINS_SQL}`;
-      uid('tp.to_id', filter.toDefUid);
-      clauses.push(`${inFileRefsSql('tp.path_id')} AND r.to_id = tp.to_id`);
-    }
-    if (filter.path !== undefined) {
-      clauses.push(inFileRefsSql('(SELECT id FROM paths WHERE path = ?)'));
-      values.push(filter.path, filter.path);
-    }
-    if (filter.name !== undefined && filter.toDefUid !== undefined) {
-      clauses.push(`r.name_id = (SELECT id FROM ref_names WHERE name = ?)`);
-      values.push(filter.name);
-    } else if (filter.name !== undefined) {
-      from = `ref_name_paths np CROSS JOIN ${REF_JOINS_SQL}`;
-      clauses.push(
-        `np.name_id = (SELECT id FROM ref_names WHERE name = ?) AND ${inFileRefsSql('np.path_id')} ` +
-          `AND r.name_id = np.name_id`,
-      );
-      values.push(filter.name);
-    }
-    uid('r.from_id', filter.fromDefUid);
-    const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
-    return this.#store.sqlite
-      .prepare(
-        `SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid ` +
-          `FROM (SELECT ${REF_COLUMNS_SQL} FROM ${from} ${where}) ORDER BY path, start_line, start_col, id`,
-      )
-      .all(...values) as Reference[];
+    return this.#store.references(filter);
+  }
+
+  /** A definition's callees and callers through the stored references (`IndexStore.definitionEdges`). */
+  definitionEdges(defUid: DefUid, path: string): { callees: DefUid[]; callers: DefUid[] } {
+    return this.#store.definitionEdges(defUid, path);
   }
 
   imports(path: string): ImportEdge[] {

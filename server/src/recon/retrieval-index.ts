@@ -16,9 +16,8 @@ import {
   type WorkspaceMember,
 } from '@agentgov/core';
 import { rankOf } from '../graph/graph-algorithms.js';
-import { inFileRefsSql, uidHexSql } from '../index/store/migrations.js';
 import { INDEX_DIR, type RepositoryIndex } from '../index/repository-index.js';
-import { EXTRACTOR_VERSION, isStoredUid, storedUid } from '../index/store/index-store.js';
+import { EXTRACTOR_VERSION } from '../index/store/index-store.js';
 import { classifyFiles, generatedMark, workspaceMembersOf } from './file-classes.js';
 import { buildLean } from '../memory.js';
 import { isPeripheralPath, isTestPath, TEST_VOCABULARY } from './priors.js';
@@ -101,7 +100,6 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
   #productWords: Set<string> | undefined;
   /** Per lowercase word, how many files have it in their text or path. */
   #vocabulary: Map<string, number> | undefined;
-  #statements: { callees: Statement; callers: Statement } | undefined;
   #referenced: Statement | undefined;
   #importStatements: { imports: Statement; importers: Statement } | undefined;
 
@@ -345,13 +343,9 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
     if (!def) return [];
     const out: { def_uid: string; relation: GraphRelation }[] = [];
     // A file's module entry (`module:<path>`) is no stored definition: no reference names it.
-    if (isStoredUid(defUid)) {
-      const stored = storedUid(defUid);
-      for (const callee of this.#edges().callees.all(def.path, def.path, stored) as { uid: string }[])
-        if (this.definition(callee.uid)) out.push({ def_uid: callee.uid, relation: 'callee' });
-      for (const caller of this.#edges().callers.all(stored) as { uid: string }[])
-        if (this.definition(caller.uid)) out.push({ def_uid: caller.uid, relation: 'caller' });
-    }
+    const { callees, callers } = this.index.definitionEdges(defUid, def.path);
+    for (const callee of callees) if (this.definition(callee)) out.push({ def_uid: callee, relation: 'callee' });
+    for (const caller of callers) if (this.definition(caller)) out.push({ def_uid: caller, relation: 'caller' });
     const sameFile = this.definitionsIn(def.path);
     const parentName = def.qualified_name.includes('.')
       ? def.qualified_name.slice(0, def.qualified_name.lastIndexOf('.'))
@@ -372,34 +366,6 @@ class RepositoryRetrievalIndex implements RetrievalIndex {
       }
     }
     return out;
-  }
-
-  /**
-   * A definition's callees and callers read from the reference rows when asked, in the order of the
-   * reference graph (`buildDefGraph`: edges between definitions, self-references left out, sorted by
-   * uid), instead of building the whole graph in memory for the few start points a query expands.
-   * A reference's containing definition is in the reference's own file, so callees go by the path index.
-   */
-  #edges() {
-    if (!this.#statements) {
-      const sqlite = this.index.db.$client;
-      this.#statements = {
-        callees: sqlite.prepare(
-          `SELECT DISTINCT ${uidHexSql('tu.uid')} AS uid, tu.uid AS stored FROM ref_rows r ` +
-            `JOIN def_uids tu ON tu.id = r.to_id ` +
-            `WHERE ${inFileRefsSql('(SELECT id FROM paths WHERE path = ?)')} ` +
-            `AND r.from_id = (SELECT id FROM def_uids WHERE uid = ?) AND r.to_id != r.from_id ORDER BY stored`,
-        ),
-        callers: sqlite.prepare(
-          `SELECT DISTINCT ${uidHexSql('fu.uid')} AS uid, fu.uid AS stored FROM ref_target_paths tp ` +
-            `CROSS JOIN ref_rows r JOIN def_uids fu ON fu.id = r.from_id ` +
-            `WHERE tp.to_id = (SELECT id FROM def_uids WHERE uid = ?) AND ${inFileRefsSql('tp.path_id')} ` +
-            `AND r.to_id = tp.to_id ` +
-            `AND r.from_id != r.to_id ORDER BY stored`,
-        ),
-      };
-    }
-    return this.#statements;
   }
 
   /** Whether some stored reference has this name (`ref_name_paths` lists the files that reference it). */

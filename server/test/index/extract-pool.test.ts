@@ -27,11 +27,17 @@ function dump(root: string, index: Awaited<ReturnType<typeof openRepositoryIndex
     stats: index.stats(),
     files: sqlite.prepare(`SELECT path, language, size, hash, lines, exports FROM files ORDER BY path`).all(),
     definitions: sqlite.prepare(`SELECT * FROM definitions ORDER BY def_uid`).all(),
-    refs: sqlite
-      .prepare(
-        `SELECT path, name, context, start_line, start_col, end_line, end_col, qualifier, from_def_uid, to_def_uid FROM refs ORDER BY path, start_line, start_col, name, context`,
-      )
-      .all(),
+    // in path and position order, then by name and context (references at one position are written in either order)
+    refs: index
+      .references({})
+      .sort(
+        (a, b) =>
+          a.path.localeCompare(b.path) ||
+          a.start_line - b.start_line ||
+          a.start_col - b.start_col ||
+          a.name.localeCompare(b.name) ||
+          a.context.localeCompare(b.context),
+      ),
     imports: sqlite
       .prepare(
         `SELECT from_path, specifier, kind, to_path, bindings, star, line FROM imports ORDER BY from_path, line, specifier`,

@@ -6,7 +6,8 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import type { FileFacts, ParseErrors } from '../extract-file.js';
 import type { SearchDocuments } from '../search-terms.js';
 import type { Definition, DefinitionChange, ImportEdge, Reference } from '../types.js';
-import { MIGRATIONS, REF_PATH_SPAN, SCHEMA_VERSION } from './migrations.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { decodeReferences, REF_FIELDS, RefField, ReferenceBlobWriter } from './reference-blob.js';
 import { indexSchema } from './schema.js';
 
 /**
@@ -43,9 +44,6 @@ export interface FileWrite {
   search: SearchDocuments;
 }
 
-/** References per multi-row INSERT: one call into SQLite for many rows is much cheaper than one per row. */
-const REF_BATCH = 64;
-const REF_COLUMNS = 10;
 /**
  * SQLite's page cache per connection, in KiB. The OS keeps the file's pages cached anyway; 64 MiB bought no CPU on
  * sympy's cold build (30.6-31.6 s at 8-16 MiB against 32.5 s) and held ~60 MB of resident memory for the session.
@@ -55,8 +53,6 @@ const PAGE_CACHE_KIB = 16 * 1024;
 const WAL_AUTOCHECKPOINT_PAGES = 1000;
 
 const UID = /^[0-9a-f]{16}$/;
-/** Printable ASCII (and tab, CR, LF) only: there SQLite's length() (characters) equals JavaScript's (UTF-16 units). */
-const NON_ASCII = /[^\t\n\r\u0020-\u007e]/u;
 const TOP_BIT = 1n << 63n;
 
 /** Whether `uid` is a stored definition's uid (16 hex digits); the recon view's own entries (`module:…`) are not. */
@@ -65,13 +61,43 @@ export function isStoredUid(uid: string): boolean {
 }
 
 /**
- * A def uid (16 hex digits) as `ref_rows` stores it: its 64-bit value with the top bit flipped, as a signed integer,
- * so integer order is text order (`uidHexSql` reads it back). Anything else is refused rather than stored wrongly.
+ * A def uid (16 hex digits) as `def_uids` stores it: its 64-bit value with the top bit flipped, as a signed integer,
+ * so integer order is text order (`uidFromStored` reads it back). Anything else is refused rather than stored wrongly.
  */
 export function storedUid(uid: string): bigint {
   if (!isStoredUid(uid))
     throw new Error(`index store: a reference names definition uid ${JSON.stringify(uid)}, not 16 hex digits`);
   return BigInt.asIntN(64, BigInt(`0x${uid}`) ^ TOP_BIT);
+}
+
+/** A stored uid (`storedUid`) back to its 16 hex digits. */
+export function uidFromStored(stored: bigint): string {
+  return (BigInt.asUintN(64, stored) ^ TOP_BIT).toString(16).padStart(16, '0');
+}
+
+/** The reference whose fields start at `at` (reference-blob.ts), its ids read back through `name` and `uid`. */
+export function referenceAt(
+  fields: Int32Array,
+  at: number,
+  path: string,
+  name: (id: number) => string,
+  uid: (id: number) => string,
+): Reference {
+  const qualifier = fields[at + RefField.Qualifier]!;
+  const from = fields[at + RefField.From]!;
+  const to = fields[at + RefField.To]!;
+  return {
+    path,
+    name: name(fields[at + RefField.Name]!),
+    context: name(fields[at + RefField.Context]!) as Reference['context'],
+    start_line: fields[at + RefField.StartLine]!,
+    start_col: fields[at + RefField.StartCol]!,
+    end_line: fields[at + RefField.EndLine]!,
+    end_col: fields[at + RefField.EndCol]!,
+    qualifier: qualifier < 0 ? null : name(qualifier),
+    from_def_uid: from < 0 ? null : uid(from),
+    to_def_uid: to < 0 ? null : uid(to),
+  };
 }
 
 function openDatabase(file: string): Database.Database {
@@ -122,6 +148,8 @@ export class IndexStore {
   /** def uid → `def_uids.id`, as `#pathIds`. */
   readonly #uidIds = new Map<string, number>();
   #bulk = false;
+  /** The encoder `replaceReferences` reuses for each file's blob. */
+  readonly #blob = new ReferenceBlobWriter();
 
   private constructor(sqlite: Database.Database) {
     this.sqlite = sqlite;
@@ -219,20 +247,17 @@ export class IndexStore {
       insertUid: s.prepare(`INSERT OR IGNORE INTO def_uids (uid) VALUES (?)`),
       uidId: s.prepare(`SELECT id FROM def_uids WHERE uid = ?`).pluck(),
       insertTargetPath: s.prepare(`INSERT OR IGNORE INTO ref_target_paths (to_id, path_id) VALUES (?, ?)`),
-      deleteTargetPaths: s.prepare(
-        `DELETE FROM ref_target_paths WHERE path_id = ? AND to_id IN (SELECT DISTINCT to_id FROM ref_rows ` +
-          `WHERE id >= ? AND id < ? AND to_id IS NOT NULL)`,
-      ),
       insertNamePath: s.prepare(`INSERT OR IGNORE INTO ref_name_paths (name_id, path_id) VALUES (?, ?)`),
-      insertRef: s.prepare(
-        `INSERT INTO ref_rows (id, name_id, context_id, start_line, start_col, end_line, ` +
-          `end_col, qualifier_id, from_id, to_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      insertRefBatch: s.prepare(
-        `INSERT INTO ref_rows (id, name_id, context_id, start_line, start_col, end_line, ` +
-          `end_col, qualifier_id, from_id, to_id) VALUES ` +
-          `${Array.from({ length: REF_BATCH }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-      ),
+      insertRefFile: s.prepare(`INSERT OR REPLACE INTO ref_files (path_id, count, refs) VALUES (?, ?, ?)`),
+      refFile: s.prepare(`SELECT count, refs FROM ref_files WHERE path_id = ?`),
+      deleteRefFile: s.prepare(`DELETE FROM ref_files WHERE path_id = ?`),
+      deleteNamePath: s.prepare(`DELETE FROM ref_name_paths WHERE name_id = ? AND path_id = ?`),
+      deleteTargetPath: s.prepare(`DELETE FROM ref_target_paths WHERE to_id = ? AND path_id = ?`),
+      namePaths: s.prepare(`SELECT path_id FROM ref_name_paths WHERE name_id = ?`).pluck(),
+      targetPaths: s.prepare(`SELECT path_id FROM ref_target_paths WHERE to_id = ?`).pluck(),
+      pathOf: s.prepare(`SELECT path FROM paths WHERE id = ?`).pluck(),
+      nameOf: s.prepare(`SELECT name FROM ref_names WHERE id = ?`).pluck(),
+      uidOf: s.prepare(`SELECT uid FROM def_uids WHERE id = ?`).pluck().safeIntegers(),
       insertImport: s.prepare(
         `INSERT INTO import_rows (from_id, specifier, kind, to_id, bindings, star, line) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
@@ -247,12 +272,6 @@ export class IndexStore {
           `(SELECT rowid FROM def_rows WHERE path_id = (SELECT id FROM paths WHERE path = ?))`,
       ),
       deleteFileDoc: s.prepare(`DELETE FROM fts_files WHERE rowid IN (SELECT rowid FROM files WHERE path = ?)`),
-      // A file's references are the rowid range [path id * REF_PATH_SPAN, (path id + 1) * REF_PATH_SPAN).
-      deleteNamePaths: s.prepare(
-        `DELETE FROM ref_name_paths WHERE path_id = ? AND name_id IN (SELECT DISTINCT name_id FROM ref_rows ` +
-          `WHERE id >= ? AND id < ?)`,
-      ),
-      deleteRefs: s.prepare(`DELETE FROM ref_rows WHERE id >= ? AND id < ?`),
       deleteImports: s.prepare(`DELETE FROM import_rows WHERE from_id = (SELECT id FROM paths WHERE path = ?)`),
       insertParseErrors: s.prepare(
         `INSERT OR REPLACE INTO parse_errors (path, errors, missing, first_line, first_col) VALUES (?, ?, ?, ?, ?)`,
@@ -431,12 +450,19 @@ export class IndexStore {
   }
 
   #deleteReferences(path: string): void {
-    const pathId = this.#statements.pathId.get(path) as number | undefined;
+    const st = this.#statements;
+    const pathId = st.pathId.get(path) as number | undefined;
     if (pathId === undefined) return;
-    const first = pathId * REF_PATH_SPAN;
-    this.#statements.deleteNamePaths.run(pathId, first, first + REF_PATH_SPAN);
-    this.#statements.deleteTargetPaths.run(pathId, first, first + REF_PATH_SPAN);
-    this.#statements.deleteRefs.run(first, first + REF_PATH_SPAN);
+    const old = this.referenceFields(pathId);
+    const names = new Set<number>();
+    const targets = new Set<number>();
+    for (let at = 0; at < old.length; at += REF_FIELDS) {
+      names.add(old[at + RefField.Name]!);
+      if (old[at + RefField.To]! >= 0) targets.add(old[at + RefField.To]!);
+    }
+    for (const nameId of names) st.deleteNamePath.run(nameId, pathId);
+    for (const toId of targets) st.deleteTargetPath.run(toId, pathId);
+    st.deleteRefFile.run(pathId);
   }
 
   #clear(path: string): void {
@@ -473,41 +499,179 @@ export class IndexStore {
     // A bulk load starts from empty tables: there is nothing to delete.
     if (!this.#bulk) this.#deleteReferences(path);
     if (references.length === 0) return;
-    if (references.length > REF_PATH_SPAN)
-      throw new Error(`index store: ${path} has ${references.length} references, more than ${REF_PATH_SPAN} per file`);
-    const { insertRef, insertRefBatch, insertNamePath, insertTargetPath } = this.#statements;
+    const { insertRefFile, insertNamePath, insertTargetPath } = this.#statements;
     const pathId = this.#pathId(path);
-    const first = pathId * REF_PATH_SPAN;
     const names = new Set<number>();
     const targets = new Set<number>();
-    const columns = (r: Reference, ordinal: number, into: unknown[], offset: number): unknown[] => {
-      const nameId = this.#nameId(r.name);
-      names.add(nameId);
-      into[offset] = first + ordinal;
-      into[offset + 1] = nameId;
-      into[offset + 2] = this.#nameId(r.context);
-      into[offset + 3] = r.start_line;
-      into[offset + 4] = r.start_col;
-      into[offset + 5] = r.end_line === r.start_line ? null : r.end_line;
-      // NULL reads back as start_col + length(name); SQLite's length counts characters, so only for ASCII names.
-      into[offset + 6] = r.end_col === r.start_col + r.name.length && !NON_ASCII.test(r.name) ? null : r.end_col;
-      into[offset + 7] = r.qualifier === null ? null : this.#nameId(r.qualifier);
-      into[offset + 8] = r.from_def_uid === null ? null : this.#uidId(r.from_def_uid);
-      const toId = r.to_def_uid === null ? null : this.#uidId(r.to_def_uid);
-      if (toId !== null) targets.add(toId);
-      into[offset + 9] = toId;
-      return into;
-    };
-    const values = new Array<unknown>(REF_BATCH * REF_COLUMNS);
-    let at = 0;
-    for (; at + REF_BATCH <= references.length; at += REF_BATCH) {
-      for (let i = 0; i < REF_BATCH; i++) columns(references[at + i]!, at + i, values, i * REF_COLUMNS);
-      insertRefBatch.run(values);
+    const blob = this.#blob;
+    blob.reset();
+    for (const r of references) {
+      const name = this.#nameId(r.name);
+      names.add(name);
+      const to = r.to_def_uid === null ? null : this.#uidId(r.to_def_uid);
+      if (to !== null) targets.add(to);
+      blob.add({
+        name,
+        context: this.#nameId(r.context),
+        startLine: r.start_line,
+        startCol: r.start_col,
+        endLine: r.end_line,
+        endCol: r.end_col,
+        qualifier: r.qualifier === null ? null : this.#nameId(r.qualifier),
+        from: r.from_def_uid === null ? null : this.#uidId(r.from_def_uid),
+        to,
+      });
     }
-    const row = new Array<unknown>(REF_COLUMNS);
-    for (; at < references.length; at++) insertRef.run(columns(references[at]!, at, row, 0));
+    insertRefFile.run(pathId, blob.count, blob.encoded());
     for (const nameId of names) insertNamePath.run(nameId, pathId);
     for (const toId of targets) insertTargetPath.run(toId, pathId);
+  }
+
+  /** A file's references as ids, REF_FIELDS int32 fields each (reference-blob.ts), in the order they were written. */
+  referenceFields(pathId: number): Int32Array {
+    const row = this.#statements.refFile.get(pathId) as { count: number; refs: Buffer } | undefined;
+    return row ? decodeReferences(row.refs, row.count) : new Int32Array(0);
+  }
+
+  /** Every file's references as ids: (path id, fields) per file with references, in path id order. */
+  *allReferenceFields(): Generator<[number, Int32Array]> {
+    const rows = this.sqlite
+      .prepare(`SELECT path_id AS pathId, count, refs FROM ref_files ORDER BY path_id`)
+      .iterate() as Iterable<{ pathId: number; count: number; refs: Buffer }>;
+    for (const row of rows) yield [row.pathId, decodeReferences(row.refs, row.count)];
+  }
+
+  referenceCount(): number {
+    return (this.sqlite.prepare(`SELECT coalesce(sum(count), 0) FROM ref_files`).pluck().get() as number) ?? 0;
+  }
+
+  /** The files whose references include a name (`ref_name_paths`), by path id. */
+  pathsReferencingName(nameId: number): number[] {
+    return this.#statements.namePaths.all(nameId) as number[];
+  }
+
+  /** The files whose references resolve to a definition (`ref_target_paths`), by path id. */
+  pathsReferencingDefinition(uidId: number): number[] {
+    return this.#statements.targetPaths.all(uidId) as number[];
+  }
+
+  /**
+   * The references matching every filter given, ordered by path, position and the order written. A filter naming
+   * what the store never held (an unknown path, name or uid, or a uid that is not 16 hex digits) matches nothing.
+   */
+  references(filter: { toDefUid?: string; name?: string; path?: string; fromDefUid?: string }): Reference[] {
+    const lookup = <T>(value: T | undefined, id: (value: T) => number | undefined): number | null | undefined =>
+      value === undefined ? undefined : (id(value) ?? null);
+    const to = lookup(filter.toDefUid, (uid) => this.storedUidId(uid));
+    const from = lookup(filter.fromDefUid, (uid) => this.storedUidId(uid));
+    const name = lookup(filter.name, (text) => this.storedNameId(text));
+    const pathId = lookup(filter.path, (path) => this.storedPathId(path));
+    if (to === null || from === null || name === null || pathId === null) return [];
+    const pathIds =
+      pathId !== undefined
+        ? [pathId]
+        : to !== undefined
+          ? this.pathsReferencingDefinition(to)
+          : name !== undefined
+            ? this.pathsReferencingName(name)
+            : (this.sqlite.prepare(`SELECT path_id FROM ref_files`).pluck().all() as number[]);
+    const names = new Map<number, string>();
+    const nameOf = (id: number) => {
+      let text = names.get(id);
+      if (text === undefined) names.set(id, (text = this.nameOfId(id)));
+      return text;
+    };
+    const uids = new Map<number, string>();
+    const uidOf = (id: number) => {
+      let uid = uids.get(id);
+      if (uid === undefined) uids.set(id, (uid = this.uidOfId(id)));
+      return uid;
+    };
+    const found: Array<{ ref: Reference; ordinal: number }> = [];
+    for (const id of pathIds) {
+      const fields = this.referenceFields(id);
+      if (fields.length === 0) continue;
+      const path = this.pathOfId(id);
+      for (let at = 0; at < fields.length; at += REF_FIELDS) {
+        if (to !== undefined && fields[at + RefField.To] !== to) continue;
+        if (from !== undefined && fields[at + RefField.From] !== from) continue;
+        if (name !== undefined && fields[at + RefField.Name] !== name) continue;
+        found.push({ ref: referenceAt(fields, at, path, nameOf, uidOf), ordinal: at / REF_FIELDS });
+      }
+    }
+    found.sort(
+      (a, b) =>
+        (a.ref.path < b.ref.path ? -1 : a.ref.path > b.ref.path ? 1 : 0) ||
+        a.ref.start_line - b.ref.start_line ||
+        a.ref.start_col - b.ref.start_col ||
+        a.ordinal - b.ordinal,
+    );
+    return found.map(({ ref }) => ref);
+  }
+
+  /**
+   * A definition's callees (what its references in `path`, its own file, resolve to) and callers (the definitions
+   * whose references resolve to it), each distinct, itself left out, in uid order — the reference graph's edges
+   * (`buildDefGraph`) of one definition, read from the files that hold them.
+   */
+  definitionEdges(uid: string, path: string): { callees: string[]; callers: string[] } {
+    const id = this.storedUidId(uid);
+    if (id === undefined) return { callees: [], callers: [] };
+    const callees = new Set<number>();
+    const pathId = this.storedPathId(path);
+    if (pathId !== undefined) {
+      const fields = this.referenceFields(pathId);
+      for (let at = 0; at < fields.length; at += REF_FIELDS) {
+        const to = fields[at + RefField.To]!;
+        if (fields[at + RefField.From] === id && to >= 0 && to !== id) callees.add(to);
+      }
+    }
+    const callers = new Set<number>();
+    for (const referencing of this.pathsReferencingDefinition(id)) {
+      const fields = this.referenceFields(referencing);
+      for (let at = 0; at < fields.length; at += REF_FIELDS) {
+        const from = fields[at + RefField.From]!;
+        if (fields[at + RefField.To] === id && from >= 0 && from !== id) callers.add(from);
+      }
+    }
+    const inUidOrder = (ids: Set<number>) => [...ids].map((other) => this.uidOfId(other)).sort();
+    return { callees: inUidOrder(callees), callers: inUidOrder(callers) };
+  }
+
+  /** Interned ids looked up without interning: undefined when the store has never held the key. */
+  storedPathId(path: string): number | undefined {
+    return this.#pathIds.get(path) ?? (this.#statements.pathId.get(path) as number | undefined);
+  }
+
+  storedNameId(name: string): number | undefined {
+    return this.#nameIds.get(name) ?? (this.#statements.nameId.get(name) as number | undefined);
+  }
+
+  storedUidId(uid: string): number | undefined {
+    if (!isStoredUid(uid)) return undefined;
+    return this.#uidIds.get(uid) ?? (this.#statements.uidId.get(storedUid(uid)) as number | undefined);
+  }
+
+  pathOfId(pathId: number): string {
+    return this.#statements.pathOf.get(pathId) as string;
+  }
+
+  nameOfId(nameId: number): string {
+    return this.#statements.nameOf.get(nameId) as string;
+  }
+
+  uidOfId(uidId: number): string {
+    return uidFromStored(this.#statements.uidOf.get(uidId) as bigint);
+  }
+
+  /** Every interned definition uid by id (`def_uids`), for reading many references at once. */
+  uidsById(): Map<number, string> {
+    const rows = this.sqlite.prepare(`SELECT id, uid FROM def_uids`).safeIntegers().raw().iterate() as Iterable<
+      [bigint, bigint]
+    >;
+    const uids = new Map<number, string>();
+    for (const [id, uid] of rows) uids.set(Number(id), uidFromStored(uid));
+    return uids;
   }
 
   /** The interned id of a definition uid (`def_uids`, which holds it as `storedUid`); ids are never reused. */

@@ -1,4 +1,4 @@
-/** References per file are one rowid range of this width: `ref_rows.id = path_id * REF_PATH_SPAN + ordinal`. */
+/** Migration 6: a file’s reference rows were one rowid range of this width (`path_id * REF_PATH_SPAN + i`). */
 export const REF_PATH_SPAN = 2 ** 24;
 
 /** -2^63: a def uid is stored as its 64-bit value minus this (the top bit flipped), so integer order is text order. */
@@ -181,6 +181,14 @@ export const MIGRATIONS: readonly string[][] = [
     `CREATE VIEW def_history AS SELECT h.id AS id, h.epoch AS epoch, h.def_uid AS def_uid, p.path AS path, ` +
       `h.kind AS kind, h.qualified_name AS qualified_name, h.change AS change, h.old_body_hash AS old_body_hash, ` +
       `h.new_body_hash AS new_body_hash FROM def_history_rows h JOIN paths p ON p.id = h.path_id`,
+  ],
+  [
+    // A file's references in one blob (reference-blob.ts) instead of a row each. The rows are not converted: the
+    // extractor version is cleared, so the store is rebuilt from the source on this open.
+    `DROP VIEW refs`,
+    `DROP TABLE ref_rows`,
+    `CREATE TABLE ref_files (path_id INTEGER PRIMARY KEY, count INTEGER NOT NULL, refs BLOB NOT NULL)`,
+    `DELETE FROM meta WHERE key = 'extractor_version'`,
   ],
 ];
 

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** Drizzle view of the index tables; the DDL itself lives in migrations.ts (FTS5 needs raw SQL). */
 export const meta = sqliteTable('meta', {
@@ -40,7 +40,7 @@ export const definitions = sqliteTable(
   // a view over `def_rows` (path ids, see migration 6); the store writes `def_rows`
 );
 
-/** Interned paths: `ref_rows.path_id` → path. Rows are never deleted, so an id stays valid. */
+/** Interned paths: path id → path (`ref_files`, `def_rows`, `import_rows`). Rows are never deleted. */
 export const paths = sqliteTable('paths', {
   id: integer('id').primaryKey(),
   path: text('path').notNull().unique(),
@@ -53,50 +53,28 @@ export const refNames = sqliteTable('ref_names', {
 });
 
 /**
- * References as stored (see migration 6: id = path id * REF_PATH_SPAN + ordinal, interned strings, integer uids);
- * read them through `refs`, which gives the tools' columns back.
+ * References as stored: one row per file holding them, `refs` a blob of `count` references (reference-blob.ts: ids
+ * into `ref_names` and `def_uids`, positions delta-coded), read through `IndexStore` (`references`).
  */
-export const refRows = sqliteTable('ref_rows', {
-  id: integer('id').primaryKey(),
-  nameId: integer('name_id').notNull(),
-  contextId: integer('context_id').notNull(),
-  startLine: integer('start_line').notNull(),
-  startCol: integer('start_col').notNull(),
-  endLine: integer('end_line'),
-  endCol: integer('end_col'),
-  qualifierId: integer('qualifier_id'),
-  fromId: integer('from_id'),
-  toId: integer('to_id'),
+export const refFiles = sqliteTable('ref_files', {
+  pathId: integer('path_id').primaryKey(),
+  count: integer('count').notNull(),
+  refs: blob('refs', { mode: 'buffer' }).notNull(),
 });
 
-/** Which files reference a definition (`ref_rows` has no index over every row's target). */
+/** Which files reference a definition (the blobs have no index over their targets). */
 export const refTargetPaths = sqliteTable(
   'ref_target_paths',
   { toId: integer('to_id').notNull(), pathId: integer('path_id').notNull() },
   (table) => [primaryKey({ columns: [table.toId, table.pathId] })],
 );
 
-/** Which files reference a name (`ref_rows` has no index over every row's name). */
+/** Which files reference a name (the blobs have no index over their names). */
 export const refNamePaths = sqliteTable(
   'ref_name_paths',
   { nameId: integer('name_id').notNull(), pathId: integer('path_id').notNull() },
   (table) => [primaryKey({ columns: [table.nameId, table.pathId] })],
 );
-
-/** A view (`ref_rows` with its path and strings joined back in), read-only: the store writes `ref_rows`. */
-export const refs = sqliteTable('refs', {
-  id: integer('id').primaryKey(),
-  path: text('path').notNull(),
-  name: text('name').notNull(),
-  context: text('context').notNull(),
-  startLine: integer('start_line').notNull(),
-  startCol: integer('start_col').notNull(),
-  endLine: integer('end_line').notNull(),
-  endCol: integer('end_col').notNull(),
-  qualifier: text('qualifier'),
-  fromDefUid: text('from_def_uid'),
-  toDefUid: text('to_def_uid'),
-});
 
 export const imports = sqliteTable(
   'imports',
@@ -186,10 +164,9 @@ export const indexSchema = {
   definitions,
   paths,
   refNames,
-  refRows,
+  refFiles,
   refNamePaths,
   refTargetPaths,
-  refs,
   imports,
   defHistory,
   testCases,
