@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // One scale measurement in a fresh process, printed as one JSON line (see run.mjs --scale).
-// usage: node bench/index/scale-once.mjs build|restart <repo-dir> <file-list> [recon-calls]
+// usage: node bench/index/scale-once.mjs build|cold|restart <repo-dir> <file-list> [recon-calls]
 //   build:   cold index (no .agentgov/), then recon_scout and <recon-calls> recon calls through a real
 //            MCP session; CPU, wall, stage times, index.db size and peak RSS through every step.
+//   cold:    the build step alone, with the same settings (serve's heap growth and memory target).
 //   restart: re-open the index built before, then the first recon calls (what a restarted server pays).
 import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,9 +26,9 @@ import {
 const { positionals } = benchArgs(import.meta.url, { options: {}, allowPositionals: true });
 const [mode, repo, fileList, callsArg] = positionals;
 const CALLS = Number(callsArg ?? 100);
-if (!['build', 'restart'].includes(mode) || !repo || !fileList || !Number.isInteger(CALLS) || CALLS < 0) {
+if (!['build', 'cold', 'restart'].includes(mode) || !repo || !fileList || !Number.isInteger(CALLS) || CALLS < 0) {
   console.error(
-    'scale-once: expected build|restart, a repository, a file list and optionally a number of recon calls\n' +
+    'scale-once: expected build|cold|restart, a repository, a file list and optionally a number of recon calls\n' +
       'run `node bench/index/scale-once.mjs --help` for its usage',
   );
   process.exit(2);
@@ -145,7 +146,7 @@ const stepPeak = () => {
   return peak;
 };
 
-if (mode === 'build') {
+if (mode === 'build' || mode === 'cold') {
   rmSync(join(repo, '.agentgov'), { recursive: true, force: true });
   const cpu = process.cpuUsage();
   const start = performance.now();
@@ -167,6 +168,11 @@ if (mode === 'build') {
   };
   // Each step also goes to stderr as it ends, so a run cut short still leaves its figures.
   console.error(JSON.stringify({ step: 'build', ...index.stats(), build, store: storeBytes() }));
+  if (mode === 'cold') {
+    console.log(JSON.stringify({ mode, ...build }));
+    await index.close();
+    process.exit(0);
+  }
   writeFileSync(
     fileList,
     index

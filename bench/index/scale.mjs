@@ -31,9 +31,9 @@ const median = (values) => [...values].sort((a, b) => a - b)[(values.length - 1)
 
 /**
  * `values`: the bench's `calls` (recon calls on the largest tree), `sizes` (comma-separated) and `runs` (cold builds
- * and bare parses per size: the session's build and `runs − 1` more in fresh processes after it, the parses
- * interleaved; ×parse CPU is the ratio of the medians — one build of the large tree has read 26–32 CPU s on a quiet
- * machine minutes apart).
+ * and bare parses per size: the session's build and `runs − 1` more with its settings in fresh processes after it,
+ * the parses interleaved; ×parse CPU is the ratio of the medians — one build of the large tree has read 26–32 CPU s
+ * on a quiet machine minutes apart).
  */
 export async function runScale(scratch, once, values) {
   const calls = Number(values.calls);
@@ -51,7 +51,7 @@ export async function runScale(scratch, once, values) {
     const colds = [built.build];
     const parses = [parse];
     for (let run = 1; run < runs; run++) {
-      colds.push(once('cold', dir, list));
+      colds.push(scaleOnce('cold', dir, list, 0));
       parses.push(once('parse', dir, list));
     }
     const coldCpu = median(colds.map((run) => run.cpu_ms));
