@@ -10,6 +10,21 @@ import { storedUid } from '../../../src/index/store/index-store.js';
 import { MIGRATIONS } from '../../../src/index/store/migrations.js';
 import { gitRepo, LANGUAGES, memoryLogger, TYPESCRIPT_REPO, removeRepos } from '../fixture-repos.js';
 
+/**
+ * Replaces the repository's index with an empty one of an older schema (`version` migrations) claiming to hold
+ * epoch 1 by `extractor`, one path interned; the caller adds rows and closes it.
+ */
+function olderIndex(root: string, version: number, extractor: string): Database.Database {
+  const file = join(root, '.agentgov/index.db');
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  const raw = new Database(file);
+  for (const statement of MIGRATIONS.slice(0, version).flat()) raw.exec(statement);
+  raw.pragma(`user_version = ${version}`);
+  raw.prepare(`INSERT INTO meta (key, value) VALUES ('extractor_version', ?), ('epoch', '1')`).run(extractor);
+  raw.exec(`INSERT INTO paths (id, path) VALUES (1, 'src/lib/math.ts')`);
+  return raw;
+}
+
 async function openWith(root: string, extra: { maxFileBytes?: number } = {}) {
   const { logger, lines } = memoryLogger();
   const index = await openRepositoryIndex({ root, languages: LANGUAGES, logger, ...extra });
@@ -119,13 +134,7 @@ describe('index store', () => {
     await first.index.close();
     // The same files recorded as unchanged in a schema-5 database whose one reference row says something else:
     // reading it as the current schema would answer from that row (or fail); rebuilding answers from the source.
-    const file = join(root, '.agentgov/index.db');
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
-    const raw = new Database(file);
-    for (const statement of MIGRATIONS.slice(0, 5).flat()) raw.exec(statement);
-    raw.pragma('user_version = 5');
-    raw.exec(`INSERT INTO meta (key, value) VALUES ('extractor_version', '5'), ('epoch', '1')`);
-    raw.exec(`INSERT INTO paths (id, path) VALUES (1, 'src/lib/math.ts')`);
+    const raw = olderIndex(root, 5, '5');
     raw
       .prepare(
         `INSERT INTO ref_rows (path_id, name, context, start_line, start_col, end_line, end_col, qualifier, ` +
@@ -149,13 +158,7 @@ describe('index store', () => {
     const expected = first.index.references({ toDefUid: add.def_uid });
     const stats = first.index.stats();
     await first.index.close();
-    const file = join(root, '.agentgov/index.db');
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
-    const raw = new Database(file);
-    for (const statement of MIGRATIONS.slice(0, 6).flat()) raw.exec(statement);
-    raw.pragma('user_version = 6');
-    raw.exec(`INSERT INTO meta (key, value) VALUES ('extractor_version', '7'), ('epoch', '1')`);
-    raw.exec(`INSERT INTO paths (id, path) VALUES (1, 'src/lib/math.ts')`);
+    const raw = olderIndex(root, 6, '7');
     raw.exec(`INSERT INTO ref_names (id, name) VALUES (1, 'stale'), (2, 'call')`);
     raw.exec(`INSERT INTO ref_rows (id, name_id, context_id, start_line, start_col) VALUES (${2 ** 24}, 1, 2, 1, 0)`);
     raw.close();

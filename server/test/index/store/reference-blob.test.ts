@@ -18,44 +18,28 @@ const fieldsOf = (ref: ReferenceIds): number[] => [
   ref.to ?? -1,
 ];
 
+/** A reference from its fields in blob order, −1 for none. */
+const reference = ([name, context, startLine, startCol, endLine, endCol, qualifier, from, to]: number[]) => ({
+  name: name!,
+  context: context!,
+  startLine: startLine!,
+  startCol: startCol!,
+  endLine: endLine!,
+  endCol: endCol!,
+  qualifier: qualifier! < 0 ? null : qualifier!,
+  from: from! < 0 ? null : from!,
+  to: to! < 0 ? null : to!,
+});
+
 describe('server.index.store: a file’s references as one blob', () => {
+  const big = 2 ** 31 - 1;
   const refs: ReferenceIds[] = [
-    { name: 1, context: 2, startLine: 40, startCol: 8, endLine: 40, endCol: 12, qualifier: null, from: 0, to: null },
+    [1, 2, 40, 8, 40, 12, -1, 0, -1],
     // a line before the previous one (references are not always in line order), spanning lines, large ids
-    {
-      name: 2 ** 31 - 1,
-      context: 0,
-      startLine: 3,
-      startCol: 0,
-      endLine: 9,
-      endCol: 1,
-      qualifier: 7,
-      from: null,
-      to: 5,
-    },
-    {
-      name: 0,
-      context: 1,
-      startLine: 0,
-      startCol: 2 ** 31 - 1,
-      endLine: 0,
-      endCol: 2 ** 31 - 1,
-      qualifier: 0,
-      from: 2 ** 30,
-      to: 0,
-    },
-    {
-      name: 300,
-      context: 3,
-      startLine: 2 ** 31 - 1,
-      startCol: 127,
-      endLine: 2 ** 31 - 1,
-      endCol: 128,
-      qualifier: null,
-      from: null,
-      to: null,
-    },
-  ];
+    [big, 0, 3, 0, 9, 1, 7, -1, 5],
+    [0, 1, 0, big, 0, big, 0, 2 ** 30, 0],
+    [300, 3, big, 127, big, 128, -1, -1, -1],
+  ].map(reference);
 
   it('reads back every field as written, in order, with none as −1', () => {
     const writer = new ReferenceBlobWriter();
