@@ -54,7 +54,9 @@ export async function runScale(scratch, once, values) {
       colds.push(scaleOnce('cold', dir, list, 0));
       parses.push(once('parse', dir, list));
     }
+    const coldMs = median(colds.map((run) => run.ms));
     const coldCpu = median(colds.map((run) => run.cpu_ms));
+    const parseMs = median(parses.map((run) => run.ms));
     const parseCpu = median(parses.map((run) => run.cpu_ms));
     const p = built.build.phases;
     const per1k = (ms) => Math.round((ms / built.files) * 1000);
@@ -64,13 +66,13 @@ export async function runScale(scratch, once, values) {
       files: built.files,
       definitions: built.definitions,
       references: built.references,
-      cold_ms: median(colds.map((run) => run.ms)),
+      cold_ms: coldMs,
       cold_cpu_ms: coldCpu,
-      files_per_s: Math.round((built.files / median(colds.map((run) => run.ms))) * 1000),
-      parse_ms: median(parses.map((run) => run.ms)),
+      files_per_s: Math.round((built.files / coldMs) * 1000),
+      parse_ms: parseMs,
       parse_cpu_ms: parseCpu,
       cpu_ratio_to_parse: +(coldCpu / parseCpu).toFixed(2),
-      ratio_to_parse: +(median(colds.map((run) => run.ms)) / median(parses.map((run) => run.ms))).toFixed(2),
+      ratio_to_parse: +(coldMs / parseMs).toFixed(2),
       runs_cold_cpu_ms: colds.map((run) => run.cpu_ms),
       runs_parse_cpu_ms: parses.map((run) => run.cpu_ms),
       stages_ms: {

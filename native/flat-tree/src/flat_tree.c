@@ -114,6 +114,8 @@ typedef struct {
   TSFieldId inherited;  // (hidden frames) the field a visible descendant without its own field takes
 } Frame;
 
+// Pushes a frame for `subtree`'s children. `owner` is the frame of the visible node they belong to; UINT32_MAX
+// when `subtree` is that node itself (the new frame owns them, `node` its index in the output).
 static int enter(Frame **frames, size_t *depth, size_t *capacity, const TSLanguage *language, Subtree subtree,
                  Length position, uint32_t owner, int32_t node, TSFieldId inherited) {
   if (*depth == *capacity) {

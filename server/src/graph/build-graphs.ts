@@ -53,9 +53,6 @@ export function loadTimeGraph(fileGraph: DirectedGraph): DirectedGraph {
  * The definition reference graph: a node per definition (attributes `path`, `name`, `kind`), an
  * edge from the definition containing a resolved reference to the referenced one, `weight` = count.
  */
-/** A (from, to) pair of definition ids as one number: ids stay below 2^26, so the pair below 2^52. */
-const PAIR = 2 ** 26;
-
 export function buildDefGraph(store: IndexStore): DirectedGraph {
   const graph = new DirectedGraph();
   for (const row of store.sqlite
@@ -64,21 +61,23 @@ export function buildDefGraph(store: IndexStore): DirectedGraph {
     graph.addNode(row.def_uid, { path: row.path, name: row.name, qualifiedName: row.qualified_name, kind: row.kind });
   }
   // References name definitions by interned ids (`def_uids`); an edge per (from, to) pair, weighted by how many
-  // references make it, added in uid order.
+  // references make it, added in uid order. A pair is one number, from × span + to, span above every id.
+  const uids = store.uidsById();
+  let span = 1;
+  for (const id of uids.keys()) if (id >= span) span = id + 1;
   const weights = new Map<number, number>();
   for (const [, fields] of store.allReferenceFields()) {
     for (let at = 0; at < fields.length; at += REF_FIELDS) {
       const from = fields[at + RefField.From]!;
       const to = fields[at + RefField.To]!;
       if (from < 0 || to < 0 || from === to) continue;
-      const key = from * PAIR + to;
+      const key = from * span + to;
       weights.set(key, (weights.get(key) ?? 0) + 1);
     }
   }
-  const uids = store.uidsById();
   const edges = [...weights].map(([key, weight]) => ({
-    from: uids.get(Math.floor(key / PAIR))!,
-    to: uids.get(key % PAIR)!,
+    from: uids.get(Math.floor(key / span))!,
+    to: uids.get(key % span)!,
     weight,
   }));
   weights.clear();

@@ -71,12 +71,12 @@ export function storedUid(uid: string): bigint {
 }
 
 /** A stored uid (`storedUid`) back to its 16 hex digits. */
-export function uidFromStored(stored: bigint): string {
+function uidFromStored(stored: bigint): string {
   return (BigInt.asUintN(64, stored) ^ TOP_BIT).toString(16).padStart(16, '0');
 }
 
 /** The reference whose fields start at `at` (reference-blob.ts), its ids read back through `name` and `uid`. */
-export function referenceAt(
+function referenceAt(
   fields: Int32Array,
   at: number,
   path: string,
@@ -453,7 +453,7 @@ export class IndexStore {
     const st = this.#statements;
     const pathId = st.pathId.get(path) as number | undefined;
     if (pathId === undefined) return;
-    const old = this.referenceFields(pathId);
+    const old = this.#referenceFields(pathId);
     const names = new Set<number>();
     const targets = new Set<number>();
     for (let at = 0; at < old.length; at += REF_FIELDS) {
@@ -528,7 +528,7 @@ export class IndexStore {
   }
 
   /** A file's references as ids, REF_FIELDS int32 fields each (reference-blob.ts), in the order they were written. */
-  referenceFields(pathId: number): Int32Array {
+  #referenceFields(pathId: number): Int32Array {
     const row = this.#statements.refFile.get(pathId) as { count: number; refs: Buffer } | undefined;
     return row ? decodeReferences(row.refs, row.count) : new Int32Array(0);
   }
@@ -542,16 +542,16 @@ export class IndexStore {
   }
 
   referenceCount(): number {
-    return (this.sqlite.prepare(`SELECT coalesce(sum(count), 0) FROM ref_files`).pluck().get() as number) ?? 0;
+    return this.sqlite.prepare(`SELECT coalesce(sum(count), 0) FROM ref_files`).pluck().get() as number;
   }
 
   /** The files whose references include a name (`ref_name_paths`), by path id. */
-  pathsReferencingName(nameId: number): number[] {
+  #pathsReferencingName(nameId: number): number[] {
     return this.#statements.namePaths.all(nameId) as number[];
   }
 
   /** The files whose references resolve to a definition (`ref_target_paths`), by path id. */
-  pathsReferencingDefinition(uidId: number): number[] {
+  #pathsReferencingDefinition(uidId: number): number[] {
     return this.#statements.targetPaths.all(uidId) as number[];
   }
 
@@ -562,36 +562,35 @@ export class IndexStore {
   references(filter: { toDefUid?: string; name?: string; path?: string; fromDefUid?: string }): Reference[] {
     const lookup = <T>(value: T | undefined, id: (value: T) => number | undefined): number | null | undefined =>
       value === undefined ? undefined : (id(value) ?? null);
-    const to = lookup(filter.toDefUid, (uid) => this.storedUidId(uid));
-    const from = lookup(filter.fromDefUid, (uid) => this.storedUidId(uid));
-    const name = lookup(filter.name, (text) => this.storedNameId(text));
-    const pathId = lookup(filter.path, (path) => this.storedPathId(path));
+    const to = lookup(filter.toDefUid, (uid) => this.#storedUidId(uid));
+    const from = lookup(filter.fromDefUid, (uid) => this.#storedUidId(uid));
+    const name = lookup(filter.name, (text) => this.#storedNameId(text));
+    const pathId = lookup(filter.path, (path) => this.#storedPathId(path));
     if (to === null || from === null || name === null || pathId === null) return [];
     const pathIds =
       pathId !== undefined
         ? [pathId]
         : to !== undefined
-          ? this.pathsReferencingDefinition(to)
+          ? this.#pathsReferencingDefinition(to)
           : name !== undefined
-            ? this.pathsReferencingName(name)
+            ? this.#pathsReferencingName(name)
             : (this.sqlite.prepare(`SELECT path_id FROM ref_files`).pluck().all() as number[]);
-    const names = new Map<number, string>();
-    const nameOf = (id: number) => {
-      let text = names.get(id);
-      if (text === undefined) names.set(id, (text = this.nameOfId(id)));
-      return text;
+    // the few ids an answer repeats, each read from the store once
+    const remembered = (read: (id: number) => string) => {
+      const known = new Map<number, string>();
+      return (id: number) => {
+        let text = known.get(id);
+        if (text === undefined) known.set(id, (text = read(id)));
+        return text;
+      };
     };
-    const uids = new Map<number, string>();
-    const uidOf = (id: number) => {
-      let uid = uids.get(id);
-      if (uid === undefined) uids.set(id, (uid = this.uidOfId(id)));
-      return uid;
-    };
+    const nameOf = remembered((id) => this.#nameOfId(id));
+    const uidOf = remembered((id) => this.#uidOfId(id));
     const found: Array<{ ref: Reference; ordinal: number }> = [];
     for (const id of pathIds) {
-      const fields = this.referenceFields(id);
+      const fields = this.#referenceFields(id);
       if (fields.length === 0) continue;
-      const path = this.pathOfId(id);
+      const path = this.#pathOfId(id);
       for (let at = 0; at < fields.length; at += REF_FIELDS) {
         if (to !== undefined && fields[at + RefField.To] !== to) continue;
         if (from !== undefined && fields[at + RefField.From] !== from) continue;
@@ -615,52 +614,52 @@ export class IndexStore {
    * (`buildDefGraph`) of one definition, read from the files that hold them.
    */
   definitionEdges(uid: string, path: string): { callees: string[]; callers: string[] } {
-    const id = this.storedUidId(uid);
+    const id = this.#storedUidId(uid);
     if (id === undefined) return { callees: [], callers: [] };
     const callees = new Set<number>();
-    const pathId = this.storedPathId(path);
+    const pathId = this.#storedPathId(path);
     if (pathId !== undefined) {
-      const fields = this.referenceFields(pathId);
+      const fields = this.#referenceFields(pathId);
       for (let at = 0; at < fields.length; at += REF_FIELDS) {
         const to = fields[at + RefField.To]!;
         if (fields[at + RefField.From] === id && to >= 0 && to !== id) callees.add(to);
       }
     }
     const callers = new Set<number>();
-    for (const referencing of this.pathsReferencingDefinition(id)) {
-      const fields = this.referenceFields(referencing);
+    for (const referencing of this.#pathsReferencingDefinition(id)) {
+      const fields = this.#referenceFields(referencing);
       for (let at = 0; at < fields.length; at += REF_FIELDS) {
         const from = fields[at + RefField.From]!;
         if (fields[at + RefField.To] === id && from >= 0 && from !== id) callers.add(from);
       }
     }
-    const inUidOrder = (ids: Set<number>) => [...ids].map((other) => this.uidOfId(other)).sort();
+    const inUidOrder = (ids: Set<number>) => [...ids].map((other) => this.#uidOfId(other)).sort();
     return { callees: inUidOrder(callees), callers: inUidOrder(callers) };
   }
 
   /** Interned ids looked up without interning: undefined when the store has never held the key. */
-  storedPathId(path: string): number | undefined {
+  #storedPathId(path: string): number | undefined {
     return this.#pathIds.get(path) ?? (this.#statements.pathId.get(path) as number | undefined);
   }
 
-  storedNameId(name: string): number | undefined {
+  #storedNameId(name: string): number | undefined {
     return this.#nameIds.get(name) ?? (this.#statements.nameId.get(name) as number | undefined);
   }
 
-  storedUidId(uid: string): number | undefined {
+  #storedUidId(uid: string): number | undefined {
     if (!isStoredUid(uid)) return undefined;
     return this.#uidIds.get(uid) ?? (this.#statements.uidId.get(storedUid(uid)) as number | undefined);
   }
 
-  pathOfId(pathId: number): string {
+  #pathOfId(pathId: number): string {
     return this.#statements.pathOf.get(pathId) as string;
   }
 
-  nameOfId(nameId: number): string {
+  #nameOfId(nameId: number): string {
     return this.#statements.nameOf.get(nameId) as string;
   }
 
-  uidOfId(uidId: number): string {
+  #uidOfId(uidId: number): string {
     return uidFromStored(this.#statements.uidOf.get(uidId) as bigint);
   }
 
