@@ -18,8 +18,19 @@ export class StringPool {
   }
 }
 
-/** name, qualifier, enclosing (indexes into `strings`, -1 for null), context, start line/col, end line/col. */
-const FIELDS = 8;
+/** A packed reference's fields, PACKED_FIELDS int32 each: string table indexes are -1 for null. */
+export const PACKED_FIELDS = 8;
+export const PackedField = {
+  Name: 0,
+  Qualifier: 1,
+  Enclosing: 2,
+  /** Index into REFERENCE_CONTEXTS. */
+  Context: 3,
+  StartLine: 4,
+  StartCol: 5,
+  EndLine: 6,
+  EndCol: 7,
+} as const;
 const CONTEXT_INDEX = new Map<ReferenceContext, number>(REFERENCE_CONTEXTS.map((context, i) => [context, i]));
 
 /**
@@ -43,17 +54,17 @@ export function packReferences(references: readonly ExtractedReference[]): Packe
     }
     return at;
   };
-  const ints = new Int32Array(references.length * FIELDS);
+  const ints = new Int32Array(references.length * PACKED_FIELDS);
   references.forEach((ref, i) => {
-    const at = i * FIELDS;
-    ints[at] = id(ref.name);
-    ints[at + 1] = id(ref.qualifier);
-    ints[at + 2] = id(ref.enclosing);
-    ints[at + 3] = CONTEXT_INDEX.get(ref.context)!;
-    ints[at + 4] = ref.span.startLine;
-    ints[at + 5] = ref.span.startCol;
-    ints[at + 6] = ref.span.endLine;
-    ints[at + 7] = ref.span.endCol;
+    const at = i * PACKED_FIELDS;
+    ints[at + PackedField.Name] = id(ref.name);
+    ints[at + PackedField.Qualifier] = id(ref.qualifier);
+    ints[at + PackedField.Enclosing] = id(ref.enclosing);
+    ints[at + PackedField.Context] = CONTEXT_INDEX.get(ref.context)!;
+    ints[at + PackedField.StartLine] = ref.span.startLine;
+    ints[at + PackedField.StartCol] = ref.span.startCol;
+    ints[at + PackedField.EndLine] = ref.span.endLine;
+    ints[at + PackedField.EndCol] = ref.span.endCol;
   });
   return { strings, ints };
 }
@@ -61,33 +72,39 @@ export function packReferences(references: readonly ExtractedReference[]): Packe
 /**
  * A file's references between extraction and resolution, packed (ints in a typed array, strings
  * pooled): a first build holds every file's references at once, so object-per-reference costs too much.
+ * Resolution and the store read the fields by index (PackedField) and intern each distinct string once.
  */
-export class CompactReferences implements Iterable<ExtractedReference> {
-  readonly #strings: string[];
-  readonly #ints: Int32Array;
+export class CompactReferences {
+  readonly strings: readonly string[];
+  readonly ints: Int32Array;
 
   constructor(packed: PackedReferences, pool: StringPool) {
-    this.#strings = packed.strings.map((text) => pool.get(text));
-    this.#ints = packed.ints;
+    this.strings = packed.strings.map((text) => pool.get(text));
+    this.ints = packed.ints;
   }
 
   get length(): number {
-    return this.#ints.length / FIELDS;
+    return this.ints.length / PACKED_FIELDS;
   }
 
-  *[Symbol.iterator](): Iterator<ExtractedReference> {
-    const ints = this.#ints;
-    const strings = this.#strings;
-    for (let at = 0; at < ints.length; at += FIELDS) {
-      const qualifier = ints[at + 1]!;
-      const enclosing = ints[at + 2]!;
-      yield {
-        name: strings[ints[at]!]!,
-        context: REFERENCE_CONTEXTS[ints[at + 3]!]!,
-        span: { startLine: ints[at + 4]!, startCol: ints[at + 5]!, endLine: ints[at + 6]!, endCol: ints[at + 7]! },
-        qualifier: qualifier < 0 ? null : strings[qualifier]!,
-        enclosing: enclosing < 0 ? null : strings[enclosing]!,
-      };
-    }
+  /** The `i`th reference as the extractor gave it. */
+  at(i: number): ExtractedReference {
+    const ints = this.ints;
+    const strings = this.strings;
+    const at = i * PACKED_FIELDS;
+    const qualifier = ints[at + PackedField.Qualifier]!;
+    const enclosing = ints[at + PackedField.Enclosing]!;
+    return {
+      name: strings[ints[at + PackedField.Name]!]!,
+      context: REFERENCE_CONTEXTS[ints[at + PackedField.Context]!]!,
+      span: {
+        startLine: ints[at + PackedField.StartLine]!,
+        startCol: ints[at + PackedField.StartCol]!,
+        endLine: ints[at + PackedField.EndLine]!,
+        endCol: ints[at + PackedField.EndCol]!,
+      },
+      qualifier: qualifier < 0 ? null : strings[qualifier]!,
+      enclosing: enclosing < 0 ? null : strings[enclosing]!,
+    };
   }
 }

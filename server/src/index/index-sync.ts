@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { ExtractedReference, LanguagePack, Logger } from '@agentgov/core';
-import { CompactReferences, StringPool } from './compact-references.js';
+import type { LanguagePack, Logger } from '@agentgov/core';
+import { CompactReferences, packReferences, StringPool } from './compact-references.js';
 import { discoverFiles, rediscoverChanged } from './discovery.js';
 import { extractFile, languageFor } from './extract-file.js';
 import type { ExtractOutcome } from './extract-job.js';
@@ -336,12 +336,13 @@ async function sync(store: IndexStore, knownNames: KnownNames, options: SyncOpti
     let resolved = 0;
     for (const path of toResolve) {
       const entry = fresh.get(path);
-      let raw: Iterable<ExtractedReference> | undefined = entry?.references ?? undefined;
+      let raw: CompactReferences | undefined = entry?.references ?? undefined;
       if (!raw) {
         // Unchanged file whose resolution may change: its references are not stored raw, so re-extract.
         const content = await readFile(join(root, path), 'utf8').catch(() => null);
         try {
-          raw = content === null ? undefined : extractFile(path, content, languages)?.references;
+          const extracted = content === null ? undefined : extractFile(path, content, languages)?.references;
+          raw = extracted && new CompactReferences(packReferences(extracted), pool);
         } catch (error) {
           logger.warn('file could not be re-parsed; its references keep their previous resolution', {
             path,

@@ -1,6 +1,7 @@
-import { MEMBER_OWNER_KINDS, type ExtractedReference } from '@agentgov/core';
+import { MEMBER_OWNER_KINDS, REFERENCE_CONTEXTS, type ExtractedReference } from '@agentgov/core';
+import { PACKED_FIELDS, PackedField, type CompactReferences } from '../compact-references.js';
 import type { ModuleExports } from '../store/index-store.js';
-import type { Definition, DefUid, ImportEdge, Reference } from '../types.js';
+import type { Definition, DefUid, ImportEdge } from '../types.js';
 
 /** What resolution needs to know about one module. */
 export interface ModuleFacts {
@@ -27,6 +28,32 @@ interface ModuleScope {
 }
 
 const MAX_REEXPORT_DEPTH = 8;
+
+/** A reference's resolution: the definition it sits in and the one it refers to (null: module level, unresolved). */
+export interface Resolution {
+  from: DefUid | null;
+  to: DefUid | null;
+}
+
+/** One file's references resolved; each distinct resolution is listed once. */
+export interface ResolvedReferences {
+  references: CompactReferences;
+  /**
+   * Per reference, in the file's order, its entry in `resolutions`; -1 when it is dropped (unresolved, and no
+   * definition anywhere has its name).
+   */
+  resolutionOf: Int32Array;
+  resolutions: Resolution[];
+}
+
+/** What resolution reads of a reference's context: whether it is a call or an import, or neither. */
+const CALL = REFERENCE_CONTEXTS.indexOf('call');
+const IMPORT = REFERENCE_CONTEXTS.indexOf('import');
+/**
+ * The largest string table whose (name, qualifier, enclosing, context) key packs into one exact number (span³ × 3 <
+ * 2^53); a file with more distinct strings keys its memo by text.
+ */
+const NUMERIC_KEY_SPAN = 100_000;
 
 /**
  * Resolves references to definitions through lexical nesting, the module's own top level, its
@@ -88,27 +115,42 @@ export class ReferenceResolver {
     return scope;
   }
 
-  resolveFile(path: string, references: Iterable<ExtractedReference>): Reference[] {
+  /**
+   * Resolves one file's references. Resolution reads only a reference's name, qualifier, enclosing definition and
+   * whether it is a call or an import, so references alike in those (a name used again in one function) are
+   * resolved once.
+   */
+  resolveFile(path: string, references: CompactReferences): ResolvedReferences {
     const scope = this.#scope(path);
-    const out: Reference[] = [];
-    for (const ref of references) {
-      const target = scope ? this.#resolve(scope, ref) : null;
-      if (!target && !this.#isKnownName(ref.name)) continue;
-      const from = ref.enclosing && scope ? (scope.byQualified.get(ref.enclosing)?.def_uid ?? null) : null;
-      out.push({
-        path,
-        name: ref.name,
-        context: ref.context,
-        start_line: ref.span.startLine,
-        start_col: ref.span.startCol,
-        end_line: ref.span.endLine,
-        end_col: ref.span.endCol,
-        qualifier: ref.qualifier,
-        from_def_uid: from,
-        to_def_uid: target?.def_uid ?? null,
-      });
+    const { ints, strings, length } = references;
+    const resolutionOf = new Int32Array(length);
+    const resolutions: Resolution[] = [];
+    const memo = new Map<number | string, number>();
+    const span = strings.length + 1;
+    for (let i = 0, at = 0; i < length; i++, at += PACKED_FIELDS) {
+      const name = ints[at + PackedField.Name]!;
+      const qualifier = ints[at + PackedField.Qualifier]! + 1;
+      const enclosing = ints[at + PackedField.Enclosing]! + 1;
+      const context = ints[at + PackedField.Context]!;
+      const kind = context === CALL ? 1 : context === IMPORT ? 2 : 0;
+      const key =
+        span <= NUMERIC_KEY_SPAN
+          ? ((name * span + qualifier) * span + enclosing) * 3 + kind
+          : `${name},${qualifier},${enclosing},${kind}`;
+      let resolution = memo.get(key);
+      if (resolution === undefined) {
+        const ref = references.at(i);
+        const target = scope ? this.#resolve(scope, ref) : null;
+        if (!target && !this.#isKnownName(ref.name)) resolution = -1;
+        else {
+          const from = ref.enclosing && scope ? (scope.byQualified.get(ref.enclosing)?.def_uid ?? null) : null;
+          resolution = resolutions.push({ from, to: target?.def_uid ?? null }) - 1;
+        }
+        memo.set(key, resolution);
+      }
+      resolutionOf[i] = resolution;
     }
-    return out;
+    return { references, resolutionOf, resolutions };
   }
 
   #resolve(scope: ModuleScope, ref: ExtractedReference): Definition | null {

@@ -3,7 +3,10 @@ import { dirname } from 'node:path';
 import type { Logger } from '@agentgov/core';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { REFERENCE_CONTEXTS } from '@agentgov/core/contracts';
+import { PACKED_FIELDS, PackedField } from '../compact-references.js';
 import type { FileFacts, ParseErrors } from '../extract-file.js';
+import type { ResolvedReferences } from '../resolution/reference-resolver.js';
 import type { SearchDocuments } from '../search-terms.js';
 import type { Definition, DefinitionChange, ImportEdge, Reference } from '../types.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
@@ -495,32 +498,58 @@ export class IndexStore {
       );
   }
 
-  replaceReferences(path: string, references: Reference[]): void {
+  /**
+   * Replaces a file's references with its resolved ones. Each distinct string, context and resolution is interned
+   * once per file, on first use (so ids are handed out in the references' order).
+   */
+  replaceReferences(path: string, resolved: ResolvedReferences): void {
     // A bulk load starts from empty tables: there is nothing to delete.
     if (!this.#bulk) this.#deleteReferences(path);
-    if (references.length === 0) return;
+    const { references, resolutionOf, resolutions } = resolved;
+    const { strings, ints } = references;
+    if (!resolutionOf.some((resolution) => resolution >= 0)) return;
     const { insertRefFile, insertNamePath, insertTargetPath } = this.#statements;
     const pathId = this.#pathId(path);
+    const stringIds = new Int32Array(strings.length).fill(-1);
+    const stringId = (index: number): number => {
+      if (index < 0) return -1;
+      let id = stringIds[index]!;
+      if (id < 0) stringIds[index] = id = this.#nameId(strings[index]!);
+      return id;
+    };
+    const contextIds = new Int32Array(REFERENCE_CONTEXTS.length).fill(-1);
+    const fromIds = new Int32Array(resolutions.length).fill(-2);
+    const toIds = new Int32Array(resolutions.length).fill(-2);
+    const uidId = (uid: string | null): number => (uid === null ? -1 : this.#uidId(uid));
     const names = new Set<number>();
     const targets = new Set<number>();
     const blob = this.#blob;
     blob.reset();
-    for (const r of references) {
-      const name = this.#nameId(r.name);
+    for (let i = 0, at = 0; i < resolutionOf.length; i++, at += PACKED_FIELDS) {
+      const resolution = resolutionOf[i]!;
+      if (resolution < 0) continue;
+      const name = stringId(ints[at + PackedField.Name]!);
       names.add(name);
-      const to = r.to_def_uid === null ? null : this.#uidId(r.to_def_uid);
-      if (to !== null) targets.add(to);
-      blob.add({
+      let to = toIds[resolution]!;
+      if (to === -2) toIds[resolution] = to = uidId(resolutions[resolution]!.to);
+      if (to >= 0) targets.add(to);
+      const contextIndex = ints[at + PackedField.Context]!;
+      let context = contextIds[contextIndex]!;
+      if (context < 0) contextIds[contextIndex] = context = this.#nameId(REFERENCE_CONTEXTS[contextIndex]!);
+      const qualifier = stringId(ints[at + PackedField.Qualifier]!);
+      let from = fromIds[resolution]!;
+      if (from === -2) fromIds[resolution] = from = uidId(resolutions[resolution]!.from);
+      blob.addFields(
         name,
-        context: this.#nameId(r.context),
-        startLine: r.start_line,
-        startCol: r.start_col,
-        endLine: r.end_line,
-        endCol: r.end_col,
-        qualifier: r.qualifier === null ? null : this.#nameId(r.qualifier),
-        from: r.from_def_uid === null ? null : this.#uidId(r.from_def_uid),
+        context,
+        ints[at + PackedField.StartLine]!,
+        ints[at + PackedField.StartCol]!,
+        ints[at + PackedField.EndLine]!,
+        ints[at + PackedField.EndCol]!,
+        qualifier,
+        from,
         to,
-      });
+      );
     }
     insertRefFile.run(pathId, blob.count, blob.encoded());
     for (const nameId of names) insertNamePath.run(nameId, pathId);
@@ -690,20 +719,21 @@ export class IndexStore {
 
   /**
    * `key`'s id from `ids`, else its stored form (`toStored`, made only then: this runs for every reference written)
-   * inserted (ignored when there) and its id read back and remembered.
+   * inserted (ignored when there: then its id is read back) and remembered.
    */
   #interned(
     ids: Map<string, number>,
     key: string,
-    insert: { run(value: unknown): unknown },
+    insert: { run(value: unknown): { changes: number; lastInsertRowid: number | bigint } },
     select: { get(value: unknown): unknown },
     toStored: (key: string) => unknown = (same) => same,
   ): number {
     let id = ids.get(key);
     if (id === undefined) {
       const stored = toStored(key);
-      insert.run(stored);
-      id = select.get(stored) as number;
+      // a new key's id is the row just inserted; one already stored (ignored) is read back
+      const inserted = insert.run(stored);
+      id = inserted.changes === 1 ? Number(inserted.lastInsertRowid) : (select.get(stored) as number);
       ids.set(key, id);
     }
     return id;

@@ -47,23 +47,48 @@ export class ReferenceBlobWriter {
   }
 
   add(ref: ReferenceIds): void {
+    this.addFields(
+      ref.name,
+      ref.context,
+      ref.startLine,
+      ref.startCol,
+      ref.endLine,
+      ref.endCol,
+      ref.qualifier ?? -1,
+      ref.from ?? -1,
+      ref.to ?? -1,
+    );
+  }
+
+  /** `add` without an object per reference: -1 for a missing qualifier, from or to. */
+  addFields(
+    name: number,
+    context: number,
+    startLine: number,
+    startCol: number,
+    endLine: number,
+    endCol: number,
+    qualifier: number,
+    from: number,
+    to: number,
+  ): void {
     // nine varints of at most 5 bytes each (ids and positions are below 2^32; zigzag keeps deltas so)
     if (this.#at + REF_FIELDS * 5 > this.#bytes.length) {
       const grown = new Uint8Array(this.#bytes.length * 2);
       grown.set(this.#bytes.subarray(0, this.#at));
       this.#bytes = grown;
     }
-    const delta = ref.startLine - this.#line;
-    this.#line = ref.startLine;
-    this.#varint(ref.name);
-    this.#varint(ref.context);
+    const delta = startLine - this.#line;
+    this.#line = startLine;
+    this.#varint(name);
+    this.#varint(context);
     this.#varint(delta >= 0 ? delta * 2 : -delta * 2 - 1);
-    this.#varint(ref.startCol);
-    this.#varint(ref.endLine - ref.startLine);
-    this.#varint(ref.endCol);
-    this.#varint(ref.qualifier === null ? 0 : ref.qualifier + 1);
-    this.#varint(ref.from === null ? 0 : ref.from + 1);
-    this.#varint(ref.to === null ? 0 : ref.to + 1);
+    this.#varint(startCol);
+    this.#varint(endLine - startLine);
+    this.#varint(endCol);
+    this.#varint(qualifier + 1);
+    this.#varint(from + 1);
+    this.#varint(to + 1);
     this.count += 1;
   }
 
