@@ -1,13 +1,9 @@
 import { hash } from 'node:crypto';
 import { extname } from 'node:path';
 import { createRequire } from 'node:module';
-import {
-  sharedTreeSitter,
-  type ExtractedFacts,
-  type ExtractedImport,
-  type ExtractedReference,
-  type LanguagePack,
-} from '@agentgov/core';
+import type { ExtractedFacts, ExtractedImport, ExtractedReference, LanguagePack } from '@agentgov/core/contracts';
+// Not the package's index: this module is an index worker's, and the index loads all of core (~250 ms of CPU).
+import { sharedTreeSitter } from '@agentgov/core/tree-sitter-runtime';
 import { FlatTree, FlatTreeParser } from '@agentgov/flat-tree';
 import type Parser from 'tree-sitter';
 import type { Definition, DefUid } from './types.js';
