@@ -143,6 +143,25 @@ describe('reference resolver: one file at a time', () => {
     expect(targets(viaA).map((target) => target?.to)).to.deep.equal([null, 'a.ts#outer.helper']);
   });
 
+  it('resolves each of many distinct references as it resolves it alone', () => {
+    const references: ExtractedReference[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const name = i % 3 === 0 ? 'helper' : i % 3 === 1 ? `name${i % 700}` : 'elsewhere';
+      const enclosing = i % 5 === 0 ? null : i % 5 === 1 ? 'outer' : `scope${i % 11}`;
+      references.push(reference(name, enclosing, i % 7 === 0 ? 'call' : 'value', i % 13 === 0 ? 'this' : null, i + 1));
+    }
+    known.add('name7');
+    try {
+      const together = targets(resolver().resolveFile('a.ts', compact(references)));
+      const alone = references.map((ref) => targets(resolver().resolveFile('a.ts', compact([ref])))[0]);
+      expect(together).to.deep.equal(alone);
+      expect(together.filter((target) => target?.to === 'a.ts#outer.helper').length).to.be.greaterThan(100);
+      expect(together.filter((target) => target === null).length).to.be.greaterThan(100);
+    } finally {
+      known.delete('name7');
+    }
+  });
+
   it('keys a file with a very large string table by text, with the same answers', () => {
     const packed = packReferences([
       reference('helper', 'outer', 'call', null, 1),
