@@ -20,19 +20,6 @@ export const RefField = {
   To: 8,
 } as const;
 
-/** One reference's fields, as ids. */
-export interface ReferenceIds {
-  name: number;
-  context: number;
-  startLine: number;
-  startCol: number;
-  endLine: number;
-  endCol: number;
-  qualifier: number | null;
-  from: number | null;
-  to: number | null;
-}
-
 /** Encodes references into a reusable buffer; `encoded()` is a view valid until the next `reset()`. */
 export class ReferenceBlobWriter {
   #bytes = new Uint8Array(64 * 1024);
@@ -46,21 +33,7 @@ export class ReferenceBlobWriter {
     this.count = 0;
   }
 
-  add(ref: ReferenceIds): void {
-    this.addFields(
-      ref.name,
-      ref.context,
-      ref.startLine,
-      ref.startCol,
-      ref.endLine,
-      ref.endCol,
-      ref.qualifier ?? -1,
-      ref.from ?? -1,
-      ref.to ?? -1,
-    );
-  }
-
-  /** `add` without an object per reference: -1 for a missing qualifier, from or to. */
+  /** Appends one reference: ids and positions, -1 for a missing qualifier, from or to. */
   addFields(
     name: number,
     context: number,
