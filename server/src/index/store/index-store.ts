@@ -53,9 +53,9 @@ export interface FileWrite {
  */
 const PAGE_CACHE_KIB = 16 * 1024;
 /** SQLite's default automatic checkpoint threshold. */
+const WAL_AUTOCHECKPOINT_PAGES = 1000;
 /** Rows per multi-row insert of id pairs, largest first. */
 const PAIR_BATCHES = [64, 8];
-const WAL_AUTOCHECKPOINT_PAGES = 1000;
 
 const UID = /^[0-9a-f]{16}$/;
 const TOP_BIT = 1n << 63n;
@@ -153,6 +153,8 @@ export class IndexStore {
   /** def uid → `def_uids.id`, as `#pathIds`. */
   readonly #uidIds = new Map<string, number>();
   #bulk = false;
+  /** `#insertPairs`' multi-row statements by table and row count. */
+  readonly #pairStatements = new Map<string, Database.Statement>();
   /** The encoder `replaceReferences` reuses for each file's blob. */
   readonly #blob = new ReferenceBlobWriter();
 
@@ -558,11 +560,11 @@ export class IndexStore {
     this.#insertPairs('ref_target_paths (to_id, path_id)', targets, pathId, insertTargetPath);
   }
 
-  readonly #pairStatements = new Map<string, Database.Statement>();
-
   /**
    * (id, pathId) for each id, several rows per statement: with one statement per row these two tables took ~17 %
-   * of sympy's resolve-and-write phase, mostly in the cost of a statement rather than of its row.
+   * of sympy's resolve-and-write phase, mostly in the cost of a statement rather than of its row. Only after the
+   * FTS documents are written: a multi-row statement opens a savepoint, and FTS5 flushes its pending terms into a
+   * new segment at every savepoint (batching the definition rows per file made the build slower).
    */
   #insertPairs(
     table: string,
