@@ -54,8 +54,20 @@ export interface FileWrite {
 const PAGE_CACHE_KIB = 16 * 1024;
 /** SQLite's default automatic checkpoint threshold. */
 const WAL_AUTOCHECKPOINT_PAGES = 1000;
-/** Rows per multi-row insert of id pairs, largest first. */
-const PAIR_BATCHES = [64, 8];
+/** Rows per insert of id pairs, largest first; the last, 1, takes the rest. */
+const PAIR_BATCHES = [64, 8, 1];
+
+/**
+ * `compute(index)` for indexes 0 … size − 1, each computed on its first use only (results are ids ≥ −1).
+ */
+function onceEach(size: number, compute: (index: number) => number): (index: number) => number {
+  const known = new Int32Array(size).fill(-2);
+  return (index) => {
+    let value = known[index]!;
+    if (value === -2) known[index] = value = compute(index);
+    return value;
+  };
+}
 
 const UID = /^[0-9a-f]{16}$/;
 const TOP_BIT = 1n << 63n;
@@ -253,8 +265,6 @@ export class IndexStore {
       nameId: s.prepare(`SELECT id FROM ref_names WHERE name = ?`).pluck(),
       insertUid: s.prepare(`INSERT OR IGNORE INTO def_uids (uid) VALUES (?)`),
       uidId: s.prepare(`SELECT id FROM def_uids WHERE uid = ?`).pluck(),
-      insertTargetPath: s.prepare(`INSERT OR IGNORE INTO ref_target_paths (to_id, path_id) VALUES (?, ?)`),
-      insertNamePath: s.prepare(`INSERT OR IGNORE INTO ref_name_paths (name_id, path_id) VALUES (?, ?)`),
       insertRefFile: s.prepare(`INSERT OR REPLACE INTO ref_files (path_id, count, refs) VALUES (?, ?, ?)`),
       refFile: s.prepare(`SELECT count, refs FROM ref_files WHERE path_id = ?`),
       deleteRefFile: s.prepare(`DELETE FROM ref_files WHERE path_id = ?`),
@@ -512,19 +522,14 @@ export class IndexStore {
     const { references, resolutionOf, resolutions } = resolved;
     const { strings, ints } = references;
     if (!resolutionOf.some((resolution) => resolution >= 0)) return;
-    const { insertRefFile, insertNamePath, insertTargetPath } = this.#statements;
     const pathId = this.#pathId(path);
-    const stringIds = new Int32Array(strings.length).fill(-1);
-    const stringId = (index: number): number => {
-      if (index < 0) return -1;
-      let id = stringIds[index]!;
-      if (id < 0) stringIds[index] = id = this.#nameId(strings[index]!);
-      return id;
-    };
-    const contextIds = new Int32Array(REFERENCE_CONTEXTS.length).fill(-1);
-    const fromIds = new Int32Array(resolutions.length).fill(-2);
-    const toIds = new Int32Array(resolutions.length).fill(-2);
+    // Ids interned on first use, each at most once per file: the file's strings, the contexts, the resolutions'
+    // definitions. First use keeps the order ids were handed out in before (the tables come out the same).
+    const stringId = onceEach(strings.length, (index) => this.#nameId(strings[index]!));
+    const contextId = onceEach(REFERENCE_CONTEXTS.length, (index) => this.#nameId(REFERENCE_CONTEXTS[index]!));
     const uidId = (uid: string | null): number => (uid === null ? -1 : this.#uidId(uid));
+    const fromId = onceEach(resolutions.length, (index) => uidId(resolutions[index]!.from));
+    const toId = onceEach(resolutions.length, (index) => uidId(resolutions[index]!.to));
     const names = new Set<number>();
     const targets = new Set<number>();
     const blob = this.#blob;
@@ -534,15 +539,10 @@ export class IndexStore {
       if (resolution < 0) continue;
       const name = stringId(ints[at + PackedField.Name]!);
       names.add(name);
-      let to = toIds[resolution]!;
-      if (to === -2) toIds[resolution] = to = uidId(resolutions[resolution]!.to);
+      const to = toId(resolution);
       if (to >= 0) targets.add(to);
-      const contextIndex = ints[at + PackedField.Context]!;
-      let context = contextIds[contextIndex]!;
-      if (context < 0) contextIds[contextIndex] = context = this.#nameId(REFERENCE_CONTEXTS[contextIndex]!);
-      const qualifier = stringId(ints[at + PackedField.Qualifier]!);
-      let from = fromIds[resolution]!;
-      if (from === -2) fromIds[resolution] = from = uidId(resolutions[resolution]!.from);
+      const context = contextId(ints[at + PackedField.Context]!);
+      const qualifier = ints[at + PackedField.Qualifier]!;
       blob.addFields(
         name,
         context,
@@ -550,14 +550,14 @@ export class IndexStore {
         ints[at + PackedField.StartCol]!,
         ints[at + PackedField.EndLine]!,
         ints[at + PackedField.EndCol]!,
-        qualifier,
-        from,
+        qualifier < 0 ? -1 : stringId(qualifier),
+        fromId(resolution),
         to,
       );
     }
-    insertRefFile.run(pathId, blob.count, blob.encoded());
-    this.#insertPairs('ref_name_paths (name_id, path_id)', names, pathId, insertNamePath);
-    this.#insertPairs('ref_target_paths (to_id, path_id)', targets, pathId, insertTargetPath);
+    this.#statements.insertRefFile.run(pathId, blob.count, blob.encoded());
+    this.#insertPairs('ref_name_paths (name_id, path_id)', names, pathId);
+    this.#insertPairs('ref_target_paths (to_id, path_id)', targets, pathId);
   }
 
   /**
@@ -566,12 +566,7 @@ export class IndexStore {
    * FTS documents are written: a multi-row statement opens a savepoint, and FTS5 flushes its pending terms into a
    * new segment at every savepoint (batching the definition rows per file made the build slower).
    */
-  #insertPairs(
-    table: string,
-    ids: Iterable<number>,
-    pathId: number,
-    single: { run(...values: number[]): unknown },
-  ): void {
+  #insertPairs(table: string, ids: Iterable<number>, pathId: number): void {
     const values: number[] = [];
     for (const id of ids) values.push(id, pathId);
     let at = 0;
@@ -585,12 +580,8 @@ export class IndexStore {
         );
         this.#pairStatements.set(key, statement);
       }
-      while (values.length - at >= rows * 2) {
-        statement.run(values.slice(at, at + rows * 2));
-        at += rows * 2;
-      }
+      for (; values.length - at >= rows * 2; at += rows * 2) statement.run(values.slice(at, at + rows * 2));
     }
-    for (; at < values.length; at += 2) single.run(values[at]!, values[at + 1]!);
   }
 
   /** A file's references as ids, REF_FIELDS int32 fields each (reference-blob.ts), in the order they were written. */
